@@ -1,0 +1,70 @@
+/* Parameter specifications "name:key=value,key=value" parsed against each
+ * implementation's parameter table, and the lookup of implementations by
+ * exact name in const registries. Unknown keys, repeated keys, bad numbers
+ * and out-of-range values are errors; effective values can be echoed. */
+#ifndef CMN_PARAMS_H
+#define CMN_PARAMS_H
+
+#include <stdio.h>
+
+#include "err.h"
+
+enum cmn_ptype {
+	CMN_PT_INT,    /* integer in [min, max] */
+	CMN_PT_DOUBLE, /* finite real in [min, max] */
+	CMN_PT_CHOICE, /* one of the '|'-separated words of choices */
+};
+
+struct cmn_param_def {
+	const char *key;
+	enum cmn_ptype type;
+	const char *def; /* default value as text; NULL means the key is required */
+	double min, max; /* inclusive range for numbers */
+	const char *choices;
+	const char *help;
+};
+
+#define CMN_PARAMS_MAX 16
+#define CMN_PARAM_STR  48
+
+/* The effective values of one parsed specification. */
+struct cmn_params {
+	const struct cmn_param_def *defs; /* borrowed, static */
+	int n;
+	double num[CMN_PARAMS_MAX];
+	char str[CMN_PARAMS_MAX][CMN_PARAM_STR];
+};
+
+/* Every ops table of the project starts with this header, so registries of
+ * any kind share lookup, parsing and help. */
+struct cmn_plugin {
+	const char *name;
+	const char *help;
+	const struct cmn_param_def *params; /* terminated by a {NULL} entry */
+};
+
+/* Parses "key=value,key=value" (kvs may be NULL or empty) against defs. */
+int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct cmn_params *out,
+                     struct cmn_err *e);
+
+/* The value of a key the table defines (asserts that it does). */
+double cmn_params_num(const struct cmn_params *p, const char *key);
+const char *cmn_params_str(const struct cmn_params *p, const char *key);
+
+/* Writes "name:key=value,..." with every effective value into buf. */
+void cmn_params_format(const char *name, const struct cmn_params *p, char *buf, size_t len);
+
+/* Finds the entry named exactly name in a NULL-terminated registry whose
+ * entries start with struct cmn_plugin. A miss lists the known names. */
+const void *cmn_registry_find(const void *const *entries, const char *name, const char *kind,
+                              struct cmn_err *e);
+
+/* Splits spec at the first ':' into name and parameters, finds the entry and
+ * parses its parameters. */
+int cmn_spec_resolve(const void *const *entries, const char *spec, const char *kind,
+                     const void **ops, struct cmn_params *params, struct cmn_err *e);
+
+/* Prints every entry with its parameters, defaults, ranges and help. */
+void cmn_registry_help(FILE *f, const void *const *entries, const char *kind);
+
+#endif

@@ -1,0 +1,62 @@
+/* The allocator registry and instance wrapper. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+#define JS_ALLOC(sym) extern const struct js_alloc_ops sym;
+#include "alloc_registry.def"
+#undef JS_ALLOC
+
+const struct js_alloc_ops *const js_alloc_registry[] = {
+#define JS_ALLOC(sym) &sym,
+#include "alloc_registry.def"
+#undef JS_ALLOC
+    NULL,
+};
+
+int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_alloc **out,
+                    struct cmn_err *e)
+{
+	*out = NULL;
+	struct js_alloc *a = calloc(1, sizeof *a);
+	if (!a)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	const void *ops;
+	int rc = cmn_spec_resolve((const void *const *)js_alloc_registry, spec, "allocator", &ops,
+	                          &a->params, e);
+	if (!rc) {
+		a->ops = ops;
+		rc = a->ops->create(m, &a->params, &a->self, e);
+	}
+	if (rc) {
+		free(a);
+		return rc;
+	}
+	a->nodes = m->nodes;
+	cmn_params_format(a->ops->base.name, &a->params, a->spec, sizeof a->spec);
+	*out = a;
+	return 0;
+}
+
+struct js_alloc *js_alloc_clone(const struct js_alloc *a)
+{
+	struct js_alloc *c = malloc(sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *a;
+	c->self = a->ops->clone(a->self);
+	if (!c->self) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void js_alloc_destroy(struct js_alloc *a)
+{
+	if (!a)
+		return;
+	a->ops->destroy(a->self);
+	free(a);
+}

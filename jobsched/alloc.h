@@ -1,0 +1,74 @@
+/* The allocator interface: the machine as the schedulers see it. Schedulers
+ * never compare node counts; they ask an allocator whether a job can be
+ * placed and which nodes it gets, on the real state or on scratch copies
+ * (what-if states for reservations), so topology-aware allocators plug in
+ * unchanged. */
+#ifndef JS_ALLOC_H
+#define JS_ALLOC_H
+
+#include "../common/params.h"
+#include "../platforms/platform.h"
+#include "workload.h"
+
+struct js_alloc_ops {
+	struct cmn_plugin base;
+	/* State for machine m with every node free. */
+	int (*create)(const struct plat_machine *m, const struct cmn_params *p, void **self,
+	              struct cmn_err *e);
+	void (*destroy)(void *self);
+	/* A new state equal to self (NULL when out of memory). */
+	void *(*clone)(const void *self);
+	/* dst takes src's state (both of the same machine and allocator). */
+	void (*copy)(void *dst, const void *src);
+	/* Chooses the nodes job would get now, without changing the state.
+	 * Writes them to nodes (room for every node of the machine) and returns
+	 * their count (the job's size, or the allocator's documented rounding of
+	 * it), or 0 when the job cannot be placed in this state. */
+	int (*place)(void *self, const struct js_job *job, int *nodes);
+	/* Marks nodes busy (they must be free) / free (they must be busy). */
+	void (*occupy)(void *self, const int *nodes, int n);
+	void (*release)(void *self, const int *nodes, int n);
+	/* Number of free nodes: no job needs fewer than one free node, so 0
+	 * lets a scheduler stop scanning its queue. */
+	int (*free_count)(const void *self);
+};
+
+extern const struct js_alloc_ops *const js_alloc_registry[];
+
+/* An allocator instance: ops plus state plus the effective specification. */
+struct js_alloc {
+	const struct js_alloc_ops *ops;
+	void *self;
+	struct cmn_params params;
+	int nodes; /* machine size */
+	char spec[256];
+};
+
+int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_alloc **out,
+                    struct cmn_err *e);
+/* Another instance with the same specification and state. */
+struct js_alloc *js_alloc_clone(const struct js_alloc *a);
+void js_alloc_destroy(struct js_alloc *a);
+
+static inline int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
+{
+	return a->ops->place(a->self, j, nodes);
+}
+static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
+{
+	a->ops->occupy(a->self, nodes, n);
+}
+static inline void js_alloc_release(struct js_alloc *a, const int *nodes, int n)
+{
+	a->ops->release(a->self, nodes, n);
+}
+static inline void js_alloc_copy(struct js_alloc *dst, const struct js_alloc *src)
+{
+	dst->ops->copy(dst->self, src->self);
+}
+static inline int js_alloc_free_count(const struct js_alloc *a)
+{
+	return a->ops->free_count(a->self);
+}
+
+#endif

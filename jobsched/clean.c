@@ -1,0 +1,148 @@
+/* Cleaning and transformation of SWF records into simulated jobs, with a
+ * count for every record that is skipped, clamped or filled in. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+const char *const js_skip_names[JS_SKIP_N] = {
+    "malformed",       "size_unknown", "size_nonpositive", "oversize",
+    "runtime_unknown", "runtime_zero", "status",           "selection",
+};
+
+void js_clean_opts_default(struct js_clean_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->size_field = JS_SIZE_ALLOCATED;
+	o->oversize = JS_OVERSIZE_SKIP;
+	o->procs_per_node = 1;
+	o->status_mask = 0x7f; /* -1 .. 5 */
+	o->window_from_s = NAN;
+	o->window_to_s = NAN;
+	o->arrival_mult = 1.0;
+	o->runtime_coef = 1.0;
+}
+
+int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o)
+{
+	if (o->procs_per_node > 0)
+		return o->procs_per_node;
+	if (w->hdr.max_procs > 0 && w->hdr.max_nodes > 0 && w->hdr.max_procs >= w->hdr.max_nodes)
+		return (int)(w->hdr.max_procs / w->hdr.max_nodes);
+	return 1;
+}
+
+/* Returns the skip reason, or -1 when the record becomes a job. */
+static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, int nodes,
+                     struct js_counts *c)
+{
+	int status = (int)j->f[JS_F_STATUS];
+	if (status < -1 || status > 5 || !(o->status_mask & (1u << (status + 1))))
+		return JS_SKIP_STATUS;
+	double first =
+	    o->size_field == JS_SIZE_ALLOCATED ? j->f[JS_F_ALLOC_PROCS] : j->f[JS_F_REQ_PROCS];
+	double other =
+	    o->size_field == JS_SIZE_ALLOCATED ? j->f[JS_F_REQ_PROCS] : j->f[JS_F_ALLOC_PROCS];
+	double procs = first;
+	if (procs == -1) {
+		if (other == -1)
+			return JS_SKIP_SIZE_UNKNOWN;
+		procs = other;
+		c->size_from_requested++;
+	}
+	if (procs <= 0)
+		return JS_SKIP_SIZE_NONPOS;
+	double size = ceil(procs / ppn);
+	if (size > nodes) {
+		if (o->oversize == JS_OVERSIZE_SKIP)
+			return JS_SKIP_OVERSIZE;
+		size = nodes;
+		c->size_clamped++;
+	}
+	double run = j->f[JS_F_RUN];
+	if (run == -1)
+		return JS_SKIP_RUN_UNKNOWN;
+	if (run == 0 && o->skip_zero_run)
+		return JS_SKIP_RUN_ZERO;
+	double req = j->f[JS_F_REQ_TIME];
+	if (req == -1) {
+		req = run;
+		c->req_from_run++;
+	}
+	if (run > req) {
+		if (o->clamp_overrun) {
+			run = req;
+			c->run_clamped++;
+		} else {
+			c->overrun_kept++;
+		}
+	}
+	j->size = (int)size;
+	j->run_s = run * o->runtime_coef;
+	j->req_s = req * o->runtime_coef;
+	j->submit_s = j->f[JS_F_SUBMIT];
+	return -1;
+}
+
+static int by_submit(const void *a, const void *b)
+{
+	const struct js_job *x = a, *y = b;
+	if (x->submit_s != y->submit_s)
+		return x->submit_s < y->submit_s ? -1 : 1;
+	if (x->f[JS_F_JOB] != y->f[JS_F_JOB])
+		return x->f[JS_F_JOB] < y->f[JS_F_JOB] ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_nodes,
+             struct cmn_err *e)
+{
+	if (o->arrival_mult <= 0 || o->runtime_coef <= 0 || o->offset < 0 || o->first < 0)
+		return cmn_err_set(e, CMN_EUSAGE, "cleaning: multipliers must be > 0, counts >= 0");
+	int ppn = js_clean_ppn(w, o);
+	size_t kept = 0;
+	double last_submit = -INFINITY;
+	for (size_t i = 0; i < w->n; i++) {
+		struct js_job j = w->jobs[i];
+		if (j.f[JS_F_SUBMIT] == -1)
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%u: error: job %.0f: submit time is unknown (-1)",
+			                   w->source, j.line, j.f[JS_F_JOB]);
+		if (j.f[JS_F_SUBMIT] < last_submit)
+			w->counts.reordered++;
+		last_submit = j.f[JS_F_SUBMIT];
+		int why = clean_one(&j, o, ppn, machine_nodes, &w->counts);
+		if (why >= 0) {
+			w->counts.skipped[why]++;
+			continue;
+		}
+		w->jobs[kept++] = j;
+	}
+	w->n = kept;
+	qsort(w->jobs, w->n, sizeof *w->jobs, by_submit);
+	/* Selection on the cleaned, ordered jobs: time window, then offset/first. */
+	kept = 0;
+	long passed = 0;
+	int window = !isnan(o->window_from_s) || !isnan(o->window_to_s);
+	for (size_t i = 0; i < w->n; i++) {
+		struct js_job *j = &w->jobs[i];
+		int in = 1;
+		if (window && ((!isnan(o->window_from_s) && j->submit_s < o->window_from_s) ||
+		               (!isnan(o->window_to_s) && j->submit_s >= o->window_to_s)))
+			in = 0;
+		if (in) {
+			passed++;
+			if (passed <= o->offset || (o->first > 0 && passed > o->offset + o->first))
+				in = 0;
+		}
+		if (!in) {
+			w->counts.skipped[JS_SKIP_SELECTION]++;
+			continue;
+		}
+		j->submit_s *= o->arrival_mult;
+		w->jobs[kept++] = *j;
+	}
+	w->n = kept;
+	return 0;
+}

@@ -1,0 +1,337 @@
+/* Per-job metrics and the summary of a simulated schedule. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+
+double js_load_eq2(size_t n, const double *arrival, const double *end, const double *work,
+                   int procs, size_t *kept)
+{
+	*kept = 0;
+	if (n == 0 || procs <= 0)
+		return NAN;
+	size_t k = n / 100;
+	double t_start = k ? arrival[k - 1] : arrival[0];
+	double last_arrival = arrival[n - 1];
+	double t_end = -INFINITY, sum = 0;
+	for (size_t i = k; i < n; i++) {
+		if (end[i] > last_arrival)
+			continue;
+		sum += work[i];
+		if (end[i] > t_end)
+			t_end = end[i];
+		(*kept)++;
+	}
+	if (!(t_end > t_start))
+		return NAN;
+	return sum / ((double)procs * (t_end - t_start));
+}
+
+void js_size_quartiles(const struct js_workload *w, int q[3])
+{
+	q[0] = q[1] = q[2] = 0;
+	if (w->n == 0)
+		return;
+	int maxs = 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->jobs[i].size > maxs)
+			maxs = w->jobs[i].size;
+	size_t *count = calloc((size_t)maxs + 1, sizeof *count);
+	if (!count)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		count[w->jobs[i].size]++;
+	size_t cum = 0;
+	int qi = 0;
+	for (int s = 0; s <= maxs && qi < 3; s++) {
+		cum += count[s];
+		while (qi < 3 && (double)cum >= (qi + 1) * 0.25 * (double)w->n)
+			q[qi++] = s;
+	}
+	free(count);
+}
+
+int js_size_group(const int q[3], int size)
+{
+	return size <= q[0] ? 1 : size <= q[1] ? 2 : size <= q[2] ? 3 : 4;
+}
+
+static int is_pow2(int x)
+{
+	return x > 0 && (x & (x - 1)) == 0;
+}
+
+int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *s,
+                      struct cmn_err *e)
+{
+	memset(s, 0, sizeof *s);
+	s->jobs = w->n;
+	s->procs = procs;
+	size_t n = w->n;
+	if (n == 0) {
+		s->load = NAN;
+		return 0;
+	}
+	double *size = malloc(n * sizeof *size), *work = malloc(n * sizeof *work);
+	double *run = malloc(n * sizeof *run), *arr = malloc(n * sizeof *arr);
+	double *end = malloc(n * sizeof *end);
+	if (!size || !work || !run || !arr || !end) {
+		free(size), free(work), free(run), free(arr), free(end);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	size_t serial = 0, pow2 = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct js_job *j = &w->jobs[i];
+		size[i] = j->size;
+		run[i] = j->run_s;
+		work[i] = j->size * j->run_s;
+		arr[i] = j->submit_s;
+		double wait = j->f[JS_F_WAIT] > 0 ? j->f[JS_F_WAIT] : 0;
+		end[i] = j->submit_s + wait + j->run_s;
+		serial += j->size == 1;
+		pow2 += is_pow2(j->size);
+	}
+	s->size_mean = gsl_stats_mean(size, 1, n);
+	s->size_sd = n > 1 ? gsl_stats_sd_m(size, 1, n, s->size_mean) : 0;
+	s->work_mean = gsl_stats_mean(work, 1, n);
+	s->work_sd = n > 1 ? gsl_stats_sd_m(work, 1, n, s->work_mean) : 0;
+	s->run_mean = gsl_stats_mean(run, 1, n);
+	s->run_sd = n > 1 ? gsl_stats_sd_m(run, 1, n, s->run_mean) : 0;
+	s->frac_serial = (double)serial / n;
+	s->frac_pow2 = (double)pow2 / n;
+	s->load = js_load_eq2(n, arr, end, work, procs, &s->load_jobs);
+	free(size), free(work), free(run), free(arr), free(end);
+	return 0;
+}
+
+void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workload *w)
+{
+	fprintf(f, "workload            %s\n", w->source);
+	fprintf(f, "records_read        %ld\n", w->counts.read);
+	for (int k = 0; k < JS_SKIP_N; k++)
+		if (w->counts.skipped[k])
+			fprintf(f, "skipped_%-11s %ld\n", js_skip_names[k], w->counts.skipped[k]);
+	fprintf(f, "jobs                %zu\n", s->jobs);
+	fprintf(f, "size_mean           %.4f\n", s->size_mean);
+	fprintf(f, "size_sd             %.4f\n", s->size_sd);
+	fprintf(f, "run_mean_s          %.4f\n", s->run_mean);
+	fprintf(f, "run_sd_s            %.4f\n", s->run_sd);
+	fprintf(f, "work_mean_node_s    %.4f\n", s->work_mean);
+	fprintf(f, "work_sd_node_s      %.4f\n", s->work_sd);
+	fprintf(f, "frac_serial         %.4f\n", s->frac_serial);
+	fprintf(f, "frac_pow2           %.4f\n", s->frac_pow2);
+	fprintf(f, "load_procs          %d\n", s->procs);
+	fprintf(f, "load_jobs           %zu\n", s->load_jobs);
+	fprintf(f, "load                %.4f\n", s->load);
+}
+
+/* Prints a number, or nothing for NAN / infinite (an empty CSV field). */
+static void num(FILE *f, double v, const char *sep)
+{
+	if (isfinite(v))
+		fprintf(f, "%.15g%s", v, sep);
+	else
+		fprintf(f, "%s", sep);
+}
+
+static double bsld(double resp, double exec, double gamma)
+{
+	return (resp > gamma ? resp : gamma) / (exec > gamma ? exec : gamma);
+}
+
+int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
+                      double gamma_s)
+{
+	int q[3];
+	js_size_quartiles(w, q);
+	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
+	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
+	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status\n");
+	for (size_t i = 0; i < w->n; i++) {
+		const struct js_job *j = &w->jobs[i];
+		const struct js_job_result *x = &r->jobs[i];
+		double exec = x->finish_s - x->start_s, wait = x->start_s - j->submit_s;
+		double turn = x->finish_s - j->submit_s;
+		fprintf(f, "%.0f,", j->f[JS_F_JOB]);
+		num(f, j->submit_s, ",");
+		fprintf(f, "%d,", j->size);
+		num(f, j->req_s, ",");
+		fprintf(f, "%d,", !x->killed);
+		num(f, x->start_s, ",");
+		num(f, exec, ",");
+		num(f, x->finish_s, ",");
+		num(f, wait, ",");
+		num(f, turn, ",");
+		num(f, exec > 0 ? turn / exec : NAN, ",");
+		fprintf(f, "%s,", r->text + x->res_off);
+		num(f, bsld(turn, exec, gamma_s), ",");
+		fprintf(f, "%d,S%d,%.0f\n", x->killed, js_size_group(q, j->size),
+		        j->f[JS_F_STATUS]);
+	}
+	return ferror(f) ? CMN_EIO : 0;
+}
+
+struct summary {
+	size_t n;
+	double makespan, mean_wait, median_wait, mean_resp, mean_bsld;
+	double util, unused, lost, load;
+	double art[4];
+	size_t group_n[4];
+	int q[3];
+};
+
+static int summarize(const struct js_workload *w, const struct js_sim_result *r, double gamma,
+                     struct summary *s)
+{
+	memset(s, 0, sizeof *s);
+	size_t n = w->n;
+	s->n = n;
+	js_size_quartiles(w, s->q);
+	if (n == 0) {
+		s->makespan = s->mean_wait = s->median_wait = s->mean_resp = s->mean_bsld = NAN;
+		s->util = s->unused = s->lost = s->load = NAN;
+		for (int g = 0; g < 4; g++)
+			s->art[g] = NAN;
+		return 0;
+	}
+	double *wait = malloc(n * sizeof *wait), *arr = malloc(n * sizeof *arr);
+	double *end = malloc(n * sizeof *end), *work = malloc(n * sizeof *work);
+	if (!wait || !arr || !end || !work) {
+		free(wait), free(arr), free(end), free(work);
+		return CMN_ENOMEM;
+	}
+	double first = INFINITY, last = -INFINITY, sum_resp = 0, sum_bsld = 0, used = 0;
+	double art_sum[4] = {0};
+	for (size_t i = 0; i < n; i++) {
+		const struct js_job *j = &w->jobs[i];
+		const struct js_job_result *x = &r->jobs[i];
+		double exec = x->finish_s - x->start_s, resp = x->finish_s - j->submit_s;
+		wait[i] = x->start_s - j->submit_s;
+		arr[i] = j->submit_s;
+		end[i] = x->finish_s;
+		work[i] = x->nnodes * exec;
+		used += work[i];
+		sum_resp += resp;
+		sum_bsld += bsld(resp, exec, gamma);
+		if (j->submit_s < first)
+			first = j->submit_s;
+		if (x->finish_s > last)
+			last = x->finish_s;
+		int g = js_size_group(s->q, j->size) - 1;
+		art_sum[g] += resp;
+		s->group_n[g]++;
+	}
+	s->makespan = last - first;
+	s->mean_wait = gsl_stats_mean(wait, 1, n);
+	gsl_sort(wait, 1, n);
+	s->median_wait = gsl_stats_median_from_sorted_data(wait, 1, n);
+	s->mean_resp = sum_resp / n;
+	s->mean_bsld = sum_bsld / n;
+	double cap = s->makespan * r->nodes;
+	s->util = cap > 0 ? used / cap : NAN;
+	s->unused = cap > 0 ? r->unused_node_s / cap : NAN;
+	s->lost = cap > 0 ? 1 - s->util - s->unused : NAN;
+	size_t kept;
+	s->load = js_load_eq2(n, arr, end, work, r->nodes, &kept);
+	for (int g = 0; g < 4; g++)
+		s->art[g] = s->group_n[g] ? art_sum[g] / s->group_n[g] : NAN;
+	free(wait), free(arr), free(end), free(work);
+	return 0;
+}
+
+static long skipped_total(const struct js_counts *c)
+{
+	long t = 0;
+	for (int k = 0; k < JS_SKIP_N; k++)
+		t += c->skipped[k];
+	return t;
+}
+
+/* CSV field text: quoted when it holds a comma or a quote. */
+static void str(FILE *f, const char *v, const char *sep)
+{
+	if (strpbrk(v, ",\"\n")) {
+		fputc('"', f);
+		for (const char *p = v; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fprintf(f, "\"%s", sep);
+	} else {
+		fprintf(f, "%s%s", v, sep);
+	}
+}
+
+int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
+                         const struct js_run_params *p)
+{
+	struct summary s;
+	if (summarize(w, r, p->gamma_s, &s))
+		return CMN_ENOMEM;
+	const struct js_counts *c = &w->counts;
+	fprintf(f, "workload,machine,nodes,sched,alloc,runtime,queue_order,kill_at_requested,seed,"
+	           "bsld_gamma_s,jobs_read,jobs_skipped");
+	for (int k = 0; k < JS_SKIP_N; k++)
+		fprintf(f, ",skipped_%s", js_skip_names[k]);
+	fprintf(f, ",size_from_requested,size_clamped,requested_from_run,run_clamped,"
+	           "overrun_kept,submit_reordered,jobs_simulated,jobs_killed,makespan_s,"
+	           "mean_wait_s,median_wait_s,mean_response_s,mean_bounded_slowdown,"
+	           "utilization,unused_capacity,lost_capacity,load,size_q1,size_median,"
+	           "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
+	           "art_s4_s,passes\n");
+	str(f, p->workload, ",");
+	str(f, p->machine, ",");
+	fprintf(f, "%d,", r->nodes);
+	str(f, p->sched, ",");
+	str(f, p->alloc, ",");
+	str(f, p->runtime, ",");
+	str(f, p->order, ",");
+	fprintf(f, "%d,%lu,%.15g,%ld,%ld", p->kill_at_req, p->seed, p->gamma_s, c->read,
+	        skipped_total(c));
+	for (int k = 0; k < JS_SKIP_N; k++)
+		fprintf(f, ",%ld", c->skipped[k]);
+	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested, c->size_clamped,
+	        c->req_from_run, c->run_clamped, c->overrun_kept, c->reordered, w->n, r->killed);
+	num(f, s.makespan, ",");
+	num(f, s.mean_wait, ",");
+	num(f, s.median_wait, ",");
+	num(f, s.mean_resp, ",");
+	num(f, s.mean_bsld, ",");
+	num(f, s.util, ",");
+	num(f, s.unused, ",");
+	num(f, s.lost, ",");
+	num(f, s.load, ",");
+	fprintf(f, "%d,%d,%d,%zu,%zu,%zu,%zu,", s.q[0], s.q[1], s.q[2], s.group_n[0], s.group_n[1],
+	        s.group_n[2], s.group_n[3]);
+	for (int g = 0; g < 4; g++)
+		num(f, s.art[g], ",");
+	fprintf(f, "%ld\n", r->passes);
+	return ferror(f) ? CMN_EIO : 0;
+}
+
+void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
+                      const struct js_run_params *p)
+{
+	struct summary s;
+	if (summarize(w, r, p->gamma_s, &s))
+		return;
+	fprintf(f, "%-24s %s\n", "workload", p->workload);
+	fprintf(f, "%-24s %s (%d nodes)\n", "machine", p->machine, r->nodes);
+	fprintf(f, "%-24s %s / %s / %s\n", "sched / alloc / runtime", p->sched, p->alloc,
+	        p->runtime);
+	fprintf(f, "%-24s %ld read, %ld skipped, %zu simulated, %ld killed\n", "jobs",
+	        w->counts.read, skipped_total(&w->counts), w->n, r->killed);
+	fprintf(f, "%-24s %.1f\n", "makespan (s)", s.makespan);
+	fprintf(f, "%-24s %.1f (median %.1f)\n", "mean wait (s)", s.mean_wait, s.median_wait);
+	fprintf(f, "%-24s %.1f\n", "mean response (s)", s.mean_resp);
+	fprintf(f, "%-24s %.3f\n", "mean bounded slowdown", s.mean_bsld);
+	fprintf(f, "%-24s %.4f / %.4f / %.4f\n", "utilized / unused / lost", s.util, s.unused,
+	        s.lost);
+	fprintf(f, "%-24s %.4f\n", "load (seed 000 eq. 2)", s.load);
+	fprintf(f, "%-24s S1 %.1f  S2 %.1f  S3 %.1f  S4 %.1f\n", "mean response by size", s.art[0],
+	        s.art[1], s.art[2], s.art[3]);
+}

@@ -1,0 +1,60 @@
+/* The run-time model registry and instance wrapper. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+#define JS_RUNTIME(sym) extern const struct js_runtime_ops sym;
+#include "runtime_registry.def"
+#undef JS_RUNTIME
+
+const struct js_runtime_ops *const js_runtime_registry[] = {
+#define JS_RUNTIME(sym) &sym,
+#include "runtime_registry.def"
+#undef JS_RUNTIME
+    NULL,
+};
+
+int js_runtime_create_ops(const struct js_runtime_ops *ops, const char *kvs,
+                          struct js_runtime **out, struct cmn_err *e)
+{
+	*out = NULL;
+	struct js_runtime *r = calloc(1, sizeof *r);
+	if (!r)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	r->ops = ops;
+	int rc = cmn_params_parse(ops->base.params, kvs, &r->params, e);
+	if (rc)
+		cmn_err_prefix(e, "run-time model '%s'", ops->base.name);
+	else
+		rc = ops->create(&r->params, &r->self, e);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	cmn_params_format(ops->base.name, &r->params, r->spec, sizeof r->spec);
+	*out = r;
+	return 0;
+}
+
+int js_runtime_create(const char *spec, struct js_runtime **out, struct cmn_err *e)
+{
+	*out = NULL;
+	const void *ops;
+	struct cmn_params p;
+	int rc = cmn_spec_resolve((const void *const *)js_runtime_registry, spec, "run-time model",
+	                          &ops, &p, e);
+	if (rc)
+		return rc;
+	const char *colon = strchr(spec, ':');
+	return js_runtime_create_ops(ops, colon ? colon + 1 : NULL, out, e);
+}
+
+void js_runtime_destroy(struct js_runtime *r)
+{
+	if (!r)
+		return;
+	if (r->ops->destroy)
+		r->ops->destroy(r->self);
+	free(r);
+}

@@ -1,0 +1,78 @@
+/* EASY backfilling (Mu'alem and Feitelson; seeds 000, 002, 003): only the
+ * queue head holds a reservation. Its shadow time is found by releasing
+ * the running jobs' nodes, in order of expected end (start + requested
+ * time), from a scratch copy of the machine until the allocator can place
+ * the head. A later job starts now if it can be placed and either ends by
+ * the shadow time, or the head can still be placed at the shadow time with
+ * the job's nodes held (the "extra nodes", decided by the allocator, not by
+ * counts). A job running past its requested time counts as ending now. */
+#include <math.h>
+
+#include "sched_common.h"
+
+static const struct cmn_param_def easy_params[] = {{NULL}};
+
+/* Fills scratch with the machine at the head's shadow time; returns it. */
+static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch, int *buf)
+{
+	double now = js_sim_now(sim);
+	size_t rlen = js_sim_rlen(sim);
+	for (size_t p = 0; p < rlen; p++) {
+		int j = js_sim_rjob(sim, p);
+		int n;
+		const int *nodes = js_sim_job_nodes(sim, j, &n);
+		js_alloc_release(scratch, nodes, n);
+		if (js_alloc_place(scratch, js_sim_job(sim, head), buf) > 0) {
+			double end = js_sim_expected_end(sim, j);
+			return end > now ? end : now;
+		}
+	}
+	return NAN;
+}
+
+static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
+{
+	(void)self;
+	int rc = js_sched_start_heads(sim, e);
+	if (rc || js_sim_qlen(sim) == 0)
+		return rc;
+	struct js_alloc *real = js_sim_alloc(sim), *scratch = js_sim_scratch(sim, 0);
+	int *headbuf = js_sim_nodebuf(sim, 0), *buf = js_sim_nodebuf(sim, 1);
+	int head = js_sim_qjob(sim, 0);
+	js_alloc_copy(scratch, real);
+	double shadow = shadow_time(sim, head, scratch, headbuf);
+	if (isnan(shadow))
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "easy: job %.0f cannot be placed even when every running job "
+		                   "has ended",
+		                   js_sim_job(sim, head)->f[JS_F_JOB]);
+	js_sim_set_reservation(sim, head, shadow);
+	double now = js_sim_now(sim);
+	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;) {
+		const struct js_job *job = js_sim_job(sim, js_sim_qjob(sim, pos));
+		int n = js_alloc_place(real, job, buf);
+		if (n == 0) {
+			pos++;
+			continue;
+		}
+		if (now + job->req_s > shadow) {
+			/* holds its nodes past the shadow time: the head must still fit */
+			js_alloc_occupy(scratch, buf, n);
+			if (js_alloc_place(scratch, js_sim_job(sim, head), headbuf) == 0) {
+				js_alloc_release(scratch, buf, n);
+				pos++;
+				continue;
+			}
+		}
+		rc = js_sim_start(sim, pos, buf, n, e); /* the queue shifts: same pos next */
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+const struct js_sched_ops js_sched_easy_ops = {
+    .base = {"easy", "EASY backfilling: reservation for the queue head only", easy_params},
+    .create = js_sched_no_state,
+    .pass = easy_pass,
+};

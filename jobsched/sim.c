@@ -1,0 +1,551 @@
+/* The scheduling simulation core (see sim.h for the event order). */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eventq.h"
+#include "runtime.h"
+#include "sched.h"
+#include "sim.h"
+
+enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
+
+struct jstate {
+	double start_s, expected_end_s;
+	double remaining_s, rate, last_s; /* work left at rate 1 as of last_s */
+	int *nodes;
+	int nnodes;
+	uint32_t version;
+	uint8_t phase;
+};
+
+struct js_sim {
+	const struct js_job *jobs;
+	size_t njobs;
+	int nodes;
+	struct js_alloc *alloc, *empty, *scratch[2];
+	int *nodebuf[3];
+	struct js_sched *sched;
+	struct js_runtime *rt;
+	const struct js_sim_opts *o;
+	double now, last_t;
+	int *queue, *running;
+	size_t qlen, rlen;
+	struct jstate *st;
+	struct js_eventq ev;
+	double *rates;
+	long busy, queued_nodes;
+	size_t done;
+	int running_changed;
+	struct js_sim_result *res;
+};
+
+void js_sim_opts_default(struct js_sim_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->order = JS_ORDER_ARRIVAL;
+}
+
+/* --- accessors --- */
+
+double js_sim_now(const struct js_sim *s)
+{
+	return s->now;
+}
+size_t js_sim_njobs(const struct js_sim *s)
+{
+	return s->njobs;
+}
+const struct js_job *js_sim_job(const struct js_sim *s, int j)
+{
+	return &s->jobs[j];
+}
+size_t js_sim_qlen(const struct js_sim *s)
+{
+	return s->qlen;
+}
+int js_sim_qjob(const struct js_sim *s, size_t pos)
+{
+	return s->queue[pos];
+}
+size_t js_sim_rlen(const struct js_sim *s)
+{
+	return s->rlen;
+}
+int js_sim_rjob(const struct js_sim *s, size_t pos)
+{
+	return s->running[pos];
+}
+double js_sim_start_time(const struct js_sim *s, int j)
+{
+	return s->st[j].start_s;
+}
+double js_sim_expected_end(const struct js_sim *s, int j)
+{
+	return s->st[j].expected_end_s;
+}
+const int *js_sim_job_nodes(const struct js_sim *s, int j, int *n)
+{
+	*n = s->st[j].nnodes;
+	return s->st[j].nodes;
+}
+struct js_alloc *js_sim_alloc(struct js_sim *s)
+{
+	return s->alloc;
+}
+struct js_alloc *js_sim_scratch(struct js_sim *s, int k)
+{
+	assert(k >= 0 && k < 2);
+	return s->scratch[k];
+}
+int *js_sim_nodebuf(struct js_sim *s, int k)
+{
+	assert(k >= 0 && k < 3);
+	return s->nodebuf[k];
+}
+const struct js_alloc *js_sim_empty_alloc(const struct js_sim *s)
+{
+	return s->empty;
+}
+int js_sim_wakeup(struct js_sim *s, double t, struct cmn_err *e)
+{
+	struct js_event ev = {t, JS_EV_WAKE, -1, 0};
+	if (!(t > s->now) || js_eventq_push(&s->ev, ev))
+		return cmn_err_set(e, CMN_ESTATE, "wake-up at %g (now %g) refused", t, s->now);
+	return 0;
+}
+void js_sim_set_reservation(struct js_sim *s, int j, double t)
+{
+	struct js_job_result *r = &s->res->jobs[j];
+	if (isnan(r->first_reservation_s))
+		r->first_reservation_s = t;
+	r->reservation_s = t;
+}
+const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j)
+{
+	return &s->res->jobs[j];
+}
+
+/* --- ordered arrays --- */
+
+static int queue_before(const struct js_sim *s, int a, int b)
+{
+	const struct js_job *x = &s->jobs[a], *y = &s->jobs[b];
+	switch (s->o->order) {
+	case JS_ORDER_SJF:
+		if (x->req_s != y->req_s)
+			return x->req_s < y->req_s;
+		break;
+	case JS_ORDER_SMALLEST:
+		if (x->size != y->size)
+			return x->size < y->size;
+		break;
+	case JS_ORDER_ARRIVAL: break;
+	}
+	return a < b;
+}
+
+static void queue_insert(struct js_sim *s, int j)
+{
+	size_t lo = 0, hi = s->qlen;
+	if (s->o->order == JS_ORDER_ARRIVAL) {
+		lo = hi; /* jobs arrive in index order */
+	} else {
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (queue_before(s, s->queue[mid], j))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	memmove(s->queue + lo + 1, s->queue + lo, (s->qlen - lo) * sizeof *s->queue);
+	s->queue[lo] = j;
+	s->qlen++;
+}
+
+static int run_before(const struct js_sim *s, int a, int b)
+{
+	double ea = s->st[a].expected_end_s, eb = s->st[b].expected_end_s;
+	return ea != eb ? ea < eb : a < b;
+}
+
+static size_t run_lower_bound(const struct js_sim *s, int j)
+{
+	size_t lo = 0, hi = s->rlen;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (run_before(s, s->running[mid], j))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* --- allocated_resources text --- */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static int text_reserve(struct js_sim_result *r, size_t more)
+{
+	if (r->text_len + more <= r->text_cap)
+		return 0;
+	size_t cap = r->text_cap ? r->text_cap : 1 << 16;
+	while (cap < r->text_len + more)
+		cap *= 2;
+	char *t = realloc(r->text, cap);
+	if (!t)
+		return -1;
+	r->text = t;
+	r->text_cap = cap;
+	return 0;
+}
+
+/* Appends nodes (sorted in place) as an interval set "0-3 8". */
+static int record_nodes(struct js_sim_result *r, int *nodes, int n, size_t *off)
+{
+	qsort(nodes, (size_t)n, sizeof *nodes, cmp_int);
+	if (text_reserve(r, (size_t)n * 24 + 1))
+		return -1;
+	*off = r->text_len;
+	char *p = r->text + r->text_len;
+	for (int i = 0; i < n;) {
+		int k = i;
+		while (k + 1 < n && nodes[k + 1] == nodes[k] + 1)
+			k++;
+		p += k > i ? sprintf(p, "%s%d-%d", i ? " " : "", nodes[i], nodes[k])
+		           : sprintf(p, "%s%d", i ? " " : "", nodes[i]);
+		i = k + 1;
+	}
+	*p++ = '\0';
+	r->text_len = (size_t)(p - r->text);
+	return 0;
+}
+
+/* --- job life --- */
+
+static int push_finish(struct js_sim *s, int j, struct cmn_err *e)
+{
+	struct jstate *st = &s->st[j];
+	struct js_event ev = {st->last_s + st->remaining_s / st->rate, JS_EV_FINISH, j,
+	                      st->version};
+	if (js_eventq_push(&s->ev, ev))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory (event queue)");
+	return 0;
+}
+
+int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct cmn_err *e)
+{
+	assert(pos < s->qlen);
+	int j = s->queue[pos];
+	struct jstate *st = &s->st[j];
+	const struct js_job *job = &s->jobs[j];
+	st->nodes = malloc((size_t)n * sizeof *nodes);
+	if (!st->nodes)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	memcpy(st->nodes, nodes, (size_t)n * sizeof *nodes);
+	st->nnodes = n;
+	js_alloc_occupy(s->alloc, nodes, n);
+	memmove(s->queue + pos, s->queue + pos + 1, (s->qlen - pos - 1) * sizeof *s->queue);
+	s->qlen--;
+	s->queued_nodes -= job->size;
+	s->busy += n;
+	st->phase = PH_RUNNING;
+	st->start_s = s->now;
+	st->expected_end_s = s->now + job->req_s;
+	st->remaining_s = s->rt->ops->work_s(s->rt->self, s, j, nodes, n);
+	st->rate = 1.0;
+	st->last_s = s->now;
+	size_t rp = run_lower_bound(s, j);
+	memmove(s->running + rp + 1, s->running + rp, (s->rlen - rp) * sizeof *s->running);
+	s->running[rp] = j;
+	s->rlen++;
+	s->running_changed = 1;
+	int rc = push_finish(s, j, e);
+	if (!rc && s->o->kill_at_req) {
+		struct js_event ev = {s->now + job->req_s, JS_EV_KILL, j, 0};
+		if (js_eventq_push(&s->ev, ev))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory (event queue)");
+	}
+	return rc;
+}
+
+int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e)
+{
+	int j = s->queue[pos];
+	int n = js_alloc_place(s->alloc, &s->jobs[j], s->nodebuf[2]);
+	if (n == 0)
+		return 0;
+	int rc = js_sim_start(s, pos, s->nodebuf[2], n, e);
+	return rc ? -rc : 1;
+}
+
+static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
+{
+	struct jstate *st = &s->st[j];
+	struct js_job_result *r = &s->res->jobs[j];
+	size_t rp = run_lower_bound(s, j);
+	assert(rp < s->rlen && s->running[rp] == j);
+	memmove(s->running + rp, s->running + rp + 1, (s->rlen - rp - 1) * sizeof *s->running);
+	s->rlen--;
+	js_alloc_release(s->alloc, st->nodes, st->nnodes);
+	s->busy -= st->nnodes;
+	st->phase = PH_DONE;
+	s->done++;
+	s->running_changed = 1;
+	r->start_s = st->start_s;
+	r->finish_s = s->now;
+	r->nnodes = st->nnodes;
+	r->killed = killed;
+	s->res->killed += killed;
+	if (record_nodes(s->res, st->nodes, st->nnodes, &r->res_off))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	free(st->nodes);
+	st->nodes = NULL;
+	if (s->sched->ops->on_end)
+		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
+	return 0;
+}
+
+static int arrive(struct js_sim *s, int j, struct cmn_err *e)
+{
+	const struct js_job *job = &s->jobs[j];
+	if (js_alloc_place(s->empty, job, s->nodebuf[2]) == 0)
+		return cmn_err_set(
+		    e, CMN_ESTATE,
+		    "job %.0f (line %u): %d nodes can never be placed on the machine "
+		    "(%s, %d nodes)",
+		    job->f[JS_F_JOB], job->line, job->size, s->alloc->spec, s->nodes);
+	s->st[j].phase = PH_QUEUED;
+	s->queued_nodes += job->size;
+	queue_insert(s, j);
+	return 0;
+}
+
+/* Asks a dynamic run-time model for new rates and re-predicts finishes. */
+static int update_rates(struct js_sim *s, struct cmn_err *e)
+{
+	s->running_changed = 0;
+	if (!s->rt->ops->rates || s->rlen == 0)
+		return 0;
+	int rc = s->rt->ops->rates(s->rt->self, s, s->rates, e);
+	if (rc)
+		return rc;
+	s->res->rate_updates++;
+	for (size_t p = 0; p < s->rlen; p++) {
+		int j = s->running[p];
+		struct jstate *st = &s->st[j];
+		double rate = s->rates[p];
+		if (!(rate > 0) || !isfinite(rate))
+			return cmn_err_set(e, CMN_ESTATE, "run-time model %s: rate %g for job %.0f",
+			                   s->rt->spec, rate, s->jobs[j].f[JS_F_JOB]);
+		if (rate == st->rate)
+			continue;
+		st->remaining_s -= (s->now - st->last_s) * st->rate;
+		if (st->remaining_s < 0)
+			st->remaining_s = 0;
+		st->last_s = s->now;
+		st->rate = rate;
+		st->version++;
+		rc = push_finish(s, j, e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void account(struct js_sim *s, double t)
+{
+	double dt = t - s->last_t;
+	if (dt > 0) {
+		long free_nodes = s->nodes - s->busy;
+		long unused = free_nodes - s->queued_nodes;
+		if (unused > 0)
+			s->res->unused_node_s += (double)unused * dt;
+		s->res->busy_node_s += (double)s->busy * dt;
+	}
+	s->last_t = t;
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --- setup and loop --- */
+
+static void sim_free(struct js_sim *s)
+{
+	if (!s)
+		return;
+	for (size_t j = 0; s->st && j < s->njobs; j++)
+		free(s->st[j].nodes);
+	free(s->st);
+	free(s->queue);
+	free(s->running);
+	free(s->rates);
+	for (int k = 0; k < 3; k++)
+		free(s->nodebuf[k]);
+	js_alloc_destroy(s->empty);
+	js_alloc_destroy(s->scratch[0]);
+	js_alloc_destroy(s->scratch[1]);
+	js_eventq_free(&s->ev);
+	free(s);
+}
+
+void js_sim_result_free(struct js_sim_result *r)
+{
+	if (!r)
+		return;
+	free(r->jobs);
+	free(r->text);
+	free(r);
+}
+
+static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_alloc *alloc)
+{
+	s->jobs = w->jobs;
+	s->njobs = w->n;
+	s->nodes = alloc->nodes;
+	s->alloc = alloc;
+	s->empty = js_alloc_clone(alloc);
+	s->scratch[0] = js_alloc_clone(alloc);
+	s->scratch[1] = js_alloc_clone(alloc);
+	for (int k = 0; k < 3; k++)
+		s->nodebuf[k] = malloc((size_t)s->nodes * sizeof(int));
+	size_t n = w->n ? w->n : 1;
+	s->st = calloc(n, sizeof *s->st);
+	s->queue = malloc(n * sizeof *s->queue);
+	s->running = malloc(n * sizeof *s->running);
+	s->rates = malloc(n * sizeof *s->rates);
+	js_eventq_init(&s->ev);
+	s->res = calloc(1, sizeof *s->res);
+	if (s->res)
+		s->res->jobs = malloc(n * sizeof *s->res->jobs);
+	if (!s->empty || !s->scratch[0] || !s->scratch[1] || !s->nodebuf[0] || !s->nodebuf[1] ||
+	    !s->nodebuf[2] || !s->st || !s->queue || !s->running || !s->rates || !s->res ||
+	    !s->res->jobs)
+		return -1;
+	s->res->n = w->n;
+	s->res->nodes = s->nodes;
+	for (size_t j = 0; j < w->n; j++) {
+		struct js_job_result *r = &s->res->jobs[j];
+		r->start_s = r->finish_s = r->first_reservation_s = r->reservation_s = NAN;
+		r->nnodes = 0;
+		r->killed = 0;
+		r->res_off = 0;
+	}
+	return 0;
+}
+
+static void series_row(struct js_sim *s)
+{
+	if (!s->o->series)
+		return;
+	fprintf(s->o->series, "%.15g,%ld,%.6f,%zu,%ld,%zu\n", s->now, s->busy,
+	        (double)s->busy / s->nodes, s->qlen, s->queued_nodes, s->rlen);
+}
+
+static void progress(struct js_sim *s, double *last_print, int final)
+{
+	double t = wall_s();
+	if (!final && t - *last_print < 0.5)
+		return;
+	*last_print = t;
+	fprintf(stderr, "\r%zu/%zu jobs done, %zu queued, %zu running, simulated time %.0f s%s",
+	        s->done, s->njobs, s->qlen, s->rlen, s->now, final ? "\n" : "");
+}
+
+static int sim_loop(struct js_sim *s, struct cmn_err *e)
+{
+	size_t next = 0;
+	double last_print = wall_s();
+	long iter = 0;
+	if (s->o->series)
+		fprintf(s->o->series,
+		        "time,busy_nodes,utilization,queue_jobs,queue_nodes,running_jobs\n");
+	while (next < s->njobs || s->ev.n) {
+		const struct js_event *top = js_eventq_top(&s->ev);
+		double t = next < s->njobs ? s->jobs[next].submit_s : INFINITY;
+		if (top && top->t < t)
+			t = top->t;
+		account(s, t);
+		s->now = t;
+		int rc = 0;
+		while (!rc && (top = js_eventq_top(&s->ev)) && top->t == t) {
+			struct js_event ev;
+			js_eventq_pop(&s->ev, &ev);
+			if (ev.kind == JS_EV_WAKE)
+				continue; /* only makes this time an event time */
+			struct jstate *st = &s->st[ev.job];
+			if (st->phase != PH_RUNNING ||
+			    (ev.kind == JS_EV_FINISH && ev.version != st->version))
+				continue; /* already ended, or a finish re-predicted since */
+			rc = end_job(s, ev.job, ev.kind == JS_EV_KILL, e);
+		}
+		while (!rc && next < s->njobs && s->jobs[next].submit_s == t)
+			rc = arrive(s, (int)next++, e);
+		if (!rc && s->running_changed)
+			rc = update_rates(s, e);
+		if (!rc && s->qlen) {
+			s->res->passes++;
+			rc = s->sched->ops->pass(s->sched->self, s, e);
+			if (!rc && s->running_changed)
+				rc = update_rates(s, e);
+		}
+		if (rc)
+			return rc;
+		if (s->o->observer)
+			s->o->observer(s->o->observer_ctx, s);
+		series_row(s);
+		if (s->o->progress && (++iter & 1023) == 0)
+			progress(s, &last_print, 0);
+	}
+	if (s->o->progress)
+		progress(s, &last_print, 1);
+	if (s->qlen)
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "scheduler %s left %zu jobs waiting on an idle machine (first: "
+		                   "job %.0f)",
+		                   s->sched->spec, s->qlen, s->jobs[s->queue[0]].f[JS_F_JOB]);
+	return 0;
+}
+
+int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sched *sched,
+               struct js_runtime *rt, const struct js_sim_opts *o, struct js_sim_result **out,
+               struct cmn_err *e)
+{
+	*out = NULL;
+	struct js_sim *s = calloc(1, sizeof *s);
+	if (!s || sim_setup(s, w, alloc)) {
+		if (s)
+			js_sim_result_free(s->res);
+		sim_free(s);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	s->sched = sched;
+	s->rt = rt;
+	s->o = o;
+	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
+	int rc = sim_loop(s, e);
+	/* leave the allocator all free, as received */
+	for (size_t p = 0; p < s->rlen; p++) {
+		struct jstate *st = &s->st[s->running[p]];
+		js_alloc_release(alloc, st->nodes, st->nnodes);
+	}
+	if (rc)
+		js_sim_result_free(s->res);
+	else
+		*out = s->res;
+	sim_free(s);
+	return rc;
+}

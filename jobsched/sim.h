@@ -1,0 +1,109 @@
+/* The scheduling simulation core: event loop, waiting queue, running set,
+ * job progress, and the API schedulers and run-time models use.
+ *
+ * Deterministic order of simultaneous events: at one time t, first every
+ * finish (then every kill at the requested time), ties by job index (= by
+ * submit time, then job number); then every arrival at t in that order; then
+ * one scheduling pass. Jobs that a pass starts and that end at t (run time
+ * 0) end in a further round at the same t, followed by a further pass. */
+#ifndef JS_SIM_H
+#define JS_SIM_H
+
+#include <stdio.h>
+
+#include "alloc.h"
+#include "workload.h"
+
+struct js_sim;
+struct js_sched;
+struct js_runtime;
+
+enum js_queue_order {
+	JS_ORDER_ARRIVAL,  /* submit time, then job number (default) */
+	JS_ORDER_SJF,      /* shortest requested time first, then arrival */
+	JS_ORDER_SMALLEST, /* fewest nodes first, then arrival */
+};
+
+struct js_sim_opts {
+	int kill_at_req; /* end a job when it has run its requested time */
+	enum js_queue_order order;
+	FILE *series; /* if set: one CSV row per event time (see README) */
+	int progress; /* progress lines on stderr */
+	/* If set: called after every scheduling pass (tests watch invariants). */
+	void (*observer)(void *ctx, const struct js_sim *sim);
+	void *observer_ctx;
+};
+
+/* What happened to one job. Times are NAN where they do not apply. */
+struct js_job_result {
+	double start_s, finish_s;
+	double first_reservation_s; /* first reservation a scheduler gave it */
+	double reservation_s;       /* the last one */
+	int nnodes;                 /* nodes it ran on */
+	int killed;                 /* ended at its requested time */
+	size_t res_off;             /* allocated_resources text in result->text */
+};
+
+struct js_sim_result {
+	size_t n;
+	int nodes;
+	struct js_job_result *jobs; /* indexed like the workload's jobs */
+	char *text;                 /* NUL-separated interval sets ("0-3 8") */
+	size_t text_len, text_cap;
+	double unused_node_s; /* integral of max(0, free - queued nodes) dt */
+	double busy_node_s;   /* integral of busy nodes dt */
+	long killed, passes, rate_updates;
+};
+
+void js_sim_opts_default(struct js_sim_opts *o);
+
+/* Runs the workload (cleaned, sorted by arrival) to completion. alloc must
+ * be in its all-free state; it is returned all-free. */
+int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sched *sched,
+               struct js_runtime *rt, const struct js_sim_opts *o, struct js_sim_result **out,
+               struct cmn_err *e);
+void js_sim_result_free(struct js_sim_result *r);
+
+/* --- for schedulers and run-time models --- */
+
+double js_sim_now(const struct js_sim *s);
+size_t js_sim_njobs(const struct js_sim *s);
+const struct js_job *js_sim_job(const struct js_sim *s, int j);
+
+/* The waiting queue in the chosen order. */
+size_t js_sim_qlen(const struct js_sim *s);
+int js_sim_qjob(const struct js_sim *s, size_t pos);
+
+/* Running jobs sorted by expected end (start + requested time), then index. */
+size_t js_sim_rlen(const struct js_sim *s);
+int js_sim_rjob(const struct js_sim *s, size_t pos);
+double js_sim_start_time(const struct js_sim *s, int j);
+double js_sim_expected_end(const struct js_sim *s, int j);
+const int *js_sim_job_nodes(const struct js_sim *s, int j, int *n);
+
+/* The real machine state, and scratch allocators (k = 0 or 1) of the same
+ * kind for what-if states, their content left to the caller. */
+struct js_alloc *js_sim_alloc(struct js_sim *s);
+struct js_alloc *js_sim_scratch(struct js_sim *s, int k);
+/* Node buffers with room for the whole machine (k = 0 .. 2). */
+int *js_sim_nodebuf(struct js_sim *s, int k);
+
+/* Starts the queued job at pos on nodes (free in the real state). The queue
+ * shifts down behind pos. Returns 0 or an error. */
+int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct cmn_err *e);
+/* Asks the real allocator to place the queued job at pos; starts it if it
+ * can be placed. Returns 1 started, 0 not placed, < 0 error (in e). */
+int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e);
+
+/* An allocator in the all-free state (do not change it). */
+const struct js_alloc *js_sim_empty_alloc(const struct js_sim *s);
+
+/* Asks for a scheduling pass at time t > now even if no job event falls
+ * then. Returns 0 or an error. */
+int js_sim_wakeup(struct js_sim *s, double t, struct cmn_err *e);
+
+/* Records the time a scheduler promises job j will start by. */
+void js_sim_set_reservation(struct js_sim *s, int j, double t);
+const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j);
+
+#endif

@@ -1,0 +1,49 @@
+/* The registry of synthetic workload models and the generation entry point. */
+#include <stdio.h>
+
+#include "synth.h"
+
+#define JS_SYNTH(sym) extern const struct js_synth_ops sym;
+#include "synth_registry.def"
+#undef JS_SYNTH
+
+const struct js_synth_ops *const js_synth_registry[] = {
+#define JS_SYNTH(sym) &sym,
+#include "synth_registry.def"
+#undef JS_SYNTH
+    NULL,
+};
+
+int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,
+                      struct js_workload **out, char *effective, size_t efflen, struct cmn_err *e)
+{
+	*out = NULL;
+	const void *ops;
+	struct cmn_params p;
+	int rc = cmn_spec_resolve((const void *const *)js_synth_registry, spec, "synthetic model",
+	                          &ops, &p, e);
+	if (rc)
+		return rc;
+	const struct js_synth_ops *s = ops;
+	char eff[512];
+	cmn_params_format(s->base.name, &p, eff, sizeof eff);
+	if (effective)
+		snprintf(effective, efflen, "%s", eff);
+	struct js_workload *w = js_workload_new(eff);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!w || !rng) {
+		js_workload_free(w);
+		gsl_rng_free(rng);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	gsl_rng_set(rng, seed);
+	w->hdr.max_nodes = w->hdr.max_procs = machine_nodes;
+	rc = s->generate(&p, rng, machine_nodes, w, e);
+	gsl_rng_free(rng);
+	if (rc) {
+		js_workload_free(w);
+		return rc;
+	}
+	*out = w;
+	return 0;
+}

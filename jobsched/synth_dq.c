@@ -1,0 +1,95 @@
+/* Seed 001's synthetic model (Ngubiri and van Vliet, section 3):
+ * exponential inter-arrival and run times with given means; sizes from
+ * D(q) on [n1, n2]: p_i proportional to q^i, three times that when i is a
+ * power of two (1 = 2^0 counts as one, which reproduces the paper's size
+ * groups: 25.3/27.7/22.9/24.1 % for D(0.85) on [1, 19]). */
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth.h"
+
+static const struct cmn_param_def dq_params[] = {
+    {"jobs", CMN_PT_INT, "1000", 1, 1e8, NULL, "number of jobs"},
+    {"q", CMN_PT_DOUBLE, "0.85", 1e-6, 0.999999, NULL, "D(q) parameter: smaller q, smaller jobs"},
+    {"n1", CMN_PT_INT, "1", 1, 1 << 24, NULL, "smallest job size"},
+    {"n2", CMN_PT_INT, "19", 1, 1 << 24, NULL, "largest job size"},
+    {"mean_run", CMN_PT_DOUBLE, "10", 1e-3, 1e9, NULL, "mean run time (s), exponential"},
+    {"mean_iat", CMN_PT_DOUBLE, "0.54", 1e-6, 1e9, NULL,
+     "mean inter-arrival time (s), exponential"},
+    {"load", CMN_PT_DOUBLE, "0", 0, 100, NULL,
+     "if > 0: mean_iat set so that E[size] mean_run / (mean_iat nodes) = load"},
+    {"req_factor", CMN_PT_DOUBLE, "1", 1, 1e6, NULL,
+     "requested time = run time x req_factor (1: exact estimates)"},
+    {NULL},
+};
+
+/* Times are rounded to the millisecond so that the written SWF reads back
+ * to the same values. */
+static double round_ms(double x)
+{
+	return round(x * 1000.0) / 1000.0;
+}
+
+static int dq_generate(const struct cmn_params *p, gsl_rng *rng, int machine_nodes,
+                       struct js_workload *w, struct cmn_err *e)
+{
+	long jobs = (long)cmn_params_num(p, "jobs");
+	double q = cmn_params_num(p, "q");
+	int n1 = (int)cmn_params_num(p, "n1"), n2 = (int)cmn_params_num(p, "n2");
+	double mean_run = cmn_params_num(p, "mean_run");
+	double mean_iat = cmn_params_num(p, "mean_iat");
+	double load = cmn_params_num(p, "load");
+	double req_factor = cmn_params_num(p, "req_factor");
+	if (n1 > n2)
+		return cmn_err_set(e, CMN_EUSAGE, "synthetic model dq: n1 = %d > n2 = %d", n1, n2);
+	size_t k = (size_t)(n2 - n1 + 1);
+	double *weight = malloc(k * sizeof *weight);
+	if (!weight)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	double sum = 0, mean_size = 0;
+	for (int i = n1; i <= n2; i++) {
+		/* q^i computed relative to q^n1 to stay representable for large n1 */
+		double wi = pow(q, i - n1) * ((i & (i - 1)) == 0 ? 3.0 : 1.0);
+		weight[i - n1] = wi;
+		sum += wi;
+		mean_size += wi * i;
+	}
+	mean_size /= sum;
+	if (load > 0)
+		mean_iat = mean_size * mean_run / (load * machine_nodes);
+	gsl_ran_discrete_t *d = gsl_ran_discrete_preproc(k, weight);
+	free(weight);
+	if (!d)
+		return cmn_err_set(e, CMN_ENOMEM, "synthetic model dq: cannot build D(q)");
+	double t = 0;
+	int rc = 0;
+	for (long i = 0; i < jobs && !rc; i++) {
+		struct js_job j;
+		memset(&j, 0, sizeof j);
+		for (int f = 0; f < JS_SWF_FIELDS; f++)
+			j.f[f] = -1;
+		t += gsl_ran_exponential(rng, mean_iat);
+		double run = round_ms(gsl_ran_exponential(rng, mean_run));
+		int size = n1 + (int)gsl_ran_discrete(rng, d);
+		j.f[JS_F_JOB] = (double)(i + 1);
+		j.f[JS_F_SUBMIT] = round_ms(t);
+		j.f[JS_F_RUN] = run;
+		j.f[JS_F_ALLOC_PROCS] = size;
+		j.f[JS_F_REQ_PROCS] = size;
+		j.f[JS_F_REQ_TIME] = round_ms(run * req_factor);
+		j.f[JS_F_STATUS] = 1;
+		if (js_workload_push(w, &j))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		w->counts.read++;
+	}
+	gsl_ran_discrete_free(d);
+	return rc;
+}
+
+const struct js_synth_ops js_synth_dq_ops = {
+    .base = {"dq", "seed 001: exponential arrivals and run times, sizes from D(q) on [n1,n2]",
+             dq_params},
+    .generate = dq_generate,
+};

@@ -1,0 +1,138 @@
+/* Workloads: jobs as read from a Standard Workload Format log (all 18
+ * fields kept) or generated, the cleaning and transformation options that
+ * turn records into simulated jobs, and the counts that say what happened
+ * to every record (nothing is dropped silently). */
+#ifndef JS_WORKLOAD_H
+#define JS_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/err.h"
+
+/* SWF field indices (0-based; the standard numbers them 1..18). */
+enum js_swf_field {
+	JS_F_JOB,
+	JS_F_SUBMIT,
+	JS_F_WAIT,
+	JS_F_RUN,
+	JS_F_ALLOC_PROCS,
+	JS_F_AVG_CPU,
+	JS_F_USED_MEM,
+	JS_F_REQ_PROCS,
+	JS_F_REQ_TIME,
+	JS_F_REQ_MEM,
+	JS_F_STATUS,
+	JS_F_USER,
+	JS_F_GROUP,
+	JS_F_EXE,
+	JS_F_QUEUE,
+	JS_F_PARTITION,
+	JS_F_PRECEDING,
+	JS_F_THINK,
+	JS_SWF_FIELDS
+};
+
+/* Human names of the fields, for messages ("run time", ...). */
+extern const char *const js_swf_field_names[JS_SWF_FIELDS];
+
+struct js_job {
+	double f[JS_SWF_FIELDS]; /* the record as read (or generated); -1 = unknown */
+	double submit_s;         /* arrival in the simulation, after transformations */
+	double run_s;            /* run time at reference conditions, after cleaning */
+	double req_s;            /* requested time (estimate) after cleaning */
+	int size;                /* nodes the job asks for in the simulation */
+	uint32_t line;           /* line in the source file, 0 when generated */
+};
+
+/* Why a record was not simulated. */
+enum js_skip {
+	JS_SKIP_MALFORMED,    /* --skip-bad: line not in SWF form */
+	JS_SKIP_SIZE_UNKNOWN, /* both processor fields -1 */
+	JS_SKIP_SIZE_NONPOS,  /* size <= 0 */
+	JS_SKIP_OVERSIZE,     /* larger than the machine (with oversize=skip) */
+	JS_SKIP_RUN_UNKNOWN,  /* run time -1 */
+	JS_SKIP_RUN_ZERO,     /* run time 0 (with --zero-runtime skip) */
+	JS_SKIP_STATUS,       /* status not selected by --status */
+	JS_SKIP_SELECTION,    /* outside --window / --offset / --first */
+	JS_SKIP_N
+};
+extern const char *const js_skip_names[JS_SKIP_N];
+
+struct js_counts {
+	long read; /* data lines read (records) */
+	long skipped[JS_SKIP_N];
+	long size_from_requested; /* size field unknown, the other one used */
+	long size_clamped;        /* oversize=clamp applied */
+	long req_from_run;        /* requested time -1, run time used */
+	long run_clamped;         /* run time > requested time, clamped */
+	long overrun_kept;        /* run time > requested time, kept */
+	long reordered; /* records whose submit time was earlier than the previous one's */
+};
+
+/* Header comment values (-1 when absent). */
+struct js_swf_header {
+	char version[32];
+	long long max_jobs, max_records, max_nodes, max_procs, unix_start_time;
+	char time_zone_string[64];
+	long comment_lines;
+};
+
+struct js_workload {
+	struct js_job *jobs;
+	size_t n, cap;
+	struct js_swf_header hdr;
+	struct js_counts counts;
+	char source[512]; /* file name or generator specification */
+};
+
+/* --- reading and writing SWF (swf.c) --- */
+
+/* Reads an SWF log, plain or gzip'ed (recognised by content). With skip_bad,
+ * malformed lines are counted instead of failing. The records are kept as
+ * read (f[]); call js_clean() to turn them into simulated jobs. */
+int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
+
+/* Parses one data line into rec; returns 0 or CMN_EINPUT with the message
+ * naming the field (the caller adds file:line). */
+int js_swf_parse_line(char *line, double rec[JS_SWF_FIELDS], struct cmn_err *e);
+
+/* Writes the workload as SWF 2.2 (header comments plus one line per job,
+ * with the simulated submit, run, requested time and size). */
+int js_swf_write(FILE *f, const struct js_workload *w, const char *note);
+
+struct js_workload *js_workload_new(const char *source);
+int js_workload_push(struct js_workload *w, const struct js_job *j);
+void js_workload_free(struct js_workload *w);
+
+/* --- cleaning and transformation (clean.c) --- */
+
+enum js_size_field { JS_SIZE_ALLOCATED, JS_SIZE_REQUESTED };
+enum js_oversize { JS_OVERSIZE_SKIP, JS_OVERSIZE_CLAMP };
+
+struct js_clean_opts {
+	enum js_size_field size_field; /* default allocated, the other as fallback */
+	enum js_oversize oversize;     /* default skip */
+	int skip_zero_run;             /* default 0: keep run time 0 as 0 */
+	int clamp_overrun;             /* default 0: keep run time > requested time */
+	int procs_per_node;            /* default 1; 0 = MaxProcs / MaxNodes from the header */
+	unsigned status_mask;          /* bit (status + 1) for status -1..5; default all */
+	long offset, first;            /* skip the first `offset` jobs, keep `first` (0 = all) */
+	double window_from_s, window_to_s; /* submit time window [from, to); NaN = none */
+	double arrival_mult;               /* submit times multiplied (seed 002), default 1 */
+	double runtime_coef; /* run and requested times multiplied (seed 003), default 1 */
+};
+
+void js_clean_opts_default(struct js_clean_opts *o);
+
+/* Turns records into simulated jobs for a machine of machine_nodes nodes:
+ * applies the options, sorts by submit time (stable, then by job number)
+ * and drops skipped records from w->jobs, counting each in w->counts. */
+int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_nodes,
+             struct cmn_err *e);
+
+/* The procs-per-node factor the options give for this workload's header. */
+int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o);
+
+#endif
