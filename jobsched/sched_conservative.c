@@ -31,6 +31,8 @@ struct cons {
 	int **res_nodes;
 	int *res_n;
 	unsigned char *overdue;
+	unsigned char *mark; /* per node: busy in the candidate window */
+	int nodes;
 	int dirty;
 	double woke;
 	struct entry *ent;
@@ -44,18 +46,20 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
                        struct cmn_err *e)
 {
 	(void)p;
-	(void)nodes;
 	size_t n = njobs ? njobs : 1;
 	struct cons *c = calloc(1, sizeof *c);
 	if (c) {
 		c->njobs = njobs;
+		c->nodes = nodes;
+		c->mark = calloc((size_t)nodes, 1);
 		c->res_t = malloc(n * sizeof *c->res_t);
 		c->res_nodes = calloc(n, sizeof *c->res_nodes);
 		c->res_n = calloc(n, sizeof *c->res_n);
 		c->overdue = calloc(n, 1);
 	}
-	if (!c || !c->res_t || !c->res_nodes || !c->res_n || !c->overdue) {
+	if (!c || !c->res_t || !c->res_nodes || !c->res_n || !c->overdue || !c->mark) {
 		if (c) {
+			free(c->mark);
 			free(c->res_t);
 			free(c->res_nodes);
 			free(c->res_n);
@@ -80,6 +84,7 @@ static void cons_destroy(void *self)
 	free(c->res_t);
 	free(c->res_n);
 	free(c->overdue);
+	free(c->mark);
 	free(c->ent);
 	free(c->cand);
 	free(c);
@@ -170,16 +175,29 @@ static int reserve(struct cons *c, struct js_sim *sim, int j, struct cmn_err *e)
 	qsort(c->cand, nc, sizeof *c->cand, cmp_double);
 	const struct js_job *job = js_sim_job(sim, j);
 	struct js_alloc *scratch = js_sim_scratch(sim, 1);
-	int *buf = js_sim_nodebuf(sim, 0);
+	int *buf = js_sim_nodebuf(sim, 0), *busy = js_sim_nodebuf(sim, 1);
 	for (size_t k = 0; k < nc; k++) {
 		double t = c->cand[k];
 		if (k && t == c->cand[k - 1])
 			continue;
 		double t_end = iv_end(t, job->req_s);
+		/* entries at disjoint times may hold the same nodes: union them */
+		int nbusy = 0;
+		for (size_t i = 0; i < nent; i++) {
+			if (!(c->ent[i].t0 < t_end && c->ent[i].t1 > t))
+				continue;
+			for (int k = 0; k < c->ent[i].n; k++) {
+				int node = c->ent[i].nodes[k];
+				if (!c->mark[node]) {
+					c->mark[node] = 1;
+					busy[nbusy++] = node;
+				}
+			}
+		}
+		for (int k = 0; k < nbusy; k++)
+			c->mark[busy[k]] = 0;
 		js_alloc_copy(scratch, js_sim_empty_alloc(sim));
-		for (size_t i = 0; i < nent; i++)
-			if (c->ent[i].t0 < t_end && c->ent[i].t1 > t)
-				js_alloc_occupy(scratch, c->ent[i].nodes, c->ent[i].n);
+		js_alloc_occupy(scratch, busy, nbusy);
 		int n = js_alloc_place(scratch, job, buf);
 		if (n == 0)
 			continue;

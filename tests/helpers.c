@@ -1,0 +1,116 @@
+/* Test helpers (see helpers.h). */
+#include "helpers.h"
+
+#include <CUnit/Basic.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "../platforms/platform.h"
+
+struct js_workload *th_workload(void)
+{
+	return js_workload_new("test");
+}
+
+void th_add(struct js_workload *w, double submit, double run, double req, int size)
+{
+	struct js_job j;
+	memset(&j, 0, sizeof j);
+	for (int f = 0; f < JS_SWF_FIELDS; f++)
+		j.f[f] = -1;
+	j.f[JS_F_JOB] = (double)(w->n + 1);
+	j.f[JS_F_SUBMIT] = j.submit_s = submit;
+	j.f[JS_F_RUN] = j.run_s = run;
+	j.f[JS_F_REQ_TIME] = j.req_s = req;
+	j.f[JS_F_ALLOC_PROCS] = j.f[JS_F_REQ_PROCS] = j.size = size;
+	j.f[JS_F_STATUS] = 1;
+	j.line = (uint32_t)(w->n + 1);
+	CU_ASSERT_FATAL(js_workload_push(w, &j) == 0);
+}
+
+char *th_write_temp(const char *text, const char *suffix)
+{
+	char dir[] = "/tmp/placesim-test-XXXXXX";
+	if (!mkdtemp(dir))
+		return NULL;
+	char *path = malloc(256);
+	snprintf(path, 256, "%s/input%s", dir, suffix);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
+	      const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
+{
+	char spec[64];
+	snprintf(spec, sizeof spec, "flat:nodes=%d", nodes);
+	struct plat_machine *m = NULL;
+	struct js_alloc *a = NULL;
+	struct js_sched *s = NULL;
+	struct js_sim_opts def;
+	js_sim_opts_default(&def);
+	int rc = plat_machine_create(spec, &m, e);
+	if (!rc)
+		rc = js_alloc_create("first-free", m, &a, e);
+	if (!rc)
+		rc = js_sched_create(sched, w->n, nodes, &s, e);
+	if (!rc)
+		rc = js_sim_run(w, a, s, rt, o ? o : &def, res, e);
+	js_sched_destroy(s);
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	return rc;
+}
+
+int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt_spec,
+	   const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
+{
+	struct js_runtime *rt = NULL;
+	int rc = js_runtime_create(rt_spec ? rt_spec : "log", &rt, e);
+	if (!rc)
+		rc = th_run_rt(w, nodes, sched, rt, o, res, e);
+	js_runtime_destroy(rt);
+	return rc;
+}
+
+const char *th_shared_dir(void)
+{
+	static const char *const candidates[] = {SOURCE_DIR "/../shared", "../shared",
+						  "../../shared"};
+	struct stat st;
+	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
+		if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return candidates[i];
+	return NULL;
+}
+
+int th_main(int argc, char **argv, void (*add_suites)(void))
+{
+	(void)argc;
+	(void)argv;
+	gsl_set_error_handler_off();
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	add_suites();
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+/* Test helpers: small workloads built in code or from SWF text, one-call
+ * simulations, and the CUnit runner every test executable shares. */
+#ifndef TEST_HELPERS_H
+#define TEST_HELPERS_H
+
+#include <CUnit/CUnit.h>
+
+#include "alloc.h"
+#include "metrics.h"
+#include "runtime.h"
+#include "sched.h"
+#include "sim.h"
+#include "workload.h"
+
+/* A workload of already-clean jobs: add with th_add (id = order of adding). */
+struct js_workload *th_workload(void);
+void th_add(struct js_workload *w, double submit, double run, double req, int size);
+
+/* Writes text to a fresh temporary file; returns its malloc'ed path. */
+char *th_write_temp(const char *text, const char *suffix);
+
+/* Runs w on flat:nodes=N with the given specs; NULL rt means "log". */
+int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt,
+	   const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
+/* The same with a run-time model instance of the caller's. */
+int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
+	      const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
+
+/* ../shared/ next to the source tree, or NULL (the test then says it skips). */
+const char *th_shared_dir(void);
+
+/* Registers suites via the callback, runs them, returns the exit status. */
+int th_main(int argc, char **argv, void (*add_suites)(void));
+
+#endif

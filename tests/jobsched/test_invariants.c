@@ -1,0 +1,231 @@
+/* Invariants over thousands of random workloads (GSL generator, fixed
+ * seeds): capacity, every job once, FCFS order, EASY's and conservative's
+ * reservations never delayed, identical schedules when every job needs the
+ * whole machine. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+
+static const char *const scheds[] = {"fcfs", "easy", "conservative", "fpfs:maxjumps=3"};
+enum { NSCHED = 4 };
+
+struct watch {
+	int nodes;
+	int violations;
+	double *last_res; /* per job: last reservation seen, NAN none */
+	unsigned char *mark;
+	char what[256];
+};
+
+static void fail(struct watch *w, const char *msg, int j, double a, double b)
+{
+	if (!w->violations)
+		snprintf(w->what, sizeof w->what, "%s (job %d: %g vs %g)", msg, j + 1, a, b);
+	w->violations++;
+}
+
+/* After every pass: no node twice, never more nodes busy than exist,
+ * reservations never move later. */
+static void observe(void *ctx, const struct js_sim *sim)
+{
+	struct watch *w = ctx;
+	memset(w->mark, 0, (size_t)w->nodes);
+	int busy = 0;
+	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
+		int j = js_sim_rjob(sim, p), n;
+		const int *nodes = js_sim_job_nodes(sim, j, &n);
+		for (int k = 0; k < n; k++) {
+			if (nodes[k] < 0 || nodes[k] >= w->nodes || w->mark[nodes[k]])
+				fail(w, "node used twice or out of range", j, nodes[k], 0);
+			else
+				w->mark[nodes[k]] = 1;
+		}
+		busy += n;
+	}
+	if (busy > w->nodes)
+		fail(w, "more nodes busy than exist", -1, busy, w->nodes);
+	for (size_t j = 0; j < js_sim_njobs(sim); j++) {
+		double r = js_sim_job_result(sim, (int)j)->reservation_s;
+		if (isnan(r))
+			continue;
+		if (!isnan(w->last_res[j]) && r > w->last_res[j] + 1e-9)
+			fail(w, "reservation moved later", (int)j, r, w->last_res[j]);
+		w->last_res[j] = r;
+	}
+}
+
+/* Random workload: n jobs on `nodes` nodes, integer times (many ties), run
+ * time <= requested time unless overrun; sizes 1..nodes, or all = nodes. */
+static struct js_workload *random_workload(gsl_rng *rng, int n, int nodes, int whole, int overrun)
+{
+	struct js_workload *w = th_workload();
+	double t = 0;
+	for (int i = 0; i < n; i++) {
+		t += (double)gsl_rng_uniform_int(rng, 6);
+		double req = (double)(1 + gsl_rng_uniform_int(rng, 40));
+		double run = (double)gsl_rng_uniform_int(rng, (unsigned long)req + 1);
+		if (overrun && gsl_rng_uniform(rng) < 0.2)
+			run = req + (double)gsl_rng_uniform_int(rng, 20);
+		int size = whole ? nodes : 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)nodes);
+		th_add(w, t, run, req, size);
+	}
+	return w;
+}
+
+static int run_checked(const struct js_workload *wl, int nodes, const char *sched,
+		       struct js_sim_result **r, struct watch *w)
+{
+	w->nodes = nodes;
+	w->violations = 0;
+	w->last_res = malloc(wl->n * sizeof *w->last_res);
+	w->mark = malloc((size_t)nodes);
+	for (size_t j = 0; j < wl->n; j++)
+		w->last_res[j] = NAN;
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.observer = observe;
+	o.observer_ctx = w;
+	struct cmn_err e;
+	int rc = th_run(wl, nodes, sched, NULL, &o, r, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s: %s\n", sched, e.msg);
+	free(w->last_res);
+	free(w->mark);
+	return rc;
+}
+
+static void check_common(const struct js_workload *wl, const struct js_sim_result *r,
+			 struct watch *w)
+{
+	for (size_t j = 0; j < wl->n; j++) {
+		const struct js_job_result *x = &r->jobs[j];
+		if (!(x->start_s >= wl->jobs[j].submit_s))
+			fail(w, "started before arrival or never", (int)j, x->start_s,
+			     wl->jobs[j].submit_s);
+		if (fabs(x->finish_s - x->start_s - wl->jobs[j].run_s) > 1e-9)
+			fail(w, "ran other than its run time", (int)j, x->finish_s - x->start_s,
+			     wl->jobs[j].run_s);
+		if (x->nnodes != wl->jobs[j].size)
+			fail(w, "ran on another node count", (int)j, x->nnodes, wl->jobs[j].size);
+	}
+}
+
+static void test_random_invariants(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 2026);
+	int bad = 0;
+	for (int iter = 0; iter < 1500 && !bad; iter++) {
+		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 16);
+		int n = 5 + (int)gsl_rng_uniform_int(rng, 40);
+		struct js_workload *wl = random_workload(rng, n, nodes, 0, 0);
+		for (int s = 0; s < NSCHED && !bad; s++) {
+			struct js_sim_result *r = NULL;
+			struct watch w = {0};
+			if (run_checked(wl, nodes, scheds[s], &r, &w)) {
+				bad = 1;
+				break;
+			}
+			check_common(wl, r, &w);
+			for (size_t j = 0; j < wl->n; j++) {
+				const struct js_job_result *x = &r->jobs[j];
+				/* FCFS: starts in arrival order */
+				if (s == 0 && j && x->start_s < r->jobs[j - 1].start_s)
+					fail(&w, "FCFS started out of order", (int)j, x->start_s,
+					     r->jobs[j - 1].start_s);
+				/* backfilling: never later than the first reservation */
+				if ((s == 1 || s == 2) && !isnan(x->first_reservation_s) &&
+				    x->start_s > x->first_reservation_s + 1e-9)
+					fail(&w, "started after its reservation", (int)j, x->start_s,
+					     x->first_reservation_s);
+			}
+			if (w.violations) {
+				fprintf(stderr, "\n  iteration %d, %s, %d nodes: %s\n", iter,
+					scheds[s], nodes, w.what);
+				bad = 1;
+			}
+			js_sim_result_free(r);
+		}
+		js_workload_free(wl);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
+/* Jobs running past their requested time: the reservation guarantees no
+ * longer hold, but capacity and exactly-once must. */
+static void test_random_overruns(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	int bad = 0;
+	for (int iter = 0; iter < 500 && !bad; iter++) {
+		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 12);
+		struct js_workload *wl = random_workload(rng, 30, nodes, 0, 1);
+		for (int s = 0; s < NSCHED && !bad; s++) {
+			struct js_sim_result *r = NULL;
+			struct watch w = {0};
+			if (run_checked(wl, nodes, scheds[s], &r, &w)) {
+				bad = 1;
+				break;
+			}
+			w.violations = 0; /* reservations may move later here */
+			check_common(wl, r, &w);
+			if (w.violations) {
+				fprintf(stderr, "\n  iteration %d, %s: %s\n", iter, scheds[s], w.what);
+				bad = 1;
+			}
+			js_sim_result_free(r);
+		}
+		js_workload_free(wl);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
+/* Every job needs the whole machine: all four schedulers are FCFS. */
+static void test_whole_machine_identical(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 99);
+	int bad = 0;
+	for (int iter = 0; iter < 500 && !bad; iter++) {
+		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 8);
+		struct js_workload *wl = random_workload(rng, 25, nodes, 1, iter % 2);
+		struct js_sim_result *r[NSCHED] = {0};
+		struct watch w = {0};
+		for (int s = 0; s < NSCHED; s++)
+			if (run_checked(wl, nodes, scheds[s], &r[s], &w))
+				bad = 1;
+		for (int s = 1; s < NSCHED && !bad; s++)
+			for (size_t j = 0; j < wl->n; j++)
+				if (r[s]->jobs[j].start_s != r[0]->jobs[j].start_s) {
+					fprintf(stderr, "\n  iteration %d: %s starts job %zu at %g, fcfs at %g\n",
+						iter, scheds[s], j + 1, r[s]->jobs[j].start_s,
+						r[0]->jobs[j].start_s);
+					bad = 1;
+					break;
+				}
+		for (int s = 0; s < NSCHED; s++)
+			js_sim_result_free(r[s]);
+		js_workload_free(wl);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("invariants", NULL, NULL);
+	CU_add_test(s, "1,500 random workloads x 4 schedulers", test_random_invariants);
+	CU_add_test(s, "500 random workloads with overruns", test_random_overruns);
+	CU_add_test(s, "whole-machine jobs: identical schedules", test_whole_machine_identical);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
