@@ -105,14 +105,11 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 	double last_submit = -INFINITY;
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_job j = w->jobs[i];
-		if (j.f[JS_F_SUBMIT] == -1)
-			return cmn_err_set(e, CMN_EINPUT,
-			                   "%s:%u: error: job %.0f: submit time is unknown (-1)",
-			                   w->source, j.line, j.f[JS_F_JOB]);
 		if (j.f[JS_F_SUBMIT] < last_submit)
 			w->counts.reordered++;
 		last_submit = j.f[JS_F_SUBMIT];
-		int why = clean_one(&j, o, ppn, machine_nodes, &w->counts);
+		int why = j.f[JS_F_SUBMIT] == -1 ? JS_SKIP_SUBMIT_UNKNOWN
+		                                 : clean_one(&j, o, ppn, machine_nodes, &w->counts);
 		if (why >= 0) {
 			w->counts.skipped[why]++;
 			continue;

@@ -412,6 +412,12 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 		rc = js_alloc_create(c->alloc, m, &alloc, e);
 	if (!rc)
 		rc = js_runtime_create(c->runtime, &rt, e);
+	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
+		const void *ops;
+		struct cmn_params sp;
+		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
+		                      &ops, &sp, e);
+	}
 	if (!rc)
 		rc = load_workload(c, m, &w, e);
 	if (!rc)

@@ -44,13 +44,26 @@ void js_size_quartiles(const struct js_workload *w, int q[3])
 		return;
 	for (size_t i = 0; i < w->n; i++)
 		count[w->jobs[i].size]++;
+	/* Sizes are discrete: each bound is the size whose cumulative share is
+	 * nearest to 25, 50, 75 % (ties: the smaller size). */
+	double best[3] = {INFINITY, INFINITY, INFINITY};
 	size_t cum = 0;
-	int qi = 0;
-	for (int s = 0; s <= maxs && qi < 3; s++) {
+	for (int s = 0; s <= maxs; s++) {
+		if (!count[s])
+			continue;
 		cum += count[s];
-		while (qi < 3 && (double)cum >= (qi + 1) * 0.25 * (double)w->n)
-			q[qi++] = s;
+		for (int k = 0; k < 3; k++) {
+			double d = fabs((double)cum / (double)w->n - 0.25 * (k + 1));
+			if (d < best[k]) {
+				best[k] = d;
+				q[k] = s;
+			}
+		}
 	}
+	if (q[1] < q[0])
+		q[1] = q[0];
+	if (q[2] < q[1])
+		q[2] = q[1];
 	free(count);
 }
 

@@ -48,14 +48,15 @@ struct js_job {
 
 /* Why a record was not simulated. */
 enum js_skip {
-	JS_SKIP_MALFORMED,    /* --skip-bad: line not in SWF form */
-	JS_SKIP_SIZE_UNKNOWN, /* both processor fields -1 */
-	JS_SKIP_SIZE_NONPOS,  /* size <= 0 */
-	JS_SKIP_OVERSIZE,     /* larger than the machine (with oversize=skip) */
-	JS_SKIP_RUN_UNKNOWN,  /* run time -1 */
-	JS_SKIP_RUN_ZERO,     /* run time 0 (with --zero-runtime skip) */
-	JS_SKIP_STATUS,       /* status not selected by --status */
-	JS_SKIP_SELECTION,    /* outside --window / --offset / --first */
+	JS_SKIP_MALFORMED,      /* --skip-bad: line not in SWF form */
+	JS_SKIP_SUBMIT_UNKNOWN, /* submit time -1 */
+	JS_SKIP_SIZE_UNKNOWN,   /* both processor fields -1 */
+	JS_SKIP_SIZE_NONPOS,    /* size <= 0 */
+	JS_SKIP_OVERSIZE,       /* larger than the machine (with oversize=skip) */
+	JS_SKIP_RUN_UNKNOWN,    /* run time -1 */
+	JS_SKIP_RUN_ZERO,       /* run time 0 (with --zero-runtime skip) */
+	JS_SKIP_STATUS,         /* status not selected by --status */
+	JS_SKIP_SELECTION,      /* outside --window / --offset / --first */
 	JS_SKIP_N
 };
 extern const char *const js_skip_names[JS_SKIP_N];
@@ -68,7 +69,7 @@ struct js_counts {
 	long req_from_run;        /* requested time -1, run time used */
 	long run_clamped;         /* run time > requested time, clamped */
 	long overrun_kept;        /* run time > requested time, kept */
-	long reordered; /* records whose submit time was earlier than the previous one's */
+	long reordered;           /* records whose submit field is below the previous record's */
 };
 
 /* Header comment values (-1 when absent). */

@@ -2,12 +2,12 @@
 #include "helpers.h"
 
 #include <CUnit/Basic.h>
+#include <fcntl.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "../platforms/platform.h"
@@ -56,7 +56,7 @@ char *th_write_temp(const char *text, const char *suffix)
 }
 
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
-	      const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
+              const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
 {
 	char spec[64];
 	snprintf(spec, sizeof spec, "flat:nodes=%d", nodes);
@@ -79,7 +79,7 @@ int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct 
 }
 
 int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt_spec,
-	   const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
+           const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
 {
 	struct js_runtime *rt = NULL;
 	int rc = js_runtime_create(rt_spec ? rt_spec : "log", &rt, e);
@@ -92,7 +92,7 @@ int th_run(const struct js_workload *w, int nodes, const char *sched, const char
 const char *th_shared_dir(void)
 {
 	static const char *const candidates[] = {SOURCE_DIR "/../shared", "../shared",
-						  "../../shared"};
+	                                         "../../shared"};
 	struct stat st;
 	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++)
 		if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode))

@@ -21,10 +21,10 @@ char *th_write_temp(const char *text, const char *suffix);
 
 /* Runs w on flat:nodes=N with the given specs; NULL rt means "log". */
 int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt,
-	   const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
+           const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
 /* The same with a run-time model instance of the caller's. */
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
-	      const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
+              const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
 
 /* ../shared/ next to the source tree, or NULL (the test then says it skips). */
 const char *th_shared_dir(void);

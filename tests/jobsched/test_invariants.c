@@ -76,7 +76,7 @@ static struct js_workload *random_workload(gsl_rng *rng, int n, int nodes, int w
 }
 
 static int run_checked(const struct js_workload *wl, int nodes, const char *sched,
-		       struct js_sim_result **r, struct watch *w)
+                       struct js_sim_result **r, struct watch *w)
 {
 	w->nodes = nodes;
 	w->violations = 0;
@@ -98,7 +98,7 @@ static int run_checked(const struct js_workload *wl, int nodes, const char *sche
 }
 
 static void check_common(const struct js_workload *wl, const struct js_sim_result *r,
-			 struct watch *w)
+                         struct watch *w)
 {
 	for (size_t j = 0; j < wl->n; j++) {
 		const struct js_job_result *x = &r->jobs[j];
@@ -139,12 +139,12 @@ static void test_random_invariants(void)
 				/* backfilling: never later than the first reservation */
 				if ((s == 1 || s == 2) && !isnan(x->first_reservation_s) &&
 				    x->start_s > x->first_reservation_s + 1e-9)
-					fail(&w, "started after its reservation", (int)j, x->start_s,
-					     x->first_reservation_s);
+					fail(&w, "started after its reservation", (int)j,
+					     x->start_s, x->first_reservation_s);
 			}
 			if (w.violations) {
 				fprintf(stderr, "\n  iteration %d, %s, %d nodes: %s\n", iter,
-					scheds[s], nodes, w.what);
+				        scheds[s], nodes, w.what);
 				bad = 1;
 			}
 			js_sim_result_free(r);
@@ -175,7 +175,8 @@ static void test_random_overruns(void)
 			w.violations = 0; /* reservations may move later here */
 			check_common(wl, r, &w);
 			if (w.violations) {
-				fprintf(stderr, "\n  iteration %d, %s: %s\n", iter, scheds[s], w.what);
+				fprintf(stderr, "\n  iteration %d, %s: %s\n", iter, scheds[s],
+				        w.what);
 				bad = 1;
 			}
 			js_sim_result_free(r);
@@ -203,9 +204,11 @@ static void test_whole_machine_identical(void)
 		for (int s = 1; s < NSCHED && !bad; s++)
 			for (size_t j = 0; j < wl->n; j++)
 				if (r[s]->jobs[j].start_s != r[0]->jobs[j].start_s) {
-					fprintf(stderr, "\n  iteration %d: %s starts job %zu at %g, fcfs at %g\n",
-						iter, scheds[s], j + 1, r[s]->jobs[j].start_s,
-						r[0]->jobs[j].start_s);
+					fprintf(stderr,
+					        "\n  iteration %d: %s starts job %zu at %g, fcfs "
+					        "at %g\n",
+					        iter, scheds[s], j + 1, r[s]->jobs[j].start_s,
+					        r[0]->jobs[j].start_s);
 					bad = 1;
 					break;
 				}

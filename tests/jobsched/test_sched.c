@@ -7,7 +7,7 @@
 
 /* Runs w and checks every job's start time against want[]. */
 static void expect_starts(const struct js_workload *w, int nodes, const char *sched,
-			  const double *want)
+                          const double *want)
 {
 	struct js_sim_result *r = NULL;
 	struct cmn_err e;
@@ -18,7 +18,7 @@ static void expect_starts(const struct js_workload *w, int nodes, const char *sc
 		CU_ASSERT_DOUBLE_EQUAL(r->jobs[i].finish_s, want[i] + w->jobs[i].run_s, 1e-9);
 		if (fabs(r->jobs[i].start_s - want[i]) > 1e-9)
 			fprintf(stderr, "\n  %s: job %zu starts at %g, expected %g\n", sched, i + 1,
-				r->jobs[i].start_s, want[i]);
+			        r->jobs[i].start_s, want[i]);
 	}
 	js_sim_result_free(r);
 }
@@ -188,7 +188,7 @@ static void test_speedup_model(void)
 	struct js_sim_result *r;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL_FATAL(th_run(w, 4, "fcfs", "speedup:s=0.2", NULL, &r, &e), 0);
-	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 8, 1e-9); /* (1 - 0.2) x 10 */
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 8, 1e-9);  /* (1 - 0.2) x 10 */
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].finish_s, 10, 1e-9); /* serial: unchanged */
 	js_sim_result_free(r);
 	CU_ASSERT_NOT_EQUAL(th_run(w, 4, "fcfs", "speedup:s=1.5", NULL, &r, &e), 0);
@@ -219,10 +219,10 @@ static int halve_rates(void *self, const struct js_sim *sim, double *rates, stru
 }
 static const struct cmn_param_def no_params[] = {{NULL}};
 static const struct js_runtime_ops halve_ops = {
-	.base = {"halve", "test model", no_params},
-	.create = halve_create,
-	.work_s = halve_work,
-	.rates = halve_rates,
+    .base = {"halve", "test model", no_params},
+    .create = halve_create,
+    .work_s = halve_work,
+    .rates = halve_rates,
 };
 
 static void test_rate_change_repredicts(void)

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# End-to-end checks of the jobsched tool as a user runs it: exit codes, error
+# messages with file:line, no partial outputs, determinism, plot, statistics.
+# Usage: test_jobsched_cli.sh BUILD_BIN_DIR SHARED_DIR
+set -u
+JS="$1/jobsched"
+SHARED="$2"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
+
+hdr='; Version: 2.2
+; MaxProcs: 8'
+rec='1 0 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1'
+
+# Each class of bad SWF line: exit 1, file:line and field named, nothing written.
+bad_case() {
+	local name=$1 line=$2 needle=$3 body=$4
+	printf '%s\n%s\n%s\n' "$hdr" "$rec" "$body" > "$T/bad.swf"
+	rm -f "$T/o.csv" "$T/s.csv"
+	"$JS" --workload "$T/bad.swf" --machine flat:nodes=8 --jobs-out "$T/o.csv" \
+		--summary-out "$T/s.csv" > "$T/out" 2> "$T/err"
+	local rc=$?
+	check "bad swf $name: exit 1" test $rc -eq 1
+	check "bad swf $name: names bad.swf:$line" grep -q "bad.swf:$line: error" "$T/err"
+	check "bad swf $name: message" grep -q -- "$needle" "$T/err"
+	check "bad swf $name: no output" test ! -e "$T/o.csv" -a ! -e "$T/s.csv"
+	check "bad swf $name: no temporary left" test -z "$(ls "$T" | grep tmp)"
+}
+bad_case fields 4 "expected 18 fields" '2 5 -1 10 2 -1'
+bad_case number 4 "field 5 (allocated processors): 'two'" '2 5 -1 10 two -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1'
+bad_case negative 4 "field 9 (requested time): -20 is negative" '2 5 -1 10 2 -1 -1 2 -20 -1 1 1 1 1 1 1 -1 -1'
+
+# --skip-bad: counted, not fatal.
+printf '%s\n%s\n%s\n' "$hdr" "$rec" 'garbage line' > "$T/bad.swf"
+"$JS" --workload "$T/bad.swf" --machine flat:nodes=8 --skip-bad --summary-out "$T/s.csv" > /dev/null 2>&1
+check "skip-bad: exit 0" test $? -eq 0
+check "skip-bad: counted" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/s.csv')))
+sys.exit(0 if r['skipped_malformed']=='1' and r['jobs_simulated']=='1' else 1)"
+
+# Usage errors exit 2 and say what is wrong.
+"$JS" --workload x --machine flat:nodes=8 --sched eazy > /dev/null 2> "$T/err"
+check "unknown scheduler: exit 2" test $? -eq 2
+check "unknown scheduler: lists known" grep -q "known: fcfs, easy, conservative, fpfs" "$T/err"
+"$JS" --synthetic dq --machine flat:nodes=8 --sched fpfs:maxjumps=x > /dev/null 2> "$T/err"
+check "bad parameter: exit 2" test $? -eq 2
+"$JS" --synthetic dq > /dev/null 2>&1
+check "missing machine: exit 2" test $? -eq 2
+"$JS" --bogus > /dev/null 2>&1
+check "unknown option: exit 2" test $? -eq 2
+"$JS" --workload /nonexistent.swf --machine flat:nodes=8 > /dev/null 2> "$T/err"
+check "missing file: exit 1" test $? -eq 1
+check "missing file: named" grep -q "/nonexistent.swf" "$T/err"
+"$JS" --help > "$T/help"
+check "help: exit 0 and lists registries" grep -q "conservative" "$T/help"
+"$JS" --version | grep -q "^jobsched " ; check "version" test $? -eq 0
+
+# Determinism: same inputs and seed, byte-identical outputs; another seed differs.
+run_synth() { "$JS" --synthetic dq:jobs=3000,n2=64,mean_run=600,load=0.9 --machine flat:nodes=64 \
+	--sched "$1" --seed "$2" --jobs-out "$T/$3.jobs" --summary-out "$T/$3.sum" \
+	--series-out "$T/$3.series" --swf-out "$T/$3.swf" > /dev/null; }
+for s in fcfs easy conservative fpfs:maxjumps=4; do
+	run_synth $s 7 a && run_synth $s 7 b
+	check "determinism $s" cmp -s "$T/a.jobs" "$T/b.jobs"
+	check "determinism $s summary" cmp -s "$T/a.sum" "$T/b.sum"
+	check "determinism $s series" cmp -s "$T/a.series" "$T/b.series"
+done
+run_synth easy 8 c
+check "another seed differs" test -n "$(cmp "$T/a.swf" "$T/c.swf" 2>&1)"
+# The generated workload written as SWF replays to the same schedule.
+"$JS" --workload "$T/a.swf" --machine flat:nodes=64 --sched fpfs:maxjumps=4 --jobs-out "$T/r.jobs" > /dev/null
+check "synthetic -> SWF -> same schedule" cmp -s "$T/a.jobs" "$T/r.jobs"
+
+# Summary: one header row, one value row, equal column counts.
+check "summary shape" python3 -c "
+import csv,sys; rows=list(csv.reader(open('$T/a.sum')))
+sys.exit(0 if len(rows)==2 and len(rows[0])==len(rows[1]) else 1)"
+# Jobs CSV: Batsim column names and interval sets.
+check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,killed,size_group,status$" "$T/a.jobs"
+
+# Plot: a PNG.
+"$JS" --synthetic dq:jobs=300 --machine flat:nodes=32 --plot "$T/p.png" > /dev/null
+check "plot is a PNG" python3 -c "import sys; sys.exit(0 if open('$T/p.png','rb').read(8)==b'\x89PNG\r\n\x1a\n' else 1)"
+check "plot: no temporary left" test -z "$(ls "$T" | grep tmp)"
+
+# Real logs (skipped with a message when ../shared is absent).
+if [ -d "$SHARED/workloads" ]; then
+	"$JS" --stats "$SHARED/workloads/HPC2N-2002-2.2-cln.swf.gz" > "$T/stats"
+	check "stats: HPC2N job count" grep -q "^jobs  *202871$" "$T/stats"
+	check "stats: load near seed 000's 0.62" python3 -c "
+import sys; v=[float(l.split()[1]) for l in open('$T/stats') if l.startswith('load ')][0]
+sys.exit(0 if abs(v-0.62)<0.03 else 1)"
+	for k in 1 2; do
+		"$JS" --workload "$SHARED/workloads/NASA-iPSC-1993-3.1-cln.swf.gz" --machine flat:nodes=128 \
+			--sched easy --jobs-out "$T/n$k.jobs" --summary-out "$T/n$k.sum" > /dev/null
+	done
+	check "determinism on a real log" cmp -s "$T/n1.jobs" "$T/n2.jobs"
+else
+	echo "SKIP real-log checks: $SHARED/workloads not found"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,380 @@
+/* SWF parsing (every malformed-line class with its line number, header,
+ * gzip = plain, real logs), cleaning and transformation options, the D(q)
+ * generator, workload statistics and seed 000's load. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../helpers.h"
+#include "synth.h"
+
+#define REC(id, submit, run, procs, req)                                                           \
+#id " " #submit " -1 " #run " " #procs " -1 -1 " #procs " " #req " -1 1 1 1 1 1 1 -1 -1\n"
+
+static struct js_workload *read_text(const char *text, int skip_bad, int *rc, struct cmn_err *e)
+{
+	char *path = th_write_temp(text, ".swf");
+	struct js_workload *w = NULL;
+	*rc = js_swf_read(path, skip_bad, &w, e);
+	free(path);
+	return w;
+}
+
+/* Reads text and expects an error mentioning ":line:" and needle. */
+static void expect_error(const char *text, int line, const char *needle)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(text, 0, &rc, &e);
+	CU_ASSERT_EQUAL(rc, CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(w);
+	char where[32];
+	snprintf(where, sizeof where, ".swf:%d: error", line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, where));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, needle));
+	if (!strstr(e.msg, where) || !strstr(e.msg, needle))
+		fprintf(stderr, "\n  got: %s\n", e.msg);
+	js_workload_free(w);
+}
+
+static void test_malformed_lines(void)
+{
+	const char *hdr = "; Version: 2.2\n; MaxProcs: 8\n";
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s%s1 0 -1 10 2\n", hdr, REC(1, 0, 10, 2, 20));
+	expect_error(buf, 4, "expected 18 fields, found 5");
+	snprintf(buf, sizeof buf, "%s%s%s", hdr, REC(1, 0, 10, 2, 20),
+	         "2 5 -1 10 two -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n");
+	expect_error(buf, 4, "field 5 (allocated processors): 'two' is not a number");
+	snprintf(buf, sizeof buf, "%s\n\n%s", hdr, "2 5 -1 -5 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n");
+	expect_error(buf, 5, "field 4 (run time): -5 is negative");
+	snprintf(buf, sizeof buf, "%s%s", hdr, "2 5 -1 10 2 -1 -1 2 nan -1 1 1 1 1 1 1 -1 -1\n");
+	expect_error(buf, 3, "field 9 (requested time)");
+	snprintf(buf, sizeof buf, "%s%s", hdr, "2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1 7\n");
+	expect_error(buf, 3, "found 19");
+	expect_error("; MaxProcs: many\n", 1, "MaxProcs");
+}
+
+static void test_skip_bad_counts(void)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w =
+	    read_text(REC(1, 0, 10, 2, 20) "x y z\n" REC(
+	                  3, 5, 1, 1, 2) "3 5 -1 -2 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n",
+	              1, &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(w->n, 2);
+	CU_ASSERT_EQUAL(w->counts.read, 4);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_MALFORMED], 2);
+	js_workload_free(w);
+}
+
+static void test_header_and_floats(void)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w =
+	    read_text("; Version: 2.2\n; Computer: test\n;MaxJobs: 3\n; MaxRecords: 3\n"
+	              "; MaxNodes: 144\n; MaxProcs: 1152\n; UnixStartTime: 956700003\n"
+	              "; TimeZoneString: US/Pacific\n; Note: a note: with colons\n"
+	              "; Queues: 1 2\n\n   \n"
+	              "  1 0.5 -1 10.25 16 -1 -1 16 20 -1 1 1 1 1 1 1 -1 -1\r\n"
+	              "2\t3\t-1\t5\t8\t-1\t-1\t8\t-1\t-1\t0\t1\t1\t1\t1\t1\t-1\t-1",
+	              0, &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(w->hdr.version, "2.2");
+	CU_ASSERT_EQUAL(w->hdr.max_jobs, 3);
+	CU_ASSERT_EQUAL(w->hdr.max_nodes, 144);
+	CU_ASSERT_EQUAL(w->hdr.max_procs, 1152);
+	CU_ASSERT_EQUAL(w->hdr.unix_start_time, 956700003);
+	CU_ASSERT_STRING_EQUAL(w->hdr.time_zone_string, "US/Pacific");
+	CU_ASSERT_EQUAL(w->n, 2); /* the last line has no newline */
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_SUBMIT], 0.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_RUN], 10.25, 0);
+	CU_ASSERT_EQUAL(w->jobs[1].line, 14);
+	/* procs per node from the header: 1152 / 144 = 8 */
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	o.procs_per_node = 0;
+	CU_ASSERT_EQUAL(js_clean_ppn(w, &o), 8);
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 144, &e), 0);
+	CU_ASSERT_EQUAL(w->jobs[0].size, 2);
+	CU_ASSERT_EQUAL(w->jobs[1].size, 1);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].req_s, 5, 0); /* requested -1: run time */
+	CU_ASSERT_EQUAL(w->counts.req_from_run, 1);
+	js_workload_free(w);
+}
+
+static void test_gzip_equals_plain(void)
+{
+	const char *text = "; MaxProcs: 8\n" REC(1, 0, 10, 2, 20) REC(2, 4, 7, 8, 9);
+	char *plain = th_write_temp(text, ".swf");
+	char gzpath[300];
+	snprintf(gzpath, sizeof gzpath, "%s.data", plain); /* no .gz: detected by content */
+	gzFile gz = gzopen(gzpath, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
+	gzputs(gz, text);
+	gzclose(gz);
+	struct js_workload *a, *b;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(js_swf_read(plain, 0, &a, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(js_swf_read(gzpath, 0, &b, &e), 0);
+	CU_ASSERT_EQUAL(a->n, b->n);
+	CU_ASSERT(memcmp(a->jobs, b->jobs, a->n * sizeof *a->jobs) == 0);
+	js_workload_free(a);
+	js_workload_free(b);
+	CU_ASSERT_EQUAL(js_swf_read("/nonexistent/x.swf", 0, &a, &e), CMN_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/x.swf"));
+	free(plain);
+}
+
+static void test_cleaning(void)
+{
+	const char *text =
+	    "5 10 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n"  /* ok */
+	    "1 20 -1 10 -1 -1 -1 3 20 -1 1 1 1 1 1 1 -1 -1\n" /* size from requested */
+	    "2 5 -1 10 -1 -1 -1 -1 20 -1 1 1 1 1 1 1 -1 -1\n" /* size unknown */
+	    "3 6 -1 10 0 -1 -1 0 20 -1 1 1 1 1 1 1 -1 -1\n"   /* size 0 */
+	    "4 7 -1 10 99 -1 -1 99 20 -1 1 1 1 1 1 1 -1 -1\n" /* oversize */
+	    "6 8 -1 -1 2 -1 -1 2 20 -1 5 1 1 1 1 1 -1 -1\n"   /* run unknown */
+	    "7 9 -1 0 2 -1 -1 2 20 -1 0 1 1 1 1 1 -1 -1\n"    /* run 0, failed */
+	    "8 3 -1 30 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n";  /* overrun, out of order */
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(text, 0, &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 16, &e), 0);
+	CU_ASSERT_EQUAL(w->n, 4);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_SIZE_UNKNOWN], 1);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_SIZE_NONPOS], 1);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_OVERSIZE], 1);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_RUN_UNKNOWN], 1);
+	CU_ASSERT_EQUAL(w->counts.size_from_requested, 1);
+	CU_ASSERT_EQUAL(w->counts.overrun_kept, 1);
+	CU_ASSERT(w->counts.reordered >= 1);
+	/* sorted by submit: jobs 8 (t 3), 7 (t 9), 5 (t 10), 1 (t 20) */
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_JOB], 8, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].run_s, 30, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[3].f[JS_F_JOB], 1, 0);
+	CU_ASSERT_EQUAL(w->jobs[3].size, 3);
+	js_workload_free(w);
+
+	w = read_text(text, 0, &rc, &e);
+	o.oversize = JS_OVERSIZE_CLAMP;
+	o.clamp_overrun = 1;
+	o.skip_zero_run = 1;
+	o.status_mask = 1u << 2; /* status 1 only */
+	o.runtime_coef = 2;
+	o.arrival_mult = 0.5;
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 16, &e), 0);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_STATUS], 2); /* status 5 and 0 */
+	CU_ASSERT_EQUAL(w->counts.size_clamped, 1);
+	CU_ASSERT_EQUAL(w->counts.run_clamped, 1);
+	CU_ASSERT_EQUAL(w->n, 4);                            /* 8, 4 (clamped), 5, 1 */
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].run_s, 40, 0);     /* min(30, 20) x 2 */
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].submit_s, 1.5, 0); /* 3 x 0.5 */
+	CU_ASSERT_EQUAL(w->jobs[1].size, 16);
+	js_workload_free(w);
+
+	w = read_text(text, 0, &rc, &e);
+	js_clean_opts_default(&o);
+	o.size_field = JS_SIZE_REQUESTED;
+	o.offset = 1;
+	o.first = 2;
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 16, &e), 0);
+	CU_ASSERT_EQUAL(w->n, 2);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_JOB], 7, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].f[JS_F_JOB], 5, 0);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_SELECTION], 2);
+	js_workload_free(w);
+
+	w = read_text(text, 0, &rc, &e);
+	js_clean_opts_default(&o);
+	o.window_from_s = 9;
+	o.window_to_s = 20;
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 16, &e), 0);
+	CU_ASSERT_EQUAL(w->n, 2); /* submitted at 9 and 10 */
+	js_workload_free(w);
+}
+
+/* D(q) on [1, 19], q = 0.85 (seed 001): size-group shares near the paper's
+ * 25.3 / 27.7 / 22.9 / 24.1 % with 1 counted as a power of two. */
+static void test_dq_generator(void)
+{
+	struct js_workload *w, *w2;
+	struct cmn_err e;
+	char eff[512];
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("dq:jobs=200000", 5, 100, &w, eff, sizeof eff, &e),
+	                      0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(eff, "q=0.85"));
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 100, &e), 0);
+	int q[3];
+	js_size_quartiles(w, q);
+	CU_ASSERT_EQUAL(q[0], 1);
+	CU_ASSERT_EQUAL(q[1], 3);
+	CU_ASSERT_EQUAL(q[2], 6);
+	size_t g[4] = {0}, ones = 0, threes = 0;
+	double run = 0, last = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		g[js_size_group(q, w->jobs[i].size) - 1]++;
+		ones += w->jobs[i].size == 1;
+		threes += w->jobs[i].size == 3;
+		run += w->jobs[i].run_s;
+		last = w->jobs[i].submit_s;
+		CU_ASSERT(w->jobs[i].size >= 1 && w->jobs[i].size <= 19);
+	}
+	double n = (double)w->n;
+	/* p1 = 3q/Q, p3 = q^3/Q: their ratio is 3 / q^2 */
+	CU_ASSERT_DOUBLE_EQUAL((double)ones / threes, 3 / (0.85 * 0.85), 0.15);
+	CU_ASSERT_DOUBLE_EQUAL(g[0] / n, 0.248, 0.005);
+	CU_ASSERT_DOUBLE_EQUAL(g[1] / n, 0.271, 0.005);
+	CU_ASSERT_DOUBLE_EQUAL(run / n, 10, 0.1);
+	CU_ASSERT_DOUBLE_EQUAL(last / n, 0.54, 0.01);
+	/* same seed, same workload; another seed, another one */
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("dq:jobs=200000", 5, 100, &w2, NULL, 0, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(js_clean(w2, &o, 100, &e), 0);
+	CU_ASSERT(w2->n == w->n && memcmp(w->jobs, w2->jobs, w->n * sizeof *w->jobs) == 0);
+	js_workload_free(w2);
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("dq:jobs=1000", 6, 100, &w2, NULL, 0, &e), 0);
+	CU_ASSERT(w2->jobs[0].f[JS_F_RUN] != w->jobs[0].f[JS_F_RUN]);
+	js_workload_free(w2);
+	/* load= sets the mean inter-arrival time */
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("dq:jobs=100000,load=0.5,n1=4,n2=4,mean_run=100", 1,
+	                                        64, &w2, NULL, 0, &e),
+	                      0);
+	CU_ASSERT_DOUBLE_EQUAL(w2->jobs[w2->n - 1].f[JS_F_SUBMIT] / w2->n, 4 * 100 / (0.5 * 64),
+	                       0.3);
+	js_workload_free(w2);
+	CU_ASSERT_EQUAL(js_synth_generate("dq:n1=5,n2=2", 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(js_synth_generate("dq:q=1.5", 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(js_synth_generate("poisson", 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "dq"));
+	js_workload_free(w);
+}
+
+/* Written SWF reads back to the same jobs. */
+static void test_swf_round_trip(void)
+{
+	struct js_workload *w, *r;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("dq:jobs=500", 3, 64, &w, NULL, 0, &e), 0);
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 64, &e), 0);
+	char *path = th_write_temp("", ".swf");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_EQUAL(js_swf_write(f, w, "round trip"), 0);
+	fclose(f);
+	CU_ASSERT_EQUAL_FATAL(js_swf_read(path, 0, &r, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(js_clean(r, &o, 64, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(r->n, w->n);
+	for (size_t i = 0; i < w->n; i++) {
+		CU_ASSERT_EQUAL(r->jobs[i].submit_s, w->jobs[i].submit_s);
+		CU_ASSERT_EQUAL(r->jobs[i].run_s, w->jobs[i].run_s);
+		CU_ASSERT_EQUAL(r->jobs[i].req_s, w->jobs[i].req_s);
+		CU_ASSERT_EQUAL(r->jobs[i].size, w->jobs[i].size);
+	}
+	free(path);
+	js_workload_free(w);
+	js_workload_free(r);
+}
+
+/* Seed 000 eq. 2 by hand: 200 jobs, the first 1% (2) and those ending after
+ * the last arrival are left out. */
+static void test_load_eq2(void)
+{
+	double arr[200], end[200], work[200];
+	for (int i = 0; i < 200; i++) {
+		arr[i] = i;
+		end[i] = i + 10;
+		work[i] = 5;
+	}
+	size_t kept;
+	/* T_start = 1, last arrival 199: jobs 2..189 end by 199 -> 188 jobs,
+	 * T_end = 199, load = 188 x 5 / (4 x 198) */
+	double load = js_load_eq2(200, arr, end, work, 4, &kept);
+	CU_ASSERT_EQUAL(kept, 188);
+	CU_ASSERT_DOUBLE_EQUAL(load, 188.0 * 5 / (4 * 198.0), 1e-12);
+	CU_ASSERT(isnan(js_load_eq2(0, arr, end, work, 4, &kept)));
+}
+
+/* The real logs of ../shared/workloads: record counts, and the first
+ * 10,000 valid SDSC-SP2 jobs against seed 003's Table 1. */
+static void test_real_logs(void)
+{
+	const char *shared = th_shared_dir();
+	if (!shared) {
+		fprintf(stderr, "\n  SKIP: ../shared/workloads not found\n");
+		return;
+	}
+	static const struct {
+		const char *file;
+		long jobs;
+	} logs[] = {
+	    {"HPC2N-2002-2.2-cln.swf.gz", 202871},    {"KTH-SP2-1996-2.1-cln.swf.gz", 28476},
+	    {"LANL-CM5-1994-4.1-cln.swf.gz", 122060}, {"LLNL-Thunder-2007-1.1-cln.swf.gz", 121039},
+	    {"NASA-iPSC-1993-3.1-cln.swf.gz", 18239}, {"SDSC-BLUE-2000-4.2-cln.swf.gz", 243306},
+	    {"SDSC-SP2-1998-4.2-cln.swf.gz", 59715},
+	};
+	for (size_t i = 0; i < sizeof logs / sizeof *logs; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/workloads/%s", shared, logs[i].file);
+		struct js_workload *w;
+		struct cmn_err e;
+		int rc = js_swf_read(path, 0, &w, &e);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc) {
+			fprintf(stderr, "\n  %s\n", e.msg);
+			continue;
+		}
+		CU_ASSERT_EQUAL(w->counts.read, logs[i].jobs);
+		CU_ASSERT_EQUAL((long)w->n, logs[i].jobs);
+		if (strstr(logs[i].file, "SDSC-SP2")) {
+			struct js_clean_opts o;
+			js_clean_opts_default(&o);
+			o.first = 10000;
+			CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 128, &e), 0);
+			struct js_wstats s;
+			CU_ASSERT_EQUAL(js_wstats_compute(w, 128, &s, &e), 0);
+			CU_ASSERT_DOUBLE_EQUAL(s.size_mean, 9.7, 0.05);
+			CU_ASSERT_DOUBLE_EQUAL(s.size_sd, 14.8, 0.05);
+		}
+		if (strstr(logs[i].file, "LLNL")) {
+			struct js_clean_opts o;
+			js_clean_opts_default(&o);
+			CU_ASSERT_EQUAL(js_clean(w, &o, 4096, &e), 0);
+			CU_ASSERT_EQUAL(w->counts.reordered, 808);
+			CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_SUBMIT_UNKNOWN], 1190);
+			CU_ASSERT_EQUAL(w->jobs[0].submit_s <= w->jobs[1].submit_s, 1);
+		}
+		js_workload_free(w);
+	}
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("swf", NULL, NULL);
+	CU_add_test(s, "each malformed-line class names its line", test_malformed_lines);
+	CU_add_test(s, "--skip-bad counts malformed lines", test_skip_bad_counts);
+	CU_add_test(s, "header values, float times, blank lines", test_header_and_floats);
+	CU_add_test(s, "gzip and plain give the same jobs", test_gzip_equals_plain);
+	CU_add_test(s, "real logs parse with their job counts", test_real_logs);
+	s = CU_add_suite("cleaning", NULL, NULL);
+	CU_add_test(s, "skip, clamp, fill, select, transform", test_cleaning);
+	s = CU_add_suite("synthetic and statistics", NULL, NULL);
+	CU_add_test(s, "D(q) generator (seed 001)", test_dq_generator);
+	CU_add_test(s, "SWF write and read back", test_swf_round_trip);
+	CU_add_test(s, "seed 000 load, eq. 2", test_load_eq2);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
