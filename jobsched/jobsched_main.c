@@ -114,7 +114,7 @@ static int status_arg(const char *v, unsigned *mask, struct cmn_err *e)
 	char buf[128];
 	snprintf(buf, sizeof buf, "%s", v);
 	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-		double s;
+		double s = 0;
 		if (num_arg("--status", tok, -1, 5, &s, e) || s != floor(s))
 			return cmn_err_set(e, CMN_EUSAGE, "--status: '%s' is not a status -1..5",
 			                   tok);
@@ -380,7 +380,7 @@ static int run_gnuplot(const char *series, const char *png, const char *title, s
 	        "set output '%s'\n"
 	        "set datafile separator ','\n"
 	        "set multiplot layout 2,1 title '%s' noenhanced\n"
-	        "set grid\n"
+	        "set grid\nset key below\n"
 	        "set ylabel 'utilization'\nset yrange [0:1.05]\n"
 	        "plot '%s' every ::1 using ($1/3600):3 with steps lw 1 title 'busy nodes / nodes'\n"
 	        "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n"

@@ -25,11 +25,7 @@ int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,
 	if (rc)
 		return rc;
 	const struct js_synth_ops *s = ops;
-	char eff[512];
-	cmn_params_format(s->base.name, &p, eff, sizeof eff);
-	if (effective)
-		snprintf(effective, efflen, "%s", eff);
-	struct js_workload *w = js_workload_new(eff);
+	struct js_workload *w = js_workload_new(spec);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!w || !rng) {
 		js_workload_free(w);
@@ -40,6 +36,9 @@ int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,
 	w->hdr.max_nodes = w->hdr.max_procs = machine_nodes;
 	rc = s->generate(&p, rng, machine_nodes, w, e);
 	gsl_rng_free(rng);
+	cmn_params_format(s->base.name, &p, w->source, sizeof w->source);
+	if (effective)
+		snprintf(effective, efflen, "%s", w->source);
 	if (rc) {
 		js_workload_free(w);
 		return rc;

@@ -12,7 +12,8 @@ struct js_synth_ops {
 	struct cmn_plugin base;
 	/* Appends the generated records to w (records as an SWF log would hold
 	 * them; js_clean() then turns them into jobs as for a log). */
-	int (*generate)(const struct cmn_params *p, gsl_rng *rng, int machine_nodes,
+	/* May overwrite derived parameters in p so that the echo is effective. */
+	int (*generate)(struct cmn_params *p, gsl_rng *rng, int machine_nodes,
 	                struct js_workload *w, struct cmn_err *e);
 };
 

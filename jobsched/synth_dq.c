@@ -5,6 +5,7 @@
  * groups: 25.3/27.7/22.9/24.1 % for D(0.85) on [1, 19]). */
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +33,8 @@ static double round_ms(double x)
 	return round(x * 1000.0) / 1000.0;
 }
 
-static int dq_generate(const struct cmn_params *p, gsl_rng *rng, int machine_nodes,
-                       struct js_workload *w, struct cmn_err *e)
+static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, struct js_workload *w,
+                       struct cmn_err *e)
 {
 	long jobs = (long)cmn_params_num(p, "jobs");
 	double q = cmn_params_num(p, "q");
@@ -57,8 +58,14 @@ static int dq_generate(const struct cmn_params *p, gsl_rng *rng, int machine_nod
 		mean_size += wi * i;
 	}
 	mean_size /= sum;
-	if (load > 0)
+	if (load > 0) { /* derived: echo the value actually used */
 		mean_iat = mean_size * mean_run / (load * machine_nodes);
+		for (int i = 0; i < p->n; i++)
+			if (strcmp(p->defs[i].key, "mean_iat") == 0) {
+				p->num[i] = mean_iat;
+				snprintf(p->str[i], sizeof p->str[i], "%.15g", mean_iat);
+			}
+	}
 	gsl_ran_discrete_t *d = gsl_ran_discrete_preproc(k, weight);
 	free(weight);
 	if (!d)

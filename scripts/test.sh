@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs what is missing (as root), builds, and runs the whole test suite with ctest.
+# Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure arguments).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+B=${BUILD_DIR:-build}
+# shellcheck disable=SC2086
+cmake -S . -B "$B" ${CMAKE_ARGS:-} > /dev/null
+cmake --build "$B" -j"$(nproc)"
+ctest --test-dir "$B" --output-on-failure
