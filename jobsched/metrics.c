@@ -141,13 +141,38 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	fprintf(f, "load                %.4f\n", s->load);
 }
 
+/* Formats v as %.15g would, with a fast path for integral values (most
+ * times in SWF logs), which printf's float code makes slow. */
+static void fmt_num(char *buf, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		long long x = (long long)v;
+		char tmp[24];
+		int n = 0, neg = x < 0;
+		unsigned long long u = neg ? (unsigned long long)(-x) : (unsigned long long)x;
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (neg)
+			*buf++ = '-';
+		while (n)
+			*buf++ = tmp[--n];
+		*buf = '\0';
+	} else {
+		snprintf(buf, 32, "%.15g", v);
+	}
+}
+
 /* Prints a number, or nothing for NAN / infinite (an empty CSV field). */
 static void num(FILE *f, double v, const char *sep)
 {
-	if (isfinite(v))
-		fprintf(f, "%.15g%s", v, sep);
-	else
-		fprintf(f, "%s", sep);
+	char buf[40];
+	if (isfinite(v)) {
+		fmt_num(buf, v);
+		fputs(buf, f);
+	}
+	fputs(sep, f);
 }
 
 static double bsld(double resp, double exec, double gamma)

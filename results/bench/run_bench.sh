@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Benchmarks of the scheduling simulator (issue 2): wall time and peak memory
+# of whole-log and large synthetic runs, best of N repetitions. Prints a
+# Markdown table; record it with the machine in results/bench/README.md.
+# Usage: results/bench/run_bench.sh [BUILD_DIR] [REPS]   (a Release build is best)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B=${1:-$ROOT/build}
+REPS=${2:-5}
+JS=$B/bin/jobsched
+SHARED=$ROOT/../shared/workloads
+[ -x "$JS" ] || { echo "no $JS: build first (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release)" >&2; exit 1; }
+
+# best wall time (s) and its peak RSS (MB) over REPS runs of a command
+measure() {
+	python3 - "$REPS" "$@" <<'PY'
+import resource, subprocess, sys, time
+reps, cmd = int(sys.argv[1]), sys.argv[2:]
+best = None
+for _ in range(reps):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dt = time.perf_counter() - t
+    if r.returncode:
+        sys.exit("failed: " + " ".join(cmd) + "\n" + r.stderr.decode())
+    best = dt if best is None or dt < best else best
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{best:.3f} | {rss:.0f}")
+PY
+}
+
+echo "| run | jobs | wall (s), best of $REPS | peak RSS (MB) |"
+echo "|---|---|---|---|"
+SYN=dq:jobs=500000,q=0.95,n1=1,n2=256,mean_run=3600,load=0.85,req_factor=2
+for s in easy fcfs; do
+	echo "| synthetic $SYN, 256 nodes, $s | 500,000 | $(measure "$JS" --synthetic "$SYN" --machine flat:nodes=256 --sched $s --quiet) |"
+done
+if [ -d "$SHARED" ]; then
+	for s in easy fcfs fpfs:maxjumps=5; do
+		echo "| HPC2N-2002 cleaned, flat 240 nodes, $s | 202,871 | $(measure "$JS" --workload "$SHARED/HPC2N-2002-2.2-cln.swf.gz" --machine flat:nodes=240 --sched $s --quiet) |"
+	done
+	echo "| HPC2N-2002 cleaned, flat 240, easy, with jobs+summary CSV | 202,871 | $(measure "$JS" --workload "$SHARED/HPC2N-2002-2.2-cln.swf.gz" --machine flat:nodes=240 --sched easy --quiet --jobs-out /tmp/bench-jobs.csv --summary-out /tmp/bench-sum.csv) |"
+	echo "| NASA-iPSC cleaned, flat 128, conservative | 18,239 | $(measure "$JS" --workload "$SHARED/NASA-iPSC-1993-3.1-cln.swf.gz" --machine flat:nodes=128 --sched conservative --quiet) |"
+	echo "| --stats HPC2N-2002 (parse + statistics) | 202,871 | $(measure "$JS" --stats "$SHARED/HPC2N-2002-2.2-cln.swf.gz") |"
+	rm -f /tmp/bench-jobs.csv /tmp/bench-sum.csv
+else
+	echo "(skipped the real-log runs: $SHARED not found)"
+fi
