@@ -7,8 +7,11 @@
 #include "workload.h"
 
 const char *const js_skip_names[JS_SKIP_N] = {
-    "malformed",       "size_unknown", "size_nonpositive", "oversize",
-    "runtime_unknown", "runtime_zero", "status",           "selection",
+    [JS_SKIP_MALFORMED] = "malformed",       [JS_SKIP_SUBMIT_UNKNOWN] = "submit_unknown",
+    [JS_SKIP_SIZE_UNKNOWN] = "size_unknown", [JS_SKIP_SIZE_NONPOS] = "size_nonpositive",
+    [JS_SKIP_OVERSIZE] = "oversize",         [JS_SKIP_RUN_UNKNOWN] = "runtime_unknown",
+    [JS_SKIP_RUN_ZERO] = "runtime_zero",     [JS_SKIP_STATUS] = "status",
+    [JS_SKIP_SELECTION] = "selection",
 };
 
 void js_clean_opts_default(struct js_clean_opts *o)

@@ -43,6 +43,14 @@ check "skip-bad: counted" python3 -c "
 import csv,sys; r=next(csv.DictReader(open('$T/s.csv')))
 sys.exit(0 if r['skipped_malformed']=='1' and r['jobs_simulated']=='1' else 1)"
 
+# Each skip reason lands in its own summary column.
+printf '%s\n%s\n%s\n%s\n' "$hdr" "$rec" '2 -1 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1' \
+	'3 4 -1 -1 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1' > "$T/skip.swf"
+"$JS" --workload "$T/skip.swf" --machine flat:nodes=8 --summary-out "$T/s.csv" > /dev/null 2>&1
+check "skip reasons: own columns" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/s.csv')))
+sys.exit(0 if r['skipped_submit_unknown']=='1' and r['skipped_runtime_unknown']=='1' and r['skipped_runtime_zero']=='0' and r['jobs_skipped']=='2' else 1)"
+
 # Usage errors exit 2 and say what is wrong.
 "$JS" --workload x --machine flat:nodes=8 --sched eazy > /dev/null 2> "$T/err"
 check "unknown scheduler: exit 2" test $? -eq 2

@@ -154,6 +154,13 @@ static void test_cleaning(void)
 	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_SIZE_NONPOS], 1);
 	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_OVERSIZE], 1);
 	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_RUN_UNKNOWN], 1);
+	for (int k = 0; k < JS_SKIP_N; k++) { /* every reason has its own name */
+		CU_ASSERT_PTR_NOT_NULL_FATAL(js_skip_names[k]);
+		for (int l = 0; l < k; l++)
+			CU_ASSERT(strcmp(js_skip_names[k], js_skip_names[l]) != 0);
+	}
+	CU_ASSERT_STRING_EQUAL(js_skip_names[JS_SKIP_RUN_UNKNOWN], "runtime_unknown");
+	CU_ASSERT_STRING_EQUAL(js_skip_names[JS_SKIP_SUBMIT_UNKNOWN], "submit_unknown");
 	CU_ASSERT_EQUAL(w->counts.size_from_requested, 1);
 	CU_ASSERT_EQUAL(w->counts.overrun_kept, 1);
 	CU_ASSERT(w->counts.reordered >= 1);
