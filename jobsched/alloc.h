@@ -31,6 +31,9 @@ struct js_alloc_ops {
 	/* Number of free nodes: no job needs fewer than one free node, so 0
 	 * lets a scheduler stop scanning its queue. */
 	int (*free_count)(const void *self);
+	/* 1 when any free nodes serve a job equally (no topology): schedulers
+	 * may then reserve node counts instead of node sets. */
+	int fungible;
 };
 
 extern const struct js_alloc_ops *const js_alloc_registry[];

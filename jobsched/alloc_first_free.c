@@ -114,4 +114,5 @@ const struct js_alloc_ops js_alloc_first_free_ops = {
     .occupy = flat_occupy,
     .release = flat_release,
     .free_count = flat_free_count,
+    .fungible = 1,
 };

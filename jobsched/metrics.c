@@ -45,25 +45,27 @@ void js_size_quartiles(const struct js_workload *w, int q[3])
 	for (size_t i = 0; i < w->n; i++)
 		count[w->jobs[i].size]++;
 	/* Sizes are discrete: each bound is the size whose cumulative share is
-	 * nearest to 25, 50, 75 % (ties: the smaller size). */
-	double best[3] = {INFINITY, INFINITY, INFINITY};
-	size_t cum = 0;
-	for (int s = 0; s <= maxs; s++) {
-		if (!count[s])
-			continue;
-		cum += count[s];
-		for (int k = 0; k < 3; k++) {
+	 * nearest to 25, 50, 75 % (ties: the smaller size) among the sizes above
+	 * the previous bound, so that no group is empty where sizes allow. */
+	int prev = -1;
+	for (int k = 0; k < 3; k++) {
+		double best = INFINITY;
+		size_t cum = 0;
+		q[k] = prev;
+		for (int s = 0; s <= maxs; s++) {
+			cum += count[s];
+			if (!count[s] || s <= prev)
+				continue;
 			double d = fabs((double)cum / (double)w->n - 0.25 * (k + 1));
-			if (d < best[k]) {
-				best[k] = d;
+			if (d < best) {
+				best = d;
 				q[k] = s;
 			}
 		}
+		if (q[k] < 0)
+			q[k] = maxs;
+		prev = q[k];
 	}
-	if (q[1] < q[0])
-		q[1] = q[0];
-	if (q[2] < q[1])
-		q[2] = q[1];
 	free(count);
 }
 

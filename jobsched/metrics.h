@@ -18,9 +18,10 @@ double js_load_eq2(size_t n, const double *arrival, const double *end, const dou
                    int procs, size_t *kept);
 
 /* Size quartile bounds and the group S1..S4 (1..4) of a size (seed 001):
- * S1 <= q[0] < S2 <= q[1] < S3 <= q[2] < S4, each bound the size whose
- * cumulative share is nearest to 25, 50, 75 % (sizes are discrete; this
- * reproduces seed 001's groups for D(0.85) on [1, 19]). */
+ * S1 <= q[0] < S2 <= q[1] < S3 <= q[2] < S4. Sizes are discrete: each bound
+ * is the size whose cumulative share is nearest to 25, 50, 75 % among the
+ * sizes above the previous bound (this reproduces seed 001's groups for
+ * D(0.85) on [1, 19], and leaves no group empty where the sizes allow). */
 void js_size_quartiles(const struct js_workload *w, int q[3]);
 int js_size_group(const int q[3], int size);
 

@@ -13,7 +13,8 @@ struct js_sched_ops {
 	int (*create)(const struct cmn_params *p, size_t njobs, int nodes, void **self,
 	              struct cmn_err *e);
 	void (*destroy)(void *self);
-	/* Optional: job j has ended; early when before its expected end. */
+	/* Optional: job j has ended (its nodes still readable through the sim);
+	 * early when before its expected end. */
 	void (*on_end)(void *self, struct js_sim *sim, int j, int early);
 	/* One scheduling pass at the current time. */
 	int (*pass)(void *self, struct js_sim *sim, struct cmn_err *e);

@@ -305,12 +305,12 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 	r->nnodes = st->nnodes;
 	r->killed = killed;
 	s->res->killed += killed;
+	if (s->sched->ops->on_end) /* while the job's nodes are still known */
+		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
 	if (record_nodes(s->res, st->nodes, st->nnodes, &r->res_off))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	free(st->nodes);
 	st->nodes = NULL;
-	if (s->sched->ops->on_end)
-		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
 	return 0;
 }
 

@@ -58,6 +58,13 @@ char *th_write_temp(const char *text, const char *suffix)
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
               const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
 {
+	return th_run_ops(w, nodes, sched, rt, NULL, o, res, e);
+}
+
+int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
+               const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,
+               struct js_sim_result **res, struct cmn_err *e)
+{
 	char spec[64];
 	snprintf(spec, sizeof spec, "flat:nodes=%d", nodes);
 	struct plat_machine *m = NULL;
@@ -68,6 +75,8 @@ int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct 
 	int rc = plat_machine_create(spec, &m, e);
 	if (!rc)
 		rc = js_alloc_create("first-free", m, &a, e);
+	if (!rc && alloc_ops)
+		a->ops = alloc_ops;
 	if (!rc)
 		rc = js_sched_create(sched, w->n, nodes, &s, e);
 	if (!rc)

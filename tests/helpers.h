@@ -26,6 +26,11 @@ int th_run(const struct js_workload *w, int nodes, const char *sched, const char
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
               const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
 
+/* The same with the allocator's ops replaced by alloc_ops (NULL: keep). */
+int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
+               const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,
+               struct js_sim_result **res, struct cmn_err *e);
+
 /* ../shared/ next to the source tree, or NULL (the test then says it skips). */
 const char *th_shared_dir(void);
 

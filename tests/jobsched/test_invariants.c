@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../helpers.h"
+#include "../platforms/platform.h"
 
 static const char *const scheds[] = {"fcfs", "easy", "conservative", "fpfs:maxjumps=3"};
 enum { NSCHED = 4 };
@@ -76,7 +77,7 @@ static struct js_workload *random_workload(gsl_rng *rng, int n, int nodes, int w
 }
 
 static int run_checked(const struct js_workload *wl, int nodes, const char *sched,
-                       struct js_sim_result **r, struct watch *w)
+                       const struct js_alloc_ops *ops, struct js_sim_result **r, struct watch *w)
 {
 	w->nodes = nodes;
 	w->violations = 0;
@@ -89,7 +90,11 @@ static int run_checked(const struct js_workload *wl, int nodes, const char *sche
 	o.observer = observe;
 	o.observer_ctx = w;
 	struct cmn_err e;
-	int rc = th_run(wl, nodes, sched, NULL, &o, r, &e);
+	struct js_runtime *rt;
+	int rc = js_runtime_create("log", &rt, &e);
+	if (!rc)
+		rc = th_run_ops(wl, nodes, sched, rt, ops, &o, r, &e);
+	js_runtime_destroy(rt);
 	if (rc)
 		fprintf(stderr, "\n  %s: %s\n", sched, e.msg);
 	free(w->last_res);
@@ -113,78 +118,95 @@ static void check_common(const struct js_workload *wl, const struct js_sim_resul
 	}
 }
 
-static void test_random_invariants(void)
+struct batch {
+	unsigned long seed;
+	int iters, max_nodes, jobs_min, jobs_span, overrun;
+	const char *const *scheds;
+	int nsched;
+	const struct js_alloc_ops *ops; /* NULL: first-free as registered */
+};
+
+/* Runs random workloads through each scheduler and checks the invariants:
+ * always capacity and exactly-once; without overruns also FCFS order, no
+ * reservation moved later and no start after the first reservation. */
+static int run_batch(const struct batch *b)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, 2026);
+	gsl_rng_set(rng, b->seed);
 	int bad = 0;
-	for (int iter = 0; iter < 1500 && !bad; iter++) {
-		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 16);
-		int n = 5 + (int)gsl_rng_uniform_int(rng, 40);
-		struct js_workload *wl = random_workload(rng, n, nodes, 0, 0);
-		for (int s = 0; s < NSCHED && !bad; s++) {
+	for (int iter = 0; iter < b->iters && !bad; iter++) {
+		int nodes = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)b->max_nodes);
+		int n = b->jobs_min + (int)gsl_rng_uniform_int(rng, (unsigned long)b->jobs_span);
+		struct js_workload *wl = random_workload(rng, n, nodes, 0, b->overrun);
+		for (int s = 0; s < b->nsched && !bad; s++) {
+			const char *name = b->scheds[s];
 			struct js_sim_result *r = NULL;
 			struct watch w = {0};
-			if (run_checked(wl, nodes, scheds[s], &r, &w)) {
+			if (run_checked(wl, nodes, name, b->ops, &r, &w)) {
 				bad = 1;
 				break;
 			}
+			if (b->overrun)
+				w.violations = 0; /* reservations may move later here */
 			check_common(wl, r, &w);
-			for (size_t j = 0; j < wl->n; j++) {
+			int fcfs = strcmp(name, "fcfs") == 0;
+			int backfill =
+			    strncmp(name, "easy", 4) == 0 || strncmp(name, "cons", 4) == 0;
+			for (size_t j = 0; j < wl->n && !b->overrun; j++) {
 				const struct js_job_result *x = &r->jobs[j];
-				/* FCFS: starts in arrival order */
-				if (s == 0 && j && x->start_s < r->jobs[j - 1].start_s)
+				if (fcfs && j && x->start_s < r->jobs[j - 1].start_s)
 					fail(&w, "FCFS started out of order", (int)j, x->start_s,
 					     r->jobs[j - 1].start_s);
-				/* backfilling: never later than the first reservation */
-				if ((s == 1 || s == 2) && !isnan(x->first_reservation_s) &&
+				if (backfill && !isnan(x->first_reservation_s) &&
 				    x->start_s > x->first_reservation_s + 1e-9)
 					fail(&w, "started after its reservation", (int)j,
 					     x->start_s, x->first_reservation_s);
 			}
 			if (w.violations) {
-				fprintf(stderr, "\n  iteration %d, %s, %d nodes: %s\n", iter,
-				        scheds[s], nodes, w.what);
+				fprintf(stderr, "\n  iteration %d, %s, %d nodes: %s\n", iter, name,
+				        nodes, w.what);
 				bad = 1;
 			}
 			js_sim_result_free(r);
 		}
 		js_workload_free(wl);
 	}
-	CU_ASSERT_EQUAL(bad, 0);
 	gsl_rng_free(rng);
+	return bad;
 }
 
-/* Jobs running past their requested time: the reservation guarantees no
- * longer hold, but capacity and exactly-once must. */
+static void test_random_invariants(void)
+{
+	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL};
+	CU_ASSERT_EQUAL(run_batch(&b), 0);
+}
+
 static void test_random_overruns(void)
 {
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, 7);
-	int bad = 0;
-	for (int iter = 0; iter < 500 && !bad; iter++) {
-		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 12);
-		struct js_workload *wl = random_workload(rng, 30, nodes, 0, 1);
-		for (int s = 0; s < NSCHED && !bad; s++) {
-			struct js_sim_result *r = NULL;
-			struct watch w = {0};
-			if (run_checked(wl, nodes, scheds[s], &r, &w)) {
-				bad = 1;
-				break;
-			}
-			w.violations = 0; /* reservations may move later here */
-			check_common(wl, r, &w);
-			if (w.violations) {
-				fprintf(stderr, "\n  iteration %d, %s: %s\n", iter, scheds[s],
-				        w.what);
-				bad = 1;
-			}
-			js_sim_result_free(r);
-		}
-		js_workload_free(wl);
-	}
-	CU_ASSERT_EQUAL(bad, 0);
-	gsl_rng_free(rng);
+	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL};
+	CU_ASSERT_EQUAL(run_batch(&b), 0);
+}
+
+/* Conservative with an allocator that is not fungible reserves node sets
+ * (the path topology-aware allocators take): first-free declared so. */
+static void test_conservative_node_sets(void)
+{
+	struct js_alloc ref;
+	struct js_alloc *a;
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(plat_machine_create("flat:nodes=4", &m, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(js_alloc_create("first-free", m, &a, &e), 0);
+	ref = *a;
+	struct js_alloc_ops ops = *ref.ops;
+	ops.fungible = 0;
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	static const char *const cons[] = {"conservative"};
+	struct batch b = {11, 1000, 12, 5, 30, 0, cons, 1, &ops};
+	CU_ASSERT_EQUAL(run_batch(&b), 0);
+	struct batch o = {12, 300, 10, 30, 1, 1, cons, 1, &ops};
+	CU_ASSERT_EQUAL(run_batch(&o), 0);
 }
 
 /* Every job needs the whole machine: all four schedulers are FCFS. */
@@ -199,7 +221,7 @@ static void test_whole_machine_identical(void)
 		struct js_sim_result *r[NSCHED] = {0};
 		struct watch w = {0};
 		for (int s = 0; s < NSCHED; s++)
-			if (run_checked(wl, nodes, scheds[s], &r[s], &w))
+			if (run_checked(wl, nodes, scheds[s], NULL, &r[s], &w))
 				bad = 1;
 		for (int s = 1; s < NSCHED && !bad; s++)
 			for (size_t j = 0; j < wl->n; j++)
@@ -225,6 +247,7 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("invariants", NULL, NULL);
 	CU_add_test(s, "1,500 random workloads x 4 schedulers", test_random_invariants);
 	CU_add_test(s, "500 random workloads with overruns", test_random_overruns);
+	CU_add_test(s, "conservative reserving node sets", test_conservative_node_sets);
 	CU_add_test(s, "whole-machine jobs: identical schedules", test_whole_machine_identical);
 }
 

@@ -342,6 +342,14 @@ static void test_real_logs(void)
 			continue;
 		}
 		CU_ASSERT_EQUAL(w->counts.read, logs[i].jobs);
+		if (strstr(logs[i].file, "HPC2N")) { /* 42 % serial: still four groups */
+			struct js_clean_opts o;
+			js_clean_opts_default(&o);
+			CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 256, &e), 0);
+			int q[3];
+			js_size_quartiles(w, q);
+			CU_ASSERT(q[0] == 1 && q[1] == 2 && q[2] == 7);
+		}
 		CU_ASSERT_EQUAL((long)w->n, logs[i].jobs);
 		if (strstr(logs[i].file, "SDSC-SP2")) {
 			struct js_clean_opts o;
