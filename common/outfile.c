@@ -47,14 +47,31 @@ int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *
 	return 0;
 }
 
+int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_err *e)
+{
+	int rc = cmn_outfile_open(out, path, e);
+	if (rc)
+		return rc;
+	if (fclose(out->f) != 0) {
+		unlink(out->tmp);
+		release(out);
+		return cmn_err_set(e, CMN_EIO, "%s: cannot create", path);
+	}
+	out->f = NULL;
+	return 0;
+}
+
 int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e)
 {
-	if (!out->f)
+	if (!out->tmp)
 		return 0;
-	int bad = ferror(out->f);
-	if (fclose(out->f) != 0)
-		bad = 1;
-	out->f = NULL;
+	int bad = 0;
+	if (out->f) {
+		bad = ferror(out->f);
+		if (fclose(out->f) != 0)
+			bad = 1;
+		out->f = NULL;
+	}
 	if (bad || rename(out->tmp, out->path) != 0) {
 		int err = errno;
 		unlink(out->tmp);
@@ -68,9 +85,9 @@ int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e)
 
 void cmn_outfile_abort(struct cmn_outfile *out)
 {
-	if (out->f) {
+	if (out->f)
 		fclose(out->f);
+	if (out->tmp)
 		unlink(out->tmp);
-	}
 	release(out);
 }

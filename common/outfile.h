@@ -16,6 +16,10 @@ struct cmn_outfile {
 /* Opens a temporary file for path; out->f is where to write. */
 int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e);
 
+/* Like open, for a file another program writes: creates the temporary
+ * (out->tmp), closes it (out->f stays NULL); commit renames it. */
+int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_err *e);
+
 /* Closes and renames into place; on a write error removes the temporary. */
 int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e);
 

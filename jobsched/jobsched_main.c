@@ -406,7 +406,6 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	struct js_sim_result *res = NULL;
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
-	char series_tmp[4096] = "";
 	int rc = plat_machine_create(c->machine, &m, e);
 	if (!rc)
 		rc = js_alloc_create(c->alloc, m, &alloc, e);
@@ -424,9 +423,10 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
 	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out, c->plot,
 	                            c->swf_out};
-	for (int k = 0; !rc && k < OUT_N; k++)
+	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
 		if (paths[k])
-			rc = cmn_outfile_open(&out[k], paths[k], e);
+			rc = k == OUT_PLOT ? cmn_outfile_reserve(&out[k], paths[k], e)
+			                   : cmn_outfile_open(&out[k], paths[k], e);
 	struct cmn_outfile series_scratch = {0};
 	FILE *series = out[OUT_SERIES].f;
 	if (!rc && c->plot && !series) { /* the plot needs a series: a temporary one */
@@ -463,19 +463,14 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	if (rc == CMN_EIO && !e->msg[0])
 		cmn_err_set(e, CMN_EIO, "cannot write an output");
 	if (!rc && c->plot) {
-		snprintf(series_tmp, sizeof series_tmp, "%s",
-		         series_scratch.f ? series_scratch.tmp : out[OUT_SERIES].tmp);
-		if (fflush(series) != 0)
-			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_tmp);
-		fclose(out[OUT_PLOT].f); /* gnuplot writes the temporary itself */
-		out[OUT_PLOT].f = NULL;
+		const char *series_path =
+		    series_scratch.tmp ? series_scratch.tmp : out[OUT_SERIES].tmp;
 		char title[600];
 		snprintf(title, sizeof title, "%s / %s / %s", p.machine, p.sched, p.alloc);
+		if (fflush(series) != 0)
+			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_path);
 		if (!rc)
-			rc = run_gnuplot(series_tmp, out[OUT_PLOT].tmp, title, e);
-		out[OUT_PLOT].f = fopen(out[OUT_PLOT].tmp, "a"); /* so commit sees it open */
-		if (!out[OUT_PLOT].f && !rc)
-			rc = cmn_err_set(e, CMN_EIO, "%s: gnuplot wrote nothing", c->plot);
+			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, title, e);
 	}
 	cmn_outfile_abort(&series_scratch);
 	for (int k = 0; k < OUT_N; k++) {

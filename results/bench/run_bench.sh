@@ -35,11 +35,20 @@ SYN=dq:jobs=500000,q=0.95,n1=1,n2=256,mean_run=3600,load=0.85,req_factor=2
 for s in easy fcfs; do
 	echo "| synthetic $SYN, 256 nodes, $s | 500,000 | $(measure "$JS" --synthetic "$SYN" --machine flat:nodes=256 --sched $s --quiet) |"
 done
+# A 500,000-job SWF log (written by the generator) read back: the streaming reader.
+BIG=$(mktemp --suffix=.swf)
+"$JS" --synthetic "$SYN" --machine flat:nodes=256 --sched fcfs --quiet --swf-out "$BIG" > /dev/null
+gzip -k -f "$BIG"
+echo "| --stats of a 500,000-job SWF ($(du -m "$BIG" | cut -f1) MB plain) | 500,000 | $(measure "$JS" --stats "$BIG") |"
+echo "| --stats of the same, gzip'ed ($(du -m "$BIG.gz" | cut -f1) MB) | 500,000 | $(measure "$JS" --stats "$BIG.gz") |"
+echo "| that SWF, 256 nodes, easy | 500,000 | $(measure "$JS" --workload "$BIG.gz" --machine flat:nodes=256 --sched easy --quiet) |"
+rm -f "$BIG" "$BIG.gz"
 if [ -d "$SHARED" ]; then
 	for s in easy fcfs fpfs:maxjumps=5; do
 		echo "| HPC2N-2002 cleaned, flat 240 nodes, $s | 202,871 | $(measure "$JS" --workload "$SHARED/HPC2N-2002-2.2-cln.swf.gz" --machine flat:nodes=240 --sched $s --quiet) |"
 	done
 	echo "| HPC2N-2002 cleaned, flat 240, easy, with jobs+summary CSV | 202,871 | $(measure "$JS" --workload "$SHARED/HPC2N-2002-2.2-cln.swf.gz" --machine flat:nodes=240 --sched easy --quiet --jobs-out /tmp/bench-jobs.csv --summary-out /tmp/bench-sum.csv) |"
+	echo "| HPC2N-2002 cleaned, flat 240 nodes, conservative | 202,871 | $(measure "$JS" --workload "$SHARED/HPC2N-2002-2.2-cln.swf.gz" --machine flat:nodes=240 --sched conservative --quiet) |"
 	echo "| NASA-iPSC cleaned, flat 128, conservative | 18,239 | $(measure "$JS" --workload "$SHARED/NASA-iPSC-1993-3.1-cln.swf.gz" --machine flat:nodes=128 --sched conservative --quiet) |"
 	echo "| --stats HPC2N-2002 (parse + statistics) | 202,871 | $(measure "$JS" --stats "$SHARED/HPC2N-2002-2.2-cln.swf.gz") |"
 	rm -f /tmp/bench-jobs.csv /tmp/bench-sum.csv
