@@ -453,7 +453,9 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	                          order_names[c->order],
 	                          c->kill,
 	                          c->seed,
-	                          c->gamma_s};
+	                          c->gamma_s,
+	                          &c->clean,
+	                          w ? js_clean_ppn(w, &c->clean) : 1};
 	if (!rc && out[OUT_JOBS].f)
 		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, c->gamma_s);
 	if (!rc && out[OUT_SUMMARY].f)

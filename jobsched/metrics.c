@@ -129,6 +129,12 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	for (int k = 0; k < JS_SKIP_N; k++)
 		if (w->counts.skipped[k])
 			fprintf(f, "skipped_%-11s %ld\n", js_skip_names[k], w->counts.skipped[k]);
+	fprintf(f, "size_from_requested %ld\n", w->counts.size_from_requested);
+	fprintf(f, "size_clamped        %ld\n", w->counts.size_clamped);
+	fprintf(f, "requested_from_run  %ld\n", w->counts.req_from_run);
+	fprintf(f, "run_clamped         %ld\n", w->counts.run_clamped);
+	fprintf(f, "overrun_kept        %ld\n", w->counts.overrun_kept);
+	fprintf(f, "submit_reordered    %ld\n", w->counts.reordered);
 	fprintf(f, "jobs                %zu\n", s->jobs);
 	fprintf(f, "size_mean           %.4f\n", s->size_mean);
 	fprintf(f, "size_sd             %.4f\n", s->size_sd);
@@ -306,6 +312,27 @@ static void str(FILE *f, const char *v, const char *sep)
 	}
 }
 
+/* The cleaning options as summary columns (see the header). */
+static void write_clean_params(FILE *f, const struct js_run_params *p)
+{
+	const struct js_clean_opts *o = p->clean;
+	fprintf(f, "%s,%d,%s,%s,%s,",
+	        o->size_field == JS_SIZE_REQUESTED ? "requested" : "allocated", p->procs_per_node,
+	        o->oversize == JS_OVERSIZE_CLAMP ? "clamp" : "skip",
+	        o->skip_zero_run ? "skip" : "keep", o->clamp_overrun ? "clamp" : "keep");
+	for (int st = -1, first = 1; st <= 5; st++)
+		if (o->status_mask & (1u << (st + 1))) {
+			fprintf(f, "%s%d", first ? "" : " ", st);
+			first = 0;
+		}
+	fputc(',', f);
+	num(f, o->window_from_s, ",");
+	num(f, o->window_to_s, ",");
+	fprintf(f, "%ld,%ld,", o->offset, o->first);
+	num(f, o->arrival_mult, ",");
+	num(f, o->runtime_coef, ",");
+}
+
 int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                          const struct js_run_params *p)
 {
@@ -314,7 +341,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 		return CMN_ENOMEM;
 	const struct js_counts *c = &w->counts;
 	fprintf(f, "workload,machine,nodes,sched,alloc,runtime,queue_order,kill_at_requested,seed,"
-	           "bsld_gamma_s,jobs_read,jobs_skipped");
+	           "bsld_gamma_s,size_field,procs_per_node,oversize,zero_runtime,overrun,statuses,"
+	           "window_from_s,window_to_s,offset,first,arrival_mult,runtime_coef,"
+	           "jobs_read,jobs_skipped");
 	for (int k = 0; k < JS_SKIP_N; k++)
 		fprintf(f, ",skipped_%s", js_skip_names[k]);
 	fprintf(f, ",size_from_requested,size_clamped,requested_from_run,run_clamped,"
@@ -330,8 +359,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	str(f, p->alloc, ",");
 	str(f, p->runtime, ",");
 	str(f, p->order, ",");
-	fprintf(f, "%d,%lu,%.15g,%ld,%ld", p->kill_at_req, p->seed, p->gamma_s, c->read,
-	        skipped_total(c));
+	fprintf(f, "%d,%lu,%.15g,", p->kill_at_req, p->seed, p->gamma_s);
+	write_clean_params(f, p);
+	fprintf(f, "%ld,%ld", c->read, skipped_total(c));
 	for (int k = 0; k < JS_SKIP_N; k++)
 		fprintf(f, ",%ld", c->skipped[k]);
 	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested, c->size_clamped,

@@ -46,6 +46,8 @@ struct js_run_params {
 	int kill_at_req;
 	unsigned long seed;
 	double gamma_s; /* bounded slowdown threshold, seed 003: 10 s */
+	const struct js_clean_opts *clean;
+	int procs_per_node; /* effective (auto resolved) */
 };
 
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
