@@ -370,27 +370,51 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 	return rc;
 }
 
-static int run_gnuplot(const char *series, const char *png, const char *title, struct cmn_err *e)
+/* A gnuplot single-quoted string ('' stands for a quote). */
+static void gp_str(FILE *g, const char *v)
 {
-	FILE *g = popen("gnuplot 2>&1", "w");
+	fputc('\'', g);
+	for (; *v; v++) {
+		if (*v == '\'')
+			fputc('\'', g);
+		fputc(*v, g);
+	}
+	fputc('\'', g);
+}
+
+/* Draws utilization and queue length from the series CSV into png (a
+ * temporary); shown is the name to report. gnuplot's messages go to stderr. */
+static int run_gnuplot(const char *series, const char *png, const char *shown, const char *title,
+                       int empty, struct cmn_err *e)
+{
+	FILE *g = popen("gnuplot 1>&2", "w");
 	if (!g)
-		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", png);
-	fprintf(g,
-	        "set terminal pngcairo size 1000,700 font ',10'\n"
-	        "set output '%s'\n"
-	        "set datafile separator ','\n"
-	        "set multiplot layout 2,1 title '%s' noenhanced\n"
-	        "set grid\nset key below\n"
-	        "set ylabel 'utilization'\nset yrange [0:1.05]\n"
-	        "plot '%s' every ::1 using ($1/3600):3 with steps lw 1 title 'busy nodes / nodes'\n"
-	        "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n"
-	        "plot '%s' every ::1 using ($1/3600):4 with steps lw 1 lc 7 title 'queue length'\n"
-	        "unset multiplot\n",
-	        png, title, series, series);
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
+	fprintf(g, "set terminal pngcairo size 1000,700 font ',10'\nset output ");
+	gp_str(g, png);
+	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
+	gp_str(g, title);
+	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange [0:1.05]\n");
+	if (empty) /* nothing simulated: empty axes that say so */
+		fprintf(g,
+		        "set label 'no job simulated' at graph 0.5,0.5 center\n"
+		        "plot [0:1] NaN notitle\nset ylabel 'queued jobs'\nset xlabel 'time (h)'\n"
+		        "plot [0:1] NaN notitle\n");
+	for (int k = 0; k < 2 && !empty; k++) {
+		if (k)
+			fprintf(
+			    g,
+			    "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n");
+		fprintf(g, "plot ");
+		gp_str(g, series);
+		fprintf(g, " every ::1 using ($1/3600):%d with steps lw 1 %s\n", k ? 4 : 3,
+		        k ? "lc 7 title 'queue length'" : "title 'busy nodes / nodes'");
+	}
+	fprintf(g, "unset multiplot\n");
 	int st = pclose(g);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
-		                   png);
+		                   shown);
 	return 0;
 }
 
@@ -472,7 +496,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 		if (fflush(series) != 0)
 			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_path);
 		if (!rc)
-			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, title, e);
+			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, c->plot, title, w->n == 0,
+			                 e);
 	}
 	cmn_outfile_abort(&series_scratch);
 	for (int k = 0; k < OUT_N; k++) {

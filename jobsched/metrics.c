@@ -87,7 +87,8 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 	s->procs = procs;
 	size_t n = w->n;
 	if (n == 0) {
-		s->load = NAN;
+		s->size_mean = s->size_sd = s->work_mean = s->work_sd = NAN;
+		s->run_mean = s->run_sd = s->frac_serial = s->frac_pow2 = s->load = NAN;
 		return 0;
 	}
 	double *size = malloc(n * sizeof *size), *work = malloc(n * sizeof *work);

@@ -96,6 +96,18 @@ check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_re
 check "plot is a PNG" python3 -c "import sys; sys.exit(0 if open('$T/p.png','rb').read(8)==b'\x89PNG\r\n\x1a\n' else 1)"
 check "plot: no temporary left" test -z "$(ls "$T" | grep tmp)"
 
+# Nothing left after cleaning: a run that says so, and a plot that says so.
+printf '; MaxProcs: 8\n1 0 -1 -1 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n' > "$T/allskip.swf"
+"$JS" --workload "$T/allskip.swf" --machine flat:nodes=8 --summary-out "$T/as.csv" --plot "$T/as.png" > "$T/out" 2>&1
+check "no job simulated: exit 0" test $? -eq 0
+check "no job simulated: summary" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/as.csv')))
+sys.exit(0 if r['jobs_simulated']=='0' and r['skipped_runtime_unknown']=='1' and r['mean_wait_s']=='' else 1)"
+check "no job simulated: plot" test -s "$T/as.png"
+# A path with a quote reaches gnuplot intact.
+"$JS" --synthetic dq:jobs=50 --machine flat:nodes=32 --plot "$T/it's.png" > /dev/null 2>&1
+check "plot path with a quote" test -s "$T/it's.png"
+
 # Real logs (skipped with a message when ../shared is absent).
 if [ -d "$SHARED/workloads" ]; then
 	"$JS" --stats "$SHARED/workloads/HPC2N-2002-2.2-cln.swf.gz" > "$T/stats"
