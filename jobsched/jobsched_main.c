@@ -340,8 +340,10 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 	int rc = js_swf_read(c->stats, c->skip_bad, &w, e);
 	if (rc)
 		return rc;
+	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
+	 * procs-per-node, or MaxNodes), else the largest job of the log. */
 	int ppn = js_clean_ppn(w, &c->clean);
-	long long procs = w->hdr.max_procs > 0 ? w->hdr.max_procs : w->hdr.max_nodes;
+	long long procs = 0;
 	struct plat_machine *m = NULL;
 	if (c->machine) {
 		rc = plat_machine_create(c->machine, &m, e);
@@ -350,14 +352,17 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 			return rc;
 		}
 		procs = m->nodes;
-	} else {
-		procs = procs > 0 ? procs / ppn : 0;
+	} else if (w->hdr.max_procs > 0) {
+		procs = w->hdr.max_procs / ppn;
+	} else if (w->hdr.max_nodes > 0) {
+		procs = w->hdr.max_nodes;
 	}
 	if (procs <= 0) {
-		for (size_t i = 0; i < w->n; i++)
-			if (w->jobs[i].f[JS_F_ALLOC_PROCS] > procs)
-				procs = (long long)w->jobs[i].f[JS_F_ALLOC_PROCS];
-		procs = procs / ppn;
+		for (size_t i = 0; i < w->n; i++) {
+			long long size = (long long)ceil(w->jobs[i].f[JS_F_ALLOC_PROCS] / ppn);
+			if (size > procs)
+				procs = size;
+		}
 	}
 	plat_machine_destroy(m);
 	rc = js_clean(w, &c->clean, (int)procs, e);
@@ -394,7 +399,8 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 	gp_str(g, png);
 	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
 	gp_str(g, title);
-	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange [0:1.05]\n");
+	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange "
+	           "[0:1.05]\n");
 	if (empty) /* nothing simulated: empty axes that say so */
 		fprintf(g,
 		        "set label 'no job simulated' at graph 0.5,0.5 center\n"

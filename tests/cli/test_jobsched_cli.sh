@@ -108,6 +108,14 @@ check "no job simulated: plot" test -s "$T/as.png"
 "$JS" --synthetic dq:jobs=50 --machine flat:nodes=32 --plot "$T/it's.png" > /dev/null 2>&1
 check "plot path with a quote" test -s "$T/it's.png"
 
+# --stats: P from the header (MaxProcs / procs-per-node, else MaxNodes), else the largest job.
+printf '; MaxNodes: 16\n1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n' > "$T/st.swf"
+check "stats P from MaxNodes" test "$("$JS" --stats "$T/st.swf" --procs-per-node 2 | awk '$1=="load_procs"{print $2}')" = 16
+printf '; MaxProcs: 16\n1 0 -1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n' > "$T/st.swf"
+check "stats P from MaxProcs" test "$("$JS" --stats "$T/st.swf" --procs-per-node 2 | awk '$1=="load_procs"{print $2}')" = 8
+printf '1 0 -1 10 6 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 10 9 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n3 1 -1 10 2 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n' > "$T/st.swf"
+check "stats P from the largest job" test "$("$JS" --stats "$T/st.swf" | awk '$1=="load_procs"{print $2}')" = 9
+
 # Real logs (skipped with a message when ../shared is absent).
 if [ -d "$SHARED/workloads" ]; then
 	"$JS" --stats "$SHARED/workloads/HPC2N-2002-2.2-cln.swf.gz" > "$T/stats"
