@@ -60,6 +60,9 @@ void js_workload_free(struct js_workload *w)
 {
 	if (!w)
 		return;
+	for (size_t i = 0; i < w->hdr.nlines; i++)
+		free(w->hdr.lines[i]);
+	free(w->hdr.lines);
 	free(w->jobs);
 	free(w);
 }
@@ -153,9 +156,26 @@ static long long header_int(const char *v, int *ok)
 
 /* "; Key: value" comment lines: the keys used later are typed, others kept
  * only as counted comments. */
+static int keep_line(struct js_swf_header *h, const char *line)
+{
+	char **lines = realloc(h->lines, (h->nlines + 1) * sizeof *lines);
+	if (!lines)
+		return -1;
+	h->lines = lines;
+	size_t len = strcspn(line, "\r\n");
+	h->lines[h->nlines] = malloc(len + 1);
+	if (!h->lines[h->nlines])
+		return -1;
+	memcpy(h->lines[h->nlines], line, len);
+	h->lines[h->nlines++][len] = '\0';
+	return 0;
+}
+
 static int parse_header(struct js_swf_header *h, const char *line, struct cmn_err *e)
 {
 	h->comment_lines++;
+	if (keep_line(h, line))
+		return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 	const char *p = line + 1;
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -324,6 +344,10 @@ int js_swf_write(FILE *f, const struct js_workload *w, const char *note)
 		fprintf(f, "; MaxNodes: %lld\n", w->hdr.max_nodes);
 	if (w->hdr.max_procs >= 0)
 		fprintf(f, "; MaxProcs: %lld\n", w->hdr.max_procs);
+	if (w->hdr.nlines)
+		fprintf(f, "; Header of the source:\n");
+	for (size_t i = 0; i < w->hdr.nlines; i++)
+		fprintf(f, "; > %s\n", w->hdr.lines[i]);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		double rec[JS_SWF_FIELDS];

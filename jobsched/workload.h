@@ -78,6 +78,8 @@ struct js_swf_header {
 	long long max_jobs, max_records, max_nodes, max_procs, unix_start_time;
 	char time_zone_string[64];
 	long comment_lines;
+	char **lines; /* every header comment line as read (Note, Queues, ...) */
+	size_t nlines;
 };
 
 struct js_workload {
@@ -99,8 +101,9 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
  * naming the field (the caller adds file:line). */
 int js_swf_parse_line(char *line, double rec[JS_SWF_FIELDS], struct cmn_err *e);
 
-/* Writes the workload as SWF 2.2 (header comments plus one line per job,
- * with the simulated submit, run, requested time and size). */
+/* Writes the workload as SWF 2.2: a header of its own, the source's header
+ * lines quoted ("; > "), one line per job with the simulated submit time,
+ * run time, size (nodes) and requested time, the other fields as read. */
 int js_swf_write(FILE *f, const struct js_workload *w, const char *note);
 
 struct js_workload *js_workload_new(const char *source);

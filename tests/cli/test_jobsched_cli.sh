@@ -84,6 +84,12 @@ check "another seed differs" test -n "$(cmp "$T/a.swf" "$T/c.swf" 2>&1)"
 "$JS" --workload "$T/a.swf" --machine flat:nodes=64 --sched fpfs:maxjumps=4 --jobs-out "$T/r.jobs" > /dev/null
 check "synthetic -> SWF -> same schedule" cmp -s "$T/a.jobs" "$T/r.jobs"
 
+# --swf-out keeps the source's header lines, quoted so they are not read as its own.
+printf '; MaxProcs: 8\n; Note: from the site\n%s\n' "$rec" > "$T/h.swf"
+"$JS" --workload "$T/h.swf" --machine flat:nodes=8 --swf-out "$T/h.out.swf" > /dev/null
+check "swf-out keeps the header" grep -q "^; > ; Note: from the site$" "$T/h.out.swf"
+check "swf-out reads back" "$JS" --stats "$T/h.out.swf" > /dev/null
+
 # Summary: one header row, one value row, equal column counts.
 check "summary shape" python3 -c "
 import csv,sys; rows=list(csv.reader(open('$T/a.sum')))

@@ -91,6 +91,9 @@ static void test_header_and_floats(void)
 	CU_ASSERT_EQUAL(w->hdr.max_procs, 1152);
 	CU_ASSERT_EQUAL(w->hdr.unix_start_time, 956700003);
 	CU_ASSERT_STRING_EQUAL(w->hdr.time_zone_string, "US/Pacific");
+	CU_ASSERT_EQUAL_FATAL(w->hdr.nlines, 10);
+	CU_ASSERT_STRING_EQUAL(w->hdr.lines[8], "; Note: a note: with colons");
+	CU_ASSERT_STRING_EQUAL(w->hdr.lines[9], "; Queues: 1 2");
 	CU_ASSERT_EQUAL(w->n, 2); /* the last line has no newline */
 	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_SUBMIT], 0.5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_RUN], 10.25, 0);
