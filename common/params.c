@@ -44,6 +44,12 @@ static int set_value(const struct cmn_param_def *d, int i, const char *v, struct
 		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: value '%s' is too long", d->key,
 		                   v);
 	strcpy(out->str[i], v);
+	if (d->type == CMN_PT_STRING) {
+		if (*v == '\0')
+			return cmn_err_set(e, CMN_EUSAGE, "parameter %s: empty value", d->key);
+		out->num[i] = 0;
+		return 0;
+	}
 	if (d->type == CMN_PT_CHOICE) {
 		if (!choice_ok(d->choices, v))
 			return cmn_err_set(e, CMN_EUSAGE, "parameter %s: '%s' is not one of %s",
@@ -148,7 +154,7 @@ void cmn_params_format(const char *name, const struct cmn_params *p, char *buf, 
 	size_t used = (size_t)snprintf(buf, len, "%s", name);
 	for (int i = 0; i < p->n && used < len; i++) {
 		const struct cmn_param_def *d = &p->defs[i];
-		if (d->type == CMN_PT_CHOICE)
+		if (d->type == CMN_PT_CHOICE || d->type == CMN_PT_STRING)
 			used += (size_t)snprintf(buf + used, len - used, "%c%s=%s", i ? ',' : ':',
 			                         d->key, p->str[i]);
 		else
@@ -202,7 +208,10 @@ void cmn_registry_help(FILE *f, const void *const *entries, const char *kind)
 		fprintf(f, "  %-14s %s\n", pl->name, pl->help);
 		for (int k = 0; pl->params && pl->params[k].key; k++) {
 			const struct cmn_param_def *d = &pl->params[k];
-			if (d->type == CMN_PT_CHOICE)
+			if (d->type == CMN_PT_STRING)
+				fprintf(f, "      %s=TEXT (default %s): %s\n", d->key,
+				        d->def ? d->def : "required", d->help);
+			else if (d->type == CMN_PT_CHOICE)
 				fprintf(f, "      %s=%s (default %s): %s\n", d->key, d->choices,
 				        d->def ? d->def : "required", d->help);
 			else

@@ -13,6 +13,7 @@ enum cmn_ptype {
 	CMN_PT_INT,    /* integer in [min, max] */
 	CMN_PT_DOUBLE, /* finite real in [min, max] */
 	CMN_PT_CHOICE, /* one of the '|'-separated words of choices */
+	CMN_PT_STRING, /* text the implementation checks (e.g. dims=16x16) */
 };
 
 struct cmn_param_def {

@@ -1,22 +1,66 @@
-/* Machine models: the topology interface (an ops table per family, chosen by
- * "name:key=value" specification) and the machine object built from it.
- * platforms/ knows nothing of jobs or traces. */
+/* Machine models: the topology interface (an ops table per family, chosen
+ * by "name:key=value" specification) and the machine object built from it:
+ * compute nodes, the switches or routers between them (vertices), directed
+ * links with bandwidth and latency, hop distances and routes.
+ * platforms/ knows nothing of jobs or traces.
+ *
+ * Vertex ids: compute nodes are 0 .. nodes-1; switches, routers and
+ * gateways follow. Link ids are 0 .. links-1, each link one direction. */
 #ifndef PLAT_PLATFORM_H
 #define PLAT_PLATFORM_H
 
 #include "../common/err.h"
 #include "../common/params.h"
 
+struct plat_link {
+	int src, dst;  /* vertex ids */
+	double bw_bps; /* bytes per second */
+	double lat_s;  /* seconds */
+};
+
+struct plat_vertex {
+	int kind;  /* PLAT_V_NODE, PLAT_V_SWITCH, PLAT_V_ROUTER, PLAT_V_GATEWAY */
+	int level; /* tree stage (1..n) of a switch; cluster index of a gateway */
+	int index; /* position within its kind and level */
+};
+
+enum { PLAT_V_NODE, PLAT_V_SWITCH, PLAT_V_ROUTER, PLAT_V_GATEWAY };
+
+/* What a family's create() fills in: vertices beyond the nodes, and links. */
+struct plat_builder {
+	int nodes;
+	struct plat_vertex *v;
+	int nv, cap_v;
+	struct plat_link *l;
+	int nl, cap_l;
+	int failed; /* out of memory */
+};
+
+/* Adds a vertex (returns its id) or a link (returns its id); -1 when out of
+ * memory (the builder then fails as a whole). */
+int plat_add_vertex(struct plat_builder *b, int kind, int level, int index);
+int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, double lat_s);
+
 struct plat_topology_ops {
 	struct cmn_plugin base;
-	/* Builds the family's state from its parameters. */
-	int (*create)(const struct cmn_params *p, void **state, struct cmn_err *e);
+	/* Builds the family's state from its parameters; first adds `nodes`
+	 * compute-node vertices (plat_builder_nodes), then the rest. */
+	int (*create)(const struct cmn_params *p, struct plat_builder *b, void **state,
+	              struct cmn_err *e);
 	void (*destroy)(void *state);
-	/* Number of compute nodes; node ids are 0 .. count-1. */
-	int (*node_count)(const void *state);
-	/* Hop distance between two nodes (0 for a == b). */
+	/* Hop distance between two nodes (0 for a == b), as documented per family. */
 	int (*distance)(const void *state, int a, int b);
+	/* The deterministic route from node a to node b as link ids; returns
+	 * their count (0 for a == b); room for max_route links. */
+	int (*route)(const void *state, int a, int b, int *links);
+	int (*max_route)(const void *state);
+	/* Coordinates: how many (0 when the family has none) and a node's. */
+	int (*ndims)(const void *state);
+	void (*coords)(const void *state, int node, int *c);
 };
+
+/* Adds the compute-node vertices 0 .. nodes-1. */
+int plat_builder_nodes(struct plat_builder *b, int nodes);
 
 /* NULL-terminated registry of topology families (topology_registry.def). */
 extern const struct plat_topology_ops *const plat_topology_registry[];
@@ -26,11 +70,62 @@ struct plat_machine {
 	void *state;
 	struct cmn_params params;
 	int nodes;
+	double speed_flops; /* every node's speed (parameter speed) */
+	int nvertices, nlinks;
+	struct plat_vertex *vertices;
+	struct plat_link *links;
 	char spec[256]; /* effective specification, every parameter spelled out */
 };
 
-/* Builds a machine from a specification such as "flat:nodes=256". */
+/* Builds a machine from a specification such as "kary-ntree:k=4,n=3". */
 int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_err *e);
 void plat_machine_destroy(struct plat_machine *m);
+
+static inline int plat_distance(const struct plat_machine *m, int a, int b)
+{
+	return m->ops->distance(m->state, a, b);
+}
+static inline int plat_route(const struct plat_machine *m, int a, int b, int *links)
+{
+	return m->ops->route(m->state, a, b, links);
+}
+static inline int plat_max_route(const struct plat_machine *m)
+{
+	return m->ops->max_route(m->state);
+}
+static inline int plat_ndims(const struct plat_machine *m)
+{
+	return m->ops->ndims(m->state);
+}
+static inline void plat_coords(const struct plat_machine *m, int node, int *c)
+{
+	m->ops->coords(m->state, node, c);
+}
+
+/* Typed views for allocators that need a family's structure. Each returns
+ * 0, or CMN_EUSAGE naming the family it needs when m is another one. */
+int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e);
+/* The minimal route from a to b taking up port ups[l-1] at stage l, for every
+ * stage below the nearest common ancestor (the set of minimal up*-down*
+ * paths; plat_route() takes b's digits). Returns the link count. */
+int plat_kary_ntree_route_via(const struct plat_machine *m, int a, int b, const int *ups,
+                              int *links);
+/* Meshes and tori: dimension sizes and wrap flags (room for PLAT_MAX_DIMS). */
+#define PLAT_MAX_DIMS 8
+int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wrap,
+                    struct cmn_err *e);
+/* Multi-cluster machines: number of clusters, and the first node and node
+ * count of each (room for the cluster count). */
+int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,
+                            struct cmn_err *e);
+int plat_cluster_of(const struct plat_machine *m, int node);
+
+/* Link and host parameters shared by every family (documented defaults). */
+#define PLAT_LINK_PARAMS                                                                           \
+	{"bw", CMN_PT_DOUBLE, "1.25e9", 1, 1e15, NULL, "link bandwidth, bytes/s"},                 \
+	    {"lat", CMN_PT_DOUBLE, "1e-6", 0, 10, NULL, "link latency, s"},                        \
+	{                                                                                          \
+		"speed", CMN_PT_DOUBLE, "1e9", 1, 1e18, NULL, "node speed, flop/s"                 \
+	}
 
 #endif

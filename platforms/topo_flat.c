@@ -1,5 +1,6 @@
-/* The flat machine: N nodes, all equidistant (seed 003's fully connected
- * comparison machine, and the default of the scheduling simulator). */
+/* The flat machine: N nodes under one switch, all equidistant (seed 003's
+ * fully connected comparison machine). Distance 2 between distinct nodes
+ * (up to the switch and down); route: the node's up link, the other's down. */
 #include <stdlib.h>
 
 #include "platform.h"
@@ -10,15 +11,24 @@ struct flat {
 
 static const struct cmn_param_def flat_params[] = {
     {"nodes", CMN_PT_INT, NULL, 1, 1 << 24, NULL, "number of compute nodes"},
+    PLAT_LINK_PARAMS,
     {NULL},
 };
 
-static int flat_create(const struct cmn_params *p, void **state, struct cmn_err *e)
+static int flat_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+                       struct cmn_err *e)
 {
 	struct flat *f = malloc(sizeof *f);
 	if (!f)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	f->nodes = (int)cmn_params_num(p, "nodes");
+	double bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
+	plat_builder_nodes(b, f->nodes);
+	int sw = plat_add_vertex(b, PLAT_V_SWITCH, 1, 0);
+	for (int i = 0; i < f->nodes; i++) {
+		plat_add_link(b, i, sw, bw, lat); /* 2i: up */
+		plat_add_link(b, sw, i, bw, lat); /* 2i + 1: down */
+	}
 	*state = f;
 	return 0;
 }
@@ -28,21 +38,46 @@ static void flat_destroy(void *state)
 	free(state);
 }
 
-static int flat_node_count(const void *state)
-{
-	return ((const struct flat *)state)->nodes;
-}
-
 static int flat_distance(const void *state, int a, int b)
 {
 	(void)state;
-	return a == b ? 0 : 1;
+	return a == b ? 0 : 2;
+}
+
+static int flat_route(const void *state, int a, int b, int *links)
+{
+	(void)state;
+	if (a == b)
+		return 0;
+	links[0] = 2 * a;
+	links[1] = 2 * b + 1;
+	return 2;
+}
+
+static int flat_max_route(const void *state)
+{
+	(void)state;
+	return 2;
+}
+
+static int flat_ndims(const void *state)
+{
+	(void)state;
+	return 0;
+}
+
+static void flat_coords(const void *state, int node, int *c)
+{
+	(void)state, (void)node, (void)c;
 }
 
 const struct plat_topology_ops plat_topo_flat_ops = {
-    .base = {"flat", "all nodes equidistant (one switch)", flat_params},
+    .base = {"flat", "N nodes under one switch, all equidistant", flat_params},
     .create = flat_create,
     .destroy = flat_destroy,
-    .node_count = flat_node_count,
     .distance = flat_distance,
+    .route = flat_route,
+    .max_route = flat_max_route,
+    .ndims = flat_ndims,
+    .coords = flat_coords,
 };

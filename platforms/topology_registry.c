@@ -1,5 +1,5 @@
-/* The registry of topology families and the machine object built from it. */
-#include <stdlib.h>
+/* The registry of topology families (one line each in topology_registry.def). */
+#include <stddef.h>
 
 #include "platform.h"
 
@@ -13,36 +13,3 @@ const struct plat_topology_ops *const plat_topology_registry[] = {
 #undef PLAT_TOPOLOGY
     NULL,
 };
-
-int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_err *e)
-{
-	*out = NULL;
-	struct plat_machine *m = calloc(1, sizeof *m);
-	if (!m)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	const void *ops;
-	int rc = cmn_spec_resolve((const void *const *)plat_topology_registry, spec, "machine",
-	                          &ops, &m->params, e);
-	if (rc) {
-		free(m);
-		return rc;
-	}
-	m->ops = ops;
-	rc = m->ops->create(&m->params, &m->state, e);
-	if (rc) {
-		free(m);
-		return rc;
-	}
-	m->nodes = m->ops->node_count(m->state);
-	cmn_params_format(m->ops->base.name, &m->params, m->spec, sizeof m->spec);
-	*out = m;
-	return 0;
-}
-
-void plat_machine_destroy(struct plat_machine *m)
-{
-	if (!m)
-		return;
-	m->ops->destroy(m->state);
-	free(m);
-}

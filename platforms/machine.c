@@ -1,0 +1,99 @@
+/* The machine object: a family's state plus its vertices and links, built
+ * through a plat_builder. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+
+int plat_add_vertex(struct plat_builder *b, int kind, int level, int index)
+{
+	if (b->failed)
+		return -1;
+	if (b->nv == b->cap_v) {
+		int cap = b->cap_v ? 2 * b->cap_v : 1024;
+		struct plat_vertex *v = realloc(b->v, (size_t)cap * sizeof *v);
+		if (!v) {
+			b->failed = 1;
+			return -1;
+		}
+		b->v = v;
+		b->cap_v = cap;
+	}
+	b->v[b->nv] = (struct plat_vertex){kind, level, index};
+	return b->nv++;
+}
+
+int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, double lat_s)
+{
+	if (b->failed)
+		return -1;
+	if (b->nl == b->cap_l) {
+		int cap = b->cap_l ? 2 * b->cap_l : 1024;
+		struct plat_link *l = realloc(b->l, (size_t)cap * sizeof *l);
+		if (!l) {
+			b->failed = 1;
+			return -1;
+		}
+		b->l = l;
+		b->cap_l = cap;
+	}
+	b->l[b->nl] = (struct plat_link){src, dst, bw_bps, lat_s};
+	return b->nl++;
+}
+
+int plat_builder_nodes(struct plat_builder *b, int nodes)
+{
+	b->nodes = nodes;
+	for (int i = 0; i < nodes; i++)
+		if (plat_add_vertex(b, PLAT_V_NODE, 0, i) < 0)
+			return -1;
+	return 0;
+}
+
+int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_err *e)
+{
+	*out = NULL;
+	struct plat_machine *m = calloc(1, sizeof *m);
+	if (!m)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	const void *ops;
+	int rc = cmn_spec_resolve((const void *const *)plat_topology_registry, spec, "machine",
+	                          &ops, &m->params, e);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	m->ops = ops;
+	struct plat_builder b;
+	memset(&b, 0, sizeof b);
+	rc = m->ops->create(&m->params, &b, &m->state, e);
+	if (!rc && b.failed) {
+		m->ops->destroy(m->state);
+		rc = cmn_err_set(e, CMN_ENOMEM, "machine %s: out of memory", spec);
+	}
+	if (rc) {
+		free(b.v);
+		free(b.l);
+		free(m);
+		return rc;
+	}
+	m->nodes = b.nodes;
+	m->speed_flops = cmn_params_num(&m->params, "speed");
+	m->vertices = b.v;
+	m->nvertices = b.nv;
+	m->links = b.l;
+	m->nlinks = b.nl;
+	cmn_params_format(m->ops->base.name, &m->params, m->spec, sizeof m->spec);
+	*out = m;
+	return 0;
+}
+
+void plat_machine_destroy(struct plat_machine *m)
+{
+	if (!m)
+		return;
+	m->ops->destroy(m->state);
+	free(m->vertices);
+	free(m->links);
+	free(m);
+}

@@ -1,0 +1,182 @@
+/* k-ary n-tree (Petrini and Vanneschi; seed 000): k^n nodes, n stages of
+ * k^(n-1) switches with k down and k up ports (none up at the top).
+ * Node p hangs from stage-1 switch p / k; the up port u of stage-l switch w
+ * leads to the stage-(l+1) switch equal to w but for base-k digit l-1 set to
+ * u. The switch of stage l above node p is any whose digits l-1.. equal
+ * p / k^l: a node's subtree at level l is the block of k^l consecutive ids.
+ * Distance = 2 x the level of the nearest common ancestor. Routes go up*
+ * then down*; the deterministic one picks the up port at stage l by the
+ * destination's digit l (d-mod-k), which reaches the top switch b / k and
+ * comes down through switches of that same index. */
+#include <stdlib.h>
+
+#include "platform.h"
+
+struct tree {
+	int k, n, nodes, per_stage; /* per_stage = k^(n-1) */
+	int first_switch;           /* vertex id of stage-1 switch 0 */
+};
+
+static const struct cmn_param_def tree_params[] = {
+    {"k", CMN_PT_INT, "4", 2, 64, NULL, "arity: down (and up) ports per switch"},
+    {"n", CMN_PT_INT, "3", 1, 12, NULL, "stages; k^n nodes"},
+    PLAT_LINK_PARAMS,
+    {NULL},
+};
+
+static int ipow(int k, int n)
+{
+	long long r = 1;
+	for (int i = 0; i < n; i++)
+		r *= k;
+	return r > (1 << 24) ? -1 : (int)r;
+}
+
+/* Link ids: node p up 2p, down 2p+1; then for stage l < n, switch w, up
+ * port u: base + 2(((l-1) S + w) k + u), its reverse (down) +1. */
+static int sw_link(const struct tree *t, int l, int w, int u)
+{
+	return 2 * t->nodes + 2 * (((l - 1) * t->per_stage + w) * t->k + u);
+}
+
+static int set_digit(int w, int pos, int digit, int k)
+{
+	int p = 1;
+	for (int i = 0; i < pos; i++)
+		p *= k;
+	return w - ((w / p) % k) * p + digit * p;
+}
+
+static int tree_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+                       struct cmn_err *e)
+{
+	int k = (int)cmn_params_num(p, "k"), n = (int)cmn_params_num(p, "n");
+	int nodes = ipow(k, n);
+	if (nodes < 0)
+		return cmn_err_set(e, CMN_EUSAGE, "machine kary-ntree: %d^%d nodes is too many", k,
+		                   n);
+	struct tree *t = malloc(sizeof *t);
+	if (!t)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	*t = (struct tree){k, n, nodes, nodes / k, nodes};
+	double bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
+	plat_builder_nodes(b, nodes);
+	for (int l = 1; l <= n; l++)
+		for (int w = 0; w < t->per_stage; w++)
+			plat_add_vertex(b, PLAT_V_SWITCH, l, w);
+	for (int i = 0; i < nodes; i++) {
+		int sw = t->first_switch + i / k;
+		plat_add_link(b, i, sw, bw, lat);
+		plat_add_link(b, sw, i, bw, lat);
+	}
+	for (int l = 1; l < n; l++)
+		for (int w = 0; w < t->per_stage; w++)
+			for (int u = 0; u < k; u++) {
+				int lo = t->first_switch + (l - 1) * t->per_stage + w;
+				int hi =
+				    t->first_switch + l * t->per_stage + set_digit(w, l - 1, u, k);
+				plat_add_link(b, lo, hi, bw, lat);
+				plat_add_link(b, hi, lo, bw, lat);
+			}
+	*state = t;
+	return 0;
+}
+
+static void tree_destroy(void *state)
+{
+	free(state);
+}
+
+/* Level of the nearest common ancestor (0 for a == b). */
+static int nca_level(const struct tree *t, int a, int b)
+{
+	int l = 0;
+	while (a != b) {
+		a /= t->k;
+		b /= t->k;
+		l++;
+	}
+	return l;
+}
+
+static int tree_distance(const void *state, int a, int b)
+{
+	return 2 * nca_level(state, a, b);
+}
+
+/* The route from a to b taking up port ups[l-1] at stage l (l < NCA level). */
+static int route_via(const struct tree *t, int a, int b, const int *ups, int *links)
+{
+	int L = nca_level(t, a, b), n = 0;
+	if (L == 0)
+		return 0;
+	links[n++] = 2 * a;
+	int w = a / t->k;
+	for (int l = 1; l < L; l++) {
+		links[n++] = sw_link(t, l, w, ups[l - 1]);
+		w = set_digit(w, l - 1, ups[l - 1], t->k);
+	}
+	/* down: at each stage the digit l-1 must become b's digit l */
+	int target = b / t->k, p = 1;
+	for (int l = 1; l < L - 1; l++)
+		p *= t->k;
+	for (int l = L - 1; l >= 1; l--, p /= t->k) {
+		int lower = set_digit(w, l - 1, (target / p) % t->k, t->k);
+		links[n++] = sw_link(t, l, lower, (w / p) % t->k) + 1;
+		w = lower;
+	}
+	links[n++] = 2 * b + 1;
+	return n;
+}
+
+static int tree_route(const void *state, int a, int b, int *links)
+{
+	const struct tree *t = state;
+	int ups[16];
+	for (int l = 1, bb = b / t->k; l < t->n; l++, bb /= t->k)
+		ups[l - 1] = bb % t->k; /* digit l of b */
+	return route_via(t, a, b, ups, links);
+}
+
+static int tree_max_route(const void *state)
+{
+	return 2 * ((const struct tree *)state)->n;
+}
+
+static int tree_ndims(const void *state)
+{
+	(void)state;
+	return 0;
+}
+
+static void tree_coords(const void *state, int node, int *c)
+{
+	(void)state, (void)node, (void)c;
+}
+
+const struct plat_topology_ops plat_topo_kary_ntree_ops = {
+    .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params},
+    .create = tree_create,
+    .destroy = tree_destroy,
+    .distance = tree_distance,
+    .route = tree_route,
+    .max_route = tree_max_route,
+    .ndims = tree_ndims,
+    .coords = tree_coords,
+};
+
+int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e)
+{
+	if (m->ops != &plat_topo_kary_ntree_ops)
+		return cmn_err_set(e, CMN_EUSAGE, "needs a kary-ntree machine, not %s", m->spec);
+	const struct tree *t = m->state;
+	*k = t->k;
+	*n = t->n;
+	return 0;
+}
+
+int plat_kary_ntree_route_via(const struct plat_machine *m, int a, int b, const int *ups,
+                              int *links)
+{
+	return route_via(m->state, a, b, ups, links);
+}

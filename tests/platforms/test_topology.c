@@ -1,0 +1,246 @@
+/* Topology families: a contract every registered family must meet (loops
+ * over the registry with a sample specification per family), and fixtures
+ * of each family's distances, routes, coordinates and bad specifications. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "platform.h"
+
+/* Specifications the contract runs for each family; a family missing here
+ * fails the contract, so a new family must bring its samples. */
+static const char *const samples[][4] = {
+    {"flat", "flat:nodes=1", "flat:nodes=7", NULL},
+    {"kary-ntree", "kary-ntree:k=2,n=1", "kary-ntree:k=4,n=3", "kary-ntree:k=3,n=4"},
+    {"mesh", "mesh:dims=8x8", "mesh:dims=5x3x2", "mesh:dims=7"},
+    {"torus", "torus:dims=4x4x8", "torus:dims=5x2", "torus:dims=1x6"},
+    {"multicluster", "multicluster:clusters=5,size=4",
+     "multicluster:clusters=3,sizes=2/5/1,wan=backbone", "multicluster:clusters=1,size=3"},
+};
+
+/* Route length in links given the distance, per family. */
+static int expected_len(const char *family, int dist)
+{
+	if (strcmp(family, "mesh") == 0 || strcmp(family, "torus") == 0)
+		return dist ? dist + 2 : 0; /* injection + router hops + ejection */
+	return dist;
+}
+
+static int check_machine(const char *family, const char *spec)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	if (plat_machine_create(spec, &m, &e)) {
+		fprintf(stderr, "\n  %s: %s\n", spec, e.msg);
+		return 1;
+	}
+	int bad = 0, *links = malloc((size_t)plat_max_route(m) * sizeof *links);
+	unsigned char *used = calloc((size_t)m->nlinks, 1);
+	for (int i = 0; i < m->nodes && !bad; i++)
+		CU_ASSERT(m->vertices[i].kind == PLAT_V_NODE);
+	for (int l = 0; l < m->nlinks; l++)
+		if (m->links[l].src < 0 || m->links[l].src >= m->nvertices || m->links[l].dst < 0 ||
+		    m->links[l].dst >= m->nvertices || m->links[l].src == m->links[l].dst)
+			bad = 1;
+	for (int a = 0; a < m->nodes && !bad; a++)
+		for (int b = 0; b < m->nodes && !bad; b++) {
+			int d = plat_distance(m, a, b);
+			if (d != plat_distance(m, b, a) || (a == b) != (d == 0)) {
+				fprintf(stderr, "\n  %s: distance %d-%d\n", spec, a, b);
+				bad = 1;
+			}
+			int n = plat_route(m, a, b, links);
+			if (n != expected_len(family, d) || n > plat_max_route(m)) {
+				fprintf(stderr, "\n  %s: route %d->%d has %d links, distance %d\n",
+				        spec, a, b, n, d);
+				bad = 1;
+				break;
+			}
+			int at = a;
+			for (int k = 0; k < n && !bad; k++) {
+				const struct plat_link *l = &m->links[links[k]];
+				if (links[k] < 0 || links[k] >= m->nlinks || l->src != at ||
+				    used[links[k]])
+					bad = 1;
+				used[links[k]] = 1;
+				at = l->dst;
+			}
+			for (int k = 0; k < n; k++)
+				used[links[k]] = 0;
+			if (at != b || bad) {
+				fprintf(stderr, "\n  %s: route %d->%d is not a simple path to %d\n",
+				        spec, a, b, b);
+				bad = 1;
+			}
+		}
+	free(links);
+	free(used);
+	plat_machine_destroy(m);
+	return bad;
+}
+
+static void test_contract(void)
+{
+	for (int i = 0; plat_topology_registry[i]; i++) {
+		const char *name = plat_topology_registry[i]->base.name;
+		size_t s = 0;
+		while (s < sizeof samples / sizeof *samples && strcmp(samples[s][0], name) != 0)
+			s++;
+		CU_ASSERT(s < sizeof samples / sizeof *samples);
+		if (s == sizeof samples / sizeof *samples) {
+			fprintf(stderr, "\n  family %s has no sample in the contract\n", name);
+			continue;
+		}
+		for (int k = 1; k < 4 && samples[s][k]; k++)
+			CU_ASSERT_EQUAL(check_machine(name, samples[s][k]), 0);
+	}
+}
+
+static void test_kary_ntree(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e), 0);
+	CU_ASSERT_EQUAL(m->nodes, 64);
+	CU_ASSERT_EQUAL(m->nvertices, 64 + 3 * 16);
+	CU_ASSERT_EQUAL(m->nlinks, 2 * (64 + 2 * 64));
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 3), 2);   /* one stage-1 switch */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 4), 4);   /* level 2 */
+	CU_ASSERT_EQUAL(plat_distance(m, 15, 16), 6); /* level 3 */
+	CU_ASSERT_EQUAL(plat_distance(m, 63, 48), 4);
+	int k, n;
+	CU_ASSERT_EQUAL(plat_kary_ntree_shape(m, &k, &n, &e), 0);
+	CU_ASSERT(k == 4 && n == 3);
+	/* deterministic route 1 -> 42 (digits 2,2,2): up by b's digits to the
+	 * top switch 42 / 4 = 10, down through switches of index 10 */
+	int links[8];
+	CU_ASSERT_EQUAL_FATAL(plat_route(m, 1, 42, links), 6);
+	int top = m->links[links[2]].dst;
+	CU_ASSERT(m->vertices[top].kind == PLAT_V_SWITCH && m->vertices[top].level == 3 &&
+	          m->vertices[top].index == 10);
+	CU_ASSERT_EQUAL(m->vertices[m->links[links[3]].dst].index, 10);
+	/* every choice of up ports is a minimal route ending at the destination */
+	for (int u0 = 0; u0 < 4; u0++)
+		for (int u1 = 0; u1 < 4; u1++) {
+			int ups[2] = {u0, u1}, at = 1;
+			int len = plat_kary_ntree_route_via(m, 1, 42, ups, links);
+			CU_ASSERT_EQUAL(len, 6);
+			for (int x = 0; x < len; x++) {
+				CU_ASSERT_EQUAL(m->links[links[x]].src, at);
+				at = m->links[links[x]].dst;
+			}
+			CU_ASSERT_EQUAL(at, 42);
+		}
+	CU_ASSERT_EQUAL(plat_grid_shape(m, &n, &k, &k, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "mesh or torus"));
+	plat_machine_destroy(m);
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=4,n=13", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=64,n=5", &m, &e), CMN_EUSAGE);
+}
+
+static void test_mesh_and_torus(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	int c[3];
+	CU_ASSERT_EQUAL_FATAL(plat_machine_create("mesh:dims=16x8", &m, &e), 0);
+	CU_ASSERT_EQUAL(m->nodes, 128);
+	plat_coords(m, 37, c);
+	CU_ASSERT(c[0] == 5 && c[1] == 2); /* host r = y W + x */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 127), 15 + 7);
+	/* XY order: the route's routers change x first, then y */
+	int links[64];
+	int len = plat_route(m, 0, 16 * 3 + 4, links); /* (0,0) -> (4,3) */
+	CU_ASSERT_EQUAL(len, 2 + 7);
+	int prev[3] = {0, 0, 0}, turned = 0, ok = 1;
+	for (int x = 1; x < len; x++) {
+		int r = m->links[links[x]].src - m->nodes;
+		plat_coords(m, r, c);
+		if (c[1] != prev[1])
+			turned = 1;
+		else if (turned && c[0] != prev[0])
+			ok = 0; /* x moved after y */
+		memcpy(prev, c, sizeof prev);
+	}
+	CU_ASSERT(ok && turned);
+	plat_machine_destroy(m);
+
+	CU_ASSERT_EQUAL_FATAL(plat_machine_create("torus:dims=4x4x8", &m, &e), 0);
+	plat_coords(m, 37, c);
+	CU_ASSERT(c[0] == 1 && c[1] == 1 && c[2] == 2);  /* (r%4, (r/4)%4, r/16) */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 3), 1);      /* wraps */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 16 * 4), 4); /* half way round z */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 16 * 5), 3);
+	len = plat_route(m, 0, 16 * 4, links); /* tie: the + direction */
+	CU_ASSERT_EQUAL(m->links[links[1]].dst - m->nodes, 16);
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	CU_ASSERT_EQUAL(plat_grid_shape(m, &nd, dims, wrap, &e), 0);
+	CU_ASSERT(nd == 3 && dims[2] == 8 && wrap[0] && wrap[2]);
+	plat_machine_destroy(m);
+	static const char *const bad[] = {"mesh:dims=4x", "mesh:dims=0x4",
+	                                  "mesh:dims=x4", "torus:dims=4y4",
+	                                  "mesh",         "mesh:dims=1x1x1x1x1x1x1x1x1"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		CU_ASSERT_EQUAL(plat_machine_create(bad[i], &m, &e), CMN_EUSAGE);
+	}
+}
+
+static void test_multicluster(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(
+	    plat_machine_create("multicluster:clusters=5,size=20,wan_bw=1e6,wan_lat=0.01", &m, &e),
+	    0);
+	CU_ASSERT_EQUAL(m->nodes, 100);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 0), 0);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 39), 1);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 99), 4);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 19), 2);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 20), 3);
+	int links[4];
+	CU_ASSERT_EQUAL_FATAL(plat_route(m, 0, 99, links), 3);
+	CU_ASSERT_DOUBLE_EQUAL(m->links[links[1]].bw_bps, 1e6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m->links[links[1]].lat_s, 0.01, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m->links[links[0]].bw_bps, 1.25e9, 0);
+	int cl, first[5], size[5];
+	CU_ASSERT_EQUAL(plat_multicluster_shape(m, &cl, first, size, &e), 0);
+	CU_ASSERT(cl == 5 && first[3] == 60 && size[4] == 20);
+	plat_machine_destroy(m);
+	CU_ASSERT_EQUAL_FATAL(plat_machine_create("multicluster:clusters=3,sizes=2/5/1", &m, &e),
+	                      0);
+	CU_ASSERT_EQUAL(m->nodes, 8);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 7), 2);
+	plat_machine_destroy(m);
+	CU_ASSERT_EQUAL(plat_machine_create("multicluster:clusters=3,sizes=2/5", &m, &e),
+	                CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("multicluster:wan=ring", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("flat:nodes=4", &m, &e), 0);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 3), 0);
+	CU_ASSERT_EQUAL(plat_multicluster_shape(m, &cl, first, size, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
+static void test_unknown_family(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(plat_machine_create("dragonfly:g=4", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "known: flat, kary-ntree, mesh, torus, multicluster"));
+	CU_ASSERT_EQUAL(plat_machine_create("flat:nodes=4,bw=0", &m, &e), CMN_EUSAGE);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("topology", NULL, NULL);
+	CU_add_test(s, "contract over the registry", test_contract);
+	CU_add_test(s, "k-ary n-tree", test_kary_ntree);
+	CU_add_test(s, "mesh and torus", test_mesh_and_torus);
+	CU_add_test(s, "multi-cluster", test_multicluster);
+	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
