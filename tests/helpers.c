@@ -61,30 +61,44 @@ int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct 
 	return th_run_ops(w, nodes, sched, rt, NULL, o, res, e);
 }
 
-int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
-               const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,
-               struct js_sim_result **res, struct cmn_err *e)
+static int run_with(const struct js_workload *w, const char *machine, const char *alloc,
+                    const char *sched, struct js_runtime *rt, const struct js_alloc_ops *alloc_ops,
+                    const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
 {
-	char spec[64];
-	snprintf(spec, sizeof spec, "flat:nodes=%d", nodes);
 	struct plat_machine *m = NULL;
 	struct js_alloc *a = NULL;
 	struct js_sched *s = NULL;
 	struct js_sim_opts def;
 	js_sim_opts_default(&def);
-	int rc = plat_machine_create(spec, &m, e);
+	int rc = plat_machine_create(machine, &m, e);
 	if (!rc)
-		rc = js_alloc_create("first-free", m, &a, e);
+		rc = js_alloc_create(alloc, m, &a, e);
 	if (!rc && alloc_ops)
 		a->ops = alloc_ops;
 	if (!rc)
-		rc = js_sched_create(sched, w->n, nodes, &s, e);
+		rc = js_sched_create(sched, w->n, m->nodes, &s, e);
 	if (!rc)
 		rc = js_sim_run(w, a, s, rt, o ? o : &def, res, e);
 	js_sched_destroy(s);
 	js_alloc_destroy(a);
 	plat_machine_destroy(m);
 	return rc;
+}
+
+int th_run_spec(const struct js_workload *w, const char *machine, const char *alloc,
+                const char *sched, struct js_runtime *rt, const struct js_sim_opts *o,
+                struct js_sim_result **res, struct cmn_err *e)
+{
+	return run_with(w, machine, alloc, sched, rt, NULL, o, res, e);
+}
+
+int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
+               const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,
+               struct js_sim_result **res, struct cmn_err *e)
+{
+	char spec[64];
+	snprintf(spec, sizeof spec, "flat:nodes=%d", nodes);
+	return run_with(w, spec, "first-free", sched, rt, alloc_ops, o, res, e);
 }
 
 int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt_spec,

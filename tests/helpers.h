@@ -26,6 +26,11 @@ int th_run(const struct js_workload *w, int nodes, const char *sched, const char
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
               const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
 
+/* Runs w on any machine and allocator specification. */
+int th_run_spec(const struct js_workload *w, const char *machine, const char *alloc,
+                const char *sched, struct js_runtime *rt, const struct js_sim_opts *o,
+                struct js_sim_result **res, struct cmn_err *e);
+
 /* The same with the allocator's ops replaced by alloc_ops (NULL: keep). */
 int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
                const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,

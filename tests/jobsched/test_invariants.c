@@ -76,8 +76,14 @@ static struct js_workload *random_workload(gsl_rng *rng, int n, int nodes, int w
 	return w;
 }
 
+/* A machine and allocator to run on instead of flat:nodes=N and first-free. */
+struct placement {
+	const char *machine, *alloc;
+};
+
 static int run_checked(const struct js_workload *wl, int nodes, const char *sched,
-                       const struct js_alloc_ops *ops, struct js_sim_result **r, struct watch *w)
+                       const struct js_alloc_ops *ops, const struct placement *pl,
+                       struct js_sim_result **r, struct watch *w)
 {
 	w->nodes = nodes;
 	w->violations = 0;
@@ -92,7 +98,9 @@ static int run_checked(const struct js_workload *wl, int nodes, const char *sche
 	struct cmn_err e;
 	struct js_runtime *rt;
 	int rc = js_runtime_create("log", &rt, &e);
-	if (!rc)
+	if (!rc && pl)
+		rc = th_run_spec(wl, pl->machine, pl->alloc, sched, rt, &o, r, &e);
+	else if (!rc)
 		rc = th_run_ops(wl, nodes, sched, rt, ops, &o, r, &e);
 	js_runtime_destroy(rt);
 	if (rc)
@@ -124,6 +132,8 @@ struct batch {
 	const char *const *scheds;
 	int nsched;
 	const struct js_alloc_ops *ops; /* NULL: first-free as registered */
+	const struct placement *pl;     /* NULL: flat machines of random size */
+	int pl_nodes;                   /* the node count of pl's machine */
 };
 
 /* Runs random workloads through each scheduler and checks the invariants:
@@ -135,14 +145,15 @@ static int run_batch(const struct batch *b)
 	gsl_rng_set(rng, b->seed);
 	int bad = 0;
 	for (int iter = 0; iter < b->iters && !bad; iter++) {
-		int nodes = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)b->max_nodes);
+		int nodes = b->pl ? b->pl_nodes
+		                  : 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)b->max_nodes);
 		int n = b->jobs_min + (int)gsl_rng_uniform_int(rng, (unsigned long)b->jobs_span);
 		struct js_workload *wl = random_workload(rng, n, nodes, 0, b->overrun);
 		for (int s = 0; s < b->nsched && !bad; s++) {
 			const char *name = b->scheds[s];
 			struct js_sim_result *r = NULL;
 			struct watch w = {0};
-			if (run_checked(wl, nodes, name, b->ops, &r, &w)) {
+			if (run_checked(wl, nodes, name, b->ops, b->pl, &r, &w)) {
 				bad = 1;
 				break;
 			}
@@ -177,13 +188,13 @@ static int run_batch(const struct batch *b)
 
 static void test_random_invariants(void)
 {
-	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL};
+	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL, NULL, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
 static void test_random_overruns(void)
 {
-	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL};
+	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL, NULL, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
@@ -203,10 +214,50 @@ static void test_conservative_node_sets(void)
 	js_alloc_destroy(a);
 	plat_machine_destroy(m);
 	static const char *const cons[] = {"conservative"};
-	struct batch b = {11, 1000, 12, 5, 30, 0, cons, 1, &ops};
+	struct batch b = {11, 1000, 12, 5, 30, 0, cons, 1, &ops, NULL, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
-	struct batch o = {12, 300, 10, 30, 1, 1, cons, 1, &ops};
+	struct batch o = {12, 300, 10, 30, 1, 1, cons, 1, &ops, NULL, 0};
 	CU_ASSERT_EQUAL(run_batch(&o), 0);
+}
+
+/* Every registered allocator with every scheduler, on the machines it
+ * accepts: capacity, exactly once, reservations never delayed. */
+static void test_topology_allocators(void)
+{
+	static const char *const mach[][2] = {
+	    {"kary-ntree:k=2,n=4", "16"}, {"kary-ntree:k=4,n=2", "16"}, {"flat:nodes=12", "12"}};
+	int bad = 0;
+	for (int i = 0; js_alloc_registry[i] && !bad; i++)
+		for (size_t mi = 0; mi < sizeof mach / sizeof *mach && !bad; mi++) {
+			struct plat_machine *m;
+			struct js_alloc *a;
+			struct cmn_err e;
+			CU_ASSERT_FATAL(plat_machine_create(mach[mi][0], &m, &e) == 0);
+			int ok = js_alloc_create(js_alloc_registry[i]->base.name, m, &a, &e) == 0;
+			js_alloc_destroy(ok ? a : NULL);
+			plat_machine_destroy(m);
+			if (!ok)
+				continue;
+			struct placement pl = {mach[mi][0], js_alloc_registry[i]->base.name};
+			for (int over = 0; over < 2 && !bad; over++) {
+				struct batch b = {31 + mi + 10 * over,
+				                  150,
+				                  0,
+				                  5,
+				                  30,
+				                  over,
+				                  scheds,
+				                  NSCHED,
+				                  NULL,
+				                  &pl,
+				                  atoi(mach[mi][1])};
+				bad = run_batch(&b);
+				if (bad)
+					fprintf(stderr, "\n  allocator %s on %s\n", pl.alloc,
+					        pl.machine);
+			}
+		}
+	CU_ASSERT_EQUAL(bad, 0);
 }
 
 /* Every job needs the whole machine: all four schedulers are FCFS. */
@@ -221,7 +272,7 @@ static void test_whole_machine_identical(void)
 		struct js_sim_result *r[NSCHED] = {0};
 		struct watch w = {0};
 		for (int s = 0; s < NSCHED; s++)
-			if (run_checked(wl, nodes, scheds[s], NULL, &r[s], &w))
+			if (run_checked(wl, nodes, scheds[s], NULL, NULL, &r[s], &w))
 				bad = 1;
 		for (int s = 1; s < NSCHED && !bad; s++)
 			for (size_t j = 0; j < wl->n; j++)
@@ -248,6 +299,7 @@ static void add_suites(void)
 	CU_add_test(s, "1,500 random workloads x 4 schedulers", test_random_invariants);
 	CU_add_test(s, "500 random workloads with overruns", test_random_overruns);
 	CU_add_test(s, "conservative reserving node sets", test_conservative_node_sets);
+	CU_add_test(s, "every allocator x every scheduler", test_topology_allocators);
 	CU_add_test(s, "whole-machine jobs: identical schedules", test_whole_machine_identical);
 }
 

@@ -1,0 +1,204 @@
+/* Allocators: a contract suite that loops over the allocator registry on
+ * every machine family each accepts (never a node twice, only free nodes,
+ * the requested count, place changes nothing, clones and copies agree,
+ * release restores the free set), and seed 000's Fig. 1 fixtures. */
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "platform.h"
+
+static const char *const machines[] = {
+    "flat:nodes=37", "kary-ntree:k=4,n=3", "kary-ntree:k=2,n=5",
+    "mesh:dims=8x6", "torus:dims=4x4x4",   "multicluster:clusters=4,size=9",
+};
+
+static struct js_job job_of(int size)
+{
+	struct js_job j;
+	memset(&j, 0, sizeof j);
+	j.size = size;
+	return j;
+}
+
+/* Random place / occupy / release steps checked against a mirror. */
+static int exercise(const char *alloc, const char *machine, unsigned long seed)
+{
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	if (plat_machine_create(machine, &m, &e))
+		return -1;
+	if (js_alloc_create(alloc, m, &a, &e)) {
+		plat_machine_destroy(m);
+		return e.code == CMN_EUSAGE ? 1 : -1; /* 1: machine not accepted */
+	}
+	int N = m->nodes, bad = 0;
+	int *buf = malloc((size_t)N * sizeof *buf), *buf2 = malloc((size_t)N * sizeof *buf2);
+	int *owner = malloc((size_t)N * sizeof *owner);
+	int **live = calloc((size_t)N, sizeof *live), *live_n = calloc((size_t)N, sizeof *live_n);
+	int nlive = 0, busy = 0;
+	for (int i = 0; i < N; i++)
+		owner[i] = -1;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	struct js_alloc *c = js_alloc_clone(a);
+	/* on the empty machine every size fits */
+	for (int s = 1; s <= N && !bad; s += 1 + s / 3) {
+		struct js_job j = job_of(s);
+		if (js_alloc_place(a, &j, buf) < s)
+			bad = 1;
+	}
+	for (int step = 0; step < 3000 && !bad; step++) {
+		if (nlive && (gsl_rng_uniform(rng) < 0.4 || busy == N)) {
+			int x = (int)gsl_rng_uniform_int(rng, (unsigned long)nlive);
+			js_alloc_release(a, live[x], live_n[x]);
+			for (int k = 0; k < live_n[x]; k++)
+				owner[live[x][k]] = -1;
+			busy -= live_n[x];
+			free(live[x]);
+			live[x] = live[nlive - 1];
+			live_n[x] = live_n[nlive - 1];
+			nlive--;
+		} else {
+			int size = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)(N / 3 + 1));
+			struct js_job j = job_of(size);
+			int n = js_alloc_place(a, &j, buf);
+			if (n == 0)
+				continue;
+			if (n < size || n > N - busy)
+				bad = 2;
+			for (int k = 0; k < n && !bad; k++)
+				if (buf[k] < 0 || buf[k] >= N || owner[buf[k]] != -1)
+					bad = 3; /* busy, out of range or twice */
+				else
+					owner[buf[k]] = -2;
+			for (int k = 0; k < n; k++)
+				if (buf[k] >= 0 && buf[k] < N && owner[buf[k]] == -2)
+					owner[buf[k]] = -1;
+			/* place changed nothing; a copy decides the same */
+			js_alloc_copy(c, a);
+			if (js_alloc_place(a, &j, buf2) != n ||
+			    memcmp(buf, buf2, (size_t)n * sizeof *buf) ||
+			    js_alloc_place(c, &j, buf2) != n ||
+			    memcmp(buf, buf2, (size_t)n * sizeof *buf))
+				bad = 4;
+			if (bad)
+				break;
+			js_alloc_occupy(a, buf, n);
+			live[nlive] = malloc((size_t)n * sizeof *buf);
+			memcpy(live[nlive], buf, (size_t)n * sizeof *buf);
+			live_n[nlive++] = n;
+			for (int k = 0; k < n; k++)
+				owner[buf[k]] = nlive;
+			busy += n;
+		}
+		if (js_alloc_free_count(a) != N - busy)
+			bad = 5;
+	}
+	while (nlive--) { /* release everything: back to all free */
+		js_alloc_release(a, live[nlive], live_n[nlive]);
+		free(live[nlive]);
+	}
+	if (!bad && js_alloc_free_count(a) != N)
+		bad = 6;
+	if (bad)
+		fprintf(stderr, "\n  %s on %s: contract broken (case %d)\n", alloc, machine, bad);
+	gsl_rng_free(rng);
+	free(buf), free(buf2), free(owner), free(live), free(live_n);
+	js_alloc_destroy(c);
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	return bad ? -1 : 0;
+}
+
+static void test_contract(void)
+{
+	for (int i = 0; js_alloc_registry[i]; i++) {
+		const char *name = js_alloc_registry[i]->base.name;
+		int accepted = 0;
+		for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+			int rc = exercise(name, machines[mi], 100 + mi);
+			CU_ASSERT(rc >= 0);
+			accepted += rc == 0;
+		}
+		CU_ASSERT(accepted > 0);
+	}
+}
+
+/* Seed 000 Fig. 1 on a 4-ary 3-tree. */
+static int place_on(const char *alloc, const int *busy, int nbusy, int size, int *out)
+{
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e) == 0);
+	CU_ASSERT_FATAL(js_alloc_create(alloc, m, &a, &e) == 0);
+	js_alloc_occupy(a, busy, nbusy);
+	struct js_job j = job_of(size);
+	int n = js_alloc_place(a, &j, out);
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	return n;
+}
+
+static void test_fig1(void)
+{
+	int out[64], busy[64], nb = 0;
+	/* job 1: 4 nodes, one stage-1 switch; job 2: 6 nodes, level 2 */
+	CU_ASSERT_EQUAL(place_on("contiguous", NULL, 0, 4, out), 4);
+	CU_ASSERT(out[0] == 0 && out[3] == 3);
+	busy[nb++] = 1;
+	CU_ASSERT_EQUAL(place_on("contiguous", busy, nb, 4, out), 4);
+	CU_ASSERT(out[0] == 4 && out[3] == 7); /* first switch with 4 free */
+	CU_ASSERT_EQUAL(place_on("contiguous", busy, nb, 6, out), 6);
+	CU_ASSERT(out[5] < 16); /* under one level-2 switch */
+	/* job 3: 4 nodes quasi-contiguously: no stage-1 switch has 4 free */
+	nb = 0;
+	for (int i = 0; i < 16; i += 4)
+		busy[nb++] = i;
+	for (int i = 16; i < 64; i++)
+		busy[nb++] = i;
+	CU_ASSERT_EQUAL(place_on("contiguous", busy, nb, 4, out), 0); /* waits */
+	CU_ASSERT_EQUAL(place_on("quasi:qct=0", busy, nb, 4, out), 0);
+	CU_ASSERT_EQUAL_FATAL(place_on("quasi:qct=25", busy, nb, 4, out), 4);
+	CU_ASSERT(out[0] == 1 && out[1] == 2 && out[2] == 3 && out[3] == 5);
+	CU_ASSERT_EQUAL(place_on("quasi:qct=20", busy, nb, 4, out), 4); /* ceil(0.8) = 1 */
+	/* two tasks would have to leave the switch: qct 25 refuses, 50 accepts */
+	nb = 0;
+	for (int i = 0; i < 16; i += 4) {
+		busy[nb++] = i;
+		busy[nb++] = i + 1;
+	}
+	for (int i = 16; i < 64; i++)
+		busy[nb++] = i;
+	CU_ASSERT_EQUAL(place_on("quasi:qct=25", busy, nb, 4, out), 0);
+	CU_ASSERT_EQUAL_FATAL(place_on("quasi:qct=50", busy, nb, 4, out), 4);
+	CU_ASSERT(out[0] == 2 && out[1] == 3 && out[2] == 6 && out[3] == 7);
+}
+
+static void test_needs_tree(void)
+{
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("mesh:dims=4x4", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("contiguous", m, &a, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "kary-ntree"));
+	CU_ASSERT_EQUAL(js_alloc_create("quasi:qct=120", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("allocators", NULL, NULL);
+	CU_add_test(s, "contract over the registry", test_contract);
+	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
+	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
