@@ -1,6 +1,7 @@
 /* The allocator registry and instance wrapper. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc.h"
 
@@ -34,6 +35,7 @@ int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_al
 		return rc;
 	}
 	a->nodes = m->nodes;
+	a->stats = &a->own;
 	cmn_params_format(a->ops->base.name, &a->params, a->spec, sizeof a->spec);
 	*out = a;
 	return 0;
@@ -59,4 +61,21 @@ void js_alloc_destroy(struct js_alloc *a)
 		return;
 	a->ops->destroy(a->self);
 	free(a);
+}
+
+int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
+{
+	struct js_alloc_stats *st = a->stats;
+	st->decisions++;
+	if (!st->timed)
+		return a->ops->place(a->self, j, nodes);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int n = a->ops->place(a->self, j, nodes);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	st->time_s += dt;
+	if (dt > st->max_s)
+		st->max_s = dt;
+	return n;
 }

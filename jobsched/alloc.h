@@ -45,6 +45,14 @@ struct js_alloc {
 	struct cmn_params params;
 	int nodes; /* machine size */
 	char spec[256];
+	/* placement decisions (place calls, what-if ones on clones included)
+	 * and, when timed, their wall time; clones count into the original's,
+	 * so they must not outlive it */
+	struct js_alloc_stats {
+		int timed;
+		long decisions;
+		double time_s, max_s;
+	} own, *stats;
 };
 
 int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_alloc **out,
@@ -53,10 +61,8 @@ int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_al
 struct js_alloc *js_alloc_clone(const struct js_alloc *a);
 void js_alloc_destroy(struct js_alloc *a);
 
-static inline int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
-{
-	return a->ops->place(a->self, j, nodes);
-}
+/* Counts the decision (and times it when a->timed). */
+int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes);
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
 {
 	a->ops->occupy(a->self, nodes, n);

@@ -27,7 +27,7 @@ struct cli {
 	const char *workload, *synthetic, *machine, *sched, *alloc, *runtime, *stats;
 	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
 	enum js_queue_order order;
-	int kill, skip_bad, quiet;
+	int kill, skip_bad, quiet, time_alloc;
 	unsigned long seed;
 	double gamma_s;
 	struct js_clean_opts clean;
@@ -56,6 +56,8 @@ static void usage(FILE *f)
 	        "  --kill                 end jobs when they reach their requested time\n"
 	        "  --seed N               random seed (synthetic workloads; default 1)\n"
 	        "  --gamma S              bounded slowdown threshold in s (default 10)\n"
+	        "  --time-alloc           time every allocator decision (summary columns; the\n"
+	        "                         times vary from run to run)\n"
 	        "cleaning (defaults in brackets):\n"
 	        "  --skip-bad             count and skip malformed lines [error]\n"
 	        "  --size-field F         allocated | requested [allocated; the other if -1]\n"
@@ -156,7 +158,8 @@ enum {
 	O_PLOT,
 	O_QUIET,
 	O_HELP,
-	O_VERSION
+	O_VERSION,
+	O_TIME_ALLOC
 };
 
 static const struct option long_opts[] = {
@@ -191,6 +194,7 @@ static const struct option long_opts[] = {
     {"quiet", 0, 0, O_QUIET},
     {"help", 0, 0, O_HELP},
     {"version", 0, 0, O_VERSION},
+    {"time-alloc", 0, 0, O_TIME_ALLOC},
     {0, 0, 0, 0},
 };
 
@@ -296,6 +300,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_SERIES_OUT: c->series_out = optarg; break;
 		case O_PLOT: c->plot = optarg; break;
 		case O_QUIET: c->quiet = 1; break;
+		case O_TIME_ALLOC: c->time_alloc = 1; break;
 		case O_HELP: usage(stdout); return -1;
 		case O_VERSION: printf("jobsched %s\n", PROJECT_VERSION); return -1;
 		default:
@@ -440,6 +445,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	if (!rc)
 		rc = js_alloc_create(c->alloc, m, &alloc, e);
 	if (!rc)
+		alloc->stats->timed = c->time_alloc;
+	if (!rc)
 		rc = js_runtime_create(c->runtime, &rt, e);
 	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
 		const void *ops;
@@ -485,9 +492,11 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	                          c->seed,
 	                          c->gamma_s,
 	                          &c->clean,
-	                          w ? js_clean_ppn(w, &c->clean) : 1};
+	                          w ? js_clean_ppn(w, &c->clean) : 1,
+	                          m,
+	                          alloc};
 	if (!rc && out[OUT_JOBS].f)
-		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, c->gamma_s);
+		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, m, c->gamma_s);
 	if (!rc && out[OUT_SUMMARY].f)
 		rc = js_write_summary_csv(out[OUT_SUMMARY].f, w, res, &p);
 	if (!rc && out[OUT_SWF].f)

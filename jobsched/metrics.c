@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_quality.h"
 #include "metrics.h"
 
 double js_load_eq2(size_t n, const double *arrival, const double *end, const double *work,
@@ -189,14 +190,36 @@ static double bsld(double resp, double exec, double gamma)
 	return (resp > gamma ? resp : gamma) / (exec > gamma ? exec : gamma);
 }
 
+/* Node buffers for quality computations: 2 x machine nodes. */
+static int *quality_buf(const struct plat_machine *m)
+{
+	return malloc(2 * (size_t)m->nodes * sizeof(int));
+}
+
+static void job_quality(const struct plat_machine *m, const struct js_sim_result *r, size_t i,
+                        int size, int *buf, struct js_alloc_quality *aq)
+{
+	int n = js_parse_intervals(r->text + r->jobs[i].res_off, buf, m->nodes);
+	if (n == 0) {
+		memset(aq, 0, sizeof *aq);
+		aq->max_level = -1;
+		return;
+	}
+	js_alloc_quality(m, buf, n, size, buf + m->nodes, aq);
+}
+
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
-                      double gamma_s)
+                      const struct plat_machine *m, double gamma_s)
 {
 	int q[3];
 	js_size_quartiles(w, q);
+	int *buf = quality_buf(m);
+	if (!buf)
+		return CMN_ENOMEM;
 	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
-	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status\n");
+	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
+	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -215,9 +238,16 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, exec > 0 ? turn / exec : NAN, ",");
 		fprintf(f, "%s,", r->text + x->res_off);
 		num(f, bsld(turn, exec, gamma_s), ",");
-		fprintf(f, "%d,S%d,%.0f\n", x->killed, js_size_group(q, j->size),
-		        j->f[JS_F_STATUS]);
+		fprintf(f, "%d,S%d,%.0f,", x->killed, js_size_group(q, j->size), j->f[JS_F_STATUS]);
+		struct js_alloc_quality aq;
+		job_quality(m, r, i, j->size, buf, &aq);
+		num(f, aq.pairwise_sum, ",");
+		num(f, aq.pairwise_mean, ",");
+		if (aq.max_level >= 0)
+			fprintf(f, "%d", aq.max_level);
+		fprintf(f, ",%s,%d\n", js_alloc_class_names[aq.cls], aq.clusters);
 	}
+	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
 }
 
@@ -228,7 +258,46 @@ struct summary {
 	double art[4];
 	size_t group_n[4];
 	int q[3];
+	double pw_sum, pw_mean, max_level, clusters;
+	double frac_class[4]; /* by enum js_alloc_class */
 };
+
+/* Means of the allocation quality over the jobs (pairwise mean over jobs of
+ * two nodes or more; level and class over all jobs on trees). */
+static int summarize_quality(const struct js_workload *w, const struct js_sim_result *r,
+                             const struct plat_machine *m, struct summary *s)
+{
+	int *buf = quality_buf(m);
+	if (!buf)
+		return CMN_ENOMEM;
+	size_t multi = 0, tree = 0;
+	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0};
+	s->pw_sum = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		struct js_alloc_quality aq;
+		job_quality(m, r, i, w->jobs[i].size, buf, &aq);
+		s->pw_sum += aq.pairwise_sum;
+		if (r->jobs[i].nnodes > 1) {
+			pw_mean += aq.pairwise_mean;
+			multi++;
+		}
+		if (aq.max_level >= 0) {
+			level += aq.max_level;
+			tree++;
+		}
+		cls[aq.cls]++;
+		clusters += aq.clusters;
+	}
+	double n = (double)w->n;
+	s->pw_sum = w->n ? s->pw_sum / n : NAN;
+	s->pw_mean = multi ? pw_mean / (double)multi : NAN;
+	s->max_level = tree ? level / (double)tree : NAN;
+	for (int c = 0; c < 4; c++)
+		s->frac_class[c] = tree ? cls[c] / (double)tree : NAN;
+	s->clusters = w->n ? clusters / n : NAN;
+	free(buf);
+	return 0;
+}
 
 static int summarize(const struct js_workload *w, const struct js_sim_result *r, double gamma,
                      struct summary *s)
@@ -352,7 +421,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	           "mean_wait_s,median_wait_s,mean_response_s,mean_bounded_slowdown,"
 	           "utilization,unused_capacity,lost_capacity,load,size_q1,size_median,"
 	           "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
-	           "art_s4_s,passes\n");
+	           "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
+	           "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
+	           "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -380,7 +451,24 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	        s.group_n[2], s.group_n[3]);
 	for (int g = 0; g < 4; g++)
 		num(f, s.art[g], ",");
-	fprintf(f, "%ld\n", r->passes);
+	fprintf(f, "%ld,", r->passes);
+	if (summarize_quality(w, r, p->m, &s))
+		return CMN_ENOMEM;
+	num(f, s.pw_sum, ",");
+	num(f, s.pw_mean, ",");
+	num(f, s.max_level, ",");
+	for (int c = JS_CLASS_CONTIGUOUS; c <= JS_CLASS_NONCONTIGUOUS; c++)
+		num(f, s.frac_class[c], ",");
+	num(f, s.clusters, ",");
+	const struct js_alloc_stats *st = p->a->stats;
+	fprintf(f, "%ld,", st->decisions);
+	if (st->timed && st->decisions) {
+		num(f, st->time_s, ",");
+		num(f, 1e6 * st->time_s / (double)st->decisions, ",");
+		num(f, 1e6 * st->max_s, "\n");
+	} else {
+		fprintf(f, ",,\n");
+	}
 	return ferror(f) ? CMN_EIO : 0;
 }
 

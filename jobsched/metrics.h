@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "../platforms/platform.h"
+#include "alloc.h"
 #include "sim.h"
 #include "workload.h"
 
@@ -47,11 +49,13 @@ struct js_run_params {
 	unsigned long seed;
 	double gamma_s; /* bounded slowdown threshold, seed 003: 10 s */
 	const struct js_clean_opts *clean;
-	int procs_per_node; /* effective (auto resolved) */
+	int procs_per_node;           /* effective (auto resolved) */
+	const struct plat_machine *m; /* for allocation quality */
+	const struct js_alloc *a;     /* for decision counts and times */
 };
 
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
-                      double gamma_s);
+                      const struct plat_machine *m, double gamma_s);
 int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                          const struct js_run_params *p);
 /* A short human table of the summary on f. */

@@ -95,7 +95,20 @@ check "summary shape" python3 -c "
 import csv,sys; rows=list(csv.reader(open('$T/a.sum')))
 sys.exit(0 if len(rows)==2 and len(rows[0])==len(rows[1]) else 1)"
 # Jobs CSV: Batsim column names and interval sets.
-check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,killed,size_group,status$" "$T/a.jobs"
+check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,alloc_class,clusters$" "$T/a.jobs"
+
+# Topology-aware allocation: classes on a tree, timed decisions.
+"$JS" --synthetic dq:jobs=400,n2=40,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=3 \
+	--alloc quasi:qct=20 --jobs-out "$T/q.jobs" --summary-out "$T/q.sum" --time-alloc > /dev/null
+check "tree run: classes and levels" python3 -c "
+import csv,sys; rows=list(csv.DictReader(open('$T/q.jobs')))
+ok=all(r['alloc_class'] in ('contiguous','quasi','non-contiguous') and r['max_level'] for r in rows)
+ok=ok and any(r['alloc_class']=='quasi' for r in rows)
+s=next(csv.DictReader(open('$T/q.sum')))
+sys.exit(0 if ok and float(s['alloc_time_mean_us'])>0 and int(s['alloc_decisions'])>=400 else 1)"
+"$JS" --synthetic dq --machine mesh:dims=4x4 --alloc contiguous > /dev/null 2> "$T/err"
+check "tree allocator on a mesh: exit 2" test $? -eq 2
+check "tree allocator on a mesh: says so" grep -q "needs a kary-ntree machine" "$T/err"
 
 # Plot: a PNG.
 "$JS" --synthetic dq:jobs=300 --machine flat:nodes=32 --plot "$T/p.png" > /dev/null

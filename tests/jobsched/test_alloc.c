@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../helpers.h"
+#include "alloc_quality.h"
 #include "platform.h"
 
 static const char *const machines[] = {
@@ -190,12 +191,89 @@ static void test_needs_tree(void)
 	plat_machine_destroy(m);
 }
 
+static struct js_alloc_quality quality_of(const char *machine, const int *nodes, int n, int size)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	struct js_alloc_quality q;
+	int scratch[64];
+	CU_ASSERT_FATAL(plat_machine_create(machine, &m, &e) == 0);
+	js_alloc_quality(m, nodes, n, size, scratch, &q);
+	plat_machine_destroy(m);
+	return q;
+}
+
+static void test_quality_fixtures(void)
+{
+	const int a[] = {0, 1, 4}, b[] = {0, 1, 5}, c[] = {0, 3}, d[] = {0, 1, 2};
+	struct js_alloc_quality q = quality_of("kary-ntree:k=4,n=3", a, 3, 3);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 2 + 4 + 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_mean, 10.0 / 3, 1e-12);
+	CU_ASSERT(q.max_level == 2 && q.cls == JS_CLASS_QUASI); /* a level-1 job at level 2 */
+	q = quality_of("kary-ntree:k=4,n=3", a, 2, 2);
+	CU_ASSERT(q.max_level == 1 && q.cls == JS_CLASS_CONTIGUOUS);
+	const int far[] = {0, 63};
+	q = quality_of("kary-ntree:k=4,n=3", far, 2, 2);
+	CU_ASSERT(q.max_level == 3 && q.cls == JS_CLASS_NONCONTIGUOUS);
+	q = quality_of("mesh:dims=4x4", b, 3, 3);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 1 + 2 + 1, 0);
+	CU_ASSERT(q.cls == JS_CLASS_NA && q.max_level == -1);
+	q = quality_of("torus:dims=4x4", c, 2, 2);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 1, 0);
+	q = quality_of("flat:nodes=8", d, 3, 3);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 6, 0);
+	q = quality_of("multicluster:clusters=2,size=2", d, 3, 3);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 2 + 3 + 3, 0);
+	CU_ASSERT_EQUAL(q.clusters, 2);
+	q = quality_of("multicluster:clusters=2,size=2,wan=backbone", d, 3, 3);
+	CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, 2 + 4 + 4, 0);
+	int nodes[16];
+	CU_ASSERT_EQUAL(js_parse_intervals("0-3 8 10-11", nodes, 16), 7);
+	CU_ASSERT(nodes[3] == 3 && nodes[4] == 8 && nodes[6] == 11);
+}
+
+/* The fast paths agree with every pair's distance on every sample machine. */
+static void test_quality_brute_force(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+		struct plat_machine *m;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(machines[mi], &m, &e) == 0);
+		int *nodes = malloc((size_t)m->nodes * sizeof *nodes);
+		int *scratch = malloc((size_t)m->nodes * sizeof *scratch);
+		for (int iter = 0; iter < 200; iter++) {
+			int n = 0;
+			double p = gsl_rng_uniform(rng);
+			for (int i = 0; i < m->nodes; i++)
+				if (gsl_rng_uniform(rng) < p)
+					nodes[n++] = i;
+			if (n == 0)
+				continue;
+			struct js_alloc_quality q;
+			js_alloc_quality(m, nodes, n, n, scratch, &q);
+			double sum = 0;
+			for (int i = 0; i < n; i++)
+				for (int j = i + 1; j < n; j++)
+					sum += plat_distance(m, nodes[i], nodes[j]);
+			CU_ASSERT_DOUBLE_EQUAL(q.pairwise_sum, sum, 1e-9);
+		}
+		free(nodes);
+		free(scratch);
+		plat_machine_destroy(m);
+	}
+	gsl_rng_free(rng);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("allocators", NULL, NULL);
 	CU_add_test(s, "contract over the registry", test_contract);
 	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
+	CU_add_test(s, "allocation quality fixtures", test_quality_fixtures);
+	CU_add_test(s, "allocation quality = every pair", test_quality_brute_force);
 }
 
 int main(int argc, char **argv)
