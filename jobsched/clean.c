@@ -74,9 +74,12 @@ static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, i
 		c->req_from_run++;
 	}
 	if (run > req) {
-		if (o->clamp_overrun) {
+		if (o->overrun == JS_OVERRUN_CLAMP) {
 			run = req;
 			c->run_clamped++;
+		} else if (o->overrun == JS_OVERRUN_RAISE) {
+			req = run;
+			c->req_raised++;
 		} else {
 			c->overrun_kept++;
 		}

@@ -63,7 +63,8 @@ static void usage(FILE *f)
 	        "  --size-field F         allocated | requested [allocated; the other if -1]\n"
 	        "  --oversize P           skip | clamp jobs larger than the machine [skip]\n"
 	        "  --zero-runtime P       keep | skip jobs with run time 0 [keep]\n"
-	        "  --overrun P            keep | clamp run time > requested time [keep]\n"
+	        "  --overrun P            run time > requested time: keep | clamp the run time |\n"
+	        "                         raise the requested time [keep]\n"
 	        "  --procs-per-node N     processors per node, or auto (MaxProcs/MaxNodes) [1]\n"
 	        "  --status LIST          statuses to keep, e.g. 1,0,5 [all]\n"
 	        "  --window FROM:TO       keep jobs submitted in [FROM, TO) seconds [all]\n"
@@ -253,8 +254,15 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 			              &c->clean.skip_zero_run, e);
 			break;
 		case O_OVERRUN:
-			rc = word_arg("--overrun", optarg, "keep", "clamp", &c->clean.clamp_overrun,
-			              e);
+			if (strcmp(optarg, "keep") == 0 || strcmp(optarg, "clamp") == 0 ||
+			    strcmp(optarg, "raise") == 0)
+				c->clean.overrun = optarg[0] == 'k'   ? JS_OVERRUN_KEEP
+				                   : optarg[0] == 'c' ? JS_OVERRUN_CLAMP
+				                                      : JS_OVERRUN_RAISE;
+			else
+				rc = cmn_err_set(e, CMN_EUSAGE,
+				                 "--overrun: '%s' is not keep, clamp or raise",
+				                 optarg);
 			break;
 		case O_PPN:
 			if (strcmp(optarg, "auto") == 0) {

@@ -136,6 +136,7 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	fprintf(f, "requested_from_run  %ld\n", w->counts.req_from_run);
 	fprintf(f, "run_clamped         %ld\n", w->counts.run_clamped);
 	fprintf(f, "overrun_kept        %ld\n", w->counts.overrun_kept);
+	fprintf(f, "requested_raised    %ld\n", w->counts.req_raised);
 	fprintf(f, "submit_reordered    %ld\n", w->counts.reordered);
 	fprintf(f, "jobs                %zu\n", s->jobs);
 	fprintf(f, "size_mean           %.4f\n", s->size_mean);
@@ -389,7 +390,10 @@ static void write_clean_params(FILE *f, const struct js_run_params *p)
 	fprintf(f, "%s,%d,%s,%s,%s,",
 	        o->size_field == JS_SIZE_REQUESTED ? "requested" : "allocated", p->procs_per_node,
 	        o->oversize == JS_OVERSIZE_CLAMP ? "clamp" : "skip",
-	        o->skip_zero_run ? "skip" : "keep", o->clamp_overrun ? "clamp" : "keep");
+	        o->skip_zero_run ? "skip" : "keep",
+	        o->overrun == JS_OVERRUN_CLAMP   ? "clamp"
+	        : o->overrun == JS_OVERRUN_RAISE ? "raise"
+	                                         : "keep");
 	for (int st = -1, first = 1; st <= 5; st++)
 		if (o->status_mask & (1u << (st + 1))) {
 			fprintf(f, "%s%d", first ? "" : " ", st);
@@ -416,14 +420,16 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	           "jobs_read,jobs_skipped");
 	for (int k = 0; k < JS_SKIP_N; k++)
 		fprintf(f, ",skipped_%s", js_skip_names[k]);
-	fprintf(f, ",size_from_requested,size_clamped,requested_from_run,run_clamped,"
-	           "overrun_kept,submit_reordered,jobs_simulated,jobs_killed,makespan_s,"
-	           "mean_wait_s,median_wait_s,mean_response_s,mean_bounded_slowdown,"
-	           "utilization,unused_capacity,lost_capacity,load,size_q1,size_median,"
-	           "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
-	           "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
-	           "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
-	           "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us\n");
+	fprintf(
+	    f,
+	    ",size_from_requested,size_clamped,requested_from_run,run_clamped,"
+	    "overrun_kept,requested_raised,submit_reordered,jobs_simulated,jobs_killed,makespan_s,"
+	    "mean_wait_s,median_wait_s,mean_response_s,mean_bounded_slowdown,"
+	    "utilization,unused_capacity,lost_capacity,load,size_q1,size_median,"
+	    "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
+	    "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
+	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
+	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -436,8 +442,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	fprintf(f, "%ld,%ld", c->read, skipped_total(c));
 	for (int k = 0; k < JS_SKIP_N; k++)
 		fprintf(f, ",%ld", c->skipped[k]);
-	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested, c->size_clamped,
-	        c->req_from_run, c->run_clamped, c->overrun_kept, c->reordered, w->n, r->killed);
+	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested, c->size_clamped,
+	        c->req_from_run, c->run_clamped, c->overrun_kept, c->req_raised, c->reordered, w->n,
+	        r->killed);
 	num(f, s.makespan, ",");
 	num(f, s.mean_wait, ",");
 	num(f, s.median_wait, ",");

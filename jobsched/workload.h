@@ -68,6 +68,7 @@ struct js_counts {
 	long size_clamped;        /* oversize=clamp applied */
 	long req_from_run;        /* requested time -1, run time used */
 	long run_clamped;         /* run time > requested time, clamped */
+	long req_raised;          /* run time > requested time, request raised */
 	long overrun_kept;        /* run time > requested time, kept */
 	long reordered;           /* records whose submit field is below the previous record's */
 };
@@ -114,12 +115,15 @@ void js_workload_free(struct js_workload *w);
 
 enum js_size_field { JS_SIZE_ALLOCATED, JS_SIZE_REQUESTED };
 enum js_oversize { JS_OVERSIZE_SKIP, JS_OVERSIZE_CLAMP };
+/* Run time above the requested time: keep both, clamp the run time to the
+ * request, or raise the request to the run time (seed 002's cleaning). */
+enum js_overrun { JS_OVERRUN_KEEP, JS_OVERRUN_CLAMP, JS_OVERRUN_RAISE };
 
 struct js_clean_opts {
 	enum js_size_field size_field; /* default allocated, the other as fallback */
 	enum js_oversize oversize;     /* default skip */
 	int skip_zero_run;             /* default 0: keep run time 0 as 0 */
-	int clamp_overrun;             /* default 0: keep run time > requested time */
+	enum js_overrun overrun;       /* run time > requested time; default keep */
 	int procs_per_node;            /* default 1; 0 = MaxProcs / MaxNodes from the header */
 	unsigned status_mask;          /* bit (status + 1) for status -1..5; default all */
 	long offset, first;            /* skip the first `offset` jobs, keep `first` (0 = all) */

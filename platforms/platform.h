@@ -114,6 +114,8 @@ int plat_kary_ntree_route_via(const struct plat_machine *m, int a, int b, const 
 #define PLAT_MAX_DIMS 8
 int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wrap,
                     struct cmn_err *e);
+/* The node at coordinates c of a mesh or torus (m must be one). */
+int plat_grid_node(const struct plat_machine *m, const int *c);
 /* Multi-cluster machines: number of clusters, and the first node and node
  * count of each (room for the cluster count). */
 int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,

@@ -1,7 +1,9 @@
 /* Meshes and tori of any number of dimensions: one implementation with a
- * wrap flag per dimension ("mesh" wraps none, "torus" all). Node r has
- * coordinates x_0 = r mod d_0, x_1 = (r / d_0) mod d_1, ... (x fastest), as
- * SimGrid numbers its TORUS cluster. Each node has a router; links: node to
+ * wrap flag per dimension ("mesh" wraps none, "torus" all). Dimensions are
+ * listed slowest first, as a matrix's (C order): in dims=16x8, 16 rows of 8
+ * nodes, node r at (r / 8, r mod 8); the last dimension varies fastest.
+ * (SimGrid's TORUS cluster varies its first dimension fastest: a platform
+ * writer lists ours reversed.) Each node has a router; links: node to
  * router (injection), router to node (ejection), and one per direction to
  * each neighbouring router. Distance = router hops (L1, shorter way round
  * where a dimension wraps). Routes are dimension-ordered (dimension 0
@@ -72,7 +74,7 @@ static int grid_create_wrap(const struct cmn_params *p, struct plat_builder *b, 
 		free(g);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	for (int d = 0, s = 1; d < g->nd; s *= g->dims[d], d++) {
+	for (int d = g->nd - 1, s = 1; d >= 0; s *= g->dims[d], d--) {
 		g->stride[d] = s;
 		g->wrap[d] = wrap;
 	}
@@ -217,4 +219,13 @@ int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wr
 	memcpy(dims, g->dims, (size_t)g->nd * sizeof *dims);
 	memcpy(wrap, g->wrap, (size_t)g->nd * sizeof *wrap);
 	return 0;
+}
+
+int plat_grid_node(const struct plat_machine *m, const int *c)
+{
+	const struct grid *g = m->state;
+	int node = 0;
+	for (int d = 0; d < g->nd; d++)
+		node += c[d] * g->stride[d];
+	return node;
 }

@@ -176,7 +176,7 @@ static void test_cleaning(void)
 
 	w = read_text(text, 0, &rc, &e);
 	o.oversize = JS_OVERSIZE_CLAMP;
-	o.clamp_overrun = 1;
+	o.overrun = JS_OVERRUN_CLAMP;
 	o.skip_zero_run = 1;
 	o.status_mask = 1u << 2; /* status 1 only */
 	o.runtime_coef = 2;

@@ -143,14 +143,17 @@ static void test_mesh_and_torus(void)
 	struct plat_machine *m;
 	struct cmn_err e;
 	int c[3];
+	/* C order: dims=16x8 is 16 rows of 8, node r at (r / 8, r mod 8) */
 	CU_ASSERT_EQUAL_FATAL(plat_machine_create("mesh:dims=16x8", &m, &e), 0);
 	CU_ASSERT_EQUAL(m->nodes, 128);
 	plat_coords(m, 37, c);
-	CU_ASSERT(c[0] == 5 && c[1] == 2); /* host r = y W + x */
+	CU_ASSERT(c[0] == 4 && c[1] == 5);
+	const int at[2] = {4, 5};
+	CU_ASSERT_EQUAL(plat_grid_node(m, at), 37);
 	CU_ASSERT_EQUAL(plat_distance(m, 0, 127), 15 + 7);
-	/* XY order: the route's routers change x first, then y */
+	/* dimension order: the route's routers change dimension 0 first */
 	int links[64];
-	int len = plat_route(m, 0, 16 * 3 + 4, links); /* (0,0) -> (4,3) */
+	int len = plat_route(m, 0, 3 * 8 + 4, links); /* (0,0) -> (3,4) */
 	CU_ASSERT_EQUAL(len, 2 + 7);
 	int prev[3] = {0, 0, 0}, turned = 0, ok = 1;
 	for (int x = 1; x < len; x++) {
@@ -159,7 +162,7 @@ static void test_mesh_and_torus(void)
 		if (c[1] != prev[1])
 			turned = 1;
 		else if (turned && c[0] != prev[0])
-			ok = 0; /* x moved after y */
+			ok = 0; /* dimension 0 moved after dimension 1 */
 		memcpy(prev, c, sizeof prev);
 	}
 	CU_ASSERT(ok && turned);
@@ -167,12 +170,13 @@ static void test_mesh_and_torus(void)
 
 	CU_ASSERT_EQUAL_FATAL(plat_machine_create("torus:dims=4x4x8", &m, &e), 0);
 	plat_coords(m, 37, c);
-	CU_ASSERT(c[0] == 1 && c[1] == 1 && c[2] == 2);  /* (r%4, (r/4)%4, r/16) */
-	CU_ASSERT_EQUAL(plat_distance(m, 0, 3), 1);      /* wraps */
-	CU_ASSERT_EQUAL(plat_distance(m, 0, 16 * 4), 4); /* half way round z */
-	CU_ASSERT_EQUAL(plat_distance(m, 0, 16 * 5), 3);
-	len = plat_route(m, 0, 16 * 4, links); /* tie: the + direction */
-	CU_ASSERT_EQUAL(m->links[links[1]].dst - m->nodes, 16);
+	CU_ASSERT(c[0] == 1 && c[1] == 0 && c[2] == 5);  /* (r / 32, (r / 8) mod 4, r mod 8) */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 7), 1);      /* wraps along the 8-ring */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 4), 4);      /* half way round */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 32 * 3), 1); /* wraps along a 4-ring */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 32 * 2 + 8 * 2 + 5), 2 + 2 + 3);
+	len = plat_route(m, 0, 4, links); /* tie on the 8-ring: the + direction */
+	CU_ASSERT_EQUAL(m->links[links[1]].dst - m->nodes, 1);
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
 	CU_ASSERT_EQUAL(plat_grid_shape(m, &nd, dims, wrap, &e), 0);
 	CU_ASSERT(nd == 3 && dims[2] == 8 && wrap[0] && wrap[2]);
