@@ -36,6 +36,12 @@ int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_al
 	}
 	a->nodes = m->nodes;
 	a->stats = &a->own;
+	a->fitbuf = malloc((size_t)m->nodes * sizeof *a->fitbuf);
+	if (!a->fitbuf) {
+		a->ops->destroy(a->self);
+		free(a);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
 	cmn_params_format(a->ops->base.name, &a->params, a->spec, sizeof a->spec);
 	*out = a;
 	return 0;
@@ -48,7 +54,11 @@ struct js_alloc *js_alloc_clone(const struct js_alloc *a)
 		return NULL;
 	*c = *a;
 	c->self = a->ops->clone(a->self);
-	if (!c->self) {
+	c->fitbuf = malloc((size_t)a->nodes * sizeof *c->fitbuf);
+	if (!c->self || !c->fitbuf) {
+		if (c->self)
+			a->ops->destroy(c->self);
+		free(c->fitbuf);
 		free(c);
 		return NULL;
 	}
@@ -60,7 +70,23 @@ void js_alloc_destroy(struct js_alloc *a)
 	if (!a)
 		return;
 	a->ops->destroy(a->self);
+	free(a->fitbuf);
 	free(a);
+}
+
+/* One decision: place (nodes given) or fits (nodes NULL), counted and timed. */
+static int decide(struct js_alloc *a, const struct js_job *j, int *nodes)
+{
+	if (nodes)
+		return a->ops->place(a->self, j, nodes);
+	if (a->ops->fits)
+		return a->ops->fits(a->self, j);
+	return a->ops->place(a->self, j, a->fitbuf) > 0;
+}
+
+int js_alloc_fits(struct js_alloc *a, const struct js_job *j)
+{
+	return js_alloc_place(a, j, NULL);
 }
 
 int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
@@ -68,10 +94,10 @@ int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
 	struct js_alloc_stats *st = a->stats;
 	st->decisions++;
 	if (!st->timed)
-		return a->ops->place(a->self, j, nodes);
+		return decide(a, j, nodes);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int n = a->ops->place(a->self, j, nodes);
+	int n = decide(a, j, nodes);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	st->time_s += dt;

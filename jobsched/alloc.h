@@ -25,6 +25,9 @@ struct js_alloc_ops {
 	 * their count (the job's size, or the allocator's documented rounding of
 	 * it), or 0 when the job cannot be placed in this state. */
 	int (*place)(void *self, const struct js_job *job, int *nodes);
+	/* Optional: whether place() would succeed, without choosing nodes
+	 * (NULL: place() into a scratch buffer decides). */
+	int (*fits)(void *self, const struct js_job *job);
 	/* Marks nodes busy (they must be free) / free (they must be busy). */
 	void (*occupy)(void *self, const int *nodes, int n);
 	void (*release)(void *self, const int *nodes, int n);
@@ -53,6 +56,7 @@ struct js_alloc {
 		long decisions;
 		double time_s, max_s;
 	} own, *stats;
+	int *fitbuf; /* room for every node, for fits() through place() */
 };
 
 int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_alloc **out,
@@ -63,6 +67,8 @@ void js_alloc_destroy(struct js_alloc *a);
 
 /* Counts the decision (and times it when a->timed). */
 int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes);
+/* Whether the job can be placed in this state (a decision too). */
+int js_alloc_fits(struct js_alloc *a, const struct js_job *j);
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
 {
 	a->ops->occupy(a->self, nodes, n);

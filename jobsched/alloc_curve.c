@@ -194,6 +194,12 @@ static int curve_place(void *self, const struct js_job *job, int *nodes)
 	return take(c, best, k, nodes);
 }
 
+static int curve_fits(void *self, const struct js_job *job)
+{
+	const struct curve *c = self;
+	return job->size > 0 && job->size <= c->free; /* any free ranks serve */
+}
+
 static void set_busy(struct curve *c, const int *nodes, int n, uint8_t busy)
 {
 	for (int i = 0; i < n; i++)
@@ -224,6 +230,7 @@ const struct js_alloc_ops js_alloc_curve_ops = {
     .clone = curve_clone,
     .copy = curve_copy,
     .place = curve_place,
+    .fits = curve_fits,
     .occupy = curve_occupy,
     .release = curve_release,
     .free_count = curve_free_count,

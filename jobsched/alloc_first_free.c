@@ -75,6 +75,12 @@ static int flat_place(void *self, const struct js_job *job, int *nodes)
 	return got;
 }
 
+static int flat_fits(void *self, const struct js_job *job)
+{
+	const struct flat_alloc *f = self;
+	return job->size > 0 && job->size <= f->free;
+}
+
 static void flat_occupy(void *self, const int *nodes, int n)
 {
 	struct flat_alloc *f = self;
@@ -111,6 +117,7 @@ const struct js_alloc_ops js_alloc_first_free_ops = {
     .clone = flat_clone,
     .copy = flat_copy,
     .place = flat_place,
+    .fits = flat_fits,
     .occupy = flat_occupy,
     .release = flat_release,
     .free_count = flat_free_count,

@@ -13,7 +13,7 @@
 static const struct cmn_param_def easy_params[] = {{NULL}};
 
 /* Fills scratch with the machine at the head's shadow time; returns it. */
-static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch, int *buf)
+static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch)
 {
 	double now = js_sim_now(sim);
 	size_t rlen = js_sim_rlen(sim);
@@ -22,7 +22,7 @@ static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch
 		int n;
 		const int *nodes = js_sim_job_nodes(sim, j, &n);
 		js_alloc_release(scratch, nodes, n);
-		if (js_alloc_place(scratch, js_sim_job(sim, head), buf) > 0) {
+		if (js_alloc_fits(scratch, js_sim_job(sim, head))) {
 			double end = js_sim_expected_end(sim, j);
 			return end > now ? end : now;
 		}
@@ -37,10 +37,10 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	if (rc || js_sim_qlen(sim) == 0)
 		return rc;
 	struct js_alloc *real = js_sim_alloc(sim), *scratch = js_sim_scratch(sim, 0);
-	int *headbuf = js_sim_nodebuf(sim, 0), *buf = js_sim_nodebuf(sim, 1);
+	int *buf = js_sim_nodebuf(sim, 1);
 	int head = js_sim_qjob(sim, 0);
 	js_alloc_copy(scratch, real);
-	double shadow = shadow_time(sim, head, scratch, headbuf);
+	double shadow = shadow_time(sim, head, scratch);
 	if (isnan(shadow))
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "easy: job %.0f cannot be placed even when every running job "
@@ -58,7 +58,7 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 		if (now + job->req_s > shadow) {
 			/* holds its nodes past the shadow time: the head must still fit */
 			js_alloc_occupy(scratch, buf, n);
-			if (js_alloc_place(scratch, js_sim_job(sim, head), headbuf) == 0) {
+			if (!js_alloc_fits(scratch, js_sim_job(sim, head))) {
 				js_alloc_release(scratch, buf, n);
 				pos++;
 				continue;

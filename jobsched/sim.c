@@ -317,7 +317,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 {
 	const struct js_job *job = &s->jobs[j];
-	if (js_alloc_place(s->empty, job, s->nodebuf[2]) == 0)
+	if (!js_alloc_fits(s->empty, job))
 		return cmn_err_set(
 		    e, CMN_ESTATE,
 		    "job %.0f (line %u): %d nodes can never be placed on the machine "

@@ -51,7 +51,7 @@ static int exercise(const char *alloc, const char *machine, unsigned long seed)
 		if (js_alloc_place(a, &j, buf) < s)
 			bad = 1;
 	}
-	for (int step = 0; step < 3000 && !bad; step++) {
+	for (int step = 0; step < 3000 && !bad; step++) { /* cases: see the checks */
 		if (nlive && (gsl_rng_uniform(rng) < 0.4 || busy == N)) {
 			int x = (int)gsl_rng_uniform_int(rng, (unsigned long)nlive);
 			js_alloc_release(a, live[x], live_n[x]);
@@ -66,7 +66,9 @@ static int exercise(const char *alloc, const char *machine, unsigned long seed)
 			int size = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)(N / 3 + 1));
 			struct js_job j = job_of(size);
 			int n = js_alloc_place(a, &j, buf);
-			if (n == 0)
+			if (js_alloc_fits(a, &j) != (n > 0))
+				bad = 7; /* fits() disagrees with place() */
+			if (n == 0 || bad)
 				continue;
 			if (n < size || n > N - busy)
 				bad = 2;
