@@ -15,6 +15,11 @@ static const char *const machines[] = {
     "mesh:dims=8x6", "torus:dims=4x4x4",   "multicluster:clusters=4,size=9",
 };
 
+static int cmp_ints(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 static struct js_job job_of(int size)
 {
 	struct js_job j;
@@ -193,6 +198,81 @@ static void test_needs_tree(void)
 	plat_machine_destroy(m);
 }
 
+static int place_mesh(const char *alloc, const char *machine, const int *busy, int nbusy, int size,
+                      int *out)
+{
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(machine, &m, &e) == 0);
+	CU_ASSERT_FATAL(js_alloc_create(alloc, m, &a, &e) == 0);
+	js_alloc_occupy(a, busy, nbusy);
+	struct js_job j = job_of(size);
+	int n = js_alloc_place(a, &j, out);
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	return n;
+}
+
+/* Seed 002 section I and V: MC1x1's shells, Gen-Alg's diamonds, MM. */
+static void test_center_based(void)
+{
+	int out[64];
+	/* empty 7x7: a 3x3 square (score 8) around the first interior centre */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mc1x1", "mesh:dims=7x7", NULL, 0, 9, out), 9);
+	qsort(out, 9, sizeof *out, cmp_ints);
+	const int square[9] = {0, 1, 2, 7, 8, 9, 14, 15, 16};
+	CU_ASSERT(memcmp(out, square, sizeof square) == 0);
+	/* two nodes: the centre and its nearest shell-1 node by L1 then id */
+	CU_ASSERT_EQUAL(place_mesh("mc1x1", "mesh:dims=5x5", NULL, 0, 2, out), 2);
+	CU_ASSERT(out[0] == 0 && out[1] == 1);
+	/* a busy column splits the mesh: the 3 nodes stay on the roomier side */
+	int wall[5] = {1, 6, 11, 16, 21}; /* column 1 of 5x5 */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mc1x1", "mesh:dims=5x5", wall, 5, 3, out), 3);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT(out[i] % 5 >= 2);
+	/* genalg, 5 nodes on an empty 7x7: the corner centre's L1-nearest five
+	 * (pairwise sum 16, as good as a plus shape; ties: the lower centre) */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("genalg", "mesh:dims=7x7", NULL, 0, 5, out), 5);
+	qsort(out, 5, sizeof *out, cmp_ints);
+	const int five[5] = {0, 1, 2, 7, 8};
+	CU_ASSERT(memcmp(out, five, sizeof five) == 0);
+	/* mm's centres include every free node (genalg's) and more, judged the
+	 * same way: its pairwise sum is never larger, on random states */
+	struct plat_machine *m;
+	struct cmn_err e0;
+	CU_ASSERT_FATAL(plat_machine_create("mesh:dims=6x6", &m, &e0) == 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 9);
+	int better = 0, worse = 0, scratch[64];
+	for (int iter = 0; iter < 200; iter++) {
+		int busy[36], nb = 0;
+		for (int i = 0; i < 36; i++)
+			if (gsl_rng_uniform(rng) < 0.5)
+				busy[nb++] = i;
+		int k = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)(36 - nb));
+		int g[36], mm[36];
+		CU_ASSERT_EQUAL(place_mesh("genalg", "mesh:dims=6x6", busy, nb, k, g), k);
+		CU_ASSERT_EQUAL(place_mesh("mm", "mesh:dims=6x6", busy, nb, k, mm), k);
+		qsort(g, (size_t)k, sizeof *g, cmp_ints);
+		qsort(mm, (size_t)k, sizeof *mm, cmp_ints);
+		struct js_alloc_quality qg, qm;
+		js_alloc_quality(m, g, k, k, scratch, &qg);
+		js_alloc_quality(m, mm, k, k, scratch, &qm);
+		worse += qm.pairwise_sum > qg.pairwise_sum;
+		better += qm.pairwise_sum < qg.pairwise_sum;
+	}
+	CU_ASSERT_EQUAL(worse, 0);
+	CU_ASSERT(better > 0); /* and the extra centres do find better ones */
+	gsl_rng_free(rng);
+	plat_machine_destroy(m);
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("torus:dims=4x4", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("mc1x1", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
 static struct js_alloc_quality quality_of(const char *machine, const int *nodes, int n, int size)
 {
 	struct plat_machine *m;
@@ -274,6 +354,7 @@ static void add_suites(void)
 	CU_add_test(s, "contract over the registry", test_contract);
 	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
+	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
 	CU_add_test(s, "allocation quality fixtures", test_quality_fixtures);
 	CU_add_test(s, "allocation quality = every pair", test_quality_brute_force);
 }
