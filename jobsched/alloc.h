@@ -34,8 +34,9 @@ struct js_alloc_ops {
 	/* Number of free nodes: no job needs fewer than one free node, so 0
 	 * lets a scheduler stop scanning its queue. */
 	int (*free_count)(const void *self);
-	/* 1 when any free nodes serve a job equally (no topology): schedulers
-	 * may then reserve node counts instead of node sets. */
+	/* 1 when place() succeeds whenever the job's size in nodes is free
+	 * (which nodes it picks may still matter): schedulers may then answer
+	 * what-if questions and hold reservations by counts. */
 	int fungible;
 };
 

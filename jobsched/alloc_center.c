@@ -355,6 +355,7 @@ static int center_free_count(const void *self)
 	    .occupy = center_occupy,                                                               \
 	    .release = center_release,                                                             \
 	    .free_count = center_free_count,                                                       \
+	    .fungible = 1,                                                                         \
 	}
 
 CENTER_OPS(js_alloc_mc1x1_ops, "mc1x1",

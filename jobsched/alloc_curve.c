@@ -234,4 +234,5 @@ const struct js_alloc_ops js_alloc_curve_ops = {
     .occupy = curve_occupy,
     .release = curve_release,
     .free_count = curve_free_count,
+    .fungible = 1,
 };

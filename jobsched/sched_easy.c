@@ -5,7 +5,10 @@
  * the head. A later job starts now if it can be placed and either ends by
  * the shadow time, or the head can still be placed at the shadow time with
  * the job's nodes held (the "extra nodes", decided by the allocator, not by
- * counts). A job running past its requested time counts as ending now. */
+ * counts). A job running past its requested time counts as ending now.
+ * Allocators whose placements succeed whenever enough nodes are free
+ * (fungible) answer those questions by counts, so the pass takes them from
+ * counts directly: the same schedule without building what-if states. */
 #include <math.h>
 
 #include "sched_common.h"
@@ -30,12 +33,60 @@ static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch
 	return NAN;
 }
 
+/* The same pass for an allocator whose placements succeed whenever enough
+ * nodes are free (it says so: fungible): its answers to the what-if
+ * questions are count comparisons, so they are taken from counts. */
+static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
+{
+	struct js_alloc *real = js_sim_alloc(sim);
+	int head = js_sim_qjob(sim, 0), need = js_sim_job(sim, head)->size;
+	int avail = js_alloc_free_count(real), *buf = js_sim_nodebuf(sim, 1);
+	double now = js_sim_now(sim), shadow = NAN;
+	for (size_t p = 0; p < js_sim_rlen(sim) && isnan(shadow); p++) {
+		int j = js_sim_rjob(sim, p), n;
+		js_sim_job_nodes(sim, j, &n);
+		avail += n;
+		if (avail >= need) {
+			double end = js_sim_expected_end(sim, j);
+			shadow = end > now ? end : now;
+		}
+	}
+	if (isnan(shadow))
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "easy: job %.0f cannot be placed even when every running job "
+		                   "has ended",
+		                   js_sim_job(sim, head)->f[JS_F_JOB]);
+	js_sim_set_reservation(sim, head, shadow);
+	int extra = avail - need; /* nodes the head leaves free at the shadow time */
+	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;) {
+		const struct js_job *job = js_sim_job(sim, js_sim_qjob(sim, pos));
+		int ends_first = now + job->req_s <= shadow;
+		if (!ends_first && job->size > extra) {
+			pos++;
+			continue;
+		}
+		int n = js_alloc_place(real, job, buf);
+		if (n == 0) {
+			pos++;
+			continue;
+		}
+		if (!ends_first)
+			extra -= n;
+		int rc = js_sim_start(sim, pos, buf, n, e); /* the queue shifts: same pos next */
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 {
 	(void)self;
 	int rc = js_sched_start_heads(sim, e);
 	if (rc || js_sim_qlen(sim) == 0)
 		return rc;
+	if (js_sim_alloc(sim)->ops->fungible)
+		return easy_pass_counts(sim, e);
 	struct js_alloc *real = js_sim_alloc(sim), *scratch = js_sim_scratch(sim, 0);
 	int *buf = js_sim_nodebuf(sim, 1);
 	int head = js_sim_qjob(sim, 0);

@@ -92,6 +92,13 @@ int th_run_spec(const struct js_workload *w, const char *machine, const char *al
 	return run_with(w, machine, alloc, sched, rt, NULL, o, res, e);
 }
 
+int th_run_spec_ops(const struct js_workload *w, const char *machine, const char *alloc,
+                    const struct js_alloc_ops *alloc_ops, const char *sched, struct js_runtime *rt,
+                    const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e)
+{
+	return run_with(w, machine, alloc, sched, rt, alloc_ops, o, res, e);
+}
+
 int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
                const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,
                struct js_sim_result **res, struct cmn_err *e)

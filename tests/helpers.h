@@ -31,6 +31,11 @@ int th_run_spec(const struct js_workload *w, const char *machine, const char *al
                 const char *sched, struct js_runtime *rt, const struct js_sim_opts *o,
                 struct js_sim_result **res, struct cmn_err *e);
 
+/* The same with the allocator's ops replaced by alloc_ops. */
+int th_run_spec_ops(const struct js_workload *w, const char *machine, const char *alloc,
+                    const struct js_alloc_ops *alloc_ops, const char *sched, struct js_runtime *rt,
+                    const struct js_sim_opts *o, struct js_sim_result **res, struct cmn_err *e);
+
 /* The same with the allocator's ops replaced by alloc_ops (NULL: keep). */
 int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,
                const struct js_alloc_ops *alloc_ops, const struct js_sim_opts *o,

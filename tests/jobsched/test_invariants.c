@@ -260,6 +260,63 @@ static void test_topology_allocators(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* EASY answers by counts for allocators whose placements depend only on the
+ * free count; its what-if path must agree exactly. (Conservative reserves
+ * counts there, node sets otherwise: more pessimistic by design.) */
+static void test_count_path_equals_generic(void)
+{
+	static const char *const alloc[][2] = {{"mesh:dims=4x4", "curve:order=hilbert,select=bf"},
+	                                       {"mesh:dims=4x4", "mbs:variant=granular"},
+	                                       {"mesh:dims=4x4", "mc1x1"},
+	                                       {"flat:nodes=13", "first-free"}};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 77);
+	int bad = 0;
+	for (size_t a = 0; a < sizeof alloc / sizeof *alloc && !bad; a++) {
+		struct plat_machine *m;
+		struct js_alloc *al;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(alloc[a][0], &m, &e) == 0);
+		CU_ASSERT_FATAL(js_alloc_create(alloc[a][1], m, &al, &e) == 0);
+		struct js_alloc_ops generic = *al->ops;
+		CU_ASSERT_FATAL(generic.fungible == 1);
+		generic.fungible = 0;
+		for (int iter = 0; iter < 150 && !bad; iter++) {
+			struct js_workload *wl =
+			    random_workload(rng, 30, m->nodes, 0, iter % 3 == 0);
+			for (int s = 1; s <= 1 && !bad; s++) { /* easy */
+				struct js_sim_result *r1, *r2;
+				struct js_runtime *rt;
+				CU_ASSERT_FATAL(js_runtime_create("log", &rt, &e) == 0);
+				struct js_sim_opts o;
+				js_sim_opts_default(&o);
+				CU_ASSERT_FATAL(th_run_spec(wl, alloc[a][0], alloc[a][1], scheds[s],
+				                            rt, &o, &r1, &e) == 0);
+				CU_ASSERT_FATAL(th_run_spec_ops(wl, alloc[a][0], alloc[a][1],
+				                                &generic, scheds[s], rt, &o, &r2,
+				                                &e) == 0);
+				for (size_t j = 0; j < wl->n; j++)
+					if (r1->jobs[j].start_s != r2->jobs[j].start_s ||
+					    strcmp(r1->text + r1->jobs[j].res_off,
+					           r2->text + r2->jobs[j].res_off)) {
+						fprintf(stderr, "\n  %s %s: job %zu differs\n",
+						        alloc[a][1], scheds[s], j + 1);
+						bad = 1;
+						break;
+					}
+				js_sim_result_free(r1);
+				js_sim_result_free(r2);
+				js_runtime_destroy(rt);
+			}
+			js_workload_free(wl);
+		}
+		js_alloc_destroy(al);
+		plat_machine_destroy(m);
+	}
+	gsl_rng_free(rng);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* Every job needs the whole machine: all four schedulers are FCFS. */
 static void test_whole_machine_identical(void)
 {
@@ -300,6 +357,7 @@ static void add_suites(void)
 	CU_add_test(s, "500 random workloads with overruns", test_random_overruns);
 	CU_add_test(s, "conservative reserving node sets", test_conservative_node_sets);
 	CU_add_test(s, "every allocator x every scheduler", test_topology_allocators);
+	CU_add_test(s, "count path = what-if path", test_count_path_equals_generic);
 	CU_add_test(s, "whole-machine jobs: identical schedules", test_whole_machine_identical);
 }
 
