@@ -273,6 +273,49 @@ static void test_center_based(void)
 	plat_machine_destroy(m);
 }
 
+/* Seed 002 Fig. 10 and 11 on a 5x4 mesh (5 rows of 4). */
+static void test_mbs_fixtures(void)
+{
+	int out[32], c[2];
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("mesh:dims=5x4", &m, &e) == 0);
+	/* Fig. 10: a 4x4 block and four 1x1 blocks at the top: 16 nodes are
+	 * the 4x4 square; the next four single nodes the last row */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mbs:variant=2d", "mesh:dims=5x4", NULL, 0, 16, out), 16);
+	for (int i = 0; i < 16; i++) {
+		plat_coords(m, out[i], c);
+		CU_ASSERT(c[0] < 4);
+	}
+	/* 5 = 4 + 1 (base 4): a 2x2 quadrant of the 4x4 and a 1x1 block */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mbs:variant=2d", "mesh:dims=5x4", NULL, 0, 5, out), 5);
+	const int five[5] = {0, 1, 4, 5, 16};
+	CU_ASSERT(memcmp(out, five, sizeof five) == 0);
+	/* Fig. 11: Granular pairs along dimension 0 then 1: 2x2 and 1x2 blocks,
+	 * then 4x4 and 1x4 at the top. 2 nodes come from splitting the 1x4
+	 * (the smallest free block larger than 2); 8 from halving the 4x4 */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mbs:variant=granular", "mesh:dims=5x4", NULL, 0, 2, out),
+	                      2);
+	CU_ASSERT(out[0] == 16 && out[1] == 17);
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mbs:variant=granular", "mesh:dims=5x4", NULL, 0, 8, out),
+	                      8);
+	for (int i = 0; i < 8; i++) {
+		plat_coords(m, out[i], c);
+		CU_ASSERT(c[0] < 4 && c[1] < 2); /* one 4x2 half of the 4x4 */
+	}
+	CU_ASSERT_EQUAL_FATAL(place_mesh("mbs:variant=granular", "mesh:dims=5x4", NULL, 0, 4, out),
+	                      4);
+	CU_ASSERT(out[0] == 16 && out[3] == 19); /* the 1x4 block whole */
+	/* Octet on a 2D mesh has only 1x1x1 blocks: first free nodes */
+	CU_ASSERT_EQUAL(place_mesh("mbs:variant=octet", "mesh:dims=5x4", NULL, 0, 3, out), 3);
+	CU_ASSERT(out[0] == 0 && out[1] == 1 && out[2] == 2);
+	plat_machine_destroy(m);
+	struct js_alloc *a;
+	CU_ASSERT_FATAL(plat_machine_create("mesh:dims=4x4x4", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("mbs:variant=2d", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
 static struct js_alloc_quality quality_of(const char *machine, const int *nodes, int n, int size)
 {
 	struct plat_machine *m;
@@ -355,6 +398,7 @@ static void add_suites(void)
 	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
 	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
+	CU_add_test(s, "MBS Fig. 10 and Granular Fig. 11", test_mbs_fixtures);
 	CU_add_test(s, "allocation quality fixtures", test_quality_fixtures);
 	CU_add_test(s, "allocation quality = every pair", test_quality_brute_force);
 }
