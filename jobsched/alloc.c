@@ -75,33 +75,43 @@ void js_alloc_destroy(struct js_alloc *a)
 }
 
 /* One decision: place (nodes given) or fits (nodes NULL), counted and timed. */
-static int decide(struct js_alloc *a, const struct js_job *j, int *nodes)
+static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *nodes)
 {
 	if (nodes)
-		return a->ops->place(a->self, j, nodes);
+		return a->ops->place(a->self, j, flags, nodes);
 	if (a->ops->fits)
-		return a->ops->fits(a->self, j);
-	return a->ops->place(a->self, j, a->fitbuf) > 0;
+		return a->ops->fits(a->self, j, flags);
+	return a->ops->place(a->self, j, flags, a->fitbuf) > 0;
 }
 
-int js_alloc_fits(struct js_alloc *a, const struct js_job *j)
-{
-	return js_alloc_place(a, j, NULL);
-}
-
-int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
+int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, int *nodes)
 {
 	struct js_alloc_stats *st = a->stats;
 	st->decisions++;
 	if (!st->timed)
-		return decide(a, j, nodes);
+		return decide(a, j, flags, nodes);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int n = decide(a, j, nodes);
+	int n = decide(a, j, flags, nodes);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	st->time_s += dt;
 	if (dt > st->max_s)
 		st->max_s = dt;
 	return n;
+}
+
+int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)
+{
+	return js_alloc_place_flags(a, j, 0, nodes);
+}
+
+int js_alloc_fits_flags(struct js_alloc *a, const struct js_job *j, int flags)
+{
+	return js_alloc_place_flags(a, j, flags, NULL);
+}
+
+int js_alloc_fits(struct js_alloc *a, const struct js_job *j)
+{
+	return js_alloc_place_flags(a, j, 0, NULL);
 }

@@ -23,11 +23,12 @@ struct js_alloc_ops {
 	/* Chooses the nodes job would get now, without changing the state.
 	 * Writes them to nodes (room for every node of the machine) and returns
 	 * their count (the job's size, or the allocator's documented rounding of
-	 * it), or 0 when the job cannot be placed in this state. */
-	int (*place)(void *self, const struct js_job *job, int *nodes);
+	 * it), or 0 when the job cannot be placed in this state. flags say what
+	 * the placement is for (JS_PLACE_*); most allocators ignore them. */
+	int (*place)(void *self, const struct js_job *job, int flags, int *nodes);
 	/* Optional: whether place() would succeed, without choosing nodes
 	 * (NULL: place() into a scratch buffer decides). */
-	int (*fits)(void *self, const struct js_job *job);
+	int (*fits)(void *self, const struct js_job *job, int flags);
 	/* Marks nodes busy (they must be free) / free (they must be busy). */
 	void (*occupy)(void *self, const int *nodes, int n);
 	void (*release)(void *self, const int *nodes, int n);
@@ -39,6 +40,10 @@ struct js_alloc_ops {
 	 * what-if questions and hold reservations by counts. */
 	int fungible;
 };
+
+/* Placement flags: a backfill placement (a job jumping the queue head) may
+ * be treated more strictly by allocators that enlarge jobs (seed 003's I). */
+enum { JS_PLACE_BACKFILL = 1 };
 
 extern const struct js_alloc_ops *const js_alloc_registry[];
 
@@ -68,8 +73,10 @@ void js_alloc_destroy(struct js_alloc *a);
 
 /* Counts the decision (and times it when a->timed). */
 int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes);
+int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, int *nodes);
 /* Whether the job can be placed in this state (a decision too). */
 int js_alloc_fits(struct js_alloc *a, const struct js_job *j);
+int js_alloc_fits_flags(struct js_alloc *a, const struct js_job *j, int flags);
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
 {
 	a->ops->occupy(a->self, nodes, n);

@@ -306,8 +306,9 @@ static int place_pairwise(struct center *c, int k, int *nodes)
 	return k;
 }
 
-static int center_place(void *self, const struct js_job *job, int *nodes)
+static int center_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
+	(void)flags;
 	struct center *c = self;
 	int k = job->size;
 	if (k <= 0 || k > c->free)
@@ -315,8 +316,9 @@ static int center_place(void *self, const struct js_job *job, int *nodes)
 	return c->kind == MC1X1 ? place_mc1x1(c, k, nodes) : place_pairwise(c, k, nodes);
 }
 
-static int center_fits(void *self, const struct js_job *job)
+static int center_fits(void *self, const struct js_job *job, int flags)
 {
+	(void)flags;
 	const struct center *c = self;
 	return job->size > 0 && job->size <= c->free; /* any free nodes serve */
 }

@@ -140,8 +140,9 @@ static int min_span(struct curve *c, int k, int *nodes)
 	return k;
 }
 
-static int curve_place(void *self, const struct js_job *job, int *nodes)
+static int curve_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
+	(void)flags;
 	struct curve *c = self;
 	int k = job->size;
 	if (k <= 0 || k > c->free)
@@ -194,8 +195,9 @@ static int curve_place(void *self, const struct js_job *job, int *nodes)
 	return take(c, best, k, nodes);
 }
 
-static int curve_fits(void *self, const struct js_job *job)
+static int curve_fits(void *self, const struct js_job *job, int flags)
 {
+	(void)flags;
 	const struct curve *c = self;
 	return job->size > 0 && job->size <= c->free; /* any free ranks serve */
 }

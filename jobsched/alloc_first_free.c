@@ -54,8 +54,9 @@ static void flat_copy(void *dst, const void *src)
 	memcpy(dst, src, flat_bytes(s->words));
 }
 
-static int flat_place(void *self, const struct js_job *job, int *nodes)
+static int flat_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
+	(void)flags;
 	struct flat_alloc *f = self;
 	int need = job->size;
 	if (need > f->free || need <= 0)
@@ -75,8 +76,9 @@ static int flat_place(void *self, const struct js_job *job, int *nodes)
 	return got;
 }
 
-static int flat_fits(void *self, const struct js_job *job)
+static int flat_fits(void *self, const struct js_job *job, int flags)
 {
+	(void)flags;
 	const struct flat_alloc *f = self;
 	return job->size > 0 && job->size <= f->free;
 }

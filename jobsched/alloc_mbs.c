@@ -465,8 +465,9 @@ static int find_free(const struct hier *h, const uint64_t *fb, int level)
 	return -1;
 }
 
-static int mbs_place(void *self, const struct js_job *job, int *nodes)
+static int mbs_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
+	(void)flags;
 	struct mbs *s = self;
 	const struct hier *h = s->h;
 	int k = job->size;
@@ -503,8 +504,9 @@ static int mbs_place(void *self, const struct js_job *job, int *nodes)
 	return got;
 }
 
-static int mbs_fits(void *self, const struct js_job *job)
+static int mbs_fits(void *self, const struct js_job *job, int flags)
 {
+	(void)flags;
 	const struct mbs *s = self;
 	return job->size > 0 && job->size <= s->free; /* blocks break down to nodes */
 }

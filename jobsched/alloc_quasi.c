@@ -89,8 +89,9 @@ static void quasi_copy(void *dst, const void *src)
 	js_tree_blocks_copy(&((struct quasi *)dst)->t, &((const struct quasi *)src)->t);
 }
 
-static int quasi_place(void *self, const struct js_job *job, int *nodes)
+static int quasi_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
+	(void)flags;
 	struct quasi *q = self;
 	const struct js_tree_blocks *t = &q->t;
 	int size = job->size;

@@ -65,7 +65,7 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 			pos++;
 			continue;
 		}
-		int n = js_alloc_place(real, job, buf);
+		int n = js_alloc_place_flags(real, job, JS_PLACE_BACKFILL, buf);
 		if (n == 0) {
 			pos++;
 			continue;
@@ -101,7 +101,7 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	double now = js_sim_now(sim);
 	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;) {
 		const struct js_job *job = js_sim_job(sim, js_sim_qjob(sim, pos));
-		int n = js_alloc_place(real, job, buf);
+		int n = js_alloc_place_flags(real, job, JS_PLACE_BACKFILL, buf);
 		if (n == 0) {
 			pos++;
 			continue;

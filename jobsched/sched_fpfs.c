@@ -57,7 +57,7 @@ static int fpfs_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 		struct js_alloc *real = js_sim_alloc(sim);
 		for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;
 		     pos++) {
-			rc = js_sim_try_start(sim, pos, e);
+			rc = js_sim_try_start_flags(sim, pos, JS_PLACE_BACKFILL, e);
 			if (rc < 0)
 				return -rc;
 			if (rc > 0) {

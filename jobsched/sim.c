@@ -279,8 +279,13 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 
 int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e)
 {
+	return js_sim_try_start_flags(s, pos, 0, e);
+}
+
+int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_err *e)
+{
 	int j = s->queue[pos];
-	int n = js_alloc_place(s->alloc, &s->jobs[j], s->nodebuf[2]);
+	int n = js_alloc_place_flags(s->alloc, &s->jobs[j], flags, s->nodebuf[2]);
 	if (n == 0)
 		return 0;
 	int rc = js_sim_start(s, pos, s->nodebuf[2], n, e);

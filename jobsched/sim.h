@@ -94,6 +94,8 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 /* Asks the real allocator to place the queued job at pos; starts it if it
  * can be placed. Returns 1 started, 0 not placed, < 0 error (in e). */
 int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e);
+/* The same with placement flags (JS_PLACE_BACKFILL for a job that jumps). */
+int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_err *e);
 
 /* An allocator in the all-free state (do not change it). */
 const struct js_alloc *js_sim_empty_alloc(const struct js_sim *s);

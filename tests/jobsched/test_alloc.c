@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../helpers.h"
+#include "alloc_bgl.h"
 #include "alloc_quality.h"
 #include "platform.h"
 
@@ -316,6 +317,109 @@ static void test_mbs_fixtures(void)
 	plat_machine_destroy(m);
 }
 
+/* Seed 003: a 4x4 torus with one free 2x2 partition and a 3-node request:
+ * the head is raised to 4; a backfilled job only by I. */
+static void test_bgl_fixtures(void)
+{
+	int busy[16], nb = 0, out[128];
+	for (int i = 0; i < 16; i++)
+		if (!((i / 4 == 1 || i / 4 == 2) && (i % 4 == 1 || i % 4 == 2)))
+			busy[nb++] = i; /* free: (1,1) (1,2) (2,1) (2,2) */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("bgl", "torus:dims=4x4", busy, nb, 3, out), 4);
+	qsort(out, 4, sizeof *out, cmp_ints);
+	CU_ASSERT(out[0] == 5 && out[1] == 6 && out[2] == 9 && out[3] == 10);
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("torus:dims=4x4", &m, &e) == 0);
+	for (int I = 0; I <= 1; I++) {
+		char spec[32];
+		snprintf(spec, sizeof spec, "bgl:I=%d", I);
+		CU_ASSERT_FATAL(js_alloc_create(spec, m, &a, &e) == 0);
+		js_alloc_occupy(a, busy, nb);
+		struct js_job j = job_of(3);
+		CU_ASSERT_EQUAL(js_alloc_place_flags(a, &j, JS_PLACE_BACKFILL, out), I ? 4 : 0);
+		CU_ASSERT_EQUAL(js_alloc_fits_flags(a, &j, JS_PLACE_BACKFILL), I);
+		CU_ASSERT_EQUAL(js_alloc_fits(a, &j), 1);
+		js_alloc_destroy(a);
+	}
+	/* sizes no box has are raised: 7 on a 4x4 torus becomes 8 (2x4) */
+	CU_ASSERT_EQUAL(place_mesh("bgl", "torus:dims=4x4", NULL, 0, 7, out), 8);
+	/* on an empty 4x4x8 torus a job of 64 takes half of it as one box */
+	CU_ASSERT_EQUAL(place_mesh("bgl", "torus:dims=4x4x8", NULL, 0, 64, out), 64);
+	plat_machine_destroy(m);
+	CU_ASSERT_FATAL(plat_machine_create("mesh:dims=4x4", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("bgl", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
+/* Largest free box by brute force: every base and every size. */
+static int brute_lfp(const int *d, const uint8_t *busy)
+{
+	int best = 0;
+	for (int i = 0; i < d[0]; i++)
+		for (int j = 0; j < d[1]; j++)
+			for (int k = 0; k < d[2]; k++)
+				for (int a = 1; a <= d[0]; a++)
+					for (int b = 1; b <= d[1]; b++)
+						for (int c = 1; c <= d[2]; c++) {
+							if (a * b * c <= best)
+								continue;
+							int ok = 1;
+							for (int x = 0; x < a && ok; x++)
+								for (int y = 0; y < b && ok; y++)
+									for (int z = 0; z < c && ok;
+									     z++)
+										ok =
+										    !busy
+										        [(((i + x) %
+										           d[0]) *
+										              d[1] +
+										          (j + y) %
+										              d[1]) *
+										             d[2] +
+										         (k + z) %
+										             d[2]];
+							if (ok)
+								best = a * b * c;
+						}
+	return best;
+}
+
+/* POP (seed 003 Appendix A) equals brute force on 1,000 random states. */
+static void test_pop_brute_force(void)
+{
+	static const char *const tori[] = {"torus:dims=4x4x4", "torus:dims=4x4x8",
+	                                   "torus:dims=3x5x2"};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 3);
+	int bad = 0;
+	for (int t = 0; t < 3; t++) {
+		struct plat_machine *m;
+		struct js_alloc *a;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(tori[t], &m, &e) == 0);
+		CU_ASSERT_FATAL(js_alloc_create("bgl", m, &a, &e) == 0);
+		int nd, d[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+		plat_grid_shape(m, &nd, d, wrap, &e);
+		uint8_t busy[256];
+		int states = t == 0 ? 1000 : 200;
+		for (int s = 0; s < states; s++) {
+			double p = gsl_rng_uniform(rng);
+			for (int i = 0; i < m->nodes; i++)
+				busy[i] = gsl_rng_uniform(rng) < p;
+			int pop = js_bgl_largest_free(a->self, busy), bf = brute_lfp(d, busy);
+			if (pop != bf && !bad++)
+				fprintf(stderr, "\n  %s: POP %d, brute force %d\n", tori[t], pop,
+				        bf);
+		}
+		js_alloc_destroy(a);
+		plat_machine_destroy(m);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
 static struct js_alloc_quality quality_of(const char *machine, const int *nodes, int n, int size)
 {
 	struct plat_machine *m;
@@ -399,6 +503,8 @@ static void add_suites(void)
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
 	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
 	CU_add_test(s, "MBS Fig. 10 and Granular Fig. 11", test_mbs_fixtures);
+	CU_add_test(s, "BlueGene/L partitions (seed 003)", test_bgl_fixtures);
+	CU_add_test(s, "POP = brute force, 1,400 states", test_pop_brute_force);
 	CU_add_test(s, "allocation quality fixtures", test_quality_fixtures);
 	CU_add_test(s, "allocation quality = every pair", test_quality_brute_force);
 }
