@@ -32,6 +32,12 @@ struct js_alloc_ops {
 	/* Marks nodes busy (they must be free) / free (they must be busy). */
 	void (*occupy)(void *self, const int *nodes, int n);
 	void (*release)(void *self, const int *nodes, int n);
+	/* Optional: defragmentation (seed 003's migration). Given the running
+	 * jobs' node sets (nodes[i], n[i] of them) proposes new ones in out[i]
+	 * (room for n[i] each) without changing the state. Returns -1 when the
+	 * allocator declines to try (its thresholds), 0 when trying gave no
+	 * improvement, 1 when out holds a better arrangement. */
+	int (*migrate)(void *self, int count, const int *const *nodes, const int *n, int **out);
 	/* Number of free nodes: no job needs fewer than one free node, so 0
 	 * lets a scheduler stop scanning its queue. */
 	int (*free_count)(const void *self);

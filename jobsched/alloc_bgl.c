@@ -31,6 +31,7 @@ struct memo {
 struct bgl {
 	const struct plat_machine *m;
 	int d[3], nd, n, I, free;
+	double fn_tor, fn_max; /* migration thresholds */
 	uint8_t *busy, *work;
 	int *run;      /* runs of free nodes along dimension 1 */
 	int *possible; /* per size 0..n: some box has it */
@@ -43,6 +44,10 @@ struct bgl {
 static const struct cmn_param_def bgl_params[] = {
     {"I", CMN_PT_INT, "1", 0, 1 << 20, NULL,
      "how many nodes a backfilled job may be enlarged by (seed 003's I)"},
+    {"fn_tor", CMN_PT_DOUBLE, "0.1", 0, 1, NULL,
+     "migration only when free nodes / torus size >= fn_tor"},
+    {"fn_max", CMN_PT_DOUBLE, "0.7", 0, 1, NULL,
+     "migration only when largest free partition / free nodes <= fn_max"},
     {NULL},
 };
 
@@ -107,8 +112,12 @@ static int bgl_create(const struct plat_machine *m, const struct cmn_params *p, 
 	int d[3] = {1, 1, 1};
 	for (int i = 0; i < nd; i++)
 		d[i] = dims[i];
-	if (!(*self = bgl_new(m, d, nd, (int)cmn_params_num(p, "I"))))
+	struct bgl *g = bgl_new(m, d, nd, (int)cmn_params_num(p, "I"));
+	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	g->fn_tor = cmn_params_num(p, "fn_tor");
+	g->fn_max = cmn_params_num(p, "fn_max");
+	*self = g;
 	return 0;
 }
 
@@ -117,6 +126,8 @@ static void *bgl_clone(const void *self)
 	const struct bgl *g = self;
 	struct bgl *c = bgl_new(g->m, g->d, g->nd, g->I);
 	if (c) {
+		c->fn_tor = g->fn_tor;
+		c->fn_max = g->fn_max;
 		memcpy(c->busy, g->busy, (size_t)g->n);
 		c->free = g->free;
 	}
@@ -327,6 +338,18 @@ static int next_size(const struct bgl *g, int p)
 	return 0;
 }
 
+/* Writes box (o, s) as node ids; returns their count. */
+static int box_nodes(const struct bgl *g, const int *o, const int *s, int *nodes)
+{
+	int n = 0;
+	for (int a = 0; a < s[0]; a++)
+		for (int b = 0; b < s[1]; b++)
+			for (int c = 0; c < s[2]; c++)
+				nodes[n++] = idx(g, (o[0] + a) % g->d[0], (o[1] + b) % g->d[1],
+				                 (o[2] + c) % g->d[2]);
+	return n;
+}
+
 static int bgl_place(void *self, const struct js_job *job, int flags, int *nodes)
 {
 	struct bgl *g = self;
@@ -336,16 +359,8 @@ static int bgl_place(void *self, const struct js_job *job, int flags, int *nodes
 	int limit = flags & JS_PLACE_BACKFILL ? p0 + g->I : g->n;
 	int o[3], s[3];
 	for (int p = p0; p <= limit && p <= g->free; p++) {
-		if (!g->possible[p] || !best_box(g, p, 1, o, s))
-			continue;
-		int n = 0;
-		for (int a = 0; a < s[0]; a++)
-			for (int b = 0; b < s[1]; b++)
-				for (int c = 0; c < s[2]; c++)
-					nodes[n++] =
-					    idx(g, (o[0] + a) % g->d[0], (o[1] + b) % g->d[1],
-					        (o[2] + c) % g->d[2]);
-		return n;
+		if (g->possible[p] && best_box(g, p, 1, o, s))
+			return box_nodes(g, o, s, nodes);
 	}
 	return 0;
 }
@@ -383,6 +398,64 @@ static void bgl_release(void *self, const int *nodes, int n)
 	set_busy(self, nodes, n, 0);
 }
 
+/* Seed 003's migration: when FN_tor >= fn_tor and FN_max <= fn_max, the
+ * running jobs, largest first (ties: their order), are placed again with
+ * the same heuristic in an empty torus, at their own size; a job that finds
+ * no box stays where it is and the others start over. The result is kept
+ * when the largest free partition grows. */
+static int bgl_migrate(void *self, int count, const int *const *nodes, const int *n, int **out)
+{
+	struct bgl *g = self;
+	if (g->free == 0)
+		return -1;
+	int lfp = current_lfp(g);
+	if ((double)g->free / g->n < g->fn_tor || (double)lfp / g->free > g->fn_max)
+		return -1;
+	struct bgl *t = bgl_new(g->m, g->d, g->nd, 0);
+	int *order = malloc((size_t)count * sizeof *order);
+	uint8_t *fixed = calloc((size_t)count, 1);
+	int result = 0;
+	if (!t || !order || !fixed)
+		goto done;                /* no memory: no migration */
+	for (int i = 0; i < count; i++) { /* largest first, stable */
+		int j = i;
+		while (j > 0 && n[order[j - 1]] < n[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (int again = 1; again;) {
+		again = 0;
+		memset(t->busy, 0, (size_t)t->n);
+		t->free = t->n;
+		t->hash_valid = 0;
+		for (int i = 0; i < count; i++)
+			if (fixed[i]) {
+				memcpy(out[i], nodes[i], (size_t)n[i] * sizeof **out);
+				set_busy(t, nodes[i], n[i], 1);
+			}
+		for (int k = 0; k < count && !again; k++) {
+			int i = order[k], o[3], sz[3];
+			if (fixed[i])
+				continue;
+			if (!best_box(t, n[i], 1, o, sz)) {
+				fixed[i] = 1; /* stays in its partition; start over */
+				again = 1;
+				break;
+			}
+			box_nodes(t, o, sz, out[i]);
+			set_busy(t, out[i], n[i], 1);
+		}
+	}
+	result = current_lfp(t) > lfp;
+done:
+	bgl_destroy(t);
+	free(order);
+	free(fixed);
+	return result;
+}
+
 static int bgl_free_count(const void *self)
 {
 	return ((const struct bgl *)self)->free;
@@ -400,4 +473,5 @@ const struct js_alloc_ops js_alloc_bgl_ops = {
     .occupy = bgl_occupy,
     .release = bgl_release,
     .free_count = bgl_free_count,
+    .migrate = bgl_migrate,
 };

@@ -220,7 +220,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
-	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters\n");
+	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -246,7 +246,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, aq.pairwise_mean, ",");
 		if (aq.max_level >= 0)
 			fprintf(f, "%d", aq.max_level);
-		fprintf(f, ",%s,%d\n", js_alloc_class_names[aq.cls], aq.clusters);
+		fprintf(f, ",%s,%d,%d\n", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -429,7 +429,8 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	    "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
 	    "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
 	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
-	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us\n");
+	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us,migrations_tried,migrations_"
+	    "done\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -472,10 +473,11 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	if (st->timed && st->decisions) {
 		num(f, st->time_s, ",");
 		num(f, 1e6 * st->time_s / (double)st->decisions, ",");
-		num(f, 1e6 * st->max_s, "\n");
+		num(f, 1e6 * st->max_s, ",");
 	} else {
-		fprintf(f, ",,\n");
+		fprintf(f, ",,,");
 	}
+	fprintf(f, "%ld,%ld\n", r->migrations_tried, r->migrations_done);
 	return ferror(f) ? CMN_EIO : 0;
 }
 

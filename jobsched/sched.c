@@ -58,6 +58,33 @@ int js_sched_start_heads(struct js_sim *sim, struct cmn_err *e)
 	return 0;
 }
 
+int js_sched_fcfs_phase(struct js_sim *sim, int migrate, struct cmn_err *e)
+{
+	int rc = js_sched_start_heads(sim, e);
+	if (rc || !migrate || js_sim_qlen(sim) == 0)
+		return rc;
+	rc = js_sim_migrate(sim, e);
+	return rc ? rc : js_sched_start_heads(sim, e);
+}
+
+int js_sched_migrate_create(const struct cmn_params *p, size_t njobs, int nodes, void **self,
+                            struct cmn_err *e)
+{
+	(void)njobs;
+	(void)nodes;
+	int *migrate = malloc(sizeof *migrate);
+	if (!migrate)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	*migrate = (int)cmn_params_num(p, "migrate");
+	*self = migrate;
+	return 0;
+}
+
+void js_sched_migrate_destroy(void *self)
+{
+	free(self);
+}
+
 int js_sched_no_state(const struct cmn_params *p, size_t njobs, int nodes, void **self,
                       struct cmn_err *e)
 {

@@ -8,12 +8,13 @@
  * counts). A job running past its requested time counts as ending now.
  * Allocators whose placements succeed whenever enough nodes are free
  * (fungible) answer those questions by counts, so the pass takes them from
- * counts directly: the same schedule without building what-if states. */
+ * counts directly: the same schedule without building what-if states.
+ * With migrate=1 this is seed 003's B+M: FCFS, migration, FCFS, backfill. */
 #include <math.h>
 
 #include "sched_common.h"
 
-static const struct cmn_param_def easy_params[] = {{NULL}};
+static const struct cmn_param_def easy_params[] = {JS_SCHED_MIGRATE_PARAM, {NULL}};
 
 /* Fills scratch with the machine at the head's shadow time; returns it. */
 static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch)
@@ -81,8 +82,7 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 
 static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 {
-	(void)self;
-	int rc = js_sched_start_heads(sim, e);
+	int rc = js_sched_fcfs_phase(sim, *(const int *)self, e);
 	if (rc || js_sim_qlen(sim) == 0)
 		return rc;
 	if (js_sim_alloc(sim)->ops->fungible)
@@ -124,6 +124,7 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 
 const struct js_sched_ops js_sched_easy_ops = {
     .base = {"easy", "EASY backfilling: reservation for the queue head only", easy_params},
-    .create = js_sched_no_state,
+    .create = js_sched_migrate_create,
+    .destroy = js_sched_migrate_destroy,
     .pass = easy_pass,
 };

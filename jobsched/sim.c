@@ -292,6 +292,45 @@ int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_e
 	return rc ? -rc : 1;
 }
 
+int js_sim_migrate(struct js_sim *s, struct cmn_err *e)
+{
+	if (!s->alloc->ops->migrate || s->rlen == 0)
+		return 0;
+	size_t n = s->rlen;
+	const int **nodes = malloc(n * sizeof *nodes);
+	int *cnt = malloc(n * sizeof *cnt), **out = calloc(n, sizeof *out), rc = 0;
+	for (size_t i = 0; nodes && cnt && out && i < n; i++) {
+		struct jstate *st = &s->st[s->running[i]];
+		nodes[i] = st->nodes;
+		cnt[i] = st->nnodes;
+		if (!(out[i] = malloc((size_t)st->nnodes * sizeof **out)))
+			rc = CMN_ENOMEM;
+	}
+	if (!nodes || !cnt || !out)
+		rc = CMN_ENOMEM;
+	int moved = rc ? -1 : s->alloc->ops->migrate(s->alloc->self, (int)n, nodes, cnt, out);
+	if (moved >= 0)
+		s->res->migrations_tried++;
+	if (moved == 1) { /* release every old set first: the new ones overlap them */
+		s->res->migrations_done++;
+		for (size_t i = 0; i < n; i++)
+			js_alloc_release(s->alloc, nodes[i], cnt[i]);
+		for (size_t i = 0; i < n; i++) {
+			struct jstate *st = &s->st[s->running[i]];
+			js_alloc_occupy(s->alloc, out[i], cnt[i]);
+			if (memcmp(st->nodes, out[i], (size_t)cnt[i] * sizeof *out[i]) != 0)
+				s->res->jobs[s->running[i]].moves++;
+			memcpy(st->nodes, out[i], (size_t)cnt[i] * sizeof *out[i]);
+		}
+	}
+	for (size_t i = 0; out && i < n; i++)
+		free(out[i]);
+	free(out);
+	free(cnt);
+	free(nodes);
+	return rc ? cmn_err_set(e, rc, "out of memory (migration)") : 0;
+}
+
 static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
@@ -447,6 +486,7 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 		r->start_s = r->finish_s = r->first_reservation_s = r->reservation_s = NAN;
 		r->nnodes = 0;
 		r->killed = 0;
+		r->moves = 0;
 		r->res_off = 0;
 	}
 	return 0;

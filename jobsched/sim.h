@@ -41,6 +41,7 @@ struct js_job_result {
 	double reservation_s;       /* the last one */
 	int nnodes;                 /* nodes it ran on */
 	int killed;                 /* ended at its requested time */
+	int moves;                  /* times it was migrated */
 	size_t res_off;             /* allocated_resources text in result->text */
 };
 
@@ -53,6 +54,7 @@ struct js_sim_result {
 	double unused_node_s; /* integral of max(0, free - queued nodes) dt */
 	double busy_node_s;   /* integral of busy nodes dt */
 	long killed, passes, rate_updates;
+	long migrations_tried, migrations_done; /* seed 003 */
 };
 
 void js_sim_opts_default(struct js_sim_opts *o);
@@ -103,6 +105,11 @@ const struct js_alloc *js_sim_empty_alloc(const struct js_sim *s);
 /* Asks for a scheduling pass at time t > now even if no job event falls
  * then. Returns 0 or an error. */
 int js_sim_wakeup(struct js_sim *s, double t, struct cmn_err *e);
+
+/* Asks the allocator to rearrange the running jobs (if it can migrate) and
+ * moves them when it finds a better arrangement; counts attempts and
+ * successes. Returns 0 or an error. */
+int js_sim_migrate(struct js_sim *s, struct cmn_err *e);
 
 /* Records the time a scheduler promises job j will start by. */
 void js_sim_set_reservation(struct js_sim *s, int j, double t);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../helpers.h"
+#include "platform.h"
 
 /* Runs w and checks every job's start time against want[]. */
 static void expect_starts(const struct js_workload *w, int nodes, const char *sched,
@@ -284,6 +285,65 @@ static void test_unknown_scheduler(void)
 	js_sched_destroy(s);
 }
 
+/* Seed 003's migration on a ring of 8 (a 1D torus). Jobs 1-4 of 2 nodes
+ * fill it; 1 and 3 end at 10 leaving two separate pairs; job 5 (4 nodes)
+ * arrives then: FCFS waits until 100, FCFS with migration packs 2 and 4 and
+ * starts it at once. */
+static void test_migration(void)
+{
+	struct js_workload *w = th_workload();
+	th_add(w, 0, 10, 10, 2);
+	th_add(w, 0, 100, 100, 2);
+	th_add(w, 0, 10, 10, 2);
+	th_add(w, 0, 100, 100, 2);
+	th_add(w, 10, 5, 5, 4);
+	static const char *const scheds[][2] = {
+	    {"fcfs", "100"}, {"fcfs:migrate=1", "10"}, {"easy:migrate=1", "10"}, {"easy", "100"}};
+	for (int i = 0; i < 4; i++) {
+		struct js_runtime *rt;
+		struct js_sim_result *r;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(js_runtime_create("log", &rt, &e) == 0);
+		CU_ASSERT_EQUAL_FATAL(
+		    th_run_spec(w, "torus:dims=8", "bgl", scheds[i][0], rt, NULL, &r, &e), 0);
+		CU_ASSERT_DOUBLE_EQUAL(r->jobs[4].start_s, atof(scheds[i][1]), 1e-9);
+		if (i == 1) {
+			CU_ASSERT_EQUAL(r->migrations_done, 1);
+			CU_ASSERT(r->jobs[1].moves + r->jobs[3].moves >= 1);
+		}
+		js_sim_result_free(r);
+		js_runtime_destroy(rt);
+	}
+	js_workload_free(w);
+}
+
+/* The migration step itself: the ring of 8 with pairs at 1-2 and 5-6. */
+static void test_migrate_op(void)
+{
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("torus:dims=8", &m, &e) == 0);
+	const int x[2] = {1, 2}, y[2] = {5, 6}, n[2] = {2, 2};
+	const int *nodes[2] = {x, y};
+	int ox[2], oy[2], *out[2] = {ox, oy};
+	for (int k = 0; k < 2; k++) {
+		CU_ASSERT_FATAL(js_alloc_create(k ? "bgl:fn_max=0.4" : "bgl", m, &a, &e) == 0);
+		js_alloc_occupy(a, x, 2);
+		js_alloc_occupy(a, y, 2);
+		int rc = a->ops->migrate(a->self, 2, nodes, n, out);
+		if (k == 0) { /* FN_tor 0.5, FN_max 2/4: tried; packed, the free run doubles */
+			CU_ASSERT_EQUAL(rc, 1);
+			CU_ASSERT(ox[0] == 0 && ox[1] == 1 && oy[0] == 2 && oy[1] == 3);
+		} else { /* FN_max 0.5 > 0.4: not tried */
+			CU_ASSERT_EQUAL(rc, -1);
+		}
+		CU_ASSERT_EQUAL(js_alloc_free_count(a), 4); /* unchanged */
+		js_alloc_destroy(a);
+	}
+	plat_machine_destroy(m);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("schedules", NULL, NULL);
@@ -300,6 +360,8 @@ static void add_suites(void)
 	CU_add_test(s, "zero run times and simultaneous events", test_zero_runtime_and_ties);
 	CU_add_test(s, "a job that never fits is an error", test_never_fits_is_error);
 	CU_add_test(s, "scheduler specifications", test_unknown_scheduler);
+	CU_add_test(s, "migration (seed 003)", test_migration);
+	CU_add_test(s, "the migration step", test_migrate_op);
 }
 
 int main(int argc, char **argv)
