@@ -35,6 +35,7 @@ int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_al
 		return rc;
 	}
 	a->nodes = m->nodes;
+	a->machine = m;
 	a->stats = &a->own;
 	a->fitbuf = malloc((size_t)m->nodes * sizeof *a->fitbuf);
 	if (!a->fitbuf) {

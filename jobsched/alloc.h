@@ -58,7 +58,8 @@ struct js_alloc {
 	const struct js_alloc_ops *ops;
 	void *self;
 	struct cmn_params params;
-	int nodes; /* machine size */
+	int nodes;                          /* machine size */
+	const struct plat_machine *machine; /* borrowed: outlives the allocator */
 	char spec[256];
 	/* placement decisions (place calls, what-if ones on clones included)
 	 * and, when timed, their wall time; clones count into the original's,

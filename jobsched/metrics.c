@@ -220,7 +220,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
-	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves\n");
+	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -246,7 +246,8 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, aq.pairwise_mean, ",");
 		if (aq.max_level >= 0)
 			fprintf(f, "%d", aq.max_level);
-		fprintf(f, ",%s,%d,%d\n", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
+		fprintf(f, ",%s,%d,%d,", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
+		num(f, x->psi, "\n");
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -261,6 +262,9 @@ struct summary {
 	int q[3];
 	double pw_sum, pw_mean, max_level, clusters;
 	double frac_class[4]; /* by enum js_alloc_class */
+	size_t coallocated;   /* jobs spanning two clusters or more */
+	double mean_psi;      /* over jobs with a psi */
+	double art_c[4];      /* seed 001's psi groups C1..C4, co-allocated jobs */
 };
 
 /* Means of the allocation quality over the jobs (pairwise mean over jobs of
@@ -271,9 +275,10 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 	int *buf = quality_buf(m);
 	if (!buf)
 		return CMN_ENOMEM;
-	size_t multi = 0, tree = 0;
-	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0};
+	size_t multi = 0, tree = 0, with_psi = 0, cn[4] = {0};
+	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0}, psi = 0, cresp[4] = {0};
 	s->pw_sum = 0;
+	s->coallocated = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_alloc_quality aq;
 		job_quality(m, r, i, w->jobs[i].size, buf, &aq);
@@ -288,7 +293,21 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 		}
 		cls[aq.cls]++;
 		clusters += aq.clusters;
+		s->coallocated += aq.clusters > 1;
+		double jpsi = r->jobs[i].psi;
+		if (isnan(jpsi))
+			continue;
+		psi += jpsi;
+		with_psi++;
+		if (aq.clusters > 1) { /* C1..C4: psi in [0,.05), [.05,.10), [.10,.15), [.15,...) */
+			int g = jpsi < 0.05 ? 0 : jpsi < 0.10 ? 1 : jpsi < 0.15 ? 2 : 3;
+			cresp[g] += r->jobs[i].finish_s - w->jobs[i].submit_s;
+			cn[g]++;
+		}
 	}
+	for (int g = 0; g < 4; g++)
+		s->art_c[g] = cn[g] ? cresp[g] / (double)cn[g] : NAN;
+	s->mean_psi = with_psi ? psi / (double)with_psi : NAN;
 	double n = (double)w->n;
 	s->pw_sum = w->n ? s->pw_sum / n : NAN;
 	s->pw_mean = multi ? pw_mean / (double)multi : NAN;
@@ -430,7 +449,7 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	    "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
 	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
 	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us,migrations_tried,migrations_"
-	    "done\n");
+	    "done,jobs_coallocated,mean_psi,art_c1_s,art_c2_s,art_c3_s,art_c4_s\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -477,7 +496,10 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	} else {
 		fprintf(f, ",,,");
 	}
-	fprintf(f, "%ld,%ld\n", r->migrations_tried, r->migrations_done);
+	fprintf(f, "%ld,%ld,%zu,", r->migrations_tried, r->migrations_done, s.coallocated);
+	num(f, s.mean_psi, ",");
+	for (int g = 0; g < 4; g++)
+		num(f, s.art_c[g], g < 3 ? "," : "\n");
 	return ferror(f) ? CMN_EIO : 0;
 }
 

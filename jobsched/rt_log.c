@@ -11,7 +11,7 @@ static int log_create(const struct cmn_params *p, void **self, struct cmn_err *e
 	return 0;
 }
 
-static double log_work(void *self, const struct js_sim *sim, int j, const int *nodes, int n)
+static double log_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
 {
 	(void)self;
 	(void)nodes;

@@ -25,7 +25,7 @@ static void speedup_destroy(void *self)
 	free(self);
 }
 
-static double speedup_work(void *self, const struct js_sim *sim, int j, const int *nodes, int n)
+static double speedup_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
 {
 	(void)nodes;
 	double run = js_sim_job(sim, j)->run_s;

@@ -13,8 +13,10 @@ struct js_runtime_ops {
 	struct cmn_plugin base;
 	int (*create)(const struct cmn_params *p, void **self, struct cmn_err *e);
 	void (*destroy)(void *self);
-	/* The job's work in seconds at rate 1 when it starts on these nodes. */
-	double (*work_s)(void *self, const struct js_sim *sim, int j, const int *nodes, int n);
+	/* The job's work in seconds at rate 1 when it starts on these nodes
+	 * (negative: out of memory). A model may record per-job values through
+	 * the sim (js_sim_set_psi). */
+	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n);
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
 	 * js_sim_rjob(). */

@@ -95,6 +95,14 @@ struct js_alloc *js_sim_alloc(struct js_sim *s)
 {
 	return s->alloc;
 }
+const struct plat_machine *js_sim_machine(const struct js_sim *s)
+{
+	return s->alloc->machine;
+}
+void js_sim_set_psi(struct js_sim *s, int j, double psi)
+{
+	s->res->jobs[j].psi = psi;
+}
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k)
 {
 	assert(k >= 0 && k < 2);
@@ -261,6 +269,8 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	st->start_s = s->now;
 	st->expected_end_s = s->now + job->req_s;
 	st->remaining_s = s->rt->ops->work_s(s->rt->self, s, j, nodes, n);
+	if (st->remaining_s < 0)
+		return cmn_err_set(e, CMN_ENOMEM, "run-time model %s: out of memory", s->rt->spec);
 	st->rate = 1.0;
 	st->last_s = s->now;
 	size_t rp = run_lower_bound(s, j);
@@ -487,6 +497,7 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 		r->nnodes = 0;
 		r->killed = 0;
 		r->moves = 0;
+		r->psi = NAN;
 		r->res_off = 0;
 	}
 	return 0;

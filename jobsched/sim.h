@@ -42,6 +42,7 @@ struct js_job_result {
 	int nnodes;                 /* nodes it ran on */
 	int killed;                 /* ended at its requested time */
 	int moves;                  /* times it was migrated */
+	double psi;                 /* run-time penalty factor (seed 001), NAN when none */
 	size_t res_off;             /* allocated_resources text in result->text */
 };
 
@@ -86,6 +87,10 @@ const int *js_sim_job_nodes(const struct js_sim *s, int j, int *n);
 /* The real machine state, and scratch allocators (k = 0 or 1) of the same
  * kind for what-if states, their content left to the caller. */
 struct js_alloc *js_sim_alloc(struct js_sim *s);
+/* The machine the allocator works on (for run-time models). */
+const struct plat_machine *js_sim_machine(const struct js_sim *s);
+/* Records the penalty factor psi a run-time model gave job j (seed 001). */
+void js_sim_set_psi(struct js_sim *s, int j, double psi);
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k);
 /* Node buffers with room for the whole machine (k = 0 .. 2). */
 int *js_sim_nodebuf(struct js_sim *s, int k);

@@ -117,7 +117,7 @@ int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wr
 /* The node at coordinates c of a mesh or torus (m must be one). */
 int plat_grid_node(const struct plat_machine *m, const int *c);
 /* Multi-cluster machines: number of clusters, and the first node and node
- * count of each (room for the cluster count). */
+ * count of each (room for the cluster count; either may be NULL). */
 int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,
                             struct cmn_err *e);
 int plat_cluster_of(const struct plat_machine *m, int node);

@@ -179,8 +179,10 @@ int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *fi
 		return cmn_err_set(e, CMN_EUSAGE, "needs a multicluster machine, not %s", m->spec);
 	const struct mc *s = m->state;
 	*clusters = s->clusters;
-	memcpy(first, s->first, (size_t)s->clusters * sizeof *first);
-	memcpy(size, s->size, (size_t)s->clusters * sizeof *size);
+	if (first)
+		memcpy(first, s->first, (size_t)s->clusters * sizeof *first);
+	if (size)
+		memcpy(size, s->size, (size_t)s->clusters * sizeof *size);
 	return 0;
 }
 

@@ -51,10 +51,13 @@ static int exercise(const char *alloc, const char *machine, unsigned long seed)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, seed);
 	struct js_alloc *c = js_alloc_clone(a);
-	/* on the empty machine every size fits */
+	/* on the empty machine one node always fits, and for every size fits()
+	 * agrees with place() (some allocators cannot place every size at all:
+	 * coalloc's jobs at or below thres must fit in one cluster) */
 	for (int s = 1; s <= N && !bad; s += 1 + s / 3) {
 		struct js_job j = job_of(s);
-		if (js_alloc_place(a, &j, buf) < s)
+		int n = js_alloc_place(a, &j, buf);
+		if ((s == 1 && n < 1) || (n > 0 && n < s) || js_alloc_fits(a, &j) != (n > 0))
 			bad = 1;
 	}
 	for (int step = 0; step < 3000 && !bad; step++) { /* cases: see the checks */
@@ -420,6 +423,42 @@ static void test_pop_brute_force(void)
 	gsl_rng_free(rng);
 }
 
+/* Seed 001: component sizes, Worst Fit, and jobs at or below thres. */
+static void test_coalloc_fixtures(void)
+{
+	int out[128], c[8] = {0};
+	const char *m5 = "multicluster:clusters=5,size=20";
+	/* 19 > thres 10: 4 components 19 - 3 x 4 = 7, 4, 4, 4, widest into the
+	 * freest cluster; all free: ties go to the lower cluster index */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("coalloc", m5, NULL, 0, 19, out), 19);
+	for (int i = 0; i < 19; i++)
+		c[out[i] / 20]++;
+	CU_ASSERT(c[0] == 7 && c[1] == 4 && c[2] == 4 && c[3] == 4 && c[4] == 0);
+	/* with cluster 0 partly busy, the freest clusters take the widest parts */
+	int busy[10];
+	for (int i = 0; i < 10; i++)
+		busy[i] = i; /* cluster 0: 10 free */
+	memset(c, 0, sizeof c);
+	CU_ASSERT_EQUAL_FATAL(place_mesh("coalloc", m5, busy, 10, 13, out), 13);
+	for (int i = 0; i < 13; i++)
+		c[out[i] / 20]++; /* 13 - 3 x 3 = 4, 3, 3, 3 into clusters 1, 2, 3, 4 */
+	CU_ASSERT(c[0] == 0 && c[1] == 4 && c[2] == 3 && c[3] == 3 && c[4] == 3);
+	/* at or below thres: one cluster, the freest */
+	CU_ASSERT_EQUAL_FATAL(place_mesh("coalloc", m5, busy, 10, 9, out), 9);
+	CU_ASSERT(out[0] == 20 && out[8] == 28);
+	CU_ASSERT_EQUAL(place_mesh("coalloc:thres=30", m5, NULL, 0, 21, out), 0); /* > a cluster */
+	CU_ASSERT_EQUAL(place_mesh("coalloc:thres=2,k=3", m5, NULL, 0, 2, out), 2);
+	struct plat_machine *m;
+	struct js_alloc *a;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("multicluster:clusters=3,size=4", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("coalloc:k=4", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+	CU_ASSERT_FATAL(plat_machine_create("flat:nodes=8", &m, &e) == 0);
+	CU_ASSERT_EQUAL(js_alloc_create("coalloc", m, &a, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
 static struct js_alloc_quality quality_of(const char *machine, const int *nodes, int n, int size)
 {
 	struct plat_machine *m;
@@ -504,6 +543,7 @@ static void add_suites(void)
 	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
 	CU_add_test(s, "MBS Fig. 10 and Granular Fig. 11", test_mbs_fixtures);
 	CU_add_test(s, "BlueGene/L partitions (seed 003)", test_bgl_fixtures);
+	CU_add_test(s, "co-allocation (seed 001)", test_coalloc_fixtures);
 	CU_add_test(s, "POP = brute force, 1,400 states", test_pop_brute_force);
 	CU_add_test(s, "allocation quality fixtures", test_quality_fixtures);
 	CU_add_test(s, "allocation quality = every pair", test_quality_brute_force);

@@ -79,6 +79,7 @@ static struct js_workload *random_workload(gsl_rng *rng, int n, int nodes, int w
 /* A machine and allocator to run on instead of flat:nodes=N and first-free. */
 struct placement {
 	const char *machine, *alloc;
+	int max_size; /* largest job size to draw (0: the machine's) */
 };
 
 static int run_checked(const struct js_workload *wl, int nodes, const char *sched,
@@ -149,7 +150,8 @@ static int run_batch(const struct batch *b)
 		int nodes = b->pl ? b->pl_nodes
 		                  : 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)b->max_nodes);
 		int n = b->jobs_min + (int)gsl_rng_uniform_int(rng, (unsigned long)b->jobs_span);
-		struct js_workload *wl = random_workload(rng, n, nodes, 0, b->overrun);
+		int cap = b->pl && b->pl->max_size ? b->pl->max_size : nodes;
+		struct js_workload *wl = random_workload(rng, n, cap, 0, b->overrun);
 		for (int s = 0; s < b->nsched && !bad; s++) {
 			const char *name = b->scheds[s];
 			struct js_sim_result *r = NULL;
@@ -225,11 +227,10 @@ static void test_conservative_node_sets(void)
  * accepts: capacity, exactly once, reservations never delayed. */
 static void test_topology_allocators(void)
 {
-	static const char *const mach[][2] = {{"kary-ntree:k=2,n=4", "16"},
-	                                      {"kary-ntree:k=4,n=2", "16"},
-	                                      {"flat:nodes=12", "12"},
-	                                      {"mesh:dims=4x4", "16"},
-	                                      {"torus:dims=2x2x4", "16"}};
+	static const char *const mach[][2] = {
+	    {"kary-ntree:k=2,n=4", "16"}, {"kary-ntree:k=4,n=2", "16"},
+	    {"flat:nodes=12", "12"},      {"mesh:dims=4x4", "16"},
+	    {"torus:dims=2x2x4", "16"},   {"multicluster:clusters=4,size=4", "16"}};
 	int bad = 0;
 	for (int i = 0; js_alloc_registry[i] && !bad; i++)
 		for (size_t mi = 0; mi < sizeof mach / sizeof *mach && !bad; mi++) {
@@ -237,12 +238,18 @@ static void test_topology_allocators(void)
 			struct js_alloc *a;
 			struct cmn_err e;
 			CU_ASSERT_FATAL(plat_machine_create(mach[mi][0], &m, &e) == 0);
-			int ok = js_alloc_create(js_alloc_registry[i]->base.name, m, &a, &e) == 0;
+			/* coalloc's jobs up to thres must fit one cluster: keep them small */
+			const char *spec = strcmp(js_alloc_registry[i]->base.name, "coalloc") == 0
+			                       ? "coalloc:thres=3"
+			                       : js_alloc_registry[i]->base.name;
+			int ok = js_alloc_create(spec, m, &a, &e) == 0;
 			js_alloc_destroy(ok ? a : NULL);
 			plat_machine_destroy(m);
 			if (!ok)
 				continue;
-			struct placement pl = {mach[mi][0], js_alloc_registry[i]->base.name};
+			/* coalloc on 4 clusters of 4: components of jobs above 10 outgrow
+			 * a cluster (11 = 5 + 2 + 2 + 2), so they could never start */
+			struct placement pl = {mach[mi][0], spec, strstr(spec, "coalloc") ? 10 : 0};
 			for (int over = 0; over < 2 && !bad; over++) {
 				struct batch b = {.seed = 31 + mi + 10 * over,
 				                  .iters = 150,
@@ -271,7 +278,7 @@ static void test_migration_invariants(void)
 	static const char *const tori[][2] = {{"torus:dims=2x2x4", "16"}, {"torus:dims=8", "8"}};
 	int bad = 0;
 	for (size_t t = 0; t < 2 && !bad; t++) {
-		struct placement pl = {tori[t][0], "bgl:fn_tor=0,fn_max=1"}; /* always try */
+		struct placement pl = {tori[t][0], "bgl:fn_tor=0,fn_max=1", 0}; /* always try */
 		for (int over = 0; over < 2 && !bad; over++) {
 			struct batch b = {.seed = 51 + t + 10 * over,
 			                  .iters = 200,

@@ -206,7 +206,7 @@ static int halve_create(const struct cmn_params *p, void **self, struct cmn_err 
 	*self = NULL;
 	return 0;
 }
-static double halve_work(void *self, const struct js_sim *sim, int j, const int *nodes, int n)
+static double halve_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
 {
 	(void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
@@ -344,6 +344,43 @@ static void test_migrate_op(void)
 	plat_machine_destroy(m);
 }
 
+/* Seed 001's penalty: co-allocated jobs run (1 + psi) times as long; drawn
+ * psi values belong to jobs, not to the schedule. */
+static void test_penalty_model(void)
+{
+	struct js_workload *w = th_workload();
+	th_add(w, 0, 100, 100, 12); /* > thres 10: 4 components over clusters */
+	th_add(w, 0, 100, 100, 5);  /* one cluster */
+	struct js_runtime *rt;
+	struct js_sim_result *r;
+	struct cmn_err e;
+	const char *m = "multicluster:clusters=5,size=20";
+	CU_ASSERT_FATAL(js_runtime_create("penalty:psi=0.25", &rt, &e) == 0);
+	CU_ASSERT_EQUAL_FATAL(th_run_spec(w, m, "coalloc", "fcfs", rt, NULL, &r, &e), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 125, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].finish_s, 100, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].psi, 0.25, 0);
+	js_sim_result_free(r);
+	js_runtime_destroy(rt);
+	/* drawn: in [min, max], the same for a job under two schedulers */
+	double psi[2][2];
+	for (int k = 0; k < 2; k++) {
+		CU_ASSERT_FATAL(
+		    js_runtime_create("penalty:psi_min=0.001,psi_max=0.199,seed=4", &rt, &e) == 0);
+		CU_ASSERT_EQUAL_FATAL(
+		    th_run_spec(w, m, "coalloc", k ? "easy" : "fpfs", rt, NULL, &r, &e), 0);
+		for (int j = 0; j < 2; j++) {
+			psi[k][j] = r->jobs[j].psi;
+			CU_ASSERT(psi[k][j] >= 0.001 && psi[k][j] <= 0.199);
+		}
+		CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 100 * (1 + psi[k][0]), 1e-9);
+		js_sim_result_free(r);
+		js_runtime_destroy(rt);
+	}
+	CU_ASSERT(psi[0][0] == psi[1][0] && psi[0][1] == psi[1][1] && psi[0][0] != psi[0][1]);
+	js_workload_free(w);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("schedules", NULL, NULL);
@@ -362,6 +399,7 @@ static void add_suites(void)
 	CU_add_test(s, "scheduler specifications", test_unknown_scheduler);
 	CU_add_test(s, "migration (seed 003)", test_migration);
 	CU_add_test(s, "the migration step", test_migrate_op);
+	CU_add_test(s, "penalty run-time model (seed 001)", test_penalty_model);
 }
 
 int main(int argc, char **argv)
