@@ -97,6 +97,13 @@ static double cluster_pairs(const struct plat_machine *m, const int *nodes, int 
 	return 2 * same + d_out * (pairs - same);
 }
 
+/* A multi-cluster machine of flat clusters (distance 2 inside each). */
+static int flat_clusters(const struct plat_machine *m)
+{
+	return strcmp(m->ops->base.name, "multicluster") == 0 &&
+	       strcmp(cmn_params_str(&m->params, "cluster"), "flat") == 0;
+}
+
 void js_alloc_quality(const struct plat_machine *m, const int *nodes, int n, int job_size,
                       int *scratch, struct js_alloc_quality *q)
 {
@@ -115,13 +122,16 @@ void js_alloc_quality(const struct plat_machine *m, const int *nodes, int n, int
 		q->cls = q->max_level <= job_level       ? JS_CLASS_CONTIGUOUS
 		         : q->max_level == job_level + 1 ? JS_CLASS_QUASI
 		                                         : JS_CLASS_NONCONTIGUOUS;
-	} else if (strcmp(m->ops->base.name, "flat") == 0 ||
-	           strcmp(m->ops->base.name, "multicluster") == 0) {
+	} else if (strcmp(m->ops->base.name, "flat") == 0 || flat_clusters(m)) {
 		q->pairwise_sum = cluster_pairs(m, nodes, n, &q->clusters);
-	} else { /* any other family: every pair */
+	} else { /* any other family (clusters of trees, meshes...): every pair */
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++)
 				q->pairwise_sum += plat_distance(m, nodes[i], nodes[j]);
+		q->clusters = 1;
+		for (int i = 1; i < n; i++) /* sorted ids: clusters are runs */
+			q->clusters +=
+			    plat_cluster_of(m, nodes[i]) != plat_cluster_of(m, nodes[i - 1]);
 	}
 	q->pairwise_mean = n > 1 ? q->pairwise_sum / ((double)n * (n - 1) / 2) : 0;
 }

@@ -1,10 +1,14 @@
-/* Multi-cluster machines (seed 001): C flat clusters, each a switch (its
- * gateway) with its nodes, joined by wide-area links with their own
- * bandwidth and latency: a full mesh of WAN links between gateways, or a
- * WAN backbone router every gateway links to. Nodes are numbered cluster by
- * cluster. Distance: 2 inside a cluster, 3 across a full mesh (up, WAN,
- * down), 4 across a backbone. Clusters of other families are not supported
- * yet. */
+/* Multi-cluster machines (seed 001): C clusters joined by wide-area links
+ * with their own bandwidth and latency: a WAN link between every two
+ * gateways (wan=mesh) or one backbone router every gateway links to
+ * (wan=backbone). Nodes are numbered cluster by cluster.
+ * Clusters are flat by default: a switch, the cluster's gateway, with its
+ * nodes. With cluster=FAMILY;key=value;... every cluster is an instance of
+ * that family (its own parameters, bw and lat included) and its first node
+ * is its gateway (as SimGrid joins FAT_TREE and TORUS clusters: they have no
+ * router). Distance inside a cluster is the family's; across clusters it is
+ * the hops to the gateway, plus 1 (mesh) or 2 (backbone) WAN links, plus
+ * the hops from the other gateway. Routes go the same way. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,15 +16,20 @@
 
 struct mc {
 	int clusters, nodes, backbone;
-	int *first, *size, *cluster_of;
-	int wan0; /* id of the first WAN link */
+	int *first, *size, *cluster_of, *gw;
+	int wan0;                   /* id of the first WAN link */
+	struct plat_machine *inner; /* the family of nested clusters; NULL: flat */
+	int *scratch;               /* room for an inner route */
 };
 
 static const struct cmn_param_def mc_params[] = {
     {"clusters", CMN_PT_INT, "5", 1, 4096, NULL, "number of clusters"},
-    {"size", CMN_PT_INT, "20", 1, 1 << 20, NULL, "nodes per cluster"},
+    {"size", CMN_PT_INT, "20", 1, 1 << 20, NULL,
+     "nodes per cluster (for a cluster family: its node count)"},
     {"sizes", CMN_PT_STRING, "uniform", 0, 0, NULL,
-     "per-cluster sizes joined by '/' (e.g. 16/32/64), or uniform (all `size`)"},
+     "flat clusters: sizes joined by '/' (e.g. 16/32/64), or uniform (all `size`)"},
+    {"cluster", CMN_PT_STRING, "flat", 0, 0, NULL,
+     "flat, or a family with ';' between parameters, e.g. kary-ntree;k=4;n=2"},
     {"wan", CMN_PT_CHOICE, "mesh", 0, 0, "mesh|backbone",
      "a WAN link between every two gateways, or one backbone router"},
     {"wan_bw", CMN_PT_DOUBLE, "12.5e6", 1, 1e15, NULL, "wide-area link bandwidth, bytes/s"},
@@ -37,6 +46,9 @@ static void mc_destroy(void *state)
 	free(m->first);
 	free(m->size);
 	free(m->cluster_of);
+	free(m->gw);
+	free(m->scratch);
+	plat_machine_destroy(m->inner);
 	free(m);
 }
 
@@ -62,6 +74,57 @@ static int parse_sizes(struct mc *m, const char *s, int size, struct cmn_err *e)
 	return 0;
 }
 
+/* The nested family from "family;k=v;k=v" (NULL inner for "flat"). */
+static int parse_cluster(struct mc *m, const struct cmn_params *p, struct cmn_err *e)
+{
+	const char *spec = cmn_params_str(p, "cluster");
+	if (strcmp(spec, "flat") == 0)
+		return 0;
+	char buf[CMN_PARAM_STR];
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *semi = strchr(buf, ';');
+	if (semi) {
+		*semi = ':';
+		for (char *q = semi; (q = strchr(q, ';'));)
+			*q = ',';
+	}
+	if (strncmp(buf, "flat", 4) == 0 || strncmp(buf, "multicluster", 12) == 0)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "cluster '%s': flat clusters take size/sizes; clusters cannot nest "
+		    "multi-clusters",
+		    spec);
+	int rc = plat_machine_create(buf, &m->inner, e);
+	if (rc) {
+		cmn_err_prefix(e, "multicluster cluster");
+		return rc;
+	}
+	if (strcmp(cmn_params_str(p, "sizes"), "uniform") != 0 ||
+	    (int)cmn_params_num(p, "size") != m->inner->nodes)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "multicluster: clusters of %s have %d nodes: give size=%d (and no "
+		    "sizes list)",
+		    m->inner->spec, m->inner->nodes, m->inner->nodes);
+	return 0;
+}
+
+/* Adds cluster c's copy of the inner machine: its other vertices and its
+ * links, remapped. Inner link l of cluster c becomes c * inner links + l. */
+static void add_nested(struct mc *m, struct plat_builder *b, int c, int vbase)
+{
+	const struct plat_machine *in = m->inner;
+	for (int v = in->nodes; v < in->nvertices; v++)
+		plat_add_vertex(b, in->vertices[v].kind, in->vertices[v].level,
+		                in->vertices[v].index);
+	for (int l = 0; l < in->nlinks; l++) {
+		const struct plat_link *k = &in->links[l];
+		int src = k->src < in->nodes ? m->first[c] + k->src : vbase + k->src - in->nodes;
+		int dst = k->dst < in->nodes ? m->first[c] + k->dst : vbase + k->dst - in->nodes;
+		plat_add_link(b, src, dst, k->bw_bps, k->lat_s);
+	}
+}
+
 static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **state,
                      struct cmn_err *e)
 {
@@ -72,9 +135,11 @@ static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **
 	m->backbone = strcmp(cmn_params_str(p, "wan"), "backbone") == 0;
 	m->first = malloc((size_t)m->clusters * sizeof *m->first);
 	m->size = malloc((size_t)m->clusters * sizeof *m->size);
-	int rc = !m->first || !m->size ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
-	                               : parse_sizes(m, cmn_params_str(p, "sizes"),
-	                                             (int)cmn_params_num(p, "size"), e);
+	m->gw = malloc((size_t)m->clusters * sizeof *m->gw);
+	int rc = !m->first || !m->size || !m->gw ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
+	                                         : parse_cluster(m, p, e);
+	if (!rc)
+		rc = parse_sizes(m, cmn_params_str(p, "sizes"), (int)cmn_params_num(p, "size"), e);
 	long long total = 0;
 	for (int c = 0; !rc && c < m->clusters; c++) {
 		m->first[c] = (int)total;
@@ -83,6 +148,9 @@ static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **
 	if (!rc && total > 1 << 24)
 		rc = cmn_err_set(e, CMN_EUSAGE, "machine multicluster: too many nodes");
 	if (!rc && !(m->cluster_of = malloc((size_t)total * sizeof *m->cluster_of)))
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (!rc && m->inner &&
+	    !(m->scratch = malloc((size_t)plat_max_route(m->inner) * sizeof *m->scratch)))
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (rc) {
 		mc_destroy(m);
@@ -93,27 +161,41 @@ static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **
 	double wbw = cmn_params_num(p, "wan_bw"), wlat = cmn_params_num(p, "wan_lat");
 	plat_builder_nodes(b, m->nodes);
 	for (int c = 0; c < m->clusters; c++)
-		plat_add_vertex(b, PLAT_V_GATEWAY, c, c);
-	int bb = m->backbone ? plat_add_vertex(b, PLAT_V_ROUTER, 0, 0) : -1;
-	for (int c = 0; c < m->clusters; c++)
-		for (int i = m->first[c]; i < m->first[c] + m->size[c]; i++) {
+		for (int i = m->first[c]; i < m->first[c] + m->size[c]; i++)
 			m->cluster_of[i] = c;
-			plat_add_link(b, i, m->nodes + c, bw, lat);
-			plat_add_link(b, m->nodes + c, i, bw, lat);
+	if (!m->inner) { /* flat: gateway switches; node i up 2i, down 2i + 1 */
+		for (int c = 0; c < m->clusters; c++)
+			m->gw[c] = plat_add_vertex(b, PLAT_V_GATEWAY, c, c);
+		for (int i = 0; i < m->nodes; i++) {
+			plat_add_link(b, i, m->gw[m->cluster_of[i]], bw, lat);
+			plat_add_link(b, m->gw[m->cluster_of[i]], i, bw, lat);
 		}
-	m->wan0 = 2 * m->nodes;
+	} else {
+		int extra = m->inner->nvertices - m->inner->nodes;
+		for (int c = 0; c < m->clusters; c++) {
+			m->gw[c] = m->first[c];
+			add_nested(m, b, c, m->nodes + c * extra);
+		}
+	}
+	m->wan0 = b->nl;
+	int bb = m->backbone ? plat_add_vertex(b, PLAT_V_ROUTER, 0, 0) : -1;
 	for (int c = 0; c < m->clusters; c++) {
-		if (m->backbone) { /* gateway c up 2c, down 2c+1 */
-			plat_add_link(b, m->nodes + c, bb, wbw, wlat);
-			plat_add_link(b, bb, m->nodes + c, wbw, wlat);
+		if (m->backbone) { /* gateway c up wan0 + 2c, down + 1 */
+			plat_add_link(b, m->gw[c], bb, wbw, wlat);
+			plat_add_link(b, bb, m->gw[c], wbw, wlat);
 			continue;
 		}
-		for (int d = 0; d < m->clusters; d++) /* c -> d at c C + d; c == d unused */
+		for (int d = 0; d < m->clusters; d++) /* c -> d; the diagonal skipped */
 			if (d != c)
-				plat_add_link(b, m->nodes + c, m->nodes + d, wbw, wlat);
+				plat_add_link(b, m->gw[c], m->gw[d], wbw, wlat);
 	}
 	*state = m;
 	return 0;
+}
+
+static int wan_hops(const struct mc *m)
+{
+	return m->backbone ? 2 : 1;
 }
 
 static int mc_distance(const void *state, int a, int b)
@@ -121,9 +203,22 @@ static int mc_distance(const void *state, int a, int b)
 	const struct mc *m = state;
 	if (a == b)
 		return 0;
-	if (m->cluster_of[a] == m->cluster_of[b])
-		return 2;
-	return m->backbone ? 4 : 3;
+	int ca = m->cluster_of[a], cb = m->cluster_of[b];
+	if (!m->inner)
+		return ca == cb ? 2 : 2 + wan_hops(m);
+	int la = a - m->first[ca], lb = b - m->first[cb];
+	if (ca == cb)
+		return plat_distance(m->inner, la, lb);
+	return plat_distance(m->inner, la, 0) + wan_hops(m) + plat_distance(m->inner, 0, lb);
+}
+
+/* Appends cluster c's inner route from local node x to local node y. */
+static int inner_route(const struct mc *m, int c, int x, int y, int *links)
+{
+	int n = plat_route(m->inner, x, y, m->scratch);
+	for (int i = 0; i < n; i++)
+		links[i] = c * m->inner->nlinks + m->scratch[i];
+	return n;
 }
 
 static int mc_route(const void *state, int a, int b, int *links)
@@ -132,22 +227,32 @@ static int mc_route(const void *state, int a, int b, int *links)
 	if (a == b)
 		return 0;
 	int n = 0, ca = m->cluster_of[a], cb = m->cluster_of[b];
-	links[n++] = 2 * a;
+	int la = a - m->first[ca], lb = b - m->first[cb];
+	if (m->inner && ca == cb)
+		return inner_route(m, ca, la, lb, links);
+	if (m->inner)
+		n += inner_route(m, ca, la, 0, links);
+	else
+		links[n++] = 2 * a;
 	if (ca != cb) {
 		if (m->backbone) {
 			links[n++] = m->wan0 + 2 * ca;
 			links[n++] = m->wan0 + 2 * cb + 1;
-		} else { /* ids skip the diagonal: row ca holds C - 1 links */
+		} else { /* row ca of the WAN links holds C - 1 of them */
 			links[n++] = m->wan0 + ca * (m->clusters - 1) + (cb < ca ? cb : cb - 1);
 		}
 	}
-	links[n++] = 2 * b + 1;
+	if (m->inner)
+		n += inner_route(m, cb, 0, lb, links + n);
+	else
+		links[n++] = 2 * b + 1;
 	return n;
 }
 
 static int mc_max_route(const void *state)
 {
-	return ((const struct mc *)state)->backbone ? 4 : 3;
+	const struct mc *m = state;
+	return (m->inner ? 2 * plat_max_route(m->inner) : 2) + wan_hops(m);
 }
 
 static int mc_ndims(const void *state)
@@ -162,7 +267,7 @@ static void mc_coords(const void *state, int node, int *c)
 }
 
 const struct plat_topology_ops plat_topo_multicluster_ops = {
-    .base = {"multicluster", "flat clusters joined by wide-area links", mc_params},
+    .base = {"multicluster", "clusters (flat or any family) joined by wide-area links", mc_params},
     .create = mc_create,
     .destroy = mc_destroy,
     .distance = mc_distance,

@@ -55,3 +55,25 @@ if [ -d "$SHARED" ]; then
 else
 	echo "(skipped the real-log runs: $SHARED not found)"
 fi
+
+# Issue 3: topology-aware allocation (seed 002 Fig. 17's runs, seed 000's and 003's machines).
+# Logs cleaned as seed 002 did: size > 0, run time >= 0, requested time raised to the run time.
+if [ -d "$SHARED" ]; then
+	echo
+	echo "| run (EASY) | jobs | wall (s), best of $REPS | peak RSS (MB) |"
+	echo "|---|---|---|---|"
+	LANL="--workload $SHARED/LANL-CM5-1994-4.1-cln.swf.gz --overrun raise --machine mesh:dims=32x32 --sched easy --quiet"
+	for a in mc1x1 curve:order=snake-col,select=bf mbs:variant=granular mbs:variant=2d; do
+		echo "| LANL-CM5, 32x32 mesh, $a | 122,057 | $(measure "$JS" $LANL --alloc $a) |"
+	done
+	HPC="--workload $SHARED/HPC2N-2002-2.2-cln.swf.gz --overrun raise --machine mesh:dims=16x16 --sched easy --quiet"
+	for a in mc1x1 curve:order=snake-col,select=bf mbs:variant=granular; do
+		echo "| HPC2N, 16x16 mesh, $a | 202,871 | $(measure "$JS" $HPC --alloc $a) |"
+	done
+	echo "| LLNL-Thunder, 4-ary 6-tree, quasi:qct=20 | 118,791 | $(measure "$JS" --workload "$SHARED/LLNL-Thunder-2007-1.1-cln.swf.gz" --procs-per-node auto --machine kary-ntree:k=4,n=6 --sched easy --alloc quasi:qct=20 --quiet) |"
+	SP2="--workload $SHARED/SDSC-SP2-1998-4.2-cln.swf.gz --first 10000 --machine torus:dims=4x4x8 --alloc bgl --quiet"
+	for s in fcfs easy fcfs:migrate=1 easy:migrate=1; do
+		echo "| SDSC-SP2 first 10,000, 4x4x8 torus, bgl, $s | 10,000 | $(measure "$JS" $SP2 --sched $s) |"
+	done
+	echo "| SDSC-SP2 whole log, 4x4x8 torus, bgl, easy:migrate=1 (B+M) | 59,715 | $(measure "$JS" --workload "$SHARED/SDSC-SP2-1998-4.2-cln.swf.gz" --machine torus:dims=4x4x8 --alloc bgl --sched easy:migrate=1 --quiet) |"
+fi

@@ -12,8 +12,13 @@
 #include "platform.h"
 
 static const char *const machines[] = {
-    "flat:nodes=37", "kary-ntree:k=4,n=3", "kary-ntree:k=2,n=5",
-    "mesh:dims=8x6", "torus:dims=4x4x4",   "multicluster:clusters=4,size=9",
+    "flat:nodes=37",
+    "kary-ntree:k=4,n=3",
+    "kary-ntree:k=2,n=5",
+    "mesh:dims=8x6",
+    "torus:dims=4x4x4",
+    "multicluster:clusters=4,size=9",
+    "multicluster:clusters=2,size=16,cluster=kary-ntree;k=4;n=2",
 };
 
 static int cmp_ints(const void *a, const void *b)

@@ -9,20 +9,25 @@
 
 /* Specifications the contract runs for each family; a family missing here
  * fails the contract, so a new family must bring its samples. */
-static const char *const samples[][4] = {
+static const char *const samples[][7] = {
     {"flat", "flat:nodes=1", "flat:nodes=7", NULL},
     {"kary-ntree", "kary-ntree:k=2,n=1", "kary-ntree:k=4,n=3", "kary-ntree:k=3,n=4"},
     {"mesh", "mesh:dims=8x8", "mesh:dims=5x3x2", "mesh:dims=7"},
     {"torus", "torus:dims=4x4x8", "torus:dims=5x2", "torus:dims=1x6"},
     {"multicluster", "multicluster:clusters=5,size=4",
-     "multicluster:clusters=3,sizes=2/5/1,wan=backbone", "multicluster:clusters=1,size=3"},
+     "multicluster:clusters=3,sizes=2/5/1,wan=backbone", "multicluster:clusters=1,size=3",
+     "multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2",
+     "multicluster:clusters=2,size=8,cluster=mesh;dims=4x2,wan=backbone",
+     "multicluster:clusters=3,size=9,cluster=torus;dims=3x3"},
 };
 
 /* Route length in links given the distance, per family. */
-static int expected_len(const char *family, int dist)
+static int expected_len(const char *family, const char *spec, int dist)
 {
 	if (strcmp(family, "mesh") == 0 || strcmp(family, "torus") == 0)
 		return dist ? dist + 2 : 0; /* injection + router hops + ejection */
+	if (strstr(spec, "cluster=mesh") || strstr(spec, "cluster=torus"))
+		return -1; /* grid clusters: hops inside, links besides: only the path counts */
 	return dist;
 }
 
@@ -50,7 +55,9 @@ static int check_machine(const char *family, const char *spec)
 				bad = 1;
 			}
 			int n = plat_route(m, a, b, links);
-			if (n != expected_len(family, d) || n > plat_max_route(m)) {
+			int want = expected_len(family, spec, d);
+			if ((want >= 0 && n != want) || (d > 0 && n == 0) ||
+			    n > plat_max_route(m)) {
 				fprintf(stderr, "\n  %s: route %d->%d has %d links, distance %d\n",
 				        spec, a, b, n, d);
 				bad = 1;
@@ -91,7 +98,7 @@ static void test_contract(void)
 			fprintf(stderr, "\n  family %s has no sample in the contract\n", name);
 			continue;
 		}
-		for (int k = 1; k < 4 && samples[s][k]; k++)
+		for (int k = 1; k < 7 && samples[s][k]; k++)
 			CU_ASSERT_EQUAL(check_machine(name, samples[s][k]), 0);
 	}
 }
@@ -225,6 +232,38 @@ static void test_multicluster(void)
 	plat_machine_destroy(m);
 }
 
+/* Clusters of other families: numbering, gateways, routes through them. */
+static void test_nested_clusters(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(
+	    plat_machine_create("multicluster:clusters=3,size=16,cluster=kary-ntree;"
+	                        "k=4;n=2,wan_lat=0.01",
+	                        &m, &e),
+	    0);
+	CU_ASSERT_EQUAL(m->nodes, 48);
+	CU_ASSERT_EQUAL(plat_cluster_of(m, 17), 1);
+	CU_ASSERT_EQUAL(plat_distance(m, 16, 19), 2); /* one switch inside cluster 1 */
+	CU_ASSERT_EQUAL(plat_distance(m, 16, 20), 4); /* the tree's level 2 */
+	CU_ASSERT_EQUAL(plat_distance(m, 16, 32), 1); /* gateway to gateway */
+	CU_ASSERT_EQUAL(plat_distance(m, 5, 37), 4 + 1 + 4);
+	int links[32];
+	int n = plat_route(m, 5, 37, links);
+	CU_ASSERT_EQUAL(n, 9);
+	CU_ASSERT_DOUBLE_EQUAL(m->links[links[4]].lat_s, 0.01, 0); /* the WAN link, at 0 -> 32 */
+	CU_ASSERT(m->links[links[4]].src == 0 && m->links[links[4]].dst == 32);
+	plat_machine_destroy(m);
+	static const char *const bad[] = {
+	    "multicluster:clusters=3,cluster=kary-ntree;k=4;n=2",             /* size 20 != 16 */
+	    "multicluster:clusters=2,size=4,sizes=4/4,cluster=mesh;dims=2x2", /* sizes list */
+	    "multicluster:clusters=2,size=4,cluster=flat;nodes=4",
+	    "multicluster:clusters=2,size=4,cluster=ring;n=4",
+	    "multicluster:clusters=2,size=4,cluster=multicluster;clusters=2;size=2"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CU_ASSERT_EQUAL(plat_machine_create(bad[i], &m, &e), CMN_EUSAGE);
+}
+
 static void test_unknown_family(void)
 {
 	struct plat_machine *m;
@@ -241,6 +280,7 @@ static void add_suites(void)
 	CU_add_test(s, "k-ary n-tree", test_kary_ntree);
 	CU_add_test(s, "mesh and torus", test_mesh_and_torus);
 	CU_add_test(s, "multi-cluster", test_multicluster);
+	CU_add_test(s, "clusters of trees, meshes, tori", test_nested_clusters);
 	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
 }
 
