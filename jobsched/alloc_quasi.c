@@ -143,28 +143,23 @@ static int quasi_free_count(const void *self)
 	return js_tree_free(&q->t, q->t.n, 0);
 }
 
-const struct js_alloc_ops js_alloc_contiguous_ops = {
-    .base = {"contiguous", "seed 000: all nodes under one switch of the job's level (k-ary n-tree)",
-             contiguous_params},
-    .create = contiguous_create,
-    .destroy = quasi_destroy,
-    .clone = quasi_clone,
-    .copy = quasi_copy,
-    .place = quasi_place,
-    .occupy = quasi_occupy,
-    .release = quasi_release,
-    .free_count = quasi_free_count,
-};
+/* The two entries share everything but name, parameters and create(). */
+#define QUASI_OPS(sym, nm, help, params, create_fn)                                                \
+	const struct js_alloc_ops sym = {                                                          \
+	    .base = {nm, help, params},                                                            \
+	    .create = create_fn,                                                                   \
+	    .destroy = quasi_destroy,                                                              \
+	    .clone = quasi_clone,                                                                  \
+	    .copy = quasi_copy,                                                                    \
+	    .place = quasi_place,                                                                  \
+	    .occupy = quasi_occupy,                                                                \
+	    .release = quasi_release,                                                              \
+	    .free_count = quasi_free_count,                                                        \
+	}
 
-const struct js_alloc_ops js_alloc_quasi_ops = {
-    .base = {"quasi", "seed 000: contiguous, else up to ceil(qct% x size) tasks one level up",
-             quasi_params},
-    .create = quasi_create,
-    .destroy = quasi_destroy,
-    .clone = quasi_clone,
-    .copy = quasi_copy,
-    .place = quasi_place,
-    .occupy = quasi_occupy,
-    .release = quasi_release,
-    .free_count = quasi_free_count,
-};
+QUASI_OPS(js_alloc_contiguous_ops, "contiguous",
+          "seed 000: all nodes under one switch of the job's level (k-ary n-tree)",
+          contiguous_params, contiguous_create);
+QUASI_OPS(js_alloc_quasi_ops, "quasi",
+          "seed 000: contiguous, else up to ceil(qct% x size) tasks one level up", quasi_params,
+          quasi_create);

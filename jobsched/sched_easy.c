@@ -34,6 +34,19 @@ static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch
 	return NAN;
 }
 
+/* Records the head's shadow time as its reservation; an error when the head
+ * would not fit even on the machine emptied of every running job. */
+static int reserve_head(struct js_sim *sim, int head, double shadow, struct cmn_err *e)
+{
+	if (isnan(shadow))
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "easy: job %.0f cannot be placed even when every running job "
+		                   "has ended",
+		                   js_sim_job(sim, head)->f[JS_F_JOB]);
+	js_sim_set_reservation(sim, head, shadow);
+	return 0;
+}
+
 /* The same pass for an allocator whose placements succeed whenever enough
  * nodes are free (it says so: fungible): its answers to the what-if
  * questions are count comparisons, so they are taken from counts. */
@@ -52,12 +65,8 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 			shadow = end > now ? end : now;
 		}
 	}
-	if (isnan(shadow))
-		return cmn_err_set(e, CMN_ESTATE,
-		                   "easy: job %.0f cannot be placed even when every running job "
-		                   "has ended",
-		                   js_sim_job(sim, head)->f[JS_F_JOB]);
-	js_sim_set_reservation(sim, head, shadow);
+	if (reserve_head(sim, head, shadow, e))
+		return e->code;
 	int extra = avail - need; /* nodes the head leaves free at the shadow time */
 	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;) {
 		const struct js_job *job = js_sim_job(sim, js_sim_qjob(sim, pos));
@@ -92,12 +101,8 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	int head = js_sim_qjob(sim, 0);
 	js_alloc_copy(scratch, real);
 	double shadow = shadow_time(sim, head, scratch);
-	if (isnan(shadow))
-		return cmn_err_set(e, CMN_ESTATE,
-		                   "easy: job %.0f cannot be placed even when every running job "
-		                   "has ended",
-		                   js_sim_job(sim, head)->f[JS_F_JOB]);
-	js_sim_set_reservation(sim, head, shadow);
+	if (reserve_head(sim, head, shadow, e))
+		return e->code;
 	double now = js_sim_now(sim);
 	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;) {
 		const struct js_job *job = js_sim_job(sim, js_sim_qjob(sim, pos));

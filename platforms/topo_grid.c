@@ -187,27 +187,22 @@ static void grid_coords(const void *state, int node, int *c)
 		c[d] = coord(g, node, d);
 }
 
-const struct plat_topology_ops plat_topo_mesh_ops = {
-    .base = {"mesh", "mesh of any dimensions, no wraparound", grid_params},
-    .create = mesh_create,
-    .destroy = grid_destroy,
-    .distance = grid_distance,
-    .route = grid_route,
-    .max_route = grid_max_route,
-    .ndims = grid_ndims,
-    .coords = grid_coords,
-};
+/* mesh and torus: one implementation, create() sets the wrap flags. */
+#define GRID_OPS(sym, nm, help, create_fn)                                                         \
+	const struct plat_topology_ops sym = {                                                     \
+	    .base = {nm, help, grid_params},                                                       \
+	    .create = create_fn,                                                                   \
+	    .destroy = grid_destroy,                                                               \
+	    .distance = grid_distance,                                                             \
+	    .route = grid_route,                                                                   \
+	    .max_route = grid_max_route,                                                           \
+	    .ndims = grid_ndims,                                                                   \
+	    .coords = grid_coords,                                                                 \
+	}
 
-const struct plat_topology_ops plat_topo_torus_ops = {
-    .base = {"torus", "torus of any dimensions, every dimension wraps", grid_params},
-    .create = torus_create,
-    .destroy = grid_destroy,
-    .distance = grid_distance,
-    .route = grid_route,
-    .max_route = grid_max_route,
-    .ndims = grid_ndims,
-    .coords = grid_coords,
-};
+GRID_OPS(plat_topo_mesh_ops, "mesh", "mesh of any dimensions, no wraparound", mesh_create);
+GRID_OPS(plat_topo_torus_ops, "torus", "torus of any dimensions, every dimension wraps",
+         torus_create);
 
 int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wrap,
                     struct cmn_err *e)

@@ -145,19 +145,12 @@ static void test_contract(void)
 }
 
 /* Seed 000 Fig. 1 on a 4-ary 3-tree. */
+static int place_mesh(const char *alloc, const char *machine, const int *busy, int nbusy, int size,
+                      int *out);
+
 static int place_on(const char *alloc, const int *busy, int nbusy, int size, int *out)
 {
-	struct plat_machine *m;
-	struct js_alloc *a;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e) == 0);
-	CU_ASSERT_FATAL(js_alloc_create(alloc, m, &a, &e) == 0);
-	js_alloc_occupy(a, busy, nbusy);
-	struct js_job j = job_of(size);
-	int n = js_alloc_place(a, &j, out);
-	js_alloc_destroy(a);
-	plat_machine_destroy(m);
-	return n;
+	return place_mesh(alloc, "kary-ntree:k=4,n=3", busy, nbusy, size, out);
 }
 
 static void test_fig1(void)
