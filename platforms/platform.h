@@ -121,6 +121,12 @@ int plat_grid_node(const struct plat_machine *m, const int *c);
 int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,
                             struct cmn_err *e);
 int plat_cluster_of(const struct plat_machine *m, int node);
+/* Multi-cluster machines (m must be one): the family of nested clusters
+ * (NULL for flat ones), the first WAN link id, and the WAN links from
+ * cluster a's gateway to cluster b's (returns their count, at most 2). */
+const struct plat_machine *plat_multicluster_inner(const struct plat_machine *m);
+int plat_multicluster_wan0(const struct plat_machine *m);
+int plat_multicluster_wan_route(const struct plat_machine *m, int a, int b, int *links);
 
 /* Link and host parameters shared by every family (documented defaults). */
 #define PLAT_LINK_PARAMS                                                                           \

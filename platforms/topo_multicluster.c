@@ -193,6 +193,19 @@ static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **
 	return 0;
 }
 
+/* The WAN links from cluster a's gateway to b's: wan0 + 2a and wan0 + 2b + 1
+ * through a backbone; row a of the full mesh holds C - 1 links. */
+static int wan_links(const struct mc *m, int a, int b, int *links)
+{
+	if (m->backbone) {
+		links[0] = m->wan0 + 2 * a;
+		links[1] = m->wan0 + 2 * b + 1;
+		return 2;
+	}
+	links[0] = m->wan0 + a * (m->clusters - 1) + (b < a ? b : b - 1);
+	return 1;
+}
+
 static int wan_hops(const struct mc *m)
 {
 	return m->backbone ? 2 : 1;
@@ -234,14 +247,8 @@ static int mc_route(const void *state, int a, int b, int *links)
 		n += inner_route(m, ca, la, 0, links);
 	else
 		links[n++] = 2 * a;
-	if (ca != cb) {
-		if (m->backbone) {
-			links[n++] = m->wan0 + 2 * ca;
-			links[n++] = m->wan0 + 2 * cb + 1;
-		} else { /* row ca of the WAN links holds C - 1 of them */
-			links[n++] = m->wan0 + ca * (m->clusters - 1) + (cb < ca ? cb : cb - 1);
-		}
-	}
+	if (ca != cb)
+		n += wan_links(m, ca, cb, links + n);
 	if (m->inner)
 		n += inner_route(m, cb, 0, lb, links + n);
 	else
@@ -296,4 +303,19 @@ int plat_cluster_of(const struct plat_machine *m, int node)
 	if (m->ops != &plat_topo_multicluster_ops)
 		return 0;
 	return ((const struct mc *)m->state)->cluster_of[node];
+}
+
+const struct plat_machine *plat_multicluster_inner(const struct plat_machine *m)
+{
+	return ((const struct mc *)m->state)->inner;
+}
+
+int plat_multicluster_wan0(const struct plat_machine *m)
+{
+	return ((const struct mc *)m->state)->wan0;
+}
+
+int plat_multicluster_wan_route(const struct plat_machine *m, int a, int b, int *links)
+{
+	return wan_links(m->state, a, b, links);
 }

@@ -1,0 +1,122 @@
+/* sg_route_check PLATFORM.xml MACHINE_SPEC [PAIRS]: loads a generated
+ * platform into SimGrid and compares SimGrid's own routes with ours for
+ * every host pair (or PAIRS pairs spread over them): the link counts as the
+ * family's XML construction implies, and the links we name (l<id>: mesh and
+ * WAN links) in the same order (as a set across zones: SimGrid groups a
+ * multi-zone route by zone). Prints "N pairs checked, M differ" and exits 1
+ * on any difference. */
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xbt/dynar.h>
+
+#include "platform.h"
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* SimGrid's link count for our route of n links from a to b. */
+static int expected(const struct plat_machine *m, int a, int b, int n)
+{
+	const char *f = m->ops->base.name;
+	int nd = plat_ndims(m);
+	if (strcmp(f, "torus") == 0) /* TORUS hosts route themselves: hops only */
+		return plat_distance(m, a, b);
+	if (strcmp(f, "mesh") == 0) /* plus a turn link per layer change */
+		return n ? n + nd - 1 : 0;
+	if (strcmp(f, "multicluster") == 0 && plat_multicluster_inner(m))
+		return -1; /* nested: only the named links are compared */
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	simgrid_init(&argc, argv);
+	if (argc < 3) {
+		fprintf(stderr, "usage: sg_route_check platform.xml machine-spec [pairs]\n");
+		return 2;
+	}
+	struct plat_machine *m;
+	struct cmn_err e;
+	if (plat_machine_create(argv[2], &m, &e)) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 2;
+	}
+	simgrid_load_platform(argv[1]);
+	simgrid_run(); /* seals the platform: routes can be asked */
+	long pairs = (long)m->nodes * m->nodes, want = argc > 3 ? atol(argv[3]) : pairs;
+	long step = pairs > want ? pairs / want : 1, checked = 0, bad = 0;
+	int multi = strcmp(m->ops->base.name, "multicluster") == 0;
+	int mesh_clusters = multi && plat_multicluster_inner(m) &&
+	                    strcmp(plat_multicluster_inner(m)->ops->base.name, "mesh") == 0;
+	int *ours = malloc((size_t)plat_max_route(m) * sizeof *ours);
+	int *named = malloc(((size_t)plat_max_route(m) + 8) * sizeof *named);
+	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+	char name[64];
+	for (long p = 0; p < pairs; p += step) {
+		int a = (int)(p / m->nodes), b = (int)(p % m->nodes);
+		if (a == b)
+			continue;
+		snprintf(name, sizeof name, "node-%d", a);
+		sg_host_t ha = sg_host_by_name(name);
+		snprintf(name, sizeof name, "node-%d", b);
+		sg_host_t hb = sg_host_by_name(name);
+		if (!ha || !hb) {
+			fprintf(stderr, "host node-%d or node-%d missing\n", a, b);
+			return 1;
+		}
+		xbt_dynar_reset(links);
+		sg_host_get_route(ha, hb, links);
+		int n = plat_route(m, a, b, ours), sn = (int)xbt_dynar_length(links), nn = 0;
+		for (int i = 0; i < sn; i++) { /* SimGrid's links that carry our ids */
+			sg_link_t l = xbt_dynar_get_as(links, (unsigned)i, sg_link_t);
+			const char *ln = sg_link_get_name(l);
+			char *end;
+			if (ln[0] == 'l' && ln[1] >= '0' && ln[1] <= '9') {
+				long id = strtol(ln + 1, &end, 10);
+				if (*end == '\0')
+					named[nn++] = (int)id;
+			}
+		}
+		int ok = 1;
+		if (!multi) { /* one zone: the named links appear in our order */
+			int k = 0;
+			for (int i = 0; i < nn && ok; i++) {
+				while (k < n && ours[k] != named[i])
+					k++;
+				ok = k < n;
+				k++;
+			}
+		} else { /* SimGrid groups a multi-zone route by zone: compare as sets */
+			qsort(named, (size_t)nn, sizeof *named, cmp_int);
+			qsort(ours, (size_t)n, sizeof *ours, cmp_int);
+			for (int i = 0, k = 0; i < nn && ok; i++, k++) {
+				while (k < n && ours[k] < named[i])
+					k++;
+				ok = k < n && ours[k] == named[i];
+			}
+			if (mesh_clusters && nn != n) /* there every link of ours is named */
+				ok = 0;
+		}
+		int exp = expected(m, a, b, n);
+		if ((exp >= 0 && exp != sn) || !ok) {
+			if (bad < 5)
+				fprintf(stderr,
+				        "node-%d -> node-%d: SimGrid %d links, expected %d%s\n", a,
+				        b, sn, exp, ok ? "" : " (named links differ)");
+			bad++;
+		}
+		checked++;
+	}
+	printf("%ld pairs checked, %ld differ\n", checked, bad);
+	xbt_dynar_free(&links);
+	free(ours);
+	free(named);
+	plat_machine_destroy(m);
+	return bad ? 1 : 0;
+}
