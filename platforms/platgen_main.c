@@ -6,6 +6,7 @@
 
 #include "../common/outfile.h"
 #include "platform.h"
+#include "slurm_write.h"
 #include "xml_write.h"
 
 #ifndef PROJECT_VERSION
@@ -15,8 +16,10 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: platgen --machine SPEC [--sharing POLICY] -o FILE.xml\n"
+	           "       platgen --machine SPEC --slurm-topology -o topology.conf\n"
 	           "\n"
-	           "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine.\n"
+	           "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine, or\n"
+	           "a Slurm topology.conf (topology/tree) for a tree machine.\n"
 	           "  --machine SPEC     machine (families below), e.g. kary-ntree:k=4,n=3\n"
 	           "  --sharing POLICY   link sharing: SPLITDUPLEX (default), SHARED, FATPIPE\n"
 	           "  -o, --output FILE  the XML file (written whole or not at all)\n"
@@ -28,9 +31,14 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"machine", 1, 0, 'm'}, {"sharing", 1, 0, 's'},
-	                                     {"output", 1, 0, 'o'},  {"help", 0, 0, 'h'},
-	                                     {"version", 0, 0, 'V'}, {0, 0, 0, 0}};
+	static const struct option opts[] = {{"machine", 1, 0, 'm'},
+	                                     {"sharing", 1, 0, 's'},
+	                                     {"output", 1, 0, 'o'},
+	                                     {"help", 0, 0, 'h'},
+	                                     {"version", 0, 0, 'V'},
+	                                     {"slurm-topology", 0, 0, 'S'},
+	                                     {0, 0, 0, 0}};
+	int slurm = 0;
 	const char *machine = NULL, *out = NULL, *sharing = "SPLITDUPLEX";
 	int opt;
 	opterr = 0;
@@ -41,6 +49,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("platgen %s\n", PROJECT_VERSION); return 0;
+		case 'S': slurm = 1; break;
 		default:
 			fprintf(
 			    stderr,
@@ -76,9 +85,15 @@ int main(int argc, char **argv)
 	}
 	struct cmn_outfile f;
 	struct plat_xml_opts o = {sharing, command};
-	rc = cmn_outfile_reserve(&f, out, &e);
-	if (!rc)
-		rc = plat_xml_write(m, &o, f.tmp, &e);
+	if (slurm) {
+		rc = cmn_outfile_open(&f, out, &e);
+		if (!rc)
+			rc = plat_slurm_write(f.f, m, &e);
+	} else {
+		rc = cmn_outfile_reserve(&f, out, &e);
+		if (!rc)
+			rc = plat_xml_write(m, &o, f.tmp, &e);
+	}
 	if (rc)
 		cmn_outfile_abort(&f);
 	else
@@ -86,7 +101,7 @@ int main(int argc, char **argv)
 	plat_machine_destroy(m);
 	if (rc) {
 		fprintf(stderr, "platgen: %s\n", e.msg);
-		return 1;
+		return cmn_err_exit_status(&e);
 	}
 	return 0;
 }

@@ -36,6 +36,57 @@ run "3 clusters, backbone" "multicluster:clusters=3,sizes=4/8/2,wan=backbone"
 run "clusters of trees" "multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2"
 run "clusters of meshes" "multicluster:clusters=2,size=6,cluster=mesh;dims=3x2,wan=backbone"
 run "clusters of tori" "multicluster:clusters=2,size=8,cluster=torus;dims=4x2"
+# Slurm topology.conf: parsed line by line as Slurm's format; every node
+# named once, every switch but the root under exactly one parent.
+slurm() { # name spec nodes
+	if ! "$PG" --machine "$2" --slurm-topology -o "$T/topo.conf" 2> "$T/err"; then
+		ko "slurm $1: $(cat "$T/err")"
+		return
+	fi
+	if python3 - "$T/topo.conf" "$3" > "$T/out" 2>&1 <<'PY'; then ok "slurm $1"; else ko "slurm $1: $(cat "$T/out")"; fi
+import re, sys
+def expand(expr):
+    out = []
+    for m in re.finditer(r"([^,\[]+)(?:\[([^\]]+)\])?", expr):
+        prefix, body = m.group(1), m.group(2)
+        if body is None:
+            out.append(prefix)
+            continue
+        for part in body.split(","):
+            a, _, b = part.partition("-")
+            out += [f"{prefix}{i}" for i in range(int(a), int(b or a) + 1)]
+    return out
+switches, parent, nodes = {}, {}, []
+for n, line in enumerate(open(sys.argv[1]), 1):
+    line = line.strip()
+    if not line or line.startswith("#"):
+        continue
+    kv = dict(tok.split("=", 1) for tok in line.split())
+    if set(kv) - {"SwitchName", "Nodes", "Switches", "LinkSpeed"} or "SwitchName" not in kv:
+        sys.exit(f"line {n}: not a switch line: {line}")
+    name = kv["SwitchName"]
+    if name in switches:
+        sys.exit(f"line {n}: switch {name} twice")
+    switches[name] = n
+    nodes += expand(kv.get("Nodes", ""))
+    for child in expand(kv.get("Switches", "")):
+        if child in parent:
+            sys.exit(f"switch {child} has two parents")
+        parent[child] = name
+want = [f"node-{i}" for i in range(int(sys.argv[2]))]
+if sorted(nodes) != sorted(want):
+    sys.exit(f"nodes named {len(nodes)} times, {len(set(nodes))} distinct, want {len(want)}")
+roots = [s for s in switches if s not in parent]
+if len(roots) != 1 or set(parent) - set(switches):
+    sys.exit(f"roots {roots}, unknown children {set(parent) - set(switches)}")
+PY
+}
+slurm "4-ary 3-tree" "kary-ntree:k=4,n=3" 64
+slurm "2-ary 6-tree" "kary-ntree:k=2,n=6" 64
+slurm "flat 10" "flat:nodes=10" 10
+slurm "5 clusters of 20" "multicluster:clusters=5,size=20" 100
+"$PG" --machine mesh:dims=4x4 --slurm-topology -o "$T/m.conf" 2> /dev/null
+[ $? -eq 2 ] && [ ! -e "$T/m.conf" ] && ok "slurm: a mesh is refused" || ko "slurm: a mesh is refused"
 "$PG" --machine ring:n=4 -o "$T/x.xml" 2> "$T/err"
 [ $? -eq 2 ] && ok "unknown family: exit 2" || ko "unknown family: exit 2"
 [ ! -e "$T/x.xml" ] && ok "nothing written on error" || ko "nothing written on error"
