@@ -1,0 +1,202 @@
+/* Reading platforms back: SimGrid's value units, clusters written by
+ * platgen or by hand map to the same machines, write-read-write gives the
+ * same file, and every class of bad XML is refused with its line. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../helpers.h"
+#include "platform.h"
+#include "xml_read.h"
+#include "xml_write.h"
+
+static void test_units(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("1Gf", 'f'), 1e9, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("2.5e9f", 'f'), 2.5e9, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("10GBps", 'b'), 1e10, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("100Mbps", 'b'), 12.5e6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("1us", 't'), 1e-6, 1e-18);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("5ms", 't'), 5e-3, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("0.1s", 't'), 0.1, 0);
+	CU_ASSERT(plat_xml_value("1G", 'f') < 0);
+	CU_ASSERT(plat_xml_value("fast", 'f') < 0);
+	CU_ASSERT(plat_xml_value("10GB", 'b') < 0);
+	CU_ASSERT(plat_xml_value("-1s", 't') < 0);
+	CU_ASSERT(plat_xml_value("1sec", 't') < 0);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* platgen's file for spec reads back as the same machine, and writing that
+ * machine again gives the same file. */
+static void round_trip(const char *spec)
+{
+	struct plat_machine *m, *back;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	char *a = th_write_temp("", ".xml"), *b = th_write_temp("", ".xml");
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	CU_ASSERT_FATAL(plat_xml_write(m, &o, a, &e) == 0);
+	int rc = plat_load(a, &back, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "\n  %s\n", e.msg);
+	CU_ASSERT_STRING_EQUAL(back->spec, m->spec);
+	CU_ASSERT_EQUAL(back->nodes, m->nodes);
+	CU_ASSERT_EQUAL(back->nlinks, m->nlinks);
+	CU_ASSERT_FATAL(plat_xml_write(back, &o, b, &e) == 0);
+	char *sa = read_all(a), *sb = read_all(b);
+	CU_ASSERT(sa && sb && strcmp(sa, sb) == 0);
+	free(sa), free(sb);
+	unlink(a), unlink(b);
+	free(a), free(b);
+	plat_machine_destroy(back);
+	plat_machine_destroy(m);
+}
+
+static void test_round_trip(void)
+{
+	round_trip("flat:nodes=16");
+	round_trip("kary-ntree:k=4,n=3");
+	round_trip("kary-ntree:k=2,n=6,bw=1e9,lat=2e-06,speed=2e9");
+	round_trip("torus:dims=4x4x8");
+	round_trip("torus:dims=5x3");
+}
+
+static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err *e)
+{
+	char *path = th_write_temp(text, ".xml");
+	struct plat_machine *m = NULL;
+	*rc = plat_load(path, &m, e);
+	unlink(path);
+	free(path);
+	return m;
+}
+
+#define HEAD                                                                                       \
+	"<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+
+/* SimGrid's own example clusters, as SIMGRID.md shows them. */
+static void test_simgrid_clusters(void)
+{
+	int rc;
+	struct cmn_err e;
+	struct plat_machine *m = load_text(
+	    HEAD "<platform version=\"4.1\">\n"
+	         "<cluster id=\"ft\" prefix=\"node-\" suffix=\"\" radical=\"0-63\" speed=\"1Gf\"\n"
+	         "  bw=\"1.25GBps\" lat=\"1us\" sharing_policy=\"SPLITDUPLEX\"\n"
+	         "  topology=\"FAT_TREE\" topo_parameters=\"3;4,4,4;1,4,4;1,1,1\"/>\n</platform>\n",
+	    &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(m->spec,
+	                       "kary-ntree:k=4,n=3,bw=1250000000,lat=1e-06,speed=1000000000");
+	plat_machine_destroy(m);
+	m = load_text(HEAD "<platform version=\"4.1\">\n"
+	                   "<cluster id=\"torus\" prefix=\"node-\" suffix=\"\" radical=\"0-127\" "
+	                   "speed=\"1Gf\" bw=\"1.25GBps\" lat=\"1us\" topology=\"TORUS\" "
+	                   "topo_parameters=\"4,4,8\"/>\n</platform>\n",
+	              &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 128);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m->spec, "torus:dims=8x4x4")); /* SimGrid's x fastest */
+	plat_machine_destroy(m);
+	m = load_text(HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+	                   "<cluster id=\"c\" prefix=\"h\" suffix=\".x\" radical=\"0-3,8-11\" "
+	                   "speed=\"2Gf\" bw=\"100Mbps\" lat=\"50us\"/></zone></platform>\n",
+	              &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(m->spec, "flat:nodes=8,bw=12500000,lat=5e-05,speed=2000000000");
+	plat_machine_destroy(m);
+}
+
+/* Each class of bad XML: refused, naming the file's line and the problem. */
+static void test_bad_xml(void)
+{
+	static const char *const cases[][3] = {
+	    {"<platform version=\"4.1\"><cluster id=\"c\"\n", "5",
+	     "not well-formed"}, /* where data ends */
+	    {"<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-3\" "
+	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" bww=\"1\"/></platform>",
+	     "4", "no attribute 'bww'"},
+	    {"<platform version=\"4.1\">\n\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-3\" "
+	     "speed=\"1G\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+	     "5", "speed=\"1G\""},
+	    {"<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-3\" "
+	     "speed=\"1Gf\" bw=\"1GBps\"/></platform>",
+	     "4", "needs attribute 'lat'"},
+	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<host id=\"a\" "
+	     "speed=\"1f\"/>\n"
+	     "<host id=\"a\" speed=\"1f\"/></zone></platform>",
+	     "5", "used twice"},
+	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<link id=\"l\" "
+	     "bandwidth=\"1Bps\"/>\n<route src=\"a\" dst=\"b\">\n<link_ctn id=\"m\"/></route>"
+	     "</zone></platform>",
+	     "6", "no such link"},
+	    {"<platform version=\"4.1\">\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-3\" "
+	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" "
+	     "topo_parameters=\"2,2;2,1;1,2;1\"/></platform>",
+	     "4", "DRAGONFLY"},
+	    {"<platform version=\"4.1\">\n<cluster id=\"f\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-15\" "
+	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"FAT_TREE\" "
+	     "topo_parameters=\"2;4,4;1,2;1,2\"/></platform>",
+	     "4", "k-ary n-tree"},
+	    {"<platform version=\"4.1\">\n<frobnicator/></platform>", "4", "<frobnicator>"},
+	    {"<platform version=\"3\">\n</platform>", "3", "version 3"},
+	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Dijkstra\">\n<router id=\"r\"/>"
+	     "</zone></platform>",
+	     "3", "only a platform of one cluster"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[2048], where[32];
+		snprintf(text, sizeof text, HEAD "%s\n", cases[i][0]);
+		int rc;
+		struct cmn_err e;
+		struct plat_machine *m = load_text(text, &rc, &e);
+		CU_ASSERT_EQUAL(rc, CMN_EINPUT);
+		CU_ASSERT_PTR_NULL(m);
+		snprintf(where, sizeof where, ".xml:%s: error", cases[i][1]);
+		int ok = strstr(e.msg, where) && strstr(e.msg, cases[i][2]);
+		CU_ASSERT(ok);
+		if (!ok)
+			fprintf(stderr, "\n  case %zu: %s\n", i, e.msg);
+	}
+	int rc;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(plat_load("/nonexistent/p.xml", &(struct plat_machine *){NULL}, &e),
+	                CMN_EINPUT);
+	(void)rc;
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
+	CU_add_test(s, "SimGrid's units", test_units);
+	CU_add_test(s, "write, read, write", test_round_trip);
+	CU_add_test(s, "SimGrid's example clusters", test_simgrid_clusters);
+	CU_add_test(s, "bad XML, each class with its line", test_bad_xml);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
