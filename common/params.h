@@ -26,7 +26,7 @@ struct cmn_param_def {
 };
 
 #define CMN_PARAMS_MAX 16
-#define CMN_PARAM_STR  48
+#define CMN_PARAM_STR  128
 
 /* The effective values of one parsed specification. */
 struct cmn_params {

@@ -43,9 +43,10 @@ int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, doubl
 
 struct plat_topology_ops {
 	struct cmn_plugin base;
-	/* Builds the family's state from its parameters; first adds `nodes`
+	/* Builds the family's state from its parameters (it may rewrite a
+	 * parameter to its canonical effective form); first adds `nodes`
 	 * compute-node vertices (plat_builder_nodes), then the rest. */
-	int (*create)(const struct cmn_params *p, struct plat_builder *b, void **state,
+	int (*create)(struct cmn_params *p, struct plat_builder *b, void **state,
 	              struct cmn_err *e);
 	void (*destroy)(void *state);
 	/* Hop distance between two nodes (0 for a == b), as documented per family. */

@@ -15,7 +15,7 @@ static const struct cmn_param_def flat_params[] = {
     {NULL},
 };
 
-static int flat_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+static int flat_create(struct cmn_params *p, struct plat_builder *b, void **state,
                        struct cmn_err *e)
 {
 	struct flat *f = malloc(sizeof *f);

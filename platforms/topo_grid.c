@@ -57,8 +57,8 @@ static int coord(const struct grid *g, int node, int d)
 	return (node / g->stride[d]) % g->dims[d];
 }
 
-static int grid_create_wrap(const struct cmn_params *p, struct plat_builder *b, void **state,
-                            int wrap, struct cmn_err *e)
+static int grid_create_wrap(struct cmn_params *p, struct plat_builder *b, void **state, int wrap,
+                            struct cmn_err *e)
 {
 	struct grid *g = calloc(1, sizeof *g);
 	if (!g)
@@ -102,13 +102,13 @@ static int grid_create_wrap(const struct cmn_params *p, struct plat_builder *b, 
 	return 0;
 }
 
-static int mesh_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+static int mesh_create(struct cmn_params *p, struct plat_builder *b, void **state,
                        struct cmn_err *e)
 {
 	return grid_create_wrap(p, b, state, 0, e);
 }
 
-static int torus_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+static int torus_create(struct cmn_params *p, struct plat_builder *b, void **state,
                         struct cmn_err *e)
 {
 	return grid_create_wrap(p, b, state, 1, e);

@@ -47,7 +47,7 @@ static int set_digit(int w, int pos, int digit, int k)
 	return w - ((w / p) % k) * p + digit * p;
 }
 
-static int tree_create(const struct cmn_params *p, struct plat_builder *b, void **state,
+static int tree_create(struct cmn_params *p, struct plat_builder *b, void **state,
                        struct cmn_err *e)
 {
 	int k = (int)cmn_params_num(p, "k"), n = (int)cmn_params_num(p, "n");

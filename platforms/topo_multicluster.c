@@ -75,7 +75,7 @@ static int parse_sizes(struct mc *m, const char *s, int size, struct cmn_err *e)
 }
 
 /* The nested family from "family;k=v;k=v" (NULL inner for "flat"). */
-static int parse_cluster(struct mc *m, const struct cmn_params *p, struct cmn_err *e)
+static int parse_cluster(struct mc *m, struct cmn_params *p, struct cmn_err *e)
 {
 	const char *spec = cmn_params_str(p, "cluster");
 	if (strcmp(spec, "flat") == 0)
@@ -99,6 +99,18 @@ static int parse_cluster(struct mc *m, const struct cmn_params *p, struct cmn_er
 		cmn_err_prefix(e, "multicluster cluster");
 		return rc;
 	}
+	/* echo the family with every parameter: "kary-ntree;k=4;n=2;bw=..." */
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->defs[i].key, "cluster") == 0) {
+			size_t len = strlen(m->inner->spec);
+			if (len >= sizeof p->str[i])
+				return cmn_err_set(e, CMN_EUSAGE,
+				                   "cluster '%s': too long spelled out", spec);
+			memcpy(p->str[i], m->inner->spec, len + 1);
+			for (char *q = p->str[i]; *q; q++)
+				if (*q == ':' || *q == ',')
+					*q = ';';
+		}
 	if (strcmp(cmn_params_str(p, "sizes"), "uniform") != 0 ||
 	    (int)cmn_params_num(p, "size") != m->inner->nodes)
 		return cmn_err_set(
@@ -125,8 +137,7 @@ static void add_nested(struct mc *m, struct plat_builder *b, int c, int vbase)
 	}
 }
 
-static int mc_create(const struct cmn_params *p, struct plat_builder *b, void **state,
-                     struct cmn_err *e)
+static int mc_create(struct cmn_params *p, struct plat_builder *b, void **state, struct cmn_err *e)
 {
 	struct mc *m = calloc(1, sizeof *m);
 	if (!m)

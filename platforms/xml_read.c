@@ -335,21 +335,207 @@ static int elements(const xmlNode *n)
 	return k;
 }
 
-/* A platform of one cluster, bare or alone in a zone, maps to a machine. */
-static int map(struct reader *r, const xmlNode *platform, char *spec, size_t len)
+/* platgen's mesh zone: routers <zone>-r<node>-<d>, one-way links. */
+static int mesh_spec(struct reader *r, const xmlNode *z, char *spec, size_t len, int *nlinks)
+{
+	const char *zid = str_attr(z, "id");
+	char pre[160];
+	int N = 0, D = 0;
+	long stride[PLAT_MAX_DIMS];
+	const xmlNode *host = NULL, *link = NULL;
+	for (int d = 0; d < PLAT_MAX_DIMS; d++)
+		stride[d] = -1;
+	*nlinks = 0;
+	for (const xmlNode *c = z->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		const char *el = (const char *)c->name;
+		if (strcmp(el, "host") == 0) {
+			N++;
+			host = host ? host : c;
+		} else if (strcmp(el, "link") == 0) {
+			(*nlinks)++;
+			link = link ? link : c;
+		} else if (strcmp(el, "route") == 0) {
+			long a[2];
+			int da = -1, db = -1;
+			const char *ends[2] = {str_attr(c, "src"), str_attr(c, "dst")};
+			for (int k = 0; k < 2; k++) { /* <zone>-r<node>-<d> */
+				snprintf(pre, sizeof pre, "%s-r", zid);
+				a[k] = -1;
+				if (strncmp(ends[k], pre, strlen(pre)) != 0)
+					continue;
+				const char *p = ends[k] + strlen(pre);
+				char *end;
+				a[k] = strtol(p, &end, 10);
+				int d = *end == '-' ? atoi(end + 1) : -1;
+				if (k == 0)
+					da = d;
+				else
+					db = d;
+				if (d + 1 > D)
+					D = d + 1;
+			}
+			if (a[0] >= 0 && a[1] >= 0 && da == db && da >= 0 && da < PLAT_MAX_DIMS) {
+				long g = a[1] > a[0] ? a[1] - a[0] : a[0] - a[1];
+				if (stride[da] < 0 || g < stride[da])
+					stride[da] = g;
+			}
+		}
+	}
+	if (N == 0 || D == 0 || !host || !link)
+		return fail(r, z,
+		            "<zone id=\"%s\">: not a platgen mesh (hosts, <zone>-r<node>-<d> "
+		            "routers, links)",
+		            zid);
+	int dims[PLAT_MAX_DIMS];
+	long st[PLAT_MAX_DIMS];
+	for (int d = 0; d < D; d++) /* a layer without links: a dimension of 1 */
+		st[d] = stride[d] > 0 ? stride[d] : d == 0 ? N : st[d - 1];
+	long prod = 1;
+	for (int d = 0; d < D; d++) {
+		long above = d == 0 ? N : st[d - 1];
+		if (st[d] <= 0 || above % st[d])
+			return fail(r, z, "<zone id=\"%s\">: router links do not form a mesh", zid);
+		dims[d] = (int)(above / st[d]);
+		prod *= dims[d];
+	}
+	if (prod != N || st[D - 1] != 1)
+		return fail(r, z, "<zone id=\"%s\">: router links do not form a mesh of %d hosts",
+		            zid, N);
+	int l = snprintf(spec, len, "mesh:dims=");
+	for (int d = 0; d < D; d++)
+		l += snprintf(spec + l, len - (size_t)l, "%s%d", d ? "x" : "", dims[d]);
+	snprintf(spec + l, len - (size_t)l, ",bw=%.15g,lat=%.15g,speed=%.15g",
+	         plat_xml_value(str_attr(link, "bandwidth"), 'b'),
+	         str_attr(link, "latency") ? plat_xml_value(str_attr(link, "latency"), 't') : 0,
+	         plat_xml_value(str_attr(host, "speed"), 'f'));
+	*nlinks -= (D - 1) * N; /* turn links are not in our model */
+	return 0;
+}
+
+/* One cluster or zone of a multi-cluster (or a whole one-part platform). */
+static int part_spec(struct reader *r, const xmlNode *n, char *spec, size_t len, int *nlinks)
+{
+	*nlinks = -1;
+	if (strcmp((const char *)n->name, "cluster") == 0)
+		return cluster_spec(r, n, spec, len);
+	const char *routing = str_attr(n, "routing");
+	if (routing && strcmp(routing, "DijkstraCache") == 0)
+		return mesh_spec(r, n, spec, len, nlinks);
+	return fail(r, n,
+	            "<%s id=\"%s\" routing=\"%s\">: not a cluster or a platgen mesh: no "
+	            "counterpart here",
+	            (const char *)n->name, str_attr(n, "id"), routing ? routing : "");
+}
+
+/* platgen's multi-cluster: a Full zone of clusters or zones, WAN links and
+ * zoneRoutes (one WAN link each: mesh; two: backbone). */
+static int multi_spec(struct reader *r, const xmlNode *z, char *spec, size_t len)
+{
+	int C = 0, sizes[4096], wan = 0, flat = 1;
+	char inner[256] = "", first_inner[256] = "", sizelist[4096] = "";
+	const xmlNode *wlink = NULL, *flat1 = NULL;
+	for (const xmlNode *c = z->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		const char *el = (const char *)c->name;
+		if (strcmp(el, "link") == 0) {
+			wlink = wlink ? wlink : c;
+		} else if (strcmp(el, "zoneRoute") == 0 || strcmp(el, "ASroute") == 0) {
+			int k = 0;
+			for (const xmlNode *l = c->children; l; l = l->next)
+				k += l->type == XML_ELEMENT_NODE;
+			if (wan && wan != k)
+				return fail(r, c, "zoneRoutes with %d and %d WAN links", wan, k);
+			wan = k;
+		} else if (strcmp(el, "cluster") == 0 || strcmp(el, "zone") == 0) {
+			if (C == 4096)
+				return fail(r, c, "too many clusters");
+			int nl;
+			int rc = part_spec(r, c, inner, sizeof inner, &nl);
+			if (rc)
+				return rc;
+			int is_flat = strcmp(el, "cluster") == 0 && str_attr(c, "router_id") &&
+			              strncmp(inner, "flat:", 5) == 0;
+			if (is_flat)
+				flat1 = flat1 ? flat1 : c;
+			flat = C == 0 ? is_flat : flat;
+			if (!is_flat) {
+				if (C && strcmp(inner, first_inner) != 0)
+					return fail(r, c,
+					            "clusters of different families: %s and %s",
+					            first_inner, inner);
+				snprintf(first_inner, sizeof first_inner, "%s", inner);
+			}
+			struct plat_machine *m;
+			struct cmn_err e2;
+			if (plat_machine_create(inner, &m, &e2))
+				return fail(r, c, "%s", e2.msg);
+			sizes[C++] = m->nodes;
+			plat_machine_destroy(m);
+		} else {
+			return fail(r, c, "<%s> in a multi-cluster zone", el);
+		}
+	}
+	if (C < 2 || !wlink || (wan != 1 && wan != 2))
+		return fail(r, z,
+		            "<zone id=\"%s\">: not a platgen multi-cluster (clusters, WAN links, "
+		            "zoneRoutes)",
+		            str_attr(z, "id"));
+	int uniform = 1, l = 0;
+	for (int c = 0; c < C; c++) {
+		uniform = uniform && sizes[c] == sizes[0];
+		l += snprintf(sizelist + l, sizeof sizelist - (size_t)l, "%s%d", c ? "/" : "",
+		              sizes[c]);
+	}
+	char cluster[300] = "flat", tail[256] = "";
+	if (!flat) { /* "kary-ntree:k=4,n=2,bw=.." -> "kary-ntree;k=4;n=2;bw=.." */
+		snprintf(cluster, sizeof cluster, "%s", first_inner);
+		for (char *p = cluster; *p; p++)
+			if (*p == ':' || *p == ',')
+				*p = ';';
+	} else {
+		snprintf(tail, sizeof tail, ",bw=%.15g,lat=%.15g,speed=%.15g",
+		         plat_xml_value(str_attr(flat1, "bw"), 'b'),
+		         plat_xml_value(str_attr(flat1, "lat"), 't'),
+		         plat_xml_value(str_attr(flat1, "speed"), 'f'));
+	}
+	l = snprintf(spec, len, "multicluster:clusters=%d,", C);
+	if (uniform || !flat)
+		l += snprintf(spec + l, len - (size_t)l, "size=%d", sizes[0]);
+	else
+		l += snprintf(spec + l, len - (size_t)l, "sizes=%s", sizelist);
+	snprintf(
+	    spec + l, len - (size_t)l, ",cluster=%s,wan=%s,wan_bw=%.15g,wan_lat=%.15g%s", cluster,
+	    wan == 2 ? "backbone" : "mesh", plat_xml_value(str_attr(wlink, "bandwidth"), 'b'),
+	    str_attr(wlink, "latency") ? plat_xml_value(str_attr(wlink, "latency"), 't') : 0, tail);
+	return 0;
+}
+
+/* The platform's machine: one cluster (bare or alone in a zone), a platgen
+ * mesh zone, or a platgen multi-cluster zone. */
+static int map(struct reader *r, const xmlNode *platform, char *spec, size_t len, int *nlinks)
 {
 	const xmlNode *top = first_child(platform, NULL);
+	*nlinks = -1;
 	if (!top)
 		return fail(r, platform, "<platform> holds no zone or cluster");
-	if (strcmp((const char *)top->name, "cluster") == 0 && elements(platform) == 1)
+	if (elements(platform) != 1)
+		return fail(r, top,
+		            "a platform of several top-level zones has no counterpart here");
+	if (strcmp((const char *)top->name, "cluster") == 0)
 		return cluster_spec(r, top, spec, len);
 	const xmlNode *only = first_child(top, NULL);
 	if (only && strcmp((const char *)only->name, "cluster") == 0 && elements(top) == 1)
 		return cluster_spec(r, only, spec, len);
-	return fail(r, top,
-	            "<%s id=\"%s\">: only a platform of one cluster (FLAT, FAT_TREE, TORUS) maps "
-	            "to our machines so far",
-	            (const char *)top->name, str_attr(top, "id") ? str_attr(top, "id") : "");
+	const char *routing = str_attr(top, "routing");
+	if (routing && strcmp(routing, "DijkstraCache") == 0)
+		return mesh_spec(r, top, spec, len, nlinks);
+	if (routing && strcmp(routing, "Full") == 0)
+		return multi_spec(r, top, spec, len);
+	return fail(r, top, "<%s id=\"%s\" routing=\"%s\">: no counterpart here",
+	            (const char *)top->name, str_attr(top, "id"), routing ? routing : "");
 }
 
 int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
@@ -375,13 +561,20 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
 		          str_attr(root, "version"));
 	if (!rc)
 		rc = walk_refs(&r, root);
-	char spec[512];
+	char spec[1024];
+	int nlinks = -1;
 	if (!rc)
-		rc = map(&r, root, spec, sizeof spec);
+		rc = map(&r, root, spec, sizeof spec, &nlinks);
 	if (!rc) {
 		rc = plat_machine_create(spec, out, e);
 		if (rc)
 			cmn_err_prefix(e, "%s", path);
+	}
+	if (!rc && nlinks >= 0 && nlinks != (*out)->nlinks) { /* a mesh: same links? */
+		rc = fail(&r, root, "the mesh's links do not match %s (%d links, %d expected)",
+		          (*out)->spec, nlinks, (*out)->nlinks);
+		plat_machine_destroy(*out);
+		*out = NULL;
 	}
 	for (size_t i = 0; i < r.nlinks; i++)
 		free(r.links[i]);

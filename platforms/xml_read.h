@@ -10,10 +10,9 @@
  * attributes, numbers without SimGrid's units (f/Gf..., Bps/GBps/bps...,
  * s/ms/us...), missing required attributes, dangling link references,
  * duplicate ids. Mapped: a platform of one cluster (FLAT, FAT_TREE of
- * k-ary n-tree shape, TORUS), written by platgen or anyone; anything else
- * (DRAGONFLY, router graphs, several zones: platgen's meshes and
- * multi-clusters are not read back yet) is an error naming the element and
- * its line. */
+ * k-ary n-tree shape, TORUS), written by platgen or anyone, and platgen's
+ * mesh zones and multi-clusters; anything else (DRAGONFLY, other router
+ * graphs) is an error naming the element and its line. */
 int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e);
 
 /* SimGrid's value syntax: a number with one of the units of `kind`

@@ -76,6 +76,14 @@ static void test_round_trip(void)
 	round_trip("kary-ntree:k=2,n=6,bw=1e9,lat=2e-06,speed=2e9");
 	round_trip("torus:dims=4x4x8");
 	round_trip("torus:dims=5x3");
+	round_trip("mesh:dims=8x8");
+	round_trip("mesh:dims=4x3x2,bw=1e9,lat=5e-07");
+	round_trip("mesh:dims=7");
+	round_trip("multicluster:clusters=5,size=20");
+	round_trip("multicluster:clusters=3,sizes=4/8/2,wan=backbone,wan_bw=1e7,wan_lat=0.02");
+	round_trip("multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2");
+	round_trip("multicluster:clusters=2,size=6,cluster=mesh;dims=3x2,wan=backbone");
+	round_trip("multicluster:clusters=2,size=8,cluster=torus;dims=4x2");
 }
 
 static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err *e)
@@ -164,7 +172,7 @@ static void test_bad_xml(void)
 	    {"<platform version=\"3\">\n</platform>", "3", "version 3"},
 	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Dijkstra\">\n<router id=\"r\"/>"
 	     "</zone></platform>",
-	     "3", "only a platform of one cluster"},
+	     "3", "no counterpart here"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char text[2048], where[32];
