@@ -13,6 +13,7 @@
 
 #include "../common/outfile.h"
 #include "../platforms/platform.h"
+#include "../platforms/xml_read.h"
 #include "alloc.h"
 #include "metrics.h"
 #include "runtime.h"
@@ -24,7 +25,7 @@
 #endif
 
 struct cli {
-	const char *workload, *synthetic, *machine, *sched, *alloc, *runtime, *stats;
+	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
 	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
 	enum js_queue_order order;
 	int kill, skip_bad, quiet, time_alloc;
@@ -36,7 +37,9 @@ struct cli {
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: jobsched (--workload FILE | --synthetic SPEC) --machine SPEC [options]\n"
+	        "usage: jobsched (--workload FILE | --synthetic SPEC) (--machine SPEC | --platform "
+	        "FILE.xml)\n"
+	        "                [options]\n"
 	        "       jobsched --stats FILE [--machine SPEC] [cleaning options]\n"
 	        "\n"
 	        "Simulates a parallel job scheduler on a machine and writes per-job and summary\n"
@@ -49,6 +52,7 @@ static void usage(FILE *f)
 	        "  --swf-out FILE         write the cleaned (or generated) workload as SWF\n"
 	        "simulation:\n"
 	        "  --machine SPEC         machine (families below), e.g. flat:nodes=256\n"
+	        "  --platform FILE.xml    or a SimGrid platform (clusters, platgen's files)\n"
 	        "  --sched SPEC           scheduler (default easy)\n"
 	        "  --alloc SPEC           allocator (default first-free)\n"
 	        "  --runtime SPEC         run-time model (default log)\n"
@@ -160,7 +164,8 @@ enum {
 	O_QUIET,
 	O_HELP,
 	O_VERSION,
-	O_TIME_ALLOC
+	O_TIME_ALLOC,
+	O_PLATFORM
 };
 
 static const struct option long_opts[] = {
@@ -194,6 +199,7 @@ static const struct option long_opts[] = {
     {"plot", 1, 0, O_PLOT},
     {"quiet", 0, 0, O_QUIET},
     {"help", 0, 0, O_HELP},
+    {"platform", 1, 0, O_PLATFORM},
     {"version", 0, 0, O_VERSION},
     {"time-alloc", 0, 0, O_TIME_ALLOC},
     {0, 0, 0, 0},
@@ -219,6 +225,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_STATS: c->stats = optarg; break;
 		case O_SWF_OUT: c->swf_out = optarg; break;
 		case O_MACHINE: c->machine = optarg; break;
+		case O_PLATFORM: c->platform = optarg; break;
 		case O_SCHED: c->sched = optarg; break;
 		case O_ALLOC: c->alloc = optarg; break;
 		case O_RUNTIME: c->runtime = optarg; break;
@@ -327,8 +334,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 	}
 	if (!!c->workload == !!c->synthetic)
 		return cmn_err_set(e, CMN_EUSAGE, "give exactly one of --workload and --synthetic");
-	if (!c->machine)
-		return cmn_err_set(e, CMN_EUSAGE, "--machine is required (e.g. flat:nodes=256)");
+	if (!c->machine == !c->platform)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "give one of --machine (e.g. flat:nodes=256) and --platform FILE.xml");
 	return 0;
 }
 
@@ -449,7 +458,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	struct js_sim_result *res = NULL;
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
-	int rc = plat_machine_create(c->machine, &m, e);
+	int rc =
+	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
 	if (!rc)
 		rc = js_alloc_create(c->alloc, m, &alloc, e);
 	if (!rc)

@@ -110,6 +110,17 @@ sys.exit(0 if ok and float(s['alloc_time_mean_us'])>0 and int(s['alloc_decisions
 check "tree allocator on a mesh: exit 2" test $? -eq 2
 check "tree allocator on a mesh: says so" grep -q "needs a kary-ntree machine" "$T/err"
 
+# --platform: a SimGrid platform (platgen's, or a plain cluster) as the machine.
+"$1/platgen" --machine kary-ntree:k=4,n=3 -o "$T/p.xml" 2> /dev/null
+"$JS" --synthetic dq:jobs=200,n2=16 --platform "$T/p.xml" --alloc contiguous --summary-out "$T/p.sum" > /dev/null
+check "platform from platgen" grep -q "kary-ntree:k=4,n=3" "$T/p.sum"
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n<cluster id="c" prefix="n" suffix="" radical="0-7" speed="1Gf" bw="1GBps" lat="1us" bogus="1"/>\n</platform>\n' > "$T/bad.xml"
+"$JS" --synthetic dq --platform "$T/bad.xml" > /dev/null 2> "$T/err"
+check "bad platform: exit 1" test $? -eq 1
+check "bad platform: names bad.xml:3" grep -q "bad.xml:3: error: <cluster> has no attribute 'bogus'" "$T/err"
+"$JS" --synthetic dq --machine flat:nodes=4 --platform "$T/p.xml" > /dev/null 2>&1
+check "machine and platform: exit 2" test $? -eq 2
+
 # Plot: a PNG.
 "$JS" --synthetic dq:jobs=300 --machine flat:nodes=32 --plot "$T/p.png" > /dev/null
 check "plot is a PNG" python3 -c "import sys; sys.exit(0 if open('$T/p.png','rb').read(8)==b'\x89PNG\r\n\x1a\n' else 1)"
