@@ -5,13 +5,7 @@
 set -u
 JS="$1/jobsched"
 SHARED="$2"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
+. "$(dirname "$0")/../check.sh"
 
 hdr='; Version: 2.2
 ; MaxProcs: 8'
@@ -162,5 +156,4 @@ else
 	echo "SKIP real-log checks: $SHARED/workloads not found"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

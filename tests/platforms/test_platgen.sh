@@ -5,12 +5,7 @@
 set -u
 PG="$1/platgen"
 CHECK="$2/sg_route_check"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; }
+. "$(dirname "$0")/../check.sh"
 run() { # name spec [pairs]
 	if ! "$PG" --machine "$2" -o "$T/p.xml" 2> "$T/err"; then
 		ko "$1: platgen: $(cat "$T/err")"
@@ -92,5 +87,4 @@ slurm "5 clusters of 20" "multicluster:clusters=5,size=20" 100
 [ ! -e "$T/x.xml" ] && ok "nothing written on error" || ko "nothing written on error"
 "$PG" --machine flat:nodes=4 --sharing HALF -o "$T/x.xml" 2> /dev/null
 [ $? -eq 2 ] && ok "bad sharing: exit 2" || ko "bad sharing: exit 2"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
