@@ -101,17 +101,15 @@ static const char *str_attr(const xmlNode *n, const char *name)
 	return NULL;
 }
 
-static int has_word(const char *list, const char *word, int *required)
+/* Whether word is in the space-separated list ('!' marks required ones). */
+static int has_word(const char *list, const char *word)
 {
 	size_t wl = strlen(word);
 	for (const char *p = list; *p;) {
-		int req = *p == '!';
-		p += req;
+		p += *p == '!';
 		size_t l = strcspn(p, " ");
-		if (l == wl && strncmp(p, word, l) == 0) {
-			*required = req;
+		if (l == wl && strncmp(p, word, l) == 0)
 			return 1;
-		}
 		p += l;
 		while (*p == ' ')
 			p++;
@@ -149,11 +147,9 @@ static int check_element(struct reader *r, const xmlNode *n)
 		ru++;
 	if (!ru->element)
 		return fail(r, n, "<%s> is not a platform element SimGrid 3.32 knows", el);
-	for (const xmlAttr *a = n->properties; a; a = a->next) {
-		int req;
-		if (!has_word(ru->attrs, (const char *)a->name, &req))
+	for (const xmlAttr *a = n->properties; a; a = a->next)
+		if (!has_word(ru->attrs, (const char *)a->name))
 			return fail(r, n, "<%s> has no attribute '%s'", el, (const char *)a->name);
-	}
 	for (const char *p = ru->attrs; *p;) { /* required ones */
 		int req = *p == '!';
 		p += req;

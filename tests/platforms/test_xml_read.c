@@ -188,11 +188,9 @@ static void test_bad_xml(void)
 		if (!ok)
 			fprintf(stderr, "\n  case %zu: %s\n", i, e.msg);
 	}
-	int rc;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(plat_load("/nonexistent/p.xml", &(struct plat_machine *){NULL}, &e),
 	                CMN_EINPUT);
-	(void)rc;
 }
 
 static void add_suites(void)
