@@ -149,6 +149,11 @@ const char *cmn_params_str(const struct cmn_params *p, const char *key)
 	return p->str[index_of(p, key)];
 }
 
+char *cmn_params_str_mut(struct cmn_params *p, const char *key)
+{
+	return p->str[index_of(p, key)];
+}
+
 void cmn_params_format(const char *name, const struct cmn_params *p, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s", name);

@@ -51,6 +51,9 @@ int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct c
 /* The value of a key the table defines (asserts that it does). */
 double cmn_params_num(const struct cmn_params *p, const char *key);
 const char *cmn_params_str(const struct cmn_params *p, const char *key);
+/* The same text, writable (CMN_PARAM_STR bytes): for an implementation that
+ * echoes a value in its canonical form. */
+char *cmn_params_str_mut(struct cmn_params *p, const char *key);
 
 /* Writes "name:key=value,..." with every effective value into buf. */
 void cmn_params_format(const char *name, const struct cmn_params *p, char *buf, size_t len);

@@ -106,6 +106,13 @@ static inline void plat_coords(const struct plat_machine *m, int node, int *c)
 /* Typed views for allocators that need a family's structure. Each returns
  * 0, or CMN_EUSAGE naming the family it needs when m is another one. */
 int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e);
+/* Bandwidth factor of each link level (1: node links, .., n: below stage n)
+ * into factors (room for n); returns n. m must be a kary-ntree. */
+int plat_kary_ntree_taper(const struct plat_machine *m, double *factors);
+/* SimGrid's FAT_TREE cluster gives all its links one bandwidth: platgen
+ * records a tapered tree's factors ("f1/../fn") in this cluster property,
+ * which plat_load reads back and netsim applies to SimGrid's links. */
+#define PLAT_XML_TAPER_PROP "placesim-taper"
 /* The minimal route from a to b taking up port ups[l-1] at stage l, for every
  * stage below the nearest common ancestor (the set of minimal up*-down*
  * paths; plat_route() takes b's digits). Returns the link count. */

@@ -7,19 +7,27 @@
  * Distance = 2 x the level of the nearest common ancestor. Routes go up*
  * then down*; the deterministic one picks the up port at stage l by the
  * destination's digit l (d-mod-k), which reaches the top switch b / k and
- * comes down through switches of that same index. */
+ * comes down through switches of that same index.
+ * Tapering: the links of level l (level 1: node to stage-1 switch; level l:
+ * stage l-1 to stage l) carry bw x taper_l; taper=r means taper_l = r^(l-1),
+ * taper=a/b/c lists every level's factor. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "platform.h"
 
 struct tree {
 	int k, n, nodes, per_stage; /* per_stage = k^(n-1) */
 	int first_switch;           /* vertex id of stage-1 switch 0 */
+	double taper[12];           /* bandwidth factor of level l's links, [l-1] */
 };
 
 static const struct cmn_param_def tree_params[] = {
     {"k", CMN_PT_INT, "4", 2, 64, NULL, "arity: down (and up) ports per switch"},
     {"n", CMN_PT_INT, "3", 1, 12, NULL, "stages; k^n nodes"},
+    {"taper", CMN_PT_STRING, "1", 0, 0, NULL,
+     "bandwidth factor per link level: r (level l gets r^(l-1)) or f1/f2/../fn"},
     PLAT_LINK_PARAMS,
     {NULL},
 };
@@ -47,6 +55,43 @@ static int set_digit(int w, int pos, int digit, int k)
 	return w - ((w / p) % k) * p + digit * p;
 }
 
+/* Parses taper (one factor r, or n factors separated by '/') into f[0..n-1]
+ * and rewrites it in its full form. */
+static int parse_taper(char *s, int n, double *f, struct cmn_err *e)
+{
+	int cnt = 0;
+	for (const char *q = s; *q;) {
+		char *end;
+		double v = strtod(q, &end);
+		if (end == q || !(v > 0 && v <= 1e3) || (*end && *end != '/') || cnt == n)
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "machine kary-ntree: taper=%s: give one factor in (0, "
+			                   "1000] or %d of them separated by '/'",
+			                   s, n);
+		f[cnt++] = v;
+		q = *end ? end + 1 : end;
+	}
+	if (cnt != 1 && cnt != n)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "machine kary-ntree: taper=%s: %d factors for %d levels", s, cnt,
+		                   n);
+	if (cnt == 1) {
+		double r = f[0];
+		f[0] = 1;
+		for (int l = 1; l < n; l++)
+			f[l] = f[l - 1] * r;
+	}
+	int len = 0;
+	for (int l = 0; l < n && len < CMN_PARAM_STR; l++)
+		len +=
+		    snprintf(s + len, CMN_PARAM_STR - (size_t)len, "%s%.15g", l ? "/" : "", f[l]);
+	for (int l = 0; l < n; l++)
+		if (f[l] != 1)
+			return 0;
+	strcpy(s, "1"); /* untapered: the default spelled as given */
+	return 0;
+}
+
 static int tree_create(struct cmn_params *p, struct plat_builder *b, void **state,
                        struct cmn_err *e)
 {
@@ -55,10 +100,14 @@ static int tree_create(struct cmn_params *p, struct plat_builder *b, void **stat
 	if (nodes < 0)
 		return cmn_err_set(e, CMN_EUSAGE, "machine kary-ntree: %d^%d nodes is too many", k,
 		                   n);
+	double taper[12];
+	if (parse_taper(cmn_params_str_mut(p, "taper"), n, taper, e))
+		return e->code;
 	struct tree *t = malloc(sizeof *t);
 	if (!t)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	*t = (struct tree){k, n, nodes, nodes / k, nodes};
+	*t = (struct tree){k, n, nodes, nodes / k, nodes, {0}};
+	memcpy(t->taper, taper, sizeof taper);
 	double bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
 	plat_builder_nodes(b, nodes);
 	for (int l = 1; l <= n; l++)
@@ -66,8 +115,8 @@ static int tree_create(struct cmn_params *p, struct plat_builder *b, void **stat
 			plat_add_vertex(b, PLAT_V_SWITCH, l, w);
 	for (int i = 0; i < nodes; i++) {
 		int sw = t->first_switch + i / k;
-		plat_add_link(b, i, sw, bw, lat);
-		plat_add_link(b, sw, i, bw, lat);
+		plat_add_link(b, i, sw, bw * taper[0], lat);
+		plat_add_link(b, sw, i, bw * taper[0], lat);
 	}
 	for (int l = 1; l < n; l++)
 		for (int w = 0; w < t->per_stage; w++)
@@ -75,8 +124,8 @@ static int tree_create(struct cmn_params *p, struct plat_builder *b, void **stat
 				int lo = t->first_switch + (l - 1) * t->per_stage + w;
 				int hi =
 				    t->first_switch + l * t->per_stage + set_digit(w, l - 1, u, k);
-				plat_add_link(b, lo, hi, bw, lat);
-				plat_add_link(b, hi, lo, bw, lat);
+				plat_add_link(b, lo, hi, bw * taper[l], lat);
+				plat_add_link(b, hi, lo, bw * taper[l], lat);
 			}
 	*state = t;
 	return 0;
@@ -173,6 +222,13 @@ int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct c
 	*k = t->k;
 	*n = t->n;
 	return 0;
+}
+
+int plat_kary_ntree_taper(const struct plat_machine *m, double *factors)
+{
+	const struct tree *t = m->state;
+	memcpy(factors, t->taper, (size_t)t->n * sizeof *factors);
+	return t->n;
 }
 
 int plat_kary_ntree_route_via(const struct plat_machine *m, int a, int b, const int *ups,

@@ -248,6 +248,16 @@ static void cluster_params(const xmlNode *c, char *buf, size_t len)
 	         plat_xml_value(str_attr(c, "speed"), 'f'));
 }
 
+/* The value of the <prop id="id"> child of n, or NULL. */
+static const char *prop_value(const xmlNode *n, const char *id)
+{
+	for (const xmlNode *c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "prop") == 0 &&
+		    str_attr(c, "id") && strcmp(str_attr(c, "id"), id) == 0)
+			return str_attr(c, "value");
+	return NULL;
+}
+
 /* The spec of a cluster element, or an error. */
 static int cluster_spec(struct reader *r, const xmlNode *c, char *spec, size_t len)
 {
@@ -308,7 +318,18 @@ static int cluster_spec(struct reader *r, const xmlNode *c, char *spec, size_t l
 			    "<cluster topo_parameters=\"%s\">: a FAT_TREE other than a k-ary "
 			    "n-tree (n;k,..;1,k,..;1,..) has no counterpart here",
 			    tp);
-		snprintf(spec, len, "kary-ntree:k=%d,n=%d%s", k, n, params);
+		const char *taper = prop_value(c, PLAT_XML_TAPER_PROP);
+		if (taper && (strpbrk(taper, ",:;=") || strlen(taper) >= CMN_PARAM_STR))
+			return fail(r, c, "<prop id=\"%s\" value=\"%s\">: not a taper list",
+			            PLAT_XML_TAPER_PROP, taper);
+		snprintf(spec, len, "kary-ntree:k=%d,n=%d%s%s%s", k, n, taper ? ",taper=" : "",
+		         taper ? taper : "", params);
+		struct plat_machine *check;
+		struct cmn_err e2;
+		if (taper && plat_machine_create(spec, &check, &e2))
+			return fail(r, c, "<prop id=\"%s\">: %s", PLAT_XML_TAPER_PROP, e2.msg);
+		if (taper)
+			plat_machine_destroy(check);
 		return 0;
 	}
 	return fail(r, c, "<cluster topology=\"%s\"> has no counterpart here", topo);

@@ -3,6 +3,7 @@
  * - kary-ntree: <cluster topology="FAT_TREE"> with topo_parameters
  *   "n;k,..,k;1,k,..,k;1,..,1" (k down ports per switch at every level, one
  *   parent per host and k per switch below the top, one link per port);
+ *   a tapered tree's factors in a <prop id="placesim-taper">;
  * - torus: <cluster topology="TORUS"> with the dimensions reversed (SimGrid
  *   varies its first dimension fastest, we our last);
  * - mesh: a zone routed by DijkstraCache with D routers per node, one per
@@ -87,6 +88,12 @@ static int write_tree(struct ctx *c, const struct plat_machine *m, const char *i
 	}
 	if (cluster_common(c, m, id, first, m->nodes) < 0 || attr(c, "topology", "FAT_TREE") < 0 ||
 	    attr(c, "topo_parameters", "%s", p) < 0)
+		return -1;
+	const char *taper = cmn_params_str(&m->params, "taper");
+	if (strcmp(taper, "1") != 0 &&
+	    (xmlTextWriterStartElement(c->w, X("prop")) < 0 ||
+	     attr(c, "id", PLAT_XML_TAPER_PROP) < 0 || attr(c, "value", "%s", taper) < 0 ||
+	     xmlTextWriterEndElement(c->w) < 0))
 		return -1;
 	return xmlTextWriterEndElement(c->w);
 }

@@ -77,3 +77,18 @@ if [ -d "$SHARED" ]; then
 	done
 	echo "| SDSC-SP2 whole log, 4x4x8 torus, bgl, easy:migrate=1 (B+M) | 59,715 | $(measure "$JS" --workload "$SHARED/SDSC-SP2-1998-4.2-cln.swf.gz" --machine torus:dims=4x4x8 --alloc bgl --sched easy:migrate=1 --quiet) |"
 fi
+
+# Issue 4: generating a platform, then loading it: our reader (plat_load) plus
+# SimGrid's parse and seal and 100 route queries (tests/sg_route_check FILE -).
+CHK=$B/tests/sg_route_check
+if [ -x "$CHK" ]; then
+	echo
+	echo "| machine | file size | platgen (s) | plat_load + SimGrid load + seal + 100 routes (s) | peak RSS (MB) |"
+	echo "|---|---|---|---|---|"
+	for spec in kary-ntree:k=4,n=6 kary-ntree:k=4,n=6,taper=0.5 mesh:dims=32x32 torus:dims=16x16x16; do
+		X=$(mktemp --suffix=.xml)
+		gen=$(measure "$B/bin/platgen" --machine "$spec" -o "$X" | cut -d'|' -f1)
+		echo "| $spec | $(stat -c %s "$X") B | $gen | $(measure "$CHK" "$X" - 100) |"
+		rm -f "$X"
+	done
+fi

@@ -1,10 +1,11 @@
-/* sg_route_check PLATFORM.xml MACHINE_SPEC [PAIRS]: loads a generated
+/* sg_route_check PLATFORM.xml MACHINE_SPEC|- [PAIRS]: loads a generated
  * platform into SimGrid and compares SimGrid's own routes with ours for
  * every host pair (or PAIRS pairs spread over them): the link counts as the
  * family's XML construction implies, and the links we name (l<id>: mesh and
  * WAN links) in the same order (as a set across zones: SimGrid groups a
- * multi-zone route by zone). Prints "N pairs checked, M differ" and exits 1
- * on any difference. */
+ * multi-zone route by zone). On trees, after net_sg_apply_taper(), each
+ * link's bandwidth too (tapering). Prints "N pairs checked, M differ" and
+ * exits 1 on any difference. */
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -14,10 +15,18 @@
 #include <xbt/dynar.h>
 
 #include "platform.h"
+#include "sg_platform.h"
+#include "xml_read.h"
 
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
 /* SimGrid's link count for our route of n links from a to b. */
@@ -43,14 +52,24 @@ int main(int argc, char **argv)
 	}
 	struct plat_machine *m;
 	struct cmn_err e;
-	if (plat_machine_create(argv[2], &m, &e)) {
+	/* "-": our machine is what plat_load() reads from the file itself */
+	if (strcmp(argv[2], "-") == 0 ? plat_load(argv[1], &m, &e)
+	                              : plat_machine_create(argv[2], &m, &e)) {
 		fprintf(stderr, "%s\n", e.msg);
 		return 2;
 	}
 	simgrid_load_platform(argv[1]);
 	simgrid_run(); /* seals the platform: routes can be asked */
+	if (net_sg_apply_taper(m, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 1;
+	}
+	int tree = strcmp(m->ops->base.name, "kary-ntree") == 0;
+	int trees = !tree && strcmp(m->ops->base.name, "multicluster") == 0 &&
+	            plat_multicluster_inner(m) &&
+	            strcmp(plat_multicluster_inner(m)->ops->base.name, "kary-ntree") == 0;
 	long pairs = (long)m->nodes * m->nodes, want = argc > 3 ? atol(argv[3]) : pairs;
-	long step = pairs > want ? pairs / want : 1, checked = 0, bad = 0;
+	long step = want < 1 ? pairs : pairs > want ? pairs / want : 1, checked = 0, bad = 0;
 	int multi = strcmp(m->ops->base.name, "multicluster") == 0;
 	int mesh_clusters = multi && plat_multicluster_inner(m) &&
 	                    strcmp(plat_multicluster_inner(m)->ops->base.name, "mesh") == 0;
@@ -84,6 +103,26 @@ int main(int argc, char **argv)
 			}
 		}
 		int ok = 1;
+		for (int i = 0; tree && i < sn && i < n; i++) { /* link i is our link i */
+			sg_link_t l = xbt_dynar_get_as(links, (unsigned)i, sg_link_t);
+			double want = m->links[ours[i]].bw_bps, got = sg_link_get_bandwidth(l);
+			if (got < want * (1 - 1e-9) || got > want * (1 + 1e-9))
+				ok = 0;
+		}
+		if (trees) { /* clusters of trees: the same bandwidths, as multisets */
+			double *bs = malloc((size_t)(sn + n + 1) * sizeof *bs), *bo = bs + sn;
+			for (int i = 0; i < sn; i++)
+				bs[i] = sg_link_get_bandwidth(
+				    xbt_dynar_get_as(links, (unsigned)i, sg_link_t));
+			for (int i = 0; i < n; i++)
+				bo[i] = m->links[ours[i]].bw_bps;
+			qsort(bs, (size_t)sn, sizeof *bs, cmp_double);
+			qsort(bo, (size_t)n, sizeof *bo, cmp_double);
+			ok = sn == n;
+			for (int i = 0; ok && i < n; i++)
+				ok = bs[i] == bo[i];
+			free(bs);
+		}
 		if (!multi) { /* one zone: the named links appear in our order */
 			int k = 0;
 			for (int i = 0; i < nn && ok; i++) {

@@ -21,6 +21,13 @@ run "flat 16" "flat:nodes=16"
 run "4-ary 3-tree" "kary-ntree:k=4,n=3"
 run "4-ary 4-tree" "kary-ntree:k=4,n=4" 10000
 run "2-ary 5-tree" "kary-ntree:k=2,n=5"
+run "tapered 4-ary 3-tree (1/2 per level)" "kary-ntree:k=4,n=3,taper=0.5"
+run "tapered 3-ary 4-tree (per-level list)" "kary-ntree:k=3,n=4,taper=1/0.5/2/0.25"
+run "tapered clusters of trees" "multicluster:clusters=3,size=27,cluster=kary-ntree;k=3;n=3;taper=0.5,wan=backbone"
+# the machine as our reader maps the file back: the same routes and bandwidths
+"$PG" --machine "kary-ntree:k=4,n=3,taper=1/0.25/0.5" -o "$T/p.xml" 2> /dev/null
+"$CHECK" "$T/p.xml" - > "$T/out" 2> "$T/err" && ok "tapered tree read back by plat_load ($(cat "$T/out"))" ||
+	ko "tapered tree read back by plat_load: $(cat "$T/err")"
 run "8x8 mesh" "mesh:dims=8x8"
 run "16x16 mesh" "mesh:dims=16x16" 10000
 run "4x3x2 mesh" "mesh:dims=4x3x2"

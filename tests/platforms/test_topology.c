@@ -264,6 +264,37 @@ static void test_nested_clusters(void)
 		CU_ASSERT_EQUAL(plat_machine_create(bad[i], &m, &e), CMN_EUSAGE);
 }
 
+/* Tapering: level l's links (both ways) carry bw x taper_l. */
+static void test_taper(void)
+{
+	const char *specs[] = {"kary-ntree:k=2,n=3,taper=0.5,bw=1000",
+	                       "kary-ntree:k=2,n=3,taper=1/0.5/0.25,bw=1000"};
+	for (int s = 0; s < 2; s++) {
+		struct plat_machine *m;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(specs[s], &m, &e) == 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(m->spec, "taper=1/0.5/0.25"));
+		double f[3], want[] = {1000, 500, 250, 250, 500, 1000};
+		CU_ASSERT_EQUAL(plat_kary_ntree_taper(m, f), 3);
+		CU_ASSERT_DOUBLE_EQUAL(f[2], 0.25, 1e-12);
+		int links[6];
+		CU_ASSERT_EQUAL_FATAL(plat_route(m, 0, 7, links), 6);
+		for (int i = 0; i < 6; i++)
+			CU_ASSERT_DOUBLE_EQUAL(m->links[links[i]].bw_bps, want[i], 1e-9);
+		plat_machine_destroy(m);
+	}
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=2,n=3,taper=1/1", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "2 factors for 3 levels"));
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=2,n=3,taper=-1", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=2,n=3,taper=0.5x", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=2,n=2,taper=1/1/1", &m, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(plat_machine_create("kary-ntree:k=2,n=2,taper=1/1", &m, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m->spec, "taper=1,"));
+	plat_machine_destroy(m);
+}
+
 static void test_unknown_family(void)
 {
 	struct plat_machine *m;
@@ -278,6 +309,7 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("topology", NULL, NULL);
 	CU_add_test(s, "contract over the registry", test_contract);
 	CU_add_test(s, "k-ary n-tree", test_kary_ntree);
+	CU_add_test(s, "k-ary n-tree tapering", test_taper);
 	CU_add_test(s, "mesh and torus", test_mesh_and_torus);
 	CU_add_test(s, "multi-cluster", test_multicluster);
 	CU_add_test(s, "clusters of trees, meshes, tori", test_nested_clusters);

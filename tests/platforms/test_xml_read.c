@@ -74,6 +74,9 @@ static void test_round_trip(void)
 	round_trip("flat:nodes=16");
 	round_trip("kary-ntree:k=4,n=3");
 	round_trip("kary-ntree:k=2,n=6,bw=1e9,lat=2e-06,speed=2e9");
+	round_trip("kary-ntree:k=2,n=3,taper=0.5");
+	round_trip("kary-ntree:k=4,n=2,taper=1/0.25");
+	round_trip("multicluster:clusters=2,size=16,cluster=kary-ntree;k=4;n=2;taper=0.5");
 	round_trip("torus:dims=4x4x8");
 	round_trip("torus:dims=5x3");
 	round_trip("mesh:dims=8x8");
@@ -111,8 +114,8 @@ static void test_simgrid_clusters(void)
 	         "  topology=\"FAT_TREE\" topo_parameters=\"3;4,4,4;1,4,4;1,1,1\"/>\n</platform>\n",
 	    &rc, &e);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_STRING_EQUAL(m->spec,
-	                       "kary-ntree:k=4,n=3,bw=1250000000,lat=1e-06,speed=1000000000");
+	CU_ASSERT_STRING_EQUAL(
+	    m->spec, "kary-ntree:k=4,n=3,taper=1,bw=1250000000,lat=1e-06,speed=1000000000");
 	plat_machine_destroy(m);
 	m = load_text(HEAD "<platform version=\"4.1\">\n"
 	                   "<cluster id=\"torus\" prefix=\"node-\" suffix=\"\" radical=\"0-127\" "
@@ -168,6 +171,12 @@ static void test_bad_xml(void)
 	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"FAT_TREE\" "
 	     "topo_parameters=\"2;4,4;1,2;1,2\"/></platform>",
 	     "4", "k-ary n-tree"},
+	    {"<platform version=\"4.1\">\n<cluster id=\"f\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-15\" "
+	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"FAT_TREE\" "
+	     "topo_parameters=\"2;4,4;1,4;1,1\">\n<prop id=\"placesim-taper\" "
+	     "value=\"1/0/1\"/></cluster></platform>",
+	     "4", "taper=1/0/1"},
 	    {"<platform version=\"4.1\">\n<frobnicator/></platform>", "4", "<frobnicator>"},
 	    {"<platform version=\"3\">\n</platform>", "3", "version 3"},
 	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Dijkstra\">\n<router id=\"r\"/>"
