@@ -1,0 +1,181 @@
+/* Emitters and the generator entry point. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+const struct cmn_param_def gen_no_params[] = {{NULL}};
+
+static void add(struct gen *g, int r, struct trace_action a, const double *v, int n)
+{
+	a.dt1 = a.dt2 = TR_NO_DT;
+	if (trace_builder_add(g->b, r, &a, v, n))
+		g->failed = 1;
+}
+
+void g_init(struct gen *g, int r)
+{
+	add(g, r, (struct trace_action){.op = TR_INIT, .peer = -1}, NULL, 0);
+}
+
+void g_finalize(struct gen *g, int r)
+{
+	add(g, r, (struct trace_action){.op = TR_FINALIZE, .peer = -1}, NULL, 0);
+}
+
+void g_compute(struct gen *g, int r, double flops)
+{
+	if (flops * g->flop_scale > 0)
+		add(g, r,
+		    (struct trace_action){.op = TR_COMPUTE, .peer = -1, .a = flops * g->flop_scale},
+		    NULL, 0);
+}
+
+static void p2p(struct gen *g, int op, int r, int peer, int tag, double bytes)
+{
+	add(g, r, (struct trace_action){.op = (uint8_t)op, .peer = peer, .tag = tag, .a = bytes},
+	    NULL, 0);
+}
+
+void g_send(struct gen *g, int r, int peer, int tag, double bytes)
+{
+	p2p(g, TR_SEND, r, peer, tag, bytes);
+}
+
+void g_isend(struct gen *g, int r, int peer, int tag, double bytes)
+{
+	p2p(g, TR_ISEND, r, peer, tag, bytes);
+}
+
+void g_recv(struct gen *g, int r, int peer, int tag, double bytes)
+{
+	p2p(g, TR_RECV, r, peer, tag, bytes);
+}
+
+void g_irecv(struct gen *g, int r, int peer, int tag, double bytes)
+{
+	p2p(g, TR_IRECV, r, peer, tag, bytes);
+}
+
+void g_wait(struct gen *g, int r, int src, int dst, int tag)
+{
+	add(g, r, (struct trace_action){.op = TR_WAIT, .peer = src, .aux = dst, .tag = tag}, NULL,
+	    0);
+}
+
+void g_waitall(struct gen *g, int r)
+{
+	add(g, r, (struct trace_action){.op = TR_WAITALL, .peer = -1}, NULL, 0);
+}
+
+void g_barrier(struct gen *g, int r)
+{
+	add(g, r, (struct trace_action){.op = TR_BARRIER, .peer = -1}, NULL, 0);
+}
+
+void g_bcast(struct gen *g, int r, double bytes, int root)
+{
+	add(g, r, (struct trace_action){.op = TR_BCAST, .peer = root, .a = bytes, .nopt = 1}, NULL,
+	    0);
+}
+
+void g_reduce(struct gen *g, int r, double bytes, double flops, int root)
+{
+	add(g, r,
+	    (struct trace_action){
+	        .op = TR_REDUCE, .peer = root, .a = bytes, .b = flops * g->flop_scale, .nopt = 1},
+	    NULL, 0);
+}
+
+void g_allreduce(struct gen *g, int r, double bytes, double flops)
+{
+	add(g, r,
+	    (struct trace_action){
+	        .op = TR_ALLREDUCE, .peer = -1, .a = bytes, .b = flops * g->flop_scale},
+	    NULL, 0);
+}
+
+void g_alltoall(struct gen *g, int r, double bytes)
+{
+	add(g, r, (struct trace_action){.op = TR_ALLTOALL, .peer = -1, .a = bytes, .b = bytes},
+	    NULL, 0);
+}
+
+void g_alltoallv(struct gen *g, int r, const double *send, const double *recv)
+{
+	int n = g->ranks;
+	double sb = 0, rb = 0, *v = malloc(2 * (size_t)n * sizeof *v);
+	if (!v) {
+		g->failed = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		sb += send[i];
+		rb += recv[i];
+		v[i] = send[i];
+		v[n + i] = recv[i];
+	}
+	add(g, r, (struct trace_action){.op = TR_ALLTOALLV, .peer = -1, .a = sb, .b = rb}, v,
+	    2 * n);
+	free(v);
+}
+
+int gen_class_index(char cls)
+{
+	const char *p = strchr("SWABCD", cls);
+	return cls && p ? (int)(p - "SWABCD") : -1;
+}
+
+int gen_ilog2(int v)
+{
+	int l = 0;
+	while (v >>= 1)
+		l++;
+	return l;
+}
+
+int gen_is_pow2(int v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
+                   struct trace **out, int *exact, struct cmn_err *e)
+{
+	*out = NULL;
+	const struct trace_gen_ops *ops =
+	    cmn_registry_find((const void *const *)trace_gen_registry, kernel, "kernel", e);
+	if (!ops)
+		return e->code;
+	if (gen_class_index(cls) < 0)
+		return cmn_err_set(e, CMN_EUSAGE, "%s: class '%c' is not one of S W A B C D",
+		                   kernel, cls ? cls : '?');
+	if (ranks < 1 || ranks > 65536)
+		return cmn_err_set(e, CMN_EUSAGE, "%s: %d ranks: give 1 to 65536", kernel, ranks);
+	if (iterations < 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s: %d iterations: give at least 1 (0: the class's own count)",
+		                   kernel, iterations);
+	char name[64];
+	snprintf(name, sizeof name, "%s.%c.%d", kernel, cls, ranks);
+	struct gen g = {trace_builder_new(ranks, name), ranks, iterations, cls, flop_scale, 0};
+	if (!g.b)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int rc = ops->generate(&g, exact, e);
+	if (!rc && g.failed)
+		rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", name);
+	if (rc) {
+		trace_builder_free(g.b);
+		return rc;
+	}
+	struct trace *t = trace_builder_finish(g.b, e);
+	if (!t)
+		return e->code;
+	if ((rc = trace_check(t, e))) { /* a generator bug: say so */
+		cmn_err_prefix(e, "generated %s (a bug of the generator)", name);
+		trace_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* NPB-like trace generators: one file per kernel, one line in
+ * gen_registry.def. A generator writes each rank's program (SPMD) through
+ * the helpers below; sizes are in bytes (datatype MPI_BYTE), compute in
+ * flops (scaled by flop_scale). */
+#ifndef TRACE_GEN_H
+#define TRACE_GEN_H
+
+#include "../common/params.h"
+#include "trace.h"
+
+struct gen {
+	struct trace_builder *b;
+	int ranks, iterations; /* iterations 0: the class's own count */
+	char cls;              /* S W A B C D */
+	double flop_scale;
+	int failed; /* out of memory while adding */
+};
+
+struct trace_gen_ops {
+	struct cmn_plugin base; /* name "cg", help, kernel parameters (none yet) */
+	/* Writes the trace of g->ranks ranks; 0 or an error (e.g. a class the
+	 * kernel lacks). *exact tells whether the rank count is one the real
+	 * NPB kernel runs on (else the generalized pattern README describes). */
+	int (*generate)(struct gen *g, int *exact, struct cmn_err *e);
+};
+
+extern const struct trace_gen_ops *const trace_gen_registry[];
+extern const struct cmn_param_def gen_no_params[];
+
+/* Generates kernel name (class, ranks, iterations, flop scale) into *out,
+ * validated by trace_check; exact as above. */
+int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
+                   struct trace **out, int *exact, struct cmn_err *e);
+
+/* Emitters for rank r. */
+void g_init(struct gen *g, int r);
+void g_finalize(struct gen *g, int r);
+void g_compute(struct gen *g, int r, double flops);
+void g_send(struct gen *g, int r, int peer, int tag, double bytes);
+void g_isend(struct gen *g, int r, int peer, int tag, double bytes);
+void g_recv(struct gen *g, int r, int peer, int tag, double bytes);
+void g_irecv(struct gen *g, int r, int peer, int tag, double bytes);
+void g_wait(struct gen *g, int r, int src, int dst, int tag);
+void g_waitall(struct gen *g, int r);
+void g_barrier(struct gen *g, int r);
+void g_bcast(struct gen *g, int r, double bytes, int root);
+void g_reduce(struct gen *g, int r, double bytes, double flops, int root);
+void g_allreduce(struct gen *g, int r, double bytes, double flops);
+void g_alltoall(struct gen *g, int r, double bytes);
+/* counts: g->ranks send bytes then g->ranks recv bytes */
+void g_alltoallv(struct gen *g, int r, const double *send, const double *recv);
+
+/* Problem-class helpers: the index of cls in "SWABCD" (or -1). */
+int gen_class_index(char cls);
+int gen_ilog2(int v); /* floor(log2 v) */
+int gen_is_pow2(int v);
+
+#endif

@@ -1,0 +1,222 @@
+/* The action table, datatypes, and building a trace in memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+static const char *const op_names[TR_NOPS] = {
+    [TR_INIT] = "init",
+    [TR_FINALIZE] = "finalize",
+    [TR_COMPUTE] = "compute",
+    [TR_SLEEP] = "sleep",
+    [TR_LOCATION] = "location",
+    [TR_SEND] = "send",
+    [TR_ISEND] = "isend",
+    [TR_RECV] = "recv",
+    [TR_IRECV] = "irecv",
+    [TR_WAIT] = "wait",
+    [TR_TEST] = "test",
+    [TR_WAITALL] = "waitall",
+    [TR_BARRIER] = "barrier",
+    [TR_BCAST] = "bcast",
+    [TR_REDUCE] = "reduce",
+    [TR_ALLREDUCE] = "allreduce",
+    [TR_ALLTOALL] = "alltoall",
+    [TR_ALLTOALLV] = "alltoallv",
+    [TR_GATHER] = "gather",
+    [TR_GATHERV] = "gatherv",
+    [TR_ALLGATHER] = "allgather",
+    [TR_ALLGATHERV] = "allgatherv",
+    [TR_SCATTER] = "scatter",
+    [TR_SCATTERV] = "scatterv",
+    [TR_REDUCESCATTER] = "reducescatter",
+    [TR_COMM_SIZE] = "comm_size",
+    [TR_COMM_SPLIT] = "comm_split",
+    [TR_COMM_DUP] = "comm_dup",
+};
+
+const char *trace_op_name(int op)
+{
+	return op >= 0 && op < TR_NOPS ? op_names[op] : "?";
+}
+
+int trace_op_of(const char *name)
+{
+	for (int i = 0; i < TR_NOPS; i++)
+		if (strcmp(name, op_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* Sizes in bytes of SimGrid 3.32's predefined datatypes by id (x86-64),
+ * from smpi_datatype.cpp's table: 0 double, 1 int, 2 char, 3 short, 4 long,
+ * 5 float, 6 byte, 7 long long, ..., 23 uint32, ..., 43 COMPLEX16, ... */
+static const signed char dt_sizes[] = {
+    8, 4,  1, 2,  8,  4, 1,  8,  1, 1,  2,  4,  8,  8,  16, 4, 1,  1,  2, 4,
+    8, 1,  2, 4,  8,  8, 16, 32, 8, 8,  8,  16, 16, 8,  8,  8, 16, 16, 4, 4,
+    8, 16, 8, 16, 16, 4, 2,  4,  8, 16, 32, 1,  8,  16, 32, 0, 0,  1,  8, 8,
+};
+
+int trace_dt_size(int dt)
+{
+	return dt >= 0 && dt < (int)sizeof dt_sizes ? dt_sizes[dt] : -1;
+}
+
+double trace_bytes(const struct trace *t, int rank, int dt, double count)
+{
+	if (dt == TR_NO_DT)
+		dt = t->dt_default[rank];
+	return count * trace_dt_size(dt);
+}
+
+struct rank_buf {
+	struct trace_action *a;
+	long n, cap;
+};
+
+struct trace_builder {
+	char *name;
+	int nranks;
+	struct rank_buf *r;
+	double *counts;
+	long ncounts, capcounts;
+	char *strings;
+	long nstrings, capstrings;
+};
+
+struct trace_builder *trace_builder_new(int nranks, const char *name)
+{
+	struct trace_builder *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->nranks = nranks;
+	b->r = calloc((size_t)nranks, sizeof *b->r);
+	b->name = strdup(name);
+	if (!b->r || !b->name) {
+		trace_builder_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void trace_builder_free(struct trace_builder *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; b->r && i < b->nranks; i++)
+		free(b->r[i].a);
+	free(b->r);
+	free(b->counts);
+	free(b->strings);
+	free(b->name);
+	free(b);
+}
+
+static int grow(void **p, long *cap, long need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	long c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, (size_t)c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+int trace_builder_add(struct trace_builder *b, int r, const struct trace_action *a,
+                      const double *counts, int n)
+{
+	struct rank_buf *rb = &b->r[r];
+	if (grow((void **)&rb->a, &rb->cap, rb->n + 1, sizeof *rb->a))
+		return -1;
+	rb->a[rb->n] = *a;
+	if (!a->line) /* generated: the line it will have in the rank's file */
+		rb->a[rb->n].line = (uint32_t)(rb->n + 1);
+	if (counts) {
+		if (grow((void **)&b->counts, &b->capcounts, b->ncounts + n, sizeof *b->counts))
+			return -1;
+		memcpy(b->counts + b->ncounts, counts, (size_t)n * sizeof *counts);
+		rb->a[rb->n].aux = (int32_t)b->ncounts;
+		b->ncounts += n;
+	}
+	rb->n++;
+	return 0;
+}
+
+int trace_builder_location(struct trace_builder *b, const char *file, int32_t *aux)
+{
+	long len = (long)strlen(file) + 1;
+	if (grow((void **)&b->strings, &b->capstrings, b->nstrings + len, 1))
+		return -1;
+	memcpy(b->strings + b->nstrings, file, (size_t)len);
+	*aux = (int32_t)b->nstrings;
+	b->nstrings += len;
+	return 0;
+}
+
+struct trace *trace_builder_finish(struct trace_builder *b, struct cmn_err *e)
+{
+	struct trace *t = calloc(1, sizeof *t);
+	long total = 0;
+	for (int i = 0; i < b->nranks; i++)
+		total += b->r[i].n;
+	if (t) {
+		t->act = malloc((size_t)(total ? total : 1) * sizeof *t->act);
+		t->first = malloc(((size_t)b->nranks + 1) * sizeof *t->first);
+		t->files = calloc((size_t)b->nranks, sizeof *t->files);
+		t->dt_default = malloc((size_t)b->nranks);
+	}
+	if (!t || !t->act || !t->first || !t->files || !t->dt_default) {
+		trace_free(t);
+		trace_builder_free(b);
+		cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->nranks = b->nranks;
+	t->fragment = -1;
+	long k = 0;
+	for (int i = 0; i < b->nranks; i++) {
+		t->first[i] = k;
+		if (b->r[i].n)
+			memcpy(t->act + k, b->r[i].a, (size_t)b->r[i].n * sizeof *t->act);
+		t->dt_default[i] = 6; /* MPI_BYTE */
+		for (long j = 0; j < b->r[i].n; j++)
+			if (b->r[i].a[j].op == TR_INIT) {
+				if (b->r[i].a[j].nopt)
+					t->dt_default[i] = 0; /* MPI_DOUBLE, as SimGrid's replay */
+				break;
+			}
+		k += b->r[i].n;
+	}
+	t->first[b->nranks] = k;
+	t->counts = b->counts;
+	t->ncounts = b->ncounts;
+	t->strings = b->strings;
+	t->nstrings = b->nstrings;
+	t->name = b->name;
+	b->counts = NULL;
+	b->strings = NULL;
+	b->name = NULL;
+	trace_builder_free(b);
+	return t;
+}
+
+void trace_free(struct trace *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; t->files && i < t->nranks; i++)
+		free(t->files[i]);
+	free(t->files);
+	free(t->act);
+	free(t->first);
+	free(t->counts);
+	free(t->strings);
+	free(t->dt_default);
+	free(t->name);
+	free(t);
+}

@@ -1,0 +1,469 @@
+/* The matching pass: an abstract execution of every rank that finds, before
+ * any engine runs the trace, what would make a replay hang or misbehave.
+ * Sends are eager (a send completes when posted, as MPI allows and SMPI does
+ * below its rendezvous threshold), so a trace is refused only for what no
+ * MPI implementation can run:
+ *  - a send with no recv of the same (source, destination, tag), matched in
+ *    order (MPI's non-overtaking rule), or a recv/irecv that nothing matches;
+ *  - a receive smaller than the message it gets (MPI_ERR_TRUNCATE);
+ *  - a wait for a request the rank never posted (nor tested);
+ *  - collectives: the k-th collective of every rank must be the same
+ *    operation with the same root, and every rank must reach it.
+ * Unfinished requests at the end are waited for, as SimGrid's replay does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+struct msg {
+	int rank; /* sender, or receiver */
+	int req;  /* receiver's request index, -1 for a blocking recv */
+	long act; /* the action's index in t->act */
+	double bytes;
+};
+
+struct queue {
+	struct msg *m;
+	long head, n, cap;
+};
+
+struct chan {
+	int src, dst, tag, used;
+	struct queue sends, recvs;
+};
+
+struct req {
+	int src, dst, tag, done, waited;
+	long act;
+};
+
+enum { RUN, BLOCKED, DONE };
+
+struct rank_state {
+	long pc, end;
+	int state, coll;
+	struct req *r;
+	int nr, capr;
+};
+
+struct checker {
+	const struct trace *t;
+	struct cmn_err *e;
+	struct chan *ch;
+	long nch, capch; /* open addressing, capch a power of two */
+	struct rank_state *rs;
+	int *work, nwork;
+	int *tested_any; /* per rank: did it run a test action */
+	/* collectives: op, root and arrivals of the k-th */
+	int *coll_op, *coll_root, *coll_arrived;
+	long *coll_act;
+	int ncoll, capcoll;
+};
+
+static const char *where(const struct checker *c, int rank, long act, char *buf, size_t n)
+{
+	const struct trace *t = c->t;
+	snprintf(buf, n, "%s:%u: rank %d", t->files[rank] ? t->files[rank] : t->name,
+	         t->act[act].line, rank);
+	return buf;
+}
+
+static int nomem(struct checker *c)
+{
+	return cmn_err_set(c->e, CMN_ENOMEM, "out of memory");
+}
+
+static unsigned long hash3(int a, int b, int c)
+{
+	unsigned long h = (unsigned long)a * 0x9E3779B97F4A7C15UL;
+	h ^= (unsigned long)b * 0xC2B2AE3D27D4EB4FUL + (h << 6) + (h >> 2);
+	h ^= (unsigned long)c * 0x165667B19E3779F9UL + (h << 6) + (h >> 2);
+	return h ^ (h >> 29);
+}
+
+static struct chan *get_chan(struct checker *c, int src, int dst, int tag)
+{
+	if (2 * (c->nch + 1) > c->capch) {
+		long cap = c->capch ? c->capch * 2 : 1024;
+		struct chan *n = calloc((size_t)cap, sizeof *n);
+		if (!n)
+			return NULL;
+		for (long i = 0; i < c->capch; i++)
+			if (c->ch[i].used) {
+				unsigned long h =
+				    hash3(c->ch[i].src, c->ch[i].dst, c->ch[i].tag) & (cap - 1);
+				while (n[h].used)
+					h = (h + 1) & (cap - 1);
+				n[h] = c->ch[i];
+			}
+		free(c->ch);
+		c->ch = n;
+		c->capch = cap;
+	}
+	unsigned long h = hash3(src, dst, tag) & (c->capch - 1);
+	while (c->ch[h].used && (c->ch[h].src != src || c->ch[h].dst != dst || c->ch[h].tag != tag))
+		h = (h + 1) & (c->capch - 1);
+	if (!c->ch[h].used) {
+		c->ch[h] = (struct chan){src, dst, tag, 1, {0}, {0}};
+		c->nch++;
+	}
+	return &c->ch[h];
+}
+
+static int push(struct queue *q, struct msg m)
+{
+	if (q->head > 0 && q->head == q->n) /* empty: restart */
+		q->head = q->n = 0;
+	if (q->n == q->cap) {
+		long cap = q->cap ? q->cap * 2 : 4;
+		struct msg *n = realloc(q->m, (size_t)cap * sizeof *n);
+		if (!n)
+			return -1;
+		q->m = n;
+		q->cap = cap;
+	}
+	q->m[q->n++] = m;
+	return 0;
+}
+
+static void wake(struct checker *c, int r)
+{
+	if (c->rs[r].state == BLOCKED) {
+		c->rs[r].state = RUN;
+		c->work[c->nwork++] = r;
+	}
+}
+
+/* A send (from its sender's action) meets a receive: check sizes, complete. */
+static int deliver(struct checker *c, const struct msg *s, const struct msg *r)
+{
+	if (s->bytes > r->bytes) {
+		char a[600], b[600];
+		return cmn_err_set(c->e, CMN_EINPUT,
+		                   "%s: %s of %.0f bytes received by a %s of %.0f bytes at %s "
+		                   "(truncated)",
+		                   where(c, s->rank, s->act, a, sizeof a),
+		                   trace_op_name(c->t->act[s->act].op), s->bytes,
+		                   trace_op_name(c->t->act[r->act].op), r->bytes,
+		                   where(c, r->rank, r->act, b, sizeof b));
+	}
+	struct rank_state *rs = &c->rs[r->rank];
+	if (r->req >= 0)
+		rs->r[r->req].done = 1;
+	else
+		rs->pc++; /* the blocking recv is over */
+	wake(c, r->rank);
+	return 0;
+}
+
+static struct req *find_req(struct rank_state *rs, int src, int dst, int tag)
+{
+	for (int i = 0; i < rs->nr; i++)
+		if (!rs->r[i].waited && rs->r[i].src == src && rs->r[i].dst == dst &&
+		    rs->r[i].tag == tag)
+			return &rs->r[i];
+	return NULL;
+}
+
+static int add_req(struct rank_state *rs, struct req q)
+{
+	int j = 0; /* drop the waited ones first */
+	for (int i = 0; i < rs->nr; i++)
+		if (!rs->r[i].waited)
+			rs->r[j++] = rs->r[i];
+	rs->nr = j;
+	if (rs->nr == rs->capr) {
+		int cap = rs->capr ? rs->capr * 2 : 8;
+		struct req *n = realloc(rs->r, (size_t)cap * sizeof *n);
+		if (!n)
+			return -1;
+		rs->r = n;
+		rs->capr = cap;
+	}
+	rs->r[rs->nr++] = q;
+	return rs->nr - 1;
+}
+
+static int all_done(const struct rank_state *rs)
+{
+	for (int i = 0; i < rs->nr; i++)
+		if (!rs->r[i].waited && !rs->r[i].done)
+			return 0;
+	return 1;
+}
+
+static int is_collective(int op)
+{
+	return op >= TR_BARRIER && op <= TR_REDUCESCATTER;
+}
+
+static int has_root(int op)
+{
+	return op == TR_BCAST || op == TR_REDUCE || op == TR_GATHER || op == TR_GATHERV ||
+	       op == TR_SCATTER || op == TR_SCATTERV;
+}
+
+/* Rank r arrives at its next collective (action k). */
+static int arrive(struct checker *c, int r, long k)
+{
+	const struct trace_action *a = &c->t->act[k];
+	int idx = c->rs[r].coll, root = has_root(a->op) ? (a->peer < 0 ? 0 : a->peer) : -1;
+	if (idx == c->ncoll) {
+		if (c->ncoll == c->capcoll) {
+			int cap = c->capcoll ? c->capcoll * 2 : 64;
+			int *o = realloc(c->coll_op, (size_t)cap * sizeof *o);
+			if (o)
+				c->coll_op = o;
+			int *ro = realloc(c->coll_root, (size_t)cap * sizeof *ro);
+			if (ro)
+				c->coll_root = ro;
+			int *ar = realloc(c->coll_arrived, (size_t)cap * sizeof *ar);
+			if (ar)
+				c->coll_arrived = ar;
+			long *ac = realloc(c->coll_act, (size_t)cap * sizeof *ac);
+			if (ac)
+				c->coll_act = ac;
+			if (!o || !ro || !ar || !ac)
+				return nomem(c);
+			c->capcoll = cap;
+		}
+		c->coll_op[idx] = a->op;
+		c->coll_root[idx] = root;
+		c->coll_arrived[idx] = 0;
+		c->coll_act[idx] = k;
+		c->ncoll++;
+	} else if (c->coll_op[idx] != a->op || c->coll_root[idx] != root) {
+		char w[600], o[600];
+		long k0 = c->coll_act[idx];
+		int r0 = 0;
+		while (!(k0 >= c->t->first[r0] && k0 < c->t->first[r0 + 1]))
+			r0++;
+		return cmn_err_set(c->e, CMN_EINPUT,
+		                   "%s: collective #%d is %s (root %d) here but %s (root %d) at %s",
+		                   where(c, r, k, w, sizeof w), idx + 1, trace_op_name(a->op), root,
+		                   trace_op_name(c->coll_op[idx]), c->coll_root[idx],
+		                   where(c, r0, k0, o, sizeof o));
+	}
+	c->rs[r].state = BLOCKED;
+	c->rs[r].coll++;
+	if (++c->coll_arrived[idx] == c->t->nranks)
+		for (int i = 0; i < c->t->nranks; i++)
+			if (c->rs[i].state == BLOCKED && c->rs[i].coll == idx + 1 &&
+			    c->rs[i].pc < c->rs[i].end &&
+			    is_collective(c->t->act[c->rs[i].pc].op)) {
+				c->rs[i].pc++;
+				wake(c, i);
+			}
+	return 0;
+}
+
+/* Runs rank r until it blocks or ends. */
+static int run(struct checker *c, int r)
+{
+	const struct trace *t = c->t;
+	struct rank_state *rs = &c->rs[r];
+	while (rs->state == RUN) {
+		if (rs->pc == rs->end) { /* the replay waits for what is left */
+			rs->state = all_done(rs) ? DONE : BLOCKED;
+			return 0;
+		}
+		long k = rs->pc;
+		const struct trace_action *a = &t->act[k];
+		switch (a->op) {
+		case TR_SEND:
+		case TR_ISEND:
+		case TR_RECV:
+		case TR_IRECV: {
+			int send = a->op == TR_SEND || a->op == TR_ISEND;
+			int src = send ? r : a->peer, dst = send ? a->peer : r;
+			struct chan *ch = get_chan(c, src, dst, a->tag);
+			if (!ch)
+				return nomem(c);
+			struct msg m = {r, -1, k, trace_bytes(t, r, a->dt1, a->a)};
+			if (a->op == TR_ISEND || a->op == TR_IRECV) {
+				int q = add_req(rs, (struct req){src, dst, a->tag, send, 0, k});
+				if (q < 0)
+					return nomem(c);
+				m.req = send ? -1 : q;
+			}
+			struct queue *other = send ? &ch->recvs : &ch->sends;
+			if (other->head < other->n) { /* match the oldest */
+				struct msg o = other->m[other->head++];
+				rs->pc++;
+				if (send ? deliver(c, &m, &o) : deliver(c, &o, &m))
+					return c->e->code;
+				if (!send && m.req < 0)
+					rs->pc--; /* deliver() advanced the blocking recv */
+				continue;
+			}
+			if (push(send ? &ch->sends : &ch->recvs, m))
+				return nomem(c);
+			if (a->op == TR_RECV) {
+				rs->state = BLOCKED;
+				return 0;
+			}
+			rs->pc++;
+			continue;
+		}
+		case TR_WAIT:
+		case TR_TEST: {
+			struct req *q = find_req(rs, a->peer, a->aux, a->tag);
+			if (!q) {
+				if (a->op == TR_TEST || c->tested_any[r]) {
+					rs->pc++;
+					continue;
+				}
+				char w[600];
+				return cmn_err_set(c->e, CMN_EINPUT,
+				                   "%s: wait for (src %d, dst %d, tag %d): no such "
+				                   "isend or irecv is pending",
+				                   where(c, r, k, w, sizeof w), a->peer, a->aux,
+				                   a->tag);
+			}
+			if (a->op == TR_TEST) {
+				c->tested_any[r] = 1;
+				rs->pc++;
+				continue;
+			}
+			if (!q->done) {
+				rs->state = BLOCKED;
+				return 0;
+			}
+			q->waited = 1;
+			rs->pc++;
+			continue;
+		}
+		case TR_WAITALL:
+			if (!all_done(rs)) {
+				rs->state = BLOCKED;
+				return 0;
+			}
+			for (int i = 0; i < rs->nr; i++)
+				rs->r[i].waited = 1;
+			rs->pc++;
+			continue;
+		default:
+			if (is_collective(a->op))
+				return arrive(c, r, k);
+			rs->pc++;
+		}
+	}
+	return 0;
+}
+
+/* Why is rank r stuck? Its current action. */
+static int report_stuck(struct checker *c, int r)
+{
+	const struct trace *t = c->t;
+	struct rank_state *rs = &c->rs[r];
+	char w[600];
+	if (rs->pc == rs->end) {
+		for (int i = 0; i < rs->nr; i++)
+			if (!rs->r[i].waited && !rs->r[i].done)
+				return cmn_err_set(
+				    c->e, CMN_EINPUT,
+				    "%s: irecv from %d tag %d is never matched by a send",
+				    where(c, r, rs->r[i].act, w, sizeof w), rs->r[i].src,
+				    rs->r[i].tag);
+	}
+	const struct trace_action *a = &t->act[rs->pc];
+	if (a->op == TR_RECV)
+		return cmn_err_set(c->e, CMN_EINPUT,
+		                   "%s: recv from %d tag %d is never matched by a send",
+		                   where(c, r, rs->pc, w, sizeof w), a->peer, a->tag);
+	if (a->op == TR_WAIT || a->op == TR_WAITALL) {
+		for (int i = 0; i < rs->nr; i++)
+			if (!rs->r[i].waited && !rs->r[i].done &&
+			    (a->op == TR_WAITALL ||
+			     (rs->r[i].src == a->peer && rs->r[i].dst == a->aux &&
+			      rs->r[i].tag == a->tag)))
+				return cmn_err_set(c->e, CMN_EINPUT,
+				                   "%s: %s never returns: the irecv from %d tag %d "
+				                   "at line %u is never "
+				                   "matched by a send",
+				                   where(c, r, rs->pc, w, sizeof w),
+				                   trace_op_name(a->op), rs->r[i].src, rs->r[i].tag,
+				                   t->act[rs->r[i].act].line);
+	}
+	/* a collective: name a rank that does not reach it */
+	int idx = rs->coll - 1;
+	for (int i = 0; i < t->nranks; i++)
+		if (c->rs[i].coll <= idx) {
+			char o[600];
+			long at = c->rs[i].pc < c->rs[i].end ? c->rs[i].pc : c->rs[i].end - 1;
+			return cmn_err_set(
+			    c->e, CMN_EINPUT,
+			    "%s: collective #%d (%s) is never reached by rank %d, which "
+			    "%s at %s",
+			    where(c, r, rs->pc, w, sizeof w), idx + 1, trace_op_name(a->op), i,
+			    c->rs[i].state == DONE ? "ends" : "is blocked",
+			    where(c, i, at, o, sizeof o));
+		}
+	return cmn_err_set(c->e, CMN_EINPUT, "%s: %s never completes",
+	                   where(c, r, rs->pc, w, sizeof w), trace_op_name(a->op));
+}
+
+int trace_check(const struct trace *t, struct cmn_err *e)
+{
+	struct checker c = {.t = t, .e = e};
+	int n = t->nranks, rc = 0;
+	c.rs = calloc((size_t)n, sizeof *c.rs);
+	c.work = malloc((size_t)n * sizeof *c.work);
+	c.tested_any = calloc((size_t)n, sizeof *c.tested_any);
+	if (!c.rs || !c.work || !c.tested_any)
+		rc = nomem(&c);
+	for (int r = 0; !rc && r < n; r++) {
+		c.rs[r] = (struct rank_state){t->first[r], t->first[r + 1], RUN, 0, NULL, 0, 0};
+		c.work[c.nwork++] = n - 1 - r; /* rank 0 first */
+	}
+	while (!rc && c.nwork > 0) {
+		int r = c.work[--c.nwork];
+		if (c.rs[r].state == RUN)
+			rc = run(&c, r);
+		/* a rank that ended waiting for requests may now be done */
+		if (!rc && c.rs[r].state == BLOCKED && c.rs[r].pc == c.rs[r].end &&
+		    all_done(&c.rs[r]))
+			c.rs[r].state = DONE;
+	}
+	/* every rank done? then no send may be left over */
+	long first_act = -1;
+	int first_rank = -1;
+	for (long i = 0; !rc && i < c.capch; i++) {
+		struct queue *q = &c.ch[i].sends;
+		if (c.ch[i].used && q->head < q->n) {
+			const struct msg *m = &q->m[q->head];
+			if (first_act < 0 || m->rank < first_rank ||
+			    (m->rank == first_rank && m->act < first_act)) {
+				first_act = m->act;
+				first_rank = m->rank;
+			}
+		}
+	}
+	if (!rc && first_act >= 0) {
+		char w[600];
+		const struct trace_action *a = &t->act[first_act];
+		rc = cmn_err_set(
+		    e, CMN_EINPUT, "%s: %s to %d tag %d (%.0f bytes) has no matching recv",
+		    where(&c, first_rank, first_act, w, sizeof w), trace_op_name(a->op), a->peer,
+		    a->tag, trace_bytes(t, first_rank, a->dt1, a->a));
+	}
+	for (int r = 0; !rc && r < n; r++)
+		if (c.rs[r].state != DONE)
+			rc = report_stuck(&c, r);
+	for (long i = 0; i < c.capch; i++)
+		if (c.ch[i].used) {
+			free(c.ch[i].sends.m);
+			free(c.ch[i].recvs.m);
+		}
+	for (int r = 0; c.rs && r < n; r++)
+		free(c.rs[r].r);
+	free(c.ch);
+	free(c.rs);
+	free(c.work);
+	free(c.tested_any);
+	free(c.coll_op);
+	free(c.coll_root);
+	free(c.coll_arrived);
+	free(c.coll_act);
+	return rc;
+}

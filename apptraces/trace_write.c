@@ -1,0 +1,89 @@
+/* Writing TI traces: the layout of trace_args.h, numbers in %.12g (so that
+ * write, read, write gives the same text), outputs renamed into place. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/outfile.h"
+#include "trace.h"
+#include "trace_args.h"
+
+static void num(FILE *f, double v)
+{
+	fprintf(f, " %.12g", v);
+}
+
+int trace_write_rank(const struct trace *t, int rank, FILE *f)
+{
+	for (long k = t->first[rank]; k < t->first[rank + 1]; k++) {
+		const struct trace_action *a = &t->act[k];
+		fprintf(f, "%d %s", rank, trace_op_name(a->op));
+		int opt = -1, nx = 0, nv = 0;
+		for (const char *p = trace_arg_layout[a->op]; *p; p++) {
+			if (*p == '|') {
+				opt = 0;
+				continue;
+			}
+			if (opt >= 0 && opt++ >= a->nopt)
+				break;
+			switch (*p) {
+			case 'A':
+			case 'L': num(f, a->a); break;
+			case 'B': num(f, a->b); break;
+			case 'x': num(f, nx++ ? a->b : a->a); break;
+			case 'P':
+			case 'R': fprintf(f, " %d", a->peer); break;
+			case 'X': fprintf(f, " %d", a->aux); break;
+			case 'T': fprintf(f, " %d", a->tag); break;
+			case 'D': fprintf(f, " %d", a->dt1); break;
+			case 'E': fprintf(f, " %d", a->dt2); break;
+			case 'V':
+				for (int i = 0; i < t->nranks; i++)
+					num(f, t->counts[a->aux + (long)nv * t->nranks + i]);
+				nv++;
+				break;
+			case 'S': fprintf(f, " %s", t->strings + a->aux); break;
+			}
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int trace_write(const struct trace *t, const char *dir, const char *base, struct cmn_err *e)
+{
+	size_t n = strlen(dir) + strlen(base) + 64;
+	char *files = malloc(n), *path = malloc(n + 32), *index = malloc(n);
+	if (!files || !path || !index) {
+		free(files), free(path), free(index);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	snprintf(files, n, "%s/%s.txt_files", dir, base);
+	snprintf(index, n, "%s/%s.txt", dir, base);
+	int rc = 0;
+	if ((mkdir(dir, 0777) && errno != EEXIST) || (mkdir(files, 0777) && errno != EEXIST))
+		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", files, strerror(errno));
+	for (int r = 0; !rc && r < t->nranks; r++) {
+		snprintf(path, n + 32, "%s/rank-%d.txt", files, r);
+		struct cmn_outfile o;
+		if ((rc = cmn_outfile_open(&o, path, e)))
+			break;
+		if (trace_write_rank(t, r, o.f)) {
+			cmn_outfile_abort(&o);
+			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", path);
+			break;
+		}
+		rc = cmn_outfile_commit(&o, e);
+	}
+	struct cmn_outfile o;
+	if (!rc && !(rc = cmn_outfile_open(&o, index, e))) {
+		for (int r = 0; r < t->nranks; r++) /* relative to the index's folder */
+			fprintf(o.f, "%s.txt_files/rank-%d.txt\n", base, r);
+		rc = cmn_outfile_commit(&o, e);
+	}
+	free(files);
+	free(path);
+	free(index);
+	return rc;
+}

@@ -1,0 +1,209 @@
+/* tracegen: NPB-like TI traces, and checking, statistics and comparison of
+ * any TI trace. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/outfile.h"
+#include "gen.h"
+#include "trace.h"
+#include "trace_stats.h"
+
+#ifndef PROJECT_VERSION
+#define PROJECT_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: tracegen KERNEL --ranks N [--class C] [--iterations K] [--flop-scale F]\n"
+	        "                [--name BASE] -o DIR\n"
+	        "       tracegen --check TRACE\n"
+	        "       tracegen --stats TRACE [--matrix-out FILE.csv]\n"
+	        "       tracegen --compare TRACE_A TRACE_B [--tolerance T]\n"
+	        "\n"
+	        "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
+	        "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
+	        "  --ranks N          rank count (any; see README for exact NPB counts)\n"
+	        "  --class C          problem class S W A B C D (default S)\n"
+	        "  --iterations K     main-loop iterations (default 0: the class's own count)\n"
+	        "  --flop-scale F     multiply every compute amount (default 1)\n"
+	        "  --name BASE        file names (default KERNEL.CLASS.RANKS)\n"
+	        "  -o, --out DIR      output folder (created)\n"
+	        "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n"
+	        "  --check            validate (syntax, ranges, matching pass); exit 1 with the\n"
+	        "                     first error as file:line: rank\n"
+	        "  --stats            per-rank and total statistics and the traffic matrix\n"
+	        "  --matrix-out FILE  the traffic matrix as CSV (src,dst,bytes,p2p_bytes)\n"
+	        "  --compare A B      two traces' statistics side by side; exit 1 when some\n"
+	        "                     differ by more than the tolerance (default 0.05)\n"
+	        "  --help, --version\n\n");
+	cmn_registry_help(f, (const void *const *)trace_gen_registry, "kernel");
+}
+
+static int fail(const struct cmn_err *e)
+{
+	fprintf(stderr, "tracegen: %s\n", e->msg);
+	return cmn_err_exit_status(e);
+}
+
+static int load(const char *path, struct trace **t, struct trace_stats *s, struct cmn_err *e)
+{
+	if (trace_load(path, t, e))
+		return e->code;
+	if (s && trace_stats_compute(*t, s, e)) {
+		trace_free(*t);
+		return e->code;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum {
+		O_CHECK = 256,
+		O_STATS,
+		O_COMPARE,
+		O_CLASS,
+		O_RANKS,
+		O_ITER,
+		O_SCALE,
+		O_NAME,
+		O_MATRIX,
+		O_TOL,
+		O_HELP,
+		O_VERSION
+	};
+	static const struct option opts[] = {{"check", 1, 0, O_CHECK},
+	                                     {"stats", 1, 0, O_STATS},
+	                                     {"compare", 1, 0, O_COMPARE},
+	                                     {"class", 1, 0, O_CLASS},
+	                                     {"ranks", 1, 0, O_RANKS},
+	                                     {"iterations", 1, 0, O_ITER},
+	                                     {"flop-scale", 1, 0, O_SCALE},
+	                                     {"name", 1, 0, O_NAME},
+	                                     {"matrix-out", 1, 0, O_MATRIX},
+	                                     {"tolerance", 1, 0, O_TOL},
+	                                     {"out", 1, 0, 'o'},
+	                                     {"help", 0, 0, O_HELP},
+	                                     {"version", 0, 0, O_VERSION},
+	                                     {0, 0, 0, 0}};
+	const char *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL, *name = NULL,
+	           *matrix = NULL, *cls = "S";
+	long ranks = -1, iters = 0;
+	double scale = 1, tol = 0.05;
+	int opt;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		char *end = NULL;
+		switch (opt) {
+		case O_CHECK: check = optarg; break;
+		case O_STATS: stats = optarg; break;
+		case O_COMPARE: cmp = optarg; break;
+		case O_CLASS: cls = optarg; break;
+		case O_RANKS: ranks = strtol(optarg, &end, 10); break;
+		case O_ITER: iters = strtol(optarg, &end, 10); break;
+		case O_SCALE: scale = strtod(optarg, &end); break;
+		case O_NAME: name = optarg; break;
+		case O_MATRIX: matrix = optarg; break;
+		case O_TOL: tol = strtod(optarg, &end); break;
+		case 'o': out = optarg; break;
+		case O_HELP: usage(stdout); return 0;
+		case O_VERSION: printf("tracegen %s\n", PROJECT_VERSION); return 0;
+		default:
+			fprintf(
+			    stderr,
+			    "tracegen: unknown or incomplete option '%s'\n(try tracegen --help)\n",
+			    argv[optind - 1]);
+			return 2;
+		}
+		if (end && (*end || end == optarg)) {
+			fprintf(stderr, "tracegen: %s: '%s' is not a number\n", argv[optind - 2],
+			        optarg);
+			return 2;
+		}
+	}
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	struct trace *t;
+	struct trace_stats s;
+	if (check || stats) {
+		if (optind < argc || (check && stats) || cmp) {
+			fprintf(stderr, "tracegen: --check and --stats take one trace, alone\n");
+			return 2;
+		}
+		if (check ? trace_load_ex(check, TRACE_LOAD_FRAGMENT, &t, &e)
+		          : load(stats, &t, &s, &e))
+			return fail(&e);
+		if (check && t->fragment >= 0)
+			printf(
+			    "%s: ok, rank %d's %ld actions (one file of a trace of at least %d "
+			    "ranks: syntax and ranges checked; the matching pass needs the whole "
+			    "trace)\n",
+			    check, t->fragment, t->first[t->nranks], t->nranks);
+		else if (check)
+			printf("%s: ok, %d ranks, %ld actions\n", check, t->nranks,
+			       t->first[t->nranks]);
+		int rc = 0;
+		if (stats) {
+			trace_stats_print(&s, stats, 16, stdout);
+			struct cmn_outfile o;
+			if (matrix && !(rc = cmn_outfile_open(&o, matrix, &e))) {
+				if (trace_stats_matrix_csv(&s, o.f)) {
+					cmn_outfile_abort(&o);
+					rc = cmn_err_set(&e, CMN_EIO, "%s: cannot write", matrix);
+				} else {
+					rc = cmn_outfile_commit(&o, &e);
+				}
+			}
+			trace_stats_free(&s);
+		}
+		trace_free(t);
+		return rc ? fail(&e) : 0;
+	}
+	if (cmp) {
+		if (optind != argc - 1 || !(tol >= 0)) {
+			fprintf(stderr, "tracegen: --compare A B (and a tolerance >= 0)\n");
+			return 2;
+		}
+		struct trace *t2;
+		struct trace_stats s2;
+		if (load(cmp, &t, &s, &e))
+			return fail(&e);
+		if (load(argv[optind], &t2, &s2, &e)) {
+			trace_stats_free(&s);
+			trace_free(t);
+			return fail(&e);
+		}
+		int bad = trace_stats_compare(&s, cmp, &s2, argv[optind], tol, stdout);
+		trace_stats_free(&s);
+		trace_stats_free(&s2);
+		trace_free(t);
+		trace_free(t2);
+		return bad ? 1 : 0;
+	}
+	if (optind != argc - 1 || !out || ranks < 1 || strlen(cls) != 1) {
+		fprintf(stderr, "tracegen: give KERNEL, --ranks N and -o DIR (and a one-letter "
+		                "--class)\n(try tracegen --help)\n");
+		return 2;
+	}
+	if (!(scale > 0) || !isfinite(scale)) {
+		fprintf(stderr, "tracegen: --flop-scale must be > 0\n");
+		return 2;
+	}
+	int exact;
+	if (trace_generate(argv[optind], cls[0], (int)(ranks > 1 << 20 ? 1 << 20 : ranks),
+	                   (int)iters, scale, &t, &exact, &e))
+		return fail(&e);
+	char base[128];
+	snprintf(base, sizeof base, "%s", name ? name : t->name);
+	int rc = trace_write(t, out, base, &e);
+	if (!rc)
+		fprintf(stderr, "tracegen: %s/%s.txt: %d ranks (%s), %ld actions\n", out, base,
+		        t->nranks, exact ? "an exact NPB rank count" : "generalized decomposition",
+		        t->first[t->nranks]);
+	trace_free(t);
+	return rc ? fail(&e) : 0;
+}
