@@ -21,8 +21,9 @@
  * error's allreduce of 5 doubles, and pintgr: three phases of boundary
  * messages to west (tag 3, 2 nxl doubles) and north (tag 1, 2 (nyl + 2)),
  * then north (nz; ranks of the first and last column only), then west (nz;
- * first and last row), each followed by an allreduce of one double. Compute: NPB's operation count (1984.77 n^3 - 10923.3 n^2 +
- * 27770.9 n - 144010 per iteration) split evenly: 40% per sweep, 20% rhs. */
+ * first and last row), each followed by an allreduce of one double. Compute: NPB's operation count
+ * (1984.77 n^3 - 10923.3 n^2 + 27770.9 n - 144010 per iteration) split evenly: 40% per sweep, 20%
+ * rhs. */
 #include <math.h>
 
 #include "gen.h"

@@ -1,0 +1,25 @@
+/* BT (block tridiagonal), NPB 3.x bt.f: n^3 (S 12, W 24, A 64, B 102,
+ * C 162, D 408), niter = 60, 200, 200, 200, 200, 250; multi-partition
+ * (gen_multipart.h) with 5x5 blocks: forward messages of 30 doubles (a 5x5
+ * block and a 5-vector) and backward ones of 5 per point of a
+ * face of side n / c + 1, each request waited for. Broadcasts: an int, a double,
+ * 3 ints, 2 ints, a LOGICAL. Op count per iteration (NPB): 3478.8 n^3 -
+ * 17655.7 n^2 + 28023.7 n. */
+#include "gen_multipart.h"
+
+static const int sizes[6] = {12, 24, 64, 102, 162, 408}, niters[6] = {60, 200, 200, 200, 200, 250};
+static const double bcasts[] = {4, 8, 12, 4, 4, 4, 0};
+
+static int bt_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	(void)e;
+	static const struct multipart mp = {sizes,  niters, 30,       5,       1, 0,
+	                                    bcasts, 3478.8, -17655.7, 28023.7, 0};
+	return gen_multipart(g, &mp, exact);
+}
+
+const struct trace_gen_ops trace_gen_bt_ops = {
+    .base = {"bt", "block tridiagonal ADI on a multi-partition (square rank counts)",
+             gen_no_params},
+    .generate = bt_generate,
+};

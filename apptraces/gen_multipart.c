@@ -1,0 +1,116 @@
+/* The multi-partition skeleton of BT and SP (see gen_multipart.h). */
+#include <math.h>
+
+#include "gen_multipart.h"
+
+struct grid {
+	int c, n;
+	double cs, flops; /* cell side, per-iteration flops per rank */
+};
+
+static int at(const struct grid *gr, int i, int j)
+{
+	return ((i % gr->c + gr->c) % gr->c) + gr->c * ((j % gr->c + gr->c) % gr->c);
+}
+
+static void neighbours(const struct grid *gr, int r, int axis, int *pred, int *succ)
+{
+	static const int di[3] = {1, 0, -1}, dj[3] = {0, 1, 1};
+	int i = r % gr->c, j = r / gr->c;
+	*succ = at(gr, i + di[axis], j + dj[axis]);
+	*pred = at(gr, i - di[axis], j - dj[axis]);
+}
+
+static void copy_faces(struct gen *g, const struct grid *gr, int r)
+{
+	double bytes = 8 * (gr->c - 1) * 5 * 2 * gr->cs * gr->cs;
+	g_compute(g, r, 0.25 * gr->flops);
+	int pred[3], succ[3];
+	for (int a = 0; a < 3; a++)
+		neighbours(gr, r, a, &pred[a], &succ[a]);
+	for (int a = 0; a < 3; a++) {
+		g_irecv(g, r, pred[a], 3000 + 2000 * a, bytes);
+		g_irecv(g, r, succ[a], 2000 + 2000 * a, bytes);
+	}
+	for (int a = 0; a < 3; a++) {
+		g_isend(g, r, pred[a], 2000 + 2000 * a, bytes);
+		g_isend(g, r, succ[a], 3000 + 2000 * a, bytes);
+	}
+	g_waitall(g, r);
+}
+
+static void step(struct gen *g, const struct multipart *mp, int r, int to, int from, int tag,
+                 double bytes)
+{
+	g_isend(g, r, to, tag, bytes);
+	g_irecv(g, r, from, tag, bytes);
+	if (mp->waitall) {
+		g_waitall(g, r);
+	} else {
+		g_wait(g, r, r, to, tag);
+		g_wait(g, r, from, r, tag);
+	}
+}
+
+static void solve(struct gen *g, const struct multipart *mp, const struct grid *gr, int r, int a)
+{
+	int pred, succ;
+	neighbours(gr, r, a, &pred, &succ);
+	double side = (gr->n + mp->side_n) / gr->c + mp->side_add, face = side * side,
+	       per = 0.25 * gr->flops / (2 * gr->c);
+	for (int s = 1; s < gr->c; s++) {
+		g_compute(g, r, per);
+		step(g, mp, r, succ, pred, 3000 + 2000 * a + s, 8 * round(mp->fwd * face));
+	}
+	g_compute(g, r, 2 * per);
+	for (int s = 1; s < gr->c; s++) {
+		step(g, mp, r, pred, succ, 2000 + 2000 * a + s, 8 * round(mp->bwd * face));
+		g_compute(g, r, per);
+	}
+}
+
+static void iteration(struct gen *g, const struct multipart *mp, const struct grid *gr, int r)
+{
+	copy_faces(g, gr, r);
+	for (int a = 0; a < 3; a++)
+		solve(g, mp, gr, r, a);
+}
+
+int gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
+{
+	int k = gen_class_index(g->cls), np = g->ranks,
+	    iters = g->iterations ? g->iterations : mp->niters[k];
+	struct grid gr = {(int)floor(sqrt(np)), mp->sizes[k], 0, 0};
+	while ((gr.c + 1) * (gr.c + 1) <= np)
+		gr.c++;
+	while (gr.c * gr.c > np)
+		gr.c--;
+	gr.cs = ceil((double)gr.n / gr.c);
+	double n = gr.n;
+	gr.flops = (mp->c3 * n * n * n + mp->c2 * n * n + mp->c1 * n + mp->c0) / np;
+	*exact = gr.c * gr.c == np;
+	for (int r = 0; r < np; r++) {
+		int active = r < gr.c * gr.c;
+		g_init(g, r);
+		for (const double *b = mp->bcasts; *b > 0; b++)
+			g_bcast(g, r, *b, 0);
+		if (active)
+			iteration(g, mp, &gr, r);
+		else
+			g_compute(g, r, gr.flops);
+		g_barrier(g, r);
+		for (int it = 0; it < iters; it++)
+			if (active)
+				iteration(g, mp, &gr, r);
+			else
+				g_compute(g, r, gr.flops);
+		g_allreduce(g, r, 40, 5);
+		if (active)
+			copy_faces(g, &gr, r);
+		g_allreduce(g, r, 40, 5);
+		g_reduce(g, r, 8, 0, 0);
+		g_barrier(g, r);
+		g_finalize(g, r);
+	}
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* The multi-partition skeleton BT and SP share (NPB 3.x bt.f, sp.f): np =
+ * c^2 ranks in a c x c grid, rank (i, j) = i + c j, each owning c cells
+ * along a diagonal; the three line solves are pipelines of c stages with
+ * successors (i+1, j), (i, j+1), (i-1, j+1) for x, y, z (mod c).
+ *  - copy_faces: irecv from the predecessor and successor of every
+ *    direction, isend to them, one waitall; (c - 1) 5 x 2 x cs^2 doubles per
+ *    message, cs = n / c (tags 2000/3000, 4000/5000, 6000/7000).
+ *  - a solve: c - 1 forward steps (isend to the successor, irecv from the
+ *    predecessor) of `fwd` doubles per face point, then c - 1 backward steps
+ *    (to the predecessor) of `bwd` per face point (doubles rounded to the
+ *    nearest integer); BT waits each request, SP uses waitall.
+ * The run: init, the broadcasts of the parameters, copy_faces and the three
+ * solves once (warm-up), barrier, niter x (copy_faces, x, y, z solves), the
+ * error norm (allreduce of 5 doubles), copy_faces (rhs), the rhs norm
+ * (allreduce of 5 doubles), the timer's MPI_Reduce of one double, barrier.
+ * Rank counts that are not squares: the pattern runs on the largest square
+ * c^2 <= np; the other ranks take part in the collectives only (the real
+ * kernels refuse such counts). */
+#ifndef GEN_MULTIPART_H
+#define GEN_MULTIPART_H
+
+#include "gen.h"
+
+struct multipart {
+	const int *sizes, *niters; /* per class */
+	double fwd, bwd;           /* doubles per face point, forward and backward */
+	double side_n, side_add;   /* face side: (n + side_n) / c + side_add */
+	int waitall;               /* SP: waitall per step; BT: two waits */
+	const double *bcasts;      /* bytes of each broadcast, 0-terminated */
+	double c3, c2, c1, c0;     /* NPB's op count per iteration: c3 n^3 + c2 n^2 + .. */
+};
+
+int gen_multipart(struct gen *g, const struct multipart *mp, int *exact);
+
+#endif

@@ -1,0 +1,26 @@
+/* SP (scalar pentadiagonal), NPB 3.x sp.f: n^3 (S 12, W 36, A 64, B 102,
+ * C 162, D 408), niter = 100, 400, 400, 400, 400, 500; multi-partition
+ * (gen_multipart.h) with forward messages of 22 doubles and backward ones
+ * of 10 per point of a face of side (n - 2) / c (the real kernel's faces
+ * vary from cell to cell when c does not divide n - 2: the generator uses
+ * the mean side, so bytes match but not every size), each step closed by a waitall. Broadcasts: an
+ * int, a double, 3 ints, a LOGICAL. Op count per iteration (NPB): 881.174 n^3 - 4683.91 n^2
+ * + 11484.5 n - 19272.4. */
+#include "gen_multipart.h"
+
+static const int sizes[6] = {12, 36, 64, 102, 162, 408}, niters[6] = {100, 400, 400, 400, 400, 500};
+static const double bcasts[] = {4, 8, 12, 4, 0};
+
+static int sp_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	(void)e;
+	static const struct multipart mp = {sizes,  niters,  22,       10,      -1,      1,
+	                                    bcasts, 881.174, -4683.91, 11484.5, -19272.4};
+	return gen_multipart(g, &mp, exact);
+}
+
+const struct trace_gen_ops trace_gen_sp_ops = {
+    .base = {"sp", "scalar pentadiagonal ADI on a multi-partition (square rank counts)",
+             gen_no_params},
+    .generate = sp_generate,
+};
