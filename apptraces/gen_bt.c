@@ -2,7 +2,7 @@
  * C 162, D 408), niter = 60, 200, 200, 200, 200, 250; multi-partition
  * (gen_multipart.h) with 5x5 blocks: forward messages of 30 doubles (a 5x5
  * block and a 5-vector) and backward ones of 5 per point of a
- * face of side n / c + 1, each request waited for. Broadcasts: an int, a double,
+ * face of cell side + 1, each request waited for. Broadcasts: an int, a double,
  * 3 ints, 2 ints, a LOGICAL. Op count per iteration (NPB): 3478.8 n^3 -
  * 17655.7 n^2 + 28023.7 n. */
 #include "gen_multipart.h"
@@ -13,8 +13,18 @@ static const double bcasts[] = {4, 8, 12, 4, 4, 4, 0};
 static int bt_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	(void)e;
-	static const struct multipart mp = {sizes,  niters, 30,       5,       1, 0,
-	                                    bcasts, 3478.8, -17655.7, 28023.7, 0};
+	static const struct multipart mp = {.sizes = sizes,
+	                                    .niters = niters,
+	                                    .fwd = 30,
+	                                    .bwd = 5,
+	                                    .boundary = 0,
+	                                    .side_add = 1,
+	                                    .waitall = 0,
+	                                    .bcasts = bcasts,
+	                                    .c3 = 3478.8,
+	                                    .c2 = -17655.7,
+	                                    .c1 = 28023.7,
+	                                    .c0 = 0};
 	return gen_multipart(g, &mp, exact);
 }
 

@@ -40,10 +40,10 @@ static void copy_faces(struct gen *g, const struct grid *gr, int r)
 }
 
 static void step(struct gen *g, const struct multipart *mp, int r, int to, int from, int tag,
-                 double bytes)
+                 double send, double recv)
 {
-	g_isend(g, r, to, tag, bytes);
-	g_irecv(g, r, from, tag, bytes);
+	g_isend(g, r, to, tag, send);
+	g_irecv(g, r, from, tag, recv);
 	if (mp->waitall) {
 		g_waitall(g, r);
 	} else {
@@ -52,19 +52,41 @@ static void step(struct gen *g, const struct multipart *mp, int r, int to, int f
 	}
 }
 
+/* Points of the face (the two sides other than axis a) of rank r's cell
+ * whose a-coordinate is s. */
+static double face(const struct multipart *mp, const struct grid *gr, int r, int a, int s)
+{
+	int p = gr->c, i = r % p, j = r / p, cell[3];
+	int c = a == 0 ? s - i : a == 1 ? j - s : s; /* the cell index with coordinate s */
+	c = (c % p + p) % p;
+	cell[0] = (i + c) % p;
+	cell[1] = ((j - c) % p + p) % p;
+	cell[2] = c;
+	double pts = 1;
+	for (int k = 0; k < 3; k++)
+		if (k != a) {
+			int x = cell[k];
+			double side =
+			    floor((double)gr->n / p) + (x < gr->n % p ? 1 : 0) + mp->side_add;
+			pts *= side - mp->boundary * ((x == 0) + (x == p - 1));
+		}
+	return pts;
+}
+
 static void solve(struct gen *g, const struct multipart *mp, const struct grid *gr, int r, int a)
 {
-	int pred, succ;
+	int pred, succ, p = gr->c;
 	neighbours(gr, r, a, &pred, &succ);
-	double side = (gr->n + mp->side_n) / gr->c + mp->side_add, face = side * side,
-	       per = 0.25 * gr->flops / (2 * gr->c);
-	for (int s = 1; s < gr->c; s++) {
+	double per = 0.25 * gr->flops / (2 * p);
+	for (int s = 0; s < p - 1; s++) {
 		g_compute(g, r, per);
-		step(g, mp, r, succ, pred, 3000 + 2000 * a + s, 8 * round(mp->fwd * face));
+		step(g, mp, r, succ, pred, 3000 + 2000 * a + s, 8 * mp->fwd * face(mp, gr, r, a, s),
+		     8 * mp->fwd * face(mp, gr, r, a, s + 1));
 	}
 	g_compute(g, r, 2 * per);
-	for (int s = 1; s < gr->c; s++) {
-		step(g, mp, r, pred, succ, 2000 + 2000 * a + s, 8 * round(mp->bwd * face));
+	for (int s = p - 1; s > 0; s--) {
+		step(g, mp, r, pred, succ, 2000 + 2000 * a + s, 8 * mp->bwd * face(mp, gr, r, a, s),
+		     8 * mp->bwd * face(mp, gr, r, a, s - 1));
 		g_compute(g, r, per);
 	}
 }

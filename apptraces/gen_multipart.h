@@ -5,10 +5,14 @@
  *  - copy_faces: irecv from the predecessor and successor of every
  *    direction, isend to them, one waitall; (c - 1) 5 x 2 x cs^2 doubles per
  *    message, cs = n / c (tags 2000/3000, 4000/5000, 6000/7000).
- *  - a solve: c - 1 forward steps (isend to the successor, irecv from the
- *    predecessor) of `fwd` doubles per face point, then c - 1 backward steps
- *    (to the predecessor) of `bwd` per face point (doubles rounded to the
- *    nearest integer); BT waits each request, SP uses waitall.
+ *  - a solve along axis a: rank (i, j) owns cells ((i + c) mod p, (j - c)
+ *    mod p, c), c < p (p = the grid side); at stage s it works on its cell
+ *    whose a-coordinate is s. Forward, stages 0..p-2: isend to the
+ *    successor `fwd` doubles per point of that cell's face (the product of
+ *    its two other sides), irecv from the predecessor the face of the next
+ *    cell; backward, stages p-1..1: isend `bwd` doubles per face point to
+ *    the predecessor, irecv from the successor. Cell sizes: n / p, the first
+ *    n mod p one more. BT waits each request, SP uses waitall.
  * The run: init, the broadcasts of the parameters, copy_faces and the three
  * solves once (warm-up), barrier, niter x (copy_faces, x, y, z solves), the
  * error norm (allreduce of 5 doubles), copy_faces (rhs), the rhs norm
@@ -24,7 +28,8 @@
 struct multipart {
 	const int *sizes, *niters; /* per class */
 	double fwd, bwd;           /* doubles per face point, forward and backward */
-	double side_n, side_add;   /* face side: (n + side_n) / c + side_add */
+	int side_add, boundary;    /* a cell's face side along axis k: its size + side_add,
+	                              minus `boundary` for cells on the global boundary */
 	int waitall;               /* SP: waitall per step; BT: two waits */
 	const double *bcasts;      /* bytes of each broadcast, 0-terminated */
 	double c3, c2, c1, c0;     /* NPB's op count per iteration: c3 n^3 + c2 n^2 + .. */
