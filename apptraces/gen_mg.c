@@ -1,57 +1,114 @@
 /* MG (multigrid), NPB 3.x mg.f: an n^3 grid (S 32, W 128, A 256, B 256,
  * C 512, D 1024), nit = 4, 4, 4, 20, 20, 50 V-cycles over levels lt =
- * log2 n down to 1. Process grid p1 x p2 x p3, rank = i1 + p1 (i2 + p2 i3),
- * the factors of np dealt to axes 3, 2, 1, 3, ... (4 ranks: 1x2x2, 16:
- * 2x2x4, as the real kernel); local grid at level k: m_a = max(1,
- * 2^k / p_a) points per axis.
- * comm3 (the halo exchange after every grid operation): for each axis a,
- * irecv from both neighbours (periodic) into nm2-double buffers, send the
- * face to the +1 neighbour (tag 1000 a + 300) and to the -1 one (tag
- * 1000 a + 100), wait both; faces of m2 m3, (m1 + 2) m3 and (m1 + 2)(m2 + 2)
- * doubles for axes 1, 2, 3.
- * The run, as the recorded traces show it: barrier, 7 broadcasts (5 ints,
- * 8 ints, a LOGICAL), barrier, zran3 (20 x [allreduce of 1 double, of 4
- * ints], barrier, comm3 at lt), norm2u3 (2 allreduces of 1 double), resid
- * (comm3 at lt), norm2u3, one warm-up V-cycle and resid; then barrier,
- * zran3, barrier, resid, norm2u3, nit x (V-cycle, resid), norm2u3 and
- * the timer's MPI_Reduce. A V-cycle: rprj3 to levels lt-1..1 (comm3 at
- * each), psinv at level 1, then for levels 2..lt resid and psinv (comm3
- * each): 2 lt + 3 comm3 per cycle with resid.
- * Generalized: any np (prime factors dealt the same way); levels coarser
- * than the process grid keep one point per rank and axis (the real kernel
- * idles ranks there). Compute: about 4.5 flop per local point per grid
- * operation (NPB counts 58 flop per point per V-cycle). */
-#include <math.h>
+ * log2 n down to 1. The communication follows NPB 3.3's mg.f for any np:
+ *  - process grid (setup): log_p = floor(log2 np), p1 = 2^(log_p / 3),
+ *    p2 = 2^((log_p - log_p / 3) / 2), p3 = np / (p1 p2); rank = i1 + p1 (i2
+ *    + p2 i3). At level k (ng = 2^k points per axis) rank coordinate i owns
+ *    m = (i + 1) ng / p - i ng / p points of an axis (integer division); a
+ *    rank with no point on some axis is dead at that level. The neighbour
+ *    distance `next` of an axis doubles below the first level where the
+ *    rank or its neighbour has no point; give_ex/take_ex mark the ranks that
+ *    hand a dead neighbour its data when the grid is refined again.
+ *  - comm3 (after every grid operation at level k, skipped by dead ranks):
+ *    per axis a, irecv from both neighbours (distance next, periodic) into
+ *    nm2-double buffers, send the face to the +1 neighbour (tag
+ *    100 (3 + 10 a)) and to the -1 one (tag 100 (1 + 10 a)), wait both;
+ *    faces of m2 m3, (m1 + 2) m3 and (m1 + 2)(m2 + 2) doubles for axes 1-3.
+ *  - comm3_ex (after interp to level k): per axis, a take_ex rank posts both
+ *    irecvs and waits; a give_ex rank sends two layers to the +1 neighbour
+ *    and one to the -1 neighbour (all ghost points included).
+ * The run, as recorded: barrier, 7 broadcasts (5 ints, 8 ints, a LOGICAL),
+ * barrier, zran3 (20 x [allreduce of 1 double, of 4 ints], a
+ * barrier, comm3 at lt), norm2u3 (2 allreduces of 1 double), resid, norm2u3,
+ * one warm-up V-cycle and resid, zran3 again, barrier, resid, norm2u3, nit x
+ * (V-cycle, resid), norm2u3 and the timer's MPI_Reduce. A V-cycle: rprj3 to
+ * levels lt-1..1 (comm3 at each), psinv at level 1, then for levels 2..lt:
+ * interp (comm3_ex), resid and psinv (comm3 each).
+ * Rank counts that are not powers of two (generalized): factors of np dealt
+ * to axes 3, 2, 1, 3, ... (the same grid as NPB's for powers of two), each
+ * axis's neighbours the nearest ranks that own points at that level, and no
+ * comm3_ex (the coarse data is not handed back to idle ranks).
+ * Compute: about 4.5 flop per local point per grid operation (NPB counts
+ * 58 flop per point per V-cycle). */
+#include <stdlib.h>
 
 #include "gen.h"
 
+#define MG_LEVELS 12
+
 static const int sizes_log2[6] = {5, 7, 8, 8, 9, 10}, nits[6] = {4, 4, 4, 20, 20, 50};
+
+/* One rank's view of every level (index k = 1..lt). */
+struct mg_rank {
+	int m[3][MG_LEVELS]; /* points per axis (no ghosts) */
+	int dead[MG_LEVELS], give[3][MG_LEVELS], take[3][MG_LEVELS];
+	int nbr[3][2][MG_LEVELS]; /* [axis][0: -1, 1: +1][k] */
+};
 
 struct mg {
 	int p[3], lt;
 	double nm2;
 };
 
-static double local(const struct mg *m, int k, int a)
+static int owned(int i, int ng, int p)
 {
-	double v = ldexp(1.0, k) / m->p[a];
-	return v < 1 ? 1 : ceil(v);
+	return ((i + 1) * ng) / p - (i * ng) / p;
 }
 
-static int neighbour(const struct mg *m, int r, int a, int dir)
+static void mg_rank_setup(const struct mg *m, int r, struct mg_rank *v)
 {
-	int c[3] = {r % m->p[0], (r / m->p[0]) % m->p[1], r / (m->p[0] * m->p[1])};
-	c[a] = (c[a] + dir + m->p[a]) % m->p[a];
-	return c[0] + m->p[0] * (c[1] + m->p[1] * c[2]);
+	int idi[3] = {r % m->p[0], (r / m->p[0]) % m->p[1], r / (m->p[0] * m->p[1])};
+	int next[3] = {1, 1, 1};
+	for (int k = 0; k < MG_LEVELS; k++) {
+		v->dead[k] = 0;
+		for (int a = 0; a < 3; a++)
+			v->give[a][k] = v->take[a][k] = 0;
+	}
+	int pow2 = gen_is_pow2(m->p[0] * m->p[1] * m->p[2]);
+	for (int k = m->lt; k >= 1; k--) {
+		int ng = 1 << k;
+		for (int a = 0; a < 3; a++) {
+			int mi = owned(idi[a], ng, m->p[a]);
+			int mip = ((next[a] + idi[a] + 1) * ng) / m->p[a] -
+			          ((next[a] + idi[a]) * ng) / m->p[a];
+			if (mip == 0 || mi == 0)
+				next[a] *= 2;
+			if (pow2 && k + 1 <= m->lt) {
+				if (mip == 0 && mi == 1)
+					v->give[a][k + 1] = 1;
+				if (mip == 1 && mi == 0)
+					v->take[a][k + 1] = 1;
+			}
+			v->m[a][k] = mi;
+			if (mi == 0)
+				v->dead[k] = 1;
+		}
+		for (int a = 0; a < 3; a++)
+			for (int d = 0; d < 2; d++) {
+				int c[3] = {idi[0], idi[1], idi[2]}, step = d ? 1 : m->p[a] - 1;
+				if (pow2) {
+					c[a] = (idi[a] + (d ? next[a] : -next[a]) % m->p[a] +
+					        m->p[a]) %
+					       m->p[a];
+				} else { /* generalized: the nearest rank with points, no _ex */
+					do
+						c[a] = (c[a] + step) % m->p[a];
+					while (owned(c[a], ng, m->p[a]) == 0 && c[a] != idi[a]);
+				}
+				v->nbr[a][d][k] = c[0] + m->p[0] * (c[1] + m->p[1] * c[2]);
+			}
+	}
 }
 
-static void comm3(struct gen *g, const struct mg *m, int r, int k)
+static void comm3(struct gen *g, const struct mg *m, const struct mg_rank *v, int r, int k)
 {
-	double m1 = local(m, k, 0), m2 = local(m, k, 1), m3 = local(m, k, 2);
-	double face[3] = {m2 * m3, (m1 + 2) * m3, (m1 + 2) * (m2 + 2)};
+	double m1 = v->m[0][k], m2 = v->m[1][k], m3 = v->m[2][k];
 	g_compute(g, r, 4.5 * m1 * m2 * m3);
+	if (v->dead[k])
+		return;
+	double face[3] = {m2 * m3, (m1 + 2) * m3, (m1 + 2) * (m2 + 2)};
 	for (int a = 0; a < 3; a++) {
-		int up = neighbour(m, r, a, 1), down = neighbour(m, r, a, -1), t = 1000 * (a + 1);
+		int up = v->nbr[a][1][k], down = v->nbr[a][0][k], t = 1000 * (a + 1);
 		g_irecv(g, r, up, t + 100, 8 * m->nm2);
 		g_irecv(g, r, down, t + 300, 8 * m->nm2);
 		g_send(g, r, up, t + 300, 8 * face[a]);
@@ -61,14 +118,33 @@ static void comm3(struct gen *g, const struct mg *m, int r, int k)
 	}
 }
 
-static void zran3(struct gen *g, const struct mg *m, int r)
+static void comm3_ex(struct gen *g, const struct mg *m, const struct mg_rank *v, int r, int k)
+{
+	double n[3] = {v->m[0][k] + 2, v->m[1][k] + 2, v->m[2][k] + 2};
+	for (int a = 0; a < 3; a++) {
+		int up = v->nbr[a][1][k], down = v->nbr[a][0][k], t = 1000 * (a + 1);
+		double layer = n[0] * n[1] * n[2] / n[a];
+		if (v->take[a][k]) {
+			g_irecv(g, r, up, t + 100, 8 * m->nm2);
+			g_irecv(g, r, down, t + 300, 8 * m->nm2);
+			g_wait(g, r, up, r, t + 100);
+			g_wait(g, r, down, r, t + 300);
+		}
+		if (v->give[a][k]) {
+			g_send(g, r, up, t + 300, 8 * 2 * layer);
+			g_send(g, r, down, t + 100, 8 * layer);
+		}
+	}
+}
+
+static void zran3(struct gen *g, const struct mg *m, const struct mg_rank *v, int r)
 {
 	for (int i = 0; i < 20; i++) {
 		g_allreduce(g, r, 8, 1);
 		g_allreduce(g, r, 16, 4);
 	}
 	g_barrier(g, r);
-	comm3(g, m, r, m->lt);
+	comm3(g, m, v, r, m->lt);
 }
 
 static void norm2u3(struct gen *g, int r)
@@ -77,36 +153,46 @@ static void norm2u3(struct gen *g, int r)
 	g_allreduce(g, r, 8, 1);
 }
 
-static void vcycle(struct gen *g, const struct mg *m, int r)
+static void vcycle(struct gen *g, const struct mg *m, const struct mg_rank *v, int r)
 {
 	for (int k = m->lt - 1; k >= 1; k--) /* rprj3 */
-		comm3(g, m, r, k);
-	comm3(g, m, r, 1); /* psinv at the bottom */
+		comm3(g, m, v, r, k);
+	comm3(g, m, v, r, 1); /* psinv at the bottom */
 	for (int k = 2; k <= m->lt; k++) {
-		comm3(g, m, r, k); /* resid */
-		comm3(g, m, r, k); /* psinv */
+		comm3_ex(g, m, v, r, k); /* interp */
+		comm3(g, m, v, r, k);    /* resid */
+		comm3(g, m, v, r, k);    /* psinv */
 	}
-	comm3(g, m, r, m->lt); /* resid after the cycle */
+	comm3(g, m, v, r, m->lt); /* resid after the cycle */
 }
 
 static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	(void)e;
 	int c = gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : nits[c];
 	struct mg m = {{1, 1, 1}, sizes_log2[c], 0};
-	int rest = np, axis = 2;
-	for (int f = 2; rest > 1; f++) /* prime factors, smallest first */
+	int rest = np, axis = 2;       /* factors dealt to axes 3, 2, 1, 3, ...: NPB's grid */
+	for (int f = 2; rest > 1; f++) /* for powers of two */
 		while (rest % f == 0) {
 			m.p[axis] *= f;
 			rest /= f;
 			axis = (axis + 2) % 3;
 		}
 	*exact = gen_is_pow2(np);
-	double big = fmax(local(&m, m.lt, 0), fmax(local(&m, m.lt, 1), local(&m, m.lt, 2)));
-	double nm = 2 + ldexp(1.0, (int)ceil(log2(big)));
-	m.nm2 = 2 * nm * nm;
+	/* buffers: nm2 = 2 nm^2 doubles, nm = 2 + the largest local side rounded
+	 * up to a power of two */
+	int big = 1;
+	for (int a = 0; a < 3; a++) {
+		int side = ((1 << m.lt) + m.p[a] - 1) / m.p[a];
+		while (big < side)
+			big *= 2;
+	}
+	m.nm2 = 2.0 * (2 + big) * (2 + big);
+	struct mg_rank *v = malloc(sizeof *v);
+	if (!v)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int r = 0; r < np; r++) {
+		mg_rank_setup(&m, r, v);
 		g_init(g, r);
 		g_barrier(g, r);
 		for (int i = 0; i < 5; i++)
@@ -114,22 +200,23 @@ static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 		g_bcast(g, r, 32, 0);
 		g_bcast(g, r, 4, 0);
 		g_barrier(g, r);
-		zran3(g, &m, r);
+		zran3(g, &m, v, r);
 		norm2u3(g, r);
-		comm3(g, &m, r, m.lt); /* resid */
+		comm3(g, &m, v, r, m.lt); /* resid */
 		norm2u3(g, r);
-		vcycle(g, &m, r); /* warm-up */
+		vcycle(g, &m, v, r); /* warm-up */
 		g_barrier(g, r);
-		zran3(g, &m, r);
+		zran3(g, &m, v, r);
 		g_barrier(g, r);
-		comm3(g, &m, r, m.lt); /* resid */
+		comm3(g, &m, v, r, m.lt); /* resid */
 		norm2u3(g, r);
 		for (int it = 0; it < iters; it++)
-			vcycle(g, &m, r);
+			vcycle(g, &m, v, r);
 		norm2u3(g, r);
 		g_reduce(g, r, 8, 0, 0);
 		g_finalize(g, r);
 	}
+	free(v);
 	return 0;
 }
 
