@@ -18,6 +18,23 @@ if [ -d "$SH/traces" ]; then
 		b=$(basename "$a" .tar.gz)
 		check "NPB $b loads and validates" "$TG" --check "$T/npb/$b.txt" > /dev/null
 	done
+	# every generator reproduces the recorded trace of the same kernel, class
+	# and rank count: action counts per rank within 5%, the same message
+	# sizes and peers (tracegen --compare exits 1 otherwise)
+	for a in "$SH"/traces/npb/*.tar.gz; do
+		b=$(basename "$a" .tar.gz)
+		IFS=. read -r k c n <<< "$b"
+		if "$TG" "$k" --class "$c" --ranks "$n" -o "$T/gen" 2> "$T/err" &&
+			"$TG" --compare "$T/npb/$b.txt" "$T/gen/$b.txt" > "$T/cmp" 2>&1; then
+			ok "generated $b matches the recording ($(tail -1 "$T/cmp"))"
+		else
+			ko "generated $b matches the recording: $(cat "$T/err"; grep -- '<-' "$T/cmp")"
+		fi
+	done
+	# a gzip'ed single-file trace reads the same
+	gzip -c "$SH/traces/simgrid-examples/replay/actions_alltoallv.txt" > "$T/a2av.txt.gz"
+	"$TG" --stats "$T/a2av.txt.gz" > "$T/gz.out" && "$TG" --stats "$SH/traces/simgrid-examples/replay/actions_alltoallv.txt" > "$T/plain.out" &&
+		[ "$(tail -n +2 "$T/gz.out")" = "$(tail -n +2 "$T/plain.out")" ] && ok "gzip'ed trace" || ko "gzip'ed trace"
 	# a per-rank file alone is a fragment for --check, an error for a consumer
 	"$TG" --stats "$SH/traces/simgrid-examples/replay/actions1.txt" > /dev/null 2> "$T/err"
 	[ $? -eq 1 ] && grep -q "load the trace's index" "$T/err" && ok "a lone rank file is no whole trace" ||
@@ -76,6 +93,17 @@ printf '1 init\n' > "$T/r1.txt"
 	ko "bad index: a rank file of another rank: $(cat "$T/err")"
 "$TG" --check "$T/nonexistent.txt" > /dev/null 2>&1
 [ $? -eq 1 ] && ok "missing trace: exit 1" || ko "missing trace: exit 1"
+# generation: files, statistics, matrix CSV, bad requests
+"$TG" cg --class S --ranks 6 --iterations 2 -o "$T/g" 2> "$T/err" && [ -f "$T/g/cg.S.6.txt" ] &&
+	[ "$(ls "$T/g/cg.S.6.txt_files" | wc -l)" = 6 ] && grep -q "generalized" "$T/err" &&
+	ok "tracegen cg, 6 ranks (generalized)" || ko "tracegen cg, 6 ranks: $(cat "$T/err")"
+"$TG" --stats "$T/g/cg.S.6.txt" --matrix-out "$T/m.csv" > "$T/st" && head -1 "$T/m.csv" | grep -q "src,dst,bytes,p2p_bytes" &&
+	grep -q "^ranks 6" "$T/st" && ok "--stats with --matrix-out" || ko "--stats with --matrix-out"
+"$TG" cg --class Q --ranks 4 -o "$T/q" > /dev/null 2>&1
+[ $? -eq 2 ] && [ ! -e "$T/q" ] && ok "bad class: exit 2, nothing written" || ko "bad class: exit 2, nothing written"
+"$TG" dt --ranks 4 -o "$T/q" 2> "$T/err"
+[ $? -eq 2 ] && grep -q "known: ep, ft, is, cg, mg, lu, bt, sp" "$T/err" && ok "unknown kernel" || ko "unknown kernel"
+"$TG" --help | grep -q "tracegen KERNEL" && ok "--help" || ko "--help"
 "$TG" --frobnicate > /dev/null 2>&1
 [ $? -eq 2 ] && ok "bad option: exit 2" || ko "bad option: exit 2"
 finish

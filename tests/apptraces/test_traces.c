@@ -1,0 +1,344 @@
+/* apptraces: the in-memory form, round trips of every generator, closed-form
+ * counts of the NPB patterns (derived from the kernels' algorithms, checked
+ * against the recorded traces' figures where they exist), the collective
+ * expansion, and the matching pass's semantics. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../helpers.h"
+#include "gen.h"
+#include "trace.h"
+#include "trace_expand.h"
+#include "trace_stats.h"
+
+_Static_assert(sizeof(struct trace_action) <= 40, "an action stays compact");
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	char *x = read_all(a), *y = read_all(b);
+	int same = x && y && strcmp(x, y) == 0;
+	free(x);
+	free(y);
+	return same;
+}
+
+static struct trace *gen(const char *k, char cls, int ranks, int iters)
+{
+	struct trace *t;
+	int exact;
+	struct cmn_err e;
+	int rc = trace_generate(k, cls, ranks, iters, 1, &t, &exact, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s\n", e.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	return t;
+}
+
+/* Generate, write, read, write: the same files. */
+static void test_round_trip(void)
+{
+	const char *kernels[] = {"ep", "ft", "is", "cg", "mg", "lu", "bt", "sp"};
+	const int ranks[] = {4, 6, 9};
+	char dir[] = "/tmp/placesim-trace-XXXXXX";
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	for (size_t k = 0; k < 8; k++)
+		for (size_t r = 0; r < 3; r++) {
+			struct trace *t = gen(kernels[k], 'S', ranks[r], 2), *back;
+			struct cmn_err e;
+			char a[64], b[64], index[600];
+			snprintf(a, sizeof a, "%s/a", dir);
+			snprintf(b, sizeof b, "%s/b", dir);
+			CU_ASSERT_FATAL(trace_write(t, a, "t", &e) == 0);
+			snprintf(index, sizeof index, "%s/t.txt", a);
+			int rc = trace_load(index, &back, &e);
+			if (rc)
+				fprintf(stderr, "\n  %s\n", e.msg);
+			CU_ASSERT_EQUAL_FATAL(rc, 0);
+			CU_ASSERT_EQUAL(back->nranks, t->nranks);
+			CU_ASSERT_EQUAL(back->first[back->nranks], t->first[t->nranks]);
+			CU_ASSERT_FATAL(trace_write(back, b, "t", &e) == 0);
+			for (int i = -1; i < t->nranks; i++) {
+				char fa[600], fb[600];
+				if (i < 0) {
+					snprintf(fa, sizeof fa, "%s/t.txt", a);
+					snprintf(fb, sizeof fb, "%s/t.txt", b);
+				} else {
+					snprintf(fa, sizeof fa, "%s/t.txt_files/rank-%d.txt", a, i);
+					snprintf(fb, sizeof fb, "%s/t.txt_files/rank-%d.txt", b, i);
+				}
+				int same = same_file(fa, fb);
+				CU_ASSERT(same);
+				if (!same)
+					fprintf(stderr, "\n  %s %d ranks: %s differs\n", kernels[k],
+					        ranks[r], fb);
+				unlink(fa), unlink(fb);
+			}
+			snprintf(index, sizeof index, "%s/t.txt_files", a);
+			rmdir(index);
+			snprintf(index, sizeof index, "%s/t.txt_files", b);
+			rmdir(index);
+			rmdir(a), rmdir(b);
+			trace_free(t);
+			trace_free(back);
+		}
+	rmdir(dir);
+}
+
+static long count_op(const struct trace *t, int rank, int op, double bytes)
+{
+	long n = 0;
+	for (long k = t->first[rank]; k < t->first[rank + 1]; k++)
+		n += t->act[k].op == op &&
+		     (bytes < 0 || trace_bytes(t, rank, t->act[k].dt1, t->act[k].a) == bytes);
+	return n;
+}
+
+static double mean_sends(const struct trace *t)
+{
+	long n = 0;
+	for (int r = 0; r < t->nranks; r++)
+		n += count_op(t, r, TR_SEND, -1) + count_op(t, r, TR_ISEND, -1);
+	return (double)n / t->nranks;
+}
+
+/* Counts from the kernels' algorithms (README), which the recorded traces
+ * of ../shared/traces/npb show too where they exist. */
+static void test_closed_forms(void)
+{
+	/* FT class A, 16 ranks, 1-D layout: 256*256*128/16^2 double complex to
+	 * every rank per transpose, 2 + niter (6) transposes */
+	struct trace *t = gen("ft", 'A', 16, 0);
+	CU_ASSERT_EQUAL(count_op(t, 3, TR_ALLTOALL, 32768.0 * 16), 8);
+	CU_ASSERT_EQUAL(count_op(t, 3, TR_REDUCE, 16), 6);
+	trace_free(t);
+	/* CG class S, 4 ranks (2x2): per conj_grad 1 + 25 x 4 + 3 exchanges,
+	 * plus the norms, 16 conj_grads: 1680 sends, 832 of 700 doubles */
+	t = gen("cg", 'S', 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 1680, 1e-9);
+	CU_ASSERT_EQUAL(count_op(t, 1, TR_SEND, 5600), 832);
+	CU_ASSERT_EQUAL(count_op(t, 1, TR_SEND, 16), 16);
+	trace_free(t);
+	/* CG class A, 8 ranks (2 x 4): l2npcols 2: (2 + 25 x 7 + 5 + 2) x 16 */
+	t = gen("cg", 'A', 8, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 184 * 16, 1e-9);
+	trace_free(t);
+	/* CG generalized, 6 ranks (1 x 6, 3 dissemination steps):
+	 * (3 + 25 x 10 + 7 + 3) x 16 */
+	t = gen("cg", 'S', 6, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 263 * 16, 1e-9);
+	trace_free(t);
+	/* IS class S, 4 ranks: 11 rankings, buckets 2^9 + 5 ints allreduced,
+	 * 2^16 / 16 keys of 4 bytes to each rank */
+	t = gen("is", 'S', 4, 0);
+	CU_ASSERT_EQUAL(count_op(t, 2, TR_ALLREDUCE, 517 * 4), 11);
+	CU_ASSERT_EQUAL(count_op(t, 2, TR_ALLTOALLV, -1), 11);
+	struct trace_stats s;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(trace_stats_compute(t, &s, &e) == 0);
+	/* rank 0 -> 1: 11 alltoallv of 4096 keys, the alltoall's 4 bytes, and
+	 * the boundary key; plus the allreduce's recursive doubling partner */
+	CU_ASSERT_DOUBLE_EQUAL(s.p2p[0 * 4 + 1], 4, 1e-9);
+	trace_stats_free(&s);
+	trace_free(t);
+	/* LU class S, 4 ranks: 51 iterations x 10 planes x 2 + 54 exchange_3 x 2
+	 * + pintgr's 8: 1130 per rank on average */
+	t = gen("lu", 'S', 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 1130, 1e-9);
+	trace_free(t);
+	/* MG class S, 16 ranks: dead ranks at level 1 send less (384) than the
+	 * ones that hold the coarse grid (454) */
+	t = gen("mg", 'S', 16, 0);
+	CU_ASSERT_EQUAL(count_op(t, 0, TR_SEND, -1), 384);
+	CU_ASSERT_EQUAL(count_op(t, 4, TR_SEND, -1), 454);
+	trace_free(t);
+	/* BT / SP class S, 4 ranks: 62 copy_faces x 6 + 61 x 3 solves x 2 */
+	t = gen("bt", 'S', 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 738, 1e-9);
+	trace_free(t);
+	t = gen("sp", 'S', 4, 0);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 102 * 6 + 101 * 6, 1e-9);
+	trace_free(t);
+	/* EP: four allreduces per iteration, no point-to-point */
+	t = gen("ep", 'C', 1024, 3);
+	CU_ASSERT_EQUAL(count_op(t, 1023, TR_ALLREDUCE, -1), 12);
+	CU_ASSERT_DOUBLE_EQUAL(mean_sends(t), 0, 1e-9);
+	trace_free(t);
+}
+
+static void test_bad_generation(void)
+{
+	struct trace *t;
+	int exact;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(trace_generate("xx", 'S', 4, 0, 1, &t, &exact, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "known: ep, ft, is, cg, mg, lu, bt, sp"));
+	CU_ASSERT_EQUAL(trace_generate("cg", 'Q', 4, 0, 1, &t, &exact, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(trace_generate("cg", 'S', 0, 0, 1, &t, &exact, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(trace_generate("cg", 'S', 4, -1, 1, &t, &exact, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(trace_generate("bt", 'S', 5, 1, 1, &t, &exact, &e), 0);
+	CU_ASSERT_EQUAL(exact, 0); /* 5 is no square: the 2x2 pattern plus one */
+	trace_free(t);
+	CU_ASSERT_EQUAL(trace_generate("bt", 'S', 9, 1, 1, &t, &exact, &e), 0);
+	CU_ASSERT_EQUAL(exact, 1);
+	trace_free(t);
+}
+
+struct collect {
+	int dst[64];
+	double bytes[64];
+	int n;
+};
+
+static void collect(void *ctx, int dst, double bytes)
+{
+	struct collect *c = ctx;
+	c->dst[c->n] = dst;
+	c->bytes[c->n++] = bytes;
+}
+
+static struct trace *one_action(int nranks, struct trace_action a, const double *v, int nv)
+{
+	struct trace_builder *b = trace_builder_new(nranks, "t");
+	for (int r = 0; r < nranks; r++)
+		trace_builder_add(b, r, &a, v, nv);
+	struct cmn_err e;
+	return trace_builder_finish(b, &e);
+}
+
+static void test_expand(void)
+{
+	struct collect c = {0};
+	/* bcast, root 2 of 5 (relative v = 0): to v + 1, v + 2, v + 4 */
+	struct trace *t = one_action(
+	    5, (struct trace_action){.op = TR_BCAST, .peer = 2, .a = 100, .dt1 = TR_NO_DT}, NULL,
+	    0);
+	trace_expand_sends(t, 2, &t->act[0], collect, &c);
+	CU_ASSERT_EQUAL(c.n, 3);
+	CU_ASSERT(c.dst[0] == 3 && c.dst[1] == 4 && c.dst[2] == 1);
+	c.n = 0; /* rank 3 (v = 1): to v + 2 = 3 -> rank 0, v + 4 beyond */
+	trace_expand_sends(t, 3, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 1 && c.dst[0] == 0 && c.bytes[0] == 100);
+	trace_free(t);
+	/* allreduce of 6 ranks, small: p2 = 4; rank 5 sends once to 1; rank 1
+	 * to 0, 3 and then the result to 5 */
+	t = one_action(
+	    6, (struct trace_action){.op = TR_ALLREDUCE, .peer = -1, .a = 8, .dt1 = TR_NO_DT}, NULL,
+	    0);
+	c.n = 0;
+	trace_expand_sends(t, 5, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 1 && c.dst[0] == 1);
+	c.n = 0;
+	trace_expand_sends(t, 1, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 3 && c.dst[0] == 0 && c.dst[1] == 3 && c.dst[2] == 5);
+	trace_free(t);
+	/* large allreduce: a ring of 2 (N - 1) messages of size / N */
+	t = one_action(
+	    4, (struct trace_action){.op = TR_ALLREDUCE, .peer = -1, .a = 1 << 20, .dt1 = TR_NO_DT},
+	    NULL, 0);
+	c.n = 0;
+	trace_expand_sends(t, 3, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 6 && c.dst[0] == 0 && c.bytes[5] == (1 << 20) / 4);
+	trace_free(t);
+	/* alltoallv: send count j to rank j, in datatype units (here doubles) */
+	double v[6] = {1, 2, 3, 0, 0, 0};
+	t = one_action(3, (struct trace_action){.op = TR_ALLTOALLV, .peer = -1, .dt1 = 0}, v, 6);
+	c.n = 0;
+	trace_expand_sends(t, 0, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 2 && c.dst[0] == 1 && c.bytes[0] == 16 && c.bytes[1] == 24);
+	trace_free(t);
+}
+
+/* Every byte sent is received: the matrix's column sums equal what the
+ * receivers expect, for a generated trace with every kind of collective. */
+static void test_matrix_balance(void)
+{
+	struct trace *t = gen("is", 'S', 6, 2);
+	struct trace_stats s;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(trace_stats_compute(t, &s, &e) == 0);
+	double sent = 0, matrix = 0;
+	for (int r = 0; r < 6; r++)
+		sent += s.rank[r].sent_bytes;
+	for (int i = 0; i < 36; i++)
+		matrix += s.matrix[i];
+	CU_ASSERT_DOUBLE_EQUAL(sent, matrix, 1e-6 * sent);
+	CU_ASSERT(s.matrix[0] == 0); /* no self traffic in IS */
+	trace_stats_free(&s);
+	trace_free(t);
+}
+
+static int check_text(const char *text, struct cmn_err *e)
+{
+	char *p = th_write_temp(text, ".txt");
+	struct trace *t;
+	int rc = trace_load(p, &t, e);
+	if (!rc)
+		trace_free(t);
+	unlink(p);
+	free(p);
+	return rc;
+}
+
+static void test_matching_semantics(void)
+{
+	struct cmn_err e;
+	/* eager sends: both ranks send first, then receive (SMPI runs it) */
+	CU_ASSERT_EQUAL(check_text("0 send 1 0 8\n0 recv 1 0 8\n1 send 0 0 8\n1 recv 0 0 8\n", &e),
+	                0);
+	/* a test consumes nothing; a later wait may find the request gone */
+	CU_ASSERT_EQUAL(check_text("0 irecv 1 0 8\n0 test 1 0 0\n0 wait 1 0 0\n1 send 0 0 8\n", &e),
+	                0);
+	/* unfinished requests are waited for at the end, as SimGrid's replay */
+	CU_ASSERT_EQUAL(check_text("0 irecv 1 0 8\n1 isend 0 0 8\n", &e), 0);
+	/* a receive larger than the message is fine, a smaller one is not */
+	CU_ASSERT_EQUAL(check_text("0 send 1 0 8\n1 recv 0 0 16\n", &e), 0);
+	CU_ASSERT_EQUAL(check_text("0 send 1 0 16\n1 recv 0 0 8\n", &e), CMN_EINPUT);
+	/* messages match in order per (source, destination, tag) */
+	CU_ASSERT_EQUAL(
+	    check_text("0 send 1 1 8\n0 send 1 2 16\n1 recv 0 2 16\n1 recv 0 1 8\n", &e), 0);
+	CU_ASSERT_EQUAL(
+	    check_text("0 send 1 1 8\n0 send 1 1 16\n1 recv 0 1 16\n1 recv 0 1 8\n", &e),
+	    CMN_EINPUT);
+	/* datatypes: "init 1" makes the default a double (8 bytes) */
+	CU_ASSERT_EQUAL(check_text("0 init 1\n0 send 1 0 2\n1 init 1\n1 recv 0 0 16 6\n", &e), 0);
+	CU_ASSERT_EQUAL(check_text("0 init 1\n0 send 1 0 3\n1 init 1\n1 recv 0 0 16 6\n", &e),
+	                CMN_EINPUT);
+	/* gzip'ed traces read the same */
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("apptraces", NULL, NULL);
+	CU_add_test(s, "generate, write, read, write: same files", test_round_trip);
+	CU_add_test(s, "closed-form counts of the NPB patterns", test_closed_forms);
+	CU_add_test(s, "bad generator requests", test_bad_generation);
+	CU_add_test(s, "collective expansion", test_expand);
+	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
+	CU_add_test(s, "matching pass semantics", test_matching_semantics);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
