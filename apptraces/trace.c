@@ -220,3 +220,10 @@ void trace_free(struct trace *t)
 	free(t->name);
 	free(t);
 }
+
+double trace_memory(const struct trace *t)
+{
+	return (double)t->first[t->nranks] * sizeof *t->act +
+	       (double)t->ncounts * sizeof *t->counts + (double)t->nstrings +
+	       (double)t->nranks * (sizeof *t->first + sizeof *t->files + 1) + sizeof *t;
+}

@@ -116,6 +116,8 @@ int trace_load_ex(const char *path, int flags, struct trace **out, struct cmn_er
 /* Validation of a trace in memory: the matching pass (trace_check.c). */
 int trace_check(const struct trace *t, struct cmn_err *e);
 void trace_free(struct trace *t);
+/* Bytes the in-memory form takes (actions, count vectors, strings, tables). */
+double trace_memory(const struct trace *t);
 
 /* Writes dir/<base>.txt (index) and dir/<base>.txt_files/rank-<r>.txt. */
 int trace_write(const struct trace *t, const char *dir, const char *base, struct cmn_err *e);

@@ -32,6 +32,7 @@ static void usage(FILE *f)
 	        "  --flop-scale F     multiply every compute amount (default 1)\n"
 	        "  --name BASE        file names (default KERNEL.CLASS.RANKS)\n"
 	        "  -o, --out DIR      output folder (created)\n"
+	        "  --dry-run          generate and validate only, write nothing\n"
 	        "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n"
 	        "  --check            validate (syntax, ranges, matching pass); exit 1 with the\n"
 	        "                     first error as file:line: rank\n"
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
 		O_MATRIX,
 		O_TOL,
 		O_HELP,
-		O_VERSION
+		O_VERSION,
+		O_DRY
 	};
 	static const struct option opts[] = {{"check", 1, 0, O_CHECK},
 	                                     {"stats", 1, 0, O_STATS},
@@ -87,6 +89,7 @@ int main(int argc, char **argv)
 	                                     {"matrix-out", 1, 0, O_MATRIX},
 	                                     {"tolerance", 1, 0, O_TOL},
 	                                     {"out", 1, 0, 'o'},
+	                                     {"dry-run", 0, 0, O_DRY},
 	                                     {"help", 0, 0, O_HELP},
 	                                     {"version", 0, 0, O_VERSION},
 	                                     {0, 0, 0, 0}};
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
 	           *matrix = NULL, *cls = "S";
 	long ranks = -1, iters = 0;
 	double scale = 1, tol = 0.05;
-	int opt;
+	int opt, dry = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		char *end = NULL;
@@ -110,6 +113,7 @@ int main(int argc, char **argv)
 		case O_MATRIX: matrix = optarg; break;
 		case O_TOL: tol = strtod(optarg, &end); break;
 		case 'o': out = optarg; break;
+		case O_DRY: dry = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		case O_VERSION: printf("tracegen %s\n", PROJECT_VERSION); return 0;
 		default:
@@ -184,7 +188,7 @@ int main(int argc, char **argv)
 		trace_free(t2);
 		return bad ? 1 : 0;
 	}
-	if (optind != argc - 1 || !out || ranks < 1 || strlen(cls) != 1) {
+	if (optind != argc - 1 || (!out && !dry) || ranks < 1 || strlen(cls) != 1) {
 		fprintf(stderr, "tracegen: give KERNEL, --ranks N and -o DIR (and a one-letter "
 		                "--class)\n(try tracegen --help)\n");
 		return 2;
@@ -199,11 +203,13 @@ int main(int argc, char **argv)
 		return fail(&e);
 	char base[128];
 	snprintf(base, sizeof base, "%s", name ? name : t->name);
-	int rc = trace_write(t, out, base, &e);
+	int rc = dry ? 0 : trace_write(t, out, base, &e);
 	if (!rc)
-		fprintf(stderr, "tracegen: %s/%s.txt: %d ranks (%s), %ld actions\n", out, base,
-		        t->nranks, exact ? "an exact NPB rank count" : "generalized decomposition",
-		        t->first[t->nranks]);
+		fprintf(stderr,
+		        "tracegen: %s%s%s.txt: %d ranks (%s), %ld actions, %.1f MB in memory\n",
+		        dry ? "(dry run, not written) " : out, dry ? "" : "/", base, t->nranks,
+		        exact ? "an exact NPB rank count" : "generalized decomposition",
+		        t->first[t->nranks], trace_memory(t) / 1e6);
 	trace_free(t);
 	return rc ? fail(&e) : 0;
 }
