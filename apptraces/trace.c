@@ -78,8 +78,11 @@ struct trace_builder {
 	char *name;
 	int nranks;
 	struct rank_buf *r;
-	double *counts;
+	int32_t *counts;
 	long ncounts, capcounts;
+	long *vec_at; /* open addressing: offset + 1 of each distinct vector, 0 empty */
+	int *vec_len;
+	long nvec, capvec;
 	char *strings;
 	long nstrings, capstrings;
 };
@@ -107,6 +110,8 @@ void trace_builder_free(struct trace_builder *b)
 		free(b->r[i].a);
 	free(b->r);
 	free(b->counts);
+	free(b->vec_at);
+	free(b->vec_len);
 	free(b->strings);
 	free(b->name);
 	free(b);
@@ -127,6 +132,53 @@ static int grow(void **p, long *cap, long need, size_t size)
 	return 0;
 }
 
+static unsigned long vec_hash(const int32_t *v, int n)
+{
+	unsigned long h = 1469598103934665603UL ^ (unsigned long)n;
+	for (int i = 0; i < n; i++)
+		h = (h ^ (uint32_t)v[i]) * 1099511628211UL;
+	return h;
+}
+
+/* The offset of a stored vector equal to the n values at b->counts +
+ * b->ncounts (just appended), or -1 after recording it as new. */
+static long vec_find(struct trace_builder *b, int n)
+{
+	if (2 * (b->nvec + 1) > b->capvec) {
+		long cap = b->capvec ? 2 * b->capvec : 256;
+		long *at = calloc((size_t)cap, sizeof *at);
+		int *len = calloc((size_t)cap, sizeof *len);
+		if (!at || !len) {
+			free(at), free(len);
+			return -2;
+		}
+		for (long i = 0; i < b->capvec; i++)
+			if (b->vec_at[i]) {
+				unsigned long h =
+				    vec_hash(b->counts + b->vec_at[i] - 1, b->vec_len[i]) &
+				    (cap - 1);
+				while (at[h])
+					h = (h + 1) & (cap - 1);
+				at[h] = b->vec_at[i];
+				len[h] = b->vec_len[i];
+			}
+		free(b->vec_at), free(b->vec_len);
+		b->vec_at = at;
+		b->vec_len = len;
+		b->capvec = cap;
+	}
+	const int32_t *v = b->counts + b->ncounts;
+	unsigned long h = vec_hash(v, n) & (b->capvec - 1);
+	for (; b->vec_at[h]; h = (h + 1) & (b->capvec - 1))
+		if (b->vec_len[h] == n &&
+		    memcmp(b->counts + b->vec_at[h] - 1, v, (size_t)n * sizeof *v) == 0)
+			return b->vec_at[h] - 1;
+	b->vec_at[h] = b->ncounts + 1;
+	b->vec_len[h] = n;
+	b->nvec++;
+	return -1;
+}
+
 int trace_builder_add(struct trace_builder *b, int r, const struct trace_action *a,
                       const double *counts, int n)
 {
@@ -139,9 +191,14 @@ int trace_builder_add(struct trace_builder *b, int r, const struct trace_action 
 	if (counts) {
 		if (grow((void **)&b->counts, &b->capcounts, b->ncounts + n, sizeof *b->counts))
 			return -1;
-		memcpy(b->counts + b->ncounts, counts, (size_t)n * sizeof *counts);
-		rb->a[rb->n].aux = (int32_t)b->ncounts;
-		b->ncounts += n;
+		for (int i = 0; i < n; i++)
+			b->counts[b->ncounts + i] = (int32_t)counts[i];
+		long at = vec_find(b, n);
+		if (at == -2)
+			return -1;
+		rb->a[rb->n].aux = (int32_t)(at >= 0 ? at : b->ncounts);
+		if (at < 0)
+			b->ncounts += n;
 	}
 	rb->n++;
 	return 0;

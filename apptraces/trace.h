@@ -86,7 +86,7 @@ struct trace {
 	int nranks;
 	struct trace_action *act; /* every rank's actions, rank by rank */
 	long *first;              /* rank r: act[first[r] .. first[r+1]) */
-	double *counts;           /* per-rank count vectors of v-collectives */
+	int32_t *counts;          /* count vectors of v-collectives (identical ones shared) */
 	long ncounts;
 	char **files;  /* the file each rank was read from (NULL: name) */
 	char *strings; /* location file names, NUL-separated */
@@ -127,7 +127,8 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f);
 /* Builder used by the reader and the generators. */
 struct trace_builder;
 struct trace_builder *trace_builder_new(int nranks, const char *name);
-/* Appends an action to rank r; counts (n of them) copied when not NULL. */
+/* Appends an action to rank r; counts (n integers >= 0, as doubles) stored
+ * when not NULL, a vector equal to one stored before shared. */
 int trace_builder_add(struct trace_builder *b, int r, const struct trace_action *a,
                       const double *counts, int n);
 int trace_builder_location(struct trace_builder *b, const char *file, int32_t *aux);

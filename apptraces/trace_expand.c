@@ -12,7 +12,7 @@ static int floor_log2(int v)
 static double vsum(const struct trace *t, const struct trace_action *a, int which)
 {
 	double s = 0;
-	const double *v = t->counts + a->aux + (long)which * t->nranks;
+	const int32_t *v = t->counts + a->aux + (long)which * t->nranks;
 	for (int i = 0; i < t->nranks; i++)
 		s += v[i];
 	return s;
@@ -22,10 +22,11 @@ void trace_expand_sends(const struct trace *t, int r, const struct trace_action 
                         trace_emit_fn emit, void *ctx)
 {
 	int n = t->nranks, root = a->peer < 0 ? 0 : a->peer, v = (r - root + n) % n;
-	const double *cv = a->op == TR_ALLTOALLV || a->op == TR_GATHERV || a->op == TR_ALLGATHERV ||
-	                           a->op == TR_SCATTERV || a->op == TR_REDUCESCATTER
-	                       ? t->counts + a->aux
-	                       : NULL;
+	const int32_t *cv = a->op == TR_ALLTOALLV || a->op == TR_GATHERV ||
+	                            a->op == TR_ALLGATHERV || a->op == TR_SCATTERV ||
+	                            a->op == TR_REDUCESCATTER
+	                        ? t->counts + a->aux
+	                        : NULL;
 	double bytes = trace_bytes(t, r, a->dt1, 1); /* per unit */
 	switch (a->op) {
 	case TR_SEND:

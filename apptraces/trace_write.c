@@ -40,7 +40,8 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f)
 			case 'E': fprintf(f, " %d", a->dt2); break;
 			case 'V':
 				for (int i = 0; i < t->nranks; i++)
-					num(f, t->counts[a->aux + (long)nv * t->nranks + i]);
+					fprintf(f, " %d",
+					        (int)t->counts[a->aux + (long)nv * t->nranks + i]);
 				nv++;
 				break;
 			case 'S': fprintf(f, " %s", t->strings + a->aux); break;
