@@ -92,3 +92,21 @@ if [ -x "$CHK" ]; then
 		rm -f "$X"
 	done
 fi
+
+# Issue 5: generating and validating a 1,024-rank class-C trace of each kernel
+# for one iteration (tracegen --dry-run: generation, the matching pass, no
+# files), and the in-memory size per action; then writing the same trace.
+TG=$B/bin/tracegen
+if [ -x "$TG" ]; then
+	echo
+	echo "| kernel, class C, 1,024 ranks, 1 iteration | actions | generate + validate (s) | peak RSS (MB) | in memory (B/action) | generate + write files (s) |"
+	echo "|---|---|---|---|---|---|"
+	for k in ep ft is cg mg lu bt sp; do
+		info=$("$TG" $k --class C --ranks 1024 --iterations 1 --dry-run 2>&1 | sed -n 's/.*, \([0-9]*\) actions, \([0-9.]*\) MB in memory/\1 \2/p')
+		set -- $info
+		W=$(mktemp -d)
+		wr=$(measure "$TG" $k --class C --ranks 1024 --iterations 1 -o "$W" | cut -d'|' -f1)
+		rm -rf "$W"
+		echo "| $k | $1 | $(measure "$TG" $k --class C --ranks 1024 --iterations 1 --dry-run) | $(python3 -c "print(round($2e6/$1))") | $wr |"
+	done
+fi
