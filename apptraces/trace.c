@@ -284,3 +284,14 @@ double trace_memory(const struct trace *t)
 	       (double)t->ncounts * sizeof *t->counts + (double)t->nstrings +
 	       (double)t->nranks * (sizeof *t->first + sizeof *t->files + 1) + sizeof *t;
 }
+
+void trace_scale_flops(struct trace *t, double f)
+{
+	for (long k = 0; k < t->first[t->nranks]; k++) {
+		struct trace_action *a = &t->act[k];
+		if (a->op == TR_COMPUTE)
+			a->a *= f;
+		else if (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER)
+			a->b *= f;
+	}
+}

@@ -116,6 +116,10 @@ int trace_load_ex(const char *path, int flags, struct trace **out, struct cmn_er
 /* Validation of a trace in memory: the matching pass (trace_check.c). */
 int trace_check(const struct trace *t, struct cmn_err *e);
 void trace_free(struct trace *t);
+/* Multiplies every compute amount (compute, and the flops of reduce,
+ * allreduce, reducescatter) by f > 0: the knob that sets the share of
+ * communication time. Call before sharing the trace. */
+void trace_scale_flops(struct trace *t, double f);
 /* Bytes the in-memory form takes (actions, count vectors, strings, tables). */
 double trace_memory(const struct trace *t);
 

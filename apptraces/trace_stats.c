@@ -57,11 +57,12 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 	s->rank = calloc((size_t)n, sizeof *s->rank);
 	s->p2p = calloc((size_t)n * (size_t)n, sizeof *s->p2p);
 	s->matrix = calloc((size_t)n * (size_t)n, sizeof *s->matrix);
+	s->p2p_count = calloc((size_t)n * (size_t)n, sizeof *s->p2p_count);
 	long nsend = 0;
 	for (long k = 0; k < t->first[n]; k++)
 		nsend += t->act[k].op == TR_SEND || t->act[k].op == TR_ISEND;
 	double *sz = malloc((size_t)(nsend ? nsend : 1) * sizeof *sz);
-	if (!s->rank || !s->p2p || !s->matrix || !sz) {
+	if (!s->rank || !s->p2p || !s->matrix || !s->p2p_count || !sz) {
 		free(sz);
 		trace_stats_free(s);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -83,6 +84,7 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 				rs->p2p_sent++;
 				rs->p2p_sent_bytes += b;
 				s->p2p[(size_t)r * n + a->peer] += b;
+				s->p2p_count[(size_t)r * n + a->peer]++;
 				sz[ns++] = b;
 				break;
 			case TR_RECV:
@@ -143,6 +145,7 @@ void trace_stats_free(struct trace_stats *s)
 	free(s->rank);
 	free(s->sizes);
 	free(s->p2p);
+	free(s->p2p_count);
 	free(s->matrix);
 	memset(s, 0, sizeof *s);
 }
@@ -206,12 +209,13 @@ void trace_stats_print(const struct trace_stats *s, const char *name, int max_ma
 int trace_stats_matrix_csv(const struct trace_stats *s, FILE *f)
 {
 	int n = s->nranks;
-	fprintf(f, "src,dst,bytes,p2p_bytes\n");
+	fprintf(f, "src,dst,bytes,p2p_bytes,p2p_messages\n");
 	for (int r = 0; r < n; r++)
 		for (int j = 0; j < n; j++) {
 			size_t i = (size_t)r * n + j;
-			if (s->matrix[i] > 0 || s->p2p[i] > 0)
-				fprintf(f, "%d,%d,%.17g,%.17g\n", r, j, s->matrix[i], s->p2p[i]);
+			if (s->matrix[i] > 0 || s->p2p_count[i] > 0)
+				fprintf(f, "%d,%d,%.17g,%.17g,%ld\n", r, j, s->matrix[i], s->p2p[i],
+				        s->p2p_count[i]);
 		}
 	return ferror(f) ? -1 : 0;
 }

@@ -30,6 +30,7 @@ struct trace_stats {
 	int nsizes;
 	double max_coll_bytes; /* the largest collective payload (one rank's) */
 	double *p2p;           /* nranks x nranks bytes, point-to-point only */
+	long *p2p_count;       /* nranks x nranks point-to-point messages */
 	double *matrix;        /* nranks x nranks bytes, with collectives */
 };
 
@@ -37,7 +38,8 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 void trace_stats_free(struct trace_stats *s);
 /* The report of tracegen --stats; the matrix in full when ranks <= max_matrix. */
 void trace_stats_print(const struct trace_stats *s, const char *name, int max_matrix, FILE *f);
-/* The traffic matrix as CSV (src,dst,bytes,p2p_bytes; non-zero entries). */
+/* The traffic matrix as CSV (src,dst,bytes,p2p_bytes,p2p_messages; the
+ * non-zero entries). */
 int trace_stats_matrix_csv(const struct trace_stats *s, FILE *f);
 /* Two traces side by side (tracegen --compare); returns the number of
  * quantities that differ by more than tol (relative). */

@@ -23,6 +23,7 @@ static void usage(FILE *f)
 	        "       tracegen --check TRACE\n"
 	        "       tracegen --stats TRACE [--matrix-out FILE.csv]\n"
 	        "       tracegen --compare TRACE_A TRACE_B [--tolerance T]\n"
+	        "       tracegen --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n"
 	        "\n"
 	        "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
 	        "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
@@ -37,7 +38,10 @@ static void usage(FILE *f)
 	        "  --check            validate (syntax, ranges, matching pass); exit 1 with the\n"
 	        "                     first error as file:line: rank\n"
 	        "  --stats            per-rank and total statistics and the traffic matrix\n"
-	        "  --matrix-out FILE  the traffic matrix as CSV (src,dst,bytes,p2p_bytes)\n"
+	        "  --matrix-out FILE  the traffic matrix as CSV (src,dst,bytes,p2p_bytes,\n"
+	        "                     p2p_messages)\n"
+	        "  --rewrite          write any trace as index + rank files, compute scaled by\n"
+	        "                     --flop-scale\n"
 	        "  --compare A B      two traces' statistics side by side; exit 1 when some\n"
 	        "                     differ by more than the tolerance (default 0.05)\n"
 	        "  --help, --version\n\n");
@@ -76,7 +80,8 @@ int main(int argc, char **argv)
 		O_TOL,
 		O_HELP,
 		O_VERSION,
-		O_DRY
+		O_DRY,
+		O_REWRITE
 	};
 	static const struct option opts[] = {{"check", 1, 0, O_CHECK},
 	                                     {"stats", 1, 0, O_STATS},
@@ -90,11 +95,12 @@ int main(int argc, char **argv)
 	                                     {"tolerance", 1, 0, O_TOL},
 	                                     {"out", 1, 0, 'o'},
 	                                     {"dry-run", 0, 0, O_DRY},
+	                                     {"rewrite", 1, 0, O_REWRITE},
 	                                     {"help", 0, 0, O_HELP},
 	                                     {"version", 0, 0, O_VERSION},
 	                                     {0, 0, 0, 0}};
-	const char *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL, *name = NULL,
-	           *matrix = NULL, *cls = "S";
+	const char *rewrite = NULL, *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL,
+	           *name = NULL, *matrix = NULL, *cls = "S";
 	long ranks = -1, iters = 0;
 	double scale = 1, tol = 0.05;
 	int opt, dry = 0;
@@ -114,6 +120,7 @@ int main(int argc, char **argv)
 		case O_TOL: tol = strtod(optarg, &end); break;
 		case 'o': out = optarg; break;
 		case O_DRY: dry = 1; break;
+		case O_REWRITE: rewrite = optarg; break;
 		case O_HELP: usage(stdout); return 0;
 		case O_VERSION: printf("tracegen %s\n", PROJECT_VERSION); return 0;
 		default:
@@ -164,6 +171,30 @@ int main(int argc, char **argv)
 			}
 			trace_stats_free(&s);
 		}
+		trace_free(t);
+		return rc ? fail(&e) : 0;
+	}
+	if (rewrite) { /* any trace, compute scaled, as index + rank files */
+		if (optind < argc || !out || check || stats || cmp || !(scale > 0) ||
+		    !isfinite(scale)) {
+			fprintf(
+			    stderr,
+			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n");
+			return 2;
+		}
+		if (trace_load(rewrite, &t, &e))
+			return fail(&e);
+		trace_scale_flops(t, scale);
+		const char *slash = strrchr(rewrite, '/');
+		char base[128];
+		snprintf(base, sizeof base, "%s", name ? name : slash ? slash + 1 : rewrite);
+		char *dot = name ? NULL : strstr(base, ".txt");
+		if (dot)
+			*dot = '\0';
+		int rc = trace_write(t, out, base, &e);
+		if (!rc)
+			fprintf(stderr, "tracegen: %s/%s.txt: %d ranks, %ld actions\n", out, base,
+			        t->nranks, t->first[t->nranks]);
 		trace_free(t);
 		return rc ? fail(&e) : 0;
 	}

@@ -97,8 +97,15 @@ printf '1 init\n' > "$T/r1.txt"
 "$TG" cg --class S --ranks 6 --iterations 2 -o "$T/g" 2> "$T/err" && [ -f "$T/g/cg.S.6.txt" ] &&
 	[ "$(ls "$T/g/cg.S.6.txt_files" | wc -l)" = 6 ] && grep -q "generalized" "$T/err" &&
 	ok "tracegen cg, 6 ranks (generalized)" || ko "tracegen cg, 6 ranks: $(cat "$T/err")"
-"$TG" --stats "$T/g/cg.S.6.txt" --matrix-out "$T/m.csv" > "$T/st" && head -1 "$T/m.csv" | grep -q "src,dst,bytes,p2p_bytes" &&
+"$TG" --stats "$T/g/cg.S.6.txt" --matrix-out "$T/m.csv" > "$T/st" && head -1 "$T/m.csv" | grep -q "src,dst,bytes,p2p_bytes,p2p_messages" &&
 	grep -q "^ranks 6" "$T/st" && ok "--stats with --matrix-out" || ko "--stats with --matrix-out"
+# --rewrite: any trace as index + rank files, compute scaled
+"$TG" --rewrite "$T/g/cg.S.6.txt" --flop-scale 0.5 --name half -o "$T/rw" 2> /dev/null &&
+	"$TG" --check "$T/rw/half.txt" > /dev/null &&
+	a=$("$TG" --stats "$T/g/cg.S.6.txt" | sed -n 's/^compute (flop) \([^ ]*\) total.*/\1/p') &&
+	b=$("$TG" --stats "$T/rw/half.txt" | sed -n 's/^compute (flop) \([^ ]*\) total.*/\1/p') &&
+	python3 -c "import sys; sys.exit(0 if abs(float('$a') / 2 - float('$b')) <= 1e-6 * float('$a') else 1)" &&
+	ok "--rewrite --flop-scale 0.5 halves the compute ($a -> $b)" || ko "--rewrite --flop-scale 0.5"
 "$TG" cg --class Q --ranks 4 -o "$T/q" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$T/q" ] && ok "bad class: exit 2, nothing written" || ko "bad class: exit 2, nothing written"
 "$TG" dt --ranks 4 -o "$T/q" 2> "$T/err"
