@@ -229,36 +229,42 @@ static struct trace *one_action(int nranks, struct trace_action a, const double 
 static void test_expand(void)
 {
 	struct collect c = {0};
-	/* bcast, root 2 of 5 (relative v = 0): to v + 1, v + 2, v + 4 */
+	/* bcast, binomial (MPICH's) from root 2 of 5: the root (v = 0) sends to
+	 * v + 4, v + 2, v + 1; v = 2 (rank 4) to v + 1; v = 1 (rank 3) nothing */
 	struct trace *t = one_action(
 	    5, (struct trace_action){.op = TR_BCAST, .peer = 2, .a = 100, .dt1 = TR_NO_DT}, NULL,
 	    0);
 	trace_expand_sends(t, 2, &t->act[0], collect, &c);
-	CU_ASSERT_EQUAL(c.n, 3);
-	CU_ASSERT(c.dst[0] == 3 && c.dst[1] == 4 && c.dst[2] == 1);
-	c.n = 0; /* rank 3 (v = 1): to v + 2 = 3 -> rank 0, v + 4 beyond */
-	trace_expand_sends(t, 3, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 3 && c.dst[0] == 1 && c.dst[1] == 4 && c.dst[2] == 3);
+	c.n = 0;
+	trace_expand_sends(t, 4, &t->act[0], collect, &c);
 	CU_ASSERT(c.n == 1 && c.dst[0] == 0 && c.bytes[0] == 100);
+	c.n = 0;
+	trace_expand_sends(t, 3, &t->act[0], collect, &c);
+	CU_ASSERT_EQUAL(c.n, 0);
 	trace_free(t);
-	/* allreduce of 6 ranks, small: p2 = 4; rank 5 sends once to 1; rank 1
-	 * to 0, 3 and then the result to 5 */
+	/* allreduce of 6 ranks: linear reduce to 0, binomial bcast from 0 */
 	t = one_action(
 	    6, (struct trace_action){.op = TR_ALLREDUCE, .peer = -1, .a = 8, .dt1 = TR_NO_DT}, NULL,
 	    0);
 	c.n = 0;
 	trace_expand_sends(t, 5, &t->act[0], collect, &c);
-	CU_ASSERT(c.n == 1 && c.dst[0] == 1);
+	CU_ASSERT(c.n == 1 && c.dst[0] == 0);
 	c.n = 0;
-	trace_expand_sends(t, 1, &t->act[0], collect, &c);
-	CU_ASSERT(c.n == 3 && c.dst[0] == 0 && c.dst[1] == 3 && c.dst[2] == 5);
+	trace_expand_sends(t, 2, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 2 && c.dst[0] == 0 && c.dst[1] == 3);
+	c.n = 0;
+	trace_expand_sends(t, 0, &t->act[0], collect, &c);
+	CU_ASSERT(c.n == 3 && c.dst[0] == 4 && c.dst[1] == 2 && c.dst[2] == 1);
 	trace_free(t);
-	/* large allreduce: a ring of 2 (N - 1) messages of size / N */
-	t = one_action(
-	    4, (struct trace_action){.op = TR_ALLREDUCE, .peer = -1, .a = 1 << 20, .dt1 = TR_NO_DT},
-	    NULL, 0);
+	/* barrier: empty messages to 0, then from 0 to all */
+	t = one_action(4, (struct trace_action){.op = TR_BARRIER, .peer = -1}, NULL, 0);
 	c.n = 0;
 	trace_expand_sends(t, 3, &t->act[0], collect, &c);
-	CU_ASSERT(c.n == 6 && c.dst[0] == 0 && c.bytes[5] == (1 << 20) / 4);
+	CU_ASSERT(c.n == 1 && c.dst[0] == 0 && c.bytes[0] == 0);
+	c.n = 0;
+	trace_expand_sends(t, 0, &t->act[0], collect, &c);
+	CU_ASSERT_EQUAL(c.n, 3);
 	trace_free(t);
 	/* alltoallv: send count j to rank j, in datatype units (here doubles) */
 	double v[6] = {1, 2, 3, 0, 0, 0};
