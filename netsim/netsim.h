@@ -1,0 +1,57 @@
+/* The network engine interface: load a platform, run several jobs' traces
+ * on explicit node lists, report per job its start and finish and per link
+ * the bytes carried. Engines are entries of engine_registry.def; nothing
+ * above netsim/ knows which engine ran. */
+#ifndef NETSIM_H
+#define NETSIM_H
+
+#include "../apptraces/trace.h"
+#include "../common/params.h"
+#include "../platforms/platform.h"
+
+struct net_job {
+	const char *name;          /* shown in outputs */
+	const struct trace *trace; /* validated; shared, not modified */
+	const int *nodes;          /* rank r runs on node nodes[r]; a node may repeat */
+	double start;              /* seconds after the evaluation starts */
+};
+
+struct net_job_result {
+	double start, finish; /* seconds from the evaluation's start */
+};
+
+struct net_link_result {
+	char name[96];
+	double bandwidth; /* bytes/s */
+	double bytes;     /* carried during the last evaluation */
+	double busy_s;    /* bytes / bandwidth: the time at full rate it amounts to */
+};
+
+struct net_engine_args {
+	const struct plat_machine *machine; /* node ids, routes */
+	const char *platform;               /* SimGrid XML of that machine */
+	const char *const *cfg;             /* "key:value" settings, NULL-terminated */
+};
+
+struct net_engine_ops {
+	struct cmn_plugin base;
+	int (*create)(const struct net_engine_args *a, void **state, struct cmn_err *e);
+	/* Runs the jobs together from a fresh start; results[i] for jobs[i].
+	 * Can be called again and again on one engine. */
+	int (*evaluate)(void *state, const struct net_job *jobs, int n,
+	                struct net_job_result *results, struct cmn_err *e);
+	/* Per-link loads of the last evaluation (*out owned by the engine). */
+	int (*links)(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
+	void (*destroy)(void *state);
+};
+
+extern const struct net_engine_ops *const net_engine_registry[];
+extern const struct cmn_param_def net_no_params[];
+
+/* Placement of `ranks` ranks on m's free nodes (used[] marks taken ones and
+ * is updated): "0-15", "0,16,32,48", "contiguous", "spread",
+ * "random:seed=N". nodes gets the node of each rank. */
+int net_place(const struct plat_machine *m, const char *spec, int ranks, char *used, int *nodes,
+              struct cmn_err *e);
+
+#endif
