@@ -229,6 +229,24 @@ int main(int argc, char **argv)
 		                         &e)))
 			cmn_err_prefix(&e, "job %d (%s)", j, jobs[j].trace);
 	}
+	/* a rank sending to itself on a TORUS without loopback would abort SimGrid */
+	long noloop = !rc && platform ? plat_xml_torus_without_loopback(platform) : 0;
+	for (int j = 0; !rc && noloop && j < njobs; j++) {
+		const struct trace *t = jobs[j].t;
+		for (int r = 0; !rc && r < t->nranks; r++)
+			for (long k = t->first[r]; !rc && k < t->first[r + 1]; k++)
+				if ((t->act[k].op == TR_SEND || t->act[k].op == TR_ISEND) &&
+				    t->act[k].peer == r)
+					rc = cmn_err_set(
+					    &e, CMN_EINPUT,
+					    "%s:%ld: a TORUS cluster without loopback_bw: SimGrid "
+					    "cannot route a host to itself, and job %d (%s) rank "
+					    "%d "
+					    "sends to itself (trace line %u); add "
+					    "loopback_bw=\"10GBps\" "
+					    "loopback_lat=\"0s\" (platgen does)",
+					    platform, noloop, j, jobs[j].trace, r, t->act[k].line);
+	}
 	void *state = NULL;
 	struct net_job nj[MAX_JOBS];
 	struct net_job_result together[MAX_JOBS], single[MAX_JOBS];

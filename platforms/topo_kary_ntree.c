@@ -6,8 +6,9 @@
  * p / k^l: a node's subtree at level l is the block of k^l consecutive ids.
  * Distance = 2 x the level of the nearest common ancestor. Routes go up*
  * then down*; the deterministic one picks the up port at stage l by the
- * destination's digit l (d-mod-k), which reaches the top switch b / k and
- * comes down through switches of that same index.
+ * destination's digit l-1 (d-mod-k: port (b / k^(l-1)) mod k), the choice
+ * SimGrid's FAT_TREE routing makes too, so both spread flows to different
+ * destinations over the same up links.
  * Tapering: the links of level l (level 1: node to stage-1 switch; level l:
  * stage l-1 to stage l) carry bw x taper_l; taper=r means taper_l = r^(l-1),
  * taper=a/b/c lists every level's factor. */
@@ -182,8 +183,8 @@ static int tree_route(const void *state, int a, int b, int *links)
 {
 	const struct tree *t = state;
 	int ups[16];
-	for (int l = 1, bb = b / t->k; l < t->n; l++, bb /= t->k)
-		ups[l - 1] = bb % t->k; /* digit l of b */
+	for (int l = 1, bb = b; l < t->n; l++, bb /= t->k)
+		ups[l - 1] = bb % t->k; /* digit l-1 of b: d-mod-k, as SimGrid's FAT_TREE */
 	return route_via(t, a, b, ups, links);
 }
 

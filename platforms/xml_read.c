@@ -602,3 +602,32 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
 	xmlFreeDoc(doc);
 	return rc;
 }
+
+/* Depth-first search for a TORUS cluster without loopback_bw. */
+static long torus_without_loopback(const xmlNode *n)
+{
+	for (const xmlNode *c = n; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		const char *topo =
+		    strcmp((const char *)c->name, "cluster") == 0 ? str_attr(c, "topology") : NULL;
+		if (topo && strcmp(topo, "TORUS") == 0 && !str_attr(c, "loopback_bw"))
+			return xmlGetLineNo(c);
+		long l = torus_without_loopback(c->children);
+		if (l)
+			return l;
+	}
+	return 0;
+}
+
+long plat_xml_torus_without_loopback(const char *path)
+{
+	xmlDocPtr doc = xmlReadFile(path, NULL,
+	                            XML_PARSE_BIG_LINES | XML_PARSE_NONET | XML_PARSE_NOERROR |
+	                                XML_PARSE_NOWARNING);
+	if (!doc)
+		return 0;
+	long line = torus_without_loopback(xmlDocGetRootElement(doc));
+	xmlFreeDoc(doc);
+	return line;
+}

@@ -20,4 +20,9 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e);
  * value in base units, or -1 on a syntax error. */
 double plat_xml_value(const char *text, char kind);
 
+/* The line of the first <cluster topology="TORUS"> of a (valid) platform
+ * without loopback_bw, or 0: SimGrid cannot route such a cluster's host to
+ * itself, so a message a rank sends itself would abort the simulation. */
+long plat_xml_torus_without_loopback(const char *path);
+
 #endif

@@ -5,7 +5,8 @@
  *   parent per host and k per switch below the top, one link per port);
  *   a tapered tree's factors in a <prop id="placesim-taper">;
  * - torus: <cluster topology="TORUS"> with the dimensions reversed (SimGrid
- *   varies its first dimension fastest, we our last);
+ *   varies its first dimension fastest, we our last) and a loopback (its
+ *   hosts have no route to themselves otherwise);
  * - mesh: a zone routed by DijkstraCache with D routers per node, one per
  *   dimension: host -> router 0, router d -> router d of each neighbour
  *   along d, router d -> router d+1 of the same node (a per-node turn link,
@@ -107,8 +108,11 @@ static int write_torus(struct ctx *c, const struct plat_machine *m, const char *
 	for (int d = nd - 1; d >= 0; d--) /* SimGrid: first dimension fastest */
 		len += snprintf(p + len, sizeof p - (size_t)len, "%s%d", d < nd - 1 ? "," : "",
 		                dims[d]);
+	/* a loopback (SimGrid's default one: 10 GBps, 0 s) for messages from a
+	 * host to itself: SimGrid's TORUS has no route from a host to itself */
 	if (cluster_common(c, m, id, first, m->nodes) < 0 || attr(c, "topology", "TORUS") < 0 ||
-	    attr(c, "topo_parameters", "%s", p) < 0)
+	    attr(c, "topo_parameters", "%s", p) < 0 ||
+	    attr(c, "loopback_bw", "10000000000Bps") < 0 || attr(c, "loopback_lat", "0s") < 0)
 		return -1;
 	return xmlTextWriterEndElement(c->w);
 }

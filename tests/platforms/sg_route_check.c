@@ -4,8 +4,9 @@
  * family's XML construction implies, and the links we name (l<id>: mesh and
  * WAN links) in the same order (as a set across zones: SimGrid groups a
  * multi-zone route by zone). On trees, after net_sg_apply_taper(), each
- * link's bandwidth too (tapering). Prints "N pairs checked, M differ" and
- * exits 1 on any difference. */
+ * link's bandwidth too (tapering), and that consecutive routes from one
+ * source share a link in SimGrid exactly where ours do (the same up ports). Prints "N pairs
+ * checked, M differ" and exits 1 on any difference. */
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -77,6 +78,11 @@ int main(int argc, char **argv)
 	int *named = malloc(((size_t)plat_max_route(m) + 8) * sizeof *named);
 	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
 	char name[64];
+	/* trees: the previous route from the same source, ours and SimGrid's, to
+	 * check that two routes share a link in SimGrid exactly where ours do */
+	int prev_a = -1, prev_n = 0,
+	    *prev_ours = malloc((size_t)plat_max_route(m) * sizeof *prev_ours);
+	sg_link_t *prev_sg = malloc((size_t)plat_max_route(m) * sizeof *prev_sg);
 	for (long p = 0; p < pairs; p += step) {
 		int a = (int)(p / m->nodes), b = (int)(p % m->nodes);
 		if (a == b)
@@ -142,6 +148,19 @@ int main(int argc, char **argv)
 			if (mesh_clusters && nn != n) /* there every link of ours is named */
 				ok = 0;
 		}
+		if (tree && sn == n) {
+			if (prev_a == a && prev_n == n)
+				for (int i = 0; i < n && ok; i++)
+					ok = (prev_ours[i] == ours[i]) ==
+					     (prev_sg[i] ==
+					      xbt_dynar_get_as(links, (unsigned)i, sg_link_t));
+			prev_a = a;
+			prev_n = n;
+			for (int i = 0; i < n; i++) {
+				prev_ours[i] = ours[i];
+				prev_sg[i] = xbt_dynar_get_as(links, (unsigned)i, sg_link_t);
+			}
+		}
 		int exp = expected(m, a, b, n);
 		if ((exp >= 0 && exp != sn) || !ok) {
 			if (bad < 5)
@@ -156,6 +175,8 @@ int main(int argc, char **argv)
 	xbt_dynar_free(&links);
 	free(ours);
 	free(named);
+	free(prev_ours);
+	free(prev_sg);
 	plat_machine_destroy(m);
 	return bad ? 1 : 0;
 }

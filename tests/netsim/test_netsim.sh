@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# netsim with the SimGrid engine: recorded NPB traces replay to SMPI's own
+# times, SimGrid's examples finish, an isolated message takes the analytic
+# time, contention shows where routes share links and only there, repeated
+# evaluations in one process agree, and bad input is refused before running.
+# Usage: test_netsim.sh BIN_DIR SHARED_DIR
+set -u
+NS="$1/netsim"
+SH=$(cd "$2" 2> /dev/null && pwd || echo "$2")
+. "$(dirname "$0")/../check.sh"
+time_of() { tail -1 "$1" | cut -d, -f7; }
+alone_of() { tail -1 "$1" | cut -d, -f8; }
+close() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= t * abs(b) else 1)" "$@"; }
+
+if [ -d "$SH/traces/npb" ]; then
+	mkdir -p "$T/npb"
+	for a in "$SH"/traces/npb/*.tar.gz; do
+		b=$(basename "$a" .tar.gz)
+		IFS=. read -r k c n <<< "$b"
+		(cd "$T/npb" && tar xzf "$a")
+		want=$(grep "^$b|" "$SH/traces/npb/README.md" | cut -d'|' -f4)
+		if "$NS" --platform "$SH/traces/npb/platform-flat64.xml" --job "$T/npb/$b.txt@0-$((n - 1))" --quiet \
+			--jobs-out "$T/j.csv" 2> "$T/err" && close "$(time_of "$T/j.csv")" "$want" 0.02; then
+			ok "$b replays to SMPI's time ($(time_of "$T/j.csv") vs $want s)"
+		else
+			ko "$b replays to SMPI's time: got $(time_of "$T/j.csv" 2> /dev/null), want $want: $(tail -2 "$T/err")"
+		fi
+	done
+	for f in replay/split_traces replay/actions_bcast.txt replay/actions_alltoallv.txt replay/actions_waitall.txt \
+		replay/actions_reducescatter.txt replay_multiple/smpi_replay.txt; do
+		n=$("$1/tracegen" --check "$SH/traces/simgrid-examples/$f" | sed -n 's/.*ok, \([0-9]*\) ranks.*/\1/p')
+		"$NS" --platform "$SH/traces/npb/platform-flat64.xml" --job "$SH/traces/simgrid-examples/$f@0-$((n - 1))" \
+			--quiet --jobs-out "$T/j.csv" 2> "$T/err" && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)" "$(time_of "$T/j.csv")" &&
+			ok "SimGrid example $f finishes ($(time_of "$T/j.csv") s)" || ko "SimGrid example $f: $(tail -2 "$T/err")"
+	done
+else
+	echo "SKIP recorded traces: $SH/traces not found"
+fi
+
+# one message of 1e8 bytes between two nodes under one switch: latency +
+# size / bandwidth (CM02: no correction factors; two links of 1 us)
+printf '0 init\n1 init\n0 send 1 0 100000000\n1 recv 0 0 100000000\n0 finalize\n1 finalize\n' > "$T/p2p.txt"
+"$NS" --machine flat:nodes=4 --job "$T/p2p.txt@0-1" --cfg network/model:CM02 --quiet --jobs-out "$T/j.csv" &&
+	close "$(time_of "$T/j.csv")" "$(python3 -c 'print(2e-6 + 1e8 / 1.25e9)')" 0.01 &&
+	ok "analytic time of one message ($(time_of "$T/j.csv") s)" || ko "analytic time of one message"
+
+# contention on a 4-ary 2-tree: 0->4 and 1->8 leave switch 0 by the same up
+# port (d-mod-k: destinations 4 and 8 have the same digit 0); 0->1 and 4->5
+# stay under their own switches
+M=kary-ntree:k=4,n=2
+"$NS" --machine $M --job "$T/p2p.txt@0,4" --job "$T/p2p.txt@1,8" --quiet --jobs-out "$T/j.csv" --links-out "$T/l.csv" &&
+	python3 - "$T/j.csv" << 'PY' && ok "jobs sharing a link slow each other down" || ko "jobs sharing a link slow each other down"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if all(float(r["slowdown"]) > 1.5 for r in rows) else 1)
+PY
+python3 -c "import csv, sys; sys.exit(0 if max(float(r['bytes']) for r in csv.DictReader(open(sys.argv[1]))) >= 2e8 else 1)" "$T/l.csv" &&
+	ok "the shared link carried both messages (2e8 bytes)" || ko "the shared link carried both messages"
+"$NS" --machine $M --job "$T/p2p.txt@0,1" --job "$T/p2p.txt@4,5" --quiet --jobs-out "$T/j.csv" &&
+	python3 - "$T/j.csv" << 'PY' && ok "jobs on disjoint subtrees: exactly as alone" || ko "jobs on disjoint subtrees: exactly as alone"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if all(r["time_s"] == r["alone_s"] for r in rows) else 1)
+PY
+# back-to-back evaluations in one process leak nothing: the alone run inside
+# a two-job run equals a run of that job by itself
+"$NS" --machine $M --job cg.S.4@contiguous --quiet --jobs-out "$T/one.csv" &&
+	"$NS" --machine $M --job cg.S.4@contiguous --job cg.S.4@contiguous --quiet --jobs-out "$T/two.csv" &&
+	[ "$(time_of "$T/one.csv")" = "$(sed -n 2p "$T/two.csv" | cut -d, -f8)" ] &&
+	ok "repeated evaluations agree ($(time_of "$T/one.csv") s)" || ko "repeated evaluations agree"
+# determinism
+"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
+	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
+	cmp -s "$T/a.csv" "$T/b.csv" && cmp -s "$T/la.csv" "$T/lb.csv" && ok "same inputs, same outputs" || ko "same inputs, same outputs"
+# every family runs
+for M in flat:nodes=16 kary-ntree:k=2,n=4 "mesh:dims=4x4" "torus:dims=4x4" "multicluster:clusters=2,size=8"; do
+	"$NS" --machine "$M" --job lu.S.8@spread --job cg.S.8@contiguous --quiet --jobs-out "$T/j.csv" 2> "$T/err" &&
+		[ "$(wc -l < "$T/j.csv")" = 3 ] && ok "two jobs on $M" || ko "two jobs on $M: $(tail -2 "$T/err")"
+done
+# bad input: refused before running, nothing written
+printf '0 init\n1 init\n0 send 1 0 10\n' > "$T/bad.txt"
+"$NS" --machine flat:nodes=4 --job "$T/bad.txt@0-1" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "bad.txt:3" "$T/err" && [ ! -e "$T/x.csv" ] && ok "an invalid trace is refused with its line" ||
+	ko "an invalid trace is refused: $(cat "$T/err")"
+# SimGrid aborts on a message a TORUS host sends itself unless the cluster
+# has a loopback: platgen writes one; a foreign platform without is refused
+printf '0 init\n0 send 0 0 1000\n0 recv 0 0 1000\n0 finalize\n' > "$T/self.txt"
+"$NS" --machine torus:dims=2x2 --job "$T/self.txt@1" --quiet && ok "self-message on a generated torus" || ko "self-message on a generated torus"
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<zone id="w" routing="Full">\n<cluster id="t" prefix="node-" suffix="" radical="0-3" speed="1Gf" bw="1GBps" lat="1us" topology="TORUS" topo_parameters="2,2"/>\n</zone></platform>\n' > "$T/tor.xml"
+"$NS" --platform "$T/tor.xml" --job "$T/self.txt@1" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "tor.xml:5: a TORUS cluster without loopback_bw" "$T/err" && ok "self-message on a torus without loopback: refused" ||
+	ko "self-message on a torus without loopback: $(tail -1 "$T/err")"
+"$NS" --machine flat:nodes=4 --job cg.S.8@contiguous 2> "$T/err"
+[ $? -eq 2 ] && grep -q "8 ranks, only 4 free nodes" "$T/err" && ok "too few nodes: exit 2" || ko "too few nodes: $(cat "$T/err")"
+"$NS" --machine flat:nodes=4 --job cg.S.4@0-2 2> "$T/err"
+[ $? -eq 2 ] && grep -q "3 nodes for a trace of 4 ranks" "$T/err" && ok "node list too short: exit 2" || ko "node list too short: $(cat "$T/err")"
+"$NS" --machine flat:nodes=4 --job nosuch.txt@0-1 2> "$T/err"
+[ $? -eq 2 ] && ok "unknown trace: exit 2" || ko "unknown trace: $(cat "$T/err")"
+"$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --engine flot 2> "$T/err"
+[ $? -eq 2 ] && grep -q "known: simgrid" "$T/err" && ok "unknown engine: exit 2" || ko "unknown engine"
+finish
