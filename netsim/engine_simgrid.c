@@ -107,10 +107,12 @@ static int sg_create(const struct net_engine_args *a, void **state, struct cmn_e
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		}
 	int n = argc;
-	smpi_init_options(); /* declares the smpi/ keys the arguments may set */
+	char *owned[4 + 64 + 2];
+	memcpy(owned, argv, sizeof owned); /* simgrid_init removes what it consumes */
+	smpi_init_options();               /* declares the smpi/ keys the arguments may set */
 	simgrid_init(&argc, argv);
-	for (int k = 1; k < n; k++) /* simgrid_init consumed them */
-		free(argv[k]);
+	for (int k = 1; k < n; k++)
+		free(owned[k]);
 	sg_engine_created = 1;
 	SMPI_init();
 	sg_link_load_plugin_init();
