@@ -1,17 +1,16 @@
 /* Collectives as point-to-point messages: the one expansion every consumer
  * uses (trace statistics and traffic matrix, the analytic contention model,
  * the network engines), so that they agree. It is what the SimGrid engine
- * runs: SMPI 3.32's default collective selector. N ranks, v = rank relative
- * to the root:
+ * runs: SMPI 3.32's default collective selector (alltoall: see below).
+ * N ranks, v = rank relative to the root:
  *   bcast      binomial tree (MPICH's, SMPI's bcast__binomial_tree): v
  *              receives from v - lowbit(v) and sends to v + m for every power
  *              of two m < lowbit(v) (all m < N for the root), v + m < N
  *   reduce     linear: every rank but the root sends its buffer to the root
  *   allreduce  reduce (linear, to rank 0) then bcast (binomial, from 0)
- *   alltoall   one block to every other rank: the bytes of Open MPI's linear
- *              and pairwise algorithms, which SMPI's default (Open MPI's
- *              decision) picks but for small blocks on many ranks, where it
- *              picks a Bruck variant (not modelled: log2 N aggregated steps)
+ *   alltoall   linear: one block to every other rank (netsim sets SMPI's
+ *              alltoall to basic_linear; its default would pick a Bruck
+ *              algorithm for small blocks on more than 12 ranks)
  *   alltoallv  linear: send count j to rank j
  *   gather(v)  linear: every rank but the root sends its block to the root
  *   scatter(v) linear: the root sends each other rank its block

@@ -2,9 +2,13 @@
  * (smpi_replay_run, several instances at once), so MPI semantics, eager and
  * rendezvous protocols and collective algorithms are SMPI's; the defaults
  * are smpirun's (network/model:SMPI, surf/precision:1e-9), so a trace
- * replays to the time smpirun -replay gives; its collectives are those
- * apptraces/trace_expand.h documents. Per-link bytes come from SimGrid's
- * link-load plugin.
+ * replays to the time smpirun -replay gives, but for alltoall: SMPI's
+ * default picks a Bruck algorithm for small blocks on more than 12 ranks,
+ * which corrupts memory when several instances replay at once (a
+ * heap-use-after-free in SMPI 3.32's shared replay buffers, found with
+ * AddressSanitizer), so netsim sets smpi/alltoall:basic_linear. The
+ * collectives are then exactly those apptraces/trace_expand.h documents.
+ * Per-link bytes come from SimGrid's link-load plugin.
  *
  * SimGrid's engine is a process-wide singleton (one platform per process):
  * `sg_engine_created` below is the one mutable file-scope variable of the
@@ -91,10 +95,11 @@ static int sg_create(const struct net_engine_args *a, void **state, struct cmn_e
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	s->m = a->machine;
 	/* smpirun's defaults, alltoall as trace_expand.h, then the caller's */
-	static const char *const defaults[] = {"network/model:SMPI", "surf/precision:1e-9"};
+	static const char *const defaults[] = {"network/model:SMPI", "surf/precision:1e-9",
+	                                       "smpi/alltoall:basic_linear"};
 	char *argv[4 + 64 + 2] = {"netsim", strdup("--log=root.thres:warning")};
 	int argc = 2;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		argv[argc++] = cfg_arg(defaults[i]);
 	for (const char *const *c = a->cfg; c && *c && argc < 4 + 64 + 1; c++)
 		argv[argc++] = cfg_arg(*c);
