@@ -2,10 +2,12 @@
  * each on its own nodes, and reports per job its time and its slowdown
  * against running alone on the same nodes, and per link the bytes carried. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../apptraces/gen.h"
@@ -123,26 +125,22 @@ int main(int argc, char **argv)
 		O_NOALONE,
 		O_QUIET,
 		O_HELP,
-		O_VERSION
+		O_VERSION,
+		O_REPEAT
 	};
-	static const struct option opts[] = {{"platform", 1, 0, O_PLAT},
-	                                     {"machine", 1, 0, O_MACH},
-	                                     {"job", 1, 0, O_JOB},
-	                                     {"engine", 1, 0, O_ENGINE},
-	                                     {"iterations", 1, 0, O_ITER},
-	                                     {"cfg", 1, 0, O_CFG},
-	                                     {"jobs-out", 1, 0, O_JOBS},
-	                                     {"links-out", 1, 0, O_LINKS},
-	                                     {"no-alone", 0, 0, O_NOALONE},
-	                                     {"quiet", 0, 0, O_QUIET},
-	                                     {"help", 0, 0, O_HELP},
-	                                     {"version", 0, 0, O_VERSION},
-	                                     {0, 0, 0, 0}};
+	static const struct option opts[] = {
+	    {"platform", 1, 0, O_PLAT},    {"machine", 1, 0, O_MACH},
+	    {"job", 1, 0, O_JOB},          {"engine", 1, 0, O_ENGINE},
+	    {"iterations", 1, 0, O_ITER},  {"cfg", 1, 0, O_CFG},
+	    {"jobs-out", 1, 0, O_JOBS},    {"links-out", 1, 0, O_LINKS},
+	    {"no-alone", 0, 0, O_NOALONE}, {"quiet", 0, 0, O_QUIET},
+	    {"repeat", 1, 0, O_REPEAT},    {"help", 0, 0, O_HELP},
+	    {"version", 0, 0, O_VERSION},  {0, 0, 0, 0}};
 	const char *platform = NULL, *machine = NULL, *engine = "simgrid", *jobs_out = NULL,
 	           *links_out = NULL, *cfg[MAX_CFG + 1] = {NULL};
 	static struct job_arg jobs[MAX_JOBS];
 	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, opt;
-	long iterations = 0;
+	long iterations = 0, repeat = 1;
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	opterr = 0;
@@ -174,6 +172,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			cfg[ncfg++] = optarg;
+			break;
+		case O_REPEAT:
+			repeat = strtol(optarg, &end, 10);
+			if (*end || end == optarg || repeat < 1) {
+				fprintf(stderr, "netsim: --repeat: '%s' is not a count >= 1\n",
+				        optarg);
+				return 2;
+			}
 			break;
 		case O_JOBS: jobs_out = optarg; break;
 		case O_LINKS: links_out = optarg; break;
@@ -266,8 +272,27 @@ int main(int argc, char **argv)
 		one.start = 0;
 		rc = ops->evaluate(state, &one, 1, &single[j], &e);
 	}
-	if (!rc)
-		rc = ops->evaluate(state, nj, njobs, together, &e);
+	struct timespec w0, w1;
+	clock_gettime(CLOCK_MONOTONIC, &w0);
+	for (long i = 0; !rc && i < repeat; i++) { /* the same evaluation, back to back */
+		struct net_job_result again[MAX_JOBS];
+		rc = ops->evaluate(state, nj, njobs, i ? again : together, &e);
+		for (int j = 0; !rc && i && j < njobs; j++)
+			if (fabs(again[j].finish - together[j].finish) >
+			    1e-9 * fabs(together[j].finish) + 1e-12)
+				rc = cmn_err_set(
+				    &e, CMN_ESTATE,
+				    "evaluation %ld of job %d ended at %.9g s, the first at %.9g s",
+				    i + 1, j, again[j].finish, together[j].finish);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &w1);
+	if (!rc && repeat > 1)
+		fprintf(stderr, "netsim: %ld evaluations, %.3f ms each (wall), identical results\n",
+		        repeat,
+		        1e3 *
+		            ((double)(w1.tv_sec - w0.tv_sec) +
+		             1e-9 * (double)(w1.tv_nsec - w0.tv_nsec)) /
+		            (double)repeat);
 	if (!rc && njobs == 1)
 		single[0] = together[0];
 	const struct net_link_result *links = NULL;

@@ -74,6 +74,22 @@ PY
 # (netsim's default replaces it by the linear one)
 "$NS" --machine kary-ntree:k=4,n=3 --job is.S.16@spread --job is.S.16@contiguous --job is.S.16@random:seed=2 \
 	--job is.A.16@contiguous --quiet 2> "$T/err" && ok "four 16-rank IS jobs at once" || ko "four 16-rank IS jobs at once"
+# two instances of one recorded trace on separate flat-cluster nodes: each
+# exactly as alone (SMPI's replay matches waits by actor ids: netsim's
+# rank files compensate for every job but the first)
+if [ -d "$T/npb" ]; then
+	"$NS" --platform "$SH/traces/npb/platform-flat64.xml" --job "$T/npb/cg.S.4.txt@0-3" --job "$T/npb/cg.S.4.txt@4-7" \
+		--job cg.S.4@8-11 --quiet --jobs-out "$T/j.csv" &&
+		python3 - "$T/j.csv" << 'PY' && ok "three CG jobs apart: each as alone" || ko "three CG jobs apart: each as alone"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if all(abs(float(r["time_s"]) - float(r["alone_s"])) <= 1e-6 * float(r["alone_s"]) for r in rows)
+         and abs(float(rows[0]["time_s"]) - 0.0232297) < 1e-6 else 1)
+PY
+fi
+# --repeat: evaluations back to back agree
+"$NS" --machine kary-ntree:k=4,n=2 --job cg.S.16@contiguous --repeat 5 --quiet 2> "$T/err" && grep -q "identical results" "$T/err" &&
+	ok "five evaluations back to back agree" || ko "five evaluations back to back: $(tail -1 "$T/err")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
