@@ -110,3 +110,31 @@ if [ -x "$TG" ]; then
 		echo "| $k | $1 | $(measure "$TG" $k --class C --ranks 1024 --iterations 1 --dry-run) | $(python3 -c "print(round($2e6/$1))") | $wr |"
 	done
 fi
+
+# Issue 6: netsim with the SimGrid engine. The seed-000 experiment (16 jobs x
+# 16 ranks of one kernel, class A, one iteration, on a 4-ary 4-tree: the 16
+# alone runs and the run of all together); one small evaluation (one 16-rank
+# job, --repeat 20: the mean wall time of one, fork included); crosstraffic
+# on (SMPI's default, kept) and off for the same experiment without alone runs.
+NS=$B/bin/netsim
+if [ -x "$NS" ]; then
+	echo
+	echo "| kernel | 16 x 16 on the tree: wall (s), best of $REPS | peak RSS (MB) | one small evaluation (ms) | together only, crosstraffic on / off: wall (s) | mean job time on / off (s) |"
+	echo "|---|---|---|---|---|---|"
+	for k in cg mg ft is lu; do
+		J=""
+		for j in $(seq 0 15); do J="$J --job $k.A.16@$((j * 16))-$((j * 16 + 15))"; done
+		small=$("$NS" --machine kary-ntree:k=4,n=4 --job $k.A.16@contiguous --iterations 1 --repeat 20 --quiet --no-alone 2>&1 |
+			sed -n 's/.*evaluations, \([0-9.]*\) ms each.*/\1/p')
+		ct=""
+		for c in 1 0; do
+			C=$(mktemp --suffix=.csv)
+			w=$(measure "$NS" --machine kary-ntree:k=4,n=4 $J --iterations 1 --no-alone --quiet --cfg network/crosstraffic:$c --jobs-out "$C" | cut -d'|' -f1)
+			m=$(python3 -c "import csv, sys; r = [float(x['time_s']) for x in csv.DictReader(open(sys.argv[1]))]; print('%.6f' % (sum(r) / len(r)))" "$C")
+			rm -f "$C"
+			ct="$ct $w $m"
+		done
+		set -- $ct
+		echo "| $k | $(measure "$NS" --machine kary-ntree:k=4,n=4 $J --iterations 1 --quiet) | $small | $1 / $3 | $2 / $4 |"
+	done
+fi
