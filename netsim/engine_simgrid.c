@@ -251,8 +251,8 @@ static char **files_of(struct sg_state *s, const struct trace *t, int shift, str
 
 /* The evaluation proper, in a child process: actors for every rank, run,
  * job finish times and link bytes written to fd. */
-static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n, char ***files,
-                           int fd)
+static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n, double until,
+                           char ***files, int fd)
 {
 	int total = 0;
 	for (int j = 0; j < n; j++)
@@ -285,11 +285,16 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 			sg_actor_start_(a, rank_main, 0, NULL);
 		}
 	}
-	simgrid_run();
+	if (until > 0)
+		simgrid_run_until(t0 + until); /* unfinished actors die with the child */
+	else
+		simgrid_run();
 	for (int j = 0, k = 0; j < n; j++) {
 		out[j] = jobs[j].start;
 		for (int r = 0; r < jobs[j].trace->nranks; r++, k++)
-			if (runs[k].finish - t0 > out[j])
+			if (runs[k].finish < 0 || out[j] < 0)
+				out[j] = -1;
+			else if (runs[k].finish - t0 > out[j])
 				out[j] = runs[k].finish - t0;
 	}
 	for (int i = 0; i < s->nlinks; i++)
@@ -309,7 +314,7 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
  * in a process (a second replay of the same trace is faster: measured 0.0107
  * s instead of 0.0232 s for cg.S.4), so each evaluation gets the pristine
  * engine, and a SimGrid abort ends the child, not the caller. */
-static int sg_evaluate(void *state, const struct net_job *jobs, int n,
+static int sg_evaluate(void *state, const struct net_job *jobs, int n, double until,
                        struct net_job_result *results, struct cmn_err *e)
 {
 	struct sg_state *s = state;
@@ -353,7 +358,7 @@ static int sg_evaluate(void *state, const struct net_job *jobs, int n,
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		evaluate_child(s, jobs, n, files, fd[1]);
+		evaluate_child(s, jobs, n, until, files, fd[1]);
 	}
 	close(fd[1]);
 	size_t done = 0;

@@ -17,7 +17,8 @@ struct net_job {
 };
 
 struct net_job_result {
-	double start, finish; /* seconds from the evaluation's start */
+	double start, finish; /* seconds from the evaluation's start; finish -1:
+	                         not finished by the time limit */
 };
 
 struct net_link_result {
@@ -36,9 +37,10 @@ struct net_engine_args {
 struct net_engine_ops {
 	struct cmn_plugin base;
 	int (*create)(const struct net_engine_args *a, void **state, struct cmn_err *e);
-	/* Runs the jobs together from a fresh start; results[i] for jobs[i].
+	/* Runs the jobs together from a fresh start, until all finish or, when
+	 * until > 0, until that many simulated seconds; results[i] for jobs[i].
 	 * Can be called again and again on one engine. */
-	int (*evaluate)(void *state, const struct net_job *jobs, int n,
+	int (*evaluate)(void *state, const struct net_job *jobs, int n, double until,
 	                struct net_job_result *results, struct cmn_err *e);
 	/* Per-link loads of the last evaluation (*out owned by the engine). */
 	int (*links)(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);

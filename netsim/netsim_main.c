@@ -126,21 +126,21 @@ int main(int argc, char **argv)
 		O_QUIET,
 		O_HELP,
 		O_VERSION,
-		O_REPEAT
+		O_REPEAT,
+		O_UNTIL
 	};
 	static const struct option opts[] = {
-	    {"platform", 1, 0, O_PLAT},    {"machine", 1, 0, O_MACH},
-	    {"job", 1, 0, O_JOB},          {"engine", 1, 0, O_ENGINE},
-	    {"iterations", 1, 0, O_ITER},  {"cfg", 1, 0, O_CFG},
-	    {"jobs-out", 1, 0, O_JOBS},    {"links-out", 1, 0, O_LINKS},
-	    {"no-alone", 0, 0, O_NOALONE}, {"quiet", 0, 0, O_QUIET},
-	    {"repeat", 1, 0, O_REPEAT},    {"help", 0, 0, O_HELP},
-	    {"version", 0, 0, O_VERSION},  {0, 0, 0, 0}};
+	    {"platform", 1, 0, O_PLAT}, {"machine", 1, 0, O_MACH},    {"job", 1, 0, O_JOB},
+	    {"engine", 1, 0, O_ENGINE}, {"iterations", 1, 0, O_ITER}, {"cfg", 1, 0, O_CFG},
+	    {"jobs-out", 1, 0, O_JOBS}, {"links-out", 1, 0, O_LINKS}, {"no-alone", 0, 0, O_NOALONE},
+	    {"quiet", 0, 0, O_QUIET},   {"repeat", 1, 0, O_REPEAT},   {"until", 1, 0, O_UNTIL},
+	    {"help", 0, 0, O_HELP},     {"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
 	const char *platform = NULL, *machine = NULL, *engine = "simgrid", *jobs_out = NULL,
 	           *links_out = NULL, *cfg[MAX_CFG + 1] = {NULL};
 	static struct job_arg jobs[MAX_JOBS];
 	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, opt;
 	long iterations = 0, repeat = 1;
+	double until = 0;
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	opterr = 0;
@@ -177,6 +177,14 @@ int main(int argc, char **argv)
 			repeat = strtol(optarg, &end, 10);
 			if (*end || end == optarg || repeat < 1) {
 				fprintf(stderr, "netsim: --repeat: '%s' is not a count >= 1\n",
+				        optarg);
+				return 2;
+			}
+			break;
+		case O_UNTIL:
+			until = strtod(optarg, &end);
+			if (*end || end == optarg || !(until > 0)) {
+				fprintf(stderr, "netsim: --until: '%s' is not a time > 0\n",
 				        optarg);
 				return 2;
 			}
@@ -270,13 +278,13 @@ int main(int argc, char **argv)
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {
 		struct net_job one = nj[j];
 		one.start = 0;
-		rc = ops->evaluate(state, &one, 1, &single[j], &e);
+		rc = ops->evaluate(state, &one, 1, until, &single[j], &e);
 	}
 	struct timespec w0, w1;
 	clock_gettime(CLOCK_MONOTONIC, &w0);
 	for (long i = 0; !rc && i < repeat; i++) { /* the same evaluation, back to back */
 		struct net_job_result again[MAX_JOBS];
-		rc = ops->evaluate(state, nj, njobs, i ? again : together, &e);
+		rc = ops->evaluate(state, nj, njobs, until, i ? again : together, &e);
 		for (int j = 0; !rc && i && j < njobs; j++)
 			if (fabs(again[j].finish - together[j].finish) >
 			    1e-9 * fabs(together[j].finish) + 1e-12)
@@ -315,21 +323,28 @@ int main(int argc, char **argv)
 		for (int j = 0; j < njobs; j++) {
 			char nl[4096];
 			node_list(jobs[j].nodeset, jobs[j].t->nranks, nl, sizeof nl);
-			double time = together[j].finish - together[j].start,
+			double time = together[j].finish >= 0
+			                  ? together[j].finish - together[j].start
+			                  : -1,
 			       al = single[j].finish >= 0 ? single[j].finish - single[j].start : -1;
-			char alone_s[32] = "", slow[32] = "";
-			if (al > 0) {
+			char alone_s[32] = "", slow[32] = "", time_s[32] = "unfinished",
+			     finish_s[32] = "";
+			if (al > 0)
 				snprintf(alone_s, sizeof alone_s, "%.9g", al);
-				snprintf(slow, sizeof slow, "%.6f", time / al);
+			if (time >= 0) {
+				snprintf(time_s, sizeof time_s, "%.9g", time);
+				snprintf(finish_s, sizeof finish_s, "%.9g", together[j].finish);
 			}
+			if (al > 0 && time >= 0)
+				snprintf(slow, sizeof slow, "%.6f", time / al);
 			if (!quiet)
-				printf("%-6s %-24s %6d %10.6g %12.9g %12s %9s  %s\n", names[j],
-				       jobs[j].trace, jobs[j].t->nranks, together[j].start, time,
+				printf("%-6s %-24s %6d %10.6g %12s %12s %9s  %s\n", names[j],
+				       jobs[j].trace, jobs[j].t->nranks, together[j].start, time_s,
 				       alone_s, slow, nl);
 			if (jo_open)
-				fprintf(jo.f, "%s,%s,%d,%s,%.9g,%.9g,%.9g,%s,%s\n", names[j],
+				fprintf(jo.f, "%s,%s,%d,%s,%.9g,%s,%s,%s,%s\n", names[j],
 				        jobs[j].trace, jobs[j].t->nranks, nl, together[j].start,
-				        together[j].finish, time, alone_s, slow);
+				        finish_s, time >= 0 ? time_s : "", alone_s, slow);
 		}
 		if (lo_open) {
 			fprintf(lo.f, "link,bandwidth_Bps,bytes,busy_s\n");

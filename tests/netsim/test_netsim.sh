@@ -90,6 +90,10 @@ fi
 # --repeat: evaluations back to back agree
 "$NS" --machine kary-ntree:k=4,n=2 --job cg.S.16@contiguous --repeat 5 --quiet 2> "$T/err" && grep -q "identical results" "$T/err" &&
 	ok "five evaluations back to back agree" || ko "five evaluations back to back: $(tail -1 "$T/err")"
+# --until: a job that cannot finish by then is reported unfinished
+"$NS" --machine flat:nodes=8 --job cg.S.4@0-3 --job is.S.4@4-7 --until 0.02 --quiet --jobs-out "$T/u.csv" &&
+	grep -q "^job0,cg.S.4,4,0-3,0,,,,$" "$T/u.csv" && grep -q "^job1,is.S.4,4,4-7,0,0.00222" "$T/u.csv" &&
+	ok "--until: unfinished and finished jobs" || ko "--until: $(cat "$T/u.csv")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
