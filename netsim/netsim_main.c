@@ -56,7 +56,7 @@ static void usage(FILE *f)
 struct job_arg {
 	char trace[512], nodes[512];
 	double start;
-	struct trace *t;
+	struct trace *t, *t_next; /* t_next: one more iteration (--per-iteration) */
 	int *nodeset;
 };
 
@@ -127,18 +127,29 @@ int main(int argc, char **argv)
 		O_HELP,
 		O_VERSION,
 		O_REPEAT,
-		O_UNTIL
+		O_UNTIL,
+		O_PERITER
 	};
-	static const struct option opts[] = {
-	    {"platform", 1, 0, O_PLAT}, {"machine", 1, 0, O_MACH},    {"job", 1, 0, O_JOB},
-	    {"engine", 1, 0, O_ENGINE}, {"iterations", 1, 0, O_ITER}, {"cfg", 1, 0, O_CFG},
-	    {"jobs-out", 1, 0, O_JOBS}, {"links-out", 1, 0, O_LINKS}, {"no-alone", 0, 0, O_NOALONE},
-	    {"quiet", 0, 0, O_QUIET},   {"repeat", 1, 0, O_REPEAT},   {"until", 1, 0, O_UNTIL},
-	    {"help", 0, 0, O_HELP},     {"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
+	static const struct option opts[] = {{"platform", 1, 0, O_PLAT},
+	                                     {"machine", 1, 0, O_MACH},
+	                                     {"job", 1, 0, O_JOB},
+	                                     {"engine", 1, 0, O_ENGINE},
+	                                     {"iterations", 1, 0, O_ITER},
+	                                     {"cfg", 1, 0, O_CFG},
+	                                     {"jobs-out", 1, 0, O_JOBS},
+	                                     {"links-out", 1, 0, O_LINKS},
+	                                     {"no-alone", 0, 0, O_NOALONE},
+	                                     {"quiet", 0, 0, O_QUIET},
+	                                     {"repeat", 1, 0, O_REPEAT},
+	                                     {"until", 1, 0, O_UNTIL},
+	                                     {"per-iteration", 0, 0, O_PERITER},
+	                                     {"help", 0, 0, O_HELP},
+	                                     {"version", 0, 0, O_VERSION},
+	                                     {0, 0, 0, 0}};
 	const char *platform = NULL, *machine = NULL, *engine = "simgrid", *jobs_out = NULL,
 	           *links_out = NULL, *cfg[MAX_CFG + 1] = {NULL};
 	static struct job_arg jobs[MAX_JOBS];
-	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, opt;
+	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, periter = 0, opt;
 	long iterations = 0, repeat = 1;
 	double until = 0;
 	struct cmn_err e;
@@ -181,6 +192,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_PERITER: periter = 1; break;
 		case O_UNTIL:
 			until = strtod(optarg, &end);
 			if (*end || end == optarg || !(until > 0)) {
@@ -236,6 +248,14 @@ int main(int argc, char **argv)
 		rc = cmn_err_set(&e, CMN_ENOMEM, "out of memory");
 	for (int j = 0; !rc && j < njobs; j++) {
 		if ((rc = get_trace(jobs[j].trace, (int)iterations, &jobs[j].t, &e)))
+			cmn_err_prefix(&e, "job %d", j);
+		else if (periter && (iterations < 1 || access(jobs[j].trace, F_OK) == 0))
+			rc = cmn_err_set(&e, CMN_EUSAGE,
+			                 "job %d (%s): --per-iteration needs generated traces "
+			                 "(KERNEL.CLASS.RANKS) and --iterations K >= 1",
+			                 j, jobs[j].trace);
+		else if (periter &&
+		         (rc = get_trace(jobs[j].trace, (int)iterations + 1, &jobs[j].t_next, &e)))
 			cmn_err_prefix(&e, "job %d", j);
 		else if (!(jobs[j].nodeset = malloc((size_t)jobs[j].t->nranks * sizeof(int))))
 			rc = cmn_err_set(&e, CMN_ENOMEM, "out of memory");
@@ -294,6 +314,16 @@ int main(int argc, char **argv)
 				    i + 1, j, again[j].finish, together[j].finish);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &w1);
+	/* one iteration: all jobs with one iteration more, minus the above */
+	struct net_job_result next[MAX_JOBS];
+	if (!rc && periter) {
+		struct net_job nn[MAX_JOBS];
+		for (int j = 0; j < njobs; j++) {
+			nn[j] = nj[j];
+			nn[j].trace = jobs[j].t_next;
+		}
+		rc = ops->evaluate(state, nn, njobs, until, next, &e);
+	}
 	if (!rc && repeat > 1)
 		fprintf(stderr, "netsim: %ld evaluations, %.3f ms each (wall), identical results\n",
 		        repeat,
@@ -315,11 +345,13 @@ int main(int argc, char **argv)
 		lo_open = 1;
 	if (!rc) {
 		if (!quiet)
-			printf("%-6s %-24s %6s %10s %12s %12s %9s  %s\n", "job", "trace", "ranks",
-			       "start_s", "time_s", "alone_s", "slowdown", "nodes");
+			printf("%-6s %-24s %6s %10s %12s %12s %9s %12s  %s\n", "job", "trace",
+			       "ranks", "start_s", "time_s", "alone_s", "slowdown", "iteration_s",
+			       "nodes");
 		if (jo_open)
 			fprintf(jo.f,
-			        "job,trace,ranks,nodes,start_s,finish_s,time_s,alone_s,slowdown\n");
+			        "job,trace,ranks,nodes,start_s,finish_s,time_s,alone_s,slowdown,"
+			        "iteration_s\n");
 		for (int j = 0; j < njobs; j++) {
 			char nl[4096];
 			node_list(jobs[j].nodeset, jobs[j].t->nranks, nl, sizeof nl);
@@ -337,14 +369,18 @@ int main(int argc, char **argv)
 			}
 			if (al > 0 && time >= 0)
 				snprintf(slow, sizeof slow, "%.6f", time / al);
+			char iter_s[32] = "";
+			if (periter && time >= 0 && next[j].finish >= 0)
+				snprintf(iter_s, sizeof iter_s, "%.9g",
+				         next[j].finish - next[j].start - time);
 			if (!quiet)
-				printf("%-6s %-24s %6d %10.6g %12s %12s %9s  %s\n", names[j],
+				printf("%-6s %-24s %6d %10.6g %12s %12s %9s %12s  %s\n", names[j],
 				       jobs[j].trace, jobs[j].t->nranks, together[j].start, time_s,
-				       alone_s, slow, nl);
+				       alone_s, slow, iter_s, nl);
 			if (jo_open)
-				fprintf(jo.f, "%s,%s,%d,%s,%.9g,%s,%s,%s,%s\n", names[j],
+				fprintf(jo.f, "%s,%s,%d,%s,%.9g,%s,%s,%s,%s,%s\n", names[j],
 				        jobs[j].trace, jobs[j].t->nranks, nl, together[j].start,
-				        finish_s, time >= 0 ? time_s : "", alone_s, slow);
+				        finish_s, time >= 0 ? time_s : "", alone_s, slow, iter_s);
 		}
 		if (lo_open) {
 			fprintf(lo.f, "link,bandwidth_Bps,bytes,busy_s\n");
@@ -369,6 +405,7 @@ int main(int argc, char **argv)
 		ops->destroy(state);
 	for (int j = 0; j < njobs; j++) {
 		trace_free(jobs[j].t);
+		trace_free(jobs[j].t_next);
 		free(jobs[j].nodeset);
 	}
 	free(used);

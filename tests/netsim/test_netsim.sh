@@ -92,8 +92,20 @@ fi
 	ok "five evaluations back to back agree" || ko "five evaluations back to back: $(tail -1 "$T/err")"
 # --until: a job that cannot finish by then is reported unfinished
 "$NS" --machine flat:nodes=8 --job cg.S.4@0-3 --job is.S.4@4-7 --until 0.02 --quiet --jobs-out "$T/u.csv" &&
-	grep -q "^job0,cg.S.4,4,0-3,0,,,,$" "$T/u.csv" && grep -q "^job1,is.S.4,4,4-7,0,0.00222" "$T/u.csv" &&
+	grep -q "^job0,cg.S.4,4,0-3,0,,,,,$" "$T/u.csv" && grep -q "^job1,is.S.4,4,4-7,0,0.00222" "$T/u.csv" &&
 	ok "--until: unfinished and finished jobs" || ko "--until: $(cat "$T/u.csv")"
+# --per-iteration: the run with K + 1 iterations minus the one with K
+"$NS" --machine kary-ntree:k=4,n=2 --job cg.A.4@contiguous --iterations 1 --per-iteration --quiet --jobs-out "$T/p1.csv" &&
+	"$NS" --machine kary-ntree:k=4,n=2 --job cg.A.4@contiguous --iterations 2 --quiet --jobs-out "$T/p2.csv" &&
+	python3 - "$T/p1.csv" "$T/p2.csv" << 'PY' && ok "--per-iteration = T(K+1) - T(K)" || ko "--per-iteration"
+import csv, sys
+a = next(csv.DictReader(open(sys.argv[1])))
+b = next(csv.DictReader(open(sys.argv[2])))
+it = float(b["time_s"]) - float(a["time_s"])
+sys.exit(0 if it > 0 and abs(float(a["iteration_s"]) - it) <= 1e-6 * it else 1)
+PY
+"$NS" --machine flat:nodes=4 --job "$T/p2p.txt@0-1" --iterations 1 --per-iteration 2> "$T/err"
+[ $? -eq 2 ] && grep -q "needs generated traces" "$T/err" && ok "--per-iteration refuses a trace file" || ko "--per-iteration refuses a trace file"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
