@@ -1,79 +1,45 @@
 /* The SimGrid engine: each job's trace replayed by SMPI's own replay
- * (smpi_replay_run, several instances at once), so MPI semantics, eager and
- * rendezvous protocols and collective algorithms are SMPI's; the defaults
- * are smpirun's (network/model:SMPI, surf/precision:1e-9), so a trace
- * replays to the time smpirun -replay gives, but for alltoall: SMPI's
+ * (smpi_replay_run, one instance per job, all at once), so MPI semantics,
+ * eager and rendezvous protocols and collective algorithms are SMPI's; the
+ * defaults are smpirun's (network/model:SMPI, surf/precision:1e-9), so a
+ * trace replays to the time smpirun -replay gives, but for alltoall: SMPI's
  * default picks a Bruck algorithm for small blocks on more than 12 ranks,
  * which corrupts memory when several instances replay at once (a
  * heap-use-after-free in SMPI 3.32's shared replay buffers, found with
- * AddressSanitizer), so netsim sets smpi/alltoall:basic_linear. The
- * collectives are then exactly those apptraces/trace_expand.h documents.
- * Per-link bytes come from SimGrid's link-load plugin.
- *
- * SimGrid's engine is a process-wide singleton (one platform per process):
- * `sg_engine_created` below is the one mutable file-scope variable of the
- * project and only refuses a second engine in the same process. The
- * platform is loaded and sealed once; each evaluation runs in a child
- * process forked from that state (see sg_evaluate). */
+ * AddressSanitizer), so the engine sets smpi/alltoall:basic_linear
+ * (sg_engine.c). The collectives are then exactly those
+ * apptraces/trace_expand.h documents. */
 #include <errno.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <simgrid/link.h>
-#include <simgrid/plugins/load.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "netsim.h"
-#include "sg_platform.h"
-
-static int sg_engine_created;
-
-/* Exported by libsimgrid 3.32 but in none of its headers: declares SMPI's
- * configuration keys, so that smpi/... settings can be given to
- * simgrid_init() (SMPI_init() reads them to choose the collectives). */
-void smpi_init_options(void);
-
-struct rank_run {
-	char instance[48];
-	int rank;
-	const char *file;
-	double start;  /* absolute simulated time to begin */
-	double finish; /* absolute, set by the actor */
-};
+#include "sg_engine.h"
 
 struct cached_trace {
 	const struct trace *t;
 	int shift;    /* added to wait/test ranks (see files_of) */
 	char **files; /* per-rank files SMPI reads */
-	int owned;    /* files written by us (removed at destroy) */
+	int owned;    /* files written by us (removed at cleanup) */
 };
 
-struct sg_state {
-	const struct plat_machine *m;
-	sg_host_t *hosts;
-	sg_link_t *links;
-	struct net_link_result *lres;
-	int nlinks;
-	long evals;
+struct smpi_data {
 	char tmpdir[64];
 	struct cached_trace *cache;
 	int ncache, capcache;
 };
 
-/* "--cfg=key:value" (malloc'ed). */
-static char *cfg_arg(const char *kv)
-{
-	size_t n = strlen(kv) + 8;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "--cfg=%s", kv);
-	return p;
-}
+struct rank_run {
+	char instance[48];
+	int rank;
+	const char *file;
+	double start;   /* absolute simulated time to begin */
+	double *finish; /* absolute, set by the actor */
+};
 
 static void rank_main(int argc, char **argv)
 {
@@ -82,86 +48,7 @@ static void rank_main(int argc, char **argv)
 	if (rr->start > simgrid_get_clock())
 		sg_actor_sleep_until(rr->start);
 	smpi_replay_run(rr->instance, rr->rank, 0.0, rr->file);
-	rr->finish = simgrid_get_clock();
-}
-
-static int sg_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
-{
-	if (sg_engine_created)
-		return cmn_err_set(
-		    e, CMN_ESTATE,
-		    "SimGrid engine: one per process (SimGrid loads one platform per "
-		    "process)");
-	struct sg_state *s = calloc(1, sizeof *s);
-	if (!s)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	s->m = a->machine;
-	/* smpirun's defaults, alltoall as trace_expand.h, then the caller's */
-	static const char *const defaults[] = {"network/model:SMPI", "surf/precision:1e-9",
-	                                       "smpi/alltoall:basic_linear"};
-	char *argv[4 + 64 + 2] = {"netsim", strdup("--log=root.thres:warning")};
-	int argc = 2;
-	for (int i = 0; i < 3; i++)
-		argv[argc++] = cfg_arg(defaults[i]);
-	for (const char *const *c = a->cfg; c && *c && argc < 4 + 64 + 1; c++)
-		argv[argc++] = cfg_arg(*c);
-	argv[argc] = NULL;
-	for (int i = 1; i < argc; i++)
-		if (!argv[i]) {
-			for (int k = 1; k < argc; k++)
-				free(argv[k]);
-			free(s);
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		}
-	int n = argc;
-	char *owned[4 + 64 + 2];
-	memcpy(owned, argv, sizeof owned); /* simgrid_init removes what it consumes */
-	smpi_init_options();               /* declares the smpi/ keys the arguments may set */
-	simgrid_init(&argc, argv);
-	for (int k = 1; k < n; k++)
-		free(owned[k]);
-	sg_engine_created = 1;
-	SMPI_init();
-	sg_link_load_plugin_init();
-	simgrid_load_platform(a->platform);
-	if (net_sg_apply_taper(a->machine, e) < 0) {
-		free(s);
-		return e->code;
-	}
-	simgrid_run(); /* seals the platform */
-	s->hosts = malloc((size_t)a->machine->nodes * sizeof *s->hosts);
-	if (!s->hosts) {
-		free(s);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < a->machine->nodes; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "node-%d", i);
-		if (!(s->hosts[i] = sg_host_by_name(name))) {
-			free(s->hosts);
-			free(s);
-			return cmn_err_set(e, CMN_EINPUT,
-			                   "%s: no host node-%d (hosts must be node-0..node-%d)",
-			                   a->platform, i, a->machine->nodes - 1);
-		}
-	}
-	s->nlinks = sg_link_count();
-	s->links = sg_link_list();
-	s->lres = calloc((size_t)s->nlinks, sizeof *s->lres);
-	if (!s->lres) {
-		free(s->hosts);
-		free(s->links);
-		free(s);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	for (int i = 0; i < s->nlinks; i++) {
-		sg_link_load_track(s->links[i]);
-		snprintf(s->lres[i].name, sizeof s->lres[i].name, "%s",
-		         sg_link_get_name(s->links[i]));
-		s->lres[i].bandwidth = sg_link_get_bandwidth(s->links[i]);
-	}
-	*state = s;
-	return 0;
+	*rr->finish = simgrid_get_clock();
 }
 
 /* The per-rank files SMPI's replay reads for t when its ranks are actors
@@ -175,11 +62,12 @@ static int sg_create(const struct net_engine_args *a, void **state, struct cmn_e
  * is pid shift + 1 therefore name pids - 1 in wait and test (checked against
  * the pids SimGrid gives). A trace read from an index with shift 0 uses its
  * own files; other files are written once into a temporary folder. */
-static char **files_of(struct sg_state *s, const struct trace *t, int shift, struct cmn_err *e)
+static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t, int shift,
+                                     struct cmn_err *e)
 {
 	for (int i = 0; i < s->ncache; i++)
 		if (s->cache[i].t == t && s->cache[i].shift == shift)
-			return s->cache[i].files;
+			return &s->cache[i];
 	if (s->ncache == s->capcache) {
 		int cap = s->capcache ? 2 * s->capcache : 8;
 		struct cached_trace *c = realloc(s->cache, (size_t)cap * sizeof *c);
@@ -246,199 +134,97 @@ static char **files_of(struct sg_state *s, const struct trace *t, int shift, str
 		if (!c->files[r])
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
 	s->ncache++;
-	return c->files;
+	return c;
 }
 
-/* The evaluation proper, in a child process: actors for every rank, run,
- * job finish times and link bytes written to fd. */
-static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n, double until,
-                           char ***files, int fd)
+static struct smpi_data *data_of(struct sg_state *s, struct cmn_err *e)
 {
-	int total = 0;
-	for (int j = 0; j < n; j++)
-		total += jobs[j].trace->nranks;
-	struct rank_run *runs = calloc((size_t)(total ? total : 1), sizeof *runs);
-	double *out = malloc(((size_t)n + (size_t)s->nlinks + 1) * sizeof *out);
-	if (!runs || !out)
-		_exit(3);
-	double t0 = simgrid_get_clock();
-	for (int i = 0; i < s->nlinks; i++)
-		sg_link_load_reset(s->links[i]);
-	for (int j = 0, k = 0; j < n; j++) {
-		const struct trace *t = jobs[j].trace;
-		char instance[48];
-		snprintf(instance, sizeof instance, "e%ld-j%d", s->evals, j);
-		SMPI_app_instance_register(instance, NULL, t->nranks);
-		for (int r = 0; r < t->nranks; r++, k++) {
-			struct rank_run *rr = &runs[k];
-			snprintf(rr->instance, sizeof rr->instance, "%s", instance);
-			rr->rank = r;
-			rr->file = files[j][r];
-			rr->start = t0 + jobs[j].start;
-			rr->finish = -1;
-			char name[64];
-			snprintf(name, sizeof name, "%s-%d", instance, r);
-			sg_actor_t a = sg_actor_init(name, s->hosts[jobs[j].nodes[r]]);
-			if (sg_actor_get_pid(a) != k + 1) /* the pids files_of() assumed */
-				_exit(5);
-			sg_actor_set_data(a, rr);
-			sg_actor_start_(a, rank_main, 0, NULL);
-		}
-	}
-	if (until > 0)
-		simgrid_run_until(t0 + until); /* unfinished actors die with the child */
-	else
-		simgrid_run();
-	for (int j = 0, k = 0; j < n; j++) {
-		out[j] = jobs[j].start;
-		for (int r = 0; r < jobs[j].trace->nranks; r++, k++)
-			if (runs[k].finish < 0 || out[j] < 0)
-				out[j] = -1;
-			else if (runs[k].finish - t0 > out[j])
-				out[j] = runs[k].finish - t0;
-	}
-	for (int i = 0; i < s->nlinks; i++)
-		out[n + i] = sg_link_get_cum_load(s->links[i]);
-	size_t len = ((size_t)n + (size_t)s->nlinks) * sizeof *out, done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, (char *)out + done, len - done);
-		if (w <= 0)
-			_exit(4);
-		done += (size_t)w;
-	}
-	_exit(0);
+	void **d = sg_engine_variant_data(s);
+	if (!*d && !(*d = calloc(1, sizeof(struct smpi_data))))
+		cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return *d;
 }
 
-/* Every evaluation runs in a child forked from the process that loaded and
- * sealed the platform: SMPI's replay keeps state from one run to the next
- * in a process (a second replay of the same trace is faster: measured 0.0107
- * s instead of 0.0232 s for cg.S.4), so each evaluation gets the pristine
- * engine, and a SimGrid abort ends the child, not the caller. */
-static int sg_evaluate(void *state, const struct net_job *jobs, int n, double until,
-                       struct net_job_result *results, struct cmn_err *e)
+static int smpi_prepare(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
+                        struct cmn_err *e)
 {
-	struct sg_state *s = state;
-	char ***files = calloc((size_t)(n ? n : 1), sizeof *files);
-	if (!files)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int j = 0, shift = 0; j < n; shift += jobs[j].trace->nranks, j++) {
-		if (jobs[j].trace->fragment >= 0) {
-			free(files);
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "job %s: one rank's file, not a whole trace",
-			                   jobs[j].name);
-		}
-		for (int r = 0; r < jobs[j].trace->nranks; r++)
-			if (jobs[j].nodes[r] < 0 || jobs[j].nodes[r] >= s->m->nodes) {
-				free(files);
-				return cmn_err_set(e, CMN_EUSAGE,
-				                   "job %s: rank %d on node %d, not a node",
-				                   jobs[j].name, r, jobs[j].nodes[r]);
-			}
-		if (!(files[j] = files_of(s, jobs[j].trace, shift, e))) {
-			free(files);
-			return e->code;
-		}
-	}
-	size_t len = ((size_t)n + (size_t)s->nlinks) * sizeof(double);
-	double *in = malloc(len ? len : 1);
-	int fd[2];
-	if (!in || pipe(fd)) {
-		free(files);
-		free(in);
-		return cmn_err_set(e, CMN_EIO, "cannot create a pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd[0]), close(fd[1]);
-		free(files);
-		free(in);
-		return cmn_err_set(e, CMN_EIO, "cannot fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		evaluate_child(s, jobs, n, until, files, fd[1]);
-	}
-	close(fd[1]);
-	size_t done = 0;
-	while (done < len) {
-		ssize_t r = read(fd[0], (char *)in + done, len - done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		done += (size_t)r;
-	}
-	close(fd[0]);
-	int status = 0, rc = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (done < len || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		rc = cmn_err_set(e, CMN_ESTATE,
-		                 "SimGrid's evaluation %ld ended abnormally (%s %d; "
-		                 "SimGrid's messages above)",
-		                 s->evals, WIFSIGNALED(status) ? "signal" : "exit status",
-		                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	for (int j = 0; !rc && j < n; j++) {
-		results[j].start = jobs[j].start;
-		results[j].finish = in[j];
-	}
-	for (int i = 0; !rc && i < s->nlinks; i++) {
-		struct net_link_result *l = &s->lres[i];
-		l->bytes = in[n + i];
-		l->busy_s = l->bandwidth > 0 ? l->bytes / l->bandwidth : 0;
-	}
-	s->evals++;
-	free(files);
-	free(in);
-	return rc;
-}
-
-static int sg_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e)
-{
-	(void)e;
-	struct sg_state *s = state;
-	*out = s->lres;
-	*n = s->nlinks;
+	struct smpi_data *d = data_of(s, e);
+	if (!d)
+		return e->code;
+	struct cached_trace *c = files_of(d, job->trace, first_pid - 1, e);
+	if (!c)
+		return e->code;
+	*data = c;
 	return 0;
 }
 
-static void sg_destroy(void *state)
+/* In the child: the job's SMPI instance and one actor per rank. */
+static void smpi_start(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
+                       double *finish)
 {
-	struct sg_state *s = state;
-	if (!s)
+	const struct cached_trace *c = data;
+	const struct trace *t = job->trace;
+	struct rank_run *runs = calloc((size_t)t->nranks, sizeof *runs);
+	if (!runs)
+		_exit(3);
+	char instance[48];
+	snprintf(instance, sizeof instance, "e%ld-j%d", sg_engine_evaluation(s), j);
+	SMPI_app_instance_register(instance, NULL, t->nranks);
+	for (int r = 0; r < t->nranks; r++) {
+		struct rank_run *rr = &runs[r];
+		snprintf(rr->instance, sizeof rr->instance, "%s", instance);
+		rr->rank = r;
+		rr->file = c->files[r];
+		rr->start = t0 + job->start;
+		rr->finish = &finish[r];
+		char name[64];
+		snprintf(name, sizeof name, "%s-%d", instance, r);
+		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
+		if (sg_actor_get_pid(a) != c->shift + 1 + r) /* the ids files_of() assumed */
+			_exit(5);
+		sg_actor_set_data(a, rr);
+		sg_actor_start_(a, rank_main, 0, NULL);
+	}
+}
+
+static void smpi_cleanup(struct sg_state *s)
+{
+	struct smpi_data *d = *sg_engine_variant_data(s);
+	if (!d)
 		return;
-	for (int i = 0; i < s->ncache; i++) {
-		for (int r = 0; r < s->cache[i].t->nranks; r++) {
-			if (s->cache[i].owned && s->cache[i].files[r])
-				unlink(s->cache[i].files[r]);
-			free(s->cache[i].files[r]);
+	for (int i = 0; i < d->ncache; i++) {
+		for (int r = 0; r < d->cache[i].t->nranks; r++) {
+			if (d->cache[i].owned && d->cache[i].files[r])
+				unlink(d->cache[i].files[r]);
+			free(d->cache[i].files[r]);
 		}
-		if (s->cache[i].owned) {
+		if (d->cache[i].owned) {
 			char p[128];
-			snprintf(p, sizeof p, "%s/t%d.txt_files", s->tmpdir, i);
+			snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
 			rmdir(p);
-			snprintf(p, sizeof p, "%s/t%d.txt", s->tmpdir, i);
+			snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
 			unlink(p);
 		}
-		free(s->cache[i].files);
+		free(d->cache[i].files);
 	}
-	if (s->tmpdir[0])
-		rmdir(s->tmpdir);
-	free(s->cache);
-	free(s->hosts);
-	free(s->links);
-	free(s->lres);
-	free(s);
-	SMPI_finalize();
+	if (d->tmpdir[0])
+		rmdir(d->tmpdir);
+	free(d->cache);
+	free(d);
+}
+
+static const struct sg_variant smpi_variant = {1, smpi_prepare, smpi_start, smpi_cleanup};
+
+static int smpi_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
+{
+	return sg_engine_create(&smpi_variant, a, state, e);
 }
 
 const struct net_engine_ops net_engine_simgrid_ops = {
     .base = {"simgrid", "flow-level: SMPI's replay of each trace on a SimGrid platform",
              net_no_params},
-    .create = sg_create,
-    .evaluate = sg_evaluate,
-    .links = sg_links,
-    .destroy = sg_destroy,
+    .create = smpi_create,
+    .evaluate = sg_engine_evaluate,
+    .links = sg_engine_links,
+    .destroy = sg_engine_destroy,
 };

@@ -1,0 +1,38 @@
+/* What the SimGrid engines share: SimGrid's set-up, the platform loaded and
+ * sealed once, each evaluation in a child process forked from that state,
+ * link loads. An engine variant says how a job's ranks become actors. */
+#ifndef NET_SG_ENGINE_H
+#define NET_SG_ENGINE_H
+
+#include <simgrid/host.h>
+
+#include "netsim.h"
+
+struct sg_state;
+
+struct sg_variant {
+	int smpi; /* initialise SMPI (and finalise it at the end) */
+	/* Parent side, before forking: data for job j of an evaluation whose
+	 * first actor of that job gets id first_pid (e.g. rank files). */
+	int (*prepare)(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
+	               struct cmn_err *e);
+	/* Child side: creates the job's actors; rank r stores its absolute end
+	 * time in finish[r] (left < 0 if it does not end). */
+	void (*start)(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
+	              double *finish);
+	void (*cleanup)(struct sg_state *s); /* at destroy */
+};
+
+int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a, void **state,
+                     struct cmn_err *e);
+int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
+                       struct net_job_result *results, struct cmn_err *e);
+int sg_engine_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
+void sg_engine_destroy(void *state);
+
+/* For variants. */
+sg_host_t sg_engine_host(const struct sg_state *s, int node);
+long sg_engine_evaluation(const struct sg_state *s); /* index of the current one */
+void **sg_engine_variant_data(struct sg_state *s);   /* one pointer a variant owns */
+
+#endif
