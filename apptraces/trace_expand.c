@@ -10,14 +10,14 @@ static double vsum(const struct trace *t, const struct trace_action *a)
 }
 
 /* Binomial-tree bcast of `bytes` from root: rank r's sends. */
-static void bcast(int n, int root, int r, double bytes, trace_emit_fn emit, void *ctx)
+static void bcast(int n, int root, int r, int phase, double bytes, trace_emit_fn emit, void *ctx)
 {
 	int v = (r - root + n) % n, mask = 1;
 	while (mask < n && !(v & mask))
 		mask <<= 1;
 	for (mask >>= 1; mask > 0; mask >>= 1)
 		if (v + mask < n)
-			emit(ctx, (v + mask + root) % n, bytes);
+			emit(ctx, phase, (v + mask + root) % n, bytes);
 }
 
 void trace_expand_sends(const struct trace *t, int r, const struct trace_action *a,
@@ -28,53 +28,64 @@ void trace_expand_sends(const struct trace *t, int r, const struct trace_action 
 	double unit = trace_bytes(t, r, a->dt1, 1);
 	switch (a->op) {
 	case TR_SEND:
-	case TR_ISEND: emit(ctx, a->peer, unit * a->a); return;
-	case TR_BCAST: bcast(n, root, r, unit * a->a, emit, ctx); return;
+	case TR_ISEND: emit(ctx, 0, a->peer, unit * a->a); return;
+	case TR_BCAST: bcast(n, root, r, 0, unit * a->a, emit, ctx); return;
 	case TR_REDUCE:
 	case TR_GATHER:
 	case TR_GATHERV:
 		if (r != root)
-			emit(ctx, root, unit * a->a);
+			emit(ctx, 0, root, unit * a->a);
 		return;
 	case TR_ALLREDUCE:
 		if (r != 0)
-			emit(ctx, 0, unit * a->a);
-		bcast(n, 0, r, unit * a->a, emit, ctx);
+			emit(ctx, 0, 0, unit * a->a);
+		bcast(n, 0, r, 1, unit * a->a, emit, ctx);
 		return;
 	case TR_ALLTOALL:
 		for (int j = 1; j < n; j++)
-			emit(ctx, (r + j) % n, unit * a->a);
+			emit(ctx, 0, (r + j) % n, unit * a->a);
 		return;
 	case TR_ALLTOALLV:
 		for (int j = 1; j < n; j++)
-			emit(ctx, (r + j) % n, unit * cv[(r + j) % n]);
+			emit(ctx, 0, (r + j) % n, unit * cv[(r + j) % n]);
 		return;
 	case TR_SCATTER:
 	case TR_SCATTERV:
 		if (r == root)
 			for (int j = 0; j < n; j++)
 				if (j != root)
-					emit(ctx, j, unit * (a->op == TR_SCATTERV ? cv[j] : a->a));
+					emit(ctx, 0, j,
+					     unit * (a->op == TR_SCATTERV ? cv[j] : a->a));
 		return;
 	case TR_ALLGATHER:
 	case TR_ALLGATHERV:
 		for (int j = 1; j < n; j++)
-			emit(ctx, (r + j) % n, unit * a->a);
+			emit(ctx, 0, (r + j) % n, unit * a->a);
 		return;
 	case TR_REDUCESCATTER:
 		if (r != 0)
-			emit(ctx, 0, unit * vsum(t, a));
+			emit(ctx, 0, 0, unit * vsum(t, a));
 		else
 			for (int j = 1; j < n; j++)
-				emit(ctx, j, unit * cv[j]);
+				emit(ctx, 1, j, unit * cv[j]);
 		return;
 	case TR_BARRIER:
 		if (r != 0)
-			emit(ctx, 0, 0);
+			emit(ctx, 0, 0, 0);
 		else
 			for (int j = 1; j < n; j++)
-				emit(ctx, j, 0);
+				emit(ctx, 1, j, 0);
 		return;
 	default: return;
 	}
+}
+
+int trace_expand_phases(int op)
+{
+	return op == TR_ALLREDUCE || op == TR_REDUCESCATTER || op == TR_BARRIER ? 2 : 1;
+}
+
+int trace_expand_is_exchange(int op)
+{
+	return op == TR_ALLTOALL || op == TR_ALLTOALLV || op == TR_ALLGATHER || op == TR_ALLGATHERV;
 }

@@ -24,12 +24,21 @@
 
 #include "trace.h"
 
-/* emit(ctx, dst, bytes): one message rank r sends for action a. */
-typedef void (*trace_emit_fn)(void *ctx, int dst, double bytes);
+/* emit(ctx, phase, dst, bytes): one message rank r sends for action a, in
+ * phase 0 or 1 of the collective (allreduce: reduce then bcast;
+ * reducescatter: reduce then scatterv; barrier: to 0 then from 0). Within a
+ * phase a rank receives what it gets before sending (a bcast forwards what
+ * it received), except in exchanges (alltoall(v), allgather(v)), where
+ * every rank sends and receives at once. */
+typedef void (*trace_emit_fn)(void *ctx, int phase, int dst, double bytes);
 
 /* The messages rank r sends for its action a: the send itself for
  * send/isend, the expansion above for a collective, nothing otherwise. */
 void trace_expand_sends(const struct trace *t, int r, const struct trace_action *a,
                         trace_emit_fn emit, void *ctx);
+
+/* The number of phases of a collective, and whether it is an exchange. */
+int trace_expand_phases(int op);
+int trace_expand_is_exchange(int op);
 
 #endif

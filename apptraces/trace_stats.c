@@ -11,8 +11,9 @@ struct emit_ctx {
 	double sent;
 };
 
-static void add_emit(void *ctx, int dst, double bytes)
+static void add_emit(void *ctx, int phase, int dst, double bytes)
 {
+	(void)phase;
 	struct emit_ctx *c = ctx;
 	c->row[dst] += bytes;
 	c->sent += bytes;

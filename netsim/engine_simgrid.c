@@ -213,7 +213,7 @@ static void smpi_cleanup(struct sg_state *s)
 	free(d);
 }
 
-static const struct sg_variant smpi_variant = {1, smpi_prepare, smpi_start, smpi_cleanup};
+static const struct sg_variant smpi_variant = {1, smpi_prepare, smpi_start, NULL, smpi_cleanup};
 
 static int smpi_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
 {

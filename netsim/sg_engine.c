@@ -195,6 +195,13 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 	_exit(0);
 }
 
+static void release_all(struct sg_state *s, const struct net_job *jobs, int n, void **data)
+{
+	for (int j = 0; s->v->release && j < n; j++)
+		s->v->release(&jobs[j], data[j]);
+	free(data);
+}
+
 int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
                        struct net_job_result *results, struct cmn_err *e)
 {
@@ -217,7 +224,7 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 				                   jobs[j].name, r, jobs[j].nodes[r]);
 			}
 		if (s->v->prepare && s->v->prepare(s, &jobs[j], first, &data[j], e)) {
-			free(data);
+			release_all(s, jobs, j, data);
 			return e->code;
 		}
 	}
@@ -225,7 +232,7 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 	double *in = malloc(len ? len : 1);
 	int fd[2];
 	if (!in || pipe(fd)) {
-		free(data);
+		release_all(s, jobs, n, data);
 		free(in);
 		return cmn_err_set(e, CMN_EIO, "cannot create a pipe: %s", strerror(errno));
 	}
@@ -233,7 +240,7 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fd[0]), close(fd[1]);
-		free(data);
+		release_all(s, jobs, n, data);
 		free(in);
 		return cmn_err_set(e, CMN_EIO, "cannot fork: %s", strerror(errno));
 	}
@@ -276,7 +283,7 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 		l->busy_s = l->bandwidth > 0 ? l->bytes / l->bandwidth : 0;
 	}
 	s->evals++;
-	free(data);
+	release_all(s, jobs, n, data);
 	free(in);
 	return rc;
 }

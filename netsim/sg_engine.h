@@ -20,6 +20,8 @@ struct sg_variant {
 	 * time in finish[r] (left < 0 if it does not end). */
 	void (*start)(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
 	              double *finish);
+	/* Parent side, after the evaluation: frees what prepare made (or NULL). */
+	void (*release)(const struct net_job *job, void *data);
 	void (*cleanup)(struct sg_state *s); /* at destroy */
 };
 

@@ -210,8 +210,9 @@ struct collect {
 	int n;
 };
 
-static void collect(void *ctx, int dst, double bytes)
+static void collect(void *ctx, int phase, int dst, double bytes)
 {
+	(void)phase;
 	struct collect *c = ctx;
 	c->dst[c->n] = dst;
 	c->bytes[c->n++] = bytes;

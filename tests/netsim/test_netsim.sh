@@ -106,6 +106,23 @@ sys.exit(0 if it > 0 and abs(float(a["iteration_s"]) - it) <= 1e-6 * it else 1)
 PY
 "$NS" --machine flat:nodes=4 --job "$T/p2p.txt@0-1" --iterations 1 --per-iteration 2> "$T/err"
 [ $? -eq 2 ] && grep -q "needs generated traces" "$T/err" && ok "--per-iteration refuses a trace file" || ko "--per-iteration refuses a trace file"
+# our own replay (engine s4u): recorded traces near SMPI's time, contention,
+# several jobs
+if [ -d "$T/npb" ]; then
+	for b in cg.S.4 lu.S.4 ft.S.4 cg.A.4; do
+		n=${b##*.}
+		want=$(grep "^$b|" "$SH/traces/npb/README.md" | cut -d'|' -f4)
+		"$NS" --engine s4u --platform "$SH/traces/npb/platform-flat64.xml" --job "$T/npb/$b.txt@0-$((n - 1))" --quiet \
+			--jobs-out "$T/j.csv" 2> "$T/err" && close "$(time_of "$T/j.csv")" "$want" 0.01 &&
+			ok "s4u: $b within 1% of SMPI's time ($(time_of "$T/j.csv") vs $want)" || ko "s4u: $b: $(time_of "$T/j.csv") vs $want $(tail -1 "$T/err")"
+	done
+fi
+"$NS" --engine s4u --machine kary-ntree:k=4,n=2 --job "$T/p2p.txt@0,4" --job "$T/p2p.txt@1,8" --quiet --jobs-out "$T/j.csv" &&
+	python3 -c "import csv, sys; sys.exit(0 if all(float(r['slowdown']) > 1.5 for r in csv.DictReader(open(sys.argv[1]))) else 1)" "$T/j.csv" &&
+	ok "s4u: jobs sharing a link slow each other down" || ko "s4u: jobs sharing a link"
+"$NS" --engine s4u --machine torus:dims=4x4 --job mg.S.8@spread --job is.S.4@contiguous --job cg.S.4@contiguous --quiet \
+	--jobs-out "$T/j.csv" 2> "$T/err" && [ "$(wc -l < "$T/j.csv")" = 4 ] && ok "s4u: three jobs with collectives" ||
+	ko "s4u: three jobs with collectives: $(tail -2 "$T/err")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
@@ -135,5 +152,5 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 "$NS" --machine flat:nodes=4 --job nosuch.txt@0-1 2> "$T/err"
 [ $? -eq 2 ] && ok "unknown trace: exit 2" || ko "unknown trace: $(cat "$T/err")"
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --engine flot 2> "$T/err"
-[ $? -eq 2 ] && grep -q "known: simgrid" "$T/err" && ok "unknown engine: exit 2" || ko "unknown engine"
+[ $? -eq 2 ] && grep -q "known: simgrid, s4u" "$T/err" && ok "unknown engine: exit 2" || ko "unknown engine"
 finish

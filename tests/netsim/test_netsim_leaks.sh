@@ -11,7 +11,8 @@ NS="$1/netsim"
 printf '0 init\n1 init\n0 send 1 0 1000\n1 recv 0 0 1000\n0 finalize\n1 finalize\n' > "$T/p2p.txt"
 for args in "--machine kary-ntree:k=4,n=2 --job cg.S.4@contiguous --job is.S.4@spread --job $T/p2p.txt@8,12" \
 	"--machine torus:dims=4x4 --job mg.S.8@random:seed=1 --job ft.S.8@contiguous" \
-	"--machine multicluster:clusters=2,size=8 --job lu.S.16@0-15"; do
+	"--machine multicluster:clusters=2,size=8 --job lu.S.16@0-15" \
+	"--engine s4u --machine kary-ntree:k=4,n=2 --job mg.S.8@spread --job is.S.4@contiguous"; do
 	"$NS" $args --cfg contexts/factory:thread --quiet --jobs-out "$T/j.csv" --links-out "$T/l.csv" 2> "$T/err" &&
 		ok "netsim $args" || ko "netsim $args: $(grep -v '^\[' "$T/err" | tail -5)"
 done

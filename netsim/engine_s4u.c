@@ -1,0 +1,300 @@
+/* The SimGrid engine with our own replay: each rank an actor on its host
+ * that interprets its trace actions with SimGrid's C API (s4u): compute as
+ * an execution of the flops on the host; point-to-point through mailboxes
+ * per (job, source, destination, tag), sends below 64 KiB eager (detached,
+ * like SMPI's default threshold), larger ones rendezvous; isend/irecv as
+ * asynchronous communications that wait/waitall complete; every collective
+ * expanded into point-to-point messages by apptraces/trace_expand.h (the
+ * traffic matrix's expansion), phase by phase, followed by the flops of a
+ * reduction. It shares set-up, one fork per evaluation and link loads with
+ * the SMPI engine (sg_engine.c) and runs on the same network model
+ * (network/model:SMPI), so the two can be compared on the same traces. */
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/mailbox.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../apptraces/trace_expand.h"
+#include "sg_engine.h"
+
+#define EAGER_BYTES 65536.0
+
+/* Per job, built in the parent: the action index of every rank's k-th
+ * collective (collective k of rank r: act index coll[r][k]). */
+struct job_plan {
+	long **coll;
+	int ncoll;
+};
+
+struct req {
+	int src, dst, tag;
+	sg_comm_t comm;
+};
+
+struct rank_ctx {
+	const struct net_job *job;
+	const struct job_plan *plan;
+	int rank, j;
+	long eval;
+	double start, *finish;
+	struct req *reqs;
+	int nreq, capreq;
+};
+
+static char payload; /* SimGrid's mailboxes need a non-NULL payload */
+
+static sg_mailbox_t p2p_box(const struct rank_ctx *c, int src, int dst, int tag)
+{
+	char name[96];
+	snprintf(name, sizeof name, "e%ld.j%d.%d>%d#%d", c->eval, c->j, src, dst, tag);
+	return sg_mailbox_by_name(name);
+}
+
+static sg_mailbox_t coll_box(const struct rank_ctx *c, int k, int phase, int src, int dst)
+{
+	char name[96];
+	snprintf(name, sizeof name, "e%ld.j%d.c%d.%d.%d>%d", c->eval, c->j, k, phase, src, dst);
+	return sg_mailbox_by_name(name);
+}
+
+static void add_req(struct rank_ctx *c, int src, int dst, int tag, sg_comm_t comm)
+{
+	if (c->nreq == c->capreq) {
+		c->capreq = c->capreq ? 2 * c->capreq : 16;
+		c->reqs = realloc(c->reqs, (size_t)c->capreq * sizeof *c->reqs);
+		if (!c->reqs)
+			_exit(3);
+	}
+	c->reqs[c->nreq++] = (struct req){src, dst, tag, comm};
+}
+
+static void wait_req(struct rank_ctx *c, int src, int dst, int tag)
+{
+	for (int i = 0; i < c->nreq; i++)
+		if (c->reqs[i].src == src && c->reqs[i].dst == dst && c->reqs[i].tag == tag) {
+			sg_comm_wait(c->reqs[i].comm);
+			memmove(&c->reqs[i], &c->reqs[i + 1],
+			        (size_t)(c->nreq - i - 1) * sizeof *c->reqs);
+			c->nreq--;
+			return;
+		}
+}
+
+static void wait_all(struct rank_ctx *c)
+{
+	for (int i = 0; i < c->nreq; i++)
+		sg_comm_wait(c->reqs[i].comm);
+	c->nreq = 0;
+}
+
+static void send_bytes(sg_mailbox_t mb, double bytes)
+{
+	if (bytes < EAGER_BYTES)
+		sg_comm_detach(sg_mailbox_put_init(mb, &payload, (long)bytes), NULL);
+	else
+		sg_mailbox_put(mb, &payload, (long)bytes);
+}
+
+/* Messages of one phase of a collective: what this rank sends, and what
+ * every other rank sends it. */
+struct msgs {
+	int phase, me;
+	int *dst;
+	double *bytes;
+	int n, cap;
+};
+
+static void keep(void *ctx, int phase, int dst, double bytes)
+{
+	struct msgs *m = ctx;
+	if (phase != m->phase || (m->me >= 0 && dst != m->me))
+		return;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->dst = realloc(m->dst, (size_t)m->cap * sizeof *m->dst);
+		m->bytes = realloc(m->bytes, (size_t)m->cap * sizeof *m->bytes);
+		if (!m->dst || !m->bytes)
+			_exit(3);
+	}
+	m->dst[m->n] = dst;
+	m->bytes[m->n++] = bytes;
+}
+
+static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
+{
+	const struct trace *t = c->job->trace;
+	int r = c->rank, n = t->nranks;
+	int *from = malloc((size_t)n * sizeof *from);
+	sg_comm_t *comms = malloc(((size_t)n + 64) * sizeof *comms);
+	void **data = malloc(((size_t)n + 64) * sizeof *data);
+	if (!from || !comms || !data)
+		_exit(3);
+	for (int phase = 0; phase < trace_expand_phases(a->op); phase++) {
+		struct msgs out = {phase, -1, NULL, NULL, 0, 0}, in = {phase, r, NULL, NULL, 0, 0};
+		trace_expand_sends(t, r, a, keep, &out);
+		int nin = 0;
+		for (int s = 0; s < n; s++) { /* who sends to r in this phase */
+			if (s == r)
+				continue;
+			int before = in.n;
+			trace_expand_sends(t, s, &t->act[c->plan->coll[s][k]], keep, &in);
+			for (int i = before; i < in.n; i++)
+				from[nin++] = s;
+		}
+		if (trace_expand_is_exchange(a->op)) { /* post everything, then wait */
+			int nc = 0;
+			sg_comm_t *cs =
+			    realloc(comms, ((size_t)nin + (size_t)out.n + 1) * sizeof *cs);
+			void **ds = realloc(data, ((size_t)nin + 1) * sizeof *ds);
+			if (!cs || !ds)
+				_exit(3);
+			comms = cs;
+			data = ds;
+			for (int i = 0; i < nin; i++)
+				comms[nc++] = sg_mailbox_get_async(
+				    coll_box(c, k, phase, from[i], r), &data[i]);
+			for (int i = 0; i < out.n; i++)
+				comms[nc++] =
+				    sg_mailbox_put_async(coll_box(c, k, phase, r, out.dst[i]),
+				                         &payload, (long)out.bytes[i]);
+			sg_comm_wait_all(comms, (size_t)nc);
+		} else { /* receive what comes to this rank, then pass on */
+			for (int i = 0; i < nin; i++)
+				sg_mailbox_get(coll_box(c, k, phase, from[i], r));
+			for (int i = 0; i < out.n; i++)
+				send_bytes(coll_box(c, k, phase, r, out.dst[i]), out.bytes[i]);
+		}
+		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
+	}
+	if ((a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER) && a->b > 0)
+		sg_actor_execute(a->b);
+	free(from);
+	free(comms);
+	free(data);
+}
+
+static void rank_main(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	struct rank_ctx *c = sg_actor_self_get_data();
+	const struct trace *t = c->job->trace;
+	int r = c->rank, k = 0;
+	if (c->start > simgrid_get_clock())
+		sg_actor_sleep_until(c->start);
+	for (long i = t->first[r]; i < t->first[r + 1]; i++) {
+		const struct trace_action *a = &t->act[i];
+		double bytes = trace_bytes(t, r, a->dt1, a->a);
+		void *got;
+		switch (a->op) {
+		case TR_COMPUTE:
+			if (a->a > 0)
+				sg_actor_execute(a->a);
+			break;
+		case TR_SLEEP: sg_actor_sleep_for(a->a); break;
+		case TR_SEND: send_bytes(p2p_box(c, r, a->peer, a->tag), bytes); break;
+		case TR_ISEND:
+			add_req(c, r, a->peer, a->tag,
+			        sg_mailbox_put_async(p2p_box(c, r, a->peer, a->tag), &payload,
+			                             (long)bytes));
+			break;
+		case TR_RECV: sg_mailbox_get(p2p_box(c, a->peer, r, a->tag)); break;
+		case TR_IRECV:
+			add_req(c, a->peer, r, a->tag,
+			        sg_mailbox_get_async(p2p_box(c, a->peer, r, a->tag), &got));
+			break;
+		case TR_WAIT: wait_req(c, a->peer, a->aux, a->tag); break;
+		case TR_WAITALL: wait_all(c); break;
+		default:
+			if (a->op >= TR_BARRIER && a->op <= TR_REDUCESCATTER)
+				collective(c, k++, a);
+			break;
+		}
+	}
+	wait_all(c); /* what is still pending, as SMPI's replay does */
+	*c->finish = simgrid_get_clock();
+	free(c->reqs);
+}
+
+static void s4u_release(const struct net_job *job, void *data);
+
+/* The collectives of every rank in order (parent side, shared by the fork). */
+static int s4u_prepare(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
+                       struct cmn_err *e)
+{
+	(void)s, (void)first_pid; /* no ids to compensate: our own mailboxes */
+	const struct trace *t = job->trace;
+	struct job_plan *p = calloc(1, sizeof *p);
+	if (p)
+		p->coll = calloc((size_t)t->nranks, sizeof *p->coll);
+	if (!p || !p->coll) {
+		free(p);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int r = 0; r < t->nranks; r++) {
+		long n = 0;
+		for (long i = t->first[r]; i < t->first[r + 1]; i++)
+			n += t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
+		p->coll[r] = malloc((size_t)(n ? n : 1) * sizeof **p->coll);
+		if (!p->coll[r]) {
+			s4u_release(job, p);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		n = 0;
+		for (long i = t->first[r]; i < t->first[r + 1]; i++)
+			if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
+				p->coll[r][n++] = i;
+		p->ncoll = (int)n;
+	}
+	*data = p;
+	return 0;
+}
+
+static void s4u_release(const struct net_job *job, void *data)
+{
+	struct job_plan *p = data;
+	if (!p)
+		return;
+	for (int r = 0; p->coll && r < job->trace->nranks; r++)
+		free(p->coll[r]);
+	free(p->coll);
+	free(p);
+}
+
+static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
+                      double *finish)
+{
+	const struct trace *t = job->trace;
+	struct rank_ctx *ctx = calloc((size_t)t->nranks, sizeof *ctx);
+	if (!ctx)
+		_exit(3);
+	for (int r = 0; r < t->nranks; r++) {
+		ctx[r] = (struct rank_ctx){
+		    job,        data, r, j, sg_engine_evaluation(s), t0 + job->start,
+		    &finish[r], NULL, 0, 0};
+		char name[64];
+		snprintf(name, sizeof name, "e%ld-j%d-%d", sg_engine_evaluation(s), j, r);
+		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
+		sg_actor_set_data(a, &ctx[r]);
+		sg_actor_start_(a, rank_main, 0, NULL);
+	}
+}
+
+static const struct sg_variant s4u_variant = {0, s4u_prepare, s4u_start, s4u_release, NULL};
+
+static int s4u_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
+{
+	return sg_engine_create(&s4u_variant, a, state, e);
+}
+
+const struct net_engine_ops net_engine_s4u_ops = {
+    .base = {"s4u", "flow-level: our own replay of each trace (s4u actors) on a SimGrid platform",
+             net_no_params},
+    .create = s4u_create,
+    .evaluate = sg_engine_evaluate,
+    .links = sg_engine_links,
+    .destroy = sg_engine_destroy,
+};
