@@ -1,0 +1,137 @@
+/* The analytic contention model: hand-computed max-min shares, contention
+ * where routes share links and only there, compute-only jobs, and the
+ * per-iteration profiles of the generated kernels. (d-mod-k spreads the
+ * flows of two stride placements over different links, so the contending
+ * job here shares its nodes' links.) */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../helpers.h"
+#include "linkload.h"
+#include "platform.h"
+#include "profile.h"
+
+static struct plat_machine *machine(const char *spec)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	return m;
+}
+
+/* A two-rank job sending `bytes` from rank 0 to rank 1 each iteration. */
+struct pair {
+	int nodes[2];
+	double matrix[4], flops[2];
+};
+
+static struct cpl_job_load pair_job(struct pair *p, int a, int b, double bytes, double flops)
+{
+	*p = (struct pair){{a, b}, {0, bytes, 0, 0}, {flops, flops}};
+	return (struct cpl_job_load){2, p->nodes, p->matrix, p->flops};
+}
+
+static void test_shares(void)
+{
+	/* flat machine, links of 1000 B/s and no latency: alone 1000 bytes take
+	 * 1 s; two flows into one node share its down link: 2 s each */
+	struct plat_machine *m = machine("flat:nodes=4,bw=1000,lat=0,speed=1e9");
+	struct pair p1, p2;
+	struct cpl_job_load j[2] = {pair_job(&p1, 0, 1, 1000, 0), pair_job(&p2, 2, 3, 1000, 0)};
+	double t[2];
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 2, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t[1], 1, 1e-9);
+	j[1] = pair_job(&p2, 2, 1, 1000, 0);
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 2, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t[1], 2, 1e-9);
+	/* max-min, not proportional: a third flow 3 -> 1 takes a third of node
+	 * 1's link; compute adds to the slowest rank */
+	struct pair p3;
+	struct cpl_job_load j3[3] = {pair_job(&p1, 0, 1, 1000, 0), pair_job(&p2, 2, 1, 1000, 0),
+	                             pair_job(&p3, 3, 1, 1000, 2e9)};
+	double t3[3];
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j3, 3, t3, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t3[0], 3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t3[2], 2 + 3, 1e-9);
+	plat_machine_destroy(m);
+	/* latency: two 1 ms links on the route */
+	m = machine("flat:nodes=2,bw=1000,lat=0.001");
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 1.002, 1e-9);
+	plat_machine_destroy(m);
+}
+
+static void test_tree_contention(void)
+{
+	/* 4-ary 2-tree: 0 -> 4 and 1 -> 8 leave switch 0 by the same up port
+	 * (d-mod-k), 0 -> 4 and 1 -> 5 by different ones */
+	struct plat_machine *m = machine("kary-ntree:k=4,n=2,bw=1000,lat=0");
+	struct pair p1, p2;
+	struct cpl_job_load j[2] = {pair_job(&p1, 0, 4, 1000, 0), pair_job(&p2, 1, 8, 1000, 0)};
+	double t[2];
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 2, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 2, 1e-9);
+	j[1] = pair_job(&p2, 1, 5, 1000, 0);
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 2, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t[1], 1, 1e-9);
+	/* ranks on one node exchange for free */
+	j[0] = pair_job(&p1, 3, 3, 1000, 5e8);
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, t, &e) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(t[0], 5e8 / 1e9, 1e-12);
+	plat_machine_destroy(m);
+}
+
+/* A generated kernel's iteration: EP has no traffic in its main loop, CG a
+ * symmetric one; spread over a tree, CG's iteration gets slower, and a
+ * second CG job sharing the links slows it further. */
+static void test_profiles(void)
+{
+	struct cpl_iteration ep, cg;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_iteration_of("ep", 'S', 4, &ep, &e) == 0);
+	double bytes = 0;
+	for (int i = 0; i < 16; i++)
+		bytes += ep.matrix[i];
+	CU_ASSERT(bytes < 1000); /* four small allreduces: reduce + bcast of 104 B */
+	CU_ASSERT(ep.flops[0] > 1e6);
+	CU_ASSERT_FATAL(cpl_iteration_of("cg", 'A', 16, &cg, &e) == 0);
+	CU_ASSERT(cg.matrix[0 * 16 + 1] > 0);
+	struct plat_machine *m = machine("kary-ntree:k=4,n=4");
+	int contiguous[16], spread[16], other[16];
+	for (int r = 0; r < 16; r++) {
+		contiguous[r] = r;
+		spread[r] = 16 * r;
+		other[r] = 16 * r; /* on the spread job's nodes: every link shared */
+	}
+	struct cpl_job_load j[2] = {{16, contiguous, cg.matrix, cg.flops},
+	                            {16, other, cg.matrix, cg.flops}};
+	double tref, tspread, tboth[2];
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, &tref, &e) == 0);
+	j[0].nodes = spread;
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, &tspread, &e) == 0);
+	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 2, tboth, &e) == 0);
+	CU_ASSERT(tref > 0);
+	CU_ASSERT(tspread >= tref);
+	CU_ASSERT(tboth[0] > tspread);
+	plat_machine_destroy(m);
+	cpl_iteration_free(&ep);
+	cpl_iteration_free(&cg);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("linkload", NULL, NULL);
+	CU_add_test(s, "max-min shares by hand", test_shares);
+	CU_add_test(s, "contention on a tree where routes share links", test_tree_contention);
+	CU_add_test(s, "per-iteration profiles", test_profiles);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
