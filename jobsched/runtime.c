@@ -39,11 +39,17 @@ int js_runtime_create_ops(const struct js_runtime_ops *ops, const char *kvs,
 
 int js_runtime_create(const char *spec, struct js_runtime **out, struct cmn_err *e)
 {
+	return js_runtime_create_in(js_runtime_registry, spec, out, e);
+}
+
+int js_runtime_create_in(const struct js_runtime_ops *const *registry, const char *spec,
+                         struct js_runtime **out, struct cmn_err *e)
+{
 	*out = NULL;
 	const void *ops;
 	struct cmn_params p;
-	int rc = cmn_spec_resolve((const void *const *)js_runtime_registry, spec, "run-time model",
-	                          &ops, &p, e);
+	int rc =
+	    cmn_spec_resolve((const void *const *)registry, spec, "run-time model", &ops, &p, e);
 	if (rc)
 		return rc;
 	const char *colon = strchr(spec, ':');

@@ -33,6 +33,9 @@ struct js_runtime {
 };
 
 int js_runtime_create(const char *spec, struct js_runtime **out, struct cmn_err *e);
+/* The same from another registry (cosim adds the coupling layer's models). */
+int js_runtime_create_in(const struct js_runtime_ops *const *registry, const char *spec,
+                         struct js_runtime **out, struct cmn_err *e);
 /* An instance of ops that no registry lists (tests, coupling). */
 int js_runtime_create_ops(const struct js_runtime_ops *ops, const char *kvs,
                           struct js_runtime **out, struct cmn_err *e);

@@ -1,0 +1,583 @@
+/* The scheduling simulator's command line, shared by jobsched and cosim
+ * (which offers more run-time models): js_cli_main() in cli.h. Reads an SWF log
+ * or generates a synthetic workload, cleans it, simulates it with the
+ * chosen scheduler, allocator and run-time model, and writes per-job,
+ * summary and time-series CSV and a PNG plot. */
+#include <errno.h>
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/outfile.h"
+#include "../platforms/platform.h"
+#include "../platforms/xml_read.h"
+#include "alloc.h"
+#include "cli.h"
+#include "metrics.h"
+#include "runtime.h"
+#include "sched.h"
+#include "synth.h"
+
+#ifndef PROJECT_VERSION
+#define PROJECT_VERSION "unknown"
+#endif
+
+struct cli {
+	const char *prog;                             /* "jobsched", "cosim" */
+	const struct js_runtime_ops *const *runtimes; /* the run-time models offered */
+	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
+	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
+	enum js_queue_order order;
+	int kill, skip_bad, quiet, time_alloc;
+	unsigned long seed;
+	double gamma_s;
+	struct js_clean_opts clean;
+};
+
+static void usage(FILE *f, const struct cli *c)
+{
+	fprintf(f,
+	        "usage: %s (--workload FILE | --synthetic SPEC) (--machine SPEC | --platform "
+	        "FILE.xml)\n"
+	        "                [options]\n"
+	        "       %s --stats FILE [--machine SPEC] [cleaning options]\n",
+	        c->prog, c->prog);
+	fprintf(f,
+	        "\n"
+	        "Simulates a parallel job scheduler on a machine and writes per-job and summary\n"
+	        "metrics.\n"
+	        "\n"
+	        "input:\n"
+	        "  --workload FILE        SWF log, plain or gzip'ed\n"
+	        "  --synthetic SPEC       generated workload (models below)\n"
+	        "  --stats FILE           print workload statistics of an SWF log and exit\n"
+	        "  --swf-out FILE         write the cleaned (or generated) workload as SWF\n"
+	        "simulation:\n"
+	        "  --machine SPEC         machine (families below), e.g. flat:nodes=256\n"
+	        "  --platform FILE.xml    or a SimGrid platform (clusters, platgen's files)\n"
+	        "  --sched SPEC           scheduler (default easy)\n"
+	        "  --alloc SPEC           allocator (default first-free)\n"
+	        "  --runtime SPEC         run-time model (default log)\n"
+	        "  --queue-order ORDER    arrival (default) | sjf | smallest\n"
+	        "  --kill                 end jobs when they reach their requested time\n"
+	        "  --seed N               random seed (synthetic workloads; default 1)\n"
+	        "  --gamma S              bounded slowdown threshold in s (default 10)\n"
+	        "  --time-alloc           time every allocator decision (summary columns; the\n"
+	        "                         times vary from run to run)\n"
+	        "cleaning (defaults in brackets):\n"
+	        "  --skip-bad             count and skip malformed lines [error]\n"
+	        "  --size-field F         allocated | requested [allocated; the other if -1]\n"
+	        "  --oversize P           skip | clamp jobs larger than the machine [skip]\n"
+	        "  --zero-runtime P       keep | skip jobs with run time 0 [keep]\n"
+	        "  --overrun P            run time > requested time: keep | clamp the run time |\n"
+	        "                         raise the requested time [keep]\n"
+	        "  --procs-per-node N     processors per node, or auto (MaxProcs/MaxNodes) [1]\n"
+	        "  --status LIST          statuses to keep, e.g. 1,0,5 [all]\n"
+	        "  --window FROM:TO       keep jobs submitted in [FROM, TO) seconds [all]\n"
+	        "  --offset N             skip the first N cleaned jobs [0]\n"
+	        "  --first N              keep only N cleaned jobs after the offset [all]\n"
+	        "  --arrival-mult X       multiply submit times (seed 002) [1]\n"
+	        "  --runtime-coef C       multiply run and requested times (seed 003) [1]\n"
+	        "outputs (written whole or not at all):\n"
+	        "  --jobs-out FILE        per-job CSV\n"
+	        "  --summary-out FILE     summary CSV (one header row, one value row)\n"
+	        "  --series-out FILE      utilization and queue over time, CSV\n"
+	        "  --plot FILE.png        plot of utilization and queue length (gnuplot)\n"
+	        "  --quiet                no progress on stderr\n"
+	        "  --help, --version\n\n");
+	cmn_registry_help(f, (const void *const *)plat_topology_registry, "machine");
+	cmn_registry_help(f, (const void *const *)js_sched_registry, "scheduler");
+	cmn_registry_help(f, (const void *const *)js_alloc_registry, "allocator");
+	cmn_registry_help(f, (const void *const *)c->runtimes, "run-time model");
+	cmn_registry_help(f, (const void *const *)js_synth_registry, "synthetic model");
+}
+
+static int num_arg(const char *opt, const char *v, double lo, double hi, double *out,
+                   struct cmn_err *e)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (*v == '\0' || *end != '\0' || errno || !isfinite(x) || x < lo || x > hi)
+		return cmn_err_set(e, CMN_EUSAGE, "%s: '%s' is not a number in [%g, %g]", opt, v,
+		                   lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int word_arg(const char *opt, const char *v, const char *a, const char *b, int *out,
+                    struct cmn_err *e)
+{
+	if (strcmp(v, a) == 0)
+		*out = 0;
+	else if (strcmp(v, b) == 0)
+		*out = 1;
+	else
+		return cmn_err_set(e, CMN_EUSAGE, "%s: '%s' is neither %s nor %s", opt, v, a, b);
+	return 0;
+}
+
+static int status_arg(const char *v, unsigned *mask, struct cmn_err *e)
+{
+	*mask = 0;
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", v);
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		double s = 0;
+		if (num_arg("--status", tok, -1, 5, &s, e) || s != floor(s))
+			return cmn_err_set(e, CMN_EUSAGE, "--status: '%s' is not a status -1..5",
+			                   tok);
+		*mask |= 1u << ((int)s + 1);
+	}
+	if (!*mask)
+		return cmn_err_set(e, CMN_EUSAGE, "--status: empty list");
+	return 0;
+}
+
+enum {
+	O_WORKLOAD = 256,
+	O_SYNTH,
+	O_STATS,
+	O_SWF_OUT,
+	O_MACHINE,
+	O_SCHED,
+	O_ALLOC,
+	O_RUNTIME,
+	O_ORDER,
+	O_KILL,
+	O_SEED,
+	O_GAMMA,
+	O_SKIP_BAD,
+	O_SIZE_FIELD,
+	O_OVERSIZE,
+	O_ZERO_RUN,
+	O_OVERRUN,
+	O_PPN,
+	O_STATUS,
+	O_WINDOW,
+	O_OFFSET,
+	O_FIRST,
+	O_AMULT,
+	O_RCOEF,
+	O_JOBS_OUT,
+	O_SUMMARY_OUT,
+	O_SERIES_OUT,
+	O_PLOT,
+	O_QUIET,
+	O_HELP,
+	O_VERSION,
+	O_TIME_ALLOC,
+	O_PLATFORM
+};
+
+static const struct option long_opts[] = {
+    {"workload", 1, 0, O_WORKLOAD},
+    {"synthetic", 1, 0, O_SYNTH},
+    {"stats", 1, 0, O_STATS},
+    {"swf-out", 1, 0, O_SWF_OUT},
+    {"machine", 1, 0, O_MACHINE},
+    {"sched", 1, 0, O_SCHED},
+    {"alloc", 1, 0, O_ALLOC},
+    {"runtime", 1, 0, O_RUNTIME},
+    {"queue-order", 1, 0, O_ORDER},
+    {"kill", 0, 0, O_KILL},
+    {"seed", 1, 0, O_SEED},
+    {"gamma", 1, 0, O_GAMMA},
+    {"skip-bad", 0, 0, O_SKIP_BAD},
+    {"size-field", 1, 0, O_SIZE_FIELD},
+    {"oversize", 1, 0, O_OVERSIZE},
+    {"zero-runtime", 1, 0, O_ZERO_RUN},
+    {"overrun", 1, 0, O_OVERRUN},
+    {"procs-per-node", 1, 0, O_PPN},
+    {"status", 1, 0, O_STATUS},
+    {"window", 1, 0, O_WINDOW},
+    {"offset", 1, 0, O_OFFSET},
+    {"first", 1, 0, O_FIRST},
+    {"arrival-mult", 1, 0, O_AMULT},
+    {"runtime-coef", 1, 0, O_RCOEF},
+    {"jobs-out", 1, 0, O_JOBS_OUT},
+    {"summary-out", 1, 0, O_SUMMARY_OUT},
+    {"series-out", 1, 0, O_SERIES_OUT},
+    {"plot", 1, 0, O_PLOT},
+    {"quiet", 0, 0, O_QUIET},
+    {"help", 0, 0, O_HELP},
+    {"platform", 1, 0, O_PLATFORM},
+    {"version", 0, 0, O_VERSION},
+    {"time-alloc", 0, 0, O_TIME_ALLOC},
+    {0, 0, 0, 0},
+};
+
+/* Returns 0, -1 for --help/--version (exit 0), or an error code. */
+static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
+{
+	const char *prog = c->prog;
+	const struct js_runtime_ops *const *runtimes = c->runtimes;
+	memset(c, 0, sizeof *c);
+	c->prog = prog;
+	c->runtimes = runtimes;
+	c->sched = "easy";
+	c->alloc = "first-free";
+	c->runtime = "log";
+	c->seed = 1;
+	c->gamma_s = 10;
+	js_clean_opts_default(&c->clean);
+	int opt, rc = 0, w = 0;
+	double x = 0;
+	opterr = 0;
+	while (!rc && (opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case O_WORKLOAD: c->workload = optarg; break;
+		case O_SYNTH: c->synthetic = optarg; break;
+		case O_STATS: c->stats = optarg; break;
+		case O_SWF_OUT: c->swf_out = optarg; break;
+		case O_MACHINE: c->machine = optarg; break;
+		case O_PLATFORM: c->platform = optarg; break;
+		case O_SCHED: c->sched = optarg; break;
+		case O_ALLOC: c->alloc = optarg; break;
+		case O_RUNTIME: c->runtime = optarg; break;
+		case O_ORDER:
+			if (strcmp(optarg, "arrival") == 0)
+				c->order = JS_ORDER_ARRIVAL;
+			else if (strcmp(optarg, "sjf") == 0)
+				c->order = JS_ORDER_SJF;
+			else if (strcmp(optarg, "smallest") == 0)
+				c->order = JS_ORDER_SMALLEST;
+			else
+				rc = cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "--queue-order: '%s' is not arrival, sjf or smallest", optarg);
+			break;
+		case O_KILL: c->kill = 1; break;
+		case O_SEED:
+			rc = num_arg("--seed", optarg, 0, 4294967295.0, &x, e);
+			c->seed = (unsigned long)x;
+			break;
+		case O_GAMMA: rc = num_arg("--gamma", optarg, 0, 1e12, &c->gamma_s, e); break;
+		case O_SKIP_BAD: c->skip_bad = 1; break;
+		case O_SIZE_FIELD:
+			rc = word_arg("--size-field", optarg, "allocated", "requested", &w, e);
+			c->clean.size_field = w ? JS_SIZE_REQUESTED : JS_SIZE_ALLOCATED;
+			break;
+		case O_OVERSIZE:
+			rc = word_arg("--oversize", optarg, "skip", "clamp", &w, e);
+			c->clean.oversize = w ? JS_OVERSIZE_CLAMP : JS_OVERSIZE_SKIP;
+			break;
+		case O_ZERO_RUN:
+			rc = word_arg("--zero-runtime", optarg, "keep", "skip",
+			              &c->clean.skip_zero_run, e);
+			break;
+		case O_OVERRUN:
+			if (strcmp(optarg, "keep") == 0 || strcmp(optarg, "clamp") == 0 ||
+			    strcmp(optarg, "raise") == 0)
+				c->clean.overrun = optarg[0] == 'k'   ? JS_OVERRUN_KEEP
+				                   : optarg[0] == 'c' ? JS_OVERRUN_CLAMP
+				                                      : JS_OVERRUN_RAISE;
+			else
+				rc = cmn_err_set(e, CMN_EUSAGE,
+				                 "--overrun: '%s' is not keep, clamp or raise",
+				                 optarg);
+			break;
+		case O_PPN:
+			if (strcmp(optarg, "auto") == 0) {
+				c->clean.procs_per_node = 0;
+			} else {
+				rc = num_arg("--procs-per-node", optarg, 1, 1 << 20, &x, e);
+				c->clean.procs_per_node = (int)x;
+			}
+			break;
+		case O_STATUS: rc = status_arg(optarg, &c->clean.status_mask, e); break;
+		case O_WINDOW: {
+			const char *colon = strchr(optarg, ':');
+			char a[64] = "", b[64] = "";
+			if (!colon || colon - optarg >= 63 || strlen(colon + 1) >= 63) {
+				rc = cmn_err_set(e, CMN_EUSAGE, "--window: expected FROM:TO");
+				break;
+			}
+			memcpy(a, optarg, (size_t)(colon - optarg));
+			strcpy(b, colon + 1);
+			rc = num_arg("--window", a, 0, 1e15, &c->clean.window_from_s, e);
+			if (!rc)
+				rc = num_arg("--window", b, 0, 1e15, &c->clean.window_to_s, e);
+			break;
+		}
+		case O_OFFSET:
+			rc = num_arg("--offset", optarg, 0, 1e12, &x, e);
+			c->clean.offset = (long)x;
+			break;
+		case O_FIRST:
+			rc = num_arg("--first", optarg, 1, 1e12, &x, e);
+			c->clean.first = (long)x;
+			break;
+		case O_AMULT:
+			rc =
+			    num_arg("--arrival-mult", optarg, 1e-9, 1e9, &c->clean.arrival_mult, e);
+			break;
+		case O_RCOEF:
+			rc =
+			    num_arg("--runtime-coef", optarg, 1e-9, 1e9, &c->clean.runtime_coef, e);
+			break;
+		case O_JOBS_OUT: c->jobs_out = optarg; break;
+		case O_SUMMARY_OUT: c->summary_out = optarg; break;
+		case O_SERIES_OUT: c->series_out = optarg; break;
+		case O_PLOT: c->plot = optarg; break;
+		case O_QUIET: c->quiet = 1; break;
+		case O_TIME_ALLOC: c->time_alloc = 1; break;
+		case O_HELP: usage(stdout, c); return -1;
+		case O_VERSION: printf("%s %s\n", c->prog, PROJECT_VERSION); return -1;
+		default:
+			rc = cmn_err_set(e, CMN_EUSAGE, "unknown or incomplete option '%s'",
+			                 argv[optind - 1]);
+		}
+	}
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return cmn_err_set(e, CMN_EUSAGE, "unexpected argument '%s'", argv[optind]);
+	if (c->stats) {
+		if (c->workload || c->synthetic)
+			return cmn_err_set(e, CMN_EUSAGE, "--stats takes its own file");
+		return 0;
+	}
+	if (!!c->workload == !!c->synthetic)
+		return cmn_err_set(e, CMN_EUSAGE, "give exactly one of --workload and --synthetic");
+	if (!c->machine == !c->platform)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "give one of --machine (e.g. flat:nodes=256) and --platform FILE.xml");
+	return 0;
+}
+
+static int load_workload(const struct cli *c, const struct plat_machine *m, struct js_workload **w,
+                         struct cmn_err *e)
+{
+	int rc = c->synthetic ? js_synth_generate(c->synthetic, c->seed, m->nodes, w, NULL, 0, e)
+	                      : js_swf_read(c->workload, c->skip_bad, w, e);
+	if (rc)
+		return rc;
+	rc = js_clean(*w, &c->clean, m->nodes, e);
+	if (rc) {
+		js_workload_free(*w);
+		*w = NULL;
+	}
+	return rc;
+}
+
+static int run_stats(const struct cli *c, struct cmn_err *e)
+{
+	struct js_workload *w;
+	int rc = js_swf_read(c->stats, c->skip_bad, &w, e);
+	if (rc)
+		return rc;
+	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
+	 * procs-per-node, or MaxNodes), else the largest job of the log. */
+	int ppn = js_clean_ppn(w, &c->clean);
+	long long procs = 0;
+	struct plat_machine *m = NULL;
+	if (c->machine) {
+		rc = plat_machine_create(c->machine, &m, e);
+		if (rc) {
+			js_workload_free(w);
+			return rc;
+		}
+		procs = m->nodes;
+	} else if (w->hdr.max_procs > 0) {
+		procs = w->hdr.max_procs / ppn;
+	} else if (w->hdr.max_nodes > 0) {
+		procs = w->hdr.max_nodes;
+	}
+	if (procs <= 0) {
+		for (size_t i = 0; i < w->n; i++) {
+			long long size = (long long)ceil(w->jobs[i].f[JS_F_ALLOC_PROCS] / ppn);
+			if (size > procs)
+				procs = size;
+		}
+	}
+	plat_machine_destroy(m);
+	rc = js_clean(w, &c->clean, (int)procs, e);
+	struct js_wstats s;
+	if (!rc)
+		rc = js_wstats_compute(w, (int)procs, &s, e);
+	if (!rc)
+		js_wstats_print(stdout, &s, w);
+	js_workload_free(w);
+	return rc;
+}
+
+/* A gnuplot single-quoted string ('' stands for a quote). */
+static void gp_str(FILE *g, const char *v)
+{
+	fputc('\'', g);
+	for (; *v; v++) {
+		if (*v == '\'')
+			fputc('\'', g);
+		fputc(*v, g);
+	}
+	fputc('\'', g);
+}
+
+/* Draws utilization and queue length from the series CSV into png (a
+ * temporary); shown is the name to report. gnuplot's messages go to stderr. */
+static int run_gnuplot(const char *series, const char *png, const char *shown, const char *title,
+                       int empty, struct cmn_err *e)
+{
+	FILE *g = popen("gnuplot 1>&2", "w");
+	if (!g)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
+	fprintf(g, "set terminal pngcairo size 1000,700 font ',10'\nset output ");
+	gp_str(g, png);
+	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
+	gp_str(g, title);
+	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange "
+	           "[0:1.05]\n");
+	if (empty) /* nothing simulated: empty axes that say so */
+		fprintf(g,
+		        "set label 'no job simulated' at graph 0.5,0.5 center\n"
+		        "plot [0:1] NaN notitle\nset ylabel 'queued jobs'\nset xlabel 'time (h)'\n"
+		        "plot [0:1] NaN notitle\n");
+	for (int k = 0; k < 2 && !empty; k++) {
+		if (k)
+			fprintf(
+			    g,
+			    "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n");
+		fprintf(g, "plot ");
+		gp_str(g, series);
+		fprintf(g, " every ::1 using ($1/3600):%d with steps lw 1 %s\n", k ? 4 : 3,
+		        k ? "lc 7 title 'queue length'" : "title 'busy nodes / nodes'");
+	}
+	fprintf(g, "unset multiplot\n");
+	int st = pclose(g);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
+		                   shown);
+	return 0;
+}
+
+enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_N };
+
+static int simulate(const struct cli *c, struct cmn_err *e)
+{
+	struct plat_machine *m = NULL;
+	struct js_alloc *alloc = NULL;
+	struct js_sched *sched = NULL;
+	struct js_runtime *rt = NULL;
+	struct js_workload *w = NULL;
+	struct js_sim_result *res = NULL;
+	struct cmn_outfile out[OUT_N];
+	memset(out, 0, sizeof out);
+	int rc =
+	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
+	if (!rc)
+		rc = js_alloc_create(c->alloc, m, &alloc, e);
+	if (!rc)
+		alloc->stats->timed = c->time_alloc;
+	if (!rc)
+		rc = js_runtime_create_in(c->runtimes, c->runtime, &rt, e);
+	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
+		const void *ops;
+		struct cmn_params sp;
+		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
+		                      &ops, &sp, e);
+	}
+	if (!rc)
+		rc = load_workload(c, m, &w, e);
+	if (!rc)
+		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
+	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out, c->plot,
+	                            c->swf_out};
+	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
+		if (paths[k])
+			rc = k == OUT_PLOT ? cmn_outfile_reserve(&out[k], paths[k], e)
+			                   : cmn_outfile_open(&out[k], paths[k], e);
+	struct cmn_outfile series_scratch = {0};
+	FILE *series = out[OUT_SERIES].f;
+	if (!rc && c->plot && !series) { /* the plot needs a series: a temporary one */
+		rc = cmn_outfile_open(&series_scratch, c->plot, e);
+		series = series_scratch.f;
+	}
+	if (!rc) {
+		struct js_sim_opts o;
+		js_sim_opts_default(&o);
+		o.kill_at_req = c->kill;
+		o.order = c->order;
+		o.series = series;
+		o.progress = !c->quiet && isatty(2);
+		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
+	}
+	static const char *const order_names[] = {"arrival", "sjf", "smallest"};
+	struct js_run_params p = {c->workload ? c->workload
+	                          : w         ? w->source
+	                                      : "",
+	                          m ? m->spec : "",
+	                          sched ? sched->spec : "",
+	                          alloc ? alloc->spec : "",
+	                          rt ? rt->spec : "",
+	                          order_names[c->order],
+	                          c->kill,
+	                          c->seed,
+	                          c->gamma_s,
+	                          &c->clean,
+	                          w ? js_clean_ppn(w, &c->clean) : 1,
+	                          m,
+	                          alloc};
+	if (!rc && out[OUT_JOBS].f)
+		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, m, c->gamma_s);
+	if (!rc && out[OUT_SUMMARY].f)
+		rc = js_write_summary_csv(out[OUT_SUMMARY].f, w, res, &p);
+	if (!rc && out[OUT_SWF].f)
+		rc = js_swf_write(out[OUT_SWF].f, w, p.workload);
+	if (rc == CMN_EIO && !e->msg[0])
+		cmn_err_set(e, CMN_EIO, "cannot write an output");
+	if (!rc && c->plot) {
+		const char *series_path =
+		    series_scratch.tmp ? series_scratch.tmp : out[OUT_SERIES].tmp;
+		char title[600];
+		snprintf(title, sizeof title, "%s / %s / %s", p.machine, p.sched, p.alloc);
+		if (fflush(series) != 0)
+			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_path);
+		if (!rc)
+			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, c->plot, title, w->n == 0,
+			                 e);
+	}
+	cmn_outfile_abort(&series_scratch);
+	for (int k = 0; k < OUT_N; k++) {
+		if (rc)
+			cmn_outfile_abort(&out[k]);
+		else if (cmn_outfile_commit(&out[k], e))
+			rc = CMN_EIO;
+	}
+	if (!rc)
+		js_print_summary(stdout, w, res, &p);
+	js_sim_result_free(res);
+	js_workload_free(w);
+	js_sched_destroy(sched);
+	js_runtime_destroy(rt);
+	js_alloc_destroy(alloc);
+	plat_machine_destroy(m);
+	return rc;
+}
+
+int js_cli_main(int argc, char **argv, const char *prog,
+                const struct js_runtime_ops *const *runtimes)
+{
+	gsl_set_error_handler_off();
+	struct cli c = {.prog = prog, .runtimes = runtimes};
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	int rc = parse_args(argc, argv, &c, &e);
+	if (rc == -1)
+		return 0;
+	if (rc) {
+		fprintf(stderr, "%s: %s\n(try %s --help)\n", prog, e.msg, prog);
+		return 2;
+	}
+	rc = c.stats ? run_stats(&c, &e) : simulate(&c, &e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, e.msg);
+		return cmn_err_exit_status(&e);
+	}
+	return 0;
+}
