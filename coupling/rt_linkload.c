@@ -1,0 +1,201 @@
+/* Run-time model "linkload": a job's progress rate is t_ref / t_now, where
+ * t_now is one iteration of its application profile on its nodes with every
+ * running job's traffic sharing the links (linkload.h) and t_ref the same
+ * iteration alone on the reference placement (nodes 0..n-1: contiguous).
+ * Its work is its log run time (the run time at the reference placement).
+ * Profiles: each job gets one of the listed kernels (class as given, rank
+ * count = its node count) by a seeded draw with equal weights on its index
+ * in the workload (the same job always gets the same kernel); "none" is a
+ * kernel without communication (rate 1). Iterations are generated once per
+ * (kernel, rank count) and cached. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../jobsched/runtime.h"
+#include "linkload.h"
+#include "profile.h"
+#include "rt_linkload.h"
+
+#define MAX_KERNELS 16
+
+static const struct cmn_param_def ll_params[] = {
+    {"kernels", CMN_PT_STRING, "cg/mg/ft/is/lu", 0, 0, NULL,
+     "profiles drawn for the jobs: NPB-like kernels separated by '/', or none"},
+    {"class", CMN_PT_CHOICE, "A", 0, 0, "S|W|A|B|C|D", "problem class of every profile"},
+    {"seed", CMN_PT_INT, "1", 0, 2147483647, NULL, "seed of the draw of a job's kernel"},
+    {NULL},
+};
+
+struct cached {
+	int kernel, nranks;
+	struct cpl_iteration it;
+	double t_ref;
+};
+
+struct linkload {
+	char kernels[MAX_KERNELS][8];
+	int nk;
+	char cls;
+	unsigned long seed;
+	struct cached *cache;
+	int ncache, capcache;
+	const struct plat_machine *m;
+};
+
+static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	struct linkload *l = calloc(1, sizeof *l);
+	if (!l)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	char list[CMN_PARAM_STR];
+	snprintf(list, sizeof list, "%s", cmn_params_str(p, "kernels"));
+	for (char *tok = strtok(list, "/"); tok; tok = strtok(NULL, "/")) {
+		if (l->nk == MAX_KERNELS || strlen(tok) >= sizeof l->kernels[0]) {
+			free(l);
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "linkload: kernels=%s: too many or too long",
+			                   cmn_params_str(p, "kernels"));
+		}
+		snprintf(l->kernels[l->nk++], sizeof l->kernels[0], "%s", tok);
+	}
+	for (int i = 0; i < l->nk; i++) { /* every kernel known before the run starts */
+		struct cpl_iteration it;
+		if (strcmp(l->kernels[i], "none") == 0)
+			continue;
+		if (cpl_iteration_of(l->kernels[i], 'S', 2, &it, e)) {
+			free(l);
+			cmn_err_prefix(e, "linkload: kernels");
+			return e->code;
+		}
+		cpl_iteration_free(&it);
+	}
+	if (!l->nk) {
+		free(l);
+		return cmn_err_set(e, CMN_EUSAGE, "linkload: give at least one kernel");
+	}
+	l->cls = cmn_params_str(p, "class")[0];
+	l->seed = (unsigned long)cmn_params_num(p, "seed");
+	*self = l;
+	return 0;
+}
+
+static void ll_destroy(void *self)
+{
+	struct linkload *l = self;
+	for (int i = 0; i < l->ncache; i++)
+		cpl_iteration_free(&l->cache[i].it);
+	free(l->cache);
+	free(l);
+}
+
+static int kernel_of(const struct linkload *l, int j)
+{
+	uint64_t z = (uint64_t)l->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)j + 1; /* splitmix64 */
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return (int)(z % (uint64_t)l->nk);
+}
+
+/* The index of the cached iteration (and reference time) of kernel k on n
+ * ranks, or -1 (an index: the cache moves as it grows). */
+static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
+{
+	for (int i = 0; i < l->ncache; i++)
+		if (l->cache[i].kernel == k && l->cache[i].nranks == n)
+			return i;
+	if (l->ncache == l->capcache) {
+		int cap = l->capcache ? 2 * l->capcache : 16;
+		struct cached *c = realloc(l->cache, (size_t)cap * sizeof *c);
+		if (!c)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+		l->cache = c;
+		l->capcache = cap;
+	}
+	struct cached *c = &l->cache[l->ncache];
+	c->kernel = k;
+	c->nranks = n;
+	if (strcmp(l->kernels[k], "none") == 0) { /* compute only: one flop per rank */
+		c->it.nranks = n;
+		c->it.matrix = calloc((size_t)n * (size_t)n, sizeof *c->it.matrix);
+		c->it.flops = malloc((size_t)n * sizeof *c->it.flops);
+		if (!c->it.matrix || !c->it.flops) {
+			cpl_iteration_free(&c->it);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+		}
+		for (int r = 0; r < n; r++)
+			c->it.flops[r] = 1;
+	} else if (cpl_iteration_of(l->kernels[k], l->cls, n, &c->it, e)) {
+		return -1;
+	}
+	int *ref = malloc((size_t)n * sizeof *ref);
+	if (!ref) {
+		cpl_iteration_free(&c->it);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	}
+	for (int r = 0; r < n; r++)
+		ref[r] = r;
+	struct cpl_job_load alone = {n, ref, c->it.matrix, c->it.flops};
+	int rc = cpl_linkload_times(l->m, &alone, 1, &c->t_ref, e);
+	free(ref);
+	if (rc) {
+		cpl_iteration_free(&c->it);
+		return -1;
+	}
+	return l->ncache++;
+}
+
+static double ll_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+{
+	(void)self, (void)nodes, (void)n;
+	return js_sim_job(sim, j)->run_s;
+}
+
+static int ll_rates(void *self, const struct js_sim *sim, double *rates, struct cmn_err *e)
+{
+	struct linkload *l = self;
+	l->m = js_sim_machine(sim);
+	size_t n = js_sim_rlen(sim);
+	if (!n)
+		return 0;
+	struct cpl_job_load *jobs = malloc(n * sizeof *jobs);
+	int *c = malloc(n * sizeof *c);
+	double *t = malloc(n * sizeof *t);
+	int rc = 0;
+	if (!jobs || !c || !t)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) {
+		int j = js_sim_rjob(sim, i), nn;
+		const int *nodes = js_sim_job_nodes(sim, j, &nn);
+		if ((c[i] = iteration(l, kernel_of(l, j), nn, e)) < 0) {
+			rc = e->code;
+			break;
+		}
+		jobs[i] = (struct cpl_job_load){nn, nodes, NULL, NULL};
+	}
+	for (size_t i = 0; !rc && i < n; i++) { /* the cache no longer moves */
+		jobs[i].matrix = l->cache[c[i]].it.matrix;
+		jobs[i].flops = l->cache[c[i]].it.flops;
+	}
+	if (!rc)
+		rc = cpl_linkload_times(l->m, jobs, (int)n, t, e);
+	for (size_t i = 0; !rc && i < n; i++)
+		rates[i] = t[i] > 0 && l->cache[c[i]].t_ref > 0 ? l->cache[c[i]].t_ref / t[i] : 1;
+	free(jobs);
+	free(c);
+	free(t);
+	return rc;
+}
+
+const struct js_runtime_ops cpl_rt_linkload_ops = {
+    .base = {"linkload",
+             "emergent: iteration time from every running job's traffic routed on the "
+             "machine, max-min shares of link bandwidth; rate = reference / actual",
+             ll_params},
+    .create = ll_create,
+    .destroy = ll_destroy,
+    .work_s = ll_work,
+    .rates = ll_rates,
+};

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# cosim with the linkload model: a profile without communication gives the
+# log's run times exactly; communication-heavy profiles sharing links slow
+# jobs down; same inputs, same outputs; jobsched does not offer the model.
+# Usage: test_cosim.sh BIN_DIR
+set -u
+B="$1"
+. "$(dirname "$0")/../check.sh"
+W="--synthetic dq:jobs=200,n1=1,n2=64,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=3 --sched easy --quiet"
+exec 3>&1 > /dev/null # the tools print summary tables; PASS/FAIL go to fd 3
+ok() { pass=$((pass + 1)); echo "PASS $1" >&3; }
+ko() { fail=$((fail + 1)); echo "FAIL $1" >&3; }
+"$B/jobsched" $W --runtime log --jobs-out "$T/log.csv" &&
+	"$B/cosim" $W --runtime linkload:kernels=none --jobs-out "$T/none.csv" &&
+	cmp -s "$T/log.csv" "$T/none.csv" && ok "no communication: the log's run times exactly" ||
+	ko "no communication: the log's run times exactly"
+"$B/cosim" $W --runtime linkload:kernels=is --jobs-out "$T/is.csv" --summary-out "$T/is-sum.csv" &&
+	python3 - "$T/log.csv" "$T/is.csv" << 'PY' && ok "IS jobs sharing links run longer" || ko "IS jobs sharing links run longer"
+import csv, sys
+def runs(p):
+    return {r["job_id"]: float(r["execution_time"]) for r in csv.DictReader(open(p))}
+a, b = runs(sys.argv[1]), runs(sys.argv[2])
+longer = sum(1 for k in a if b[k] > a[k] * (1 + 1e-9))
+shorter = sum(1 for k in a if b[k] < a[k] * (1 - 1e-6))
+sys.exit(0 if longer > 0 and shorter == 0 else 1)
+PY
+"$B/cosim" $W --runtime linkload:kernels=is --jobs-out "$T/is2.csv" && cmp -s "$T/is.csv" "$T/is2.csv" &&
+	ok "same inputs, same outputs" || ko "same inputs, same outputs"
+"$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
+"$B/jobsched" $W --runtime linkload 2> "$T/err"
+[ $? -eq 2 ] && grep -q "known: log" "$T/err" && ok "jobsched does not (it never includes coupling)" ||
+	ko "jobsched does not: $(cat "$T/err")"
+"$B/cosim" $W --runtime linkload:kernels=cg/xx > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "xx" "$T/err" && ok "unknown kernel: exit 2" || ko "unknown kernel: $(cat "$T/err")"
+echo "$pass passed, $fail failed" >&3
+[ "$fail" -eq 0 ]
