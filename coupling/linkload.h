@@ -32,4 +32,18 @@ struct cpl_job_load {
 int cpl_linkload_times(const struct plat_machine *m, const struct cpl_job_load *jobs, int n,
                        double *t, struct cmn_err *e);
 
+/* A job's flows with their routes, built once while its nodes stay. */
+struct cpl_job_flows {
+	int nranks, nflows;
+	const double *flops; /* borrowed */
+	int *src, *dst;
+	double *bytes, *lat;
+	int *first, *pool; /* flow k's links: pool[first[k] .. first[k+1]) */
+};
+int cpl_flows_build(const struct plat_machine *m, const struct cpl_job_load *job,
+                    struct cpl_job_flows *f, struct cmn_err *e);
+void cpl_flows_free(struct cpl_job_flows *f);
+int cpl_linkload_times_flows(const struct plat_machine *m, const struct cpl_job_flows *const *jobs,
+                             int n, double *t, struct cmn_err *e);
+
 #endif

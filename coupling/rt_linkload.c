@@ -42,6 +42,11 @@ struct linkload {
 	struct cached *cache;
 	int ncache, capcache;
 	const struct plat_machine *m;
+	/* the flows and routes of each running job, built when it first runs */
+	struct cpl_job_flows **flows; /* by job index, njobs entries */
+	int *cached_jobs, ncached;
+	size_t njobs;
+	char *running;
 };
 
 static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
@@ -84,6 +89,13 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 static void ll_destroy(void *self)
 {
 	struct linkload *l = self;
+	for (int i = 0; i < l->ncached; i++) {
+		cpl_flows_free(l->flows[l->cached_jobs[i]]);
+		free(l->flows[l->cached_jobs[i]]);
+	}
+	free(l->flows);
+	free(l->cached_jobs);
+	free(l->running);
 	for (int i = 0; i < l->ncache; i++)
 		cpl_iteration_free(&l->cache[i].it);
 	free(l->cache);
@@ -158,31 +170,64 @@ static int ll_rates(void *self, const struct js_sim *sim, double *rates, struct 
 	struct linkload *l = self;
 	l->m = js_sim_machine(sim);
 	size_t n = js_sim_rlen(sim);
-	if (!n)
-		return 0;
-	struct cpl_job_load *jobs = malloc(n * sizeof *jobs);
-	int *c = malloc(n * sizeof *c);
-	double *t = malloc(n * sizeof *t);
+	if (!l->flows) {
+		l->njobs = js_sim_njobs(sim);
+		l->flows = calloc(l->njobs ? l->njobs : 1, sizeof *l->flows);
+		l->cached_jobs = malloc((l->njobs ? l->njobs : 1) * sizeof *l->cached_jobs);
+		l->running = calloc(l->njobs ? l->njobs : 1, 1);
+		if (!l->flows || !l->cached_jobs || !l->running)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	const struct cpl_job_flows **jobs = malloc((n ? n : 1) * sizeof *jobs);
+	int *c = malloc((n ? n : 1) * sizeof *c);
+	double *t = malloc((n ? n : 1) * sizeof *t);
 	int rc = 0;
 	if (!jobs || !c || !t)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) { /* profiles first: the cache may move */
+		int j = js_sim_rjob(sim, i), nn;
+		js_sim_job_nodes(sim, j, &nn);
+		if ((c[i] = iteration(l, kernel_of(l, j), nn, e)) < 0)
+			rc = e->code;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		int j = js_sim_rjob(sim, i), nn;
 		const int *nodes = js_sim_job_nodes(sim, j, &nn);
-		if ((c[i] = iteration(l, kernel_of(l, j), nn, e)) < 0) {
-			rc = e->code;
-			break;
+		l->running[j] = 1;
+		if (!l->flows[j]) {
+			struct cpl_job_load load = {nn, nodes, l->cache[c[i]].it.matrix,
+			                            l->cache[c[i]].it.flops};
+			if (!(l->flows[j] = malloc(sizeof **l->flows))) {
+				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+				break;
+			}
+			if ((rc = cpl_flows_build(l->m, &load, l->flows[j], e))) {
+				free(l->flows[j]);
+				l->flows[j] = NULL;
+				break;
+			}
+			l->cached_jobs[l->ncached++] = j;
 		}
-		jobs[i] = (struct cpl_job_load){nn, nodes, NULL, NULL};
-	}
-	for (size_t i = 0; !rc && i < n; i++) { /* the cache no longer moves */
-		jobs[i].matrix = l->cache[c[i]].it.matrix;
-		jobs[i].flops = l->cache[c[i]].it.flops;
+		l->flows[j]->flops = l->cache[c[i]].it.flops;
+		jobs[i] = l->flows[j];
 	}
 	if (!rc)
-		rc = cpl_linkload_times(l->m, jobs, (int)n, t, e);
+		rc = cpl_linkload_times_flows(l->m, jobs, (int)n, t, e);
 	for (size_t i = 0; !rc && i < n; i++)
 		rates[i] = t[i] > 0 && l->cache[c[i]].t_ref > 0 ? l->cache[c[i]].t_ref / t[i] : 1;
+	/* forget the jobs that ended */
+	for (int i = 0; i < l->ncached;) {
+		int j = l->cached_jobs[i];
+		if (l->running[j]) {
+			l->running[j] = 0;
+			i++;
+			continue;
+		}
+		cpl_flows_free(l->flows[j]);
+		free(l->flows[j]);
+		l->flows[j] = NULL;
+		l->cached_jobs[i] = l->cached_jobs[--l->ncached];
+	}
 	free(jobs);
 	free(c);
 	free(t);

@@ -29,7 +29,7 @@ struct cached_trace {
 
 struct smpi_data {
 	char tmpdir[64];
-	struct cached_trace *cache;
+	struct cached_trace **cache; /* entries stay put: evaluations hold pointers */
 	int ncache, capcache;
 };
 
@@ -66,22 +66,27 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
                                      struct cmn_err *e)
 {
 	for (int i = 0; i < s->ncache; i++)
-		if (s->cache[i].t == t && s->cache[i].shift == shift)
-			return &s->cache[i];
+		if (s->cache[i]->t == t && s->cache[i]->shift == shift)
+			return s->cache[i];
 	if (s->ncache == s->capcache) {
 		int cap = s->capcache ? 2 * s->capcache : 8;
-		struct cached_trace *c = realloc(s->cache, (size_t)cap * sizeof *c);
+		struct cached_trace **c = realloc(s->cache, (size_t)cap * sizeof *c);
 		if (!c)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
 		s->cache = c;
 		s->capcache = cap;
 	}
-	struct cached_trace *c = &s->cache[s->ncache];
+	struct cached_trace *c = calloc(1, sizeof *c);
+	if (!c)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+	s->cache[s->ncache] = c; /* counted below, once complete */
 	c->t = t;
 	c->shift = shift;
 	c->files = calloc((size_t)t->nranks, sizeof *c->files);
-	if (!c->files)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+	if (!c->files) {
+		cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		goto fail;
+	}
 	int own = shift == 0;
 	for (int r = 0; r < t->nranks; r++)
 		own &= t->files[r] != NULL;
@@ -94,11 +99,9 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 			snprintf(s->tmpdir, sizeof s->tmpdir, "/tmp/netsim-XXXXXX");
 			if (!mkdtemp(s->tmpdir)) {
 				s->tmpdir[0] = '\0';
-				free(c->files);
-				return cmn_err_set(e, CMN_EIO,
-				                   "cannot create a temporary folder: %s",
-				                   strerror(errno)),
-				       NULL;
+				cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
+				            strerror(errno));
+				goto fail;
 			}
 		}
 		char base[32];
@@ -107,8 +110,8 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 		long nact = t->first[t->nranks];
 		copy.act = malloc((size_t)(nact ? nact : 1) * sizeof *copy.act);
 		if (!copy.act) {
-			free(c->files);
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+			cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			goto fail;
 		}
 		memcpy(copy.act, t->act, (size_t)nact * sizeof *copy.act);
 		for (long k = 0; k < nact; k++)
@@ -118,10 +121,8 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 			}
 		int rc = trace_write(&copy, s->tmpdir, base, e);
 		free(copy.act);
-		if (rc) {
-			free(c->files);
-			return NULL;
-		}
+		if (rc)
+			goto fail;
 		for (int r = 0; r < t->nranks; r++) {
 			size_t n = strlen(s->tmpdir) + 64;
 			c->files[r] = malloc(n);
@@ -131,10 +132,18 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 		}
 	}
 	for (int r = 0; r < t->nranks; r++)
-		if (!c->files[r])
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+		if (!c->files[r]) {
+			cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			goto fail;
+		}
 	s->ncache++;
 	return c;
+fail:
+	for (int r = 0; c->files && r < t->nranks; r++)
+		free(c->files[r]);
+	free(c->files);
+	free(c);
+	return NULL;
 }
 
 static struct smpi_data *data_of(struct sg_state *s, struct cmn_err *e)
@@ -193,19 +202,20 @@ static void smpi_cleanup(struct sg_state *s)
 	if (!d)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
-		for (int r = 0; r < d->cache[i].t->nranks; r++) {
-			if (d->cache[i].owned && d->cache[i].files[r])
-				unlink(d->cache[i].files[r]);
-			free(d->cache[i].files[r]);
+		for (int r = 0; r < d->cache[i]->t->nranks; r++) {
+			if (d->cache[i]->owned && d->cache[i]->files[r])
+				unlink(d->cache[i]->files[r]);
+			free(d->cache[i]->files[r]);
 		}
-		if (d->cache[i].owned) {
+		if (d->cache[i]->owned) {
 			char p[128];
 			snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
 			rmdir(p);
 			snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
 			unlink(p);
 		}
-		free(d->cache[i].files);
+		free(d->cache[i]->files);
+		free(d->cache[i]);
 	}
 	if (d->tmpdir[0])
 		rmdir(d->tmpdir);

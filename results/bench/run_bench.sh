@@ -138,3 +138,14 @@ if [ -x "$NS" ]; then
 		echo "| $k | $(measure "$NS" --machine kary-ntree:k=4,n=4 $J --iterations 1 --quiet) | $small | $1 / $3 | $2 / $4 |"
 	done
 fi
+
+# Issue 7 (first part): cosim with the linkload model on the whole HPC2N log.
+CO=$B/bin/cosim
+if [ -x "$CO" ] && [ -d "$SHARED" ]; then
+	echo
+	echo "| run | jobs | wall (s), best of $REPS | peak RSS (MB) |"
+	echo "|---|---|---|---|"
+	H="--workload $SHARED/HPC2N-2002-2.2-cln.swf.gz --machine kary-ntree:k=4,n=4 --sched easy --alloc quasi:qct=20 --quiet"
+	echo "| HPC2N, 4-ary 4-tree, EASY, quasi:qct=20, jobsched log | 202,871 | $(measure "$B/bin/jobsched" $H) |"
+	echo "| the same, cosim linkload | 202,871 | $(measure "$CO" $H --runtime linkload) |"
+fi

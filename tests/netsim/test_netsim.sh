@@ -87,6 +87,12 @@ sys.exit(0 if all(abs(float(r["time_s"]) - float(r["alone_s"])) <= 1e-6 * float(
          and abs(float(rows[0]["time_s"]) - 0.0232297) < 1e-6 else 1)
 PY
 fi
+# ten jobs (the engine's caches grow): each as alone on a flat machine
+J=""
+for j in $(seq 0 9); do J="$J --job cg.S.4@$((j * 4))-$((j * 4 + 3))"; done
+"$NS" --machine flat:nodes=40 $J --quiet --jobs-out "$T/j.csv" 2> "$T/err" &&
+	python3 -c "import csv, sys; r = list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if len(r) == 10 and all(abs(float(x['time_s']) - float(x['alone_s'])) <= 1e-6 * float(x['alone_s']) for x in r) else 1)" "$T/j.csv" &&
+	ok "ten jobs apart: each as alone" || ko "ten jobs apart: $(tail -1 "$T/err")"
 # --repeat: evaluations back to back agree
 "$NS" --machine kary-ntree:k=4,n=2 --job cg.S.16@contiguous --repeat 5 --quiet 2> "$T/err" && grep -q "identical results" "$T/err" &&
 	ok "five evaluations back to back agree" || ko "five evaluations back to back: $(tail -1 "$T/err")"
