@@ -220,7 +220,8 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
-	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi\n");
+	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
+	           "effective_speedup\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -247,7 +248,11 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		if (aq.max_level >= 0)
 			fprintf(f, "%d", aq.max_level);
 		fprintf(f, ",%s,%d,%d,", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
-		num(f, x->psi, "\n");
+		num(f, x->psi, ",");
+		num(f, x->work_s, ",");
+		/* work done per second of execution (1: as fast as the model's
+		 * reference); killed jobs did not finish their work */
+		num(f, exec > 0 && !x->killed ? x->work_s / exec : NAN, "\n");
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -264,6 +269,7 @@ struct summary {
 	double frac_class[4]; /* by enum js_alloc_class */
 	size_t coallocated;   /* jobs spanning two clusters or more */
 	double mean_psi;      /* over jobs with a psi */
+	double mean_speedup;  /* work / execution time over the jobs that finished */
 	double art_c[4];      /* seed 001's psi groups C1..C4, co-allocated jobs */
 };
 
@@ -361,6 +367,16 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 		s->group_n[g]++;
 	}
 	s->makespan = last - first;
+	double speedup = 0;
+	size_t with_speedup = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		double exec = r->jobs[i].finish_s - r->jobs[i].start_s;
+		if (exec > 0 && !r->jobs[i].killed) {
+			speedup += r->jobs[i].work_s / exec;
+			with_speedup++;
+		}
+	}
+	s->mean_speedup = with_speedup ? speedup / (double)with_speedup : NAN;
 	s->mean_wait = gsl_stats_mean(wait, 1, n);
 	gsl_sort(wait, 1, n);
 	s->median_wait = gsl_stats_median_from_sorted_data(wait, 1, n);
@@ -449,7 +465,8 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	    "art_s4_s,passes,mean_pairwise_sum,mean_pairwise_mean,mean_max_level,"
 	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
 	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us,migrations_tried,migrations_"
-	    "done,jobs_coallocated,mean_psi,art_c1_s,art_c2_s,art_c3_s,art_c4_s\n");
+	    "done,jobs_coallocated,mean_psi,art_c1_s,art_c2_s,art_c3_s,art_c4_s,"
+	    "mean_effective_speedup\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -499,7 +516,8 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	fprintf(f, "%ld,%ld,%zu,", r->migrations_tried, r->migrations_done, s.coallocated);
 	num(f, s.mean_psi, ",");
 	for (int g = 0; g < 4; g++)
-		num(f, s.art_c[g], g < 3 ? "," : "\n");
+		num(f, s.art_c[g], ",");
+	num(f, s.mean_speedup, "\n");
 	return ferror(f) ? CMN_EIO : 0;
 }
 
@@ -522,6 +540,7 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "%-24s %.4f / %.4f / %.4f\n", "utilized / unused / lost", s.util, s.unused,
 	        s.lost);
 	fprintf(f, "%-24s %.4f\n", "load (seed 000 eq. 2)", s.load);
+	fprintf(f, "%-24s %.4f\n", "mean effective speed-up", s.mean_speedup);
 	fprintf(f, "%-24s S1 %.1f  S2 %.1f  S3 %.1f  S4 %.1f\n", "mean response by size", s.art[0],
 	        s.art[1], s.art[2], s.art[3]);
 }

@@ -271,6 +271,7 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	st->remaining_s = s->rt->ops->work_s(s->rt->self, s, j, nodes, n);
 	if (st->remaining_s < 0)
 		return cmn_err_set(e, CMN_ENOMEM, "run-time model %s: out of memory", s->rt->spec);
+	s->res->jobs[j].work_s = st->remaining_s;
 	st->rate = 1.0;
 	st->last_s = s->now;
 	size_t rp = run_lower_bound(s, j);

@@ -43,6 +43,7 @@ struct js_job_result {
 	int killed;                 /* ended at its requested time */
 	int moves;                  /* times it was migrated */
 	double psi;                 /* run-time penalty factor (seed 001), NAN when none */
+	double work_s;              /* its work at rate 1 (the run-time model's), set at start */
 	size_t res_off;             /* allocated_resources text in result->text */
 };
 

@@ -24,6 +24,11 @@ longer = sum(1 for k in a if b[k] > a[k] * (1 + 1e-9))
 shorter = sum(1 for k in a if b[k] < a[k] * (1 - 1e-6))
 sys.exit(0 if longer > 0 and shorter == 0 else 1)
 PY
+python3 - "$T/is-sum.csv" << 'PY' && ok "effective speed-up below 1 under contention" || ko "effective speed-up below 1 under contention"
+import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if 0 < float(r["mean_effective_speedup"]) < 1 else 1)
+PY
 "$B/cosim" $W --runtime linkload:kernels=is --jobs-out "$T/is2.csv" && cmp -s "$T/is.csv" "$T/is2.csv" &&
 	ok "same inputs, same outputs" || ko "same inputs, same outputs"
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
