@@ -250,9 +250,9 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		fprintf(f, ",%s,%d,%d,", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
 		num(f, x->psi, ",");
 		num(f, x->work_s, ",");
-		/* work done per second of execution (1: as fast as the model's
-		 * reference); killed jobs did not finish their work */
-		num(f, exec > 0 && !x->killed ? x->work_s / exec : NAN, "\n");
+		/* the log's run time over the run time here (1: as in the log);
+		 * killed jobs did not finish their work */
+		num(f, exec > 0 && !x->killed ? j->run_s / exec : NAN, "\n");
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -269,7 +269,7 @@ struct summary {
 	double frac_class[4]; /* by enum js_alloc_class */
 	size_t coallocated;   /* jobs spanning two clusters or more */
 	double mean_psi;      /* over jobs with a psi */
-	double mean_speedup;  /* work / execution time over the jobs that finished */
+	double mean_speedup;  /* log run time / run time over the jobs that finished */
 	double art_c[4];      /* seed 001's psi groups C1..C4, co-allocated jobs */
 };
 
@@ -372,7 +372,7 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 	for (size_t i = 0; i < w->n; i++) {
 		double exec = r->jobs[i].finish_s - r->jobs[i].start_s;
 		if (exec > 0 && !r->jobs[i].killed) {
-			speedup += r->jobs[i].work_s / exec;
+			speedup += w->jobs[i].run_s / exec;
 			with_speedup++;
 		}
 	}
