@@ -31,6 +31,19 @@ sys.exit(0 if 0 < float(r["mean_effective_speedup"]) < 1 else 1)
 PY
 "$B/cosim" $W --runtime linkload:kernels=is --jobs-out "$T/is2.csv" && cmp -s "$T/is.csv" "$T/is2.csv" &&
 	ok "same inputs, same outputs" || ko "same inputs, same outputs"
+# a map file: the synthetic jobs' executable number is -1
+printf -- '# every synthetic job\n-1 none\n' > "$T/map.txt"
+"$B/cosim" $W --runtime "linkload:kernels=is,map=$T/map.txt" --jobs-out "$T/map.csv" &&
+	cmp -s "$T/log.csv" "$T/map.csv" && ok "map file: mapped jobs get their kernel" || ko "map file: mapped jobs get their kernel"
+printf -- '1 cg\n2 lu\n1 mg\n' > "$T/dup.txt"
+"$B/cosim" $W --runtime "linkload:map=$T/dup.txt" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "dup.txt:3: key 1 mapped twice" "$T/err" && ok "map file: a key twice, with its line" || ko "map file: a key twice: $(cat "$T/err")"
+printf -- '1 cg\n2 frob\n' > "$T/bad.txt"
+"$B/cosim" $W --runtime "linkload:map=$T/bad.txt" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "bad.txt:2: unknown kernel 'frob'" "$T/err" && ok "map file: an unknown kernel, with its line" || ko "map file: unknown kernel: $(cat "$T/err")"
+printf -- '1\n' > "$T/short.txt"
+"$B/cosim" $W --runtime "linkload:map=$T/short.txt" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "short.txt:1: expected 'KEY KERNEL'" "$T/err" && ok "map file: a malformed line" || ko "map file: malformed: $(cat "$T/err")"
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
 "$B/jobsched" $W --runtime linkload 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: log" "$T/err" && ok "jobsched does not (it never includes coupling)" ||
