@@ -27,8 +27,8 @@ static const struct cmn_param_def ll_params[] = {
      "profiles drawn for the jobs: NPB-like kernels separated by '/', or none"},
     {"class", CMN_PT_CHOICE, "A", 0, 0, "S|W|A|B|C|D", "problem class of every profile"},
     {"seed", CMN_PT_INT, "1", 0, 2147483647, NULL, "seed of the draw of a job's kernel"},
-    {"map", CMN_PT_STRING, "", 0, 0, NULL,
-     "file of 'KEY KERNEL' lines: jobs whose key is listed get that kernel"},
+    {"map", CMN_PT_STRING, "none", 0, 0, NULL,
+     "file of KEY KERNEL lines (none: no map): listed jobs get that kernel"},
     {"by", CMN_PT_CHOICE, "exe", 0, 0, "exe|user", "the key: executable number or user id"},
     {NULL},
 };
@@ -159,7 +159,8 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 	}
 	l->ndraw = l->nk;
 	l->by_user = strcmp(cmn_params_str(p, "by"), "user") == 0;
-	if (cmn_params_str(p, "map")[0] && read_map(l, cmn_params_str(p, "map"), e)) {
+	if (strcmp(cmn_params_str(p, "map"), "none") != 0 &&
+	    read_map(l, cmn_params_str(p, "map"), e)) {
 		free(l->map);
 		free(l);
 		return e->code;
