@@ -119,6 +119,25 @@ int th_run(const struct js_workload *w, int nodes, const char *sched, const char
 	return rc;
 }
 
+char *th_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *s = malloc((size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	if (s)
+		s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
 const char *th_shared_dir(void)
 {
 	static const char *const candidates[] = {SOURCE_DIR "/../shared", "../shared",

@@ -18,6 +18,8 @@ void th_add(struct js_workload *w, double submit, double run, double req, int si
 
 /* Writes text to a fresh temporary file; returns its malloc'ed path. */
 char *th_write_temp(const char *text, const char *suffix);
+/* A file's whole content (malloc'ed, NUL-terminated), or NULL. */
+char *th_read_file(const char *path);
 
 /* Runs w on flat:nodes=N with the given specs; NULL rt means "log". */
 int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt,

@@ -15,28 +15,9 @@
 
 _Static_assert(sizeof(struct trace_action) <= 40, "an action stays compact");
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s)
-		s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
 static int same_file(const char *a, const char *b)
 {
-	char *x = read_all(a), *y = read_all(b);
+	char *x = th_read_file(a), *y = th_read_file(b);
 	int same = x && y && strcmp(x, y) == 0;
 	free(x);
 	free(y);

@@ -26,22 +26,6 @@ static void test_units(void)
 	CU_ASSERT(plat_xml_value("1sec", 't') < 0);
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (fread(s, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
 /* platgen's file for spec reads back as the same machine, and writing that
  * machine again gives the same file. */
 static void round_trip(const char *spec)
@@ -60,7 +44,7 @@ static void round_trip(const char *spec)
 	CU_ASSERT_EQUAL(back->nodes, m->nodes);
 	CU_ASSERT_EQUAL(back->nlinks, m->nlinks);
 	CU_ASSERT_FATAL(plat_xml_write(back, &o, b, &e) == 0);
-	char *sa = read_all(a), *sb = read_all(b);
+	char *sa = th_read_file(a), *sb = th_read_file(b);
 	CU_ASSERT(sa && sb && strcmp(sa, sb) == 0);
 	free(sa), free(sb);
 	unlink(a), unlink(b);
