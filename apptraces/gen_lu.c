@@ -58,32 +58,30 @@ static struct nb neighbours(const struct lu *l, int r)
 	return b;
 }
 
+/* One plane of a sweep: receive from the two upstream neighbours, compute,
+ * send to the two downstream ones (tags t_ns along i, t_we along j). */
+static void plane(struct gen *g, int r, int up_ns, int up_we, int down_ns, int down_we, int t_ns,
+                  int t_we, double ns, double we, double flops)
+{
+	if (up_ns >= 0)
+		g_recv(g, r, up_ns, t_ns, ns);
+	if (up_we >= 0)
+		g_recv(g, r, up_we, t_we, we);
+	g_compute(g, r, flops);
+	if (down_ns >= 0)
+		g_send(g, r, down_ns, t_ns, ns);
+	if (down_we >= 0)
+		g_send(g, r, down_we, t_we, we);
+}
+
 static void sweeps(struct gen *g, const struct lu *l, int r)
 {
 	struct nb b = neighbours(l, r);
 	double ns = 8 * 5 * b.jint, we = 8 * 5 * b.iint, per = 0.4 * l->flops / (l->n - 2);
-	for (int k = 2; k < l->n; k++) { /* blts */
-		if (b.north >= 0)
-			g_recv(g, r, b.north, 2, ns);
-		if (b.west >= 0)
-			g_recv(g, r, b.west, 4, we);
-		g_compute(g, r, per);
-		if (b.south >= 0)
-			g_send(g, r, b.south, 2, ns);
-		if (b.east >= 0)
-			g_send(g, r, b.east, 4, we);
-	}
-	for (int k = l->n - 1; k >= 2; k--) { /* buts */
-		if (b.south >= 0)
-			g_recv(g, r, b.south, 1, ns);
-		if (b.east >= 0)
-			g_recv(g, r, b.east, 3, we);
-		g_compute(g, r, per);
-		if (b.north >= 0)
-			g_send(g, r, b.north, 1, ns);
-		if (b.west >= 0)
-			g_send(g, r, b.west, 3, we);
-	}
+	for (int k = 2; k < l->n; k++) /* blts: from north and west */
+		plane(g, r, b.north, b.west, b.south, b.east, 2, 4, ns, we, per);
+	for (int k = l->n - 1; k >= 2; k--) /* buts: from south and east */
+		plane(g, r, b.south, b.east, b.north, b.west, 1, 3, ns, we, per);
 }
 
 /* One direction of exchange_3: data flows from `from` to `to` with tag t. */
