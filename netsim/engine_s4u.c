@@ -45,8 +45,6 @@ struct rank_ctx {
 	int nreq, capreq;
 };
 
-static char payload; /* SimGrid's mailboxes need a non-NULL payload */
-
 static sg_mailbox_t p2p_box(const struct rank_ctx *c, int src, int dst, int tag)
 {
 	char name[96];
@@ -91,12 +89,14 @@ static void wait_all(struct rank_ctx *c)
 	c->nreq = 0;
 }
 
-static void send_bytes(sg_mailbox_t mb, double bytes)
+/* SimGrid's mailboxes need a non-NULL payload: the sender's context (kept
+ * until the evaluation's child exits; receivers never read it). */
+static void send_bytes(struct rank_ctx *c, sg_mailbox_t mb, double bytes)
 {
 	if (bytes < EAGER_BYTES)
-		sg_comm_detach(sg_mailbox_put_init(mb, &payload, (long)bytes), NULL);
+		sg_comm_detach(sg_mailbox_put_init(mb, c, (long)bytes), NULL);
 	else
-		sg_mailbox_put(mb, &payload, (long)bytes);
+		sg_mailbox_put(mb, c, (long)bytes);
 }
 
 /* Messages of one phase of a collective: what this rank sends, and what
@@ -158,15 +158,14 @@ static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
 				comms[nc++] = sg_mailbox_get_async(
 				    coll_box(c, k, phase, from[i], r), &data[i]);
 			for (int i = 0; i < out.n; i++)
-				comms[nc++] =
-				    sg_mailbox_put_async(coll_box(c, k, phase, r, out.dst[i]),
-				                         &payload, (long)out.bytes[i]);
+				comms[nc++] = sg_mailbox_put_async(
+				    coll_box(c, k, phase, r, out.dst[i]), c, (long)out.bytes[i]);
 			sg_comm_wait_all(comms, (size_t)nc);
 		} else { /* receive what comes to this rank, then pass on */
 			for (int i = 0; i < nin; i++)
 				sg_mailbox_get(coll_box(c, k, phase, from[i], r));
 			for (int i = 0; i < out.n; i++)
-				send_bytes(coll_box(c, k, phase, r, out.dst[i]), out.bytes[i]);
+				send_bytes(c, coll_box(c, k, phase, r, out.dst[i]), out.bytes[i]);
 		}
 		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
 	}
@@ -195,11 +194,11 @@ static void rank_main(int argc, char **argv)
 				sg_actor_execute(a->a);
 			break;
 		case TR_SLEEP: sg_actor_sleep_for(a->a); break;
-		case TR_SEND: send_bytes(p2p_box(c, r, a->peer, a->tag), bytes); break;
+		case TR_SEND: send_bytes(c, p2p_box(c, r, a->peer, a->tag), bytes); break;
 		case TR_ISEND:
-			add_req(c, r, a->peer, a->tag,
-			        sg_mailbox_put_async(p2p_box(c, r, a->peer, a->tag), &payload,
-			                             (long)bytes));
+			add_req(
+			    c, r, a->peer, a->tag,
+			    sg_mailbox_put_async(p2p_box(c, r, a->peer, a->tag), c, (long)bytes));
 			break;
 		case TR_RECV: sg_mailbox_get(p2p_box(c, a->peer, r, a->tag)); break;
 		case TR_IRECV:
