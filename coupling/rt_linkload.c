@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../apptraces/gen.h"
 #include "../jobsched/runtime.h"
 #include "linkload.h"
 #include "profile.h"
@@ -61,6 +62,15 @@ struct linkload {
 	char *running;
 };
 
+/* 0 when name is "none" or a generator's kernel, else an error listing them. */
+static int known_kernel(const char *name, struct cmn_err *e)
+{
+	if (strcmp(name, "none") == 0 ||
+	    cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+		return 0;
+	return e->code;
+}
+
 static int kernel_index(struct linkload *l, const char *name)
 {
 	for (int i = 0; i < l->nk; i++)
@@ -93,14 +103,11 @@ static int read_map(struct linkload *l, const char *path, struct cmn_err *e)
 			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: expected 'KEY KERNEL'", path, ln);
 			break;
 		}
-		struct cpl_iteration it;
-		if (strcmp(name, "none") != 0 && cpl_iteration_of(name, 'S', 2, &it, e)) {
+		if (known_kernel(name, e)) {
 			cmn_err_prefix(e, "%s:%ld", path, ln); /* names the known kernels */
 			e->code = rc = CMN_EINPUT;
 			break;
 		}
-		if (strcmp(name, "none") != 0)
-			cpl_iteration_free(&it);
 		int k = kernel_index(l, name);
 		if (k < 0) {
 			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: more than %d kernels", path, ln,
@@ -143,15 +150,11 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 		snprintf(l->kernels[l->nk++], sizeof l->kernels[0], "%s", tok);
 	}
 	for (int i = 0; i < l->nk; i++) { /* every kernel known before the run starts */
-		struct cpl_iteration it;
-		if (strcmp(l->kernels[i], "none") == 0)
-			continue;
-		if (cpl_iteration_of(l->kernels[i], 'S', 2, &it, e)) {
+		if (known_kernel(l->kernels[i], e)) {
 			free(l);
 			cmn_err_prefix(e, "linkload: kernels");
 			return e->code;
 		}
-		cpl_iteration_free(&it);
 	}
 	if (!l->nk) {
 		free(l);
