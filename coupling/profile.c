@@ -6,26 +6,26 @@
 #include "../apptraces/trace_stats.h"
 #include "profile.h"
 
-static int stats_of(const char *kernel, char cls, int ranks, int iters, struct trace_stats *s,
-                    struct cmn_err *e)
+static int stats_of(const char *kernel, char cls, int ranks, int iters, double flop_scale,
+                    struct trace_stats *s, struct cmn_err *e)
 {
 	struct trace *t;
 	int exact;
-	if (trace_generate(kernel, cls, ranks, iters, 1, &t, &exact, e))
+	if (trace_generate(kernel, cls, ranks, iters, flop_scale, &t, &exact, e))
 		return e->code;
 	int rc = trace_stats_compute(t, s, e);
 	trace_free(t);
 	return rc;
 }
 
-int cpl_iteration_of(const char *kernel, char cls, int ranks, struct cpl_iteration *it,
-                     struct cmn_err *e)
+int cpl_iteration_of(const char *kernel, char cls, int ranks, double flop_scale,
+                     struct cpl_iteration *it, struct cmn_err *e)
 {
 	struct trace_stats one, two;
 	memset(it, 0, sizeof *it);
-	if (stats_of(kernel, cls, ranks, 1, &one, e))
+	if (stats_of(kernel, cls, ranks, 1, flop_scale, &one, e))
 		return e->code;
-	if (stats_of(kernel, cls, ranks, 2, &two, e)) {
+	if (stats_of(kernel, cls, ranks, 2, flop_scale, &two, e)) {
 		trace_stats_free(&one);
 		return e->code;
 	}

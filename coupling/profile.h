@@ -14,8 +14,8 @@ struct cpl_iteration {
 	double *flops;  /* per rank */
 };
 
-int cpl_iteration_of(const char *kernel, char cls, int ranks, struct cpl_iteration *it,
-                     struct cmn_err *e);
+int cpl_iteration_of(const char *kernel, char cls, int ranks, double flop_scale,
+                     struct cpl_iteration *it, struct cmn_err *e);
 void cpl_iteration_free(struct cpl_iteration *it);
 
 #endif

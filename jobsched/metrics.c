@@ -221,7 +221,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
 	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
-	           "effective_speedup\n");
+	           "effective_speedup,profile,iter_ref_s,iter_mean_s\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -252,7 +252,12 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, x->work_s, ",");
 		/* the log's run time over the run time here (1: as in the log);
 		 * killed jobs did not finish their work */
-		num(f, exec > 0 && !x->killed ? j->run_s / exec : NAN, "\n");
+		num(f, exec > 0 && !x->killed ? j->run_s / exec : NAN, ",");
+		/* the time-weighted mean of its iteration time: its work at rate
+		 * iter_ref / iter took exec seconds */
+		fprintf(f, "%s,", x->profile);
+		num(f, x->iter_ref_s, ",");
+		num(f, !x->killed && x->work_s > 0 ? x->iter_ref_s * exec / x->work_s : NAN, "\n");
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;

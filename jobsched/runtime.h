@@ -19,8 +19,8 @@ struct js_runtime_ops {
 	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n);
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
-	 * js_sim_rjob(). */
-	int (*rates)(void *self, const struct js_sim *sim, double *rates, struct cmn_err *e);
+	 * js_sim_rjob(). A model may record per-job values (js_sim_set_iter). */
+	int (*rates)(void *self, struct js_sim *sim, double *rates, struct cmn_err *e);
 };
 
 extern const struct js_runtime_ops *const js_runtime_registry[];

@@ -103,6 +103,12 @@ void js_sim_set_psi(struct js_sim *s, int j, double psi)
 {
 	s->res->jobs[j].psi = psi;
 }
+void js_sim_set_iter(struct js_sim *s, int j, const char *profile, double iter_ref_s)
+{
+	struct js_job_result *r = &s->res->jobs[j];
+	snprintf(r->profile, sizeof r->profile, "%s", profile);
+	r->iter_ref_s = iter_ref_s;
+}
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k)
 {
 	assert(k >= 0 && k < 2);
@@ -499,6 +505,8 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 		r->killed = 0;
 		r->moves = 0;
 		r->psi = NAN;
+		r->iter_ref_s = NAN;
+		r->profile[0] = '\0';
 		r->res_off = 0;
 	}
 	return 0;

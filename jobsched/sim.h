@@ -44,6 +44,8 @@ struct js_job_result {
 	int moves;                  /* times it was migrated */
 	double psi;                 /* run-time penalty factor (seed 001), NAN when none */
 	double work_s;              /* its work at rate 1 (the run-time model's), set at start */
+	double iter_ref_s;          /* emergent models: one iteration at the reference placement */
+	char profile[12];           /* emergent models: its application profile ("" when none) */
 	size_t res_off;             /* allocated_resources text in result->text */
 };
 
@@ -92,6 +94,9 @@ struct js_alloc *js_sim_alloc(struct js_sim *s);
 const struct plat_machine *js_sim_machine(const struct js_sim *s);
 /* Records the penalty factor psi a run-time model gave job j (seed 001). */
 void js_sim_set_psi(struct js_sim *s, int j, double psi);
+/* Records job j's profile and its iteration time at the reference placement
+ * (emergent run-time models; the jobs CSV derives the mean actual one). */
+void js_sim_set_iter(struct js_sim *s, int j, const char *profile, double iter_ref_s);
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k);
 /* Node buffers with room for the whole machine (k = 0 .. 2). */
 int *js_sim_nodebuf(struct js_sim *s, int k);

@@ -93,13 +93,13 @@ static void test_profiles(void)
 {
 	struct cpl_iteration ep, cg;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(cpl_iteration_of("ep", 'S', 4, &ep, &e) == 0);
+	CU_ASSERT_FATAL(cpl_iteration_of("ep", 'S', 4, 1, &ep, &e) == 0);
 	double bytes = 0;
 	for (int i = 0; i < 16; i++)
 		bytes += ep.matrix[i];
 	CU_ASSERT(bytes < 1000); /* four small allreduces: reduce + bcast of 104 B */
 	CU_ASSERT(ep.flops[0] > 1e6);
-	CU_ASSERT_FATAL(cpl_iteration_of("cg", 'A', 16, &cg, &e) == 0);
+	CU_ASSERT_FATAL(cpl_iteration_of("cg", 'A', 16, 1, &cg, &e) == 0);
 	CU_ASSERT(cg.matrix[0 * 16 + 1] > 0);
 	struct plat_machine *m = machine("kary-ntree:k=4,n=4");
 	int contiguous[16], spread[16], other[16];

@@ -211,7 +211,7 @@ static double halve_work(void *self, struct js_sim *sim, int j, const int *nodes
 	(void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
 }
-static int halve_rates(void *self, const struct js_sim *sim, double *rates, struct cmn_err *e)
+static int halve_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
 {
 	(void)self, (void)e;
 	for (size_t p = 0; p < js_sim_rlen(sim); p++)

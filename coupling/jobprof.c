@@ -1,0 +1,217 @@
+/* The profile of a job (jobprof.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../apptraces/gen.h"
+#include "jobprof.h"
+
+struct map_entry {
+	long key;
+	int kernel;
+};
+
+struct cpl_profiles {
+	char kernels[CPL_MAX_KERNELS][8];
+	double cum[CPL_MAX_KERNELS]; /* cumulative draw weights of the first ndraw */
+	int nk, ndraw; /* the first ndraw kernels are drawn; the others come from the map */
+	struct map_entry *map;
+	int nmap, by_user;
+	char cls;
+	double flop_scale;
+	unsigned long seed;
+};
+
+/* 0 when name is "none" or a generator's kernel, else an error listing them. */
+static int known_kernel(const char *name, struct cmn_err *e)
+{
+	if (strcmp(name, "none") == 0 ||
+	    cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+		return 0;
+	return e->code;
+}
+
+static int kernel_index(struct cpl_profiles *l, const char *name)
+{
+	for (int i = 0; i < l->nk; i++)
+		if (strcmp(l->kernels[i], name) == 0)
+			return i;
+	if (l->nk == CPL_MAX_KERNELS || strlen(name) >= sizeof l->kernels[0])
+		return -1;
+	snprintf(l->kernels[l->nk], sizeof l->kernels[0], "%s", name);
+	return l->nk++;
+}
+
+/* The map file: "KEY KERNEL" lines; errors name file:line. */
+static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cmn_err_set(e, CMN_EIO, "map %s: cannot open", path);
+	char line[512];
+	int rc = 0, cap = 0;
+	for (long ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char name[64], extra[8];
+		long key;
+		int got = sscanf(line, "%ld %63s %7s", &key, name, extra);
+		if (got <= 0 && strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (got != 2) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: expected 'KEY KERNEL'", path, ln);
+			break;
+		}
+		if (known_kernel(name, e)) {
+			cmn_err_prefix(e, "%s:%ld", path, ln); /* names the known kernels */
+			e->code = rc = CMN_EINPUT;
+			break;
+		}
+		int k = kernel_index(l, name);
+		if (k < 0) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: more than %d kernels", path, ln,
+			                 CPL_MAX_KERNELS);
+			break;
+		}
+		for (int i = 0; i < l->nmap && !rc; i++)
+			if (l->map[i].key == key)
+				rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: key %ld mapped twice",
+				                 path, ln, key);
+		if (!rc && l->nmap == cap) {
+			cap = cap ? 2 * cap : 32;
+			struct map_entry *m = realloc(l->map, (size_t)cap * sizeof *m);
+			if (!m)
+				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			else
+				l->map = m;
+		}
+		if (!rc)
+			l->map[l->nmap++] = (struct map_entry){key, k};
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The draw weights ("equal" or one positive number per kernel). */
+static int read_weights(struct cpl_profiles *l, const char *spec, struct cmn_err *e)
+{
+	double sum = 0;
+	if (strcmp(spec, "equal") == 0) {
+		for (int i = 0; i < l->nk; i++)
+			l->cum[i] = sum += 1;
+	} else {
+		char list[CMN_PARAM_STR], *save = NULL;
+		snprintf(list, sizeof list, "%s", spec);
+		int i = 0;
+		for (char *tok = strtok_r(list, "/", &save); tok;
+		     tok = strtok_r(NULL, "/", &save)) {
+			char *end;
+			double w = strtod(tok, &end);
+			if (*end || !(w >= 0) || w > 1e12 || i == l->nk)
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "weights=%s: give %d non-negative numbers separated "
+				    "by '/', one per kernel",
+				    spec, l->nk);
+			l->cum[i++] = sum += w;
+		}
+		if (i != l->nk)
+			return cmn_err_set(e, CMN_EUSAGE, "weights=%s: %d weights for %d kernels",
+			                   spec, i, l->nk);
+	}
+	if (!(sum > 0))
+		return cmn_err_set(e, CMN_EUSAGE, "weights=%s: they sum to 0", spec);
+	return 0;
+}
+
+int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cpl_profiles **out,
+                        struct cmn_err *e)
+{
+	struct cpl_profiles *l = calloc(1, sizeof *l);
+	if (!l)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	char list[CMN_PARAM_STR], *save = NULL;
+	int rc = 0;
+	snprintf(list, sizeof list, "%s", cmn_params_str(p, "kernels"));
+	for (char *tok = strtok_r(list, "/", &save); tok && !rc; tok = strtok_r(NULL, "/", &save)) {
+		if (l->nk == CPL_MAX_KERNELS || strlen(tok) >= sizeof l->kernels[0])
+			rc = cmn_err_set(e, CMN_EUSAGE, "kernels=%s: too many or too long",
+			                 cmn_params_str(p, "kernels"));
+		else if (!(rc = known_kernel(tok, e))) /* every kernel known before the run */
+			snprintf(l->kernels[l->nk++], sizeof l->kernels[0], "%s", tok);
+		else
+			cmn_err_prefix(e, "kernels");
+	}
+	if (!rc && !l->nk)
+		rc = cmn_err_set(e, CMN_EUSAGE, "give at least one kernel");
+	l->ndraw = l->nk;
+	if (!rc)
+		rc = read_weights(l, cmn_params_str(p, "weights"), e);
+	l->by_user = strcmp(cmn_params_str(p, "by"), "user") == 0;
+	if (!rc && strcmp(cmn_params_str(p, "map"), "none") != 0)
+		rc = read_map(l, cmn_params_str(p, "map"), e);
+	l->cls = cmn_params_str(p, "class")[0];
+	l->flop_scale = cmn_params_num(p, "flops");
+	l->seed = (unsigned long)cmn_params_num(p, "seed");
+	if (rc) {
+		cmn_err_prefix(e, "%s", model);
+		cpl_profiles_free(l);
+		return e->code;
+	}
+	*out = l;
+	return 0;
+}
+
+void cpl_profiles_free(struct cpl_profiles *pr)
+{
+	if (!pr)
+		return;
+	free(pr->map);
+	free(pr);
+}
+
+int cpl_profiles_of(const struct cpl_profiles *l, const struct js_job *job, int j)
+{
+	if (l->nmap) {
+		long key = (long)job->f[l->by_user ? JS_F_USER : JS_F_EXE];
+		for (int i = 0; i < l->nmap; i++)
+			if (l->map[i].key == key)
+				return l->map[i].kernel;
+	}
+	uint64_t z = (uint64_t)l->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)j + 1; /* splitmix64 */
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	double u = (double)(z >> 11) * 0x1.0p-53 * l->cum[l->ndraw - 1]; /* [0, total) */
+	int k = 0;
+	while (k < l->ndraw - 1 && !(u < l->cum[k]))
+		k++;
+	return k;
+}
+
+int cpl_profiles_count(const struct cpl_profiles *pr)
+{
+	return pr->nk;
+}
+
+const char *cpl_profiles_name(const struct cpl_profiles *pr, int k)
+{
+	return pr->kernels[k];
+}
+
+int cpl_profiles_is_none(const struct cpl_profiles *pr, int k)
+{
+	return strcmp(pr->kernels[k], "none") == 0;
+}
+
+char cpl_profiles_class(const struct cpl_profiles *pr)
+{
+	return pr->cls;
+}
+
+double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
+{
+	return pr->flop_scale;
+}

@@ -1,0 +1,75 @@
+/* Which application profile a job runs: the rule every emergent run-time
+ * model shares (linkload, simgrid).
+ *
+ * A profile is an NPB-like kernel of apptraces (or "none": compute only, no
+ * communication) in one problem class, with a flop scale applied to its
+ * compute (the knob of its communication share: below 1 the same traffic
+ * weighs more). A job gets one by this rule:
+ *  1. a job whose executable number (SWF field 14; or user id, by=user)
+ *     the map file lists gets that kernel;
+ *  2. every other job draws one of the `kernels` with the `weights`
+ *     (default equal), by a hash of (seed, job index) (splitmix64), so the
+ *     same job always gets the same kernel whatever else changes.
+ * The profile runs on as many ranks as the job has nodes. */
+#ifndef CPL_JOBPROF_H
+#define CPL_JOBPROF_H
+
+#include "../common/params.h"
+#include "../jobsched/workload.h"
+
+#define CPL_MAX_KERNELS 16
+
+/* The parameters every model with profiles declares (in its table). */
+#define CPL_PROFILE_PARAMS                                                                         \
+	{"kernels",                                                                                \
+	 CMN_PT_STRING,                                                                            \
+	 "cg/mg/ft/is/lu",                                                                         \
+	 0,                                                                                        \
+	 0,                                                                                        \
+	 NULL,                                                                                     \
+	 "profiles drawn for the jobs: NPB-like kernels separated by '/', or none"},               \
+	    {"weights",                                                                            \
+	     CMN_PT_STRING,                                                                        \
+	     "equal",                                                                              \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     "draw weights of the kernels, '/'-separated (e.g. 3/1/1), or equal"},                 \
+	    {"class", CMN_PT_CHOICE, "A", 0, 0, "S|W|A|B|C|D", "problem class of every profile"},  \
+	    {"flops",                                                                              \
+	     CMN_PT_DOUBLE,                                                                        \
+	     "1",                                                                                  \
+	     1e-6,                                                                                 \
+	     1e6,                                                                                  \
+	     NULL,                                                                                 \
+	     "scale of the profiles' compute (below 1: communication weighs more)"},               \
+	    {"seed", CMN_PT_INT, "1", 0, 2147483647, NULL, "seed of the draw of a job's kernel"},  \
+	    {"map",                                                                                \
+	     CMN_PT_STRING,                                                                        \
+	     "none",                                                                               \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     NULL,                                                                                 \
+	     "file of KEY KERNEL lines (none: no map): listed jobs get that kernel"},              \
+	{                                                                                          \
+		"by", CMN_PT_CHOICE, "exe", 0, 0, "exe|user",                                      \
+		    "the key of the map: executable number or user id"                             \
+	}
+
+struct cpl_profiles;
+
+/* Reads the profile parameters of p (model names the model in errors; a
+ * map file's errors name file:line). */
+int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cpl_profiles **out,
+                        struct cmn_err *e);
+void cpl_profiles_free(struct cpl_profiles *pr);
+
+/* The kernel of job j (its index in the workload): an index < count. */
+int cpl_profiles_of(const struct cpl_profiles *pr, const struct js_job *job, int j);
+int cpl_profiles_count(const struct cpl_profiles *pr);
+const char *cpl_profiles_name(const struct cpl_profiles *pr, int k); /* "cg", "none" */
+int cpl_profiles_is_none(const struct cpl_profiles *pr, int k);
+char cpl_profiles_class(const struct cpl_profiles *pr);
+double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
+
+#endif
