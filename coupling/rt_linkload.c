@@ -37,6 +37,7 @@ struct linkload {
 	/* the flows and routes of each running job, built when it first runs */
 	struct cpl_job_flows **flows; /* by job index, njobs entries */
 	int *cached_jobs, ncached;
+	int *built_moves; /* by job index: its migrations when its flows were built */
 	size_t njobs;
 	char *running;
 };
@@ -63,6 +64,7 @@ static void ll_destroy(void *self)
 	}
 	free(l->flows);
 	free(l->cached_jobs);
+	free(l->built_moves);
 	free(l->running);
 	for (int i = 0; i < l->ncache; i++)
 		cpl_iteration_free(&l->cache[i].it);
@@ -141,7 +143,8 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		l->flows = calloc(l->njobs ? l->njobs : 1, sizeof *l->flows);
 		l->cached_jobs = malloc((l->njobs ? l->njobs : 1) * sizeof *l->cached_jobs);
 		l->running = calloc(l->njobs ? l->njobs : 1, 1);
-		if (!l->flows || !l->cached_jobs || !l->running)
+		l->built_moves = calloc(l->njobs ? l->njobs : 1, sizeof *l->built_moves);
+		if (!l->flows || !l->cached_jobs || !l->running || !l->built_moves)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	const struct cpl_job_flows **jobs = malloc((n ? n : 1) * sizeof *jobs);
@@ -164,7 +167,17 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		int j = js_sim_rjob(sim, i), nn;
 		const int *nodes = js_sim_job_nodes(sim, j, &nn);
 		l->running[j] = 1;
+		int moves = js_sim_job_result(sim, j)->moves;
+		if (l->flows[j] && l->built_moves[j] != moves) { /* migrated: new routes */
+			cpl_flows_free(l->flows[j]);
+			free(l->flows[j]);
+			l->flows[j] = NULL;
+			for (int q = 0; q < l->ncached; q++)
+				if (l->cached_jobs[q] == j)
+					l->cached_jobs[q] = l->cached_jobs[--l->ncached];
+		}
 		if (!l->flows[j]) {
+			l->built_moves[j] = moves;
 			struct cpl_job_load load = {nn, nodes, l->cache[c[i]].it.matrix,
 			                            l->cache[c[i]].it.flops};
 			if (!(l->flows[j] = malloc(sizeof **l->flows))) {

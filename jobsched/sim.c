@@ -335,8 +335,10 @@ int js_sim_migrate(struct js_sim *s, struct cmn_err *e)
 		for (size_t i = 0; i < n; i++) {
 			struct jstate *st = &s->st[s->running[i]];
 			js_alloc_occupy(s->alloc, out[i], cnt[i]);
-			if (memcmp(st->nodes, out[i], (size_t)cnt[i] * sizeof *out[i]) != 0)
+			if (memcmp(st->nodes, out[i], (size_t)cnt[i] * sizeof *out[i]) != 0) {
 				s->res->jobs[s->running[i]].moves++;
+				s->running_changed = 1; /* emergent models see the new nodes */
+			}
 			memcpy(st->nodes, out[i], (size_t)cnt[i] * sizeof *out[i]);
 		}
 	}
@@ -559,7 +561,9 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 		}
 		while (!rc && next < s->njobs && s->jobs[next].submit_s == t)
 			rc = arrive(s, (int)next++, e);
-		if (!rc && s->running_changed)
+		/* rates once per event time: before a pass they would be asked
+		 * again after it, at the same time (no progress in between) */
+		if (!rc && s->running_changed && !s->qlen)
 			rc = update_rates(s, e);
 		if (!rc && s->qlen) {
 			s->res->passes++;
