@@ -88,6 +88,14 @@ int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_
 	return 0;
 }
 
+int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out)
+{
+	if (m->ops->canon)
+		return m->ops->canon(m->state, nodes, n, out);
+	memcpy(out, nodes, (size_t)n * sizeof *out);
+	return 0;
+}
+
 void plat_machine_destroy(struct plat_machine *m)
 {
 	if (!m)

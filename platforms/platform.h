@@ -58,6 +58,12 @@ struct plat_topology_ops {
 	/* Coordinates: how many (0 when the family has none) and a node's. */
 	int (*ndims)(const void *state);
 	void (*coords)(const void *state, int node, int *c);
+	/* Optional: the canonical form of a placement (rank r on nodes[r]):
+	 * writes into out the placement that every placement equal to it under
+	 * the family's symmetries (automorphisms that keep routes) maps to, so
+	 * equal-shaped placements share a cache entry. 0, or -1 out of memory.
+	 * NULL: none known (plat_canon copies the placement). */
+	int (*canon)(const void *state, const int *nodes, int n, int *out);
 };
 
 /* Adds the compute-node vertices 0 .. nodes-1. */
@@ -102,6 +108,9 @@ static inline void plat_coords(const struct plat_machine *m, int node, int *c)
 {
 	m->ops->coords(m->state, node, c);
 }
+
+/* The canonical form of a placement (see canon above). 0 or -1. */
+int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out);
 
 /* Typed views for allocators that need a family's structure. Each returns
  * 0, or CMN_EUSAGE naming the family it needs when m is another one. */

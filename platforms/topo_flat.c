@@ -71,6 +71,25 @@ static void flat_coords(const void *state, int node, int *c)
 	(void)state, (void)node, (void)c;
 }
 
+/* Any permutation of the nodes maps the star onto itself: the canonical
+ * form numbers nodes 0, 1, .. in order of first use by rank. */
+static int flat_canon(const void *state, const int *nodes, int n, int *out)
+{
+	const struct flat *f = state;
+	int *label = malloc((size_t)f->nodes * sizeof *label);
+	if (!label)
+		return -1;
+	for (int r = 0; r < n; r++)
+		label[nodes[r]] = -1;
+	for (int r = 0, next = 0; r < n; r++) {
+		if (label[nodes[r]] < 0)
+			label[nodes[r]] = next++;
+		out[r] = label[nodes[r]];
+	}
+	free(label);
+	return 0;
+}
+
 const struct plat_topology_ops plat_topo_flat_ops = {
     .base = {"flat", "N nodes under one switch, all equidistant", flat_params},
     .create = flat_create,
@@ -80,4 +99,5 @@ const struct plat_topology_ops plat_topo_flat_ops = {
     .max_route = flat_max_route,
     .ndims = flat_ndims,
     .coords = flat_coords,
+    .canon = flat_canon,
 };

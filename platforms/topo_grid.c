@@ -187,6 +187,28 @@ static void grid_coords(const void *state, int node, int *c)
 		c[d] = coord(g, node, d);
 }
 
+/* Translations keep dimension-ordered routes (and, on a ring, the shorter
+ * way round): the canonical form moves rank 0's node to 0 in each wrapping
+ * dimension and the placement's lowest coordinate to 0 in the others. */
+static int grid_canon(const void *state, const int *nodes, int n, int *out)
+{
+	const struct grid *g = state;
+	int shift[PLAT_MAX_DIMS];
+	for (int d = 0; d < g->nd; d++) {
+		shift[d] = n ? coord(g, nodes[0], d) : 0;
+		for (int r = 1; !g->wrap[d] && r < n; r++)
+			if (coord(g, nodes[r], d) < shift[d])
+				shift[d] = coord(g, nodes[r], d);
+	}
+	for (int r = 0; r < n; r++) {
+		out[r] = 0;
+		for (int d = 0; d < g->nd; d++)
+			out[r] += (coord(g, nodes[r], d) - shift[d] + g->dims[d]) % g->dims[d] *
+			          g->stride[d];
+	}
+	return 0;
+}
+
 /* mesh and torus: one implementation, create() sets the wrap flags. */
 #define GRID_OPS(sym, nm, help, create_fn)                                                         \
 	const struct plat_topology_ops sym = {                                                     \
@@ -198,6 +220,7 @@ static void grid_coords(const void *state, int node, int *c)
 	    .max_route = grid_max_route,                                                           \
 	    .ndims = grid_ndims,                                                                   \
 	    .coords = grid_coords,                                                                 \
+	    .canon = grid_canon,                                                                   \
 	}
 
 GRID_OPS(plat_topo_mesh_ops, "mesh", "mesh of any dimensions, no wraparound", mesh_create);

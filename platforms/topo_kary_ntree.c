@@ -204,6 +204,31 @@ static void tree_coords(const void *state, int node, int *c)
 	(void)state, (void)node, (void)c;
 }
 
+/* Permuting the values of one base-k digit of every node id (the same
+ * permutation for all nodes) maps the tree onto itself, and d-mod-k routes
+ * onto d-mod-k routes (an up port is a digit of the destination); taper
+ * factors are per level, so they stay. Canonical form: in each digit
+ * position, values renamed 0, 1, .. in order of first use by rank. */
+static int tree_canon(const void *state, const int *nodes, int n, int *out)
+{
+	const struct tree *t = state;
+	int map[64];
+	for (int r = 0; r < n; r++)
+		out[r] = 0;
+	for (int i = 0, w = 1; i < t->n; i++, w *= t->k) {
+		int next = 0;
+		for (int v = 0; v < t->k; v++)
+			map[v] = -1;
+		for (int r = 0; r < n; r++) {
+			int d = nodes[r] / w % t->k;
+			if (map[d] < 0)
+				map[d] = next++;
+			out[r] += map[d] * w;
+		}
+	}
+	return 0;
+}
+
 const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params},
     .create = tree_create,
@@ -213,6 +238,7 @@ const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .max_route = tree_max_route,
     .ndims = tree_ndims,
     .coords = tree_coords,
+    .canon = tree_canon,
 };
 
 int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e)

@@ -1,6 +1,7 @@
 /* Topology families: a contract every registered family must meet (loops
  * over the registry with a sample specification per family), and fixtures
  * of each family's distances, routes, coordinates and bad specifications. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,118 @@ static void test_taper(void)
 	plat_machine_destroy(m);
 }
 
+/* Links shared by the routes a->b and c->d. */
+static int shared_links(const struct plat_machine *m, int a, int b, int c, int d, int *l1, int *l2)
+{
+	int n1 = plat_route(m, a, b, l1), n2 = plat_route(m, c, d, l2), s = 0;
+	for (int i = 0; i < n1; i++)
+		for (int j = 0; j < n2; j++)
+			s += l1[i] == l2[j];
+	return s;
+}
+
+/* Does the placement y route like x: every rank pair's route the same
+ * length over links of the same bandwidth and latency, and every two
+ * pairs' routes sharing as many links? */
+static int routes_alike(const struct plat_machine *m, const int *x, const int *y, int n)
+{
+	int mr = plat_max_route(m) + 1;
+	int *l1 = malloc(4 * (size_t)mr * sizeof *l1), *l2 = l1 + mr, *l3 = l2 + mr, *l4 = l3 + mr;
+	int ok = 1;
+	for (int a = 0; ok && a < n; a++)
+		for (int b = 0; ok && b < n; b++) {
+			int k1 = plat_route(m, x[a], x[b], l1), k2 = plat_route(m, y[a], y[b], l2);
+			ok = k1 == k2;
+			for (int i = 0; ok && i < k1; i++)
+				ok = m->links[l1[i]].bw_bps == m->links[l2[i]].bw_bps &&
+				     m->links[l1[i]].lat_s == m->links[l2[i]].lat_s;
+			for (int c = 0; ok && c < n; c++)
+				for (int d = 0; ok && d < n; d++)
+					ok = shared_links(m, x[a], x[b], x[c], x[d], l1, l2) ==
+					     shared_links(m, y[a], y[b], y[c], y[d], l3, l4);
+		}
+	free(l1);
+	return ok;
+}
+
+/* Canonical placements: idempotent, the same routes and link sharing as
+ * the placement, and shared by placements equal under a symmetry. */
+static void test_canon(void)
+{
+	static const char *const specs[] = {"flat:nodes=7",
+	                                    "kary-ntree:k=4,n=3",
+	                                    "kary-ntree:k=3,n=3,taper=0.5",
+	                                    "mesh:dims=8x8",
+	                                    "mesh:dims=5x3x2",
+	                                    "torus:dims=4x4x8",
+	                                    "torus:dims=5x3",
+	                                    "multicluster:clusters=3,size=4"};
+	unsigned seed = 7;
+	for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+		struct plat_machine *m;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(specs[s], &m, &e) == 0);
+		int x[8], c[8], cc[8], y[8], cy[8];
+		for (int trial = 0; trial < 40; trial++) {
+			int n = 2 + trial % 6 < m->nodes ? 2 + trial % 6 : m->nodes;
+			for (int r = 0; r < n; r++) { /* distinct random nodes */
+				int dup;
+				do {
+					seed = seed * 1103515245u + 12345u;
+					x[r] = (int)(seed >> 8) % m->nodes;
+					dup = 0;
+					for (int q = 0; q < r; q++)
+						dup |= x[q] == x[r];
+				} while (dup);
+			}
+			CU_ASSERT_FATAL(plat_canon(m, x, n, c) == 0);
+			CU_ASSERT_FATAL(plat_canon(m, c, n, cc) == 0);
+			CU_ASSERT(memcmp(c, cc, (size_t)n * sizeof *c) == 0);
+			for (int r = 0; r < n; r++)
+				CU_ASSERT(c[r] >= 0 && c[r] < m->nodes);
+			if (!routes_alike(m, x, c, n)) {
+				CU_FAIL("canonical placement routes otherwise");
+				fprintf(stderr, "%s trial %d\n", specs[s], trial);
+			}
+			/* a symmetry of the family: its image has the same canonical form */
+			int nd = plat_ndims(m), dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], k, levels;
+			if (plat_grid_shape(m, &nd, dims, wrap, &e) == 0) {
+				int lo[PLAT_MAX_DIMS], hi[PLAT_MAX_DIMS], co[PLAT_MAX_DIMS];
+				for (int d = 0; d < nd; d++)
+					lo[d] = dims[d], hi[d] = 0;
+				for (int r = 0; r < n; r++) {
+					plat_coords(m, x[r], co);
+					for (int d = 0; d < nd; d++) {
+						lo[d] = co[d] < lo[d] ? co[d] : lo[d];
+						hi[d] = co[d] > hi[d] ? co[d] : hi[d];
+					}
+				}
+				for (int r = 0; r < n; r++) { /* shift by 1 where it fits */
+					plat_coords(m, x[r], co);
+					for (int d = 0; d < nd; d++)
+						if (wrap[d] || hi[d] + 1 < dims[d])
+							co[d] = (co[d] + 1) % dims[d];
+					y[r] = plat_grid_node(m, co);
+				}
+			} else if (plat_kary_ntree_shape(m, &k, &levels, &e) == 0) {
+				for (int r = 0; r < n;
+				     r++) { /* swap values 0 and 1 of the top digit */
+					int w = 1;
+					for (int i = 1; i < levels; i++)
+						w *= k;
+					int d = x[r] / w;
+					y[r] = x[r] % w + (d == 0 ? 1 : d == 1 ? 0 : d) * w;
+				}
+			} else {
+				continue;
+			}
+			CU_ASSERT_FATAL(plat_canon(m, y, n, cy) == 0);
+			CU_ASSERT(memcmp(c, cy, (size_t)n * sizeof *c) == 0);
+		}
+		plat_machine_destroy(m);
+	}
+}
+
 static void test_unknown_family(void)
 {
 	struct plat_machine *m;
@@ -313,6 +426,7 @@ static void add_suites(void)
 	CU_add_test(s, "mesh and torus", test_mesh_and_torus);
 	CU_add_test(s, "multi-cluster", test_multicluster);
 	CU_add_test(s, "clusters of trees, meshes, tori", test_nested_clusters);
+	CU_add_test(s, "canonical placements", test_canon);
 	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
 }
 
