@@ -23,11 +23,10 @@ struct cpl_profiles {
 	unsigned long seed;
 };
 
-/* 0 when name is "none" or a generator's kernel, else an error listing them. */
+/* 0 when name is a generator's kernel, else an error listing them. */
 static int known_kernel(const char *name, struct cmn_err *e)
 {
-	if (strcmp(name, "none") == 0 ||
-	    cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+	if (cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
 		return 0;
 	return e->code;
 }
@@ -199,11 +198,6 @@ int cpl_profiles_count(const struct cpl_profiles *pr)
 const char *cpl_profiles_name(const struct cpl_profiles *pr, int k)
 {
 	return pr->kernels[k];
-}
-
-int cpl_profiles_is_none(const struct cpl_profiles *pr, int k)
-{
-	return strcmp(pr->kernels[k], "none") == 0;
 }
 
 char cpl_profiles_class(const struct cpl_profiles *pr)

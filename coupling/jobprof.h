@@ -1,8 +1,8 @@
 /* Which application profile a job runs: the rule every emergent run-time
  * model shares (linkload, simgrid).
  *
- * A profile is an NPB-like kernel of apptraces (or "none": compute only, no
- * communication) in one problem class, with a flop scale applied to its
+ * A profile is a kernel of apptraces (the NPB-like ones, or "none":
+ * compute only, no communication) in one problem class, with a flop scale applied to its
  * compute (the knob of its communication share: below 1 the same traffic
  * weighs more). A job gets one by this rule:
  *  1. a job whose executable number (SWF field 14; or user id, by=user)
@@ -68,7 +68,6 @@ void cpl_profiles_free(struct cpl_profiles *pr);
 int cpl_profiles_of(const struct cpl_profiles *pr, const struct js_job *job, int j);
 int cpl_profiles_count(const struct cpl_profiles *pr);
 const char *cpl_profiles_name(const struct cpl_profiles *pr, int k); /* "cg", "none" */
-int cpl_profiles_is_none(const struct cpl_profiles *pr, int k);
 char cpl_profiles_class(const struct cpl_profiles *pr);
 double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
 

@@ -3,7 +3,7 @@
  * running job's traffic sharing the links (linkload.h) and t_ref the same
  * iteration alone on the reference placement (nodes 0..n-1: contiguous).
  * Its work is its log run time (the run time at the reference placement).
- * Profiles: jobprof.h ("none" is a kernel without communication: rate 1).
+ * Profiles: jobprof.h ("none", without communication, has rate 1).
  * Iterations are generated once per
  * (kernel, rank count) and cached. */
 #include <math.h>
@@ -96,20 +96,9 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 	struct cached *c = &l->cache[l->ncache];
 	c->kernel = k;
 	c->nranks = n;
-	if (cpl_profiles_is_none(l->prof, k)) { /* compute only: one flop per rank */
-		c->it.nranks = n;
-		c->it.matrix = calloc((size_t)n * (size_t)n, sizeof *c->it.matrix);
-		c->it.flops = malloc((size_t)n * sizeof *c->it.flops);
-		if (!c->it.matrix || !c->it.flops) {
-			cpl_iteration_free(&c->it);
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
-		}
-		for (int r = 0; r < n; r++)
-			c->it.flops[r] = 1;
-	} else if (cpl_iteration_of(cpl_profiles_name(l->prof, k), cpl_profiles_class(l->prof), n,
-	                            cpl_profiles_flop_scale(l->prof), &c->it, e)) {
+	if (cpl_iteration_of(cpl_profiles_name(l->prof, k), cpl_profiles_class(l->prof), n,
+	                     cpl_profiles_flop_scale(l->prof), &c->it, e))
 		return -1;
-	}
 	int *ref = malloc((size_t)n * sizeof *ref);
 	if (!ref) {
 		cpl_iteration_free(&c->it);

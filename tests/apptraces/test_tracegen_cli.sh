@@ -109,7 +109,7 @@ printf '1 init\n' > "$T/r1.txt"
 "$TG" cg --class Q --ranks 4 -o "$T/q" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$T/q" ] && ok "bad class: exit 2, nothing written" || ko "bad class: exit 2, nothing written"
 "$TG" dt --ranks 4 -o "$T/q" 2> "$T/err"
-[ $? -eq 2 ] && grep -q "known: ep, ft, is, cg, mg, lu, bt, sp" "$T/err" && ok "unknown kernel" || ko "unknown kernel"
+[ $? -eq 2 ] && grep -q "known: ep, ft, is, cg, mg, lu, bt, sp, none" "$T/err" && ok "unknown kernel" || ko "unknown kernel"
 "$TG" --help | grep -q "tracegen KERNEL" && ok "--help" || ko "--help"
 "$TG" --frobnicate > /dev/null 2>&1
 [ $? -eq 2 ] && ok "bad option: exit 2" || ko "bad option: exit 2"

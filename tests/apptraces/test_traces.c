@@ -173,7 +173,7 @@ static void test_bad_generation(void)
 	int exact;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(trace_generate("xx", 'S', 4, 0, 1, &t, &exact, &e), CMN_EUSAGE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "known: ep, ft, is, cg, mg, lu, bt, sp"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "known: ep, ft, is, cg, mg, lu, bt, sp, none"));
 	CU_ASSERT_EQUAL(trace_generate("cg", 'Q', 4, 0, 1, &t, &exact, &e), CMN_EUSAGE);
 	CU_ASSERT_EQUAL(trace_generate("cg", 'S', 0, 0, 1, &t, &exact, &e), CMN_EUSAGE);
 	CU_ASSERT_EQUAL(trace_generate("cg", 'S', 4, -1, 1, &t, &exact, &e), CMN_EUSAGE);

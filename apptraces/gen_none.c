@@ -1,0 +1,29 @@
+/* "none": a control profile with no communication at all, for studies
+ * that need a job whose run time cannot depend on placement or contention
+ * (every emergent run-time model must give it its log run time). Each rank
+ * computes 1e6 x 4^c flops per iteration ( for class index c = 0..5 of
+ * S W A B C D) between init and finalize; the class's own count is one
+ * iteration. Any rank count. */
+#include <math.h>
+
+#include "gen.h"
+
+static int none_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	(void)e;
+	int iters = g->iterations ? g->iterations : 1;
+	double flops = 1e6 * pow(4, gen_class_index(g->cls));
+	*exact = 1;
+	for (int r = 0; r < g->ranks; r++) {
+		g_init(g, r);
+		for (int it = 0; it < iters; it++)
+			g_compute(g, r, flops);
+		g_finalize(g, r);
+	}
+	return 0;
+}
+
+const struct trace_gen_ops trace_gen_none_ops = {
+    .base = {"none", "control profile: compute only, no communication", gen_no_params},
+    .generate = none_generate,
+};
