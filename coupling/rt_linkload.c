@@ -16,7 +16,6 @@
 #include "jobprof.h"
 #include "linkload.h"
 #include "profile.h"
-#include "rt_linkload.h"
 
 static const struct cmn_param_def ll_params[] = {
     CPL_PROFILE_PARAMS,

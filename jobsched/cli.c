@@ -551,6 +551,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	}
 	if (!rc)
 		js_print_summary(stdout, w, res, &p);
+	if (!rc && !c->quiet && rt->ops->report)
+		rt->ops->report(rt->self, stderr);
 	js_sim_result_free(res);
 	js_workload_free(w);
 	js_sched_destroy(sched);

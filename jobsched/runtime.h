@@ -21,6 +21,9 @@ struct js_runtime_ops {
 	 * writes rates[pos] > 0 for the running job at each position of
 	 * js_sim_rjob(). A model may record per-job values (js_sim_set_iter). */
 	int (*rates)(void *self, struct js_sim *sim, double *rates, struct cmn_err *e);
+	/* Optional: one line of the model's own statistics after a run
+	 * (replays, cache hit rates), which tools print on stderr. */
+	void (*report)(void *self, FILE *f);
 };
 
 extern const struct js_runtime_ops *const js_runtime_registry[];

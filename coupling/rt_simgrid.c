@@ -1,0 +1,480 @@
+/* Run-time model "simgrid": a job's progress rate is t_ref / t_now, where
+ * both are one iteration of its profile (jobprof.h) replayed by a netsim
+ * SimGrid engine (SMPI's replay by default):
+ *  - t_ref: the job alone on the reference placement, nodes 0..n-1
+ *    (contiguous); its work is its log run time, the run time there;
+ *  - mode=isolated: t_now is the job alone on its own nodes (the effect of
+ *    placement only), cached by (profile, canonical placement, plat_canon)
+ *    so that equal-shaped allocations share one replay; the reference is
+ *    the same cache's entry for nodes 0..n-1;
+ *  - mode=shared: t_now comes from replaying every running job together,
+ *    each on its nodes, whenever the running set changes (contention
+ *    between jobs). Only jobs whose traffic crosses a common link can
+ *    interact (groups.h): the running set is split into such groups, a
+ *    group whose members have not changed keeps its times, a group of one
+ *    job is isolated by definition (and takes the isolated path and its
+ *    cache), and each other group is replayed on its own.
+ * One iteration = the difference between replays of the generated traces
+ * with two iterations and with one, all jobs starting together in both
+ * (setup and verification cancel out; under sharing, the second
+ * iteration meets what the other jobs do then, which is how one iteration
+ * among others is defined here). Traces are generated once per (kernel,
+ * rank count, iterations) and kept for the model's life. The engine and
+ * its platform (written from the machine into a temporary file) are made
+ * at the first rate update: SimGrid allows one per process. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../apptraces/gen.h"
+#include "../apptraces/trace_stats.h"
+#include "../jobsched/runtime.h"
+#include "../netsim/netsim.h"
+#include "../platforms/xml_write.h"
+#include "groups.h"
+#include "itcache.h"
+#include "jobprof.h"
+
+static const struct cmn_param_def sg_params[] = {
+    {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
+     "isolated: each job alone on its nodes (placement only, cached by shape); shared: "
+     "all running jobs together (contention)"},
+    {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
+     "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
+    CPL_PROFILE_PARAMS,
+    {NULL},
+};
+
+struct tr {
+	int kernel, nranks;
+	struct trace *t[2]; /* one and two iterations */
+	int *pairs, npairs; /* rank pairs that exchange bytes (-1: not computed) */
+};
+
+/* Per job index, for mode=shared. */
+struct jstate {
+	int *links, nlinks, links_moves; /* links its traffic crosses (NULL: unknown) */
+	unsigned long long sig;          /* its group's signature at its last replay (0: none) */
+	double t;                        /* its iteration time then */
+};
+
+struct sgm {
+	struct cpl_profiles *prof;
+	int shared;
+	char engine[16];
+	const struct net_engine_ops *ops;
+	void *eng;
+	char xml[64];
+	const struct plat_machine *m;
+	struct tr *traces;
+	int ntraces, captraces;
+	struct cpl_itcache *cache; /* isolated iteration times */
+	double *t_job;             /* by job index: its isolated time (NAN: unknown) */
+	int *t_moves;              /* its migrations then */
+	int *canon;                /* machine-sized buffer */
+	struct cpl_groups *grp;
+	struct jstate *js; /* by job index */
+	int *held, nheld;  /* jobs with link lists */
+	char *running;     /* by job index, during sg_rates */
+	long evaluations, shared_sets;
+};
+
+static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	struct sgm *g = calloc(1, sizeof *g);
+	if (!g)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (cpl_profiles_create(p, "simgrid", &g->prof, e)) {
+		free(g);
+		return e->code;
+	}
+	g->shared = strcmp(cmn_params_str(p, "mode"), "shared") == 0;
+	snprintf(g->engine, sizeof g->engine, "%s", cmn_params_str(p, "engine"));
+	if (!(g->cache = cpl_itcache_new())) {
+		cpl_profiles_free(g->prof);
+		free(g);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	*self = g;
+	return 0;
+}
+
+static void sg_destroy(void *self)
+{
+	struct sgm *g = self;
+	if (g->eng)
+		g->ops->destroy(g->eng);
+	if (g->xml[0])
+		unlink(g->xml);
+	for (int i = 0; i < g->ntraces; i++) {
+		trace_free(g->traces[i].t[0]);
+		trace_free(g->traces[i].t[1]);
+		free(g->traces[i].pairs);
+	}
+	for (int i = 0; i < g->nheld; i++)
+		free(g->js[g->held[i]].links);
+	free(g->js);
+	free(g->held);
+	free(g->running);
+	cpl_groups_free(g->grp);
+	free(g->traces);
+	cpl_itcache_free(g->cache);
+	free(g->t_job);
+	free(g->t_moves);
+	free(g->canon);
+	cpl_profiles_free(g->prof);
+	free(g);
+}
+
+/* The engine on the machine's platform, and the per-job arrays. */
+static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
+{
+	g->m = js_sim_machine(sim);
+	size_t nj = js_sim_njobs(sim) ? js_sim_njobs(sim) : 1;
+	g->t_job = malloc(nj * sizeof *g->t_job);
+	g->t_moves = calloc(nj, sizeof *g->t_moves);
+	g->canon = malloc((size_t)g->m->nodes * sizeof *g->canon);
+	g->js = calloc(nj, sizeof *g->js);
+	g->held = malloc(nj * sizeof *g->held);
+	g->running = calloc(nj, 1);
+	if (!g->t_job || !g->t_moves || !g->canon || !g->js || !g->held || !g->running ||
+	    cpl_groups_new(g->m, &g->grp))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t j = 0; j < nj; j++)
+		g->t_job[j] = NAN;
+	g->ops =
+	    cmn_registry_find((const void *const *)net_engine_registry, g->engine, "engine", e);
+	if (!g->ops)
+		return e->code;
+	snprintf(g->xml, sizeof g->xml, "/tmp/cosim-platform-XXXXXX");
+	int fd = mkstemp(g->xml);
+	if (fd < 0) {
+		g->xml[0] = '\0';
+		return cmn_err_set(e, CMN_EIO, "simgrid: cannot create a temporary platform file");
+	}
+	close(fd);
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (run-time model simgrid)"};
+	if (plat_xml_write(g->m, &xo, g->xml, e))
+		return e->code;
+	struct net_engine_args a = {g->m, g->xml, NULL};
+	return g->ops->create(&a, &g->eng, e);
+}
+
+/* The trace of kernel k on n ranks with it+1 iterations. */
+static const struct trace *trace_of(struct sgm *g, int k, int n, int it, struct cmn_err *e)
+{
+	struct tr *x = NULL;
+	for (int i = 0; i < g->ntraces && !x; i++)
+		if (g->traces[i].kernel == k && g->traces[i].nranks == n)
+			x = &g->traces[i];
+	if (!x) {
+		if (g->ntraces == g->captraces) {
+			int cap = g->captraces ? 2 * g->captraces : 16;
+			struct tr *t = realloc(g->traces, (size_t)cap * sizeof *t);
+			if (!t)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+			g->traces = t;
+			g->captraces = cap;
+		}
+		x = &g->traces[g->ntraces++];
+		*x = (struct tr){k, n, {NULL, NULL}, NULL, -1};
+	}
+	int exact;
+	if (!x->t[it] &&
+	    trace_generate(cpl_profiles_name(g->prof, k), cpl_profiles_class(g->prof), n, it + 1,
+	                   cpl_profiles_flop_scale(g->prof), &x->t[it], &exact, e))
+		return NULL;
+	return x->t[it];
+}
+
+/* One iteration of each of the cnt jobs (kernel k[i] on the n[i] nodes
+ * nodes[i]) run together, into t[i]. */
+static int iterations(struct sgm *g, int cnt, const int *k, const int *const *nodes, const int *n,
+                      double *t, struct cmn_err *e)
+{
+	struct net_job *jobs = malloc((size_t)cnt * sizeof *jobs);
+	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
+	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
+	int rc = 0;
+	if (!jobs || !res || !names)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int it = 0; !rc && it < 2; it++) {
+		for (int i = 0; !rc && i < cnt; i++) {
+			snprintf(names[i], sizeof names[i], "%s.%c.%d",
+			         cpl_profiles_name(g->prof, k[i]), cpl_profiles_class(g->prof),
+			         n[i]);
+			const struct trace *tr = trace_of(g, k[i], n[i], it, e);
+			if (!tr)
+				rc = e->code;
+			jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+		}
+		if (!rc)
+			rc = g->ops->evaluate(g->eng, jobs, cnt, 0, res + (size_t)it * (size_t)cnt,
+			                      e);
+		g->evaluations++;
+	}
+	for (int i = 0; !rc && i < cnt; i++) {
+		double one = res[i].finish, two = res[cnt + i].finish;
+		t[i] = two - one;
+		if (!(one >= 0 && t[i] > 0))
+			rc =
+			    cmn_err_set(e, CMN_ESTATE,
+			                "simgrid: %s: one iteration took %g s (one iteration ended "
+			                "at %g s, two at %g s)",
+			                names[i], t[i], one, two);
+	}
+	free(jobs);
+	free(res);
+	free(names);
+	return rc;
+}
+
+/* One iteration of kernel k alone on nodes (cached by canonical form). */
+static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
+{
+	if (plat_canon(g->m, nodes, n, g->canon))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
+		return 0;
+	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
+	if (iterations(g, 1, &k, &pl, &n, t, e))
+		return e->code;
+	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The rank pairs of kernel k on n ranks that exchange bytes (in the
+ * two-iteration trace, setup included). */
+static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs, struct cmn_err *e)
+{
+	const struct trace *t = trace_of(g, k, n, 1, e);
+	if (!t)
+		return e->code;
+	struct tr *x = NULL;
+	for (int i = 0; i < g->ntraces && !x; i++)
+		if (g->traces[i].kernel == k && g->traces[i].nranks == n)
+			x = &g->traces[i];
+	if (x->npairs < 0) {
+		struct trace_stats s;
+		if (trace_stats_compute(t, &s, e))
+			return e->code;
+		int cnt = 0;
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				cnt += a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0;
+		x->pairs = malloc(2 * (size_t)(cnt ? cnt : 1) * sizeof *x->pairs);
+		if (!x->pairs) {
+			trace_stats_free(&s);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		x->npairs = 0;
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				if (a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0) {
+					x->pairs[2 * x->npairs] = a;
+					x->pairs[2 * x->npairs++ + 1] = b;
+				}
+		trace_stats_free(&s);
+	}
+	*pairs = x->pairs;
+	*npairs = x->npairs;
+	return 0;
+}
+
+/* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
+ * moves) group by group. */
+static int shared_times(struct sgm *g, int n, const int *j, const int *k, const int *const *nodes,
+                        const int *nn, const int *moves, double *tnow, struct cmn_err *e)
+{
+	const int **links = malloc((size_t)n * sizeof *links);
+	int *nl = malloc((size_t)n * sizeof *nl), *group = malloc((size_t)n * sizeof *group);
+	int *mk = malloc((size_t)n * sizeof *mk);
+	int *mn = malloc((size_t)n * sizeof *mn), *pos = malloc((size_t)n * sizeof *pos);
+	const int **mnodes = malloc((size_t)n * sizeof *mnodes);
+	double *mt = malloc((size_t)n * sizeof *mt);
+	int rc = 0;
+	if (!links || !nl || !group || !mk || !mn || !pos || !mnodes || !mt)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int i = 0; !rc && i < n; i++) {
+		struct jstate *s = &g->js[j[i]];
+		if (s->links && s->links_moves != moves[i]) { /* migrated: new routes */
+			free(s->links);
+			s->links = NULL;
+			s->sig = 0;
+		}
+		if (!s->links) {
+			const int *pairs;
+			int np;
+			if ((rc = pairs_of(g, k[i], nn[i], &pairs, &np, e)))
+				break;
+			if (cpl_groups_job_links(g->grp, nodes[i], pairs, np, &s->links,
+			                         &s->nlinks)) {
+				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+				break;
+			}
+			s->links_moves = moves[i];
+			g->held[g->nheld++] = j[i];
+		}
+		links[i] = s->links;
+		nl[i] = s->nlinks;
+	}
+	if (!rc)
+		cpl_groups_of(g->grp, n, links, nl, group);
+	for (int r = 0; !rc && r < n; r++) {
+		if (group[r] != r)
+			continue;
+		/* members in position order; signature over their job indices and moves */
+		unsigned long long sig = 1469598103934665603ULL;
+		int m = 0, same = 1;
+		for (int i = r; i < n; i++)
+			if (group[i] == r) {
+				pos[m++] = i;
+				sig = (sig ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
+				sig = (sig ^ (unsigned long long)(unsigned)moves[i]) *
+				      1099511628211ULL;
+			}
+		sig |= 1; /* never 0 */
+		for (int q = 0; q < m; q++)
+			same &= g->js[j[pos[q]]].sig == sig;
+		if (same) {
+			for (int q = 0; q < m; q++)
+				tnow[pos[q]] = g->js[j[pos[q]]].t;
+			continue;
+		}
+		if (m == 1) {
+			rc = isolated(g, k[r], nodes[r], nn[r], &mt[0], e);
+		} else {
+			for (int q = 0; q < m; q++) {
+				mk[q] = k[pos[q]];
+				mnodes[q] = nodes[pos[q]];
+				mn[q] = nn[pos[q]];
+			}
+			g->shared_sets++;
+			rc = iterations(g, m, mk, mnodes, mn, mt, e);
+		}
+		for (int q = 0; !rc && q < m; q++) {
+			tnow[pos[q]] = g->js[j[pos[q]]].t = mt[q];
+			g->js[j[pos[q]]].sig = sig;
+		}
+	}
+	/* forget the link lists of jobs that ended */
+	for (int i = 0; i < n; i++)
+		g->running[j[i]] = 1;
+	for (int i = 0; i < g->nheld;) {
+		int q = g->held[i];
+		if (g->running[q]) {
+			i++;
+			continue;
+		}
+		free(g->js[q].links);
+		g->js[q].links = NULL;
+		g->held[i] = g->held[--g->nheld];
+	}
+	for (int i = 0; i < n; i++)
+		g->running[j[i]] = 0;
+	free(links);
+	free(nl);
+	free(group);
+	free(mk);
+	free(mn);
+	free(pos);
+	free(mnodes);
+	free(mt);
+	return rc;
+}
+
+static double sg_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+{
+	(void)self, (void)nodes, (void)n;
+	return js_sim_job(sim, j)->run_s;
+}
+
+/* The job's reference time (nodes 0..n-1 alone). */
+static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
+{
+	int *ref = malloc((size_t)n * sizeof *ref);
+	if (!ref)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int r = 0; r < n; r++)
+		ref[r] = r;
+	int rc = isolated(g, k, ref, n, t, e);
+	free(ref);
+	return rc;
+}
+
+static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
+{
+	struct sgm *g = self;
+	if (!g->eng && setup(g, sim, e))
+		return e->code;
+	size_t n = js_sim_rlen(sim);
+	int *k = malloc(n * sizeof *k), *nn = malloc(n * sizeof *nn);
+	int *jj = malloc(n * sizeof *jj), *mv = malloc(n * sizeof *mv);
+	const int **nodes = malloc(n * sizeof *nodes);
+	double *tref = malloc(n * sizeof *tref), *tnow = malloc(n * sizeof *tnow);
+	int rc = 0;
+	if (!k || !nn || !jj || !mv || !nodes || !tref || !tnow)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) {
+		int j = jj[i] = js_sim_rjob(sim, i);
+		mv[i] = js_sim_job_result(sim, j)->moves;
+		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
+		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
+		rc = reference(g, k[i], nn[i], &tref[i], e);
+		if (!rc && isnan(js_sim_job_result(sim, j)->iter_ref_s))
+			js_sim_set_iter(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i]);
+		if (!rc && (!g->shared || n == 1)) {
+			int moves = js_sim_job_result(sim, j)->moves;
+			if (isnan(g->t_job[j]) || g->t_moves[j] != moves) {
+				rc = isolated(g, k[i], nodes[i], nn[i], &g->t_job[j], e);
+				g->t_moves[j] = moves;
+			}
+			tnow[i] = g->t_job[j];
+		}
+		if (rc)
+			cmn_err_prefix(e, "job %.0f", js_sim_job(sim, j)->f[JS_F_JOB]);
+	}
+	if (!rc && g->shared && n > 1)
+		rc = shared_times(g, (int)n, jj, k, nodes, nn, mv, tnow, e);
+	for (size_t i = 0; !rc && i < n; i++)
+		rates[i] = tref[i] / tnow[i];
+	free(k);
+	free(nn);
+	free(jj);
+	free(mv);
+	free(nodes);
+	free(tref);
+	free(tnow);
+	return rc;
+}
+
+static void sg_report(void *self, FILE *f)
+{
+	struct sgm *g = self;
+	long lookups, hits;
+	size_t entries;
+	cpl_itcache_counts(g->cache, &lookups, &hits, &entries);
+	fprintf(f,
+	        "simgrid (%s, engine %s): %ld replays; placement cache %ld lookups, %ld hits "
+	        "(%.1f%%), %zu entries",
+	        g->shared ? "shared" : "isolated", g->engine, g->evaluations, lookups, hits,
+	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	if (g->shared)
+		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
+	fprintf(f, "\n");
+}
+
+const struct js_runtime_ops cpl_rt_simgrid_ops = {
+    .base = {"simgrid",
+             "emergent: iteration time replayed by SimGrid, each job alone on its nodes "
+             "(isolated) or all running jobs together (shared); rate = reference / actual",
+             sg_params},
+    .create = sg_create,
+    .destroy = sg_destroy,
+    .work_s = sg_work,
+    .rates = sg_rates,
+    .report = sg_report,
+};
