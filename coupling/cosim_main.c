@@ -1,10 +1,12 @@
 /* cosim: the scheduling simulator with run times that emerge from placement
  * and contention: jobsched's command line and models plus the coupling
- * layer's (runtime_registry.def). */
+ * layer's (runtime_registry.def); with --out DIR, a study of one run per
+ * --alloc (study.h). */
 #include <stdio.h>
 
 #include "../jobsched/cli.h"
 #include "runtimes.h"
+#include "study.h"
 
 int main(int argc, char **argv)
 {
@@ -13,5 +15,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cosim: too many run-time models\n");
 		return 1;
 	}
+	if (cpl_study_wanted(argc, argv))
+		return cpl_study_main(argc, argv, runtimes);
 	return js_cli_main(argc, argv, "cosim", runtimes);
 }

@@ -1,0 +1,347 @@
+/* cosim's study mode (study.h): every --alloc in its own child process
+ * (at most --parallel at once), each writing its per-job and summary CSV
+ * and its log into a staging folder inside the output folder; when all
+ * succeeded the summaries are joined, the plots drawn, and every file
+ * moved into place; when one fails nothing is moved and the staging folder
+ * is removed. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/csv_read.h"
+#include "../jobsched/cli.h"
+#include "study.h"
+
+#define MAX_ALLOCS 32
+
+struct study {
+	const char *out, *machine, *platform;
+	const char *alloc[MAX_ALLOCS];
+	char name[MAX_ALLOCS][64];
+	int nalloc, parallel;
+	double snapshot;
+	char **base; /* the other arguments, argv[0] first */
+	int nbase;
+	char staging[4096];
+};
+
+int cpl_study_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--out") == 0 || strncmp(argv[i], "--out=", 6) == 0)
+			return 1;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The value of option opt at argv[*i] ("--opt V" or "--opt=V"), or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+	if (strncmp(argv[*i], opt, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+static int parse(int argc, char **argv, struct study *s, struct cmn_err *e)
+{
+	s->base = calloc((size_t)argc + 8, sizeof *s->base);
+	if (!s->base)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	s->base[s->nbase++] = argv[0];
+	s->parallel = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->snapshot = -1;
+	static const char *const refused[] = {"--jobs-out", "--summary-out", "--series-out",
+	                                      "--plot",     "--swf-out",     "--stats"};
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		char *end;
+		for (size_t r = 0; r < sizeof refused / sizeof *refused; r++)
+			if (strncmp(argv[i], refused[r], strlen(refused[r])) == 0)
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "%s: with --out every output goes into the folder", refused[r]);
+		if ((v = opt_value(argc, argv, &i, "--out"))) {
+			s->out = v;
+		} else if ((v = opt_value(argc, argv, &i, "--alloc"))) {
+			if (s->nalloc == MAX_ALLOCS)
+				return cmn_err_set(e, CMN_EUSAGE, "--alloc: at most %d",
+				                   MAX_ALLOCS);
+			s->alloc[s->nalloc++] = v;
+		} else if ((v = opt_value(argc, argv, &i, "--parallel"))) {
+			long p = strtol(v, &end, 10);
+			if (*v == '\0' || *end || p < 1 || p > 1024)
+				return cmn_err_set(e, CMN_EUSAGE, "--parallel: '%s' is not 1..1024",
+				                   v);
+			s->parallel = (int)p;
+		} else if ((v = opt_value(argc, argv, &i, "--snapshot"))) {
+			s->snapshot = strtod(v, &end);
+			if (*v == '\0' || *end || !(s->snapshot >= 0))
+				return cmn_err_set(e, CMN_EUSAGE,
+				                   "--snapshot: '%s' is not a time >= 0 in seconds",
+				                   v);
+		} else {
+			if ((v = opt_value(argc, argv, &i, "--machine")))
+				s->machine = v, s->base[s->nbase++] = "--machine";
+			else if ((v = opt_value(argc, argv, &i, "--platform")))
+				s->platform = v, s->base[s->nbase++] = "--platform";
+			else
+				v = argv[i];
+			s->base[s->nbase++] = (char *)v;
+		}
+	}
+	if (!s->out || !*s->out)
+		return cmn_err_set(e, CMN_EUSAGE, "--out: give a folder");
+	if (!s->nalloc)
+		s->alloc[s->nalloc++] = "first-free";
+	for (int a = 0; a < s->nalloc; a++) { /* folder names: the spec, punctuation as '_' */
+		snprintf(s->name[a], sizeof s->name[a], "%s", s->alloc[a]);
+		for (char *p = s->name[a]; *p; p++)
+			if (!(*p == '-' || *p == '.' || (*p >= '0' && *p <= '9') ||
+			      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+				*p = '_';
+		for (int b = 0; b < a; b++)
+			if (strcmp(s->name[a], s->name[b]) == 0)
+				return cmn_err_set(e, CMN_EUSAGE, "--alloc %s given twice",
+				                   s->alloc[a]);
+	}
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Removes the staging folder (only the files this mode writes there). */
+static void remove_staging(const struct study *s)
+{
+	static const char *const top[] = {"summary.csv", "wait.png", "speedup.png",
+	                                  "placement.png"};
+	static const char *const per[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
+	char p[4200];
+	for (int a = 0; a < s->nalloc; a++) {
+		for (size_t f = 0; f < sizeof per / sizeof *per; f++) {
+			snprintf(p, sizeof p, "%s/%s/%s", s->staging, s->name[a], per[f]);
+			unlink(p);
+		}
+		snprintf(p, sizeof p, "%s/%s", s->staging, s->name[a]);
+		rmdir(p);
+	}
+	for (size_t f = 0; f < sizeof top / sizeof *top; f++) {
+		snprintf(p, sizeof p, "%s/%s", s->staging, top[f]);
+		unlink(p);
+	}
+	rmdir(s->staging);
+}
+
+/* The child: the single-run command line with this allocator and outputs. */
+static void child(const struct study *s, int a, const struct js_runtime_ops *const *runtimes)
+{
+	char jobs[4200], sum[4200], txt[4200], log[4200];
+	snprintf(jobs, sizeof jobs, "%s/%s/jobs.csv", s->staging, s->name[a]);
+	snprintf(sum, sizeof sum, "%s/%s/summary.csv", s->staging, s->name[a]);
+	snprintf(txt, sizeof txt, "%s/%s/summary.txt", s->staging, s->name[a]);
+	snprintf(log, sizeof log, "%s/%s/log.txt", s->staging, s->name[a]);
+	if (!freopen(txt, "w", stdout) || !freopen(log, "w", stderr))
+		_exit(1);
+	char **argv = s->base;
+	int argc = s->nbase;
+	argv[argc++] = "--alloc";
+	argv[argc++] = (char *)s->alloc[a];
+	argv[argc++] = "--jobs-out";
+	argv[argc++] = jobs;
+	argv[argc++] = "--summary-out";
+	argv[argc++] = sum;
+	argv[argc] = NULL;
+	int rc = js_cli_main(argc, argv, "cosim", runtimes);
+	fflush(NULL);
+	_exit(rc);
+}
+
+/* Prints the last lines of a child's log after its failure. */
+static void show_log(const struct study *s, int a)
+{
+	char p[4200], line[1024];
+	snprintf(p, sizeof p, "%s/%s/log.txt", s->staging, s->name[a]);
+	FILE *f = fopen(p, "r");
+	while (f && fgets(line, sizeof line, f))
+		fprintf(stderr, "  %s: %s", s->alloc[a], line);
+	if (f)
+		fclose(f);
+}
+
+static int run_children(const struct study *s, const struct js_runtime_ops *const *runtimes)
+{
+	pid_t pid[MAX_ALLOCS] = {0};
+	double t0 = now_s();
+	int next = 0, running = 0, done = 0, failed = 0;
+	while (done < s->nalloc) {
+		while (next < s->nalloc && running < s->parallel) {
+			fflush(NULL);
+			pid[next] = fork();
+			if (pid[next] == 0)
+				child(s, next, runtimes);
+			if (pid[next] < 0) {
+				fprintf(stderr, "cosim: cannot fork: %s\n", strerror(errno));
+				failed = 1;
+				done += s->nalloc - next; /* the rest never runs */
+				next = s->nalloc;
+				break;
+			}
+			next++, running++;
+		}
+		if (!running)
+			break;
+		int st;
+		pid_t p = wait(&st);
+		if (p < 0)
+			break;
+		int a = 0;
+		while (a < s->nalloc && pid[a] != p)
+			a++;
+		running--, done++;
+		int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s\n", done, s->nalloc,
+		        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED", now_s() - t0);
+		if (!ok && a < s->nalloc) {
+			failed = 1;
+			show_log(s, a);
+		}
+	}
+	return failed;
+}
+
+/* Joins the summaries, prints the table; 0 or an error. */
+static int collect(const struct study *s, struct cmn_err *e)
+{
+	char p[4200], line[65536];
+	snprintf(p, sizeof p, "%s/summary.csv", s->staging);
+	FILE *out = fopen(p, "w");
+	if (!out)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot write", p);
+	int rc = 0;
+	printf("%-28s %14s %18s %24s\n", "allocator", "mean wait (s)", "mean response (s)",
+	       "mean effective speed-up");
+	for (int a = 0; !rc && a < s->nalloc; a++) {
+		snprintf(p, sizeof p, "%s/%s/summary.csv", s->staging, s->name[a]);
+		FILE *in = fopen(p, "r");
+		for (int l = 0; in && fgets(line, sizeof line, in); l++)
+			if (l > 0 || a == 0)
+				fputs(line, out);
+		if (in)
+			fclose(in);
+		struct cmn_csv *c;
+		if ((rc = cmn_csv_read(p, &c, e)))
+			break;
+		int w = cmn_csv_col(c, "mean_wait_s"), r = cmn_csv_col(c, "mean_response_s");
+		int x = cmn_csv_col(c, "mean_effective_speedup");
+		if (w < 0 || r < 0 || x < 0 || c->nrows != 1)
+			rc = cmn_err_set(e, CMN_EINPUT, "%s: not a summary", p);
+		else
+			printf("%-28s %14.1f %18.1f %24.4f\n", s->alloc[a], atof(c->rows[0][w]),
+			       atof(c->rows[0][r]), atof(c->rows[0][x]));
+		cmn_csv_free(c);
+	}
+	if (fclose(out) != 0 && !rc)
+		rc = cmn_err_set(e, CMN_EIO, "%s/summary.csv: cannot write", s->staging);
+	return rc;
+}
+
+/* Moves every file from staging into the output folder. */
+static int move_out(const struct study *s, struct cmn_err *e)
+{
+	static const char *const top[] = {"summary.csv", "wait.png", "speedup.png",
+	                                  "placement.png"};
+	static const char *const per[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
+	char a_[4200], b_[4200];
+	for (int a = 0; a < s->nalloc; a++) {
+		snprintf(b_, sizeof b_, "%s/%s", s->out, s->name[a]);
+		if (mkdir_p(b_))
+			return cmn_err_set(e, CMN_EIO, "%s: cannot create", b_);
+		for (size_t f = 0; f < sizeof per / sizeof *per; f++) {
+			snprintf(a_, sizeof a_, "%s/%s/%s", s->staging, s->name[a], per[f]);
+			snprintf(b_, sizeof b_, "%s/%s/%s", s->out, s->name[a], per[f]);
+			if (rename(a_, b_))
+				return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
+		}
+	}
+	for (size_t f = 0; f < sizeof top / sizeof *top; f++) {
+		snprintf(a_, sizeof a_, "%s/%s", s->staging, top[f]);
+		snprintf(b_, sizeof b_, "%s/%s", s->out, top[f]);
+		if (rename(a_, b_))
+			return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
+	}
+	return 0;
+}
+
+int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *runtimes)
+{
+	struct study s;
+	memset(&s, 0, sizeof s);
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	int rc = parse(argc, argv, &s, &e);
+	if (rc) {
+		fprintf(stderr, "cosim: %s\n(try cosim --help)\n", e.msg);
+		free(s.base);
+		return 2;
+	}
+	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
+	rc = mkdir_p(s.staging) ? cmn_err_set(&e, CMN_EIO, "%s: cannot create", s.staging) : 0;
+	for (int a = 0; !rc && a < s.nalloc; a++) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/%s", s.staging, s.name[a]);
+		if (mkdir_p(p))
+			rc = cmn_err_set(&e, CMN_EIO, "%s: cannot create", p);
+	}
+	if (!rc && run_children(&s, runtimes))
+		rc = cmn_err_set(&e, CMN_ESTATE, "an allocator's run failed: nothing written to %s",
+		                 s.out);
+	if (!rc)
+		rc = collect(&s, &e);
+	const char *names[MAX_ALLOCS];
+	for (int a = 0; a < s.nalloc; a++)
+		names[a] = s.name[a];
+	if (!rc)
+		rc = cpl_study_plots(s.staging, names, s.alloc, s.nalloc, s.machine, s.platform,
+		                     s.snapshot, &e);
+	if (!rc)
+		rc = move_out(&s, &e);
+	remove_staging(&s);
+	rmdir(s.out); /* only when empty: a folder this run made and filled with nothing */
+	free(s.base);
+	if (rc) {
+		fprintf(stderr, "cosim: %s\n", e.msg);
+		return cmn_err_exit_status(&e);
+	}
+	fprintf(stderr,
+	        "cosim: wrote %s/{summary.csv,wait.png,speedup.png,placement.png} and a "
+	        "folder per allocator\n",
+	        s.out);
+	return 0;
+}
