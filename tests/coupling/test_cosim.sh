@@ -59,6 +59,42 @@ PY
 [ $? -eq 2 ] && grep -q "1 weights for 2 kernels" "$T/err" && ok "weights: one per kernel" || ko "weights count: $(cat "$T/err")"
 "$B/cosim" $W --runtime "linkload:kernels=is/none,weights=1/x" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "non-negative numbers" "$T/err" && ok "weights: numbers only" || ko "weights syntax: $(cat "$T/err")"
+# study mode: one run per --alloc, a joined summary, plots, a table
+S="$W --runtime linkload:class=S --alloc first-free --alloc contiguous --alloc quasi:qct=20"
+all_there() {
+	for f in summary.csv wait.png speedup.png placement.png first-free/jobs.csv contiguous/summary.csv quasi_qct_20/summary.txt; do
+		[ -s "$1/$f" ] || return 1
+	done
+	[ -e "$1/quasi_qct_20/log.txt" ]
+}
+"$B/cosim" $S --out "$T/study" > "$T/table" 2> "$T/err" && all_there "$T/study" && [ "$(wc -l < "$T/study/summary.csv")" -eq 4 ] && grep -q "^contiguous " "$T/table" &&
+	grep -q "mean effective speed-up" "$T/table" && [ -z "$(ls -A "$T/study" | grep staging)" ] &&
+	ok "study: every output, a summary row and a table line per allocator" || ko "study outputs: $(cat "$T/err")"
+"$B/cosim" $S --out "$T/study2" > /dev/null 2>&1 && cmp -s "$T/study/summary.csv" "$T/study2/summary.csv" &&
+	cmp -s "$T/study/quasi_qct_20/jobs.csv" "$T/study2/quasi_qct_20/jobs.csv" &&
+	ok "study: same inputs, same outputs" || ko "study: not deterministic"
+"$B/cosim" $S --parallel 1 --out "$T/study3" > /dev/null 2>&1 && cmp -s "$T/study/summary.csv" "$T/study3/summary.csv" &&
+	ok "study: --parallel 1 gives the same outputs" || ko "study: --parallel changes outputs"
+"$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/bad" > /dev/null 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/bad" ] && grep -q "quasi:qct=x" "$T/err" && grep -q "nothing written" "$T/err" &&
+	ok "study: a failing run leaves nothing, says which" || ko "study failure: $(cat "$T/err")"
+"$B/cosim" $W --runtime linkload --out "$T/x" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -eq 2 ] && grep -q "with --out every output goes into the folder" "$T/err" && ok "study: --jobs-out refused" || ko "study --jobs-out: $(cat "$T/err")"
+# the SimGrid model from the command line: determinism, its report line
+G="--synthetic dq:jobs=40,n1=1,n2=16,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=2 --sched easy --runtime simgrid:mode=shared,class=S"
+"$B/cosim" $G --jobs-out "$T/g1.csv" > /dev/null 2> "$T/err" && "$B/cosim" $G --jobs-out "$T/g2.csv" > /dev/null 2>&1 &&
+	cmp -s "$T/g1.csv" "$T/g2.csv" && grep -q "simgrid (shared, engine simgrid): [0-9]* replays; placement cache" "$T/err" &&
+	ok "simgrid: same inputs, same outputs; a report line" || ko "simgrid determinism: $(cat "$T/err")"
+python3 - "$T/g1.csv" << 'PY' && ok "simgrid: profile and iteration times per job" || ko "simgrid: iteration columns"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = all(r["profile"] in ("cg", "mg", "ft", "is", "lu") and float(r["iter_ref_s"]) > 0 and
+         abs(float(r["iter_mean_s"]) / float(r["iter_ref_s"]) * float(r["effective_speedup"]) - 1) < 1e-9
+         for r in rows)
+sys.exit(0 if ok and len(rows) == 40 else 1)
+PY
+"$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
 "$B/jobsched" $W --runtime linkload 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: log" "$T/err" && ok "jobsched does not (it never includes coupling)" ||
