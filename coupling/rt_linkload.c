@@ -115,9 +115,10 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 	return l->ncache++;
 }
 
-static double ll_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double ll_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                      struct cmn_err *e)
 {
-	(void)self, (void)nodes, (void)n;
+	(void)e, (void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
 }
 

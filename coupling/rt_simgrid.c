@@ -26,16 +26,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../apptraces/gen.h"
 #include "../apptraces/trace_stats.h"
 #include "../jobsched/runtime.h"
 #include "../netsim/netsim.h"
-#include "../platforms/xml_write.h"
 #include "groups.h"
 #include "itcache.h"
 #include "jobprof.h"
+#include "replay.h"
 
 static const struct cmn_param_def sg_params[] = {
     {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
@@ -47,10 +45,9 @@ static const struct cmn_param_def sg_params[] = {
     {NULL},
 };
 
-struct tr {
+struct pairs {
 	int kernel, nranks;
-	struct trace *t[2]; /* one and two iterations */
-	int *pairs, npairs; /* rank pairs that exchange bytes (-1: not computed) */
+	int *pairs, npairs; /* rank pairs that exchange bytes */
 };
 
 /* Per job index, for mode=shared. */
@@ -64,12 +61,10 @@ struct sgm {
 	struct cpl_profiles *prof;
 	int shared;
 	char engine[16];
-	const struct net_engine_ops *ops;
-	void *eng;
-	char xml[64];
+	struct cpl_replay *rp;
 	const struct plat_machine *m;
-	struct tr *traces;
-	int ntraces, captraces;
+	struct pairs *pairs;
+	int npairs, cappairs;
 	struct cpl_itcache *cache; /* isolated iteration times */
 	double *t_job;             /* by job index: its isolated time (NAN: unknown) */
 	int *t_moves;              /* its migrations then */
@@ -78,7 +73,7 @@ struct sgm {
 	struct jstate *js; /* by job index */
 	int *held, nheld;  /* jobs with link lists */
 	char *running;     /* by job index, during sg_rates */
-	long evaluations, shared_sets;
+	long shared_sets;
 };
 
 static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
@@ -104,22 +99,16 @@ static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 static void sg_destroy(void *self)
 {
 	struct sgm *g = self;
-	if (g->eng)
-		g->ops->destroy(g->eng);
-	if (g->xml[0])
-		unlink(g->xml);
-	for (int i = 0; i < g->ntraces; i++) {
-		trace_free(g->traces[i].t[0]);
-		trace_free(g->traces[i].t[1]);
-		free(g->traces[i].pairs);
-	}
+	cpl_replay_close(g->rp);
+	for (int i = 0; i < g->npairs; i++)
+		free(g->pairs[i].pairs);
+	free(g->pairs);
 	for (int i = 0; i < g->nheld; i++)
 		free(g->js[g->held[i]].links);
 	free(g->js);
 	free(g->held);
 	free(g->running);
 	cpl_groups_free(g->grp);
-	free(g->traces);
 	cpl_itcache_free(g->cache);
 	free(g->t_job);
 	free(g->t_moves);
@@ -144,91 +133,7 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
-	g->ops =
-	    cmn_registry_find((const void *const *)net_engine_registry, g->engine, "engine", e);
-	if (!g->ops)
-		return e->code;
-	snprintf(g->xml, sizeof g->xml, "/tmp/cosim-platform-XXXXXX");
-	int fd = mkstemp(g->xml);
-	if (fd < 0) {
-		g->xml[0] = '\0';
-		return cmn_err_set(e, CMN_EIO, "simgrid: cannot create a temporary platform file");
-	}
-	close(fd);
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (run-time model simgrid)"};
-	if (plat_xml_write(g->m, &xo, g->xml, e))
-		return e->code;
-	struct net_engine_args a = {g->m, g->xml, NULL};
-	return g->ops->create(&a, &g->eng, e);
-}
-
-/* The trace of kernel k on n ranks with it+1 iterations. */
-static const struct trace *trace_of(struct sgm *g, int k, int n, int it, struct cmn_err *e)
-{
-	struct tr *x = NULL;
-	for (int i = 0; i < g->ntraces && !x; i++)
-		if (g->traces[i].kernel == k && g->traces[i].nranks == n)
-			x = &g->traces[i];
-	if (!x) {
-		if (g->ntraces == g->captraces) {
-			int cap = g->captraces ? 2 * g->captraces : 16;
-			struct tr *t = realloc(g->traces, (size_t)cap * sizeof *t);
-			if (!t)
-				return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
-			g->traces = t;
-			g->captraces = cap;
-		}
-		x = &g->traces[g->ntraces++];
-		*x = (struct tr){k, n, {NULL, NULL}, NULL, -1};
-	}
-	int exact;
-	if (!x->t[it] &&
-	    trace_generate(cpl_profiles_name(g->prof, k), cpl_profiles_class(g->prof), n, it + 1,
-	                   cpl_profiles_flop_scale(g->prof), &x->t[it], &exact, e))
-		return NULL;
-	return x->t[it];
-}
-
-/* One iteration of each of the cnt jobs (kernel k[i] on the n[i] nodes
- * nodes[i]) run together, into t[i]. */
-static int iterations(struct sgm *g, int cnt, const int *k, const int *const *nodes, const int *n,
-                      double *t, struct cmn_err *e)
-{
-	struct net_job *jobs = malloc((size_t)cnt * sizeof *jobs);
-	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
-	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
-	int rc = 0;
-	if (!jobs || !res || !names)
-		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int it = 0; !rc && it < 2; it++) {
-		for (int i = 0; !rc && i < cnt; i++) {
-			snprintf(names[i], sizeof names[i], "%s.%c.%d",
-			         cpl_profiles_name(g->prof, k[i]), cpl_profiles_class(g->prof),
-			         n[i]);
-			const struct trace *tr = trace_of(g, k[i], n[i], it, e);
-			if (!tr)
-				rc = e->code;
-			jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
-		}
-		if (!rc)
-			rc = g->ops->evaluate(g->eng, jobs, cnt, 0, res + (size_t)it * (size_t)cnt,
-			                      e);
-		g->evaluations++;
-	}
-	for (int i = 0; !rc && i < cnt; i++) {
-		double one = res[i].finish, two = res[cnt + i].finish;
-		t[i] = two - one;
-		if (!(one >= 0 && t[i] > 0))
-			rc =
-			    cmn_err_set(e, CMN_ESTATE,
-			                "simgrid: %s: one iteration took %g s (one iteration ended "
-			                "at %g s, two at %g s)",
-			                names[i], t[i], one, two);
-	}
-	free(jobs);
-	free(res);
-	free(names);
-	return rc;
+	return cpl_replay_open(g->m, g->engine, g->prof, &g->rp, e);
 }
 
 /* One iteration of kernel k alone on nodes (cached by canonical form). */
@@ -239,7 +144,7 @@ static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, st
 	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
 		return 0;
 	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
-	if (iterations(g, 1, &k, &pl, &n, t, e))
+	if (cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
 		return e->code;
 	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -250,14 +155,22 @@ static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, st
  * two-iteration trace, setup included). */
 static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs, struct cmn_err *e)
 {
-	const struct trace *t = trace_of(g, k, n, 1, e);
-	if (!t)
-		return e->code;
-	struct tr *x = NULL;
-	for (int i = 0; i < g->ntraces && !x; i++)
-		if (g->traces[i].kernel == k && g->traces[i].nranks == n)
-			x = &g->traces[i];
-	if (x->npairs < 0) {
+	struct pairs *x = NULL;
+	for (int i = 0; i < g->npairs && !x; i++)
+		if (g->pairs[i].kernel == k && g->pairs[i].nranks == n)
+			x = &g->pairs[i];
+	if (!x) {
+		const struct trace *t = cpl_replay_trace(g->rp, k, n, 2, e);
+		if (!t)
+			return e->code;
+		if (g->npairs == g->cappairs) {
+			int cap = g->cappairs ? 2 * g->cappairs : 16;
+			struct pairs *p = realloc(g->pairs, (size_t)cap * sizeof *p);
+			if (!p)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			g->pairs = p;
+			g->cappairs = cap;
+		}
 		struct trace_stats s;
 		if (trace_stats_compute(t, &s, e))
 			return e->code;
@@ -265,12 +178,13 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
 		for (int a = 0; a < n; a++)
 			for (int b = 0; b < n; b++)
 				cnt += a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0;
-		x->pairs = malloc(2 * (size_t)(cnt ? cnt : 1) * sizeof *x->pairs);
-		if (!x->pairs) {
+		int *pp = malloc(2 * (size_t)(cnt ? cnt : 1) * sizeof *pp);
+		if (!pp) {
 			trace_stats_free(&s);
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		}
-		x->npairs = 0;
+		x = &g->pairs[g->npairs++];
+		*x = (struct pairs){k, n, pp, 0};
 		for (int a = 0; a < n; a++)
 			for (int b = 0; b < n; b++)
 				if (a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0) {
@@ -353,7 +267,7 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 				mn[q] = nn[pos[q]];
 			}
 			g->shared_sets++;
-			rc = iterations(g, m, mk, mnodes, mn, mt, e);
+			rc = cpl_replay_iterations(g->rp, m, mk, mnodes, mn, mt, e);
 		}
 		for (int q = 0; !rc && q < m; q++) {
 			tnow[pos[q]] = g->js[j[pos[q]]].t = mt[q];
@@ -386,9 +300,10 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 	return rc;
 }
 
-static double sg_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double sg_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                      struct cmn_err *e)
 {
-	(void)self, (void)nodes, (void)n;
+	(void)e, (void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
 }
 
@@ -408,7 +323,7 @@ static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
 static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
 {
 	struct sgm *g = self;
-	if (!g->eng && setup(g, sim, e))
+	if (!g->rp && setup(g, sim, e))
 		return e->code;
 	size_t n = js_sim_rlen(sim);
 	int *k = malloc(n * sizeof *k), *nn = malloc(n * sizeof *nn);
@@ -460,8 +375,8 @@ static void sg_report(void *self, FILE *f)
 	fprintf(f,
 	        "simgrid (%s, engine %s): %ld replays; placement cache %ld lookups, %ld hits "
 	        "(%.1f%%), %zu entries",
-	        g->shared ? "shared" : "isolated", g->engine, g->evaluations, lookups, hits,
-	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	        g->shared ? "shared" : "isolated", g->engine, g->rp ? cpl_replay_count(g->rp) : 0,
+	        lookups, hits, lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
 	if (g->shared)
 		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
 	fprintf(f, "\n");

@@ -458,34 +458,30 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 
 enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_N };
 
-static int simulate(const struct cli *c, struct cmn_err *e)
+/* What runs inside the run-time model's drive(): the simulation and every
+ * output after it. */
+struct run_ctx {
+	const struct cli *c;
+	const struct plat_machine *m;
+	struct js_alloc *alloc;
+	struct js_sched *sched;
+	struct js_runtime *rt;
+	const struct js_workload *w;
+};
+
+static int run_and_write(void *ctx, struct cmn_err *e)
 {
-	struct plat_machine *m = NULL;
-	struct js_alloc *alloc = NULL;
-	struct js_sched *sched = NULL;
-	struct js_runtime *rt = NULL;
-	struct js_workload *w = NULL;
+	const struct run_ctx *x = ctx;
+	const struct cli *c = x->c;
+	const struct plat_machine *m = x->m;
+	struct js_alloc *alloc = x->alloc;
+	struct js_sched *sched = x->sched;
+	struct js_runtime *rt = x->rt;
+	const struct js_workload *w = x->w;
 	struct js_sim_result *res = NULL;
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
-	int rc =
-	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
-	if (!rc)
-		rc = js_alloc_create(c->alloc, m, &alloc, e);
-	if (!rc)
-		alloc->stats->timed = c->time_alloc;
-	if (!rc)
-		rc = js_runtime_create_in(c->runtimes, c->runtime, &rt, e);
-	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
-		const void *ops;
-		struct cmn_params sp;
-		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
-		                      &ops, &sp, e);
-	}
-	if (!rc)
-		rc = load_workload(c, m, &w, e);
-	if (!rc)
-		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
+	int rc = 0;
 	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out, c->plot,
 	                            c->swf_out};
 	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
@@ -554,6 +550,38 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	if (!rc && !c->quiet && rt->ops->report)
 		rt->ops->report(rt->self, stderr);
 	js_sim_result_free(res);
+	return rc;
+}
+
+static int simulate(const struct cli *c, struct cmn_err *e)
+{
+	struct plat_machine *m = NULL;
+	struct js_alloc *alloc = NULL;
+	struct js_sched *sched = NULL;
+	struct js_runtime *rt = NULL;
+	struct js_workload *w = NULL;
+	int rc =
+	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
+	if (!rc)
+		rc = js_alloc_create(c->alloc, m, &alloc, e);
+	if (!rc)
+		alloc->stats->timed = c->time_alloc;
+	if (!rc)
+		rc = js_runtime_create_in(c->runtimes, c->runtime, &rt, e);
+	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
+		const void *ops;
+		struct cmn_params sp;
+		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
+		                      &ops, &sp, e);
+	}
+	if (!rc)
+		rc = load_workload(c, m, &w, e);
+	if (!rc)
+		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
+	if (!rc) {
+		struct run_ctx x = {c, m, alloc, sched, rt, w};
+		rc = js_runtime_drive(rt, m, w, run_and_write, &x, e);
+	}
 	js_workload_free(w);
 	js_sched_destroy(sched);
 	js_runtime_destroy(rt);

@@ -11,9 +11,10 @@ static int log_create(const struct cmn_params *p, void **self, struct cmn_err *e
 	return 0;
 }
 
-static double log_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double log_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                       struct cmn_err *e)
 {
-	(void)self;
+	(void)e, (void)self;
 	(void)nodes;
 	(void)n;
 	return js_sim_job(sim, j)->run_s;

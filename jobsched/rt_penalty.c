@@ -62,8 +62,10 @@ static int draw_all(struct penalty *pe, size_t n)
 	return 0;
 }
 
-static double penalty_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double penalty_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                           struct cmn_err *e)
 {
+	(void)e;
 	struct penalty *pe = self;
 	double psi = pe->psi, run = js_sim_job(sim, j)->run_s;
 	if (pe->psi_max > pe->psi_min) {

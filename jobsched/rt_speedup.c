@@ -25,9 +25,10 @@ static void speedup_destroy(void *self)
 	free(self);
 }
 
-static double speedup_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double speedup_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                           struct cmn_err *e)
 {
-	(void)nodes;
+	(void)e, (void)nodes;
 	double run = js_sim_job(sim, j)->run_s;
 	return n > 1 ? run * (1.0 - *(const double *)self) : run;
 }

@@ -15,6 +15,15 @@ const struct js_runtime_ops *const js_runtime_registry[] = {
     NULL,
 };
 
+int js_runtime_drive(struct js_runtime *r, const struct plat_machine *m,
+                     const struct js_workload *w, int (*body)(void *ctx, struct cmn_err *e),
+                     void *ctx, struct cmn_err *e)
+{
+	if (r->ops->drive)
+		return r->ops->drive(r->self, m, w, body, ctx, e);
+	return body(ctx, e);
+}
+
 int js_runtime_create_ops(const struct js_runtime_ops *ops, const char *kvs,
                           struct js_runtime **out, struct cmn_err *e)
 {

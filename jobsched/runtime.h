@@ -14,9 +14,10 @@ struct js_runtime_ops {
 	int (*create)(const struct cmn_params *p, void **self, struct cmn_err *e);
 	void (*destroy)(void *self);
 	/* The job's work in seconds at rate 1 when it starts on these nodes
-	 * (negative: out of memory). A model may record per-job values through
+	 * (negative: an error, in e). A model may record per-job values through
 	 * the sim (js_sim_set_psi). */
-	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n);
+	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+	                 struct cmn_err *e);
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
 	 * js_sim_rjob(). A model may record per-job values (js_sim_set_iter). */
@@ -24,7 +25,30 @@ struct js_runtime_ops {
 	/* Optional: one line of the model's own statistics after a run
 	 * (replays, cache hit rates), which tools print on stderr. */
 	void (*report)(void *self, FILE *f);
+	/* Optional, for a model whose jobs live in an external simulation that
+	 * decides when they end (cosim's full): the tool calls drive() with the
+	 * machine, the workload and body = the simulation and everything after
+	 * it (outputs); the model runs body(ctx) inside its own simulation and
+	 * returns its status. NULL: body(ctx) runs directly. */
+	int (*drive)(void *self, const struct plat_machine *m, const struct js_workload *w,
+	             int (*body)(void *ctx, struct cmn_err *e), void *ctx, struct cmn_err *e);
+	/* Optional (with it the core predicts no finishes: jobs end when the
+	 * model says or at a kill): before moving time from now to t (INFINITY
+	 * when the core has no event of its own), the model lets its simulation
+	 * run until t or until jobs end; returns how many ended (their indices
+	 * into ended, room for every running job) at *t_out, now <= *t_out <= t
+	 * (*t_out = t when none did), or < 0 on an error (in e). */
+	int (*advance)(void *self, struct js_sim *sim, double t, double *t_out, int *ended,
+	               struct cmn_err *e);
+	/* Optional: job j has ended (killed: at its requested time), its nodes
+	 * still readable. */
+	void (*end)(void *self, struct js_sim *sim, int j, int killed);
 };
+
+/* Runs body(ctx) through the model's drive() (or directly). */
+int js_runtime_drive(struct js_runtime *r, const struct plat_machine *m,
+                     const struct js_workload *w, int (*body)(void *ctx, struct cmn_err *e),
+                     void *ctx, struct cmn_err *e);
 
 extern const struct js_runtime_ops *const js_runtime_registry[];
 

@@ -36,6 +36,7 @@ struct js_sim {
 	struct jstate *st;
 	struct js_eventq ev;
 	double *rates;
+	int *ended; /* jobs a model's advance() ended */
 	long busy, queued_nodes;
 	size_t done;
 	int running_changed;
@@ -248,6 +249,8 @@ static int record_nodes(struct js_sim_result *r, int *nodes, int n, size_t *off)
 static int push_finish(struct js_sim *s, int j, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
+	if (s->rt->ops->advance) /* the model says when its jobs end */
+		return 0;
 	struct js_event ev = {st->last_s + st->remaining_s / st->rate, JS_EV_FINISH, j,
 	                      st->version};
 	if (js_eventq_push(&s->ev, ev))
@@ -274,9 +277,14 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	st->phase = PH_RUNNING;
 	st->start_s = s->now;
 	st->expected_end_s = s->now + job->req_s;
-	st->remaining_s = s->rt->ops->work_s(s->rt->self, s, j, nodes, n);
-	if (st->remaining_s < 0)
-		return cmn_err_set(e, CMN_ENOMEM, "run-time model %s: out of memory", s->rt->spec);
+	cmn_err_clear(e);
+	st->remaining_s = s->rt->ops->work_s(s->rt->self, s, j, nodes, n, e);
+	if (st->remaining_s < 0) {
+		if (!e->msg[0])
+			cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		cmn_err_prefix(e, "run-time model %s: job %.0f", s->rt->spec, job->f[JS_F_JOB]);
+		return e->code ? e->code : CMN_ESTATE;
+	}
 	s->res->jobs[j].work_s = st->remaining_s;
 	st->rate = 1.0;
 	st->last_s = s->now;
@@ -370,6 +378,8 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 	s->res->killed += killed;
 	if (s->sched->ops->on_end) /* while the job's nodes are still known */
 		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
+	if (s->rt->ops->end)
+		s->rt->ops->end(s->rt->self, s, j, killed);
 	if (record_nodes(s->res, st->nodes, st->nnodes, &r->res_off))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	free(st->nodes);
@@ -456,6 +466,7 @@ static void sim_free(struct js_sim *s)
 	free(s->queue);
 	free(s->running);
 	free(s->rates);
+	free(s->ended);
 	for (int k = 0; k < 3; k++)
 		free(s->nodebuf[k]);
 	js_alloc_destroy(s->empty);
@@ -490,13 +501,14 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	s->queue = malloc(n * sizeof *s->queue);
 	s->running = malloc(n * sizeof *s->running);
 	s->rates = malloc(n * sizeof *s->rates);
+	s->ended = malloc(n * sizeof *s->ended);
 	js_eventq_init(&s->ev);
 	s->res = calloc(1, sizeof *s->res);
 	if (s->res)
 		s->res->jobs = malloc(n * sizeof *s->res->jobs);
 	if (!s->empty || !s->scratch[0] || !s->scratch[1] || !s->nodebuf[0] || !s->nodebuf[1] ||
-	    !s->nodebuf[2] || !s->st || !s->queue || !s->running || !s->rates || !s->res ||
-	    !s->res->jobs)
+	    !s->nodebuf[2] || !s->st || !s->queue || !s->running || !s->rates || !s->ended ||
+	    !s->res || !s->res->jobs)
 		return -1;
 	s->res->n = w->n;
 	s->res->nodes = s->nodes;
@@ -540,14 +552,39 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 	if (s->o->series)
 		fprintf(s->o->series,
 		        "time,busy_nodes,utilization,queue_jobs,queue_nodes,running_jobs\n");
-	while (next < s->njobs || s->ev.n) {
+	int (*advance)(void *, struct js_sim *, double, double *, int *, struct cmn_err *) =
+	    s->rt->ops->advance;
+	while (next < s->njobs || s->ev.n || (advance && s->rlen)) {
 		const struct js_event *top = js_eventq_top(&s->ev);
 		double t = next < s->njobs ? s->jobs[next].submit_s : INFINITY;
 		if (top && top->t < t)
 			t = top->t;
+		int nended = 0, rc = 0;
+		if (advance && s->rlen) { /* the model's jobs may end first */
+			double t_out = t;
+			nended = advance(s->rt->self, s, t, &t_out, s->ended, e);
+			if (nended < 0)
+				return e->code ? e->code : CMN_ESTATE;
+			if (!nended && !isfinite(t))
+				return cmn_err_set(e, CMN_ESTATE,
+				                   "run-time model %s: %zu jobs running, none ends",
+				                   s->rt->spec, s->rlen);
+			if (nended && !(t_out >= s->now && t_out <= t))
+				return cmn_err_set(
+				    e, CMN_ESTATE,
+				    "run-time model %s: jobs ended at %.17g, outside "
+				    "[%.17g, %.17g]",
+				    s->rt->spec, t_out, s->now, t);
+			if (nended)
+				t = t_out;
+		}
 		account(s, t);
 		s->now = t;
-		int rc = 0;
+		if (nended > 1) /* finishes in job order, as the core's own */
+			qsort(s->ended, (size_t)nended, sizeof *s->ended, cmp_int);
+		for (int i = 0; !rc && i < nended; i++)
+			if (s->st[s->ended[i]].phase == PH_RUNNING)
+				rc = end_job(s, s->ended[i], 0, e);
 		while (!rc && (top = js_eventq_top(&s->ev)) && top->t == t) {
 			struct js_event ev;
 			js_eventq_pop(&s->ev, &ev);

@@ -41,6 +41,7 @@ struct rank_ctx {
 	int rank, j;
 	long eval;
 	double start, *finish;
+	struct sg_notify *notify;
 	struct req *reqs;
 	int nreq, capreq;
 };
@@ -216,6 +217,9 @@ static void rank_main(int argc, char **argv)
 	wait_all(c); /* what is still pending, as SMPI's replay does */
 	*c->finish = simgrid_get_clock();
 	free(c->reqs);
+	c->reqs = NULL;
+	if (c->notify)
+		sg_notify_done(c->notify);
 }
 
 static void s4u_release(const struct net_job *job, void *data);
@@ -264,7 +268,7 @@ static void s4u_release(const struct net_job *job, void *data)
 }
 
 static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
-                      double *finish)
+                      double *finish, struct sg_notify *notify)
 {
 	const struct trace *t = job->trace;
 	struct rank_ctx *ctx = calloc((size_t)t->nranks, sizeof *ctx);
@@ -272,12 +276,14 @@ static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void
 		_exit(3);
 	for (int r = 0; r < t->nranks; r++) {
 		ctx[r] = (struct rank_ctx){
-		    job,        data, r, j, sg_engine_evaluation(s), t0 + job->start,
-		    &finish[r], NULL, 0, 0};
+		    job,    data, r, j, sg_engine_evaluation(s), t0 + job->start, &finish[r],
+		    notify, NULL, 0, 0};
 		char name[64];
 		snprintf(name, sizeof name, "e%ld-j%d-%d", sg_engine_evaluation(s), j, r);
 		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
 		sg_actor_set_data(a, &ctx[r]);
+		if (notify)
+			sg_notify_actor(notify, r, a);
 		sg_actor_start_(a, rank_main, 0, NULL);
 	}
 }
@@ -296,4 +302,5 @@ const struct net_engine_ops net_engine_s4u_ops = {
     .evaluate = sg_engine_evaluate,
     .links = sg_engine_links,
     .destroy = sg_engine_destroy,
+    .live = sg_engine_live,
 };

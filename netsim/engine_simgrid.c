@@ -39,6 +39,7 @@ struct rank_run {
 	const char *file;
 	double start;   /* absolute simulated time to begin */
 	double *finish; /* absolute, set by the actor */
+	struct sg_notify *notify;
 };
 
 static void rank_main(int argc, char **argv)
@@ -49,6 +50,8 @@ static void rank_main(int argc, char **argv)
 		sg_actor_sleep_until(rr->start);
 	smpi_replay_run(rr->instance, rr->rank, 0.0, rr->file);
 	*rr->finish = simgrid_get_clock();
+	if (rr->notify)
+		sg_notify_done(rr->notify);
 }
 
 /* The per-rank files SMPI's replay reads for t when its ranks are actors
@@ -169,7 +172,7 @@ static int smpi_prepare(struct sg_state *s, const struct net_job *job, int first
 
 /* In the child: the job's SMPI instance and one actor per rank. */
 static void smpi_start(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
-                       double *finish)
+                       double *finish, struct sg_notify *notify)
 {
 	const struct cached_trace *c = data;
 	const struct trace *t = job->trace;
@@ -186,12 +189,15 @@ static void smpi_start(struct sg_state *s, const struct net_job *job, int j, voi
 		rr->file = c->files[r];
 		rr->start = t0 + job->start;
 		rr->finish = &finish[r];
+		rr->notify = notify;
 		char name[64];
 		snprintf(name, sizeof name, "%s-%d", instance, r);
 		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
 		if (sg_actor_get_pid(a) != c->shift + 1 + r) /* the ids files_of() assumed */
 			_exit(5);
 		sg_actor_set_data(a, rr);
+		if (notify)
+			sg_notify_actor(notify, r, a);
 		sg_actor_start_(a, rank_main, 0, NULL);
 	}
 }
@@ -237,4 +243,5 @@ const struct net_engine_ops net_engine_simgrid_ops = {
     .evaluate = sg_engine_evaluate,
     .links = sg_engine_links,
     .destroy = sg_engine_destroy,
+    .live = sg_engine_live,
 };

@@ -9,6 +9,8 @@
 #include "../common/params.h"
 #include "../platforms/platform.h"
 
+struct net_live;
+
 struct net_job {
 	const char *name;          /* shown in outputs */
 	const struct trace *trace; /* validated; shared, not modified */
@@ -45,7 +47,29 @@ struct net_engine_ops {
 	/* Per-link loads of the last evaluation (*out owned by the engine). */
 	int (*links)(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
 	void (*destroy)(void *state);
+	/* Optional: a live session, for workloads whose jobs start and end
+	 * inside one simulation: runs body(ctx, lv) as a controller in a
+	 * simulation on the engine's platform that lasts until body returns;
+	 * body starts jobs (net_live_start) and lets simulated time pass
+	 * (net_live_wait). In the calling process, once per engine (no
+	 * evaluation may follow it). Returns body's status. */
+	int (*live)(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
+	            void *ctx, struct cmn_err *e);
 };
+
+/* --- live sessions (engines with live) --- */
+/* Starts job now (its start field is ignored; trace and nodes are copied
+ * or must outlive the job); returns its handle (0, 1, ..) or -1 (e). */
+int net_live_start(struct net_live *lv, const struct net_job *job, struct cmn_err *e);
+/* Lets simulated time pass until t (INFINITY: until a job ends) or until
+ * jobs end, whichever comes first. Returns the number of jobs that ended
+ * (their handles in ended, room for max) at *t_out (<= t), 0 with
+ * *t_out = t, or -1 when memory ran out inside the simulation. */
+int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int max);
+/* Stops a running job (its ranks' actors killed); it is not reported as
+ * ended. */
+void net_live_kill(struct net_live *lv, int handle);
+double net_live_now(const struct net_live *lv);
 
 extern const struct net_engine_ops *const net_engine_registry[];
 extern const struct cmn_param_def net_no_params[];

@@ -48,6 +48,16 @@ sg_host_t sg_engine_host(const struct sg_state *s, int node)
 	return s->hosts[node];
 }
 
+int sg_engine_nodes(const struct sg_state *s)
+{
+	return s->m->nodes;
+}
+
+const struct sg_variant *sg_engine_variant(const struct sg_state *s)
+{
+	return s->v;
+}
+
 long sg_engine_evaluation(const struct sg_state *s)
 {
 	return s->evals;
@@ -170,7 +180,7 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 	for (int i = 0; i < s->nlinks; i++)
 		sg_link_load_reset(s->links[i]);
 	for (int j = 0, k = 0; j < n; k += jobs[j].trace->nranks, j++)
-		s->v->start(s, &jobs[j], j, data[j], t0, finish + k);
+		s->v->start(s, &jobs[j], j, data[j], t0, finish + k, NULL);
 	if (until > 0)
 		simgrid_run_until(t0 + until); /* unfinished actors die with the child */
 	else

@@ -9,6 +9,7 @@
 #include "netsim.h"
 
 struct sg_state;
+struct sg_notify;
 
 struct sg_variant {
 	int smpi; /* initialise SMPI (and finalise it at the end) */
@@ -16,10 +17,13 @@ struct sg_variant {
 	 * first actor of that job gets id first_pid (e.g. rank files). */
 	int (*prepare)(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
 	               struct cmn_err *e);
-	/* Child side: creates the job's actors; rank r stores its absolute end
-	 * time in finish[r] (left < 0 if it does not end). */
+	/* Child side (or a live session): creates the job's actors; rank r
+	 * stores its absolute end time in finish[r] (left < 0 if it does not
+	 * end). With notify (live sessions; NULL in evaluations) each rank's
+	 * actor is registered (sg_notify_actor) and tells its end
+	 * (sg_notify_done) right after storing it. */
 	void (*start)(struct sg_state *s, const struct net_job *job, int j, void *data, double t0,
-	              double *finish);
+	              double *finish, struct sg_notify *notify);
 	/* Parent side, after the evaluation: frees what prepare made (or NULL). */
 	void (*release)(const struct net_job *job, void *data);
 	void (*cleanup)(struct sg_state *s); /* at destroy */
@@ -32,7 +36,15 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 int sg_engine_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
 void sg_engine_destroy(void *state);
 
+/* A live session on the loaded platform (netsim.h's live, sg_live.c). */
+int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
+                   void *ctx, struct cmn_err *e);
+
 /* For variants. */
+const struct sg_variant *sg_engine_variant(const struct sg_state *s);
+int sg_engine_nodes(const struct sg_state *s);
+void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a);
+void sg_notify_done(struct sg_notify *n);
 sg_host_t sg_engine_host(const struct sg_state *s, int node);
 long sg_engine_evaluation(const struct sg_state *s); /* index of the current one */
 void **sg_engine_variant_data(struct sg_state *s);   /* one pointer a variant owns */

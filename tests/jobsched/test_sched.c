@@ -206,9 +206,10 @@ static int halve_create(const struct cmn_params *p, void **self, struct cmn_err 
 	*self = NULL;
 	return 0;
 }
-static double halve_work(void *self, struct js_sim *sim, int j, const int *nodes, int n)
+static double halve_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                         struct cmn_err *e)
 {
-	(void)self, (void)nodes, (void)n;
+	(void)e, (void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
 }
 static int halve_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)

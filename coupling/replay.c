@@ -1,0 +1,165 @@
+/* Replays of job profiles (replay.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../apptraces/gen.h"
+#include "../platforms/xml_write.h"
+#include "replay.h"
+
+struct tr {
+	int kernel, nranks, iters;
+	struct trace *t;
+};
+
+struct cpl_replay {
+	const struct cpl_profiles *prof;
+	const struct net_engine_ops *ops;
+	void *eng;
+	char xml[64];
+	struct tr *traces;
+	int ntraces, captraces;
+	long evaluations;
+};
+
+int cpl_replay_open(const struct plat_machine *m, const char *engine,
+                    const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e)
+{
+	struct cpl_replay *rp = calloc(1, sizeof *rp);
+	if (!rp)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	rp->prof = prof;
+	int rc = 0;
+	rp->ops = cmn_registry_find((const void *const *)net_engine_registry, engine, "engine", e);
+	if (!rp->ops)
+		rc = e->code;
+	if (!rc) {
+		snprintf(rp->xml, sizeof rp->xml, "/tmp/cosim-platform-XXXXXX");
+		int fd = mkstemp(rp->xml);
+		if (fd < 0) {
+			rp->xml[0] = '\0';
+			rc = cmn_err_set(e, CMN_EIO, "cannot create a temporary platform file");
+		} else {
+			close(fd);
+		}
+	}
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
+	if (!rc)
+		rc = plat_xml_write(m, &xo, rp->xml, e);
+	struct net_engine_args a = {m, rp->xml, NULL};
+	if (!rc)
+		rc = rp->ops->create(&a, &rp->eng, e);
+	if (rc) {
+		cpl_replay_close(rp);
+		return rc;
+	}
+	*out = rp;
+	return 0;
+}
+
+void cpl_replay_close(struct cpl_replay *rp)
+{
+	if (!rp)
+		return;
+	if (rp->eng)
+		rp->ops->destroy(rp->eng);
+	if (rp->xml[0])
+		unlink(rp->xml);
+	for (int i = 0; i < rp->ntraces; i++)
+		trace_free(rp->traces[i].t);
+	free(rp->traces);
+	free(rp);
+}
+
+const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int iters,
+                                     struct cmn_err *e)
+{
+	for (int i = 0; i < rp->ntraces; i++)
+		if (rp->traces[i].kernel == k && rp->traces[i].nranks == n &&
+		    rp->traces[i].iters == iters)
+			return rp->traces[i].t;
+	if (rp->ntraces == rp->captraces) {
+		int cap = rp->captraces ? 2 * rp->captraces : 16;
+		struct tr *t = realloc(rp->traces, (size_t)cap * sizeof *t);
+		if (!t)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
+		rp->traces = t;
+		rp->captraces = cap;
+	}
+	struct trace *t;
+	int exact;
+	if (trace_generate(cpl_profiles_name(rp->prof, k), cpl_profiles_class(rp->prof), n, iters,
+	                   cpl_profiles_flop_scale(rp->prof), &t, &exact, e))
+		return NULL;
+	rp->traces[rp->ntraces++] = (struct tr){k, n, iters, t};
+	return t;
+}
+
+int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                          const int *n, double *t, struct cmn_err *e)
+{
+	struct net_job *jobs = malloc((size_t)cnt * sizeof *jobs);
+	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
+	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
+	int rc = 0;
+	if (!jobs || !res || !names)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int it = 0; !rc && it < 2; it++) {
+		for (int i = 0; !rc && i < cnt; i++) {
+			snprintf(names[i], sizeof names[i], "%s.%c.%d",
+			         cpl_profiles_name(rp->prof, k[i]), cpl_profiles_class(rp->prof),
+			         n[i]);
+			const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], it + 1, e);
+			if (!tr)
+				rc = e->code;
+			jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+		}
+		if (!rc)
+			rc = rp->ops->evaluate(rp->eng, jobs, cnt, 0,
+			                       res + (size_t)it * (size_t)cnt, e);
+		rp->evaluations++;
+	}
+	for (int i = 0; !rc && i < cnt; i++) {
+		double one = res[i].finish, two = res[cnt + i].finish;
+		t[i] = two - one;
+		if (!(one >= 0 && t[i] > 0))
+			rc =
+			    cmn_err_set(e, CMN_ESTATE,
+			                "%s: one iteration took %g s (one iteration ended at %g s, "
+			                "two at %g s)",
+			                names[i], t[i], one, two);
+	}
+	free(jobs);
+	free(res);
+	free(names);
+	return rc;
+}
+
+int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, struct cmn_err *e)
+{
+	int *ref = malloc((size_t)n * sizeof *ref);
+	if (!ref)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int r = 0; r < n; r++)
+		ref[r] = r;
+	const int *pl = ref;
+	int rc = cpl_replay_iterations(rp, 1, &k, &pl, &n, t, e);
+	free(ref);
+	return rc;
+}
+
+const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)
+{
+	return rp->ops;
+}
+
+void *cpl_replay_engine(const struct cpl_replay *rp)
+{
+	return rp->eng;
+}
+
+long cpl_replay_count(const struct cpl_replay *rp)
+{
+	return rp->evaluations;
+}

@@ -1,0 +1,36 @@
+/* Replays of job profiles through a netsim engine on the machine: the
+ * engine and its platform (written from the machine into a temporary
+ * file), the generated traces (once per kernel, rank count and iteration
+ * count, kept for the replay's life), and one iteration of several jobs
+ * run together, as the difference of replays with two iterations and with
+ * one (so setup and verification cancel out). */
+#ifndef CPL_REPLAY_H
+#define CPL_REPLAY_H
+
+#include "../apptraces/trace.h"
+#include "../netsim/netsim.h"
+#include "jobprof.h"
+
+struct cpl_replay;
+
+/* engine: a netsim engine's name ("simgrid", "s4u"); prof is borrowed. */
+int cpl_replay_open(const struct plat_machine *m, const char *engine,
+                    const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e);
+void cpl_replay_close(struct cpl_replay *rp);
+
+/* The trace of kernel k on n ranks with iters iterations (cached). */
+const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int iters,
+                                     struct cmn_err *e);
+/* One iteration of each of cnt jobs (kernel k[i] on the n[i] nodes
+ * nodes[i]) run together, into t[i]. */
+int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                          const int *n, double *t, struct cmn_err *e);
+/* One iteration of kernel k alone on nodes 0..n-1 (the reference). */
+int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, struct cmn_err *e);
+
+/* The engine (for live sessions) and the replays made so far. */
+const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp);
+void *cpl_replay_engine(const struct cpl_replay *rp);
+long cpl_replay_count(const struct cpl_replay *rp);
+
+#endif

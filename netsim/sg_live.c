@@ -1,0 +1,221 @@
+/* Live sessions of the SimGrid engines (netsim.h): one simulation in the
+ * calling process on the loaded platform, driven by a controller actor that
+ * runs the caller's body. Jobs are started with the variant's own start()
+ * (their ranks' actors, as in an evaluation); a job's last rank to end
+ * records the job as ended and releases a semaphore the controller waits
+ * on (with a timeout for the caller's next event), so the controller wakes
+ * at the very simulated time a job ends, with no message delay. */
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/semaphore.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sg_engine.h"
+
+struct sg_notify {
+	struct net_live *lv;
+	int job;
+};
+
+struct live_job {
+	struct net_job job;
+	int *nodes; /* copy */
+	void *data; /* the variant's */
+	double *finish;
+	sg_actor_t *actors;
+	int remaining, over; /* ranks still running; over: ended or killed */
+	double end;
+	struct sg_notify notify;
+};
+
+struct net_live {
+	struct sg_state *s;
+	sg_sem_t sem;
+	struct live_job **jobs; /* entries stay put: actors hold their notify */
+	int njobs, capjobs;
+	int *done; /* handles that ended and were not reported yet */
+	int ndone, capdone;
+	long next_pid; /* of the next actor SimGrid creates */
+	int failed;    /* out of memory inside an actor */
+	int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e);
+	void *ctx;
+	struct cmn_err *e;
+	int rc;
+};
+
+void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a)
+{
+	n->lv->jobs[n->job]->actors[rank] = a;
+}
+
+void sg_notify_done(struct sg_notify *n)
+{
+	struct net_live *lv = n->lv;
+	struct live_job *j = lv->jobs[n->job];
+	if (--j->remaining > 0 || j->over)
+		return;
+	j->over = 1;
+	j->end = simgrid_get_clock();
+	if (lv->ndone == lv->capdone) {
+		int cap = lv->capdone ? 2 * lv->capdone : 16;
+		int *d = realloc(lv->done, (size_t)cap * sizeof *d);
+		if (!d) { /* inside an actor: the controller reports it */
+			lv->failed = 1;
+			sg_sem_release(lv->sem);
+			return;
+		}
+		lv->done = d;
+		lv->capdone = cap;
+	}
+	lv->done[lv->ndone++] = n->job;
+	sg_sem_release(lv->sem);
+}
+
+double net_live_now(const struct net_live *lv)
+{
+	(void)lv;
+	return simgrid_get_clock();
+}
+
+int net_live_start(struct net_live *lv, const struct net_job *job, struct cmn_err *e)
+{
+	int n = job->trace->nranks;
+	if (job->trace->fragment >= 0)
+		return cmn_err_set(e, CMN_EUSAGE, "job %s: one rank's file, not a whole trace",
+		                   job->name),
+		       -1;
+	if (lv->njobs == lv->capjobs) {
+		int cap = lv->capjobs ? 2 * lv->capjobs : 64;
+		struct live_job **p = realloc(lv->jobs, (size_t)cap * sizeof *p);
+		if (!p)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+		lv->jobs = p;
+		lv->capjobs = cap;
+	}
+	struct live_job *j = calloc(1, sizeof *j);
+	if (j) {
+		j->nodes = malloc((size_t)n * sizeof *j->nodes);
+		j->finish = malloc((size_t)n * sizeof *j->finish);
+		j->actors = calloc((size_t)n, sizeof *j->actors);
+	}
+	if (!j || !j->nodes || !j->finish || !j->actors) {
+		if (j)
+			free(j->nodes), free(j->finish), free(j->actors);
+		free(j);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	}
+	for (int r = 0; r < n; r++) {
+		j->finish[r] = -1;
+		j->nodes[r] = job->nodes[r];
+		if (j->nodes[r] < 0 || j->nodes[r] >= sg_engine_nodes(lv->s)) {
+			free(j->nodes), free(j->finish), free(j->actors), free(j);
+			return cmn_err_set(e, CMN_EUSAGE, "job %s: rank %d on node %d, not a node",
+			                   job->name, r, job->nodes[r]),
+			       -1;
+		}
+	}
+	j->job = *job;
+	j->job.nodes = j->nodes;
+	j->job.start = 0;
+	j->remaining = n;
+	int h = lv->njobs;
+	j->notify = (struct sg_notify){lv, h};
+	const struct sg_variant *v = sg_engine_variant(lv->s);
+	if (v->prepare && v->prepare(lv->s, &j->job, (int)lv->next_pid, &j->data, e)) {
+		free(j->nodes), free(j->finish), free(j->actors), free(j);
+		return -1;
+	}
+	lv->jobs[lv->njobs++] = j;
+	v->start(lv->s, &j->job, h, j->data, simgrid_get_clock(), j->finish, &j->notify);
+	lv->next_pid += n;
+	return h;
+}
+
+int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int max)
+{
+	for (;;) {
+		if (lv->failed)
+			return -1;
+		if (lv->ndone) { /* the earliest end among those not reported */
+			double first = INFINITY;
+			for (int i = 0; i < lv->ndone; i++)
+				if (lv->jobs[lv->done[i]]->end < first)
+					first = lv->jobs[lv->done[i]]->end;
+			int n = 0;
+			for (int i = 0; i < lv->ndone;) {
+				if (lv->jobs[lv->done[i]]->end == first && n < max) {
+					ended[n++] = lv->done[i];
+					lv->done[i] = lv->done[--lv->ndone];
+				} else {
+					i++;
+				}
+			}
+			*t_out = first < t ? first : t;
+			return n;
+		}
+		double now = simgrid_get_clock();
+		if (t <= now) {
+			*t_out = t;
+			return 0;
+		}
+		if (isinf(t))
+			sg_sem_acquire(lv->sem);
+		else if (sg_sem_acquire_timeout(lv->sem, t - now) && !lv->ndone) {
+			*t_out = t;
+			return 0;
+		}
+	}
+}
+
+void net_live_kill(struct net_live *lv, int handle)
+{
+	struct live_job *j = lv->jobs[handle];
+	if (j->over)
+		return;
+	j->over = 1;
+	for (int r = 0; r < j->job.trace->nranks; r++)
+		if (j->finish[r] < 0 && j->actors[r])
+			sg_actor_kill(j->actors[r]);
+}
+
+static void controller(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	struct net_live *lv = sg_actor_self_get_data();
+	lv->rc = lv->body(lv->ctx, lv, lv->e);
+	for (int h = 0; h < lv->njobs; h++) /* what body left running ends with it */
+		net_live_kill(lv, h);
+}
+
+int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
+                   void *ctx, struct cmn_err *e)
+{
+	struct net_live *lv = calloc(1, sizeof *lv);
+	if (!lv)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	lv->s = state;
+	lv->sem = sg_sem_init(0);
+	lv->body = body;
+	lv->ctx = ctx;
+	lv->e = e;
+	sg_actor_t c = sg_actor_init("controller", sg_engine_host(lv->s, 0));
+	lv->next_pid = sg_actor_get_pid(c) + 1;
+	sg_actor_set_data(c, lv);
+	sg_actor_start_(c, controller, 0, NULL);
+	simgrid_run();
+	int rc = lv->rc;
+	const struct sg_variant *v = sg_engine_variant(lv->s);
+	for (int h = 0; h < lv->njobs; h++) {
+		struct live_job *j = lv->jobs[h];
+		if (v->release)
+			v->release(&j->job, j->data);
+		free(j->nodes), free(j->finish), free(j->actors), free(j);
+	}
+	free(lv->jobs);
+	free(lv->done);
+	sg_sem_destroy(lv->sem);
+	free(lv);
+	return rc;
+}
