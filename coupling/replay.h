@@ -13,8 +13,9 @@
 
 struct cpl_replay;
 
-/* engine: a netsim engine's name ("simgrid", "s4u"); prof is borrowed. */
-int cpl_replay_open(const struct plat_machine *m, const char *engine,
+/* engine: a netsim engine's name ("simgrid", "s4u"); prof is borrowed;
+ * live: the engine will run a live session (no link loads, netsim.h). */
+int cpl_replay_open(const struct plat_machine *m, const char *engine, int live,
                     const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e);
 void cpl_replay_close(struct cpl_replay *rp);
 

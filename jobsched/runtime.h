@@ -34,8 +34,9 @@ struct js_runtime_ops {
 	             int (*body)(void *ctx, struct cmn_err *e), void *ctx, struct cmn_err *e);
 	/* Optional (with it the core predicts no finishes: jobs end when the
 	 * model says or at a kill): before moving time from now to t (INFINITY
-	 * when the core has no event of its own), the model lets its simulation
-	 * run until t or until jobs end; returns how many ended (their indices
+	 * when the core has no event of its own; called with no job running
+	 * too, so the model's clock follows the core's), the model lets its
+	 * simulation run until t or until jobs end; returns how many ended (their indices
 	 * into ended, room for every running job) at *t_out, now <= *t_out <= t
 	 * (*t_out = t when none did), or < 0 on an error (in e). */
 	int (*advance)(void *self, struct js_sim *sim, double t, double *t_out, int *ended,

@@ -560,12 +560,13 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 		if (top && top->t < t)
 			t = top->t;
 		int nended = 0, rc = 0;
-		if (advance && s->rlen) { /* the model's jobs may end first */
+		if (advance &&
+		    (s->rlen || isfinite(t))) { /* its jobs may end first; its clock follows */
 			double t_out = t;
 			nended = advance(s->rt->self, s, t, &t_out, s->ended, e);
 			if (nended < 0)
 				return e->code ? e->code : CMN_ESTATE;
-			if (!nended && !isfinite(t))
+			if (!nended && !isfinite(t) && s->rlen)
 				return cmn_err_set(e, CMN_ESTATE,
 				                   "run-time model %s: %zu jobs running, none ends",
 				                   s->rt->spec, s->rlen);

@@ -27,7 +27,7 @@
  * collective (collective k of rank r: act index coll[r][k]). */
 struct job_plan {
 	long **coll;
-	int ncoll;
+	int ncoll, nranks; /* nranks: a live session may free the trace first */
 };
 
 struct req {
@@ -237,6 +237,7 @@ static int s4u_prepare(struct sg_state *s, const struct net_job *job, int first_
 		free(p);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
+	p->nranks = t->nranks;
 	for (int r = 0; r < t->nranks; r++) {
 		long n = 0;
 		for (long i = t->first[r]; i < t->first[r + 1]; i++)
@@ -261,7 +262,8 @@ static void s4u_release(const struct net_job *job, void *data)
 	struct job_plan *p = data;
 	if (!p)
 		return;
-	for (int r = 0; p->coll && r < job->trace->nranks; r++)
+	(void)job;
+	for (int r = 0; p->coll && r < p->nranks; r++)
 		free(p->coll[r]);
 	free(p->coll);
 	free(p);

@@ -8,7 +8,10 @@
  * heap-use-after-free in SMPI 3.32's shared replay buffers, found with
  * AddressSanitizer), so the engine sets smpi/alltoall:basic_linear
  * (sg_engine.c). The collectives are then exactly those
- * apptraces/trace_expand.h documents. */
+ * apptraces/trace_expand.h documents. No live sessions: SMPI 3.32's replay
+ * of an instance started mid-simulation fails (seen with MG and LU: "Actor
+ * pid=-1 is gone??" in a broadcast, then a deadlock), so workloads inside
+ * one simulation run on the s4u engine. */
 #include <errno.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -21,7 +24,8 @@
 #include "sg_engine.h"
 
 struct cached_trace {
-	const struct trace *t;
+	const struct trace *t; /* the key only: a live session may free it */
+	int nranks;
 	int shift;    /* added to wait/test ranks (see files_of) */
 	char **files; /* per-rank files SMPI reads */
 	int owned;    /* files written by us (removed at cleanup) */
@@ -84,6 +88,7 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), NULL;
 	s->cache[s->ncache] = c; /* counted below, once complete */
 	c->t = t;
+	c->nranks = t->nranks;
 	c->shift = shift;
 	c->files = calloc((size_t)t->nranks, sizeof *c->files);
 	if (!c->files) {
@@ -208,7 +213,7 @@ static void smpi_cleanup(struct sg_state *s)
 	if (!d)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
-		for (int r = 0; r < d->cache[i]->t->nranks; r++) {
+		for (int r = 0; r < d->cache[i]->nranks; r++) {
 			if (d->cache[i]->owned && d->cache[i]->files[r])
 				unlink(d->cache[i]->files[r]);
 			free(d->cache[i]->files[r]);
@@ -243,5 +248,4 @@ const struct net_engine_ops net_engine_simgrid_ops = {
     .evaluate = sg_engine_evaluate,
     .links = sg_engine_links,
     .destroy = sg_engine_destroy,
-    .live = sg_engine_live,
 };

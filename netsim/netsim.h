@@ -34,6 +34,9 @@ struct net_engine_args {
 	const struct plat_machine *machine; /* node ids, routes */
 	const char *platform;               /* SimGrid XML of that machine */
 	const char *const *cfg;             /* "key:value" settings, NULL-terminated */
+	int no_link_loads; /* 1: no per-link loads (links() reports zero bytes); a live
+	                      session that kills jobs needs it: SimGrid 3.32's link-load
+	                      plugin crashes on a comm cancelled before it matched */
 };
 
 struct net_engine_ops {
@@ -66,9 +69,6 @@ int net_live_start(struct net_live *lv, const struct net_job *job, struct cmn_er
  * (their handles in ended, room for max) at *t_out (<= t), 0 with
  * *t_out = t, or -1 when memory ran out inside the simulation. */
 int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int max);
-/* Stops a running job (its ranks' actors killed); it is not reported as
- * ended. */
-void net_live_kill(struct net_live *lv, int handle);
 double net_live_now(const struct net_live *lv);
 
 extern const struct net_engine_ops *const net_engine_registry[];

@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 	}
 	if (!rc) {
 		cfg[ncfg] = NULL;
-		struct net_engine_args a = {m, platform ? platform : xml, cfg};
+		struct net_engine_args a = {m, platform ? platform : xml, cfg, 0};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {

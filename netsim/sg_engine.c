@@ -40,12 +40,19 @@ struct sg_state {
 	struct net_link_result *lres;
 	int nlinks;
 	long evals;
+	int lived; /* a live session ran here */
+	int loads; /* the link-load plugin is on */
 	void *vdata;
 };
 
 sg_host_t sg_engine_host(const struct sg_state *s, int node)
 {
 	return s->hosts[node];
+}
+
+void sg_engine_set_lived(struct sg_state *s)
+{
+	s->lived = 1;
 }
 
 int sg_engine_nodes(const struct sg_state *s)
@@ -120,7 +127,9 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 	sg_engine_created = 1;
 	if (v->smpi)
 		SMPI_init();
-	sg_link_load_plugin_init();
+	s->loads = !a->no_link_loads;
+	if (s->loads)
+		sg_link_load_plugin_init();
 	simgrid_load_platform(a->platform);
 	if (net_sg_apply_taper(a->machine, e) < 0) {
 		free(s);
@@ -153,7 +162,8 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < s->nlinks; i++) {
-		sg_link_load_track(s->links[i]);
+		if (s->loads)
+			sg_link_load_track(s->links[i]);
 		snprintf(s->lres[i].name, sizeof s->lres[i].name, "%s",
 		         sg_link_get_name(s->links[i]));
 		s->lres[i].bandwidth = sg_link_get_bandwidth(s->links[i]);
@@ -177,7 +187,7 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 	for (int k = 0; k < total; k++)
 		finish[k] = -1;
 	double t0 = simgrid_get_clock();
-	for (int i = 0; i < s->nlinks; i++)
+	for (int i = 0; s->loads && i < s->nlinks; i++)
 		sg_link_load_reset(s->links[i]);
 	for (int j = 0, k = 0; j < n; k += jobs[j].trace->nranks, j++)
 		s->v->start(s, &jobs[j], j, data[j], t0, finish + k, NULL);
@@ -194,7 +204,7 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 				out[j] = finish[k] - t0;
 	}
 	for (int i = 0; i < s->nlinks; i++)
-		out[n + i] = sg_link_get_cum_load(s->links[i]);
+		out[n + i] = s->loads ? sg_link_get_cum_load(s->links[i]) : 0;
 	size_t len = ((size_t)n + (size_t)s->nlinks) * sizeof *out, done = 0;
 	while (done < len) {
 		ssize_t w = write(fd, (char *)out + done, len - done);
@@ -317,7 +327,7 @@ void sg_engine_destroy(void *state)
 	free(s->hosts);
 	free(s->links);
 	free(s->lres);
-	int smpi = s->v->smpi;
+	int smpi = s->v->smpi && !s->lived; /* SMPI_finalize crashes after a live session */
 	free(s);
 	if (smpi)
 		SMPI_finalize();

@@ -169,24 +169,20 @@ int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int 
 	}
 }
 
-void net_live_kill(struct net_live *lv, int handle)
-{
-	struct live_job *j = lv->jobs[handle];
-	if (j->over)
-		return;
-	j->over = 1;
-	for (int r = 0; r < j->job.trace->nranks; r++)
-		if (j->finish[r] < 0 && j->actors[r])
-			sg_actor_kill(j->actors[r]);
-}
-
+/* What body left running when it returned (an error) stops with it: every
+ * remaining actor killed at once (SimGrid 3.32 raises link failures in the
+ * peers of an actor killed alone, which is why jobs cannot be stopped one by
+ * one while the simulation goes on). */
 static void controller(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	struct net_live *lv = sg_actor_self_get_data();
 	lv->rc = lv->body(lv->ctx, lv, lv->e);
-	for (int h = 0; h < lv->njobs; h++) /* what body left running ends with it */
-		net_live_kill(lv, h);
+	int left = 0;
+	for (int h = 0; h < lv->njobs; h++)
+		left |= !lv->jobs[h]->over;
+	if (left)
+		sg_actor_kill_all();
 }
 
 int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
@@ -196,6 +192,7 @@ int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, stru
 	if (!lv)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	lv->s = state;
+	sg_engine_set_lived(lv->s);
 	lv->sem = sg_sem_init(0);
 	lv->body = body;
 	lv->ctx = ctx;

@@ -95,6 +95,20 @@ sys.exit(0 if ok and len(rows) == 40 else 1)
 PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
+# full: the whole workload in one simulation
+F="--synthetic dq:jobs=15,n1=1,n2=16,mean_run=0.05,load=0.9,req_factor=1 --seed 2 --machine kary-ntree:k=4,n=2 --sched easy --runtime full:class=S"
+"$B/cosim" $F --jobs-out "$T/f1.csv" > /dev/null 2> "$T/err" && "$B/cosim" $F --jobs-out "$T/f2.csv" > /dev/null 2>&1 &&
+	cmp -s "$T/f1.csv" "$T/f2.csv" && grep -q "full (engine s4u): 15 jobs, [0-9]* iterations replayed in one simulation" "$T/err" &&
+	ok "full: same inputs, same outputs; a report line" || ko "full: $(cat "$T/err")"
+"$B/cosim" $F --kill --jobs-out "$T/fk.csv" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/fk.csv" ] && grep -q "reached its requested time (--kill)" "$T/err" &&
+	ok "full: a kill is refused with the job, nothing written" || ko "full --kill: $(cat "$T/err")"
+printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
+"$B/cosim" --workload "$T/seven.swf" --machine torus:dims=4x4x2 --alloc bgl --runtime full:class=S --jobs-out "$T/fb.csv" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/fb.csv" ] && grep -q "job 1: full: placed on 8 nodes, not its size 7" "$T/err" &&
+	ok "full: an enlarged job is refused with its number" || ko "full bgl: $(cat "$T/err")"
+"$B/cosim" $F,engine=simgrid > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "engine: 'simgrid' is not one of s4u" "$T/err" && ok "full: SMPI's engine refused" || ko "full engine: $(cat "$T/err")"
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
 "$B/jobsched" $W --runtime linkload 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: log" "$T/err" && ok "jobsched does not (it never includes coupling)" ||

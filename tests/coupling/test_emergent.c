@@ -6,7 +6,8 @@
  *    send to node 4 through leaf switch 0's up port 0) runs slower;
  *  - a second job on 2,3,8,12 (its 2->8 also takes that up port) slows it
  *    further under shared and linkload, not under isolated;
- *  - a rate that changes mid-run: the finish is the integral of the rate.
+ *  - a rate that changes mid-run: the finish is the integral of the rate;
+ *  - full (one simulation): the same relations, with whole iterations.
  * Each case runs in a child process (SimGrid allows one engine per
  * process). Placements come from a scripted allocator: a job's nodes are
  * packed in its record's partition field (base 16). */
@@ -45,6 +46,30 @@ static const struct js_alloc_ops *first_free(void)
 	return NULL;
 }
 
+struct case_run {
+	struct js_workload *w;
+	struct js_runtime *rt;
+	const struct js_alloc_ops *ops;
+	int fd;
+};
+
+/* The simulation and its results into the pipe (inside the model's drive:
+ * for full, in the process that holds the simulation). */
+static int case_body(void *ctx, struct cmn_err *e)
+{
+	const struct case_run *c = ctx;
+	struct js_sim_result *res = NULL;
+	if (th_run_spec_ops(c->w, MACHINE, "first-free", c->ops, "fcfs", c->rt, NULL, &res, e))
+		return e->code;
+	for (size_t i = 0; i < c->w->n; i++) {
+		double x = res->jobs[i].finish_s - res->jobs[i].start_s;
+		if (write(c->fd, &x, sizeof x) != sizeof x)
+			return cmn_err_set(e, CMN_EIO, "pipe");
+	}
+	js_sim_result_free(res);
+	return 0;
+}
+
 /* Runs the jobs under the model (parameters appended to the map file's)
  * in a child; writes each job's execution time into exec. 0 or -1. */
 static int run_case(const char *model, const struct jobdef *jobs, int n, double *exec)
@@ -64,6 +89,7 @@ static int run_case(const char *model, const struct jobdef *jobs, int n, double 
 		         colon ? "," : "", colon ? colon + 1 : "");
 		const struct js_runtime_ops *reg[16];
 		struct js_runtime *rt = NULL;
+		struct plat_machine *m = NULL;
 		struct cmn_err e;
 		struct js_workload *w = js_workload_new("test");
 		for (int i = 0; w && i < n; i++) {
@@ -85,16 +111,12 @@ static int run_case(const char *model, const struct jobdef *jobs, int n, double 
 		struct js_alloc_ops ops = *first_free();
 		ops.place = scripted_place;
 		ops.fits = NULL;
-		struct js_sim_result *res = NULL;
+		struct case_run c = {w, NULL, &ops, fd[1]};
 		if (cpl_runtimes_all(reg, 15) < 0 || js_runtime_create_in(reg, spec, &rt, &e) ||
-		    th_run_spec_ops(w, MACHINE, "first-free", &ops, "fcfs", rt, NULL, &res, &e)) {
+		    plat_machine_create(MACHINE, &m, &e) ||
+		    (c.rt = rt, js_runtime_drive(rt, m, w, case_body, &c, &e))) {
 			fprintf(stderr, "%s: %s\n", spec, e.msg);
 			_exit(2);
-		}
-		for (int i = 0; i < n; i++) {
-			double x = res->jobs[i].finish_s - res->jobs[i].start_s;
-			if (write(fd[1], &x, sizeof x) != sizeof x)
-				_exit(4);
 		}
 		_exit(0); /* SimGrid's state dies with the child */
 	}
@@ -183,12 +205,41 @@ static void test_progress_integral(void)
 	}
 }
 
+/* full: the whole workload in one simulation. Runs of whole iterations of
+ * "none" (1 ms each at class S) come out exact; FT jobs run about their log
+ * time alone on the reference nodes (setup, verification and the rounding
+ * to whole iterations aside), longer spread, longer again beside the
+ * contender, and a job killed at its requested time stops there. */
+static void test_full(void)
+{
+	static const struct jobdef none[] = {{0, 0.5, 3, {0, 1, 4, 5}},
+	                                     {0.1, 0.25, 3, {2, 3, 8, 12}}};
+	static const struct jobdef contiguous[] = {{0, 0.3, 1, {0, 1, 2, 3}}};
+	static const struct jobdef spread[] = {{0, 0.3, 1, {0, 1, 4, 5}}};
+	static const struct jobdef both[] = {{0, 0.3, 1, {0, 1, 4, 5}}, {0, 3, 2, {2, 3, 8, 12}}};
+	double x[2], c, s, b[2];
+	CU_ASSERT_FATAL(run_case("full", none, 2, x) == 0);
+	CU_ASSERT_DOUBLE_EQUAL(x[0], 0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(x[1], 0.25, 1e-9);
+	CU_ASSERT_FATAL(run_case("full", contiguous, 1, &c) == 0);
+	CU_ASSERT_FATAL(run_case("full", spread, 1, &s) == 0);
+	CU_ASSERT_FATAL(run_case("full", both, 2, b) == 0);
+	fprintf(stderr, "  full: contiguous %.6f spread %.6f with a contender %.6f\n", c, s, b[0]);
+	CU_ASSERT(fabs(c - 0.3) < 0.05 * 0.3);
+	CU_ASSERT(s > c * (1 + 1e-6));
+	CU_ASSERT(b[0] > s * (1 + 1e-6));
+	double again[2];
+	CU_ASSERT_FATAL(run_case("full", both, 2, again) == 0);
+	CU_ASSERT(again[0] == b[0] && again[1] == b[1]); /* deterministic */
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("emergent run-time models", NULL, NULL);
 	CU_add_test(s, "no communication: the log's run time exactly", test_no_communication);
 	CU_add_test(s, "placement and contention", test_placement_and_contention);
 	CU_add_test(s, "progress: the integral of the rate", test_progress_integral);
+	CU_add_test(s, "full: one simulation", test_full);
 }
 
 int main(int argc, char **argv)
