@@ -99,6 +99,12 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                           const int *n, double *t, struct cmn_err *e)
 {
+	return cpl_replay_iterations_t1(rp, cnt, k, nodes, n, t, NULL, e);
+}
+
+int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                             const int *n, double *t, double *t1, struct cmn_err *e)
+{
 	struct net_job *jobs = malloc((size_t)cnt * sizeof *jobs);
 	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
 	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
@@ -123,6 +129,8 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
 	for (int i = 0; !rc && i < cnt; i++) {
 		double one = res[i].finish, two = res[cnt + i].finish;
 		t[i] = two - one;
+		if (t1)
+			t1[i] = one;
 		if (!(one >= 0 && t[i] > 0))
 			rc =
 			    cmn_err_set(e, CMN_ESTATE,
@@ -136,7 +144,8 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
 	return rc;
 }
 
-int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, struct cmn_err *e)
+int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double *t1,
+                         struct cmn_err *e)
 {
 	int *ref = malloc((size_t)n * sizeof *ref);
 	if (!ref)
@@ -144,7 +153,7 @@ int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, struct 
 	for (int r = 0; r < n; r++)
 		ref[r] = r;
 	const int *pl = ref;
-	int rc = cpl_replay_iterations(rp, 1, &k, &pl, &n, t, e);
+	int rc = cpl_replay_iterations_t1(rp, 1, &k, &pl, &n, t, t1, e);
 	free(ref);
 	return rc;
 }

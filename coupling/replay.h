@@ -26,8 +26,14 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
  * nodes[i]) run together, into t[i]. */
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                           const int *n, double *t, struct cmn_err *e);
-/* One iteration of kernel k alone on nodes 0..n-1 (the reference). */
-int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, struct cmn_err *e);
+/* The same, also writing the one-iteration traces' times into t1. */
+int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                             const int *n, double *t, double *t1, struct cmn_err *e);
+/* One iteration of kernel k alone on nodes 0..n-1 (the reference); with
+ * t1, also the whole one-iteration trace's time there (setup and
+ * verification included). */
+int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double *t1,
+                         struct cmn_err *e);
 
 /* The engine (for live sessions) and the replays made so far. */
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp);

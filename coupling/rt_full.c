@@ -6,12 +6,12 @@
  * does. The reference the cheaper models are checked against.
  *
  * A job runs K iterations of its profile (jobprof.h), K = max(1,
- * round(log run time / t_ref)), t_ref being one iteration alone on nodes
- * 0..n-1 (replayed before the session, once per profile and size), so
- * that it runs about its log run time at the reference placement. Its run
- * time is then that of the replay (setup and verification included, and
- * the rounding of K). Every job runs on exactly its size in nodes (the
- * model refuses an allocator that gives it more). Kills at the requested
+ * round((log run time - t_setup) / t_ref)), t_ref being one iteration alone
+ * on nodes 0..n-1 and t_setup the rest of the one-iteration trace there
+ * (setup and verification; both replayed before the session, once per
+ * profile and size), so that it runs its log run time at the reference
+ * placement up to the rounding of K. Its run time is that of the replay. Every job runs on exactly
+ * its size in nodes (the model refuses an allocator that gives it more). Kills at the requested
  * time (--kill) are refused with an error when one happens: SimGrid 3.32
  * cannot stop one job's actors while the others go on (its peers get link
  * failures). Costs grow with the
@@ -48,7 +48,7 @@ static const struct cmn_param_def full_params[] = {
 
 struct ref {
 	int kernel, nranks;
-	double t;
+	double t, setup; /* one iteration; setup and verification (one-iteration run - t) */
 };
 
 struct full {
@@ -108,9 +108,11 @@ static int references(struct full *f, const struct js_workload *w, struct cmn_er
 		if (ref_of(f, k, n))
 			continue;
 		struct ref *r = &f->refs[f->nrefs];
-		*r = (struct ref){k, n, 0};
-		if (cpl_replay_reference(f->rp, k, n, &r->t, e))
+		*r = (struct ref){k, n, 0, 0};
+		double t1;
+		if (cpl_replay_reference(f->rp, k, n, &r->t, &t1, e))
 			return e->code;
+		r->setup = t1 > r->t ? t1 - r->t : 0;
 		f->nrefs++;
 	}
 	return 0;
@@ -209,7 +211,7 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 		           "an allocator that gives a job its size)",
 		           n, job->size),
 		       -1;
-	double kk = round(job->run_s / r->t);
+	double kk = round((job->run_s - r->setup) / r->t);
 	int iters = kk < 1 ? 1 : kk > 1e7 ? 10000000 : (int)kk;
 	int exact;
 	if (trace_generate(cpl_profiles_name(f->prof, k), cpl_profiles_class(f->prof), n, iters,

@@ -118,6 +118,8 @@ static int run_case(const char *model, const struct jobdef *jobs, int n, double 
 			fprintf(stderr, "%s: %s\n", spec, e.msg);
 			_exit(2);
 		}
+		js_runtime_destroy(rt); /* the models' temporary files */
+		plat_machine_destroy(m);
 		_exit(0); /* SimGrid's state dies with the child */
 	}
 	close(fd[1]);
