@@ -105,13 +105,13 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
 int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                              const int *n, double *t, double *t1, struct cmn_err *e)
 {
-	struct net_job *jobs = malloc((size_t)cnt * sizeof *jobs);
+	struct net_job *jobs = malloc(2 * (size_t)cnt * sizeof *jobs);
 	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
 	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
 	int rc = 0;
 	if (!jobs || !res || !names)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int it = 0; !rc && it < 2; it++) {
+	for (int it = 0; !rc && it < 2; it++) /* jobs: the one-iteration set, then the two */
 		for (int i = 0; !rc && i < cnt; i++) {
 			snprintf(names[i], sizeof names[i], "%s.%c.%d",
 			         cpl_profiles_name(rp->prof, k[i]), cpl_profiles_class(rp->prof),
@@ -119,13 +119,17 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 			const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], it + 1, e);
 			if (!tr)
 				rc = e->code;
-			jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+			jobs[(size_t)it * (size_t)cnt + (size_t)i] =
+			    (struct net_job){names[i], tr, nodes[i], 0};
 		}
-		if (!rc)
-			rc = rp->ops->evaluate(rp->eng, jobs, cnt, 0,
-			                       res + (size_t)it * (size_t)cnt, e);
-		rp->evaluations++;
-	}
+	const struct net_job *sets[2] = {jobs, jobs + cnt};
+	struct net_job_result *outs[2] = {res, res + cnt};
+	int ns[2] = {cnt, cnt};
+	if (!rc && rp->ops->evaluate_many) /* both replays at once: two cores */
+		rc = rp->ops->evaluate_many(rp->eng, 2, sets, ns, 0, outs, e);
+	for (int it = 0; !rc && !rp->ops->evaluate_many && it < 2; it++)
+		rc = rp->ops->evaluate(rp->eng, sets[it], cnt, 0, outs[it], e);
+	rp->evaluations += 2;
 	for (int i = 0; !rc && i < cnt; i++) {
 		double one = res[i].finish, two = res[cnt + i].finish;
 		t[i] = two - one;

@@ -302,6 +302,7 @@ const struct net_engine_ops net_engine_s4u_ops = {
              net_no_params},
     .create = s4u_create,
     .evaluate = sg_engine_evaluate,
+    .evaluate_many = sg_engine_evaluate_many,
     .links = sg_engine_links,
     .destroy = sg_engine_destroy,
     .live = sg_engine_live,

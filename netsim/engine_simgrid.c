@@ -246,6 +246,7 @@ const struct net_engine_ops net_engine_simgrid_ops = {
              net_no_params},
     .create = smpi_create,
     .evaluate = sg_engine_evaluate,
+    .evaluate_many = sg_engine_evaluate_many,
     .links = sg_engine_links,
     .destroy = sg_engine_destroy,
 };

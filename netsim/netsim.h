@@ -47,6 +47,12 @@ struct net_engine_ops {
 	 * Can be called again and again on one engine. */
 	int (*evaluate)(void *state, const struct net_job *jobs, int n, double until,
 	                struct net_job_result *results, struct cmn_err *e);
+	/* Optional: count independent evaluations at once (jobs[i], n[i] into
+	 * results[i]), in parallel where the engine can (the SimGrid engines:
+	 * one child process each); links() then reports the last. */
+	int (*evaluate_many)(void *state, int count, const struct net_job *const *jobs,
+	                     const int *n, double until, struct net_job_result *const *results,
+	                     struct cmn_err *e);
 	/* Per-link loads of the last evaluation (*out owned by the engine). */
 	int (*links)(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
 	void (*destroy)(void *state);

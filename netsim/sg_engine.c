@@ -222,10 +222,24 @@ static void release_all(struct sg_state *s, const struct net_job *jobs, int n, v
 	free(data);
 }
 
-int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
-                       struct net_job_result *results, struct cmn_err *e)
+/* An evaluation under way: its child, its pipe, what prepare made. */
+struct pending {
+	pid_t pid;
+	int fd;
+	void **data;
+	double *in;
+	size_t len;
+	const struct net_job *jobs;
+	int n;
+	long eval;
+};
+
+/* Checks and prepares the jobs, forks the evaluation's child. */
+static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, double until,
+                      struct pending *p, struct cmn_err *e)
 {
-	struct sg_state *s = state;
+	memset(p, 0, sizeof *p);
+	p->pid = -1;
 	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
 	if (!data)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -269,42 +283,81 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 		evaluate_child(s, jobs, n, until, data, fd[1]);
 	}
 	close(fd[1]);
+	*p = (struct pending){pid, fd[0], data, in, len, jobs, n, s->evals++};
+	return 0;
+}
+
+/* Reads the child's results, reaps it, frees what eval_start made. */
+static int eval_finish(struct sg_state *s, struct pending *p, struct net_job_result *results,
+                       int rc, struct cmn_err *e)
+{
+	if (p->pid < 0)
+		return rc;
 	size_t done = 0;
-	while (done < len) {
-		ssize_t r = read(fd[0], (char *)in + done, len - done);
+	while (done < p->len) {
+		ssize_t r = read(p->fd, (char *)p->in + done, p->len - done);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
 		done += (size_t)r;
 	}
-	close(fd[0]);
-	int status = 0, rc = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	close(p->fd);
+	int status = 0;
+	while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 5)
+	if (rc)
+		; /* an earlier error stands */
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 5)
 		rc = cmn_err_set(e, CMN_ESTATE,
 		                 "SimGrid numbered the actors of evaluation %ld otherwise than the "
 		                 "engine assumes",
-		                 s->evals);
-	else if (done < len || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		                 p->eval);
+	else if (done < p->len || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		rc = cmn_err_set(e, CMN_ESTATE,
 		                 "SimGrid's evaluation %ld ended abnormally (%s %d; SimGrid's "
 		                 "messages above)",
-		                 s->evals, WIFSIGNALED(status) ? "signal" : "exit status",
+		                 p->eval, WIFSIGNALED(status) ? "signal" : "exit status",
 		                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	for (int j = 0; !rc && j < n; j++) {
-		results[j].start = jobs[j].start;
-		results[j].finish = in[j];
+	for (int j = 0; !rc && j < p->n; j++) {
+		results[j].start = p->jobs[j].start;
+		results[j].finish = p->in[j];
 	}
 	for (int i = 0; !rc && i < s->nlinks; i++) {
 		struct net_link_result *l = &s->lres[i];
-		l->bytes = in[n + i];
+		l->bytes = p->in[p->n + i];
 		l->busy_s = l->bandwidth > 0 ? l->bytes / l->bandwidth : 0;
 	}
-	s->evals++;
-	release_all(s, jobs, n, data);
-	free(in);
+	release_all(s, p->jobs, p->n, p->data);
+	free(p->in);
+	return rc;
+}
+
+int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
+                       struct net_job_result *results, struct cmn_err *e)
+{
+	struct pending p;
+	int rc = eval_start(state, jobs, n, until, &p, e);
+	return rc ? rc : eval_finish(state, &p, results, 0, e);
+}
+
+int sg_engine_evaluate_many(void *state, int count, const struct net_job *const *jobs, const int *n,
+                            double until, struct net_job_result *const *results, struct cmn_err *e)
+{
+	struct pending p[8];
+	int rc = 0;
+	for (int at = 0; at < count; at += 8) { /* at most 8 children at once */
+		int k = count - at < 8 ? count - at : 8, started = 0;
+		for (; !rc && started < k; started++)
+			rc = eval_start(state, jobs[at + started], n[at + started], until,
+			                &p[started], e);
+		if (rc)
+			started--; /* the one that failed started nothing */
+		for (int i = 0; i < started; i++)
+			rc = eval_finish(state, &p[i], results[at + i], rc, e);
+		if (rc)
+			break;
+	}
 	return rc;
 }
 

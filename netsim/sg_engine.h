@@ -33,6 +33,8 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
                      struct cmn_err *e);
 int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
                        struct net_job_result *results, struct cmn_err *e);
+int sg_engine_evaluate_many(void *state, int count, const struct net_job *const *jobs, const int *n,
+                            double until, struct net_job_result *const *results, struct cmn_err *e);
 int sg_engine_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
 void sg_engine_destroy(void *state);
 
