@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../common/csv_read.h"
+#include "../common/gnuplot.h"
 #include "../platforms/platform.h"
 #include "../platforms/xml_read.h"
 #include "study.h"
@@ -16,18 +17,6 @@ struct run {
 	struct cmn_csv *c;
 	int start, finish, wait, turn, speedup, res, id;
 };
-
-/* A gnuplot single-quoted string. */
-static void gp_str(FILE *g, const char *v)
-{
-	fputc('\'', g);
-	for (; *v; v++) {
-		if (*v == '\'')
-			fputc('\'', g);
-		fputc(*v, g);
-	}
-	fputc('\'', g);
-}
 
 static int gnuplot(const char *script, const char *shown, struct cmn_err *e)
 {
@@ -144,12 +133,12 @@ static int wait_plot(const char *dir, const char *const *specs, const struct run
 	}
 	if (!rc) {
 		fprintf(g, "set terminal pngcairo size 900,600 font ',10'\nset output ");
-		gp_str(g, png);
+		cmn_gp_str(g, png);
 		fprintf(g, "\nset title 'Mean wait and response time per allocator' noenhanced\n"
 		           "set style data histogram\nset style histogram cluster gap 1\n"
 		           "set style fill solid 0.8 border -1\nset ylabel 'seconds'\nset grid y\n"
 		           "set yrange [0:*]\nset key top left\nset xtics noenhanced\nplot ");
-		gp_str(g, dat);
+		cmn_gp_str(g, dat);
 		fprintf(g,
 		        " using 2:xtic(1) title 'mean wait', '' using 3 title 'mean response'\n");
 	}
@@ -202,15 +191,15 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 	}
 	if (!rc) {
 		fprintf(g, "set terminal pngcairo size 900,600 font ',10'\nset output ");
-		gp_str(g, png);
+		cmn_gp_str(g, png);
 		fprintf(g, "\nset title 'Effective speed-up per job (log run time / run time)'\n"
 		           "set xlabel 'effective speed-up'\nset ylabel 'fraction of jobs "
 		           "(cumulative)'\nset grid\nset yrange [0:1.02]\nset key bottom right "
 		           "noenhanced\nplot ");
 		for (int a = 0; a < n; a++) {
-			gp_str(g, dat);
+			cmn_gp_str(g, dat);
 			fprintf(g, " index %d using 1:2 with steps lw 2 title ", a);
-			gp_str(g, specs[a]);
+			cmn_gp_str(g, specs[a]);
 			fprintf(g, "%s", a + 1 < n ? ", " : "\n");
 		}
 	}
@@ -245,7 +234,7 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 		fprintf(g, "set terminal pngcairo size %d,%d font ',9'\nset output ",
 		        n > 1 ? 560 * n : 800,
 		        140 + (L.rows * 520 / (L.cols > L.rows ? L.cols : L.rows)));
-		gp_str(g, png);
+		cmn_gp_str(g, png);
 		fprintf(
 		    g,
 		    "\nset multiplot layout 1,%d title 'Jobs on the machine at t = %.0f s "
@@ -306,11 +295,11 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 		fprintf(g, "set title ");
 		char title[300];
 		snprintf(title, sizeof title, "%s: %d jobs running", specs[a], running);
-		gp_str(g, title);
+		cmn_gp_str(g, title);
 		fprintf(
 		    g, " noenhanced\nset xrange [-0.5:%d.5]\nset yrange [-0.5:%d.5] reverse\nplot ",
 		    L.cols - 1, L.rows - 1);
-		gp_str(g, dat);
+		cmn_gp_str(g, dat);
 		fprintf(g, " matrix with image notitle\n");
 	}
 	if (g) {

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/gnuplot.h"
 #include "../common/outfile.h"
 #include "../platforms/platform.h"
 #include "../platforms/xml_read.h"
@@ -407,18 +408,6 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 	return rc;
 }
 
-/* A gnuplot single-quoted string ('' stands for a quote). */
-static void gp_str(FILE *g, const char *v)
-{
-	fputc('\'', g);
-	for (; *v; v++) {
-		if (*v == '\'')
-			fputc('\'', g);
-		fputc(*v, g);
-	}
-	fputc('\'', g);
-}
-
 /* Draws utilization and queue length from the series CSV into png (a
  * temporary); shown is the name to report. gnuplot's messages go to stderr. */
 static int run_gnuplot(const char *series, const char *png, const char *shown, const char *title,
@@ -428,9 +417,9 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 	if (!g)
 		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
 	fprintf(g, "set terminal pngcairo size 1000,700 font ',10'\nset output ");
-	gp_str(g, png);
+	cmn_gp_str(g, png);
 	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
-	gp_str(g, title);
+	cmn_gp_str(g, title);
 	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange "
 	           "[0:1.05]\n");
 	if (empty) /* nothing simulated: empty axes that say so */
@@ -444,7 +433,7 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 			    g,
 			    "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n");
 		fprintf(g, "plot ");
-		gp_str(g, series);
+		cmn_gp_str(g, series);
 		fprintf(g, " every ::1 using ($1/3600):%d with steps lw 1 %s\n", k ? 4 : 3,
 		        k ? "lc 7 title 'queue length'" : "title 'busy nodes / nodes'");
 	}
