@@ -1,4 +1,5 @@
 /* The profile of a job (jobprof.h). */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 
 #include "../apptraces/gen.h"
 #include "jobprof.h"
+#include "recorded.h"
 
 struct map_entry {
 	long key;
@@ -19,15 +21,21 @@ struct cpl_profiles {
 	struct map_entry *map;
 	int nmap, by_user;
 	char cls;
+	char traces[CMN_PARAM_STR]; /* "" when none */
 	double flop_scale;
 	unsigned long seed;
 };
 
-/* 0 when name is a generator's kernel, else an error listing them. */
-static int known_kernel(const char *name, struct cmn_err *e)
+/* 0 when name is a generator's kernel or has recorded traces in l's
+ * folder, else an error listing the generators. */
+static int known_kernel(const struct cpl_profiles *l, const char *name, struct cmn_err *e)
 {
+	if (l->traces[0] && cpl_recorded_has_kernel(l->traces, name, l->cls))
+		return 0;
 	if (cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
 		return 0;
+	if (l->traces[0])
+		cmn_err_prefix(e, "no trace %s.%c.* in %s, and", name, l->cls, l->traces);
 	return e->code;
 }
 
@@ -63,7 +71,7 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: expected 'KEY KERNEL'", path, ln);
 			break;
 		}
-		if (known_kernel(name, e)) {
+		if (known_kernel(l, name, e)) {
 			cmn_err_prefix(e, "%s:%ld", path, ln); /* names the known kernels */
 			e->code = rc = CMN_EINPUT;
 			break;
@@ -133,12 +141,22 @@ int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cp
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	char list[CMN_PARAM_STR], *save = NULL;
 	int rc = 0;
+	l->cls = cmn_params_str(p, "class")[0];
+	const char *dir = cmn_params_str(p, "traces");
+	if (strcmp(dir, "none") != 0) {
+		snprintf(l->traces, sizeof l->traces, "%s", dir);
+		DIR *d = opendir(dir);
+		if (!d)
+			rc = cmn_err_set(e, CMN_EUSAGE, "traces=%s: cannot open the folder", dir);
+		else
+			closedir(d);
+	}
 	snprintf(list, sizeof list, "%s", cmn_params_str(p, "kernels"));
 	for (char *tok = strtok_r(list, "/", &save); tok && !rc; tok = strtok_r(NULL, "/", &save)) {
 		if (l->nk == CPL_MAX_KERNELS || strlen(tok) >= sizeof l->kernels[0])
 			rc = cmn_err_set(e, CMN_EUSAGE, "kernels=%s: too many or too long",
 			                 cmn_params_str(p, "kernels"));
-		else if (!(rc = known_kernel(tok, e))) /* every kernel known before the run */
+		else if (!(rc = known_kernel(l, tok, e))) /* every kernel known before the run */
 			snprintf(l->kernels[l->nk++], sizeof l->kernels[0], "%s", tok);
 		else
 			cmn_err_prefix(e, "kernels");
@@ -151,7 +169,6 @@ int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cp
 	l->by_user = strcmp(cmn_params_str(p, "by"), "user") == 0;
 	if (!rc && strcmp(cmn_params_str(p, "map"), "none") != 0)
 		rc = read_map(l, cmn_params_str(p, "map"), e);
-	l->cls = cmn_params_str(p, "class")[0];
 	l->flop_scale = cmn_params_num(p, "flops");
 	l->seed = (unsigned long)cmn_params_num(p, "seed");
 	if (rc) {
@@ -208,4 +225,27 @@ char cpl_profiles_class(const struct cpl_profiles *pr)
 double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
 {
 	return pr->flop_scale;
+}
+
+int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
+                       int *recorded, struct cmn_err *e)
+{
+	const char *name = pr->kernels[k];
+	*recorded = 0;
+	if (pr->traces[0]) {
+		if (cpl_recorded_load(pr->traces, name, pr->cls, n, out, e))
+			return e->code;
+		if (*out) {
+			*recorded = 1;
+			if (pr->flop_scale != 1)
+				trace_scale_flops(*out, pr->flop_scale);
+			return 0;
+		}
+	}
+	if (!cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+		return cmn_err_set(e, CMN_EINPUT, "kernel %s: no recorded trace %s.%c.%d in %s, and "
+		                   "no generator",
+		                   name, name, pr->cls, n, pr->traces[0] ? pr->traces : "(none)");
+	int exact;
+	return trace_generate(name, pr->cls, n, iters, pr->flop_scale, out, &exact, e);
 }

@@ -10,7 +10,12 @@
  *  2. every other job draws one of the `kernels` with the `weights`
  *     (default equal), by a hash of (seed, job index) (splitmix64), so the
  *     same job always gets the same kernel whatever else changes.
- * The profile runs on as many ranks as the job has nodes. */
+ * The profile runs on as many ranks as the job has nodes. Its trace there
+ * is the recorded one when the `traces` folder holds one for (kernel,
+ * class, rank count) (recorded.h: real NPB runs, or traces users bring,
+ * whose kernel names need no generator), else the generated one. A
+ * recorded trace is a whole run, not iterations: the models time the whole
+ * trace where they time one iteration of a generated one. */
 #ifndef CPL_JOBPROF_H
 #define CPL_JOBPROF_H
 
@@ -51,9 +56,17 @@
 	     0,                                                                                    \
 	     NULL,                                                                                 \
 	     "file of KEY KERNEL lines (none: no map): listed jobs get that kernel"},              \
+	    {"by",                                                                                 \
+	     CMN_PT_CHOICE,                                                                        \
+	     "exe",                                                                                \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     "exe|user",                                                                           \
+	     "the key of the map: executable number or user id"},                                 \
 	{                                                                                          \
-		"by", CMN_PT_CHOICE, "exe", 0, 0, "exe|user",                                      \
-		    "the key of the map: executable number or user id"                             \
+		"traces", CMN_PT_STRING, "none", 0, 0, NULL,                                       \
+		    "folder of recorded traces KERNEL.CLASS.RANKS(.txt|.tar.gz) used where one "   \
+		    "exists (none: generated only)"                                                \
 	}
 
 struct cpl_profiles;
@@ -70,5 +83,14 @@ int cpl_profiles_count(const struct cpl_profiles *pr);
 const char *cpl_profiles_name(const struct cpl_profiles *pr, int k); /* "cg", "none" */
 char cpl_profiles_class(const struct cpl_profiles *pr);
 double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
+
+struct trace;
+/* The trace of kernel k on n ranks with iters iterations into *out (the
+ * caller frees it): the recorded one if the traces folder has one (then
+ * *recorded = 1 and iters is ignored), else generated; both with the flop
+ * scale applied. A kernel without a generator and without a recorded trace
+ * for n ranks is an error naming the folder. */
+int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
+                       int *recorded, struct cmn_err *e);
 
 #endif

@@ -1,32 +1,33 @@
-/* Per-iteration traffic and compute of a generated kernel (profile.h). */
+/* Per-iteration traffic and compute of a job profile (profile.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../apptraces/gen.h"
 #include "../apptraces/trace_stats.h"
 #include "profile.h"
 
-static int stats_of(const char *kernel, char cls, int ranks, int iters, double flop_scale,
-                    struct trace_stats *s, struct cmn_err *e)
+static int stats_of(const struct cpl_profiles *pr, int k, int ranks, int iters,
+                    struct trace_stats *s, int *recorded, struct cmn_err *e)
 {
 	struct trace *t;
-	int exact;
-	if (trace_generate(kernel, cls, ranks, iters, flop_scale, &t, &exact, e))
+	if (cpl_profiles_trace(pr, k, ranks, iters, &t, recorded, e))
 		return e->code;
 	int rc = trace_stats_compute(t, s, e);
 	trace_free(t);
 	return rc;
 }
 
-int cpl_iteration_of(const char *kernel, char cls, int ranks, double flop_scale,
-                     struct cpl_iteration *it, struct cmn_err *e)
+int cpl_iteration_of(const struct cpl_profiles *pr, int k, int ranks, struct cpl_iteration *it,
+                     struct cmn_err *e)
 {
 	struct trace_stats one, two;
+	int recorded;
 	memset(it, 0, sizeof *it);
-	if (stats_of(kernel, cls, ranks, 1, flop_scale, &one, e))
+	if (stats_of(pr, k, ranks, 2, &two, &recorded, e))
 		return e->code;
-	if (stats_of(kernel, cls, ranks, 2, flop_scale, &two, e)) {
-		trace_stats_free(&one);
+	if (recorded) { /* the whole run: nothing to subtract */
+		memset(&one, 0, sizeof one);
+	} else if (stats_of(pr, k, ranks, 1, &one, &recorded, e)) {
+		trace_stats_free(&two);
 		return e->code;
 	}
 	size_t nn = (size_t)ranks * (size_t)ranks;
@@ -38,11 +39,11 @@ int cpl_iteration_of(const char *kernel, char cls, int ranks, double flop_scale,
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	} else {
 		for (size_t i = 0; i < nn; i++) {
-			double d = two.matrix[i] - one.matrix[i];
+			double d = two.matrix[i] - (one.matrix ? one.matrix[i] : 0);
 			it->matrix[i] = d > 0 ? d : 0;
 		}
 		for (int r = 0; r < ranks; r++) {
-			double d = two.rank[r].flops - one.rank[r].flops;
+			double d = two.rank[r].flops - (one.rank ? one.rank[r].flops : 0);
 			it->flops[r] = d > 0 ? d : 0;
 		}
 	}

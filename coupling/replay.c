@@ -9,7 +9,7 @@
 #include "replay.h"
 
 struct tr {
-	int kernel, nranks, iters;
+	int kernel, nranks, iters; /* iters 0: a recorded trace (any count) */
 	struct trace *t;
 };
 
@@ -77,7 +77,7 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
 {
 	for (int i = 0; i < rp->ntraces; i++)
 		if (rp->traces[i].kernel == k && rp->traces[i].nranks == n &&
-		    rp->traces[i].iters == iters)
+		    (rp->traces[i].iters == iters || rp->traces[i].iters == 0))
 			return rp->traces[i].t;
 	if (rp->ntraces == rp->captraces) {
 		int cap = rp->captraces ? 2 * rp->captraces : 16;
@@ -88,12 +88,22 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
 		rp->captraces = cap;
 	}
 	struct trace *t;
-	int exact;
-	if (trace_generate(cpl_profiles_name(rp->prof, k), cpl_profiles_class(rp->prof), n, iters,
-	                   cpl_profiles_flop_scale(rp->prof), &t, &exact, e))
+	int recorded;
+	if (cpl_profiles_trace(rp->prof, k, n, iters, &t, &recorded, e))
 		return NULL;
-	rp->traces[rp->ntraces++] = (struct tr){k, n, iters, t};
+	rp->traces[rp->ntraces++] = (struct tr){k, n, recorded ? 0 : iters, t};
 	return t;
+}
+
+int cpl_replay_is_recorded(struct cpl_replay *rp, int k, int n, struct cmn_err *e)
+{
+	const struct trace *t = cpl_replay_trace(rp, k, n, 1, e);
+	if (!t)
+		return -1;
+	for (int i = 0; i < rp->ntraces; i++)
+		if (rp->traces[i].t == t)
+			return rp->traces[i].iters == 0;
+	return -1;
 }
 
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
@@ -132,7 +142,9 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 	rp->evaluations += 2;
 	for (int i = 0; !rc && i < cnt; i++) {
 		double one = res[i].finish, two = res[cnt + i].finish;
-		t[i] = two - one;
+		/* a recorded trace ran whole in both sets: its time beside the
+		 * others' two iterations */
+		t[i] = jobs[i].trace == jobs[cnt + i].trace ? two : two - one;
 		if (t1)
 			t1[i] = one;
 		if (!(one >= 0 && t[i] > 0))

@@ -213,10 +213,16 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 		       -1;
 	double kk = round((job->run_s - r->setup) / r->t);
 	int iters = kk < 1 ? 1 : kk > 1e7 ? 10000000 : (int)kk;
-	int exact;
-	if (trace_generate(cpl_profiles_name(f->prof, k), cpl_profiles_class(f->prof), n, iters,
-	                   cpl_profiles_flop_scale(f->prof), &f->tr[j], &exact, e))
+	int recorded;
+	if (cpl_profiles_trace(f->prof, k, n, iters, &f->tr[j], &recorded, e))
 		return -1;
+	if (recorded)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "full: %s.%c.%d is a recorded trace: a recorded run has no "
+		                   "iterations to repeat for the job's life (use the simgrid "
+		                   "or linkload models, or traces=none)",
+		                   cpl_profiles_name(f->prof, k), cpl_profiles_class(f->prof), n),
+		       -1;
 	char name[32];
 	snprintf(name, sizeof name, "job%.0f", job->f[JS_F_JOB]);
 	struct net_job nj = {name, f->tr[j], nodes, 0};

@@ -95,8 +95,7 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 	struct cached *c = &l->cache[l->ncache];
 	c->kernel = k;
 	c->nranks = n;
-	if (cpl_iteration_of(cpl_profiles_name(l->prof, k), cpl_profiles_class(l->prof), n,
-	                     cpl_profiles_flop_scale(l->prof), &c->it, e))
+	if (cpl_iteration_of(l->prof, k, n, &c->it, e))
 		return -1;
 	int *ref = malloc((size_t)n * sizeof *ref);
 	if (!ref) {
@@ -146,8 +145,10 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		int j = js_sim_rjob(sim, i), nn;
 		js_sim_job_nodes(sim, j, &nn);
 		int k = kernel_of(l, sim, j);
-		if ((c[i] = iteration(l, k, nn, e)) < 0)
+		if ((c[i] = iteration(l, k, nn, e)) < 0) {
 			rc = e->code;
+			cmn_err_prefix(e, "job %.0f", js_sim_job(sim, j)->f[JS_F_JOB]);
+		}
 		else if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
 			js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k),
 			                l->cache[c[i]].t_ref);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../helpers.h"
+#include "jobprof.h"
 #include "linkload.h"
 #include "platform.h"
 #include "profile.h"
@@ -17,6 +18,18 @@ static struct plat_machine *machine(const char *spec)
 	struct cmn_err e;
 	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
 	return m;
+}
+
+/* Profiles of the given parameters (kernel 0 first). */
+static struct cpl_profiles *profiles(const char *kvs)
+{
+	static const struct cmn_param_def defs[] = {CPL_PROFILE_PARAMS, {NULL}};
+	struct cmn_params p;
+	struct cpl_profiles *pr = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cmn_params_parse(defs, kvs, &p, &e) == 0);
+	CU_ASSERT_FATAL(cpl_profiles_create(&p, "test", &pr, &e) == 0);
+	return pr;
 }
 
 /* A two-rank job sending `bytes` from rank 0 to rank 1 each iteration. */
@@ -93,13 +106,14 @@ static void test_profiles(void)
 {
 	struct cpl_iteration ep, cg;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(cpl_iteration_of("ep", 'S', 4, 1, &ep, &e) == 0);
+	struct cpl_profiles *eps = profiles("kernels=ep,class=S"), *cga = profiles("kernels=cg");
+	CU_ASSERT_FATAL(cpl_iteration_of(eps, 0, 4, &ep, &e) == 0);
 	double bytes = 0;
 	for (int i = 0; i < 16; i++)
 		bytes += ep.matrix[i];
 	CU_ASSERT(bytes < 1000); /* four small allreduces: reduce + bcast of 104 B */
 	CU_ASSERT(ep.flops[0] > 1e6);
-	CU_ASSERT_FATAL(cpl_iteration_of("cg", 'A', 16, 1, &cg, &e) == 0);
+	CU_ASSERT_FATAL(cpl_iteration_of(cga, 0, 16, &cg, &e) == 0);
 	CU_ASSERT(cg.matrix[0 * 16 + 1] > 0);
 	struct plat_machine *m = machine("kary-ntree:k=4,n=4");
 	int contiguous[16], spread[16], other[16];
@@ -121,6 +135,8 @@ static void test_profiles(void)
 	plat_machine_destroy(m);
 	cpl_iteration_free(&ep);
 	cpl_iteration_free(&cg);
+	cpl_profiles_free(eps);
+	cpl_profiles_free(cga);
 }
 
 static void add_suites(void)

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Recorded traces as job profiles (traces=DIR): a job whose kernel, class and
+# rank count have a trace in the folder runs it (its reference time is the
+# whole trace replayed alone on nodes 0..n-1, as netsim replays it), packed
+# (.tar.gz) or unpacked; other jobs run generated traces; each class of bad
+# folder is an error naming the file, job or folder. With ../shared present,
+# the real NPB traces are used for the jobs of 4 and 16 nodes.
+# Usage: test_recorded.sh BIN_DIR
+set -u
+B="$1"
+. "$(dirname "$0")/../check.sh"
+exec 3>&1 > /dev/null
+ok() { pass=$((pass + 1)); echo "PASS $1" >&3; }
+ko() { fail=$((fail + 1)); echo "FAIL $1" >&3; }
+M="--machine kary-ntree:k=4,n=3 --sched easy --quiet"
+FOURS="--synthetic dq:jobs=12,n1=4,n2=4,load=0.9" # every job on 4 nodes
+mkdir -p "$T/rec" "$T/pack"
+# a user's trace: CG's message pattern with three iterations, under a new name
+"$B/tracegen" cg --ranks 4 --class S --iterations 3 --name myapp.S.4 -o "$T/rec" 2> /dev/null
+"$B/tracegen" mg --ranks 4 --class S --iterations 2 --name packed.S.4 -o "$T/pack" 2> /dev/null
+tar czf "$T/rec/packed.S.4.tar.gz" -C "$T/pack" packed.S.4.txt packed.S.4.txt_files
+
+ref_of() { # the whole trace alone on nodes 0-3, as netsim replays it
+	"$B/netsim" --machine kary-ntree:k=4,n=3 --job "$1@0-3" --no-alone --quiet --jobs-out "$T/n.csv" 2> /dev/null &&
+		python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['time_s'])" "$T/n.csv"
+}
+same_ref() { # every job of the jobs CSV $1 has iter_ref_s $2 (relative 1e-9)
+	python3 - "$1" "$2" << 'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ref = float(sys.argv[2])
+sys.exit(0 if rows and all(abs(float(r["iter_ref_s"]) / ref - 1) < 1e-9 for r in rows) else 1)
+PY
+}
+R=$(ref_of "$T/rec/myapp.S.4.txt")
+"$B/cosim" $FOURS $M --runtime "simgrid:mode=isolated,kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/u.csv" &&
+	same_ref "$T/u.csv" "$R" && ok "a user's trace: reference = the whole trace alone ($R s)" || ko "a user's trace (netsim says $R)"
+R=$(ref_of "$T/pack/packed.S.4.txt")
+"$B/cosim" $FOURS $M --runtime "simgrid:mode=isolated,kernels=packed,class=S,traces=$T/rec" --jobs-out "$T/p.csv" &&
+	same_ref "$T/p.csv" "$R" && ok "a packed trace (.tar.gz) reads the same" || ko "a packed trace (netsim says $R)"
+"$B/cosim" $FOURS $M --runtime "simgrid:mode=shared,kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/s1.csv" &&
+	"$B/cosim" $FOURS $M --runtime "simgrid:mode=shared,kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/s2.csv" &&
+	cmp -s "$T/s1.csv" "$T/s2.csv" && ok "shared with a recorded trace: same inputs, same outputs" || ko "shared, recorded: not deterministic"
+# a folder with cg.S.4 only: 4-node CG jobs use it, every other job is generated
+cp -r "$T/rec/myapp.S.4.txt_files" "$T/rec/cg.S.4.txt_files"
+sed 's/myapp/cg/' "$T/rec/myapp.S.4.txt" > "$T/rec/cg.S.4.txt"
+MIX="--synthetic dq:jobs=60,n1=1,n2=16,load=0.9 --seed 3"
+"$B/cosim" $MIX $M --runtime "linkload:kernels=cg/mg,class=S" --jobs-out "$T/gen.csv" &&
+	"$B/cosim" $MIX $M --runtime "linkload:kernels=cg/mg,class=S,traces=$T/rec" --jobs-out "$T/mix.csv" &&
+	python3 - "$T/gen.csv" "$T/mix.csv" << 'PY' && ok "only (kernel, class, ranks) with a trace use it" || ko "recorded where it exists, generated elsewhere"
+import csv, sys
+a, b = (list(csv.DictReader(open(p))) for p in sys.argv[1:])
+used = same = 0
+for x, y in zip(a, b):
+    rec = x["profile"] == "cg" and x["requested_number_of_resources"] == "4"
+    if rec:
+        used += x["iter_ref_s"] != y["iter_ref_s"]
+    else:
+        same += x["iter_ref_s"] == y["iter_ref_s"]
+sys.exit(0 if used > 0 and same == sum(1 for x in a if not (x["profile"] == "cg" and x["requested_number_of_resources"] == "4")) else 1)
+PY
+# bad folders
+"$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,traces=$T/absent" 2> "$T/err"
+[ $? -eq 2 ] && grep -q "traces=$T/absent: cannot open the folder" "$T/err" && ok "a missing folder" || ko "missing folder: $(cat "$T/err")"
+"$B/cosim" $FOURS $M --runtime "linkload:kernels=nosuch,class=S,traces=$T/rec" 2> "$T/err"
+[ $? -eq 2 ] && grep -q "no trace nosuch.S.\* in $T/rec" "$T/err" && ok "a kernel with neither trace nor generator" || ko "unknown kernel: $(cat "$T/err")"
+"$B/cosim" --synthetic dq:jobs=12,n1=3,n2=3 $M --runtime "linkload:kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "job 1: .*no recorded trace myapp.S.3 in $T/rec, and no generator" "$T/err" &&
+	ok "a job of a rank count without a trace: its number, nothing written" || ko "rank count without trace: $(cat "$T/err")"
+mkdir -p "$T/bad1" "$T/bad2"
+echo junk > "$T/bad1/cg.S.4.tar.gz"
+"$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad1" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "bad1/cg.S.4.tar.gz: tar xzf failed" "$T/err" && ok "a corrupt archive" || ko "corrupt archive: $(cat "$T/err")"
+cp -r "$T/rec/myapp.S.4.txt_files" "$T/bad2/cg.S.8.txt_files"
+sed 's/myapp.S.4/cg.S.8/' "$T/rec/myapp.S.4.txt" > "$T/bad2/cg.S.8.txt"
+"$B/cosim" --synthetic dq:jobs=12,n1=8,n2=8 $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad2" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "cg.S.8.txt: 4 ranks, but its name says 8" "$T/err" && ok "a trace whose name lies about its ranks" || ko "rank count: $(cat "$T/err")"
+head -c 300 "$T/rec/myapp.S.4.txt_files/rank-1.txt" > "$T/cut.txt" && mkdir -p "$T/bad3/cg.S.4.txt_files" &&
+	sed 's/myapp.S.4/cg.S.4/' "$T/rec/myapp.S.4.txt" > "$T/bad3/cg.S.4.txt" && cp "$T/rec/myapp.S.4.txt_files/"* "$T/bad3/cg.S.4.txt_files/" &&
+	printf '0 frobnicate 3\n' >> "$T/bad3/cg.S.4.txt_files/rank-0.txt"
+"$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad3" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "rank-0.txt:[0-9]*" "$T/err" && ok "an invalid trace: its file and line" || ko "invalid trace: $(cat "$T/err")"
+"$B/cosim" $FOURS --machine kary-ntree:k=4,n=2 --quiet --runtime "full:kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/x.csv" 2> "$T/err"
+[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "myapp.S.4 is a recorded trace" "$T/err" && ok "full refuses recorded traces" || ko "full, recorded: $(cat "$T/err")"
+# the real NPB traces (../shared), class S: 4- and 16-node jobs use them
+NPB="$(dirname "$0")/../../../shared/traces/npb"
+if [ -d "$NPB" ]; then
+	N="--synthetic dq:jobs=40,n1=2,n2=16,load=0.9 --seed 5"
+	"$B/cosim" $N $M --runtime "simgrid:mode=isolated,kernels=cg/ft/is,class=S,traces=$NPB" --jobs-out "$T/npb.csv" &&
+		python3 - "$T/npb.csv" << 'PY' && ok "the real NPB traces: 4-rank jobs replay them" || ko "real NPB traces"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+# simulated times of the recorded runs on their flat 64-host platform (the
+# traces' README); these small class S runs are compute-bound, so a tree
+# with the same link speed replays them within a few percent
+recorded = {"ft": 0.0256575, "is": 0.00353216}
+got = [(r["profile"], float(r["iter_ref_s"])) for r in rows
+       if r["requested_number_of_resources"] == "4" and r["profile"] in recorded]
+print(got, file=sys.stderr)
+sys.exit(0 if len(got) >= 2 and all(abs(t / recorded[k] - 1) < 0.05 for k, t in got) else 1)
+PY
+else
+	echo "SKIP the real NPB traces: $NPB is absent" >&3
+fi
+echo "$pass passed, $fail failed" >&3
+[ "$fail" -eq 0 ]
