@@ -243,7 +243,8 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 		}
 	}
 	if (!cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
-		return cmn_err_set(e, CMN_EINPUT, "kernel %s: no recorded trace %s.%c.%d in %s, and "
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "kernel %s: no recorded trace %s.%c.%d in %s, and "
 		                   "no generator",
 		                   name, name, pr->cls, n, pr->traces[0] ? pr->traces : "(none)");
 	int exact;

@@ -62,7 +62,7 @@
 	     0,                                                                                    \
 	     0,                                                                                    \
 	     "exe|user",                                                                           \
-	     "the key of the map: executable number or user id"},                                 \
+	     "the key of the map: executable number or user id"},                                  \
 	{                                                                                          \
 		"traces", CMN_PT_STRING, "none", 0, 0, NULL,                                       \
 		    "folder of recorded traces KERNEL.CLASS.RANKS(.txt|.tar.gz) used where one "   \

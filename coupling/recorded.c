@@ -53,7 +53,8 @@ static int untar(const char *archive, const char *dir, struct cmn_err *e)
 {
 	pid_t pid = fork();
 	if (pid < 0)
-		return cmn_err_set(e, CMN_EIO, "%s: cannot start tar: %s", archive, strerror(errno));
+		return cmn_err_set(e, CMN_EIO, "%s: cannot start tar: %s", archive,
+		                   strerror(errno));
 	if (pid == 0) {
 		execlp("tar", "tar", "xzf", archive, "-C", dir, (char *)NULL);
 		_exit(127);

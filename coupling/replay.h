@@ -25,8 +25,8 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
 /* 1 when kernel k on n ranks runs a recorded trace (jobprof.h), 0 when a
  * generated one, -1 on error. */
 int cpl_replay_is_recorded(struct cpl_replay *rp, int k, int n, struct cmn_err *e);
-/* One iteration (a recorded trace: the whole trace) of each of cnt jobs (kernel k[i] on the n[i] nodes
- * nodes[i]) run together, into t[i]. */
+/* One iteration (a recorded trace: the whole trace) of each of cnt jobs (kernel k[i] on the n[i]
+ * nodes nodes[i]) run together, into t[i]. */
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                           const int *n, double *t, struct cmn_err *e);
 /* The same, also writing the one-iteration traces' times into t1. */

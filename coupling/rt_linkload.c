@@ -148,8 +148,7 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		if ((c[i] = iteration(l, k, nn, e)) < 0) {
 			rc = e->code;
 			cmn_err_prefix(e, "job %.0f", js_sim_job(sim, j)->f[JS_F_JOB]);
-		}
-		else if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
+		} else if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
 			js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k),
 			                l->cache[c[i]].t_ref);
 	}
