@@ -13,9 +13,19 @@
 
 struct cpl_replay;
 
+/* The parameter every replaying model declares: alltoall=linear|ring. */
+#define CPL_ALLTOALL_PARAM                                                                         \
+	{                                                                                          \
+		"alltoall", CMN_PT_CHOICE, "linear", 0, 0, "linear|ring",                          \
+		    "alltoall(v) in the replays: linear (every block at once) or ring (n-1 "       \
+		    "rounds; "                                                                     \
+		    "cheap on hundreds of ranks)"                                                  \
+	}
+
 /* engine: a netsim engine's name ("simgrid", "s4u"); prof is borrowed;
- * live: the engine will run a live session (no link loads, netsim.h). */
-int cpl_replay_open(const struct plat_machine *m, const char *engine, int live,
+ * live: the engine will run a live session (no link loads, netsim.h);
+ * ring: alltoall(v) in rounds (netsim.h's alltoall_ring). */
+int cpl_replay_open(const struct plat_machine *m, const char *engine, int live, int ring,
                     const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e);
 void cpl_replay_close(struct cpl_replay *rp);
 

@@ -42,6 +42,7 @@ static const struct cmn_param_def full_params[] = {
     {"engine", CMN_PT_CHOICE, "s4u", 0, 0, "s4u",
      "netsim engine with live sessions: netsim's own replay (SMPI's fails when jobs start "
      "mid-simulation)"},
+    CPL_ALLTOALL_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -54,6 +55,7 @@ struct ref {
 struct full {
 	struct cpl_profiles *prof;
 	char engine[16];
+	int ring; /* alltoall=ring */
 	struct cpl_replay *rp;
 	struct net_live *lv;
 	struct ref *refs;
@@ -78,6 +80,7 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 		return e->code;
 	}
 	snprintf(f->engine, sizeof f->engine, "%s", cmn_params_str(p, "engine"));
+	f->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	*self = f;
 	return 0;
 }
@@ -141,7 +144,7 @@ static void child(struct full *f, const struct plat_machine *m, const struct js_
 	for (size_t j = 0; !rc && j < w->n; j++)
 		f->handle[j] = -1;
 	if (!rc)
-		rc = cpl_replay_open(m, f->engine, 1, f->prof, &f->rp, &e);
+		rc = cpl_replay_open(m, f->engine, 1, f->ring, f->prof, &f->rp, &e);
 	if (!rc && !cpl_replay_ops(f->rp)->live)
 		rc = cmn_err_set(&e, CMN_EUSAGE, "full: engine %s has no live sessions", f->engine);
 	if (!rc)

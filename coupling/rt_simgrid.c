@@ -41,6 +41,10 @@ static const struct cmn_param_def sg_params[] = {
      "all running jobs together (contention)"},
     {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
+    CPL_ALLTOALL_PARAM,
+    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|nested",
+     "cache key of isolated replays: exact (placements equal under the machine's symmetries) "
+     "or nested (trees: the same ranks together at every switch level; approximate)"},
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -61,6 +65,8 @@ struct sgm {
 	struct cpl_profiles *prof;
 	int shared;
 	char engine[16];
+	int ring;   /* alltoall=ring */
+	int nested; /* shape=nested */
 	struct cpl_replay *rp;
 	const struct plat_machine *m;
 	struct pairs *pairs;
@@ -87,6 +93,8 @@ static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 	}
 	g->shared = strcmp(cmn_params_str(p, "mode"), "shared") == 0;
 	snprintf(g->engine, sizeof g->engine, "%s", cmn_params_str(p, "engine"));
+	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
+	g->nested = strcmp(cmn_params_str(p, "shape"), "nested") == 0;
 	if (!(g->cache = cpl_itcache_new())) {
 		cpl_profiles_free(g->prof);
 		free(g);
@@ -133,13 +141,13 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
-	return cpl_replay_open(g->m, g->engine, 0, g->prof, &g->rp, e);
+	return cpl_replay_open(g->m, g->engine, 0, g->ring, g->prof, &g->rp, e);
 }
 
 /* One iteration of kernel k alone on nodes (cached by canonical form). */
 static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
 {
-	if (plat_canon(g->m, nodes, n, g->canon))
+	if ((g->nested ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
 		return 0;

@@ -38,7 +38,7 @@ struct req {
 struct rank_ctx {
 	const struct net_job *job;
 	const struct job_plan *plan;
-	int rank, j;
+	int rank, j, ring; /* ring: alltoall(v) in rounds (netsim.h) */
 	long eval;
 	double start, *finish;
 	struct sg_notify *notify;
@@ -125,10 +125,40 @@ static void keep(void *ctx, int phase, int dst, double bytes)
 	m->bytes[m->n++] = bytes;
 }
 
+/* alltoall(v) in rounds (SMPI's ring): in round i this rank sends its block
+ * for r + i and receives the block of r - i, one message each way even when
+ * a block is empty, then the next round. */
+static void exchange_rounds(struct rank_ctx *c, int k, const struct trace_action *a)
+{
+	const struct trace *t = c->job->trace;
+	int r = c->rank, n = t->nranks;
+	struct msgs out = {0, -1, NULL, NULL, 0, 0};
+	trace_expand_sends(t, r, a, keep, &out);
+	double *block = calloc((size_t)n, sizeof *block);
+	if (!block)
+		_exit(3);
+	for (int i = 0; i < out.n; i++)
+		block[out.dst[i]] += out.bytes[i];
+	for (int i = 1; i < n; i++) {
+		void *data;
+		sg_comm_t comms[2] = {
+		    sg_mailbox_get_async(coll_box(c, k, 0, (r - i + n) % n, r), &data),
+		    sg_mailbox_put_async(coll_box(c, k, 0, r, (r + i) % n), c,
+		                         (long)block[(r + i) % n])};
+		sg_comm_wait_all(comms, 2);
+	}
+	free(block);
+	free(out.dst), free(out.bytes);
+}
+
 static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
 {
 	const struct trace *t = c->job->trace;
 	int r = c->rank, n = t->nranks;
+	if (c->ring && (a->op == TR_ALLTOALL || a->op == TR_ALLTOALLV)) {
+		exchange_rounds(c, k, a);
+		return;
+	}
 	int *from = malloc((size_t)n * sizeof *from);
 	sg_comm_t *comms = malloc(((size_t)n + 64) * sizeof *comms);
 	void **data = malloc(((size_t)n + 64) * sizeof *data);
@@ -277,9 +307,18 @@ static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void
 	if (!ctx)
 		_exit(3);
 	for (int r = 0; r < t->nranks; r++) {
-		ctx[r] = (struct rank_ctx){
-		    job,    data, r, j, sg_engine_evaluation(s), t0 + job->start, &finish[r],
-		    notify, NULL, 0, 0};
+		ctx[r] = (struct rank_ctx){job,
+		                           data,
+		                           r,
+		                           j,
+		                           sg_engine_alltoall_ring(s),
+		                           sg_engine_evaluation(s),
+		                           t0 + job->start,
+		                           &finish[r],
+		                           notify,
+		                           NULL,
+		                           0,
+		                           0};
 		char name[64];
 		snprintf(name, sizeof name, "e%ld-j%d-%d", sg_engine_evaluation(s), j, r);
 		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));

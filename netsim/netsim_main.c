@@ -45,6 +45,8 @@ static void usage(FILE *f)
 	    "  --iterations K     iterations of generated traces (default 0: the class's own)\n"
 	    "  --cfg KEY:VALUE    SimGrid setting (e.g. network/model:CM02, "
 	    "network/crosstraffic:0)\n"
+	    "  --alltoall ALG     alltoall(v): linear (default: every block at once) or ring\n"
+	    "                     (n-1 rounds, r sends to r+i, receives from r-i)\n"
 	    "  --jobs-out FILE    per-job CSV; --links-out FILE: per-link CSV (links that carried\n"
 	    "                     bytes in the run of all jobs together)\n"
 	    "  --no-alone         skip the runs alone (slowdown not computed)\n"
@@ -128,7 +130,8 @@ int main(int argc, char **argv)
 		O_VERSION,
 		O_REPEAT,
 		O_UNTIL,
-		O_PERITER
+		O_PERITER,
+		O_ALLTOALL
 	};
 	static const struct option opts[] = {{"platform", 1, 0, O_PLAT},
 	                                     {"machine", 1, 0, O_MACH},
@@ -143,13 +146,14 @@ int main(int argc, char **argv)
 	                                     {"repeat", 1, 0, O_REPEAT},
 	                                     {"until", 1, 0, O_UNTIL},
 	                                     {"per-iteration", 0, 0, O_PERITER},
+	                                     {"alltoall", 1, 0, O_ALLTOALL},
 	                                     {"help", 0, 0, O_HELP},
 	                                     {"version", 0, 0, O_VERSION},
 	                                     {0, 0, 0, 0}};
 	const char *platform = NULL, *machine = NULL, *engine = "simgrid", *jobs_out = NULL,
 	           *links_out = NULL, *cfg[MAX_CFG + 1] = {NULL};
 	static struct job_arg jobs[MAX_JOBS];
-	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, periter = 0, opt;
+	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, periter = 0, ring = 0, opt;
 	long iterations = 0, repeat = 1;
 	double until = 0;
 	struct cmn_err e;
@@ -193,6 +197,14 @@ int main(int argc, char **argv)
 			}
 			break;
 		case O_PERITER: periter = 1; break;
+		case O_ALLTOALL:
+			if (strcmp(optarg, "linear") != 0 && strcmp(optarg, "ring") != 0) {
+				fprintf(stderr, "netsim: --alltoall: '%s' is not linear or ring\n",
+				        optarg);
+				return 2;
+			}
+			ring = optarg[0] == 'r';
+			break;
 		case O_UNTIL:
 			until = strtod(optarg, &end);
 			if (*end || end == optarg || !(until > 0)) {
@@ -292,7 +304,7 @@ int main(int argc, char **argv)
 	}
 	if (!rc) {
 		cfg[ncfg] = NULL;
-		struct net_engine_args a = {m, platform ? platform : xml, cfg, 0};
+		struct net_engine_args a = {m, platform ? platform : xml, cfg, 0, ring};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {

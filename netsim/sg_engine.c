@@ -42,6 +42,7 @@ struct sg_state {
 	long evals;
 	int lived; /* a live session ran here */
 	int loads; /* the link-load plugin is on */
+	int ring;  /* alltoall(v) as rounds (netsim.h) */
 	void *vdata;
 };
 
@@ -58,6 +59,11 @@ void sg_engine_set_lived(struct sg_state *s)
 int sg_engine_nodes(const struct sg_state *s)
 {
 	return s->m->nodes;
+}
+
+int sg_engine_alltoall_ring(const struct sg_state *s)
+{
+	return s->ring;
 }
 
 const struct sg_variant *sg_engine_variant(const struct sg_state *s)
@@ -98,10 +104,13 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	s->m = a->machine;
 	s->v = v;
-	/* smpirun's defaults, alltoall as trace_expand.h, then the caller's */
-	static const char *const defaults[] = {"network/model:SMPI", "surf/precision:1e-9",
-	                                       "smpi/alltoall:basic_linear"};
-	int ndefaults = v->smpi ? 3 : 2;
+	/* smpirun's defaults, alltoall as trace_expand.h (or rounds), then the
+	 * caller's */
+	s->ring = a->alltoall_ring;
+	const char *const defaults[] = {
+	    "network/model:SMPI", "surf/precision:1e-9",
+	    s->ring ? "smpi/alltoall:ring" : "smpi/alltoall:basic_linear", "smpi/alltoallv:ring"};
+	int ndefaults = v->smpi ? (s->ring ? 4 : 3) : 2;
 	char *argv[4 + 64 + 2] = {"netsim", strdup("--log=root.thres:warning")};
 	int argc = 2;
 	for (int i = 0; i < ndefaults; i++)

@@ -44,6 +44,7 @@ int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, stru
 
 /* For variants. */
 const struct sg_variant *sg_engine_variant(const struct sg_state *s);
+int sg_engine_alltoall_ring(const struct sg_state *s); /* netsim.h's alltoall_ring */
 int sg_engine_nodes(const struct sg_state *s);
 void sg_engine_set_lived(struct sg_state *s);
 void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a);

@@ -96,6 +96,13 @@ int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out)
 	return 0;
 }
 
+int plat_shape(const struct plat_machine *m, const int *nodes, int n, int *out)
+{
+	if (m->ops->shape)
+		return m->ops->shape(m->state, nodes, n, out);
+	return plat_canon(m, nodes, n, out);
+}
+
 void plat_machine_destroy(struct plat_machine *m)
 {
 	if (!m)

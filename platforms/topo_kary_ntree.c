@@ -229,6 +229,42 @@ static int tree_canon(const void *state, const int *nodes, int n, int *out)
 	return 0;
 }
 
+/* Nested form: digit by digit from the top, each digit's values renamed
+ * 0, 1, .. in order of first use by rank within the subtree its higher
+ * digits name (not globally), so placements that put the same ranks
+ * together at every level (the same per-subtree counts, in rank order)
+ * map together, whichever ports and switches they use. */
+static int tree_shape(const void *state, const int *nodes, int n, int *out)
+{
+	const struct tree *t = state;
+	int *map = malloc((size_t)t->nodes * sizeof *map);
+	int *next = malloc((size_t)t->per_stage * sizeof *next);
+	if (!map || !next) {
+		free(map);
+		free(next);
+		return -1;
+	}
+	for (int r = 0; r < n; r++)
+		out[r] = 0;
+	int w = t->per_stage; /* weight of the digit at hand */
+	for (int i = t->n - 1; i >= 0; i--, w /= t->k) {
+		int prefixes = t->nodes / (w * t->k); /* subtrees that digit i splits */
+		for (int p = 0; p < prefixes; p++)
+			next[p] = 0;
+		for (int v = 0; v < prefixes * t->k; v++)
+			map[v] = -1;
+		for (int r = 0; r < n; r++) {
+			int idx = nodes[r] / w; /* prefix * k + digit */
+			if (map[idx] < 0)
+				map[idx] = next[idx / t->k]++;
+			out[r] += map[idx] * w;
+		}
+	}
+	free(map);
+	free(next);
+	return 0;
+}
+
 const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params},
     .create = tree_create,
@@ -239,6 +275,7 @@ const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .ndims = tree_ndims,
     .coords = tree_coords,
     .canon = tree_canon,
+    .shape = tree_shape,
 };
 
 int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e)

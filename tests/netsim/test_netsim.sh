@@ -129,6 +129,18 @@ fi
 "$NS" --engine s4u --machine torus:dims=4x4 --job mg.S.8@spread --job is.S.4@contiguous --job cg.S.4@contiguous --quiet \
 	--jobs-out "$T/j.csv" 2> "$T/err" && [ "$(wc -l < "$T/j.csv")" = 4 ] && ok "s4u: three jobs with collectives" ||
 	ko "s4u: three jobs with collectives: $(tail -2 "$T/err")"
+# alltoall in rounds (--alltoall ring): SMPI's ring and our own agree; it is
+# not the linear exchange; alltoallv runs too; a bad value is refused
+ring_of() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2 --job ft.A.16@0-15 --iterations 2 --alltoall "$2" --no-alone --quiet \
+	--jobs-out "$T/r.csv" && time_of "$T/r.csv"; }
+a=$(ring_of simgrid ring) && b=$(ring_of s4u ring) && c=$(ring_of simgrid linear) && close "$a" "$b" 0.01 && ! close "$a" "$c" 0.01 &&
+	ok "--alltoall ring: SMPI's ring and s4u's within 1% ($a, $b s), not linear ($c s)" || ko "--alltoall ring: $a $b $c"
+for eng in simgrid s4u; do
+	"$NS" --engine $eng --machine kary-ntree:k=4,n=2 --job is.S.16@0-15 --alltoall ring --quiet --jobs-out "$T/r.csv" 2> "$T/err" &&
+		[ "$(wc -l < "$T/r.csv")" = 2 ] && ok "--alltoall ring: IS (alltoallv) on $eng" || ko "--alltoall ring, IS on $eng: $(tail -2 "$T/err")"
+done
+"$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --alltoall bruck 2> "$T/err"
+[ $? -eq 2 ] && grep -q "'bruck' is not linear or ring" "$T/err" && ok "--alltoall: a bad value, exit 2" || ko "--alltoall bruck: $(cat "$T/err")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&

@@ -408,6 +408,68 @@ static void test_canon(void)
 	}
 }
 
+/* Same switch level of the lowest common switch (0: same node). */
+static int level_of(int a, int b, int k)
+{
+	int l = 0;
+	for (; a != b; l++)
+		a /= k, b /= k;
+	return l;
+}
+
+/* The nested form on trees: the same ranks share every switch level as in
+ * the placement, idempotent, coarser than the canonical form (placements
+ * on other ports and switches with the same per-subtree counts map
+ * together; different counts do not); elsewhere it is the canonical form. */
+static void test_shape(void)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e) == 0);
+	/* leaf 0 ports 0,1,2 then leaf 1 ports 1,2 / leaf 0 ports 0,1,3, leaf 2 ports 0,1 */
+	int a[5] = {0, 1, 2, 5, 6}, b[5] = {0, 1, 3, 8, 9}, d[5] = {0, 1, 4, 5, 6};
+	int sa[5], sb[5], sd[5], ca[5], cb[5];
+	CU_ASSERT_FATAL(plat_shape(m, a, 5, sa) == 0 && plat_shape(m, b, 5, sb) == 0 &&
+	                plat_shape(m, d, 5, sd) == 0);
+	CU_ASSERT(memcmp(sa, sb, sizeof sa) == 0);
+	CU_ASSERT(memcmp(sa, sd, sizeof sa) != 0); /* counts 3+2 against 2+3 */
+	int want[5] = {0, 1, 2, 4, 5};
+	CU_ASSERT(memcmp(sa, want, sizeof sa) == 0);
+	CU_ASSERT_FATAL(plat_canon(m, a, 5, ca) == 0 && plat_canon(m, b, 5, cb) == 0);
+	CU_ASSERT(memcmp(ca, cb, sizeof ca) != 0); /* the exact form tells them apart */
+	unsigned seed = 11;
+	for (int trial = 0; trial < 200; trial++) {
+		int x[12], s[12], n = 2 + trial % 11;
+		for (int r = 0; r < n; r++) {
+			int dup;
+			do {
+				seed = seed * 1103515245u + 12345u;
+				x[r] = (int)(seed >> 8) % m->nodes;
+				dup = 0;
+				for (int q = 0; q < r; q++)
+					dup |= x[q] == x[r];
+			} while (dup);
+		}
+		CU_ASSERT_FATAL(plat_shape(m, x, n, s) == 0);
+		int ok = 1;
+		for (int p = 0; p < n; p++) {
+			ok &= s[p] >= 0 && s[p] < m->nodes;
+			for (int q = 0; q < n; q++)
+				ok &= level_of(x[p], x[q], 4) == level_of(s[p], s[q], 4);
+		}
+		CU_ASSERT(ok);
+		int ss[12];
+		CU_ASSERT_FATAL(plat_shape(m, s, n, ss) == 0);
+		CU_ASSERT(memcmp(s, ss, (size_t)n * sizeof *s) == 0);
+	}
+	plat_machine_destroy(m);
+	CU_ASSERT_FATAL(plat_machine_create("torus:dims=4x4", &m, &e) == 0);
+	int t[3] = {5, 6, 9}, st[3], ct[3];
+	CU_ASSERT_FATAL(plat_shape(m, t, 3, st) == 0 && plat_canon(m, t, 3, ct) == 0);
+	CU_ASSERT(memcmp(st, ct, sizeof st) == 0);
+	plat_machine_destroy(m);
+}
+
 static void test_unknown_family(void)
 {
 	struct plat_machine *m;
@@ -427,6 +489,7 @@ static void add_suites(void)
 	CU_add_test(s, "multi-cluster", test_multicluster);
 	CU_add_test(s, "clusters of trees, meshes, tori", test_nested_clusters);
 	CU_add_test(s, "canonical placements", test_canon);
+	CU_add_test(s, "nested placement forms", test_shape);
 	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
 }
 
