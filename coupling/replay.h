@@ -22,10 +22,10 @@ struct cpl_replay;
 		    "cheap on hundreds of ranks)"                                                  \
 	}
 
-/* engine: a netsim engine's name ("simgrid", "s4u"); prof is borrowed;
- * live: the engine will run a live session (no link loads, netsim.h);
- * ring: alltoall(v) in rounds (netsim.h's alltoall_ring). */
-int cpl_replay_open(const struct plat_machine *m, const char *engine, int live, int ring,
+/* engine: a netsim engine's name ("simgrid", "s4u"), without link loads
+ * (no model reads them; live sessions need it); prof is borrowed; ring:
+ * alltoall(v) in rounds (netsim.h's alltoall_ring). */
+int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
                     const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e);
 void cpl_replay_close(struct cpl_replay *rp);
 

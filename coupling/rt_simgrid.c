@@ -141,7 +141,7 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
-	return cpl_replay_open(g->m, g->engine, 0, g->ring, g->prof, &g->rp, e);
+	return cpl_replay_open(g->m, g->engine, g->ring, g->prof, &g->rp, e);
 }
 
 /* One iteration of kernel k alone on nodes (cached by canonical form). */

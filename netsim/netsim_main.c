@@ -304,7 +304,10 @@ int main(int argc, char **argv)
 	}
 	if (!rc) {
 		cfg[ncfg] = NULL;
-		struct net_engine_args a = {m, platform ? platform : xml, cfg, 0, ring};
+		/* link loads only for --links-out: SimGrid's plugin resets every
+		 * link in each evaluation (copy-on-write faults: half of a small
+		 * evaluation's time) */
+		struct net_engine_args a = {m, platform ? platform : xml, cfg, !links_out, ring};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {
