@@ -42,9 +42,9 @@ static const struct cmn_param_def sg_params[] = {
     {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
-    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|nested",
+    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|counts",
      "cache key of isolated replays: exact (placements equal under the machine's symmetries) "
-     "or nested (trees: the same ranks together at every switch level; approximate)"},
+     "or counts (trees: node sets of the same per-subtree counts; approximate)"},
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -66,7 +66,7 @@ struct sgm {
 	int shared;
 	char engine[16];
 	int ring;   /* alltoall=ring */
-	int nested; /* shape=nested */
+	int counts; /* shape=counts */
 	struct cpl_replay *rp;
 	const struct plat_machine *m;
 	struct pairs *pairs;
@@ -94,7 +94,7 @@ static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 	g->shared = strcmp(cmn_params_str(p, "mode"), "shared") == 0;
 	snprintf(g->engine, sizeof g->engine, "%s", cmn_params_str(p, "engine"));
 	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
-	g->nested = strcmp(cmn_params_str(p, "shape"), "nested") == 0;
+	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	if (!(g->cache = cpl_itcache_new())) {
 		cpl_profiles_free(g->prof);
 		free(g);
@@ -147,7 +147,7 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 /* One iteration of kernel k alone on nodes (cached by canonical form). */
 static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
 {
-	if ((g->nested ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
+	if ((g->counts ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
 		return 0;

@@ -65,8 +65,8 @@ struct plat_topology_ops {
 	 * NULL: none known (plat_canon copies the placement). */
 	int (*canon)(const void *state, const int *nodes, int n, int *out);
 	/* Optional: a coarser form than canon, the same contract but only
-	 * approximately route-preserving: placements of the same locality
-	 * structure map together (see plat_shape). NULL: canon. */
+	 * approximately route-preserving: node sets of the same per-subtree
+	 * counts map together (see plat_shape). NULL: canon. */
 	int (*shape)(const void *state, const int *nodes, int n, int *out);
 };
 
@@ -115,10 +115,11 @@ static inline void plat_coords(const struct plat_machine *m, int node, int *c)
 
 /* The canonical form of a placement (see canon above). 0 or -1. */
 int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out);
-/* The nested form of a placement: on k-ary n-trees, ranks sharing each
- * switch level kept together but ports and switches renamed within each
- * subtree (d-mod-k up ports may then differ: an approximation, measured in
- * results/bench); elsewhere plat_canon. 0 or -1. */
+/* The counts form of a placement: on k-ary n-trees, its node set reduced
+ * to per-subtree counts (which subtrees, ports and rank order are
+ * forgotten), laid out canonically, ranks in ascending node order: an
+ * approximation (rank mapping and d-mod-k up ports may differ), measured
+ * in results/bench; elsewhere plat_canon. 0 or -1. */
 int plat_shape(const struct plat_machine *m, const int *nodes, int n, int *out);
 
 /* Typed views for allocators that need a family's structure. Each returns

@@ -229,39 +229,68 @@ static int tree_canon(const void *state, const int *nodes, int n, int *out)
 	return 0;
 }
 
-/* Nested form: digit by digit from the top, each digit's values renamed
- * 0, 1, .. in order of first use by rank within the subtree its higher
- * digits name (not globally), so placements that put the same ranks
- * together at every level (the same per-subtree counts, in rank order)
- * map together, whichever ports and switches they use. */
+/* Counts form, recursively: the canonical offsets (ascending, within a
+ * subtree of k^lvl nodes) of the cnt sorted node ids x of one such subtree
+ * into o: each child subtree's own form, the children ordered by node count
+ * (most first), ties by their forms (lexicographic), child j moved to
+ * offset j k^(lvl-1). tmp: room for cnt ints. */
+static void counts_form(const int *x, int cnt, int k, int lvl, int w, int *o, int *tmp)
+{
+	if (lvl == 0 || cnt == 0) { /* one node (or the same one repeated) */
+		for (int i = 0; i < cnt; i++)
+			o[i] = 0;
+		return;
+	}
+	int first[65], len[65], order[64], nc = 0; /* the non-empty children */
+	for (int i = 0; i < cnt;) {
+		int c = x[i] / w % k, j = i;
+		while (j < cnt && x[j] / w % k == c)
+			j++;
+		first[nc] = i;
+		len[nc] = j - i;
+		counts_form(x + i, j - i, k, lvl - 1, w / k, o + i, tmp);
+		order[nc] = nc;
+		nc++;
+		i = j;
+	}
+	for (int a = 1; a < nc; a++) { /* insertion sort of the children */
+		int v = order[a], b = a - 1;
+		for (; b >= 0; b--) {
+			int u = order[b], cmp = len[u] != len[v] ? len[v] - len[u] : 0;
+			for (int i = 0; !cmp && i < len[u]; i++)
+				cmp = o[first[u] + i] - o[first[v] + i];
+			if (cmp <= 0) /* u stays before v */
+				break;
+			order[b + 1] = u;
+		}
+		order[b + 1] = v;
+	}
+	int m = 0;
+	for (int c = 0; c < nc; c++)
+		for (int i = 0; i < len[order[c]]; i++)
+			tmp[m++] = c * w + o[first[order[c]] + i];
+	memcpy(o, tmp, (size_t)cnt * sizeof *o);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Counts form: the node set reduced to its per-subtree counts (a tree of
+ * counts whose children are unordered), laid out canonically (counts_form),
+ * ranks on its nodes in ascending order. */
 static int tree_shape(const void *state, const int *nodes, int n, int *out)
 {
 	const struct tree *t = state;
-	int *map = malloc((size_t)t->nodes * sizeof *map);
-	int *next = malloc((size_t)t->per_stage * sizeof *next);
-	if (!map || !next) {
-		free(map);
-		free(next);
+	int *x = malloc(2 * (size_t)(n ? n : 1) * sizeof *x);
+	if (!x)
 		return -1;
-	}
-	for (int r = 0; r < n; r++)
-		out[r] = 0;
-	int w = t->per_stage; /* weight of the digit at hand */
-	for (int i = t->n - 1; i >= 0; i--, w /= t->k) {
-		int prefixes = t->nodes / (w * t->k); /* subtrees that digit i splits */
-		for (int p = 0; p < prefixes; p++)
-			next[p] = 0;
-		for (int v = 0; v < prefixes * t->k; v++)
-			map[v] = -1;
-		for (int r = 0; r < n; r++) {
-			int idx = nodes[r] / w; /* prefix * k + digit */
-			if (map[idx] < 0)
-				map[idx] = next[idx / t->k]++;
-			out[r] += map[idx] * w;
-		}
-	}
-	free(map);
-	free(next);
+	memcpy(x, nodes, (size_t)n * sizeof *x);
+	qsort(x, (size_t)n, sizeof *x, cmp_int);
+	counts_form(x, n, t->k, t->n, t->per_stage, out, x + n);
+	free(x);
 	return 0;
 }
 

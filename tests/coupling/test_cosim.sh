@@ -96,7 +96,7 @@ PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
 # alltoall=ring: only the jobs with alltoalls (FT, more than 2 ranks: with
-# two, one round is the linear exchange) change; shape=nested:
+# two, one round is the linear exchange) change; shape=counts:
 # fewer cache entries than exact on a tree, the same outputs on a flat machine
 I="--synthetic dq:jobs=60,n1=2,n2=16,mean_run=600,load=0.9 --seed 4 --sched easy --alloc quasi:qct=20 --machine kary-ntree:k=4,n=3"
 "$B/cosim" $I --runtime simgrid:mode=isolated,class=S,kernels=ft/cg --jobs-out "$T/lin.csv" > /dev/null 2>&1 &&
@@ -110,13 +110,13 @@ sys.exit(0 if ft and all(ft) and cg and all(cg) else 1)
 PY
 entries() { sed -n 's/.* \([0-9]*\) entries.*/\1/p' "$1"; }
 "$B/cosim" $I --runtime simgrid:mode=isolated,class=S,engine=s4u > /dev/null 2> "$T/ex" &&
-	"$B/cosim" $I --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=nested > /dev/null 2> "$T/ne" &&
-	[ "$(entries "$T/ne")" -lt "$(entries "$T/ex")" ] && ok "shape=nested: fewer cache entries ($(entries "$T/ne") vs $(entries "$T/ex"))" ||
-	ko "shape=nested: fewer cache entries: $(tail -1 "$T/ne") / $(tail -1 "$T/ex")"
+	"$B/cosim" $I --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=counts > /dev/null 2> "$T/ne" &&
+	[ "$(entries "$T/ne")" -lt "$(entries "$T/ex")" ] && ok "shape=counts: fewer cache entries ($(entries "$T/ne") vs $(entries "$T/ex"))" ||
+	ko "shape=counts: fewer cache entries: $(tail -1 "$T/ne") / $(tail -1 "$T/ex")"
 FL="--synthetic dq:jobs=30,n1=2,n2=8,mean_run=600,load=0.9 --machine flat:nodes=32 --quiet"
 "$B/cosim" $FL --runtime simgrid:mode=isolated,class=S,engine=s4u --jobs-out "$T/f1.csv" > /dev/null 2>&1 &&
-	"$B/cosim" $FL --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=nested --jobs-out "$T/f2.csv" > /dev/null 2>&1 &&
-	cmp -s "$T/f1.csv" "$T/f2.csv" && ok "shape=nested off trees: the exact form" || ko "shape=nested off trees: the exact form"
+	"$B/cosim" $FL --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=counts --jobs-out "$T/f2.csv" > /dev/null 2>&1 &&
+	cmp -s "$T/f1.csv" "$T/f2.csv" && ok "shape=counts off trees: the exact form" || ko "shape=counts off trees: the exact form"
 # full: the whole workload in one simulation
 F="--synthetic dq:jobs=15,n1=1,n2=16,mean_run=0.05,load=0.9,req_factor=1 --seed 2 --machine kary-ntree:k=4,n=2 --sched easy --runtime full:class=S"
 "$B/cosim" $F --jobs-out "$T/f1.csv" > /dev/null 2> "$T/err" && "$B/cosim" $F --jobs-out "$T/f2.csv" > /dev/null 2>&1 &&

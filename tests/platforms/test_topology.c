@@ -408,38 +408,55 @@ static void test_canon(void)
 	}
 }
 
-/* Same switch level of the lowest common switch (0: same node). */
-static int level_of(int a, int b, int k)
+/* The sorted multiset of the node counts of the subtrees of k^lvl nodes a
+ * node set uses, as a string (for comparisons). */
+static void counts_at(const int *x, int n, int w, char *buf)
 {
-	int l = 0;
-	for (; a != b; l++)
-		a /= k, b /= k;
-	return l;
+	int c[256] = {0}, m = 0;
+	for (int i = 0; i < n; i++)
+		c[x[i] / w]++;
+	int v[256];
+	for (int i = 0; i < 256; i++)
+		if (c[i])
+			v[m++] = c[i];
+	for (int i = 1; i < m; i++) /* descending */
+		for (int j = i; j > 0 && v[j] > v[j - 1]; j--) {
+			int tt = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = tt;
+		}
+	buf[0] = '\0';
+	for (int i = 0; i < m; i++)
+		sprintf(buf + strlen(buf), "%d,", v[i]);
 }
 
-/* The nested form on trees: the same ranks share every switch level as in
- * the placement, idempotent, coarser than the canonical form (placements
- * on other ports and switches with the same per-subtree counts map
- * together; different counts do not); elsewhere it is the canonical form. */
+/* The counts form on trees: per-subtree counts kept at every level (as
+ * multisets), valid nodes in ascending order, idempotent, coarser than the
+ * canonical form (node sets with the same count tree map together
+ * whichever subtrees and ports; other count trees do not); elsewhere it is
+ * the canonical form. */
 static void test_shape(void)
 {
 	struct plat_machine *m;
 	struct cmn_err e;
 	CU_ASSERT_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e) == 0);
-	/* leaf 0 ports 0,1,2 then leaf 1 ports 1,2 / leaf 0 ports 0,1,3, leaf 2 ports 0,1 */
-	int a[5] = {0, 1, 2, 5, 6}, b[5] = {0, 1, 3, 8, 9}, d[5] = {0, 1, 4, 5, 6};
-	int sa[5], sb[5], sd[5], ca[5], cb[5];
+	/* leaves 0 and 1 with 3 and 2 nodes; 2 and 3; leaves 0 and 2 (3, 2)
+	 * in the same level-2 subtree; leaves 0 and 4 (3, 2) in two */
+	int a[5] = {0, 1, 2, 5, 6}, d[5] = {0, 1, 4, 5, 6}, b[5] = {9, 3, 8, 1, 0},
+	    f[5] = {0, 1, 2, 16, 17};
+	int sa[5], sb[5], sd[5], sf[5], ca[5], cb[5];
 	CU_ASSERT_FATAL(plat_shape(m, a, 5, sa) == 0 && plat_shape(m, b, 5, sb) == 0 &&
-	                plat_shape(m, d, 5, sd) == 0);
-	CU_ASSERT(memcmp(sa, sb, sizeof sa) == 0);
-	CU_ASSERT(memcmp(sa, sd, sizeof sa) != 0); /* counts 3+2 against 2+3 */
+	                plat_shape(m, d, 5, sd) == 0 && plat_shape(m, f, 5, sf) == 0);
 	int want[5] = {0, 1, 2, 4, 5};
 	CU_ASSERT(memcmp(sa, want, sizeof sa) == 0);
+	CU_ASSERT(memcmp(sa, sb, sizeof sa) == 0);
+	CU_ASSERT(memcmp(sa, sd, sizeof sa) == 0);
+	CU_ASSERT(memcmp(sa, sf, sizeof sa) != 0);
 	CU_ASSERT_FATAL(plat_canon(m, a, 5, ca) == 0 && plat_canon(m, b, 5, cb) == 0);
 	CU_ASSERT(memcmp(ca, cb, sizeof ca) != 0); /* the exact form tells them apart */
 	unsigned seed = 11;
-	for (int trial = 0; trial < 200; trial++) {
-		int x[12], s[12], n = 2 + trial % 11;
+	for (int trial = 0; trial < 300; trial++) {
+		int x[40], s[40], ss[40], n = 2 + trial % 39;
 		for (int r = 0; r < n; r++) {
 			int dup;
 			do {
@@ -452,13 +469,15 @@ static void test_shape(void)
 		}
 		CU_ASSERT_FATAL(plat_shape(m, x, n, s) == 0);
 		int ok = 1;
-		for (int p = 0; p < n; p++) {
-			ok &= s[p] >= 0 && s[p] < m->nodes;
-			for (int q = 0; q < n; q++)
-				ok &= level_of(x[p], x[q], 4) == level_of(s[p], s[q], 4);
+		for (int p = 0; p < n; p++)
+			ok &= s[p] >= 0 && s[p] < m->nodes && (p == 0 || s[p] > s[p - 1]);
+		for (int w = 4; w <= 16; w *= 4) {
+			char c1[512], c2[512];
+			counts_at(x, n, w, c1);
+			counts_at(s, n, w, c2);
+			ok &= strcmp(c1, c2) == 0;
 		}
 		CU_ASSERT(ok);
-		int ss[12];
 		CU_ASSERT_FATAL(plat_shape(m, s, n, ss) == 0);
 		CU_ASSERT(memcmp(s, ss, (size_t)n * sizeof *s) == 0);
 	}
@@ -489,7 +508,7 @@ static void add_suites(void)
 	CU_add_test(s, "multi-cluster", test_multicluster);
 	CU_add_test(s, "clusters of trees, meshes, tori", test_nested_clusters);
 	CU_add_test(s, "canonical placements", test_canon);
-	CU_add_test(s, "nested placement forms", test_shape);
+	CU_add_test(s, "counts forms of placements", test_shape);
 	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
 }
 
