@@ -346,8 +346,8 @@ static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		mv[i] = js_sim_job_result(sim, j)->moves;
 		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
 		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
-		rc = reference(g, k[i], nn[i], &tref[i], e);
-		if (!rc && isnan(js_sim_job_result(sim, j)->iter_ref_s))
+		tref[i] = js_sim_job_result(sim, j)->iter_ref_s; /* looked up once per job */
+		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
 			js_sim_set_iter(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i]);
 		if (!rc && (!g->shared || n == 1)) {
 			int moves = js_sim_job_result(sim, j)->moves;
