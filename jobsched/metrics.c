@@ -546,6 +546,11 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	        s.lost);
 	fprintf(f, "%-24s %.4f\n", "load (seed 000 eq. 2)", s.load);
 	fprintf(f, "%-24s %.4f\n", "mean effective speed-up", s.mean_speedup);
-	fprintf(f, "%-24s S1 %.1f  S2 %.1f  S3 %.1f  S4 %.1f\n", "mean response by size", s.art[0],
-	        s.art[1], s.art[2], s.art[3]);
+	fprintf(f, "%-24s", "mean response by size");
+	for (int g = 0; g < 4; g++) /* "-": no job of that size class */
+		if (isnan(s.art[g]))
+			fprintf(f, "%sS%d -", g ? "  " : " ", g + 1);
+		else
+			fprintf(f, "%sS%d %.1f", g ? "  " : " ", g + 1, s.art[g]);
+	fprintf(f, "\n");
 }
