@@ -11,7 +11,9 @@
  *   alltoall   linear: one block to every other rank (netsim sets SMPI's
  *              alltoall to basic_linear; its default would pick a Bruck
  *              algorithm for small blocks on more than 12 ranks)
- *   alltoallv  linear: send count j to rank j
+ *              (with netsim's alltoall_ring the engines send the same
+ *              blocks in n - 1 rounds instead: r to r + i in round i)
+ *   alltoallv  linear: send count j to rank j (rounds as alltoall)
  *   gather(v)  linear: every rank but the root sends its block to the root
  *   scatter(v) linear: the root sends each other rank its block
  *   allgather(v) linear: every rank sends its own block to every other one
