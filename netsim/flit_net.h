@@ -1,0 +1,82 @@
+/* The flit-level network (issue 8, first slice): a cycle-driven network of
+ * input-buffered virtual-channel routers built from a machine's graph.
+ * Every vertex is a router; its input ports are the links that enter it
+ * (each with V virtual channels of B flits) plus, at a compute node, an
+ * injection port; its outputs are the links that leave it plus, at a node,
+ * an ejection port (one flit per cycle). Packets of P flits follow the
+ * machine's deterministic route (plat_route: dimension order on meshes and
+ * tori, d-mod-k on trees), with credit-based flow control and wormhole or
+ * virtual cut-through switching (a head flit takes a downstream VC only
+ * when it is free, and under cut-through only when it has room for the
+ * whole packet).
+ *
+ * One cycle, in this order: flits and credits whose link delay ends arrive;
+ * each node with queued packets fills its empty injection port with the
+ * next packet; each router, input ports from a round-robin pointer, sends
+ * at most one flit per input port and one per output port: the first
+ * virtual channel (round-robin per port) whose front flit has waited the
+ * router delay, whose packet holds (or now gets) a downstream VC, and
+ * which has a credit. A sent flit arrives L cycles later; its credit goes
+ * back upstream in L cycles. A head that has not moved for `watchdog`
+ * cycles while nothing moves anywhere stops the run with an error naming
+ * what each blocked channel holds and waits for.
+ *
+ * Zero-load latency of a packet over H links, from its creation to the
+ * ejection of its tail: (H + 1) R + H L + P - 1 cycles (R router delay,
+ * L link delay): the source node, every switch and the destination node
+ * each hold a flit R cycles. */
+#ifndef NET_FLIT_NET_H
+#define NET_FLIT_NET_H
+
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "../platforms/platform.h"
+
+struct flit_params {
+	int vcs;          /* virtual channels per input port (V) */
+	int buf;          /* flits per virtual channel (B) */
+	int router_delay; /* cycles a flit waits in a router before it can leave (R >= 1) */
+	int link_delay;   /* cycles on a link (L >= 1) */
+	int cut_through;  /* 1: virtual cut-through, 0: wormhole */
+	long watchdog;    /* cycles without any flit moving, flits in flight: an error */
+};
+
+/* Defaults: 4 VCs of 8 flits, R = 1, L = 1, wormhole, watchdog 10000. */
+void flit_params_default(struct flit_params *p);
+
+struct flit_net;
+
+/* A delivered packet: what net_run's callback gets. */
+struct flit_delivery {
+	long id; /* as injected */
+	int src, dst, flits;
+	int64_t created; /* cycle it was injected */
+	int64_t done;    /* cycle its tail was ejected */
+};
+
+int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
+                    struct flit_net **out, struct cmn_err *e);
+void flit_net_destroy(struct flit_net *n);
+
+/* Queues a packet of flits (>= 1) from node src to node dst != src at the
+ * current cycle; id is the caller's. 0, or an error (bad node, cut-through
+ * packet larger than a VC buffer, out of memory). */
+int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e);
+
+/* Runs cycles until `until` (exclusive) or, with until < 0, until every
+ * queued packet is delivered; done(ctx, d) for each delivered packet.
+ * 0, or the watchdog's error. */
+int flit_net_run(struct flit_net *n, int64_t until,
+                 void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
+                 struct cmn_err *e);
+
+int64_t flit_net_now(const struct flit_net *n);
+long flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
+/* Flits that crossed each link so far (nlinks entries, read-only). */
+const long *flit_net_link_flits(const struct flit_net *n);
+/* Checks the invariants (credits within 0..B and equal to the free slots
+ * downstream plus the flits and credits on the wire): 0, or an error. */
+int flit_net_check(const struct flit_net *n, struct cmn_err *e);
+
+#endif

@@ -1,0 +1,251 @@
+/* The flit-level network (netsim/flit_net.h): zero-load latency equals the
+ * closed form on every family; on random traffic every packet arrives
+ * exactly once at its destination, every flit crosses its route's links,
+ * and credits and buffers stay consistent; same inputs, same deliveries;
+ * jobs on disjoint subtrees do not slow each other; a deadlock is reported
+ * by the watchdog, not a hang; bad packets are refused. */
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "flit_net.h"
+
+static struct plat_machine *machine(const char *spec)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	return m;
+}
+
+struct log {
+	struct flit_delivery d[20000];
+	int n;
+};
+
+static void record(void *ctx, const struct flit_delivery *d)
+{
+	struct log *l = ctx;
+	if (l->n < 20000)
+		l->d[l->n] = *d;
+	l->n++;
+}
+
+static void test_zero_load(void)
+{
+	static const char *const specs[] = {"flat:nodes=8", "kary-ntree:k=4,n=3", "mesh:dims=8x8",
+	                                    "torus:dims=4x4x2", "multicluster:clusters=3,size=4"};
+	struct flit_params cases[3];
+	flit_params_default(&cases[0]);
+	cases[1] = cases[0];
+	cases[1].router_delay = 3, cases[1].link_delay = 2;
+	cases[2] = cases[1];
+	cases[2].cut_through = 1;
+	int lens[3] = {1, 4, 8};
+	static struct log lg;
+	for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+		struct plat_machine *m = machine(specs[s]);
+		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
+		for (int c = 0; c < 3; c++) {
+			struct flit_net *n;
+			struct cmn_err e;
+			CU_ASSERT_FATAL(flit_net_create(m, &cases[c], &n, &e) == 0);
+			for (int t = 0; t < 12; t++) {
+				int a = (t * 5) % m->nodes, b = (t * 7 + 3) % m->nodes,
+				    P = lens[t % 3];
+				if (a == b)
+					continue;
+				lg.n = 0;
+				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
+				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+				int H = plat_route(m, a, b, route);
+				long want = (long)(H + 1) * cases[c].router_delay +
+				            (long)H * cases[c].link_delay + P - 1;
+				CU_ASSERT_EQUAL(lg.n, 1);
+				if (lg.d[0].done - lg.d[0].created != want) {
+					CU_FAIL("zero-load latency");
+					fprintf(stderr, "%s case %d: %d->%d P %d: %lld, want %ld\n",
+					        specs[s], c, a, b, P,
+					        (long long)(lg.d[0].done - lg.d[0].created), want);
+				}
+				CU_ASSERT(flit_net_check(n, &e) == 0);
+			}
+			flit_net_destroy(n);
+		}
+		free(route);
+		plat_machine_destroy(m);
+	}
+}
+
+/* Uniform random packets at some load for `cycles`, then drained. */
+static void random_run(const char *spec, const struct flit_params *p, unsigned long seed,
+                       double load, int cycles, struct log *lg, long *injected, long *hops_flits,
+                       int *checks_ok)
+{
+	struct plat_machine *m = machine(spec);
+	struct flit_net *n;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_net_create(m, p, &n, &e) == 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
+	*injected = *hops_flits = 0;
+	*checks_ok = 1;
+	lg->n = 0;
+	for (int t = 0; t < cycles; t++) {
+		for (int x = 0; x < m->nodes; x++)
+			if (gsl_rng_uniform(rng) < load / 4) { /* 4-flit packets */
+				int d = (int)gsl_rng_uniform_int(rng, (unsigned long)m->nodes - 1);
+				d += d >= x;
+				CU_ASSERT_FATAL(flit_net_inject(n, x, d, 4, *injected, &e) == 0);
+				*injected += 1;
+				*hops_flits += 4L * plat_route(m, x, d, route);
+			}
+		CU_ASSERT_FATAL(flit_net_run(n, flit_net_now(n) + 1, record, lg, &e) == 0);
+		if (t % 97 == 0)
+			*checks_ok &= flit_net_check(n, &e) == 0;
+	}
+	CU_ASSERT_FATAL(flit_net_run(n, -1, record, lg, &e) == 0);
+	*checks_ok &= flit_net_check(n, &e) == 0;
+	long crossed = 0;
+	for (int l = 0; l < m->nlinks; l++)
+		crossed += flit_net_link_flits(n)[l];
+	*checks_ok &= crossed == *hops_flits;
+	free(route);
+	gsl_rng_free(rng);
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+}
+
+static void test_conservation(void)
+{
+	static struct log a, b;
+	static const char *const specs[] = {"mesh:dims=4x4", "kary-ntree:k=2,n=4"};
+	for (int s = 0; s < 2; s++)
+		for (int ct = 0; ct < 2; ct++) {
+			struct flit_params p;
+			flit_params_default(&p);
+			p.cut_through = ct;
+			long inj, hf, inj2, hf2;
+			int ok, ok2;
+			random_run(specs[s], &p, 3, 0.3, 2000, &a, &inj, &hf, &ok);
+			CU_ASSERT(ok);
+			CU_ASSERT_EQUAL(a.n, inj);
+			CU_ASSERT_FATAL(a.n <= 20000);
+			char *seen = calloc((size_t)inj, 1);
+			int good = 1;
+			for (int i = 0; i < a.n; i++) {
+				good &= a.d[i].id >= 0 && a.d[i].id < inj && !seen[a.d[i].id];
+				if (a.d[i].id >= 0 && a.d[i].id < inj)
+					seen[a.d[i].id] = 1;
+				good &= a.d[i].done > a.d[i].created && a.d[i].flits == 4;
+			}
+			free(seen);
+			CU_ASSERT(good);
+			random_run(specs[s], &p, 3, 0.3, 2000, &b, &inj2, &hf2, &ok2);
+			CU_ASSERT(a.n == b.n && memcmp(a.d, b.d, (size_t)a.n * sizeof *a.d) == 0);
+		}
+}
+
+/* Two jobs in two different top subtrees of a 4-ary 3-tree: each alone and
+ * both together give every packet the same latency. */
+static void test_disjoint_subtrees(void)
+{
+	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct flit_params p;
+	flit_params_default(&p);
+	static struct log one, two, both;
+	struct log *out[3] = {&one, &two, &both};
+	for (int run = 0; run < 3; run++) {
+		struct flit_net *n;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		out[run]->n = 0;
+		for (int t = 0; t < 200; t++) {
+			for (int j = 0; j < 2; j++) {
+				if (run < 2 && j != run)
+					continue;
+				int base = 16 * j; /* nodes 0-15 and 16-31 */
+				int src = base + t % 16, dst = base + (t * 5 + 3) % 16;
+				if (src != dst)
+					CU_ASSERT_FATAL(
+					    flit_net_inject(n, src, dst, 4, 1000 * j + t, &e) == 0);
+			}
+			CU_ASSERT_FATAL(
+			    flit_net_run(n, flit_net_now(n) + 2, record, out[run], &e) == 0);
+		}
+		CU_ASSERT_FATAL(flit_net_run(n, -1, record, out[run], &e) == 0);
+		flit_net_destroy(n);
+	}
+	int ok = both.n == one.n + two.n;
+	for (int i = 0; ok && i < both.n; i++) {
+		const struct log *alone = both.d[i].id < 1000 ? &one : &two;
+		int found = 0;
+		for (int k = 0; k < alone->n; k++)
+			if (alone->d[k].id == both.d[i].id)
+				found = alone->d[k].done - alone->d[k].created ==
+				        both.d[i].done - both.d[i].created;
+		ok = found;
+	}
+	CU_ASSERT(ok);
+	plat_machine_destroy(m);
+}
+
+/* A ring of routers with one VC, wormhole, long packets and every node
+ * sending half-way round: the wrap-around channels close a cycle of
+ * dependencies (no dateline), which the watchdog reports. */
+static void test_watchdog(void)
+{
+	struct plat_machine *m = machine("torus:dims=8x1");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.vcs = 1, p.buf = 2, p.watchdog = 500;
+	struct flit_net *n;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	for (int r = 0; r < 20; r++)
+		for (int x = 0; x < 8; x++)
+			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, &e) == 0);
+	int rc = flit_net_run(n, -1, NULL, NULL, &e);
+	CU_ASSERT_EQUAL(rc, CMN_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no flit moved for 500 cycles"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "waiting for link"));
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+}
+
+static void test_bad_packets(void)
+{
+	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.cut_through = 1;
+	struct flit_net *n;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_EQUAL(flit_net_inject(n, 3, 3, 1, 7, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "packet 7: from node 3 to node 3"));
+	CU_ASSERT_EQUAL(flit_net_inject(n, 0, 16, 1, 8, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(flit_net_inject(n, 0, 1, 9, 9, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cut-through needs room for a whole packet"));
+	flit_net_destroy(n);
+	p.vcs = 0;
+	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("flit network", NULL, NULL);
+	CU_add_test(s, "zero-load latency, every family", test_zero_load);
+	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
+	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
+	CU_add_test(s, "the watchdog reports a deadlock", test_watchdog);
+	CU_add_test(s, "bad packets and parameters", test_bad_packets);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
