@@ -42,12 +42,12 @@ struct flit_net {
 	int nv, nl, nodes, maxr, span; /* span = L + 1 wire slots per link */
 	int64_t now, last_move;
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;          /* nl * V link VCs, then one per node */
-	int *credits, *busy;    /* per link VC: the upstream side's view */
-	struct wire *wire;      /* nl * span */
-	int *cwire;             /* credits on the wire: nl * span VC ids, -1 empty */
-	int *port_first, *port; /* input ports of each vertex: port[port_first[x] ..) */
-	int *rr, *vrr, *orr;    /* round-robin pointers: vertex, input port, output link */
+	struct vc *in;                  /* nl * V link VCs, then one per node */
+	int *credits, *busy;            /* per link VC: the upstream side's view */
+	struct wire *wire;              /* nl * span */
+	int *cwire;                     /* credits on the wire: nl * span VC ids, -1 empty */
+	int *port_first, *port;         /* input ports of each vertex: port[port_first[x] ..) */
+	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
 	long *link_flits;
 	struct packet *pk;
@@ -104,8 +104,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->qhead = malloc((size_t)n->nodes * sizeof *n->qhead);
 	n->qtail = malloc((size_t)n->nodes * sizeof *n->qtail);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
-	         n->port && n->rr && n->vrr && n->orr && n->out_used &&
-	         n->eject_used && n->link_flits && n->qhead && n->qtail;
+	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
+	         n->link_flits && n->qhead && n->qtail;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		n->in[i].cap = p->buf;
 		n->in[i].out_vc = -1;
