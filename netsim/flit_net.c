@@ -36,6 +36,29 @@ void flit_params_default(struct flit_params *p)
 	*p = (struct flit_params){4, 8, 1, 1, 0, 10000};
 }
 
+const struct cmn_param_def flit_param_defs[] = {
+    {"vcs", CMN_PT_INT, "4", 1, 64, NULL, "virtual channels per input port"},
+    {"buf", CMN_PT_INT, "8", 1, 1048576, NULL, "flits per virtual channel buffer"},
+    {"router_delay", CMN_PT_INT, "1", 1, 1000, NULL,
+     "cycles a flit spends in a router before it can leave"},
+    {"link_delay", CMN_PT_INT, "1", 1, 1000000, NULL, "cycles a flit spends on a link"},
+    {"switching", CMN_PT_CHOICE, "wormhole", 0, 0, "wormhole|vct",
+     "wormhole, or virtual cut-through (a head moves only with room for its whole packet)"},
+    {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
+     "cycles without any flit moving, flits in flight, before a deadlock error"},
+    {NULL},
+};
+
+void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
+{
+	p->vcs = (int)cmn_params_num(cp, "vcs");
+	p->buf = (int)cmn_params_num(cp, "buf");
+	p->router_delay = (int)cmn_params_num(cp, "router_delay");
+	p->link_delay = (int)cmn_params_num(cp, "link_delay");
+	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
+	p->watchdog = (long)cmn_params_num(cp, "watchdog");
+}
+
 struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
+#include "../common/params.h"
 #include "../platforms/platform.h"
 
 struct flit_params {
@@ -44,6 +45,10 @@ struct flit_params {
 
 /* Defaults: 4 VCs of 8 flits, R = 1, L = 1, wormhole, watchdog 10000. */
 void flit_params_default(struct flit_params *p);
+/* The same as "key=value" parameters (vcs, buf, router_delay, link_delay,
+ * switching=wormhole|vct, watchdog), and their values into p. */
+extern const struct cmn_param_def flit_param_defs[];
+void flit_params_from(const struct cmn_params *cp, struct flit_params *p);
 
 struct flit_net;
 

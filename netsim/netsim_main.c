@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "synth_cli.h"
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,6 +117,9 @@ static void node_list(const int *nodes, int n, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++) /* synthetic traffic: its own mode */
+		if (strcmp(argv[i], "--traffic") == 0 || strncmp(argv[i], "--traffic=", 10) == 0)
+			return netsim_synth_main(argc, argv);
 	enum {
 		O_PLAT = 256,
 		O_MACH,

@@ -5,11 +5,13 @@
  * jobs on disjoint subtrees do not slow each other; a deadlock is reported
  * by the watchdog, not a hang; bad packets are refused. */
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../helpers.h"
 #include "flit_net.h"
+#include "flit_synth.h"
 
 static struct plat_machine *machine(const char *spec)
 {
@@ -235,6 +237,41 @@ static void test_bad_packets(void)
 	plat_machine_destroy(m);
 }
 
+/* Synthetic uniform traffic on an 8x8 mesh: at a low load the mean
+ * latency is the zero-load mean (H + 1) R + H L, H = 2 + 16/3 links for
+ * uniform pairs (mean Manhattan distance 2 (k^2 - 1) / 3k x k^2 / (k^2 - 1)
+ * on other nodes), within queueing (3%); below saturation accepted =
+ * offered; far beyond it accepted < offered; same seed, same numbers. */
+static void test_synthetic(void)
+{
+	struct plat_machine *m = machine("mesh:dims=8x8");
+	struct flit_params p;
+	flit_params_default(&p);
+	struct net_traffic t;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
+	struct flit_synth_opts o;
+	flit_synth_default(&o);
+	o.load = 0.02, o.warmup = 1000, o.sample = 5000, o.max_cycles = 50000;
+	struct flit_synth_result r, r2;
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	double H = 2 + 2.0 * 63 / 24 * 64 / 63, zero = H + 1 + H;
+	CU_ASSERT(r.mean_lat >= zero * 0.995 && r.mean_lat < zero * 1.03);
+	CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.05);
+	CU_ASSERT(r.converged);
+	o.load = 0.3;
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.02 && r.converged);
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r2, &e) == 0);
+	CU_ASSERT(r.mean_lat == r2.mean_lat && r.accepted == r2.accepted &&
+	          r.p99_lat == r2.p99_lat);
+	o.load = 1, o.max_cycles = 20000;
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	CU_ASSERT(r.accepted < 0.8);
+	net_traffic_close(&t);
+	plat_machine_destroy(m);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("flit network", NULL, NULL);
@@ -243,6 +280,7 @@ static void add_suites(void)
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "the watchdog reports a deadlock", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
+	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
 }
 
 int main(int argc, char **argv)

@@ -141,6 +141,24 @@ for eng in simgrid s4u; do
 done
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --alltoall bruck 2> "$T/err"
 [ $? -eq 2 ] && grep -q "'bruck' is not linear or ring" "$T/err" && ok "--alltoall: a bad value, exit 2" || ko "--alltoall bruck: $(cat "$T/err")"
+# synthetic traffic on the flit-level network (--traffic)
+"$NS" --traffic tornado --machine torus:dims=4x4 --engine flit:vcs=2 --load 0.1 --warmup 500 --sample 2000 --quiet --synth-out "$T/s.csv" &&
+	python3 - "$T/s.csv" << 'PY' && ok "--traffic: a CSV row with the effective engine" || ko "--traffic: CSV"
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+ok = len(r) == 1 and r[0]["engine"].startswith("flit:vcs=2,buf=8") and r[0]["traffic"] == "tornado" \
+    and abs(float(r[0]["accepted"]) / 0.1 - 1) < 0.05 and r[0]["converged"] == "1"
+sys.exit(0 if ok else 1)
+PY
+"$NS" --traffic bitrev --machine mesh:dims=6x6 --synth-out "$T/x.csv" 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/x.csv" ] && grep -q "traffic bitrev on mesh.*36 nodes: needs a power of two" "$T/err" &&
+	ok "--traffic: a pattern the machine cannot take, exit 2" || ko "--traffic bitrev on 6x6: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --engine simgrid 2> "$T/err"
+[ $? -eq 2 ] && grep -q "flit engine only" "$T/err" && ok "--traffic: only on the flit engine" || ko "--traffic simgrid: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --engine flit:vcs=0 2> "$T/err"
+[ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "--traffic: a bad engine parameter, exit 2" || ko "--traffic vcs=0: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --load 1.5 2> "$T/err"
+[ $? -eq 2 ] && grep -q "\-\-load" "$T/err" && ok "--traffic: a load above 1, exit 2" || ko "--traffic load 1.5: $(cat "$T/err")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
