@@ -15,6 +15,8 @@ struct flit {
 struct packet {
 	long id;
 	int src, dst, len, nhops, next; /* next: in its node's injection queue */
+	int dim, crossed;               /* datelines: the dimension of its last router link, and
+	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
 	int *route; /* nhops link ids */
 };
@@ -33,7 +35,7 @@ struct wire {
 
 void flit_params_default(struct flit_params *p)
 {
-	*p = (struct flit_params){4, 8, 1, 1, 0, 10000};
+	*p = (struct flit_params){4, 8, 1, 1, 0, 1, 10000};
 }
 
 const struct cmn_param_def flit_param_defs[] = {
@@ -44,6 +46,8 @@ const struct cmn_param_def flit_param_defs[] = {
     {"link_delay", CMN_PT_INT, "1", 1, 1000000, NULL, "cycles a flit spends on a link"},
     {"switching", CMN_PT_CHOICE, "wormhole", 0, 0, "wormhole|vct",
      "wormhole, or virtual cut-through (a head moves only with room for its whole packet)"},
+    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|none",
+     "tori: dateline virtual-channel classes (needs vcs >= 2), or none (may deadlock)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {NULL},
@@ -56,6 +60,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->router_delay = (int)cmn_params_num(cp, "router_delay");
 	p->link_delay = (int)cmn_params_num(cp, "link_delay");
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
+	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
 }
 
@@ -73,6 +78,7 @@ struct flit_net {
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
 	long *link_flits;
+	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
 	struct packet *pk;
 	int npk, cappk, freepk; /* free list through next */
 	int *qhead, *qtail;     /* injection queues per node */
@@ -90,6 +96,45 @@ static int vc_push(struct vc *c, struct flit f)
 	if (c->n == c->cap)
 		return -1;
 	c->f[(c->first + c->n++) % c->cap] = f;
+	return 0;
+}
+
+/* On a torus: each router link's dimension and whether it is its ring's
+ * wraparound link (rings of more than 2 routers). */
+static int mark_datelines(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], any = 0;
+	struct cmn_err ignore;
+	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
+		return 0; /* not a mesh or torus */
+	for (int d = 0; d < nd; d++)
+		any |= wrap[d] && dims[d] > 2;
+	if (!any)
+		return 0;
+	if (n->p.vcs < 2)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: datelines on %s need vcs >= 2 (or deadlock=none)",
+		                   m->spec);
+	n->ldim = malloc((size_t)n->nl + 1);
+	n->lwrap = calloc((size_t)n->nl + 1, 1);
+	if (!n->ldim || !n->lwrap)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int l = 0; l < n->nl; l++) {
+		const struct plat_link *k = &m->links[l];
+		n->ldim[l] = -1;
+		if (k->src < m->nodes || k->dst < m->nodes)
+			continue; /* a node's own link */
+		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS];
+		plat_coords(m, m->vertices[k->src].index, a);
+		plat_coords(m, m->vertices[k->dst].index, b);
+		for (int d = 0; d < nd; d++)
+			if (a[d] != b[d]) {
+				n->ldim[l] = (signed char)d;
+				n->lwrap[l] =
+				    wrap[d] && dims[d] > 2 && abs(a[d] - b[d]) == dims[d] - 1;
+			}
+	}
 	return 0;
 }
 
@@ -171,6 +216,10 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
+	if (p->dateline && mark_datelines(n, e)) {
+		flit_net_destroy(n);
+		return e->code;
+	}
 	*out = n;
 	return 0;
 }
@@ -197,6 +246,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->out_used);
 	free(n->eject_used);
 	free(n->link_flits);
+	free(n->ldim);
+	free(n->lwrap);
 	free(n->pk);
 	free(n->qhead);
 	free(n->qtail);
@@ -241,6 +292,8 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	q->created = n->now;
 	q->nhops = plat_route(n->m, src, dst, q->route);
 	q->next = -1;
+	q->dim = -1;
+	q->crossed = 0;
 	if (n->qtail[src] >= 0)
 		n->pk[n->qtail[src]].next = k;
 	else
@@ -295,14 +348,24 @@ static int try_send(struct flit_net *n, int x, int port, int v,
 	} else {
 		if (n->out_used[out] == n->now)
 			return 0;
-		if (c->out_vc < 0) { /* a head: a free downstream VC */
-			for (int i = 0; i < V && c->out_vc < 0; i++) {
-				int w = (n->orr[out] + i) % V;
+		if (c->out_vc < 0) { /* a head: a free downstream VC (of its class) */
+			int lo = 0, nv = V, dim = q->dim, crossed = q->crossed;
+			if (n->ldim && n->ldim[out] >= 0) {
+				if (n->ldim[out] != dim)
+					dim = n->ldim[out], crossed = 0;
+				crossed |= n->lwrap[out];
+				nv = crossed ? V - V / 2 : V / 2;
+				lo = crossed ? V / 2 : 0;
+			}
+			for (int i = 0; i < nv && c->out_vc < 0; i++) {
+				int w = lo + (n->orr[out] + i) % nv;
 				if (!n->busy[out * V + w] &&
 				    (!n->p.cut_through || n->credits[out * V + w] >= q->len)) {
 					c->out_vc = w;
 					n->busy[out * V + w] = 1;
-					n->orr[out] = (w + 1) % V;
+					n->orr[out] = (w - lo + 1) % nv;
+					q->dim = dim;
+					q->crossed = crossed;
 				}
 			}
 			if (c->out_vc < 0)

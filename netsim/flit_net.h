@@ -21,6 +21,14 @@
  * cycles while nothing moves anywhere stops the run with an error naming
  * what each blocked channel holds and waits for.
  *
+ * On tori (plat_grid_shape with wraparound, rings of more than 2 routers)
+ * dimension-order routing is made deadlock-free by datelines (Dally and
+ * Seitz): a packet's VCs in a dimension come from the lower half of the
+ * port's VCs until it crosses that ring's wraparound link, from the upper
+ * half after it (again the lower half in the next dimension), so a torus
+ * needs at least 2 VCs; with dateline = 0 every VC serves every packet and
+ * a loaded torus can deadlock (the watchdog then says so).
+ *
  * Zero-load latency of a packet over H links, from its creation to the
  * ejection of its tail: (H + 1) R + H L + P - 1 cycles (R router delay,
  * L link delay): the source node, every switch and the destination node
@@ -40,13 +48,16 @@ struct flit_params {
 	int router_delay; /* cycles a flit waits in a router before it can leave (R >= 1) */
 	int link_delay;   /* cycles on a link (L >= 1) */
 	int cut_through;  /* 1: virtual cut-through, 0: wormhole */
+	int dateline;     /* tori: VCs in two classes, the upper one after the wrap link */
 	long watchdog;    /* cycles without any flit moving, flits in flight: an error */
 };
 
-/* Defaults: 4 VCs of 8 flits, R = 1, L = 1, wormhole, watchdog 10000. */
+/* Defaults: 4 VCs of 8 flits, R = 1, L = 1, wormhole, datelines, watchdog
+ * 10000. */
 void flit_params_default(struct flit_params *p);
 /* The same as "key=value" parameters (vcs, buf, router_delay, link_delay,
- * switching=wormhole|vct, watchdog), and their values into p. */
+ * switching=wormhole|vct, deadlock=dateline|none, watchdog), and their
+ * values into p. */
 extern const struct cmn_param_def flit_param_defs[];
 void flit_params_from(const struct cmn_params *cp, struct flit_params *p);
 

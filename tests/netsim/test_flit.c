@@ -3,7 +3,8 @@
  * exactly once at its destination, every flit crosses its route's links,
  * and credits and buffers stay consistent; same inputs, same deliveries;
  * jobs on disjoint subtrees do not slow each other; a deadlock is reported
- * by the watchdog, not a hang; bad packets are refused. */
+ * by the watchdog, not a hang, and datelines prevent it; bad packets are
+ * refused. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -197,24 +198,43 @@ static void test_disjoint_subtrees(void)
 /* A ring of routers with one VC, wormhole, long packets and every node
  * sending half-way round: the wrap-around channels close a cycle of
  * dependencies (no dateline), which the watchdog reports. */
-static void test_watchdog(void)
+/* A ring of 8 routers, wormhole, 2-flit buffers, 16-flit packets, every
+ * node sending 3 hops round: the wrap-around channels close a cycle of
+ * dependencies. Without datelines (one VC) the watchdog reports the
+ * deadlock; with datelines (two VCs) every packet arrives. */
+static int ring_run(int vcs, int dateline, struct log *lg, struct cmn_err *e)
 {
 	struct plat_machine *m = machine("torus:dims=8x1");
 	struct flit_params p;
 	flit_params_default(&p);
-	p.vcs = 1, p.buf = 2, p.watchdog = 500;
-	struct flit_net *n;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
-	for (int r = 0; r < 20; r++)
+	p.vcs = vcs, p.buf = 2, p.watchdog = 500, p.dateline = dateline;
+	struct flit_net *n = NULL;
+	int rc = flit_net_create(m, &p, &n, e);
+	for (int r = 0; !rc && r < 20; r++)
 		for (int x = 0; x < 8; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, &e) == 0);
-	int rc = flit_net_run(n, -1, NULL, NULL, &e);
-	CU_ASSERT_EQUAL(rc, CMN_ESTATE);
+			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, e) == 0);
+	lg->n = 0;
+	if (!rc)
+		rc = flit_net_run(n, -1, record, lg, e);
+	if (!rc)
+		rc = flit_net_check(n, e);
+	if (n)
+		flit_net_destroy(n);
+	plat_machine_destroy(m);
+	return rc;
+}
+
+static void test_watchdog(void)
+{
+	static struct log lg;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(ring_run(1, 0, &lg, &e), CMN_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no flit moved for 500 cycles"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "waiting for link"));
-	flit_net_destroy(n);
-	plat_machine_destroy(m);
+	CU_ASSERT_EQUAL(ring_run(2, 1, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 160);
+	CU_ASSERT_EQUAL(ring_run(1, 1, &lg, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "need vcs >= 2 (or deadlock=none)"));
 }
 
 static void test_bad_packets(void)
@@ -278,7 +298,7 @@ static void add_suites(void)
 	CU_add_test(s, "zero-load latency, every family", test_zero_load);
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
-	CU_add_test(s, "the watchdog reports a deadlock", test_watchdog);
+	CU_add_test(s, "a ring deadlock: watchdog, datelines", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
 	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
 }
