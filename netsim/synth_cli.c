@@ -2,10 +2,12 @@
  * a pattern at an offered load, measured (flit_synth.h); a table on stdout,
  * a CSV with --synth-out. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/gnuplot.h"
 #include "../common/outfile.h"
 #include "flit_synth.h"
 #include "synth_cli.h"
@@ -48,6 +50,42 @@ static int number(const char *opt, const char *arg, double lo, double hi, double
 	return 0;
 }
 
+/* The latency-load curve (mean and 99th percentile, log scale) as a PNG,
+ * written whole or not at all. */
+static int plot_sweep(const char *png, const double *loads, const struct flit_synth_result *r,
+                      int n, const char *machine, const char *traffic, struct cmn_err *e)
+{
+	struct cmn_outfile of;
+	if (cmn_outfile_reserve(&of, png, e))
+		return e->code;
+	FILE *g = popen("gnuplot 1>&2", "w");
+	if (!g) {
+		cmn_outfile_abort(&of);
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", png);
+	}
+	fprintf(g, "set terminal pngcairo size 800,550 font ',10'\nset output ");
+	cmn_gp_str(g, of.tmp);
+	fprintf(g, "\nset title ");
+	char title[600];
+	snprintf(title, sizeof title, "%s, %s traffic (flit-level)", machine, traffic);
+	cmn_gp_str(g, title);
+	fprintf(g, " noenhanced\nset xlabel 'offered load (flits/node/cycle)'\n"
+	           "set ylabel 'packet latency (cycles)'\nset logscale y\nset grid\n"
+	           "set key top left\nplot '-' using 1:2 with linespoints pt 7 title 'mean', "
+	           "'-' using 1:2 with linespoints pt 5 title '99th percentile'\n");
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < n; i++)
+			fprintf(g, "%.9g %.9g\n", loads[i], k ? r[i].p99_lat : r[i].mean_lat);
+		fprintf(g, "e\n");
+	}
+	if (pclose(g) != 0) {
+		cmn_outfile_abort(&of);
+		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
+		                   png);
+	}
+	return cmn_outfile_commit(&of, e);
+}
+
 int netsim_synth_main(int argc, char **argv)
 {
 	enum {
@@ -63,21 +101,26 @@ int netsim_synth_main(int argc, char **argv)
 		O_SEED,
 		O_OUT,
 		O_QUIET,
-		O_HELP
+		O_HELP,
+		O_SWEEP,
+		O_PLOT
 	};
 	static const struct option opts[] = {
-	    {"traffic", 1, 0, O_TRAFFIC}, {"machine", 1, 0, O_MACH},
-	    {"engine", 1, 0, O_ENGINE},   {"load", 1, 0, O_LOAD},
-	    {"packet", 1, 0, O_PACKET},   {"cycles", 1, 0, O_CYCLES},
-	    {"warmup", 1, 0, O_WARMUP},   {"sample", 1, 0, O_SAMPLE},
-	    {"tolerance", 1, 0, O_TOL},   {"seed", 1, 0, O_SEED},
-	    {"synth-out", 1, 0, O_OUT},   {"quiet", 0, 0, O_QUIET},
-	    {"help", 0, 0, O_HELP},       {0, 0, 0, 0}};
+	    {"traffic", 1, 0, O_TRAFFIC},  {"machine", 1, 0, O_MACH},
+	    {"engine", 1, 0, O_ENGINE},    {"load", 1, 0, O_LOAD},
+	    {"packet", 1, 0, O_PACKET},    {"cycles", 1, 0, O_CYCLES},
+	    {"warmup", 1, 0, O_WARMUP},    {"sample", 1, 0, O_SAMPLE},
+	    {"tolerance", 1, 0, O_TOL},    {"seed", 1, 0, O_SEED},
+	    {"synth-out", 1, 0, O_OUT},    {"quiet", 0, 0, O_QUIET},
+	    {"sweep-load", 1, 0, O_SWEEP}, {"plot", 1, 0, O_PLOT},
+	    {"help", 0, 0, O_HELP},        {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
 	flit_synth_default(&o);
 	int quiet = 0, opt;
-	double v;
+	double v, sweep[3] = {0, 0, 0};
+	char extra;
+	const char *plot = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -119,6 +162,20 @@ int netsim_synth_main(int argc, char **argv)
 			o.seed = (unsigned long)v;
 			break;
 		case O_OUT: out = optarg; break;
+		case O_SWEEP:
+			if (sscanf(optarg, "%lf:%lf:%lf%c", &sweep[0], &sweep[1], &sweep[2],
+			           &extra) != 3 ||
+			    !(sweep[0] > 0 && sweep[1] <= 1 && sweep[0] <= sweep[1] &&
+			      sweep[2] > 0) ||
+			    (sweep[1] - sweep[0]) / sweep[2] > 999) {
+				fprintf(stderr,
+				        "netsim: --sweep-load '%s': give FROM:TO:STEP, 0 < FROM <= "
+				        "TO <= 1, STEP > 0, at most 1000 loads\n",
+				        optarg);
+				return 2;
+			}
+			break;
+		case O_PLOT: plot = optarg; break;
 		case O_QUIET: quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default:
@@ -131,6 +188,10 @@ int netsim_synth_main(int argc, char **argv)
 	}
 	if (optind < argc || !traffic || !machine) {
 		fprintf(stderr, "netsim: --traffic needs --machine and no other arguments\n");
+		return 2;
+	}
+	if (plot && !sweep[2]) {
+		fprintf(stderr, "netsim: --plot draws a --sweep-load\n");
 		return 2;
 	}
 	struct cmn_err e;
@@ -153,7 +214,9 @@ int netsim_synth_main(int argc, char **argv)
 	cmn_params_format("flit", &cp, espec, sizeof espec);
 	struct plat_machine *m = NULL;
 	struct net_traffic t = {0};
-	struct flit_synth_result r;
+	struct flit_synth_result r, pts[1000];
+	double loads[1000];
+	int npts = 0;
 	int rc = plat_machine_create(machine, &m, &e);
 	if (!rc)
 		rc = net_traffic_open(traffic, m, &t, &e);
@@ -162,8 +225,23 @@ int netsim_synth_main(int argc, char **argv)
 		                 "--packet %d: virtual cut-through needs buffers of a whole packet "
 		                 "(buf=%d)",
 		                 o.packet, fp.buf);
+	int nloads = sweep[2] ? (int)floor((sweep[1] - sweep[0]) / sweep[2] + 1e-9) + 1 : 1;
+	for (int k = 0; !rc && k < nloads; k++) {
+		double x = sweep[2] ? sweep[0] + sweep[2] * k : o.load;
+		struct flit_synth_opts ox = o;
+		ox.load = loads[npts] = x;
+		rc = flit_synth_run(m, &fp, &t, &ox, &pts[npts], &e);
+		if (!rc && sweep[2] && !quiet)
+			fprintf(stderr, "netsim: load %.4f: accepted %.4f, latency %.2f%s\n", x,
+			        pts[npts].accepted, pts[npts].mean_lat,
+			        pts[npts].converged ? "" : " (not converged: the sweep stops)");
+		if (!rc && !pts[npts++].converged) /* saturated: higher loads would too */
+			break;
+	}
 	if (!rc)
-		rc = flit_synth_run(m, &fp, &t, &o, &r, &e);
+		r = pts[0];
+	if (!rc && plot)
+		rc = plot_sweep(plot, loads, pts, npts, m->spec, traffic, &e);
 	char tspec[256];
 	if (!rc)
 		cmn_params_format(t.ops->base.name, &t.params, tspec, sizeof tspec);
@@ -173,15 +251,27 @@ int netsim_synth_main(int argc, char **argv)
 		    of.f,
 		    "machine,engine,traffic,load,packet,accepted,mean_latency,p99_latency,packets,"
 		    "samples,converged,cycles,wall_s,cycles_per_s,flit_hops_per_s\n");
-		fprintf(
-		    of.f,
-		    "\"%s\",\"%s\",\"%s\",%.9g,%d,%.9g,%.9g,%.9g,%ld,%ld,%d,%ld,%.3f,%.0f,%.0f\n",
-		    m->spec, espec, tspec, o.load, o.packet, r.accepted, r.mean_lat, r.p99_lat,
-		    r.packets, r.samples, r.converged, r.cycles, r.wall_s,
-		    (double)r.cycles / r.wall_s, (double)r.flit_hops / r.wall_s);
+		for (int i = 0; i < npts; i++)
+			fprintf(
+			    of.f,
+			    "\"%s\",\"%s\",\"%s\",%.9g,%d,%.9g,%.9g,%.9g,%ld,%ld,%d,%ld,%.3f,%.0f,"
+			    "%.0f\n",
+			    m->spec, espec, tspec, loads[i], o.packet, pts[i].accepted,
+			    pts[i].mean_lat, pts[i].p99_lat, pts[i].packets, pts[i].samples,
+			    pts[i].converged, pts[i].cycles, pts[i].wall_s,
+			    (double)pts[i].cycles / pts[i].wall_s,
+			    (double)pts[i].flit_hops / pts[i].wall_s);
 		rc = cmn_outfile_commit(&of, &e);
 	}
-	if (!rc && !quiet) {
+	if (!rc && !quiet && sweep[2]) {
+		printf("%-22s %s\n%-22s %s\n%-22s %s\n", "machine", m->spec, "engine", espec,
+		       "traffic", tspec);
+		printf("%10s %10s %12s %8s %10s\n", "offered", "accepted", "latency", "p99",
+		       "converged");
+		for (int i = 0; i < npts; i++)
+			printf("%10.4f %10.4f %12.2f %8.0f %10s\n", loads[i], pts[i].accepted,
+			       pts[i].mean_lat, pts[i].p99_lat, pts[i].converged ? "yes" : "no");
+	} else if (!rc && !quiet) {
 		printf("%-22s %s\n%-22s %s\n%-22s %s\n", "machine", m->spec, "engine", espec,
 		       "traffic", tspec);
 		printf("%-22s %.4f flits/node/cycle (%d-flit packets)\n", "offered", o.load,

@@ -159,6 +159,18 @@ PY
 [ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "--traffic: a bad engine parameter, exit 2" || ko "--traffic vcs=0: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --load 1.5 2> "$T/err"
 [ $? -eq 2 ] && grep -q "\-\-load" "$T/err" && ok "--traffic: a load above 1, exit 2" || ko "--traffic load 1.5: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --sweep-load 0.1:0.3:0.1 --warmup 500 --sample 2000 --quiet \
+	--synth-out "$T/sw.csv" --plot "$T/sw.png" &&
+	python3 - "$T/sw.csv" << 'PY' && [ "$(head -c 4 "$T/sw.png" | tail -c 3)" = PNG ] && ok "--sweep-load: a row per load, rising latency, a PNG" || ko "--sweep-load"
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+lat = [float(x["mean_latency"]) for x in r]
+sys.exit(0 if [x["load"] for x in r] == ["0.1", "0.2", "0.3"] and lat == sorted(lat) else 1)
+PY
+"$NS" --traffic uniform --machine mesh:dims=4x4 --sweep-load 0.3:0.1:0.1 2> "$T/err"
+[ $? -eq 2 ] && grep -q "give FROM:TO:STEP" "$T/err" && ok "--sweep-load: a bad range, exit 2" || ko "--sweep-load 0.3:0.1: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --plot "$T/p.png" 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/p.png" ] && ok "--plot without a sweep, exit 2" || ko "--plot alone: $(cat "$T/err")"
 # determinism
 "$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/a.csv" --links-out "$T/la.csv" &&
 	"$NS" --machine torus:dims=4x4 --job is.S.8@random:seed=3 --job mg.S.8@spread --quiet --jobs-out "$T/b.csv" --links-out "$T/lb.csv" &&
