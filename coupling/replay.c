@@ -98,17 +98,6 @@ const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int it
 	return t;
 }
 
-int cpl_replay_is_recorded(struct cpl_replay *rp, int k, int n, struct cmn_err *e)
-{
-	const struct trace *t = cpl_replay_trace(rp, k, n, 1, e);
-	if (!t)
-		return -1;
-	for (int i = 0; i < rp->ntraces; i++)
-		if (rp->traces[i].t == t)
-			return rp->traces[i].iters == 0;
-	return -1;
-}
-
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                           const int *n, double *t, struct cmn_err *e)
 {

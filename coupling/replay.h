@@ -32,9 +32,6 @@ void cpl_replay_close(struct cpl_replay *rp);
 /* The trace of kernel k on n ranks with iters iterations (cached). */
 const struct trace *cpl_replay_trace(struct cpl_replay *rp, int k, int n, int iters,
                                      struct cmn_err *e);
-/* 1 when kernel k on n ranks runs a recorded trace (jobprof.h), 0 when a
- * generated one, -1 on error. */
-int cpl_replay_is_recorded(struct cpl_replay *rp, int k, int n, struct cmn_err *e);
 /* One iteration (a recorded trace: the whole trace) of each of cnt jobs (kernel k[i] on the n[i]
  * nodes nodes[i]) run together, into t[i]. */
 int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,

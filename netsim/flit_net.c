@@ -341,6 +341,7 @@ static int try_send(struct flit_net *n, int x, int port, int v,
 	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
 	int V = n->p.vcs;
+	size_t later = (size_t)((n->now + n->p.link_delay) % n->span); /* the wire slot */
 	if (out < 0) { /* ejection at the destination node */
 		if (x >= n->nodes || n->eject_used[x] == n->now)
 			return 0;
@@ -375,8 +376,7 @@ static int try_send(struct flit_net *n, int x, int port, int v,
 			return 0;
 		n->out_used[out] = n->now;
 		n->credits[out * V + c->out_vc]--;
-		struct wire *w = &n->wire[(size_t)out * n->span +
-		                          (size_t)((n->now + n->p.link_delay) % n->span)];
+		struct wire *w = &n->wire[(size_t)out * n->span + later];
 		w->f = *f;
 		w->f.hop = (short)h;
 		w->vc = c->out_vc;
@@ -386,8 +386,7 @@ static int try_send(struct flit_net *n, int x, int port, int v,
 	c->first = (c->first + 1) % c->cap;
 	c->n--;
 	if (port < n->nl) { /* a credit back upstream; the VC free after a tail */
-		n->cwire[(size_t)port * n->span + (size_t)((n->now + n->p.link_delay) % n->span)] =
-		    v;
+		n->cwire[(size_t)port * n->span + later] = v;
 		if (sent.tail)
 			n->busy[port * V + v] = 0;
 	}

@@ -197,8 +197,8 @@ int netsim_synth_main(int argc, char **argv)
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	const char *colon = strchr(engine, ':');
-	if (strncmp(engine, "flit", colon ? (size_t)(colon - engine) : strlen(engine)) != 0 ||
-	    (colon ? colon - engine : (long)strlen(engine)) != 4) {
+	size_t name_len = colon ? (size_t)(colon - engine) : strlen(engine);
+	if (name_len != 4 || strncmp(engine, "flit", 4) != 0) {
 		fprintf(stderr, "netsim: --traffic runs on the flit engine only, not '%s'\n",
 		        engine);
 		return 2;
@@ -214,7 +214,7 @@ int netsim_synth_main(int argc, char **argv)
 	cmn_params_format("flit", &cp, espec, sizeof espec);
 	struct plat_machine *m = NULL;
 	struct net_traffic t = {0};
-	struct flit_synth_result r, pts[1000];
+	struct flit_synth_result pts[1000];
 	double loads[1000];
 	int npts = 0;
 	int rc = plat_machine_create(machine, &m, &e);
@@ -238,8 +238,6 @@ int netsim_synth_main(int argc, char **argv)
 		if (!rc && !pts[npts++].converged) /* saturated: higher loads would too */
 			break;
 	}
-	if (!rc)
-		r = pts[0];
 	if (!rc && plot)
 		rc = plot_sweep(plot, loads, pts, npts, m->spec, traffic, &e);
 	char tspec[256];
@@ -263,17 +261,17 @@ int netsim_synth_main(int argc, char **argv)
 			    (double)pts[i].flit_hops / pts[i].wall_s);
 		rc = cmn_outfile_commit(&of, &e);
 	}
-	if (!rc && !quiet && sweep[2]) {
+	if (!rc && !quiet)
 		printf("%-22s %s\n%-22s %s\n%-22s %s\n", "machine", m->spec, "engine", espec,
 		       "traffic", tspec);
+	if (!rc && !quiet && sweep[2]) {
 		printf("%10s %10s %12s %8s %10s\n", "offered", "accepted", "latency", "p99",
 		       "converged");
 		for (int i = 0; i < npts; i++)
 			printf("%10.4f %10.4f %12.2f %8.0f %10s\n", loads[i], pts[i].accepted,
 			       pts[i].mean_lat, pts[i].p99_lat, pts[i].converged ? "yes" : "no");
 	} else if (!rc && !quiet) {
-		printf("%-22s %s\n%-22s %s\n%-22s %s\n", "machine", m->spec, "engine", espec,
-		       "traffic", tspec);
+		const struct flit_synth_result r = pts[0];
 		printf("%-22s %.4f flits/node/cycle (%d-flit packets)\n", "offered", o.load,
 		       o.packet);
 		printf("%-22s %.4f flits/node/cycle\n", "accepted", r.accepted);

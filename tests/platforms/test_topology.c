@@ -330,6 +330,21 @@ static int routes_alike(const struct plat_machine *m, const int *x, const int *y
 	return ok;
 }
 
+/* n distinct random nodes of m into x (a linear congruential draw). */
+static void random_nodes(const struct plat_machine *m, int *x, int n, unsigned *seed)
+{
+	for (int r = 0; r < n; r++) {
+		int dup;
+		do {
+			*seed = *seed * 1103515245u + 12345u;
+			x[r] = (int)(*seed >> 8) % m->nodes;
+			dup = 0;
+			for (int q = 0; q < r; q++)
+				dup |= x[q] == x[r];
+		} while (dup);
+	}
+}
+
 /* Canonical placements: idempotent, the same routes and link sharing as
  * the placement, and shared by placements equal under a symmetry. */
 static void test_canon(void)
@@ -350,16 +365,7 @@ static void test_canon(void)
 		int x[8], c[8], cc[8], y[8], cy[8];
 		for (int trial = 0; trial < 40; trial++) {
 			int n = 2 + trial % 6 < m->nodes ? 2 + trial % 6 : m->nodes;
-			for (int r = 0; r < n; r++) { /* distinct random nodes */
-				int dup;
-				do {
-					seed = seed * 1103515245u + 12345u;
-					x[r] = (int)(seed >> 8) % m->nodes;
-					dup = 0;
-					for (int q = 0; q < r; q++)
-						dup |= x[q] == x[r];
-				} while (dup);
-			}
+			random_nodes(m, x, n, &seed);
 			CU_ASSERT_FATAL(plat_canon(m, x, n, c) == 0);
 			CU_ASSERT_FATAL(plat_canon(m, c, n, cc) == 0);
 			CU_ASSERT(memcmp(c, cc, (size_t)n * sizeof *c) == 0);
@@ -457,16 +463,7 @@ static void test_shape(void)
 	unsigned seed = 11;
 	for (int trial = 0; trial < 300; trial++) {
 		int x[40], s[40], ss[40], n = 2 + trial % 39;
-		for (int r = 0; r < n; r++) {
-			int dup;
-			do {
-				seed = seed * 1103515245u + 12345u;
-				x[r] = (int)(seed >> 8) % m->nodes;
-				dup = 0;
-				for (int q = 0; q < r; q++)
-					dup |= x[q] == x[r];
-			} while (dup);
-		}
+		random_nodes(m, x, n, &seed);
 		CU_ASSERT_FATAL(plat_shape(m, x, n, s) == 0);
 		int ok = 1;
 		for (int p = 0; p < n; p++)
