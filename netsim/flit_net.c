@@ -35,19 +35,35 @@ struct wire {
 
 void flit_params_default(struct flit_params *p)
 {
-	*p = (struct flit_params){4, 8, 1, 1, 0, 1, 10000};
+	*p = (struct flit_params){4, 8, 1, 1, 1, 0, 0, 0, 0, FLIT_ALLOC_RR, 0, 1, 10000};
 }
 
 const struct cmn_param_def flit_param_defs[] = {
     {"vcs", CMN_PT_INT, "4", 1, 64, NULL, "virtual channels per input port"},
     {"buf", CMN_PT_INT, "8", 1, 1048576, NULL, "flits per virtual channel buffer"},
-    {"router_delay", CMN_PT_INT, "1", 1, 1000, NULL,
-     "cycles a flit spends in a router before it can leave"},
-    {"link_delay", CMN_PT_INT, "1", 1, 1000000, NULL, "cycles a flit spends on a link"},
+    {"router_delay", CMN_PT_INT, "1", 0, 1000, NULL,
+     "cycles a flit spends in a switch before it can leave"},
+    {"link_delay", CMN_PT_INT, "1", 1, 1000000, NULL, "cycles on a switch-to-switch link"},
+    {"node_link_delay", CMN_PT_INT, "1", 0, 1000000, NULL,
+     "cycles on a node's link to or from its switch (0: the node sits at the switch)"},
+    {"inject_delay", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "cycles from a packet's creation until it may leave its node"},
+    {"eject_delay", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "cycles from a tail's ejection until the packet counts as delivered"},
     {"switching", CMN_PT_CHOICE, "wormhole", 0, 0, "wormhole|vct",
      "wormhole, or virtual cut-through (a head moves only with room for its whole packet)"},
+    {"crossbar", CMN_PT_CHOICE, "port", 0, 0, "port|vc",
+     "a crossbar input per input port (one flit per port and cycle) or per VC"},
+    {"alloc", CMN_PT_CHOICE, "rr", 0, 0, "rr|output|islip",
+     "switch allocation: rr (inputs in turn, each its first VC that can go), output "
+     "(each output grants the next requesting input), islip (one iSLIP iteration)"},
+    {"hold", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
+     "output and islip allocation: an output serves a flit at a time, or keeps serving "
+     "one packet until its tail"},
     {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|none",
      "tori: dateline virtual-channel classes (needs vcs >= 2), or none (may deadlock)"},
+    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
+     "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {NULL},
@@ -59,6 +75,15 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->buf = (int)cmn_params_num(cp, "buf");
 	p->router_delay = (int)cmn_params_num(cp, "router_delay");
 	p->link_delay = (int)cmn_params_num(cp, "link_delay");
+	p->node_link_delay = (int)cmn_params_num(cp, "node_link_delay");
+	p->inject_delay = (int)cmn_params_num(cp, "inject_delay");
+	p->eject_delay = (int)cmn_params_num(cp, "eject_delay");
+	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
+	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
+	const char *al = cmn_params_str(cp, "alloc");
+	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
+	           : strcmp(al, "output") == 0 ? FLIT_ALLOC_OUTPUT
+	                                       : FLIT_ALLOC_RR;
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
 	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
@@ -67,14 +92,19 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
-	int nv, nl, nodes, maxr, span; /* span = L + 1 wire slots per link */
+	int nv, nl, nodes, maxr, span; /* span = max(L, C) + 1 wire slots per link */
+	int *ldelay;                   /* cycles on each link: L, or C for a node's link */
 	int64_t now, last_move;
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;                  /* nl * V link VCs, then one per node */
-	int *credits, *busy;            /* per link VC: the upstream side's view */
-	struct wire *wire;              /* nl * span */
-	int *cwire;                     /* credits on the wire: nl * span VC ids, -1 empty */
-	int *port_first, *port;         /* input ports of each vertex: port[port_first[x] ..) */
+	struct vc *in;                    /* nl * V link VCs, then one per node */
+	int *credits, *busy;              /* per link VC: the upstream side's view */
+	struct wire *wire;                /* nl * span */
+	uint64_t *cwire;                  /* credits on the wire: nl * span masks of VCs */
+	int *port_first, *port;           /* input ports of each vertex: port[port_first[x] ..) */
+	int *out_first, *outl, *lout;     /* out links of each vertex, a link's index there */
+	int *gptr, *aptr;                 /* allocators' pointers: per output, per crossbar input */
+	int *hold;                        /* per output: the local input VC that holds it, or -1 */
+	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
 	long *link_flits;
@@ -141,10 +171,12 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
                     struct flit_net **out, struct cmn_err *e)
 {
-	if (p->vcs < 1 || p->buf < 1 || p->router_delay < 1 || p->link_delay < 1 || p->watchdog < 1)
+	if (p->vcs < 1 || p->buf < 1 || p->link_delay < 1 || p->watchdog < 1 ||
+	    p->router_delay < 0 || p->node_link_delay < 0 || p->inject_delay < 0 ||
+	    p->eject_delay < 0)
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "flit network: vcs, buf, router and link delays, watchdog must "
-		                   "be at least 1");
+		                   "flit network: vcs, buf, link_delay and watchdog must be at "
+		                   "least 1, the other delays at least 0");
 	struct flit_net *n = calloc(1, sizeof *n);
 	if (!n)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -154,13 +186,13 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->nl = m->nlinks;
 	n->nodes = m->nodes;
 	n->maxr = plat_max_route(m);
-	n->span = p->link_delay + 1;
+	n->span = (p->link_delay > p->node_link_delay ? p->link_delay : p->node_link_delay) + 1;
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
 	n->in = calloc(nvc + (size_t)n->nodes, sizeof *n->in);
 	n->credits = malloc((nvc ? nvc : 1) * sizeof *n->credits);
 	n->busy = calloc(nvc ? nvc : 1, sizeof *n->busy);
 	n->wire = malloc((size_t)n->nl * (size_t)n->span * sizeof *n->wire + 1);
-	n->cwire = malloc((size_t)n->nl * (size_t)n->span * sizeof *n->cwire + 1);
+	n->cwire = calloc((size_t)n->nl * (size_t)n->span + 1, sizeof *n->cwire);
 	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
 	n->port = malloc(nports * sizeof *n->port);
 	n->rr = calloc((size_t)n->nv, sizeof *n->rr);
@@ -171,9 +203,17 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->link_flits = calloc((size_t)n->nl + 1, sizeof *n->link_flits);
 	n->qhead = malloc((size_t)n->nodes * sizeof *n->qhead);
 	n->qtail = malloc((size_t)n->nodes * sizeof *n->qtail);
+	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
+	n->out_first = calloc((size_t)n->nv + 1, sizeof *n->out_first);
+	n->outl = malloc(((size_t)n->nl + 1) * sizeof *n->outl);
+	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
+	n->gptr = calloc(nports, sizeof *n->gptr);
+	n->hold = malloc(nports * sizeof *n->hold);
+	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
-	         n->link_flits && n->qhead && n->qtail;
+	         n->link_flits && n->qhead && n->qtail && n->ldelay && n->out_first && n->outl &&
+	         n->lout && n->gptr && n->aptr && n->hold;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		n->in[i].cap = p->buf;
 		n->in[i].out_vc = -1;
@@ -191,10 +231,15 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	}
 	for (size_t i = 0; i < (size_t)n->nl * (size_t)n->span; i++) {
 		n->wire[i].vc = -1;
-		n->cwire[i] = -1;
 	}
 	for (int l = 0; l <= n->nl; l++)
 		n->out_used[l] = -1;
+	for (size_t i = 0; i < nports; i++)
+		n->hold[i] = -1;
+	for (int l = 0; l < n->nl; l++)
+		n->ldelay[l] = m->links[l].src < n->nodes || m->links[l].dst < n->nodes
+		                   ? p->node_link_delay
+		                   : p->link_delay;
 	/* the input ports of each vertex: its entering links, then its injection */
 	for (int l = 0; l < n->nl; l++)
 		n->port_first[m->links[l].dst + 1]++;
@@ -213,6 +258,32 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	}
 	for (int x = 0; x < n->nodes; x++)
 		n->port[n->port_first[x] + fill[x]++] = n->nl + x;
+	free(fill);
+	/* the out links of each vertex, and scratch arrays for the widest vertex */
+	for (int l = 0; l < n->nl; l++)
+		n->out_first[m->links[l].src + 1]++;
+	int maxin = 1, maxout = 1;
+	for (int x = 0; x < n->nv; x++) {
+		int np = n->port_first[x + 1] - n->port_first[x], no = n->out_first[x + 1];
+		maxin = np > maxin ? np : maxin;
+		maxout = no > maxout ? no : maxout;
+		n->out_first[x + 1] += n->out_first[x];
+	}
+	fill = calloc((size_t)n->nv, sizeof *fill);
+	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
+	n->xused = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->xused);
+	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
+	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
+	if (!fill || !n->req || !n->xused || !n->oused || !n->grant) {
+		free(fill);
+		flit_net_destroy(n);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int l = 0; l < n->nl; l++) {
+		int x = m->links[l].src;
+		n->lout[l] = fill[x];
+		n->outl[n->out_first[x] + fill[x]++] = l;
+	}
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
@@ -246,6 +317,17 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->out_used);
 	free(n->eject_used);
 	free(n->link_flits);
+	free(n->ldelay);
+	free(n->out_first);
+	free(n->outl);
+	free(n->lout);
+	free(n->gptr);
+	free(n->hold);
+	free(n->aptr);
+	free(n->req);
+	free(n->xused);
+	free(n->oused);
+	free(n->grant);
 	free(n->ldim);
 	free(n->lwrap);
 	free(n->pk);
@@ -322,78 +404,142 @@ static int load_injection(struct flit_net *n, int x)
 		c->cap = q->len;
 	}
 	c->first = 0;
+	int64_t ready = q->created + n->p.inject_delay; /* a node holds no router delay */
+	if (ready < n->now)
+		ready = n->now;
 	for (int i = 0; i < q->len; i++)
-		c->f[c->n++] =
-		    (struct flit){n->now + n->p.router_delay, k, -1, i == 0, i == q->len - 1};
+		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
 	return 0;
 }
 
-/* Tries to send the front flit of VC v of input port `port` at router x. */
-static int try_send(struct flit_net *n, int x, int port, int v,
-                    void (*done)(void *, const struct flit_delivery *), void *ctx)
+/* The cycle a flit arriving at vertex x may leave it: switches hold it the
+ * router delay, nodes do not. */
+static int64_t ready_at(const struct flit_net *n, int x)
+{
+	return n->now + (x < n->nodes ? 0 : n->p.router_delay);
+}
+
+/* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
+static void to_link(struct flit_net *n, int l, int v, struct flit f)
+{
+	int d = n->ldelay[l];
+	if (d == 0) {
+		f.ready = ready_at(n, n->m->links[l].dst);
+		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
+		return;
+	}
+	struct wire *w = &n->wire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
+	w->f = f;
+	w->vc = v;
+}
+
+/* Returns a credit for VC v over link l (at once for a zero-delay link). */
+static void credit_back(struct flit_net *n, int l, int v)
+{
+	int d = n->ldelay[l];
+	if (d == 0)
+		n->credits[l * n->p.vcs + v]++;
+	else
+		n->cwire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)] |= UINT64_C(1)
+		                                                                    << v;
+}
+
+/* The VC range [lo, lo + nv) a packet may take on link out (dateline
+ * classes on tori), and its dimension state after taking it. */
+static void vc_class(const struct flit_net *n, const struct packet *q, int out, int *lo, int *nv,
+                     int *dim, int *crossed)
+{
+	int V = n->p.vcs;
+	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
+	if (n->ldim && n->ldim[out] >= 0) {
+		if (n->ldim[out] != *dim)
+			*dim = n->ldim[out], *crossed = 0;
+		*crossed |= n->lwrap[out];
+		*nv = *crossed ? V - V / 2 : V / 2;
+		*lo = *crossed ? V / 2 : 0;
+	}
+}
+
+/* The first free downstream VC (round-robin, of its class, with room for
+ * the whole packet under cut-through) on link out, or -1. */
+static int free_vc(const struct flit_net *n, const struct packet *q, int out)
+{
+	int V = n->p.vcs, lo, nv, dim, crossed;
+	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
+	for (int i = 0; i < nv; i++) {
+		int w = lo + (n->orr[out] + i) % nv;
+		if (!n->busy[out * V + w] &&
+		    (!n->p.cut_through || n->credits[out * V + w] >= q->len))
+			return w;
+	}
+	return -1;
+}
+
+/* What the front flit of VC v of input port `port` at vertex x asks for
+ * this cycle: the local index of its output at x (out links in order, then
+ * ejection), or -1 when it cannot move (not ready, no downstream VC, no
+ * credit, ejection port used). */
+static int request(const struct flit_net *n, int x, int port, int v)
+{
+	const struct vc *c = vc_of((struct flit_net *)n, port, v);
+	if (!c->n)
+		return -1;
+	const struct flit *f = &c->f[c->first];
+	if (f->ready > n->now)
+		return -1;
+	const struct packet *q = &n->pk[f->pkt];
+	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
+	if (out < 0)
+		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
+	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
+		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
+	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : free_vc(n, q, out);
+	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
+}
+
+/* Sends the front flit of VC v of input port `port` at vertex x, which
+ * request() found able to move. */
+static void send(struct flit_net *n, int x, int port, int v,
+                 void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	struct vc *c = vc_of(n, port, v);
-	if (!c->n)
-		return 0;
 	struct flit *f = &c->f[c->first];
-	if (f->ready > n->now)
-		return 0;
 	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
 	int V = n->p.vcs;
-	size_t later = (size_t)((n->now + n->p.link_delay) % n->span); /* the wire slot */
-	if (out < 0) { /* ejection at the destination node */
-		if (x >= n->nodes || n->eject_used[x] == n->now)
-			return 0;
-		n->eject_used[x] = n->now;
+	int eject = out < 0 ? x : h == q->nhops - 1 && n->ldelay[out] == 0 ? q->dst : -1;
+	if (eject >= 0) {
+		n->eject_used[eject] = n->now;
+		if (out >= 0)
+			n->link_flits[out]++;
 	} else {
-		if (n->out_used[out] == n->now)
-			return 0;
-		if (c->out_vc < 0) { /* a head: a free downstream VC (of its class) */
-			int lo = 0, nv = V, dim = q->dim, crossed = q->crossed;
-			if (n->ldim && n->ldim[out] >= 0) {
-				if (n->ldim[out] != dim)
-					dim = n->ldim[out], crossed = 0;
-				crossed |= n->lwrap[out];
-				nv = crossed ? V - V / 2 : V / 2;
-				lo = crossed ? V / 2 : 0;
-			}
-			for (int i = 0; i < nv && c->out_vc < 0; i++) {
-				int w = lo + (n->orr[out] + i) % nv;
-				if (!n->busy[out * V + w] &&
-				    (!n->p.cut_through || n->credits[out * V + w] >= q->len)) {
-					c->out_vc = w;
-					n->busy[out * V + w] = 1;
-					n->orr[out] = (w - lo + 1) % nv;
-					q->dim = dim;
-					q->crossed = crossed;
-				}
-			}
-			if (c->out_vc < 0)
-				return 0;
+		if (c->out_vc < 0) { /* a head takes its downstream VC */
+			int lo, nv, dim, crossed;
+			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
+			c->out_vc = free_vc(n, q, out);
+			n->busy[out * V + c->out_vc] = 1;
+			n->orr[out] = (c->out_vc - lo + 1) % nv;
+			q->dim = dim;
+			q->crossed = crossed;
 		}
-		if (n->credits[out * V + c->out_vc] == 0)
-			return 0;
-		n->out_used[out] = n->now;
 		n->credits[out * V + c->out_vc]--;
-		struct wire *w = &n->wire[(size_t)out * n->span + later];
-		w->f = *f;
-		w->f.hop = (short)h;
-		w->vc = c->out_vc;
+		struct flit g = *f;
+		g.hop = (short)h;
+		to_link(n, out, c->out_vc, g);
 		n->link_flits[out]++;
+		if (f->tail) /* the downstream VC takes its next packet behind this one */
+			n->busy[out * V + c->out_vc] = 0;
 	}
 	struct flit sent = *f;
 	c->first = (c->first + 1) % c->cap;
 	c->n--;
-	if (port < n->nl) { /* a credit back upstream; the VC free after a tail */
-		n->cwire[(size_t)port * n->span + later] = v;
-		if (sent.tail)
-			n->busy[port * V + v] = 0;
-	}
+	if (port < n->nl) /* a credit back upstream */
+		credit_back(n, port, v);
 	if (sent.tail)
 		c->out_vc = -1;
-	if (out < 0 && sent.tail) {
-		struct flit_delivery d = {q->id, q->src, q->dst, q->len, q->created, n->now};
+	if (eject >= 0 && sent.tail) {
+		struct flit_delivery d = {q->id,  q->src,     q->dst,
+		                          q->len, q->created, n->now + n->p.eject_delay};
 		n->in_flight--;
 		q->next = n->freepk;
 		n->freepk = sent.pkt;
@@ -401,7 +547,95 @@ static int try_send(struct flit_net *n, int x, int port, int v,
 			done(ctx, &d);
 	}
 	n->last_move = n->now;
-	return 1;
+}
+
+/* Sends the front flit of local input VC k at x through output g; with
+ * hold=packet a head keeps g for its packet until the tail. */
+static void held_send(struct flit_net *n, int x, int k, int g,
+                      void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, port = n->port[n->port_first[x] + k / V];
+	const struct vc *c = vc_of(n, port, k % V);
+	const struct flit *f = &c->f[c->first];
+	if (n->p.hold_packet)
+		n->hold[g] = f->tail ? -1 : k;
+	send(n, x, port, k % V, done, ctx);
+}
+
+/* Switch allocation at vertex x, once req[] holds each input VC's request
+ * (local output index or -1; input VC k = i V + v of local input port i).
+ * A crossbar input is a port, or with crossbar=vc each VC; each crossbar
+ * input and each output moves at most one flit a cycle. */
+static void allocate(struct flit_net *n, int x, int np, int nout,
+                     void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->out_first[x];
+	int *req = n->req, *oused = n->oused, *xused = n->xused;
+	for (int j = 0; j < nout; j++)
+		oused[j] = 0;
+	for (int k = 0; k < nk; k++)
+		xused[k] = 0;
+	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
+		for (int ii = 0; ii < np; ii++) {
+			int i = (n->rr[x] + ii) % np, port = n->port[first + i];
+			int nvc = port < n->nl ? V : 1;
+			for (int jj = 0; jj < nvc; jj++) {
+				int v = (n->vrr[port] + jj) % nvc, r = req[i * V + v];
+				if (r < 0 || oused[r])
+					continue;
+				send(n, x, port, v, done, ctx);
+				oused[r] = 1;
+				n->vrr[port] = (v + 1) % nvc;
+				if (!vcx)
+					break;
+			}
+		}
+		n->rr[x] = (n->rr[x] + 1) % np;
+		return;
+	}
+	/* output-first: every output grants a requesting crossbar input round-robin
+	 * from its pointer; with islip the inputs then accept one grant each
+	 * (round-robin) and pointers move only on acceptance */
+	int *grant = n->grant;
+	for (int jj = 0; jj < nout; jj++) {
+		int j = (n->rr[x] + jj) % nout, g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		grant[j] = -1;
+		if (j == nout - 1 && x >= n->nodes)
+			continue;           /* a switch ejects nothing */
+		int held = n->hold[g] >= 0; /* kept for a packet: only its VC may use it */
+		for (int kk = 0; kk < (held ? 1 : nk); kk++) {
+			int k = held ? n->hold[g] : (n->gptr[g] + kk) % nk, xin = vcx ? k : k / V;
+			if (req[k] != j || xused[xin])
+				continue;
+			grant[j] = k;
+			if (n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
+				held_send(n, x, k, g, done, ctx);
+				xused[xin] = 1;
+				n->gptr[g] = (k + 1) % nk;
+			}
+			break;
+		}
+	}
+	if (n->p.alloc == FLIT_ALLOC_ISLIP)
+		for (int i = 0; i < np; i++) {
+			int port = n->port[first + i];
+			for (int vv = 0; vv < (vcx ? V : 1); vv++) {
+				/* accept: the first granting output from the input's pointer */
+				for (int jj = 0; jj < nout; jj++) {
+					int j = (n->aptr[vcx ? port * V + vv : port] + jj) % nout,
+					    k = grant[j];
+					if (k < 0 || k / V != i || (vcx && k % V != vv))
+						continue;
+					int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+					held_send(n, x, k, g, done, ctx);
+					n->gptr[g] = (k + 1) % nk;
+					n->aptr[vcx ? port * V + vv : port] = (j + 1) % nout;
+					break;
+				}
+			}
+		}
+	n->rr[x] = (n->rr[x] + 1) % nout;
 }
 
 static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *), void *ctx,
@@ -412,35 +646,32 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	for (int l = 0; l < n->nl; l++) {
 		struct wire *w = &n->wire[(size_t)l * n->span + slot];
 		if (w->vc >= 0) {
-			w->f.ready = n->now + n->p.router_delay;
+			w->f.ready = ready_at(n, n->m->links[l].dst);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
 		}
-		int *cw = &n->cwire[(size_t)l * n->span + slot];
-		if (*cw >= 0) {
-			n->credits[l * V + *cw]++;
-			*cw = -1;
-		}
+		uint64_t *cw = &n->cwire[(size_t)l * n->span + slot];
+		for (uint64_t b = *cw; b; b &= b - 1)
+			n->credits[l * V + __builtin_ctzll(b)]++;
+		*cw = 0;
 	}
 	for (int x = 0; x < n->nodes; x++)
 		if (n->qhead[x] >= 0 && load_injection(n, x))
 			*oom = 1;
 	for (int x = 0; x < n->nv; x++) {
-		int first = n->port_first[x], np = n->port_first[x + 1] - first;
+		int first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
+		int nout = n->out_first[x + 1] - n->out_first[x] + 1;
 		for (int i = 0; i < np; i++) {
-			int port = n->port[first + (n->rr[x] + i) % np];
-			int nvc = port < n->nl ? V : 1;
-			for (int j = 0; j < nvc; j++) {
-				int v = (n->vrr[port] + j) % nvc;
-				if (try_send(n, x, port, v, done, ctx)) {
-					n->vrr[port] = (v + 1) % nvc;
-					break;
-				}
+			int port = n->port[first + i], nvc = port < n->nl ? V : 1;
+			for (int v = 0; v < V; v++) {
+				int r = v < nvc ? request(n, x, port, v) : -1;
+				n->req[i * V + v] = r;
+				any |= r >= 0;
 			}
 		}
-		if (np)
-			n->rr[x] = (n->rr[x] + 1) % np;
+		if (any)
+			allocate(n, x, np, nout, done, ctx);
 	}
 	n->now++;
 }
@@ -518,7 +749,7 @@ int flit_net_check(const struct flit_net *n, struct cmn_err *e)
 			    wire = 0, cwire = 0;
 			for (int s = 0; s < n->span; s++) {
 				wire += n->wire[(size_t)l * n->span + s].vc == v;
-				cwire += n->cwire[(size_t)l * n->span + s] == v;
+				cwire += (int)(n->cwire[(size_t)l * n->span + s] >> v & 1);
 			}
 			if (cr < 0 || cr > n->p.buf || cr + inbuf + wire + cwire != n->p.buf)
 				return cmn_err_set(

@@ -29,10 +29,16 @@
  * needs at least 2 VCs; with dateline = 0 every VC serves every packet and
  * a loaded torus can deadlock (the watchdog then says so).
  *
- * Zero-load latency of a packet over H links, from its creation to the
- * ejection of its tail: (H + 1) R + H L + P - 1 cycles (R router delay,
- * L link delay): the source node, every switch and the destination node
- * each hold a flit R cycles. */
+ * Timing: a switch holds a flit R cycles (router_delay) before it may
+ * leave; nodes are endpoints and hold none. A switch-to-switch link takes
+ * L cycles, a node's link to or from its switch C (node_link_delay; with
+ * C = 0 the node sits at its switch: its flits enter the switch's buffer
+ * and the switch ejects into the node in the same cycle). A packet may
+ * leave its node I cycles (inject_delay) after its creation and counts as
+ * delivered J cycles (eject_delay) after its tail's ejection. Zero-load
+ * latency of a packet through S switches (S - 1 switch links and 2 node
+ * links), from creation to delivery: I + S R + (S - 1) L + 2 C + P - 1 + J.
+ * Presets (flit_preset.h) set these to other simulators' timing. */
 #ifndef NET_FLIT_NET_H
 #define NET_FLIT_NET_H
 
@@ -43,21 +49,27 @@
 #include "../platforms/platform.h"
 
 struct flit_params {
-	int vcs;          /* virtual channels per input port (V) */
-	int buf;          /* flits per virtual channel (B) */
-	int router_delay; /* cycles a flit waits in a router before it can leave (R >= 1) */
-	int link_delay;   /* cycles on a link (L >= 1) */
-	int cut_through;  /* 1: virtual cut-through, 0: wormhole */
-	int dateline;     /* tori: VCs in two classes, the upper one after the wrap link */
-	long watchdog;    /* cycles without any flit moving, flits in flight: an error */
+	int vcs;             /* virtual channels per input port (V) */
+	int buf;             /* flits per virtual channel (B) */
+	int router_delay;    /* cycles a flit waits in a switch before it can leave (R >= 0) */
+	int link_delay;      /* cycles on a switch-to-switch link (L >= 1) */
+	int node_link_delay; /* cycles on a node's link to or from its switch (C >= 0) */
+	int inject_delay;    /* cycles from a packet's creation until it may leave its node (I) */
+	int eject_delay;     /* cycles from a tail's ejection to the packet's delivery (J) */
+	int cut_through;     /* 1: virtual cut-through, 0: wormhole */
+	int vc_crossbar;     /* 1: a crossbar input per VC, 0: per input port */
+	enum flit_alloc { FLIT_ALLOC_RR, FLIT_ALLOC_OUTPUT, FLIT_ALLOC_ISLIP } alloc;
+	int hold_packet; /* output and islip allocation: an output kept for a packet */
+	int dateline;    /* tori: VCs in two classes, the upper one after the wrap link */
+	long watchdog;   /* cycles without any flit moving, flits in flight: an error */
 };
 
-/* Defaults: 4 VCs of 8 flits, R = 1, L = 1, wormhole, datelines, watchdog
- * 10000. */
+/* Defaults: 4 VCs of 8 flits, R = 1, L = 1, C = 1, I = J = 0, wormhole,
+ * datelines, watchdog 10000. */
 void flit_params_default(struct flit_params *p);
 /* The same as "key=value" parameters (vcs, buf, router_delay, link_delay,
- * switching=wormhole|vct, deadlock=dateline|none, watchdog), and their
- * values into p. */
+ * node_link_delay, inject_delay, eject_delay, switching=wormhole|vct,
+ * deadlock=dateline|none, watchdog), and their values into p. */
 extern const struct cmn_param_def flit_param_defs[];
 void flit_params_from(const struct cmn_params *cp, struct flit_params *p);
 

@@ -9,6 +9,7 @@
 
 #include "../common/gnuplot.h"
 #include "../common/outfile.h"
+#include "flit_preset.h"
 #include "flit_synth.h"
 #include "synth_cli.h"
 
@@ -18,7 +19,8 @@ static void usage(FILE *f)
 	    f,
 	    "usage: netsim --traffic PATTERN --machine SPEC [--engine flit[:KEY=VALUE,..]]\n"
 	    "              [--load X] [--packet P] [--cycles N] [--warmup W] [--sample S]\n"
-	    "              [--tolerance T] [--seed N] [--synth-out FILE.csv] [--quiet]\n\n"
+	    "              [--tolerance T] [--seed N] [--preset NAME] [--synth-out FILE.csv]\n"
+	    "              [--sweep-load A:B:STEP [--plot FILE.png]] [--quiet]\n\n"
 	    "Synthetic traffic on the flit-level network: every node starts a packet of P\n"
 	    "flits with probability X / P per cycle to the pattern's destination; after W\n"
 	    "warm-up cycles, samples of S cycles until three agree within T (mean latency\n"
@@ -28,12 +30,17 @@ static void usage(FILE *f)
 	    "  --cycles N      most measured cycles (default 1000000)\n"
 	    "  --warmup W      (default 10000)   --sample S  (default 10000)\n"
 	    "  --tolerance T   (default 0.05)    --seed N    (default 1)\n"
+	    "  --preset NAME   another simulator's router timing (booksim, insee; below)\n"
+	    "  --sweep-load A:B:STEP  loads A, A+STEP, .. B (stops after the first saturated\n"
+	    "                  one), a table on stdout; --plot F.png draws the curve\n"
 	    "  --synth-out F   CSV: machine,engine,traffic,load,packet,accepted,mean_latency,\n"
 	    "                  p99_latency,packets,samples,converged,cycles,wall_s,cycles_per_s,\n"
 	    "                  flit_hops_per_s\n\n");
 	fprintf(f, "flit engine parameters (--engine flit:KEY=VALUE,..):\n");
 	for (const struct cmn_param_def *d = flit_param_defs; d->key; d++)
-		fprintf(f, "  %-13s (default %s) %s\n", d->key, d->def, d->help);
+		fprintf(f, "  %-15s (default %s) %s\n", d->key, d->def, d->help);
+	fprintf(f, "\n");
+	flit_presets_help(f);
 	fprintf(f, "\n");
 	cmn_registry_help(f, (const void *const *)net_traffic_registry, "traffic pattern");
 }
@@ -103,24 +110,33 @@ int netsim_synth_main(int argc, char **argv)
 		O_QUIET,
 		O_HELP,
 		O_SWEEP,
-		O_PLOT
+		O_PLOT,
+		O_PRESET
 	};
-	static const struct option opts[] = {
-	    {"traffic", 1, 0, O_TRAFFIC},  {"machine", 1, 0, O_MACH},
-	    {"engine", 1, 0, O_ENGINE},    {"load", 1, 0, O_LOAD},
-	    {"packet", 1, 0, O_PACKET},    {"cycles", 1, 0, O_CYCLES},
-	    {"warmup", 1, 0, O_WARMUP},    {"sample", 1, 0, O_SAMPLE},
-	    {"tolerance", 1, 0, O_TOL},    {"seed", 1, 0, O_SEED},
-	    {"synth-out", 1, 0, O_OUT},    {"quiet", 0, 0, O_QUIET},
-	    {"sweep-load", 1, 0, O_SWEEP}, {"plot", 1, 0, O_PLOT},
-	    {"help", 0, 0, O_HELP},        {0, 0, 0, 0}};
+	static const struct option opts[] = {{"traffic", 1, 0, O_TRAFFIC},
+	                                     {"machine", 1, 0, O_MACH},
+	                                     {"engine", 1, 0, O_ENGINE},
+	                                     {"load", 1, 0, O_LOAD},
+	                                     {"packet", 1, 0, O_PACKET},
+	                                     {"cycles", 1, 0, O_CYCLES},
+	                                     {"warmup", 1, 0, O_WARMUP},
+	                                     {"sample", 1, 0, O_SAMPLE},
+	                                     {"tolerance", 1, 0, O_TOL},
+	                                     {"seed", 1, 0, O_SEED},
+	                                     {"synth-out", 1, 0, O_OUT},
+	                                     {"quiet", 0, 0, O_QUIET},
+	                                     {"sweep-load", 1, 0, O_SWEEP},
+	                                     {"plot", 1, 0, O_PLOT},
+	                                     {"preset", 1, 0, O_PRESET},
+	                                     {"help", 0, 0, O_HELP},
+	                                     {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
 	flit_synth_default(&o);
 	int quiet = 0, opt;
 	double v, sweep[3] = {0, 0, 0};
 	char extra;
-	const char *plot = NULL;
+	const char *plot = NULL, *preset = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -176,6 +192,7 @@ int netsim_synth_main(int argc, char **argv)
 			}
 			break;
 		case O_PLOT: plot = optarg; break;
+		case O_PRESET: preset = optarg; break;
 		case O_QUIET: quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default:
@@ -203,23 +220,25 @@ int netsim_synth_main(int argc, char **argv)
 		        engine);
 		return 2;
 	}
-	struct cmn_params cp;
-	if (cmn_params_parse(flit_param_defs, colon ? colon + 1 : NULL, &cp, &e)) {
-		fprintf(stderr, "netsim: --engine %s: %s\n", engine, e.msg);
+	struct plat_machine *m = NULL;
+	if (plat_machine_create(machine, &m, &e)) {
+		fprintf(stderr, "netsim: %s\n", e.msg);
 		return 2;
 	}
+	struct cmn_params cp;
 	struct flit_params fp;
-	flit_params_from(&cp, &fp);
-	char espec[512];
+	if (flit_params_parse(colon ? colon + 1 : NULL, preset, m, &cp, &fp, &e)) {
+		fprintf(stderr, "netsim: --engine %s: %s\n", engine, e.msg);
+		plat_machine_destroy(m);
+		return 2;
+	}
+	char espec[1024];
 	cmn_params_format("flit", &cp, espec, sizeof espec);
-	struct plat_machine *m = NULL;
 	struct net_traffic t = {0};
 	struct flit_synth_result pts[1000];
 	double loads[1000];
 	int npts = 0;
-	int rc = plat_machine_create(machine, &m, &e);
-	if (!rc)
-		rc = net_traffic_open(traffic, m, &t, &e);
+	int rc = net_traffic_open(traffic, m, &t, &e);
 	if (!rc && fp.cut_through && o.packet > fp.buf)
 		rc = cmn_err_set(&e, CMN_EUSAGE,
 		                 "--packet %d: virtual cut-through needs buffers of a whole packet "

@@ -12,6 +12,7 @@
 
 #include "../helpers.h"
 #include "flit_net.h"
+#include "flit_preset.h"
 #include "flit_synth.h"
 
 static struct plat_machine *machine(const char *spec)
@@ -39,18 +40,23 @@ static void test_zero_load(void)
 {
 	static const char *const specs[] = {"flat:nodes=8", "kary-ntree:k=4,n=3", "mesh:dims=8x8",
 	                                    "torus:dims=4x4x2", "multicluster:clusters=3,size=4"};
-	struct flit_params cases[3];
+	enum { NC = 5 };
+	struct flit_params cases[NC];
 	flit_params_default(&cases[0]);
 	cases[1] = cases[0];
 	cases[1].router_delay = 3, cases[1].link_delay = 2;
 	cases[2] = cases[1];
 	cases[2].cut_through = 1;
+	cases[3] = cases[2]; /* INSEE's timing: nodes at their switches, no router delay */
+	cases[3].router_delay = 0, cases[3].link_delay = 1, cases[3].node_link_delay = 0;
+	cases[4] = cases[0]; /* BookSim's, with an ejection delay besides */
+	cases[4].router_delay = 4, cases[4].inject_delay = 1, cases[4].eject_delay = 2;
 	int lens[3] = {1, 4, 8};
 	static struct log lg;
 	for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
 		struct plat_machine *m = machine(specs[s]);
 		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
-		for (int c = 0; c < 3; c++) {
+		for (int c = 0; c < NC; c++) {
 			struct flit_net *n;
 			struct cmn_err e;
 			CU_ASSERT_FATAL(flit_net_create(m, &cases[c], &n, &e) == 0);
@@ -63,8 +69,10 @@ static void test_zero_load(void)
 				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
 				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
 				int H = plat_route(m, a, b, route);
-				long want = (long)(H + 1) * cases[c].router_delay +
-				            (long)H * cases[c].link_delay + P - 1;
+				const struct flit_params *q = &cases[c];
+				long want = q->inject_delay + (long)(H - 1) * q->router_delay +
+				            (long)(H - 2) * q->link_delay +
+				            2L * q->node_link_delay + P - 1 + q->eject_delay;
 				CU_ASSERT_EQUAL(lg.n, 1);
 				if (lg.d[0].done - lg.d[0].created != want) {
 					CU_FAIL("zero-load latency");
@@ -125,11 +133,18 @@ static void test_conservation(void)
 {
 	static struct log a, b;
 	static const char *const specs[] = {"mesh:dims=4x4", "kary-ntree:k=2,n=4"};
+	/* every switching, allocator, crossbar and hold mode; the last ones with
+	 * nodes at their switches and no router delay (zero-delay links) */
 	for (int s = 0; s < 2; s++)
-		for (int ct = 0; ct < 2; ct++) {
+		for (int cfg = 0; cfg < 14; cfg++) {
 			struct flit_params p;
 			flit_params_default(&p);
-			p.cut_through = ct;
+			p.cut_through = cfg % 2;
+			p.alloc = (enum flit_alloc)(cfg / 2 % 3);
+			p.vc_crossbar = p.hold_packet = cfg / 6 % 2;
+			if (cfg >= 12)
+				p.router_delay = 0, p.node_link_delay = 0,
+				p.alloc = FLIT_ALLOC_OUTPUT;
 			long inj, hf, inj2, hf2;
 			int ok, ok2;
 			random_run(specs[s], &p, 3, 0.3, 2000, &a, &inj, &hf, &ok);
@@ -257,8 +272,65 @@ static void test_bad_packets(void)
 	plat_machine_destroy(m);
 }
 
+/* Presets: their zero-load latencies are the reference simulators' closed
+ * forms (BookSim 7 + 5H over H router hops on meshes and trees, 2-cycle
+ * links on tori; INSEE H + P - 1), explicit keys win over a preset, and
+ * unknown or conflicting presets are refused. */
+static void test_presets(void)
+{
+	static const char *const specs[] = {"mesh:dims=8x8", "kary-ntree:k=4,n=3",
+	                                    "torus:dims=8x8"};
+	static struct log lg;
+	struct cmn_err e;
+	for (int s = 0; s < 3; s++) {
+		struct plat_machine *m = machine(specs[s]);
+		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
+		for (int ps = 0; ps < 2; ps++) {
+			struct cmn_params cp;
+			struct flit_params p;
+			CU_ASSERT_FATAL(
+			    flit_params_parse(NULL, ps ? "insee" : "booksim", m, &cp, &p, &e) == 0);
+			struct flit_net *n;
+			CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+			for (int t = 0; t < 10; t++) {
+				int a = (t * 11) % m->nodes, b = (t * 29 + 5) % m->nodes;
+				int P = ps ? 1 + t % 4 : 1;
+				if (a == b)
+					continue;
+				lg.n = 0;
+				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
+				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+				int H = plat_route(m, a, b, route) - 2; /* router hops */
+				long want = ps ? H + P - 1 : 7L + (s == 2 ? 6 : 5) * H;
+				CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, want);
+			}
+			flit_net_destroy(n);
+		}
+		free(route);
+		plat_machine_destroy(m);
+	}
+	struct plat_machine *m = machine("torus:dims=4x4");
+	struct cmn_params cp;
+	struct flit_params p;
+	CU_ASSERT_FATAL(
+	    flit_params_parse("preset=booksim,vcs=2,link_delay=3", NULL, m, &cp, &p, &e) == 0);
+	CU_ASSERT(p.vcs == 2 && p.link_delay == 3 && p.router_delay == 4 && p.buf == 8);
+	CU_ASSERT_STRING_EQUAL(cmn_params_str(&cp, "preset"), "booksim");
+	CU_ASSERT_FATAL(flit_params_parse("vcs=3", "insee", m, &cp, &p, &e) == 0);
+	CU_ASSERT(p.vcs == 3 && p.router_delay == 0 && p.cut_through && p.vc_crossbar);
+	CU_ASSERT_FATAL(flit_params_parse(NULL, NULL, m, &cp, &p, &e) == 0);
+	CU_ASSERT(p.router_delay == 1 && p.alloc == FLIT_ALLOC_RR);
+	CU_ASSERT_EQUAL(flit_params_parse(NULL, "bookism", m, &cp, &p, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "bookism"));
+	CU_ASSERT_EQUAL(flit_params_parse("preset=insee", "booksim", m, &cp, &p, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(flit_params_parse("preset=insee,vcs=0", NULL, m, &cp, &p, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(flit_params_parse("alloc=fast", NULL, m, &cp, &p, &e), CMN_EUSAGE);
+	plat_machine_destroy(m);
+}
+
 /* Synthetic uniform traffic on an 8x8 mesh: at a low load the mean
- * latency is the zero-load mean (H + 1) R + H L, H = 2 + 16/3 links for
+ * latency is the zero-load mean S R + (S - 1) L + 2 C with S = H - 1
+ * switches, H = 2 + 16/3 links for
  * uniform pairs (mean Manhattan distance 2 (k^2 - 1) / 3k x k^2 / (k^2 - 1)
  * on other nodes), within queueing (3%); below saturation accepted =
  * offered; far beyond it accepted < offered; same seed, same numbers. */
@@ -275,7 +347,7 @@ static void test_synthetic(void)
 	o.load = 0.02, o.warmup = 1000, o.sample = 5000, o.max_cycles = 50000;
 	struct flit_synth_result r, r2;
 	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
-	double H = 2 + 2.0 * 63 / 24 * 64 / 63, zero = H + 1 + H;
+	double H = 2 + 2.0 * 63 / 24 * 64 / 63, zero = (H - 1) + (H - 2) + 2;
 	CU_ASSERT(r.mean_lat >= zero * 0.995 && r.mean_lat < zero * 1.03);
 	CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.05);
 	CU_ASSERT(r.converged);
@@ -300,6 +372,7 @@ static void add_suites(void)
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
+	CU_add_test(s, "presets: timing and parsing", test_presets);
 	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
 }
 
