@@ -104,6 +104,7 @@ struct flit_net {
 	int *out_first, *outl, *lout;     /* out links of each vertex, a link's index there */
 	int *gptr, *aptr;                 /* allocators' pointers: per output, per crossbar input */
 	int *hold;                        /* per output: the local input VC that holds it, or -1 */
+	int *vflits, *pflits;             /* flits buffered at each vertex, in each input port */
 	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
@@ -209,11 +210,13 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
 	n->gptr = calloc(nports, sizeof *n->gptr);
 	n->hold = malloc(nports * sizeof *n->hold);
+	n->vflits = calloc((size_t)n->nv + 1, sizeof *n->vflits);
+	n->pflits = calloc(nports, sizeof *n->pflits);
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->ldelay && n->out_first && n->outl &&
-	         n->lout && n->gptr && n->aptr && n->hold;
+	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		n->in[i].cap = p->buf;
 		n->in[i].out_vc = -1;
@@ -323,6 +326,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->lout);
 	free(n->gptr);
 	free(n->hold);
+	free(n->vflits);
+	free(n->pflits);
 	free(n->aptr);
 	free(n->req);
 	free(n->xused);
@@ -409,6 +414,8 @@ static int load_injection(struct flit_net *n, int x)
 		ready = n->now;
 	for (int i = 0; i < q->len; i++)
 		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
+	n->pflits[n->nl + x] += q->len;
+	n->vflits[x] += q->len;
 	return 0;
 }
 
@@ -426,6 +433,8 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	if (d == 0) {
 		f.ready = ready_at(n, n->m->links[l].dst);
 		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
+		n->pflits[l]++;
+		n->vflits[n->m->links[l].dst]++;
 		return;
 	}
 	struct wire *w = &n->wire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
@@ -533,6 +542,8 @@ static void send(struct flit_net *n, int x, int port, int v,
 	struct flit sent = *f;
 	c->first = (c->first + 1) % c->cap;
 	c->n--;
+	n->pflits[port]--;
+	n->vflits[x]--;
 	if (port < n->nl) /* a credit back upstream */
 		credit_back(n, port, v);
 	if (sent.tail)
@@ -597,24 +608,41 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	/* output-first: every output grants a requesting crossbar input round-robin
 	 * from its pointer; with islip the inputs then accept one grant each
 	 * (round-robin) and pointers move only on acceptance */
-	int *grant = n->grant;
+	int *grant = n->grant, *bestd = oused;
+	/* one pass: each output's round-robin-first requester */
+	for (int j = 0; j < nout; j++)
+		grant[j] = -1, bestd[j] = nk;
+	for (int k = 0; k < nk; k++) {
+		int j = req[k];
+		if (j < 0)
+			continue;
+		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = (k - n->gptr[g] + nk) % nk;
+		if (d < bestd[j])
+			bestd[j] = d, grant[j] = k;
+	}
 	for (int jj = 0; jj < nout; jj++) {
 		int j = (n->rr[x] + jj) % nout, g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-		grant[j] = -1;
-		if (j == nout - 1 && x >= n->nodes)
-			continue;           /* a switch ejects nothing */
-		int held = n->hold[g] >= 0; /* kept for a packet: only its VC may use it */
-		for (int kk = 0; kk < (held ? 1 : nk); kk++) {
-			int k = held ? n->hold[g] : (n->gptr[g] + kk) % nk, xin = vcx ? k : k / V;
-			if (req[k] != j || xused[xin])
-				continue;
-			grant[j] = k;
-			if (n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
-				held_send(n, x, k, g, done, ctx);
-				xused[xin] = 1;
-				n->gptr[g] = (k + 1) % nk;
+		if (grant[j] < 0)
+			continue;
+		int k = grant[j];
+		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
+			k = req[n->hold[g]] == j ? n->hold[g] : -1;
+		if (k >= 0 && xused[vcx ? k : k / V]) { /* its input already sent: the next one */
+			int k0 = k;
+			k = -1;
+			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
+				int c = (k0 + kk) % nk;
+				if (req[c] == j && !xused[vcx ? c : c / V]) {
+					k = c;
+					break;
+				}
 			}
-			break;
+		}
+		grant[j] = k;
+		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
+			held_send(n, x, k, g, done, ctx);
+			xused[vcx ? k : k / V] = 1;
+			n->gptr[g] = (k + 1) % nk;
 		}
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP)
@@ -649,6 +677,8 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			w->f.ready = ready_at(n, n->m->links[l].dst);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
 				*oom = 2; /* more flits than credits: a bug */
+			n->pflits[l]++;
+			n->vflits[n->m->links[l].dst]++;
 			w->vc = -1;
 		}
 		uint64_t *cw = &n->cwire[(size_t)l * n->span + slot];
@@ -660,10 +690,14 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		if (n->qhead[x] >= 0 && load_injection(n, x))
 			*oom = 1;
 	for (int x = 0; x < n->nv; x++) {
+		if (!n->vflits[x])
+			continue;
 		int first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
 		int nout = n->out_first[x + 1] - n->out_first[x] + 1;
 		for (int i = 0; i < np; i++) {
-			int port = n->port[first + i], nvc = port < n->nl ? V : 1;
+			int port = n->port[first + i], nvc = !n->pflits[port] ? 0
+			                                     : port < n->nl   ? V
+			                                                      : 1;
 			for (int v = 0; v < V; v++) {
 				int r = v < nvc ? request(n, x, port, v) : -1;
 				n->req[i * V + v] = r;
