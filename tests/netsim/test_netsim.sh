@@ -157,6 +157,15 @@ PY
 [ $? -eq 2 ] && grep -q "flit engine only" "$T/err" && ok "--traffic: only on the flit engine" || ko "--traffic simgrid: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --engine flit:vcs=0 2> "$T/err"
 [ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "--traffic: a bad engine parameter, exit 2" || ko "--traffic vcs=0: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --preset insee --engine flit:vcs=3 --load 0.05 --warmup 500 --sample 2000 > "$T/out" &&
+	grep -q "^engine .*vcs=3,.*router_delay=0,.*switching=vct,.*preset=insee" "$T/out" && grep -q "^latency " "$T/out" &&
+	ok "--preset: the preset's values, explicit keys win, echoed" || ko "--preset insee: $(cat "$T/out")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --preset bookism 2> "$T/err"
+[ $? -eq 2 ] && grep -q "unknown flit engine preset 'bookism' (known: booksim, insee)" "$T/err" &&
+	ok "--preset: an unknown preset, exit 2" || ko "--preset bookism: $(cat "$T/err")"
+"$NS" --traffic uniform --machine mesh:dims=4x4 --preset insee --engine flit:preset=booksim 2> "$T/err"
+[ $? -eq 2 ] && grep -q "presets insee and booksim both given" "$T/err" &&
+	ok "--preset: two presets, exit 2" || ko "--preset twice: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --load 1.5 2> "$T/err"
 [ $? -eq 2 ] && grep -q "\-\-load" "$T/err" && ok "--traffic: a load above 1, exit 2" || ko "--traffic load 1.5: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --sweep-load 0.1:0.3:0.1 --warmup 500 --sample 2000 --quiet \
