@@ -31,7 +31,10 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	rp->prof = prof;
 	int rc = 0;
-	rp->ops = cmn_registry_find((const void *const *)net_engine_registry, engine, "engine", e);
+	char ename[64];
+	const char *ecolon = strchr(engine, ':');
+	snprintf(ename, sizeof ename, "%.*s", ecolon ? (int)(ecolon - engine) : 63, engine);
+	rp->ops = cmn_registry_find((const void *const *)net_engine_registry, ename, "engine", e);
 	if (!rp->ops)
 		rc = e->code;
 	if (!rc) {
@@ -50,7 +53,7 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
 	/* no link loads: the models never read them, and SimGrid's plugin
 	 * resets every link's record in each evaluation's child, a
 	 * copy-on-write page fault per page (48% of a small replay's time) */
-	struct net_engine_args a = {m, rp->xml, NULL, 1, ring};
+	struct net_engine_args a = {m, rp->xml, NULL, 1, ring, ecolon ? ecolon + 1 : NULL};
 	if (!rc)
 		rc = rp->ops->create(&a, &rp->eng, e);
 	if (rc) {

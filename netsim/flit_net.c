@@ -35,7 +35,7 @@ struct wire {
 
 void flit_params_default(struct flit_params *p)
 {
-	*p = (struct flit_params){4, 8, 1, 1, 1, 0, 0, 0, 0, FLIT_ALLOC_RR, 0, 1, 10000};
+	*p = (struct flit_params){4, 8, 1, 1, 1, 0, 0, 0, 0, FLIT_ALLOC_RR, 0, 1, 10000, 16, 8, 0};
 }
 
 const struct cmn_param_def flit_param_defs[] = {
@@ -66,6 +66,12 @@ const struct cmn_param_def flit_param_defs[] = {
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
+    {"flit_bytes", CMN_PT_INT, "16", 1, 1048576, NULL,
+     "trace replay: bytes per flit; a cycle is flit_bytes / the node links' bandwidth"},
+    {"packet_flits", CMN_PT_INT, "8", 1, 1048576, NULL,
+     "trace replay: flits per packet (a message's last packet may be shorter)"},
+    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
+     "trace replay: compute takes flops / node speed, or no time (INSEE's infinite CPUs)"},
     {NULL},
 };
 
@@ -87,6 +93,9 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
 	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
+	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
+	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
+	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
 }
 
 struct flit_net {

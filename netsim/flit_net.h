@@ -62,6 +62,8 @@ struct flit_params {
 	int hold_packet; /* output and islip allocation: an output kept for a packet */
 	int dateline;    /* tori: VCs in two classes, the upper one after the wrap link */
 	long watchdog;   /* cycles without any flit moving, flits in flight: an error */
+	/* trace replay only (flit_replay.h) */
+	int flit_bytes, packet_flits, compute_zero;
 };
 
 /* Defaults: 4 VCs of 8 flits, R = 1, L = 1, C = 1, I = J = 0, wormhole,

@@ -34,14 +34,16 @@ struct net_engine_args {
 	const struct plat_machine *machine; /* node ids, routes */
 	const char *platform;               /* SimGrid XML of that machine */
 	const char *const *cfg;             /* "key:value" settings, NULL-terminated */
-	int no_link_loads; /* 1: no per-link loads (links() reports zero bytes); a live
-	                      session that kills jobs needs it: SimGrid 3.32's link-load
-	                      plugin crashes on a comm cancelled before it matched */
-	int alltoall_ring; /* alltoall and alltoallv: 0 linear (every block at once,
-	                      SMPI's basic_linear), 1 ring (n - 1 rounds; in round i
-	                      rank r sends its block to r + i and receives from r - i,
-	                      SMPI's ring): what MPI libraries do for large blocks,
-	                      and far cheaper to simulate on hundreds of ranks */
+	int no_link_loads;  /* 1: no per-link loads (links() reports zero bytes); a live
+	                       session that kills jobs needs it: SimGrid 3.32's link-load
+	                       plugin crashes on a comm cancelled before it matched */
+	int alltoall_ring;  /* alltoall and alltoallv: 0 linear (every block at once,
+	                       SMPI's basic_linear), 1 ring (n - 1 rounds; in round i
+	                       rank r sends its block to r + i and receives from r - i,
+	                       SMPI's ring): what MPI libraries do for large blocks,
+	                       and far cheaper to simulate on hundreds of ranks */
+	const char *params; /* the engine's "key=value,..." (after NAME: in --engine
+	                       NAME:..), or NULL; engines without parameters refuse any */
 };
 
 struct net_engine_ops {

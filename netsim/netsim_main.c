@@ -236,8 +236,11 @@ int main(int argc, char **argv)
 		                "--job\n(try netsim --help)\n");
 		return 2;
 	}
+	char ename[64];
+	const char *ecolon = strchr(engine, ':');
+	snprintf(ename, sizeof ename, "%.*s", ecolon ? (int)(ecolon - engine) : 63, engine);
 	const struct net_engine_ops *ops =
-	    cmn_registry_find((const void *const *)net_engine_registry, engine, "engine", &e);
+	    cmn_registry_find((const void *const *)net_engine_registry, ename, "engine", &e);
 	if (!ops) {
 		fprintf(stderr, "netsim: %s\n", e.msg);
 		return 2;
@@ -312,7 +315,8 @@ int main(int argc, char **argv)
 		/* link loads only for --links-out: SimGrid's plugin resets every
 		 * link in each evaluation (copy-on-write faults: half of a small
 		 * evaluation's time) */
-		struct net_engine_args a = {m, platform ? platform : xml, cfg, !links_out, ring};
+		struct net_engine_args a = {m,    platform ? platform : xml, cfg, !links_out,
+		                            ring, ecolon ? ecolon + 1 : NULL};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {

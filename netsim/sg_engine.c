@@ -94,6 +94,10 @@ static char *cfg_arg(const char *kv)
 int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a, void **state,
                      struct cmn_err *e)
 {
+	if (a->params && *a->params)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "the SimGrid engines take no parameters ('%s'; use --cfg)",
+		                   a->params);
 	if (sg_engine_created)
 		return cmn_err_set(
 		    e, CMN_ESTATE,

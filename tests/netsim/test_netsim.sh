@@ -141,6 +141,25 @@ for eng in simgrid s4u; do
 done
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --alltoall bruck 2> "$T/err"
 [ $? -eq 2 ] && grep -q "'bruck' is not linear or ring" "$T/err" && ok "--alltoall: a bad value, exit 2" || ko "--alltoall bruck: $(cat "$T/err")"
+# the flit engine replays traces (--engine flit[:KEY=VALUE,..]): bandwidth-bound
+# kernels near the s4u engine's times when link latencies are negligible in both
+flow_flit() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2,lat=1e-9 --job "$2"@0-15 --alltoall ring --quiet \
+	--jobs-out "$T/f.csv" && time_of "$T/f.csv"; }
+for k in ft.A.16 is.A.16; do
+	a=$(flow_flit s4u $k) && b=$(flow_flit flit $k) && close "$a" "$b" 0.15 &&
+		ok "flit engine: $k within 15% of s4u ($b, $a s)" || ko "flit engine vs s4u on $k: $a $b"
+done
+"$NS" --engine flit:preset=insee,compute=zero,packet_flits=4 --machine mesh:dims=4x4 --job mg.S.8@spread --job cg.S.4@contiguous \
+	--quiet --jobs-out "$T/j.csv" --links-out "$T/l.csv" 2> "$T/err" && [ "$(wc -l < "$T/j.csv")" = 3 ] &&
+	[ "$(wc -l < "$T/l.csv")" -gt 2 ] && ok "flit engine: two jobs, a preset, link loads" ||
+	ko "flit engine: two jobs: $(tail -2 "$T/err")"
+"$NS" --engine flit:vcs=0 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
+[ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "flit engine: a bad parameter, exit 2" || ko "flit engine vcs=0: $(cat "$T/err")"
+"$NS" --engine flit:switching=vct,packet_flits=16 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
+[ $? -eq 2 ] && grep -q "cut-through" "$T/err" && ok "flit engine: cut-through packets larger than buffers, exit 2" ||
+	ko "flit engine vct: $(cat "$T/err")"
+"$NS" --engine s4u:vcs=2 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
+[ $? -eq 2 ] && grep -q "take no parameters" "$T/err" && ok "s4u: parameters refused, exit 2" || ko "s4u:vcs=2: $(cat "$T/err")"
 # synthetic traffic on the flit-level network (--traffic)
 "$NS" --traffic tornado --machine torus:dims=4x4 --engine flit:vcs=2 --load 0.1 --warmup 500 --sample 2000 --quiet --synth-out "$T/s.csv" &&
 	python3 - "$T/s.csv" << 'PY' && ok "--traffic: a CSV row with the effective engine" || ko "--traffic: CSV"

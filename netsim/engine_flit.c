@@ -1,0 +1,108 @@
+/* The flit-level engine as a network engine (netsim.h): each evaluation
+ * replays the jobs' traces on a fresh flit network of the machine
+ * (flit_replay.h). Parameters are the flit network's and the replay's
+ * (flit_param_defs, presets included); the clock is set by the flit width
+ * and the bandwidth of the node links: one flit per cycle is that
+ * bandwidth. Link loads are the flits each link carried. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flit_preset.h"
+#include "flit_replay.h"
+
+struct flit_engine {
+	const struct plat_machine *m;
+	struct flit_params p;
+	struct flit_replay_opts o;
+	long *flits;
+	struct net_link_result *links;
+	int64_t cycles; /* of the last evaluation */
+};
+
+static void flit_destroy(void *state)
+{
+	struct flit_engine *f = state;
+	if (!f)
+		return;
+	free(f->flits);
+	free(f->links);
+	free(f);
+}
+
+static int flit_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
+{
+	const struct plat_machine *m = a->machine;
+	if (a->cfg && a->cfg[0])
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "the flit engine takes no --cfg ('%s'): give its parameters "
+		                   "as --engine flit:KEY=VALUE,..",
+		                   a->cfg[0]);
+	struct flit_engine *f = calloc(1, sizeof *f);
+	if (!f)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	f->m = m;
+	struct cmn_params cp;
+	if (flit_params_parse(a->params, NULL, m, &cp, &f->p, e)) {
+		flit_destroy(f);
+		return e->code;
+	}
+	double bw = 0; /* the node links' bandwidth */
+	for (int l = 0; l < m->nlinks && bw <= 0; l++)
+		if (m->links[l].src < m->nodes)
+			bw = m->links[l].bw_bps;
+	f->o = (struct flit_replay_opts){bw > 0 ? f->p.flit_bytes / bw : 0,
+	                                 f->p.flit_bytes,
+	                                 f->p.packet_flits,
+	                                 f->p.compute_zero,
+	                                 a->alltoall_ring,
+	                                 m->speed_flops};
+	f->flits = calloc((size_t)m->nlinks + 1, sizeof *f->flits);
+	f->links = calloc((size_t)m->nlinks + 1, sizeof *f->links);
+	if (!f->flits || !f->links) {
+		flit_destroy(f);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	if (!(f->o.cycle_s > 0)) {
+		flit_destroy(f);
+		return cmn_err_set(e, CMN_EUSAGE, "flit engine: %s has no node links", m->spec);
+	}
+	*state = f;
+	return 0;
+}
+
+static int flit_evaluate(void *state, const struct net_job *jobs, int n, double until,
+                         struct net_job_result *results, struct cmn_err *e)
+{
+	struct flit_engine *f = state;
+	return flit_replay_run(f->m, &f->p, &f->o, jobs, n, until, results, f->flits, &f->cycles,
+	                       e);
+}
+
+static int flit_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e)
+{
+	(void)e;
+	struct flit_engine *f = state;
+	const struct plat_machine *m = f->m;
+	for (int l = 0; l < m->nlinks; l++) {
+		struct net_link_result *r = &f->links[l];
+		snprintf(r->name, sizeof r->name, "%d-%d", m->links[l].src, m->links[l].dst);
+		r->bandwidth = f->p.flit_bytes / f->o.cycle_s;
+		r->bytes = (double)f->flits[l] * f->p.flit_bytes;
+		r->busy_s = (double)f->flits[l] * f->o.cycle_s;
+	}
+	*out = f->links;
+	*n = m->nlinks;
+	return 0;
+}
+
+const struct net_engine_ops net_engine_flit_ops = {
+    .base = {"flit",
+             "flit-level: our own cycle-driven network of virtual-channel routers "
+             "(parameters: netsim --traffic x --help)",
+             flit_param_defs},
+    .create = flit_create,
+    .evaluate = flit_evaluate,
+    .links = flit_links,
+    .destroy = flit_destroy,
+};

@@ -1,0 +1,674 @@
+/* Trace replay on the flit-level network (flit_replay.h): ranks as small
+ * interpreters of their actions, transfers matched first-in first-out,
+ * packets on a flit_net, an event heap for computations and sleeps. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../apptraces/trace_expand.h"
+#include "flit_replay.h"
+
+#define EAGER_BYTES 65536.0
+
+/* What a rank does next, beyond its trace's own actions: the primitives a
+ * collective is expanded into. */
+enum prim_kind { P_SEND, P_RECV, P_ISEND, P_IRECV, P_WAITCOLL, P_COMPUTE };
+
+struct prim {
+	int kind, peer;
+	int64_t chan;
+	double amount; /* bytes, or flops */
+};
+
+/* A transfer between two ranks of a job: posted by either side first. */
+struct xfer {
+	int job, src, dst, coll;
+	int64_t chan;
+	double bytes; /* the sender's */
+	int sent, recvd, done;
+	int wait_s, wait_r; /* the sender / receiver waits for it */
+	long packets_left;
+	int next; /* the key's queue of unmatched transfers */
+};
+
+struct req {
+	int xfer, coll;
+	int src, dst, tag;
+};
+
+struct rank {
+	int job, r, node, pending, computing, finished;
+	long pc, end;
+	int k; /* collectives started */
+	struct prim *ops;
+	int nops, opi, capops;
+	struct req *reqs;
+	int nreq, capreq;
+	int64_t finish;
+};
+
+/* The unmatched transfers of one key (job, src, dst, coll, chan). */
+struct slot {
+	int used, job, src, dst, coll;
+	int64_t chan;
+	int head, tail;
+};
+
+struct ev {
+	int64_t at;
+	int kind, idx; /* 0: rank idx wakes; 1: transfer idx completes */
+	long seq;      /* ties in insertion order */
+};
+
+struct replay {
+	const struct plat_machine *m;
+	const struct flit_replay_opts *o;
+	struct flit_net *net;
+	const struct net_job *jobs;
+	int njobs, nrk, *base; /* base[j]: job j's first rank */
+	long ***coll;          /* coll[j][r][k]: action index of rank r's k-th collective */
+	struct rank *rk;
+	int *ready, nready, capready;
+	struct xfer *x;
+	int nx, capx;
+	struct slot *tab;
+	int tabcap, tabn;
+	struct ev *heap;
+	int nheap, capheap;
+	long seq;
+	int64_t now;
+	int oom;
+};
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	int c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, (size_t)c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* --- the event heap --- */
+static int ev_less(const struct ev *a, const struct ev *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+static void ev_push(struct replay *rp, int64_t at, int kind, int idx)
+{
+	if (grow((void **)&rp->heap, &rp->capheap, rp->nheap + 1, sizeof *rp->heap)) {
+		rp->oom = 1;
+		return;
+	}
+	int i = rp->nheap++;
+	struct ev v = {at, kind, idx, rp->seq++};
+	while (i > 0 && ev_less(&v, &rp->heap[(i - 1) / 2])) {
+		rp->heap[i] = rp->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	rp->heap[i] = v;
+}
+
+static struct ev ev_pop(struct replay *rp)
+{
+	struct ev top = rp->heap[0], last = rp->heap[--rp->nheap];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= rp->nheap)
+			break;
+		if (c + 1 < rp->nheap && ev_less(&rp->heap[c + 1], &rp->heap[c]))
+			c++;
+		if (!ev_less(&rp->heap[c], &last))
+			break;
+		rp->heap[i] = rp->heap[c];
+		i = c;
+	}
+	if (rp->nheap)
+		rp->heap[i] = last;
+	return top;
+}
+
+static void make_ready(struct replay *rp, int g)
+{
+	if (grow((void **)&rp->ready, &rp->capready, rp->nready + 1, sizeof *rp->ready)) {
+		rp->oom = 1;
+		return;
+	}
+	rp->ready[rp->nready++] = g;
+}
+
+/* --- matching --- */
+static uint64_t key_hash(int job, int src, int dst, int coll, int64_t chan)
+{
+	uint64_t h = (uint64_t)chan * 0x9E3779B97F4A7C15u;
+	h ^= ((uint64_t)(uint32_t)job << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint32_t)dst;
+	h ^= (uint64_t)coll << 63;
+	h *= 0xBF58476D1CE4E5B9u;
+	return h ^ (h >> 31);
+}
+
+static struct slot *lookup(struct replay *rp, int job, int src, int dst, int coll, int64_t chan)
+{
+	if (2 * (rp->tabn + 1) > rp->tabcap) { /* grow and rehash */
+		int cap = rp->tabcap ? 2 * rp->tabcap : 1024;
+		struct slot *t = calloc((size_t)cap, sizeof *t);
+		if (!t) {
+			rp->oom = 1;
+			return NULL;
+		}
+		for (int i = 0; i < rp->tabcap; i++) {
+			struct slot *s = &rp->tab[i];
+			if (!s->used)
+				continue;
+			uint64_t h = key_hash(s->job, s->src, s->dst, s->coll, s->chan);
+			int at = (int)(h & (uint64_t)(cap - 1));
+			while (t[at].used)
+				at = (at + 1) & (cap - 1);
+			t[at] = *s;
+		}
+		free(rp->tab);
+		rp->tab = t;
+		rp->tabcap = cap;
+	}
+	uint64_t h = key_hash(job, src, dst, coll, chan);
+	int at = (int)(h & (uint64_t)(rp->tabcap - 1));
+	while (rp->tab[at].used) {
+		struct slot *s = &rp->tab[at];
+		if (s->job == job && s->src == src && s->dst == dst && s->coll == coll &&
+		    s->chan == chan)
+			return s;
+		at = (at + 1) & (rp->tabcap - 1);
+	}
+	rp->tab[at] = (struct slot){1, job, src, dst, coll, chan, -1, -1};
+	rp->tabn++;
+	return &rp->tab[at];
+}
+
+static void complete(struct replay *rp, int xi)
+{
+	struct xfer *x = &rp->x[xi];
+	x->done = 1;
+	int g[2] = {x->wait_s ? rp->base[x->job] + x->src : -1,
+	            x->wait_r ? rp->base[x->job] + x->dst : -1};
+	for (int i = 0; i < 2; i++)
+		if (g[i] >= 0 && --rp->rk[g[i]].pending == 0)
+			make_ready(rp, g[i]);
+	x->wait_s = x->wait_r = 0;
+}
+
+/* Both sides posted: the data goes, in packets queued at the source node. */
+static int transfer(struct replay *rp, int xi, double bytes, struct cmn_err *e)
+{
+	struct xfer *x = &rp->x[xi];
+	const struct net_job *job = &rp->jobs[x->job];
+	int a = job->nodes[x->src], b = job->nodes[x->dst];
+	if (a == b) { /* the same node: no network */
+		complete(rp, xi);
+		return 0;
+	}
+	double W = rp->o->flit_bytes;
+	long flits = bytes > 0 ? (long)ceil(bytes / W) : 1, P = rp->o->packet_flits;
+	x->packets_left = (flits + P - 1) / P;
+	for (long f = flits; f > 0; f -= P)
+		if (flit_net_inject(rp->net, a, b, (int)(f < P ? f : P), xi, e))
+			return e->code;
+	return 0;
+}
+
+/* Posts one side of a transfer of rank g's job; its index, or -1 (e). */
+static int post(struct replay *rp, int g, int send, int peer, int coll, int64_t chan, double bytes,
+                struct cmn_err *e)
+{
+	struct rank *k = &rp->rk[g];
+	int src = send ? k->r : peer, dst = send ? peer : k->r;
+	struct slot *s = lookup(rp, k->job, src, dst, coll, chan);
+	if (!s)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	int h = s->head;
+	if (h >= 0 && (send ? !rp->x[h].sent : !rp->x[h].recvd)) { /* the other side waits */
+		s->head = rp->x[h].next;
+		if (s->head < 0)
+			s->tail = -1;
+		if (send)
+			rp->x[h].sent = 1;
+		else
+			rp->x[h].recvd = 1;
+		if (send)
+			rp->x[h].bytes = bytes;
+		if (transfer(rp, h, rp->x[h].bytes, e))
+			return -1;
+		return h;
+	}
+	if (grow((void **)&rp->x, &rp->capx, rp->nx + 1, sizeof *rp->x))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	int xi = rp->nx++;
+	rp->x[xi] = (struct xfer){k->job, src, dst, coll, chan, bytes, send, !send, 0, 0, 0, 0, -1};
+	if (s->tail >= 0)
+		rp->x[s->tail].next = xi;
+	else
+		s->head = xi;
+	s->tail = xi;
+	return xi;
+}
+
+static void wait_on(struct replay *rp, int g, int xi)
+{
+	struct xfer *x = &rp->x[xi];
+	if (x->done)
+		return;
+	if (rp->base[x->job] + x->src == g)
+		x->wait_s = 1;
+	else
+		x->wait_r = 1;
+	rp->rk[g].pending++;
+}
+
+static int add_req(struct rank *k, int xi, int coll, int src, int dst, int tag)
+{
+	if (grow((void **)&k->reqs, &k->capreq, k->nreq + 1, sizeof *k->reqs))
+		return -1;
+	k->reqs[k->nreq++] = (struct req){xi, coll, src, dst, tag};
+	return 0;
+}
+
+/* Waits for the requests of one kind (collective or the trace's own). */
+static void wait_reqs(struct replay *rp, int g, int coll)
+{
+	struct rank *k = &rp->rk[g];
+	int kept = 0;
+	for (int i = 0; i < k->nreq; i++)
+		if (k->reqs[i].coll == coll)
+			wait_on(rp, g, k->reqs[i].xfer);
+		else
+			k->reqs[kept++] = k->reqs[i];
+	k->nreq = kept;
+}
+
+static int push_prim(struct rank *k, int kind, int peer, int64_t chan, double amount)
+{
+	if (grow((void **)&k->ops, &k->capops, k->nops + 1, sizeof *k->ops))
+		return -1;
+	k->ops[k->nops++] = (struct prim){kind, peer, chan, amount};
+	return 0;
+}
+
+/* Messages of one phase of a collective (trace_expand's emissions). */
+struct msgs {
+	int phase, me; /* me >= 0: only those to me */
+	int *dst;
+	double *bytes;
+	int n, cap, oom;
+};
+
+static void keep(void *ctx, int phase, int dst, double bytes)
+{
+	struct msgs *m = ctx;
+	if (phase != m->phase || (m->me >= 0 && dst != m->me))
+		return;
+	if (grow((void **)&m->dst, &m->cap, m->n + 1, sizeof *m->dst)) {
+		m->oom = 1;
+		return;
+	}
+	int cap = m->cap, n = m->n;
+	double *b = realloc(m->bytes, (size_t)cap * sizeof *b);
+	if (!b) {
+		m->oom = 1;
+		return;
+	}
+	m->bytes = b;
+	m->dst[n] = dst;
+	m->bytes[m->n++] = bytes;
+}
+
+/* Collective k of rank g (action a) as primitives, as engine_s4u.c runs it. */
+static int expand_collective(struct replay *rp, int g, const struct trace_action *a)
+{
+	struct rank *k = &rp->rk[g];
+	const struct trace *t = rp->jobs[k->job].trace;
+	int r = k->r, n = t->nranks, c = k->k++, bad = 0;
+	int64_t ch = (int64_t)c << 20;
+	if (rp->o->ring && (a->op == TR_ALLTOALL || a->op == TR_ALLTOALLV)) {
+		struct msgs out = {0, -1, NULL, NULL, 0, 0, 0};
+		trace_expand_sends(t, r, a, keep, &out);
+		double *block = calloc((size_t)n, sizeof *block);
+		bad = out.oom || !block;
+		for (int i = 0; !bad && i < out.n; i++)
+			block[out.dst[i]] += out.bytes[i];
+		for (int i = 1; !bad && i < n; i++)
+			bad = push_prim(k, P_IRECV, (r - i + n) % n, ch | i, 0) ||
+			      push_prim(k, P_ISEND, (r + i) % n, ch | i, block[(r + i) % n]) ||
+			      push_prim(k, P_WAITCOLL, 0, 0, 0);
+		free(block);
+		free(out.dst), free(out.bytes);
+		return bad ? -1 : 0;
+	}
+	for (int phase = 0; !bad && phase < trace_expand_phases(a->op); phase++) {
+		struct msgs out = {phase, -1, NULL, NULL, 0, 0, 0},
+		            in = {phase, r, NULL, NULL, 0, 0, 0};
+		trace_expand_sends(t, r, a, keep, &out);
+		int *from = malloc((size_t)n * sizeof *from), nin = 0;
+		bad = !from;
+		for (int s = 0; !bad && s < n; s++) { /* who sends to r in this phase */
+			if (s == r)
+				continue;
+			int before = in.n;
+			trace_expand_sends(t, s, &t->act[rp->coll[k->job][s][c]], keep, &in);
+			for (int i = before; i < in.n && nin < n; i++)
+				from[nin++] = s;
+		}
+		bad |= out.oom || in.oom;
+		int ex = trace_expand_is_exchange(a->op);
+		for (int i = 0; !bad && i < nin; i++)
+			bad = push_prim(k, ex ? P_IRECV : P_RECV, from[i], ch | phase, 0);
+		for (int i = 0; !bad && i < out.n; i++)
+			bad = push_prim(k, ex ? P_ISEND : P_SEND, out.dst[i], ch | phase,
+			                out.bytes[i]);
+		if (!bad && ex)
+			bad = push_prim(k, P_WAITCOLL, 0, 0, 0);
+		free(from);
+		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
+	}
+	if (!bad && (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER) &&
+	    a->b > 0)
+		bad = push_prim(k, P_COMPUTE, 0, 0, a->b);
+	return bad ? -1 : 0;
+}
+
+static int64_t cycles_of(const struct replay *rp, double seconds)
+{
+	return seconds > 0 ? (int64_t)ceil(seconds / rp->o->cycle_s - 1e-9) : 0;
+}
+
+/* Starts a wait of `cycles` (a computation or a sleep). */
+static void busy(struct replay *rp, int g, int64_t cycles)
+{
+	if (cycles <= 0)
+		return;
+	rp->rk[g].computing = 1;
+	ev_push(rp, rp->now + cycles, 0, g);
+}
+
+/* One primitive of rank g. */
+static int exec_prim(struct replay *rp, int g, const struct prim *p, struct cmn_err *e)
+{
+	struct rank *k = &rp->rk[g];
+	int xi;
+	switch (p->kind) {
+	case P_SEND:
+	case P_RECV:
+	case P_ISEND:
+	case P_IRECV: {
+		int send = p->kind == P_SEND || p->kind == P_ISEND;
+		xi = post(rp, g, send, p->peer, 1, p->chan, p->amount, e); /* collectives' keys */
+		if (xi < 0)
+			return e->code;
+		if (p->kind == P_ISEND || p->kind == P_IRECV) {
+			if (add_req(k, xi, 1, 0, 0, 0))
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		} else if (!send || p->amount >= EAGER_BYTES) {
+			wait_on(rp, g, xi);
+		}
+		return 0;
+	}
+	case P_WAITCOLL: wait_reqs(rp, g, 1); return 0;
+	case P_COMPUTE:
+		if (!rp->o->compute_zero)
+			busy(rp, g, cycles_of(rp, p->amount / rp->o->speed_flops));
+		return 0;
+	}
+	return 0;
+}
+
+/* One action of rank g's trace. */
+static int exec_action(struct replay *rp, int g, const struct trace_action *a, struct cmn_err *e)
+{
+	struct rank *k = &rp->rk[g];
+	const struct trace *t = rp->jobs[k->job].trace;
+	int r = k->r, xi;
+	double bytes = trace_bytes(t, r, a->dt1, a->a);
+	switch (a->op) {
+	case TR_COMPUTE:
+		if (!rp->o->compute_zero && a->a > 0)
+			busy(rp, g, cycles_of(rp, a->a / rp->o->speed_flops));
+		return 0;
+	case TR_SLEEP: busy(rp, g, cycles_of(rp, a->a)); return 0;
+	case TR_SEND:
+	case TR_ISEND:
+	case TR_RECV:
+	case TR_IRECV: {
+		int send = a->op == TR_SEND || a->op == TR_ISEND;
+		if ((xi = post(rp, g, send, a->peer, 0, a->tag, bytes, e)) < 0)
+			return e->code;
+		if (a->op == TR_ISEND || a->op == TR_IRECV)
+			return add_req(k, xi, 0, send ? r : a->peer, send ? a->peer : r, a->tag)
+			           ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
+			           : 0;
+		if (!send || bytes >= EAGER_BYTES)
+			wait_on(rp, g, xi);
+		return 0;
+	}
+	case TR_WAIT:
+		for (int i = 0; i < k->nreq; i++)
+			if (!k->reqs[i].coll && k->reqs[i].src == a->peer &&
+			    k->reqs[i].dst == a->aux && k->reqs[i].tag == a->tag) {
+				wait_on(rp, g, k->reqs[i].xfer);
+				memmove(&k->reqs[i], &k->reqs[i + 1],
+				        (size_t)(k->nreq - i - 1) * sizeof *k->reqs);
+				k->nreq--;
+				break;
+			}
+		return 0;
+	case TR_WAITALL: wait_reqs(rp, g, 0); return 0;
+	default:
+		if (a->op >= TR_BARRIER && a->op <= TR_REDUCESCATTER && expand_collective(rp, g, a))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		return 0;
+	}
+}
+
+/* Runs rank g until it waits, computes or ends. */
+static int run_rank(struct replay *rp, int g, struct cmn_err *e)
+{
+	struct rank *k = &rp->rk[g];
+	const struct trace *t = rp->jobs[k->job].trace;
+	while (!k->pending && !k->computing && !k->finished && !rp->oom) {
+		if (k->opi < k->nops) {
+			struct prim p = k->ops[k->opi++];
+			if (k->opi == k->nops)
+				k->opi = k->nops = 0;
+			if (exec_prim(rp, g, &p, e))
+				return e->code;
+		} else if (k->pc < k->end) {
+			if (exec_action(rp, g, &t->act[k->pc++], e))
+				return e->code;
+		} else if (k->nreq) { /* what is still pending, as SMPI's replay does */
+			wait_reqs(rp, g, 0);
+			wait_reqs(rp, g, 1);
+		} else {
+			k->finished = 1;
+			k->finish = rp->now;
+		}
+	}
+	return rp->oom ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
+}
+
+static void delivered(void *ctx, const struct flit_delivery *d)
+{
+	struct replay *rp = ctx;
+	struct xfer *x = &rp->x[d->id];
+	if (--x->packets_left == 0) /* its ranks resume in the next cycle */
+		ev_push(rp, d->done + 1, 1, (int)d->id);
+}
+
+/* A deadlock of the traces: the first blocked ranks and what they do. */
+static int stuck(struct replay *rp, struct cmn_err *e)
+{
+	char what[600] = "";
+	int shown = 0;
+	for (int g = 0; g < rp->nrk && shown < 4; g++) {
+		struct rank *k = &rp->rk[g];
+		if (k->finished)
+			continue;
+		const struct trace *t = rp->jobs[k->job].trace;
+		const struct trace_action *a = k->pc > 0 ? &t->act[k->pc - 1] : NULL;
+		size_t len = strlen(what);
+		snprintf(what + len, sizeof what - len, "%s%s rank %d at %s (trace line %u)",
+		         shown ? "; " : "", rp->jobs[k->job].name, k->r,
+		         a ? trace_op_name(a->op) : "its start", a ? a->line : 0);
+		shown++;
+	}
+	return cmn_err_set(e, CMN_EINPUT,
+	                   "flit replay: every unfinished rank waits for a message that "
+	                   "is never sent (cycle %lld): %s",
+	                   (long long)rp->now, what);
+}
+
+static int setup(struct replay *rp, struct cmn_err *e)
+{
+	rp->base = malloc(((size_t)rp->njobs + 1) * sizeof *rp->base);
+	rp->coll = calloc((size_t)rp->njobs, sizeof *rp->coll);
+	if (!rp->base || !rp->coll)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	rp->nrk = 0;
+	for (int j = 0; j < rp->njobs; j++) {
+		rp->base[j] = rp->nrk;
+		rp->nrk += rp->jobs[j].trace->nranks;
+	}
+	rp->base[rp->njobs] = rp->nrk;
+	rp->rk = calloc((size_t)rp->nrk + 1, sizeof *rp->rk);
+	if (!rp->rk)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int j = 0; j < rp->njobs; j++) {
+		const struct net_job *job = &rp->jobs[j];
+		const struct trace *t = job->trace;
+		if (!(rp->coll[j] = calloc((size_t)t->nranks, sizeof **rp->coll)))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		for (int r = 0; r < t->nranks; r++) {
+			long nc = 0;
+			for (long i = t->first[r]; i < t->first[r + 1]; i++)
+				nc +=
+				    t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
+			if (!(rp->coll[j][r] = malloc((size_t)(nc ? nc : 1) * sizeof ***rp->coll)))
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			nc = 0;
+			for (long i = t->first[r]; i < t->first[r + 1]; i++)
+				if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
+					rp->coll[j][r][nc++] = i;
+			int node = job->nodes[r];
+			if (node < 0 || node >= rp->m->nodes)
+				return cmn_err_set(e, CMN_EUSAGE,
+				                   "%s rank %d: node %d (nodes 0..%d)", job->name,
+				                   r, node, rp->m->nodes - 1);
+			rp->rk[rp->base[j] + r] = (struct rank){.job = j,
+			                                        .r = r,
+			                                        .node = node,
+			                                        .pc = t->first[r],
+			                                        .end = t->first[r + 1]};
+		}
+	}
+	return 0;
+}
+
+static void teardown(struct replay *rp)
+{
+	for (int j = 0; rp->coll && j < rp->njobs; j++) {
+		for (int r = 0; rp->coll[j] && r < rp->jobs[j].trace->nranks; r++)
+			free(rp->coll[j][r]);
+		free(rp->coll[j]);
+	}
+	for (int g = 0; rp->rk && g < rp->nrk; g++) {
+		free(rp->rk[g].ops);
+		free(rp->rk[g].reqs);
+	}
+	free(rp->coll);
+	free(rp->rk);
+	free(rp->base);
+	free(rp->ready);
+	free(rp->x);
+	free(rp->tab);
+	free(rp->heap);
+	flit_net_destroy(rp->net);
+}
+
+int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
+                    const struct flit_replay_opts *o, const struct net_job *jobs, int n,
+                    double until, struct net_job_result *results, long *link_flits, int64_t *cycles,
+                    struct cmn_err *e)
+{
+	if (!(o->cycle_s > 0) || o->flit_bytes < 1 || o->packet_flits < 1 || !(o->speed_flops > 0))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit replay: cycle time, flit bytes, packet flits and node "
+		                   "speed must be positive");
+	if (p->cut_through && o->packet_flits > p->buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit replay: packets of %d flits under virtual cut-through "
+		                   "need buffers of as many (buf=%d)",
+		                   o->packet_flits, p->buf);
+	struct replay rp = {.m = m, .o = o, .jobs = jobs, .njobs = n};
+	int rc = setup(&rp, e);
+	if (!rc)
+		rc = flit_net_create(m, p, &rp.net, e);
+	for (int g = 0; !rc && g < rp.nrk; g++) {
+		int64_t at = cycles_of(&rp, jobs[rp.rk[g].job].start);
+		if (at > 0)
+			ev_push(&rp, at, 0, g), rp.rk[g].computing = 1;
+		else
+			make_ready(&rp, g);
+	}
+	int64_t stop = until > 0 ? cycles_of(&rp, until) : -1;
+	int left = rp.nrk;
+	while (!rc && !rp.oom) {
+		while (rp.nheap && rp.heap[0].at <= rp.now) { /* what is due now */
+			struct ev v = ev_pop(&rp);
+			if (v.kind == 0)
+				rp.rk[v.idx].computing = 0, make_ready(&rp, v.idx);
+			else
+				complete(&rp, v.idx);
+		}
+		for (int i = 0; !rc && i < rp.nready; i++) { /* ranks made ready meanwhile append */
+			int g = rp.ready[i], was = rp.rk[g].finished;
+			rc = run_rank(&rp, g, e);
+			left -= !was && rp.rk[g].finished;
+		}
+		rp.nready = 0;
+		if (rc || !left || (stop >= 0 && rp.now >= stop))
+			break;
+		if (flit_net_in_flight(rp.net) > 0) {
+			rc = flit_net_run(rp.net, rp.now + 1, delivered, &rp, e);
+			rp.now++;
+		} else if (rp.nheap) { /* idle: straight to the next event */
+			rp.now = rp.heap[0].at > rp.now ? rp.heap[0].at : rp.now;
+			if (stop >= 0 && rp.now > stop)
+				rp.now = stop;
+			rc = flit_net_run(rp.net, rp.now, NULL, NULL, e);
+		} else {
+			rc = stuck(&rp, e);
+		}
+	}
+	if (!rc && rp.oom)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int j = 0; !rc && j < n; j++) {
+		int64_t last = 0, done = 1;
+		for (int g = rp.base[j]; g < rp.base[j + 1]; g++) {
+			done &= rp.rk[g].finished;
+			last = rp.rk[g].finish > last ? rp.rk[g].finish : last;
+		}
+		results[j].start = jobs[j].start;
+		results[j].finish = done ? (double)last * o->cycle_s : -1;
+	}
+	if (!rc && link_flits)
+		memcpy(link_flits, flit_net_link_flits(rp.net),
+		       (size_t)m->nlinks * sizeof *link_flits);
+	if (!rc && cycles)
+		*cycles = rp.now;
+	teardown(&rp);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* Trace replay on the flit-level network (netsim/flit_replay.h): exact
+ * cycle counts of a message and a ping-pong against the zero-load closed
+ * form, compute as flops or as zero, a deadlocked trace named, two jobs on
+ * disjoint subtrees independent, determinism, every generated kernel runs
+ * to completion with every transfer delivered. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "flit_replay.h"
+#include "gen.h"
+
+static struct plat_machine *machine(const char *spec)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	return m;
+}
+
+static struct trace *trace_of(const char *text)
+{
+	char *path = th_write_temp(text, ".txt");
+	struct trace *t;
+	struct cmn_err e;
+	int rc = trace_load(path, &t, &e);
+	if (rc)
+		fprintf(stderr, "trace: %s\n", e.msg);
+	CU_ASSERT_FATAL(rc == 0);
+	remove(path);
+	free(path);
+	return t;
+}
+
+static struct flit_replay_opts opts(const struct flit_params *p)
+{
+	return (struct flit_replay_opts){1e-9, p->flit_bytes, p->packet_flits, p->compute_zero, 0,
+	                                 1e9};
+}
+
+/* Zero-load cycles of F flits in packets from a to b, to the rank's resumption. */
+static long one_message(const struct plat_machine *m, const struct flit_params *p, int a, int b,
+                        long F)
+{
+	int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
+	int H = plat_route(m, a, b, route); /* links */
+	free(route);
+	long lat = p->inject_delay + (long)(H - 1) * p->router_delay +
+	           (long)(H - 2) * p->link_delay + 2L * p->node_link_delay + p->eject_delay;
+	return lat + F - 1 + 1; /* the flits stream one per cycle; resume a cycle after */
+}
+
+static void test_message_timing(void)
+{
+	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct flit_params p;
+	flit_params_default(&p);
+	struct flit_replay_opts o = opts(&p);
+	/* 1000 bytes = 63 flits of 16 bytes (8 packets); a recv posted first */
+	struct trace *t = trace_of("0 recv 1 0 1000\n1 send 0 0 1000\n");
+	int nodes[2] = {0, 15};
+	struct net_job j = {"j", t, nodes, 0};
+	struct net_job_result r;
+	struct cmn_err e;
+	int64_t cycles;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	long want = one_message(m, &p, 15, 0, 63);
+	CU_ASSERT_EQUAL(cycles, want);
+	CU_ASSERT(fabs(r.finish - (double)want * 1e-9) < 1e-15);
+	/* a ping-pong of 1 byte twice: two single-flit messages back to back */
+	struct trace *pp = trace_of("0 send 1 0 1\n0 recv 1 0 1\n0 send 1 0 1\n0 recv 1 0 1\n"
+	                            "1 recv 0 0 1\n1 send 0 0 1\n1 recv 0 0 1\n1 send 0 0 1\n");
+	j.trace = pp;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_EQUAL(cycles,
+	                2 * one_message(m, &p, 0, 15, 1) + 2 * one_message(m, &p, 15, 0, 1));
+	/* ranks on one node exchange in no time; compute takes flops / speed */
+	int same[2] = {5, 5};
+	struct trace *c = trace_of("0 compute 2000\n0 send 1 0 100000\n1 recv 0 0 100000\n");
+	j.trace = c, j.nodes = same;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_EQUAL(cycles, 2000); /* 2000 flops at 1e9 flop/s, cycles of 1 ns */
+	p.compute_zero = 1;
+	o = opts(&p);
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_EQUAL(cycles, 0);
+	/* a job starting later: its finish counts from the evaluation's start */
+	j.start = 5e-6;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT(fabs(r.finish - 5e-6) < 1e-12 && r.start == 5e-6);
+	trace_free(t), trace_free(pp), trace_free(c);
+	plat_machine_destroy(m);
+}
+
+static void test_deadlock_and_until(void)
+{
+	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct flit_params p;
+	flit_params_default(&p);
+	struct flit_replay_opts o = opts(&p);
+	/* two large blocking sends (rendezvous) facing each other never match */
+	struct trace *t = trace_of("0 send 1 0 100000\n0 recv 1 0 100000\n"
+	                           "1 send 0 0 100000\n1 recv 0 0 100000\n");
+	int nodes[2] = {0, 1};
+	struct net_job j = {"job7", t, nodes, 0};
+	struct net_job_result r;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 0 at send (trace line 1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 1 at send (trace line 3)"));
+	trace_free(t);
+	/* a time limit: unfinished */
+	t = trace_of("0 compute 1e9\n1 compute 10\n");
+	j.trace = t;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 1e-3, &r, NULL, NULL, &e) == 0);
+	CU_ASSERT_EQUAL(r.finish, -1);
+	/* virtual cut-through with packets larger than buffers is refused */
+	p.cut_through = 1, p.packet_flits = 16;
+	o = opts(&p);
+	CU_ASSERT_EQUAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EUSAGE);
+	trace_free(t);
+	plat_machine_destroy(m);
+}
+
+static struct trace *kernel(const char *name)
+{
+	struct trace *t;
+	struct cmn_err e;
+	int exact, rc = trace_generate(name, 'S', 16, 1, 1, &t, &exact, &e);
+	if (rc)
+		fprintf(stderr, "%s: %s\n", name, e.msg);
+	CU_ASSERT_FATAL(rc == 0);
+	return t;
+}
+
+/* Every kernel on a tree: finishes, carries at least its bytes, and two
+ * jobs on disjoint subtrees finish as each alone; the same run twice gives
+ * the same cycles. */
+static void test_kernels_and_isolation(void)
+{
+	static const char *const ks[] = {"bt", "cg", "ep", "ft", "is", "lu", "mg", "sp"};
+	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct flit_params p;
+	flit_params_default(&p);
+	struct flit_replay_opts o = opts(&p);
+	int a[16], b[16];
+	for (int i = 0; i < 16; i++)
+		a[i] = i, b[i] = 16 + i; /* two level-2 subtrees of 16 nodes */
+	for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
+		struct trace *t = kernel(ks[k]);
+		struct net_job jobs[2] = {{"a", t, a, 0}, {"b", t, b, 0}};
+		struct net_job_result alone, both[2], again;
+		struct cmn_err e;
+		int64_t c1, c2;
+		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, &c1, &e) == 0);
+		CU_ASSERT(alone.finish > 0);
+		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) == 0);
+		CU_ASSERT_EQUAL(both[0].finish, alone.finish);
+		CU_ASSERT_EQUAL(both[1].finish, alone.finish);
+		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &again, NULL, &c2, &e) == 0);
+		CU_ASSERT_EQUAL(c1, c2);
+		trace_free(t);
+	}
+	plat_machine_destroy(m);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("flit replay", NULL, NULL);
+	CU_add_test(s, "message and ping-pong timing, compute, start", test_message_timing);
+	CU_add_test(s, "deadlocked traces, time limit, bad packets", test_deadlock_and_until);
+	CU_add_test(s, "kernels, disjoint subtrees, determinism", test_kernels_and_isolation);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
