@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: netsim (--platform FILE.xml | --machine SPEC) --job TRACE@NODES[@START]...\n"
-	    "              [--engine NAME] [--iterations K] [--cfg KEY:VALUE]...\n"
+	    "              [--engine NAME[:KEY=VALUE,..]] [--iterations K] [--cfg KEY:VALUE]...\n"
 	    "              [--jobs-out FILE.csv] [--links-out FILE.csv] [--no-alone] [--quiet]\n"
 	    "\n"
 	    "Replays every job's trace on its nodes, all jobs together, and each job alone\n"
@@ -43,7 +43,9 @@ static void usage(FILE *f)
 	    "                     NODES: a list with ranges (0-15 or 0,16,32,48; one rank per\n"
 	    "                     entry, nodes may repeat), contiguous, spread, random:seed=N;\n"
 	    "                     START: seconds after the run starts (default 0)\n"
-	    "  --engine NAME      network engine (default simgrid)\n"
+	    "  --engine NAME[:KEY=VALUE,..]\n"
+	    "                     network engine (default simgrid) and its parameters (flit's:\n"
+	    "                     netsim --traffic x --help; the SimGrid engines take none)\n"
 	    "  --iterations K     iterations of generated traces (default 0: the class's own)\n"
 	    "  --cfg KEY:VALUE    SimGrid setting (e.g. network/model:CM02, "
 	    "network/crosstraffic:0)\n"

@@ -143,7 +143,7 @@ done
 [ $? -eq 2 ] && grep -q "'bruck' is not linear or ring" "$T/err" && ok "--alltoall: a bad value, exit 2" || ko "--alltoall bruck: $(cat "$T/err")"
 # the flit engine replays traces (--engine flit[:KEY=VALUE,..]): bandwidth-bound
 # kernels near the s4u engine's times when link latencies are negligible in both
-flow_flit() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2,lat=1e-9 --job "$2"@0-15 --alltoall ring --quiet \
+flow_flit() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2,lat=1e-9 --job "$2"@0-15 --iterations 1 --alltoall ring --quiet \
 	--jobs-out "$T/f.csv" && time_of "$T/f.csv"; }
 for k in ft.A.16 is.A.16; do
 	a=$(flow_flit s4u $k) && b=$(flow_flit flit $k) && close "$a" "$b" 0.15 &&
