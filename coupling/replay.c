@@ -142,7 +142,9 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 		t[i] = jobs[i].trace == jobs[cnt + i].trace ? two : two - one;
 		if (t1)
 			t1[i] = one;
-		if (!(one >= 0 && t[i] > 0))
+		/* zero only without compute and without traffic between nodes
+		 * (the flit engine's compute=zero) */
+		if (!(one >= 0 && t[i] >= 0 && (t[i] > 0 || two == 0)))
 			rc =
 			    cmn_err_set(e, CMN_ESTATE,
 			                "%s: one iteration took %g s (one iteration ended at %g s, "

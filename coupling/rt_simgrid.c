@@ -1,6 +1,7 @@
-/* Run-time model "simgrid": a job's progress rate is t_ref / t_now, where
- * both are one iteration of its profile (jobprof.h) replayed by a netsim
- * SimGrid engine (SMPI's replay by default):
+/* Run-time models that replay iterations on a netsim engine: "simgrid" here
+ * (its engine simgrid or s4u), "flit" in rt_flit.c (rt_replay.h). A job's
+ * progress rate is t_ref / t_now, where both are one iteration of its
+ * profile (jobprof.h) replayed by the engine (SMPI's replay by default):
  *  - t_ref: the job alone on the reference placement, nodes 0..n-1
  *    (contiguous); its work is its log run time, the run time there;
  *  - mode=isolated: t_now is the job alone on its own nodes (the effect of
@@ -34,6 +35,7 @@
 #include "itcache.h"
 #include "jobprof.h"
 #include "replay.h"
+#include "rt_replay.h"
 
 static const struct cmn_param_def sg_params[] = {
     {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
@@ -64,7 +66,7 @@ struct jstate {
 struct sgm {
 	struct cpl_profiles *prof;
 	int shared;
-	char engine[16];
+	char engine[256], model[16];
 	int ring;   /* alltoall=ring */
 	int counts; /* shape=counts */
 	struct cpl_replay *rp;
@@ -78,21 +80,23 @@ struct sgm {
 	struct cpl_groups *grp;
 	struct jstate *js; /* by job index */
 	int *held, nheld;  /* jobs with link lists */
-	char *running;     /* by job index, during sg_rates */
+	char *running;     /* by job index, during cpl_rt_replay_rates */
 	long shared_sets;
 };
 
-static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const char *engine,
+                         void **self, struct cmn_err *e)
 {
 	struct sgm *g = calloc(1, sizeof *g);
 	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	if (cpl_profiles_create(p, "simgrid", &g->prof, e)) {
+	if (cpl_profiles_create(p, model, &g->prof, e)) {
 		free(g);
 		return e->code;
 	}
 	g->shared = strcmp(cmn_params_str(p, "mode"), "shared") == 0;
-	snprintf(g->engine, sizeof g->engine, "%s", cmn_params_str(p, "engine"));
+	snprintf(g->engine, sizeof g->engine, "%s", engine);
+	snprintf(g->model, sizeof g->model, "%s", model);
 	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	if (!(g->cache = cpl_itcache_new())) {
@@ -104,7 +108,12 @@ static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 	return 0;
 }
 
-static void sg_destroy(void *self)
+static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	return cpl_rt_replay_create(p, "simgrid", cmn_params_str(p, "engine"), self, e);
+}
+
+void cpl_rt_replay_destroy(void *self)
 {
 	struct sgm *g = self;
 	cpl_replay_close(g->rp);
@@ -308,8 +317,8 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 	return rc;
 }
 
-static double sg_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
-                      struct cmn_err *e)
+double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                          struct cmn_err *e)
 {
 	(void)e, (void)self, (void)nodes, (void)n;
 	return js_sim_job(sim, j)->run_s;
@@ -328,7 +337,7 @@ static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
 	return rc;
 }
 
-static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
+int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
 {
 	struct sgm *g = self;
 	if (!g->rp && setup(g, sim, e))
@@ -362,8 +371,14 @@ static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	}
 	if (!rc && g->shared && n > 1)
 		rc = shared_times(g, (int)n, jj, k, nodes, nn, mv, tnow, e);
+	for (size_t i = 0; !rc && i < n; i++) /* both 0: nothing placement can change */
+		rates[i] = tnow[i] == tref[i] ? 1 : tref[i] / tnow[i];
 	for (size_t i = 0; !rc && i < n; i++)
-		rates[i] = tref[i] / tnow[i];
+		if (!(rates[i] > 0 && isfinite(rates[i])))
+			rc = cmn_err_set(e, CMN_ESTATE,
+			                 "job %.0f: an iteration of %g s on its nodes, %g s on the "
+			                 "reference: no rate",
+			                 js_sim_job(sim, jj[i])->f[JS_F_JOB], tnow[i], tref[i]);
 	free(k);
 	free(nn);
 	free(jj);
@@ -374,17 +389,18 @@ static int sg_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	return rc;
 }
 
-static void sg_report(void *self, FILE *f)
+void cpl_rt_replay_report(void *self, FILE *f)
 {
 	struct sgm *g = self;
 	long lookups, hits;
 	size_t entries;
 	cpl_itcache_counts(g->cache, &lookups, &hits, &entries);
 	fprintf(f,
-	        "simgrid (%s, engine %s): %ld replays; placement cache %ld lookups, %ld hits "
+	        "%s (%s, engine %s): %ld replays; placement cache %ld lookups, %ld hits "
 	        "(%.1f%%), %zu entries",
-	        g->shared ? "shared" : "isolated", g->engine, g->rp ? cpl_replay_count(g->rp) : 0,
-	        lookups, hits, lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	        g->model, g->shared ? "shared" : "isolated", g->engine,
+	        g->rp ? cpl_replay_count(g->rp) : 0, lookups, hits,
+	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
 	if (g->shared)
 		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
 	fprintf(f, "\n");
@@ -396,8 +412,8 @@ const struct js_runtime_ops cpl_rt_simgrid_ops = {
              "(isolated) or all running jobs together (shared); rate = reference / actual",
              sg_params},
     .create = sg_create,
-    .destroy = sg_destroy,
-    .work_s = sg_work,
-    .rates = sg_rates,
-    .report = sg_report,
+    .destroy = cpl_rt_replay_destroy,
+    .work_s = cpl_rt_replay_work,
+    .rates = cpl_rt_replay_rates,
+    .report = cpl_rt_replay_report,
 };

@@ -95,6 +95,22 @@ sys.exit(0 if ok and len(rows) == 40 else 1)
 PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
+# the flit model: the same replays on the flit-level engine; deterministic,
+# its report line; compute=zero runs jobs without traffic (rate 1)
+FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=2 --sched easy"
+"$B/cosim" $FG --runtime flit:mode=shared,class=S --jobs-out "$T/fl1.csv" > /dev/null 2> "$T/err" &&
+	"$B/cosim" $FG --runtime flit:mode=shared,class=S --jobs-out "$T/fl2.csv" > /dev/null 2>&1 && cmp -s "$T/fl1.csv" "$T/fl2.csv" &&
+	grep -q "flit (shared, engine flit:preset=none,compute=flops): [0-9]* replays" "$T/err" &&
+	ok "flit model: same inputs, same outputs; a report line" || ko "flit model: $(tail -2 "$T/err")"
+"$B/cosim" $FG --runtime flit:mode=isolated,class=S,preset=insee,compute=zero --jobs-out "$T/fz.csv" > /dev/null 2> "$T/err" &&
+	python3 - "$T/fz.csv" << 'PY' && ok "flit model: compute=zero, one-rank jobs at rate 1" || ko "flit compute=zero: $(tail -2 "$T/err")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+one = [r for r in rows if int(r["requested_number_of_resources"]) == 1]
+sys.exit(0 if len(rows) == 20 and one and all(float(r["effective_speedup"]) == 1 for r in one) else 1)
+PY
+"$B/cosim" $FG --runtime flit:preset=bookism > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "bookism" "$T/err" && ok "flit model: a bad preset, exit 2" || ko "flit preset=bookism: $(cat "$T/err")"
 # alltoall=ring: only the jobs with alltoalls (FT, more than 2 ranks: with
 # two, one round is the linear exchange) change; shape=counts:
 # fewer cache entries than exact on a tree, the same outputs on a flat machine

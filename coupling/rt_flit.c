@@ -1,0 +1,44 @@
+/* Run-time model "flit": the "simgrid" model's iteration replays
+ * (rt_replay.h: isolated or shared, reference placement, cache by shape)
+ * on netsim's flit-level engine, with a preset and compute as flops or
+ * zero. */
+#include <stdio.h>
+
+#include "jobprof.h"
+#include "replay.h"
+#include "rt_replay.h"
+
+static const struct cmn_param_def flit_rt_params[] = {
+    {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
+     "isolated: each job alone on its nodes (placement only, cached by shape); shared: "
+     "all running jobs together (contention)"},
+    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
+     "the flit engine's router timing (netsim --traffic x --help)"},
+    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
+     "compute takes flops / node speed, or no time (communication only)"},
+    CPL_ALLTOALL_PARAM,
+    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|counts",
+     "cache key of isolated replays: exact or counts (as the simgrid model)"},
+    CPL_PROFILE_PARAMS,
+    {NULL},
+};
+
+static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	char engine[128];
+	snprintf(engine, sizeof engine, "flit:preset=%s,compute=%s", cmn_params_str(p, "preset"),
+	         cmn_params_str(p, "compute"));
+	return cpl_rt_replay_create(p, "flit", engine, self, e);
+}
+
+const struct js_runtime_ops cpl_rt_flit_ops = {
+    .base = {"flit",
+             "emergent: iteration time replayed by the flit-level engine, each job alone "
+             "(isolated) or all running jobs together (shared); rate = reference / actual",
+             flit_rt_params},
+    .create = flit_rt_create,
+    .destroy = cpl_rt_replay_destroy,
+    .work_s = cpl_rt_replay_work,
+    .rates = cpl_rt_replay_rates,
+    .report = cpl_rt_replay_report,
+};
