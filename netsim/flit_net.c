@@ -114,6 +114,7 @@ struct flit_net {
 	int *gptr, *aptr;                 /* allocators' pointers: per output, per crossbar input */
 	int *hold;                        /* per output: the local input VC that holds it, or -1 */
 	int *vflits, *pflits;             /* flits buffered at each vertex, in each input port */
+	int *onwire, *active, nactive;    /* per link: wire slots in use; links with any */
 	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
@@ -221,11 +222,14 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->hold = malloc(nports * sizeof *n->hold);
 	n->vflits = calloc((size_t)n->nv + 1, sizeof *n->vflits);
 	n->pflits = calloc(nports, sizeof *n->pflits);
+	n->onwire = calloc((size_t)n->nl + 1, sizeof *n->onwire);
+	n->active = malloc(((size_t)n->nl + 1) * sizeof *n->active);
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->ldelay && n->out_first && n->outl &&
-	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits;
+	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits &&
+	         n->onwire && n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		n->in[i].cap = p->buf;
 		n->in[i].out_vc = -1;
@@ -337,6 +341,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->hold);
 	free(n->vflits);
 	free(n->pflits);
+	free(n->onwire);
+	free(n->active);
 	free(n->aptr);
 	free(n->req);
 	free(n->xused);
@@ -449,6 +455,8 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	struct wire *w = &n->wire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
 	w->f = f;
 	w->vc = v;
+	if (n->onwire[l]++ == 0)
+		n->active[n->nactive++] = l;
 }
 
 /* Returns a credit for VC v over link l (at once for a zero-delay link). */
@@ -457,9 +465,12 @@ static void credit_back(struct flit_net *n, int l, int v)
 	int d = n->ldelay[l];
 	if (d == 0)
 		n->credits[l * n->p.vcs + v]++;
-	else
-		n->cwire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)] |= UINT64_C(1)
-		                                                                    << v;
+	else {
+		uint64_t *cw = &n->cwire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
+		if (!*cw && n->onwire[l]++ == 0)
+			n->active[n->nactive++] = l;
+		*cw |= UINT64_C(1) << v;
+	}
 }
 
 /* The VC range [lo, lo + nv) a packet may take on link out (dateline
@@ -680,7 +691,9 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 {
 	int V = n->p.vcs;
 	size_t slot = (size_t)(n->now % n->span);
-	for (int l = 0; l < n->nl; l++) {
+	int kept = 0;
+	for (int i = 0; i < n->nactive; i++) { /* only links with something on the wire */
+		int l = n->active[i];
 		struct wire *w = &n->wire[(size_t)l * n->span + slot];
 		if (w->vc >= 0) {
 			w->f.ready = ready_at(n, n->m->links[l].dst);
@@ -689,12 +702,19 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			n->pflits[l]++;
 			n->vflits[n->m->links[l].dst]++;
 			w->vc = -1;
+			n->onwire[l]--;
 		}
 		uint64_t *cw = &n->cwire[(size_t)l * n->span + slot];
-		for (uint64_t b = *cw; b; b &= b - 1)
-			n->credits[l * V + __builtin_ctzll(b)]++;
-		*cw = 0;
+		if (*cw) {
+			for (uint64_t b = *cw; b; b &= b - 1)
+				n->credits[l * V + __builtin_ctzll(b)]++;
+			*cw = 0;
+			n->onwire[l]--;
+		}
+		if (n->onwire[l])
+			n->active[kept++] = l;
 	}
+	n->nactive = kept;
 	for (int x = 0; x < n->nodes; x++)
 		if (n->qhead[x] >= 0 && load_injection(n, x))
 			*oom = 1;
