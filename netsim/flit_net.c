@@ -1,4 +1,5 @@
 /* The flit-level network (flit_net.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ struct packet {
 	int dim, crossed;               /* datelines: the dimension of its last router link, and
 	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
-	int *route; /* nhops link ids */
+	int *route;  /* nhops link ids */
+	int decided; /* route[0 .. decided) fixed (adaptive routing: as the head goes) */
 };
 
 /* A virtual channel's buffer (a ring) and its packet's downstream VC. */
@@ -26,6 +28,7 @@ struct vc {
 	struct flit *f;
 	int cap, first, n;
 	int out_vc; /* -1: its front packet has none yet */
+	int pick;   /* adaptive routing: the link request() chose for its head */
 };
 
 struct wire {
@@ -35,7 +38,16 @@ struct wire {
 
 void flit_params_default(struct flit_params *p)
 {
-	*p = (struct flit_params){4, 8, 1, 1, 1, 0, 0, 0, 0, FLIT_ALLOC_RR, 0, 1, 10000, 16, 8, 0};
+	*p = (struct flit_params){.vcs = 4,
+	                          .buf = 8,
+	                          .router_delay = 1,
+	                          .link_delay = 1,
+	                          .node_link_delay = 1,
+	                          .alloc = FLIT_ALLOC_RR,
+	                          .dateline = 1,
+	                          .watchdog = 10000,
+	                          .flit_bytes = 16,
+	                          .packet_flits = 8};
 }
 
 const struct cmn_param_def flit_param_defs[] = {
@@ -60,6 +72,10 @@ const struct cmn_param_def flit_param_defs[] = {
     {"hold", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
      "output and islip allocation: an output serves a flit at a time, or keeps serving "
      "one packet until its tail"},
+    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive",
+     "deterministic: the machine's routes (dimension order, d-mod-k on trees); adaptive: "
+     "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
+     "deterministic"},
     {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|none",
      "tori: dateline virtual-channel classes (needs vcs >= 2), or none (may deadlock)"},
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
@@ -86,6 +102,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->eject_delay = (int)cmn_params_num(cp, "eject_delay");
 	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
 	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
+	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0;
 	const char *al = cmn_params_str(cp, "alloc");
 	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
 	           : strcmp(al, "output") == 0 ? FLIT_ALLOC_OUTPUT
@@ -105,16 +122,19 @@ struct flit_net {
 	int *ldelay;                   /* cycles on each link: L, or C for a node's link */
 	int64_t now, last_move;
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;                    /* nl * V link VCs, then one per node */
-	int *credits, *busy;              /* per link VC: the upstream side's view */
-	struct wire *wire;                /* nl * span */
-	uint64_t *cwire;                  /* credits on the wire: nl * span masks of VCs */
-	int *port_first, *port;           /* input ports of each vertex: port[port_first[x] ..) */
-	int *out_first, *outl, *lout;     /* out links of each vertex, a link's index there */
-	int *gptr, *aptr;                 /* allocators' pointers: per output, per crossbar input */
-	int *hold;                        /* per output: the local input VC that holds it, or -1 */
-	int *vflits, *pflits;             /* flits buffered at each vertex, in each input port */
-	int *onwire, *active, nactive;    /* per link: wire slots in use; links with any */
+	struct vc *in;                 /* nl * V link VCs, then one per node */
+	int *credits, *busy;           /* per link VC: the upstream side's view */
+	struct wire *wire;             /* nl * span */
+	uint64_t *cwire;               /* credits on the wire: nl * span masks of VCs */
+	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
+	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
+	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
+	int *hold;                     /* per output: the local input VC that holds it, or -1 */
+	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
+	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
+	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
+	int *tie;                      /* adaptive routing: per vertex, where ties start */
+	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
 	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle each was last used */
@@ -179,6 +199,54 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 	return 0;
 }
 
+/* Adaptive routing: hop counts from every vertex to every node (a
+ * breadth-first search from each node over the links backwards). */
+static int build_dist(struct flit_net *n, struct cmn_err *e)
+{
+	int k, levels;
+	if (plat_kary_ntree_shape(n->m, &k, &levels, e))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: routing=adaptive is for k-ary n-trees (up-phase "
+		                   "adaptivity, deadlock-free there), not %s",
+		                   n->m->spec);
+	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
+	n->dist = malloc(nv * nodes * sizeof *n->dist);
+	n->tie = calloc(nv, sizeof *n->tie);
+	n->picked = malloc(((size_t)n->nl + 1) * sizeof *n->picked);
+	int *queue = malloc(nv * sizeof *queue);
+	if (!n->dist || !n->tie || !n->picked || !queue) {
+		free(queue);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < nv * nodes; i++)
+		n->dist[i] = USHRT_MAX;
+	for (int l = 0; l <= n->nl; l++)
+		n->picked[l] = -1;
+	for (int t = 0; t < n->nodes; t++) {
+		int head = 0, tail = 0;
+		n->dist[(size_t)t * nodes + (size_t)t] = 0;
+		queue[tail++] = t;
+		while (head < tail) {
+			int v = queue[head++];
+			for (int i = n->port_first[v]; i < n->port_first[v + 1]; i++) {
+				int l = n->port[i];
+				if (l >= n->nl)
+					continue; /* an injection port */
+				int u = n->m->links[l].src;
+				if (n->dist[(size_t)u * nodes + (size_t)t] == USHRT_MAX) {
+					n->dist[(size_t)u * nodes + (size_t)t] =
+					    (unsigned short)(n->dist[(size_t)v * nodes +
+					                             (size_t)t] +
+					                     1);
+					queue[tail++] = u;
+				}
+			}
+		}
+	}
+	free(queue);
+	return 0;
+}
+
 int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
                     struct flit_net **out, struct cmn_err *e)
 {
@@ -228,8 +296,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->ldelay && n->out_first && n->outl &&
-	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits &&
-	         n->onwire && n->active;
+	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->onwire &&
+	         n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		n->in[i].cap = p->buf;
 		n->in[i].out_vc = -1;
@@ -303,7 +371,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
-	if (p->dateline && mark_datelines(n, e)) {
+	if ((p->dateline && mark_datelines(n, e)) || (p->adaptive && build_dist(n, e))) {
 		flit_net_destroy(n);
 		return e->code;
 	}
@@ -342,6 +410,9 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->vflits);
 	free(n->pflits);
 	free(n->onwire);
+	free(n->dist);
+	free(n->tie);
+	free(n->picked);
 	free(n->active);
 	free(n->aptr);
 	free(n->req);
@@ -392,7 +463,13 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	q->dst = dst;
 	q->len = flits;
 	q->created = n->now;
-	q->nhops = plat_route(n->m, src, dst, q->route);
+	if (n->dist) { /* adaptive: decided hop by hop */
+		q->nhops = n->dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
+		q->decided = 0;
+	} else {
+		q->nhops = plat_route(n->m, src, dst, q->route);
+		q->decided = q->nhops;
+	}
 	q->next = -1;
 	q->dim = -1;
 	q->crossed = 0;
@@ -504,6 +581,31 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 	return -1;
 }
 
+/* Minimal adaptive routing (k-ary n-trees: the up phase has k choices, the
+ * down phase one): of x's out links one hop closer to node t, one that no
+ * other head at x picked this cycle if there is one (heads spread over the
+ * links instead of all asking for the same), then the one with the most
+ * credits over its free VCs (the least occupied), ties from a rotating
+ * start. */
+static int adaptive_next(const struct flit_net *n, int x, int t)
+{
+	int first = n->out_first[x], no = n->out_first[x + 1] - first, best = -1, bc = -1;
+	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1, V = n->p.vcs;
+	for (int i = 0; i < no; i++) {
+		int l = n->outl[first + (n->tie[x] + i) % no];
+		if (n->dist[(size_t)n->m->links[l].dst * (size_t)n->nodes + (size_t)t] != want)
+			continue;
+		int cr = n->picked[l] == n->now ? 0 : 1 << 24;
+		for (int v = 0; v < V; v++)
+			cr += n->busy[l * V + v] ? 0 : n->credits[l * V + v];
+		if (cr > bc)
+			bc = cr, best = l;
+	}
+	if (best >= 0)
+		n->picked[best] = n->now;
+	return best;
+}
+
 /* What the front flit of VC v of input port `port` at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
@@ -518,6 +620,8 @@ static int request(const struct flit_net *n, int x, int port, int v)
 		return -1;
 	const struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
+	if (h < q->nhops && h >= q->decided) /* an adaptive head: the least occupied next link */
+		out = ((struct vc *)c)->pick = adaptive_next(n, x, q->dst);
 	if (out < 0)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
@@ -534,7 +638,12 @@ static void send(struct flit_net *n, int x, int port, int v,
 	struct vc *c = vc_of(n, port, v);
 	struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
-	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
+	int h = f->hop + 1;
+	if (h < q->nhops && h >= q->decided) { /* the head fixes its adaptive choice */
+		q->route[h] = c->pick, q->decided = h + 1;
+		n->tie[x]++;
+	}
+	int out = h < q->nhops ? q->route[h] : -1;
 	int V = n->p.vcs;
 	int eject = out < 0 ? x : h == q->nhops - 1 && n->ldelay[out] == 0 ? q->dst : -1;
 	if (eject >= 0) {
@@ -569,8 +678,10 @@ static void send(struct flit_net *n, int x, int port, int v,
 	if (sent.tail)
 		c->out_vc = -1;
 	if (eject >= 0 && sent.tail) {
-		struct flit_delivery d = {q->id,  q->src,     q->dst,
-		                          q->len, q->created, n->now + n->p.eject_delay};
+		struct flit_delivery d;
+		memset(&d, 0, sizeof d); /* padding too: callers may compare records bytewise */
+		d.id = q->id, d.src = q->src, d.dst = q->dst, d.flits = q->len;
+		d.created = q->created, d.done = n->now + n->p.eject_delay;
 		n->in_flight--;
 		q->next = n->freepk;
 		n->freepk = sent.pkt;
@@ -751,7 +862,7 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 				continue;
 			struct flit *f = &c->f[c->first];
 			struct packet *q = &n->pk[f->pkt];
-			int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
+			int h = f->hop + 1, out = h < q->decided ? q->route[h] : -1;
 			size_t len = strlen(what);
 			snprintf(what + len, sizeof what - len,
 			         "%svertex %d, link %d VC %d: packet %ld (%d->%d), waiting for "

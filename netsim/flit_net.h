@@ -60,6 +60,7 @@ struct flit_params {
 	int vc_crossbar;     /* 1: a crossbar input per VC, 0: per input port */
 	enum flit_alloc { FLIT_ALLOC_RR, FLIT_ALLOC_OUTPUT, FLIT_ALLOC_ISLIP } alloc;
 	int hold_packet; /* output and islip allocation: an output kept for a packet */
+	int adaptive;    /* k-ary n-trees: the least occupied up link at each up hop */
 	int dateline;    /* tori: VCs in two classes, the upper one after the wrap link */
 	long watchdog;   /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */

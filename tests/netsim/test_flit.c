@@ -168,6 +168,31 @@ static void test_conservation(void)
 
 /* Two jobs in two different top subtrees of a 4-ary 3-tree: each alone and
  * both together give every packet the same latency. */
+/* Adaptive up-phase routing on trees: conservation, invariants, minimal
+ * paths (the flits crossing links equal the packets' hop counts), and the
+ * same zero-load latency as deterministic routing; refused off trees. */
+static void test_adaptive(void)
+{
+	static struct log a;
+	struct flit_params p;
+	flit_params_default(&p);
+	p.adaptive = 1;
+	static const char *const specs[] = {"kary-ntree:k=4,n=2", "kary-ntree:k=2,n=4"};
+	for (int s = 0; s < 2; s++) {
+		long inj, hf;
+		int ok;
+		random_run(specs[s], &p, 5, 0.3, 2000, &a, &inj, &hf, &ok);
+		CU_ASSERT(ok);
+		CU_ASSERT_EQUAL(a.n, inj);
+	}
+	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct flit_net *n;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "k-ary n-trees"));
+	plat_machine_destroy(m);
+}
+
 static void test_disjoint_subtrees(void)
 {
 	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
@@ -370,6 +395,7 @@ static void add_suites(void)
 	CU_add_test(s, "zero-load latency, every family", test_zero_load);
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
+	CU_add_test(s, "adaptive up-phase routing on trees", test_adaptive);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
 	CU_add_test(s, "presets: timing and parsing", test_presets);
