@@ -4,37 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flit_net.h"
-
-struct flit {
-	int64_t ready; /* cycle from which it may leave the router it is in */
-	int pkt;       /* index in the packet pool */
-	short hop;     /* index in the route of the link it came over (-1: injected) */
-	unsigned char head, tail;
-};
-
-struct packet {
-	long id;
-	int src, dst, len, nhops, next; /* next: in its node's injection queue */
-	int dim, crossed;               /* datelines: the dimension of its last router link, and
-	                                   whether it crossed that ring's wraparound link */
-	int64_t created;
-	int *route;  /* nhops link ids */
-	int decided; /* route[0 .. decided) fixed (adaptive routing: as the head goes) */
-};
-
-/* A virtual channel's buffer (a ring) and its packet's downstream VC. */
-struct vc {
-	struct flit *f;
-	int cap, first, n;
-	int out_vc; /* -1: its front packet has none yet */
-	int pick;   /* adaptive routing: the link request() chose for its head */
-};
-
-struct wire {
-	struct flit f;
-	int vc; /* -1: empty */
-};
+#include "flit_internal.h"
 
 void flit_params_default(struct flit_params *p)
 {
@@ -113,51 +83,6 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
-}
-
-struct flit_net {
-	const struct plat_machine *m;
-	struct flit_params p;
-	int nv, nl, nodes, maxr, span; /* span = max(L, C) + 1 wire slots per link */
-	int *ldelay;                   /* cycles on each link: L, or C for a node's link */
-	int64_t now, last_move;
-	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;                 /* nl * V link VCs, then one per node */
-	int *credits, *busy;           /* per link VC: the upstream side's view */
-	struct wire *wire;             /* nl * span */
-	uint64_t *cwire;               /* credits on the wire: nl * span masks of VCs */
-	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
-	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
-	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
-	int *hold;                     /* per output: the local input VC that holds it, or -1 */
-	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
-	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
-	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
-	int *tie;                      /* adaptive routing: per vertex, where ties start */
-	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
-	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
-	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
-	int64_t *out_used, *eject_used; /* the cycle each was last used */
-	long *link_flits;
-	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
-	struct packet *pk;
-	int npk, cappk, freepk; /* free list through next */
-	int *qhead, *qtail;     /* injection queues per node */
-	long in_flight;
-};
-
-static struct vc *vc_of(struct flit_net *n, int port, int v)
-{
-	return port < n->nl ? &n->in[(size_t)port * n->p.vcs + v]
-	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
-}
-
-static int vc_push(struct vc *c, struct flit f)
-{
-	if (c->n == c->cap)
-		return -1;
-	c->f[(c->first + c->n++) % c->cap] = f;
-	return 0;
 }
 
 /* On a torus: each router link's dimension and whether it is its ring's
@@ -511,292 +436,6 @@ static int load_injection(struct flit_net *n, int x)
 	return 0;
 }
 
-/* The cycle a flit arriving at vertex x may leave it: switches hold it the
- * router delay, nodes do not. */
-static int64_t ready_at(const struct flit_net *n, int x)
-{
-	return n->now + (x < n->nodes ? 0 : n->p.router_delay);
-}
-
-/* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
-static void to_link(struct flit_net *n, int l, int v, struct flit f)
-{
-	int d = n->ldelay[l];
-	if (d == 0) {
-		f.ready = ready_at(n, n->m->links[l].dst);
-		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
-		n->pflits[l]++;
-		n->vflits[n->m->links[l].dst]++;
-		return;
-	}
-	struct wire *w = &n->wire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
-	w->f = f;
-	w->vc = v;
-	if (n->onwire[l]++ == 0)
-		n->active[n->nactive++] = l;
-}
-
-/* Returns a credit for VC v over link l (at once for a zero-delay link). */
-static void credit_back(struct flit_net *n, int l, int v)
-{
-	int d = n->ldelay[l];
-	if (d == 0)
-		n->credits[l * n->p.vcs + v]++;
-	else {
-		uint64_t *cw = &n->cwire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
-		if (!*cw && n->onwire[l]++ == 0)
-			n->active[n->nactive++] = l;
-		*cw |= UINT64_C(1) << v;
-	}
-}
-
-/* The VC range [lo, lo + nv) a packet may take on link out (dateline
- * classes on tori), and its dimension state after taking it. */
-static void vc_class(const struct flit_net *n, const struct packet *q, int out, int *lo, int *nv,
-                     int *dim, int *crossed)
-{
-	int V = n->p.vcs;
-	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
-	if (n->ldim && n->ldim[out] >= 0) {
-		if (n->ldim[out] != *dim)
-			*dim = n->ldim[out], *crossed = 0;
-		*crossed |= n->lwrap[out];
-		*nv = *crossed ? V - V / 2 : V / 2;
-		*lo = *crossed ? V / 2 : 0;
-	}
-}
-
-/* The first free downstream VC (round-robin, of its class, with room for
- * the whole packet under cut-through) on link out, or -1. */
-static int free_vc(const struct flit_net *n, const struct packet *q, int out)
-{
-	int V = n->p.vcs, lo, nv, dim, crossed;
-	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-	for (int i = 0; i < nv; i++) {
-		int w = lo + (n->orr[out] + i) % nv;
-		if (!n->busy[out * V + w] &&
-		    (!n->p.cut_through || n->credits[out * V + w] >= q->len))
-			return w;
-	}
-	return -1;
-}
-
-/* Minimal adaptive routing (k-ary n-trees: the up phase has k choices, the
- * down phase one): of x's out links one hop closer to node t, one that no
- * other head at x picked this cycle if there is one (heads spread over the
- * links instead of all asking for the same), then the one with the most
- * credits over its free VCs (the least occupied), ties from a rotating
- * start. */
-static int adaptive_next(const struct flit_net *n, int x, int t)
-{
-	int first = n->out_first[x], no = n->out_first[x + 1] - first, best = -1, bc = -1;
-	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1, V = n->p.vcs;
-	for (int i = 0; i < no; i++) {
-		int l = n->outl[first + (n->tie[x] + i) % no];
-		if (n->dist[(size_t)n->m->links[l].dst * (size_t)n->nodes + (size_t)t] != want)
-			continue;
-		int cr = n->picked[l] == n->now ? 0 : 1 << 24;
-		for (int v = 0; v < V; v++)
-			cr += n->busy[l * V + v] ? 0 : n->credits[l * V + v];
-		if (cr > bc)
-			bc = cr, best = l;
-	}
-	if (best >= 0)
-		n->picked[best] = n->now;
-	return best;
-}
-
-/* What the front flit of VC v of input port `port` at vertex x asks for
- * this cycle: the local index of its output at x (out links in order, then
- * ejection), or -1 when it cannot move (not ready, no downstream VC, no
- * credit, ejection port used). */
-static int request(const struct flit_net *n, int x, int port, int v)
-{
-	const struct vc *c = vc_of((struct flit_net *)n, port, v);
-	if (!c->n)
-		return -1;
-	const struct flit *f = &c->f[c->first];
-	if (f->ready > n->now)
-		return -1;
-	const struct packet *q = &n->pk[f->pkt];
-	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
-	if (h < q->nhops && h >= q->decided) /* an adaptive head: the least occupied next link */
-		out = ((struct vc *)c)->pick = adaptive_next(n, x, q->dst);
-	if (out < 0)
-		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
-	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
-		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
-	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : free_vc(n, q, out);
-	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
-}
-
-/* Sends the front flit of VC v of input port `port` at vertex x, which
- * request() found able to move. */
-static void send(struct flit_net *n, int x, int port, int v,
-                 void (*done)(void *, const struct flit_delivery *), void *ctx)
-{
-	struct vc *c = vc_of(n, port, v);
-	struct flit *f = &c->f[c->first];
-	struct packet *q = &n->pk[f->pkt];
-	int h = f->hop + 1;
-	if (h < q->nhops && h >= q->decided) { /* the head fixes its adaptive choice */
-		q->route[h] = c->pick, q->decided = h + 1;
-		n->tie[x]++;
-	}
-	int out = h < q->nhops ? q->route[h] : -1;
-	int V = n->p.vcs;
-	int eject = out < 0 ? x : h == q->nhops - 1 && n->ldelay[out] == 0 ? q->dst : -1;
-	if (eject >= 0) {
-		n->eject_used[eject] = n->now;
-		if (out >= 0)
-			n->link_flits[out]++;
-	} else {
-		if (c->out_vc < 0) { /* a head takes its downstream VC */
-			int lo, nv, dim, crossed;
-			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-			c->out_vc = free_vc(n, q, out);
-			n->busy[out * V + c->out_vc] = 1;
-			n->orr[out] = (c->out_vc - lo + 1) % nv;
-			q->dim = dim;
-			q->crossed = crossed;
-		}
-		n->credits[out * V + c->out_vc]--;
-		struct flit g = *f;
-		g.hop = (short)h;
-		to_link(n, out, c->out_vc, g);
-		n->link_flits[out]++;
-		if (f->tail) /* the downstream VC takes its next packet behind this one */
-			n->busy[out * V + c->out_vc] = 0;
-	}
-	struct flit sent = *f;
-	c->first = (c->first + 1) % c->cap;
-	c->n--;
-	n->pflits[port]--;
-	n->vflits[x]--;
-	if (port < n->nl) /* a credit back upstream */
-		credit_back(n, port, v);
-	if (sent.tail)
-		c->out_vc = -1;
-	if (eject >= 0 && sent.tail) {
-		struct flit_delivery d;
-		memset(&d, 0, sizeof d); /* padding too: callers may compare records bytewise */
-		d.id = q->id, d.src = q->src, d.dst = q->dst, d.flits = q->len;
-		d.created = q->created, d.done = n->now + n->p.eject_delay;
-		n->in_flight--;
-		q->next = n->freepk;
-		n->freepk = sent.pkt;
-		if (done)
-			done(ctx, &d);
-	}
-	n->last_move = n->now;
-}
-
-/* Sends the front flit of local input VC k at x through output g; with
- * hold=packet a head keeps g for its packet until the tail. */
-static void held_send(struct flit_net *n, int x, int k, int g,
-                      void (*done)(void *, const struct flit_delivery *), void *ctx)
-{
-	int V = n->p.vcs, port = n->port[n->port_first[x] + k / V];
-	const struct vc *c = vc_of(n, port, k % V);
-	const struct flit *f = &c->f[c->first];
-	if (n->p.hold_packet)
-		n->hold[g] = f->tail ? -1 : k;
-	send(n, x, port, k % V, done, ctx);
-}
-
-/* Switch allocation at vertex x, once req[] holds each input VC's request
- * (local output index or -1; input VC k = i V + v of local input port i).
- * A crossbar input is a port, or with crossbar=vc each VC; each crossbar
- * input and each output moves at most one flit a cycle. */
-static void allocate(struct flit_net *n, int x, int np, int nout,
-                     void (*done)(void *, const struct flit_delivery *), void *ctx)
-{
-	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
-	int nk = np * V, ox = n->out_first[x];
-	int *req = n->req, *oused = n->oused, *xused = n->xused;
-	for (int j = 0; j < nout; j++)
-		oused[j] = 0;
-	for (int k = 0; k < nk; k++)
-		xused[k] = 0;
-	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
-		for (int ii = 0; ii < np; ii++) {
-			int i = (n->rr[x] + ii) % np, port = n->port[first + i];
-			int nvc = port < n->nl ? V : 1;
-			for (int jj = 0; jj < nvc; jj++) {
-				int v = (n->vrr[port] + jj) % nvc, r = req[i * V + v];
-				if (r < 0 || oused[r])
-					continue;
-				send(n, x, port, v, done, ctx);
-				oused[r] = 1;
-				n->vrr[port] = (v + 1) % nvc;
-				if (!vcx)
-					break;
-			}
-		}
-		n->rr[x] = (n->rr[x] + 1) % np;
-		return;
-	}
-	/* output-first: every output grants a requesting crossbar input round-robin
-	 * from its pointer; with islip the inputs then accept one grant each
-	 * (round-robin) and pointers move only on acceptance */
-	int *grant = n->grant, *bestd = oused;
-	/* one pass: each output's round-robin-first requester */
-	for (int j = 0; j < nout; j++)
-		grant[j] = -1, bestd[j] = nk;
-	for (int k = 0; k < nk; k++) {
-		int j = req[k];
-		if (j < 0)
-			continue;
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = (k - n->gptr[g] + nk) % nk;
-		if (d < bestd[j])
-			bestd[j] = d, grant[j] = k;
-	}
-	for (int jj = 0; jj < nout; jj++) {
-		int j = (n->rr[x] + jj) % nout, g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-		if (grant[j] < 0)
-			continue;
-		int k = grant[j];
-		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
-			k = req[n->hold[g]] == j ? n->hold[g] : -1;
-		if (k >= 0 && xused[vcx ? k : k / V]) { /* its input already sent: the next one */
-			int k0 = k;
-			k = -1;
-			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
-				int c = (k0 + kk) % nk;
-				if (req[c] == j && !xused[vcx ? c : c / V]) {
-					k = c;
-					break;
-				}
-			}
-		}
-		grant[j] = k;
-		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
-			held_send(n, x, k, g, done, ctx);
-			xused[vcx ? k : k / V] = 1;
-			n->gptr[g] = (k + 1) % nk;
-		}
-	}
-	if (n->p.alloc == FLIT_ALLOC_ISLIP)
-		for (int i = 0; i < np; i++) {
-			int port = n->port[first + i];
-			for (int vv = 0; vv < (vcx ? V : 1); vv++) {
-				/* accept: the first granting output from the input's pointer */
-				for (int jj = 0; jj < nout; jj++) {
-					int j = (n->aptr[vcx ? port * V + vv : port] + jj) % nout,
-					    k = grant[j];
-					if (k < 0 || k / V != i || (vcx && k % V != vv))
-						continue;
-					int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-					held_send(n, x, k, g, done, ctx);
-					n->gptr[g] = (k + 1) % nk;
-					n->aptr[vcx ? port * V + vv : port] = (j + 1) % nout;
-					break;
-				}
-			}
-		}
-	n->rr[x] = (n->rr[x] + 1) % nout;
-}
-
 static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *), void *ctx,
                   int *oom)
 {
@@ -807,7 +446,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		int l = n->active[i];
 		struct wire *w = &n->wire[(size_t)l * n->span + slot];
 		if (w->vc >= 0) {
-			w->f.ready = ready_at(n, n->m->links[l].dst);
+			w->f.ready = flit_ready_at(n, n->m->links[l].dst);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			n->pflits[l]++;
@@ -839,13 +478,13 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			                                     : port < n->nl   ? V
 			                                                      : 1;
 			for (int v = 0; v < V; v++) {
-				int r = v < nvc ? request(n, x, port, v) : -1;
+				int r = v < nvc ? flit_request(n, x, port, v) : -1;
 				n->req[i * V + v] = r;
 				any |= r >= 0;
 			}
 		}
 		if (any)
-			allocate(n, x, np, nout, done, ctx);
+			flit_allocate(n, x, np, nout, done, ctx);
 	}
 	n->now++;
 }

@@ -1,0 +1,96 @@
+/* The flit network's state (flit_net.h), shared by its two halves:
+ * flit_net.c (building, injecting, the cycle loop, checks) and
+ * flit_router.c (what happens inside a router in a cycle: requests,
+ * routing, switch allocation, sending). Not a public interface. */
+#ifndef NET_FLIT_INTERNAL_H
+#define NET_FLIT_INTERNAL_H
+
+#include "flit_net.h"
+
+struct flit {
+	int64_t ready; /* cycle from which it may leave the router it is in */
+	int pkt;       /* index in the packet pool */
+	short hop;     /* index in the route of the link it came over (-1: injected) */
+	unsigned char head, tail;
+};
+
+struct packet {
+	long id;
+	int src, dst, len, nhops, next; /* next: in its node's injection queue */
+	int dim, crossed;               /* datelines: the dimension of its last router link, and
+	                                   whether it crossed that ring's wraparound link */
+	int64_t created;
+	int *route;  /* nhops link ids */
+	int decided; /* route[0 .. decided) fixed (adaptive routing: as the head goes) */
+};
+
+/* A virtual channel's buffer (a ring) and its packet's downstream VC. */
+struct vc {
+	struct flit *f;
+	int cap, first, n;
+	int out_vc; /* -1: its front packet has none yet */
+	int pick;   /* adaptive routing: the link request() chose for its head */
+};
+
+struct wire {
+	struct flit f;
+	int vc; /* -1: empty */
+};
+
+struct flit_net {
+	const struct plat_machine *m;
+	struct flit_params p;
+	int nv, nl, nodes, maxr, span; /* span = max(L, C) + 1 wire slots per link */
+	int *ldelay;                   /* cycles on each link: L, or C for a node's link */
+	int64_t now, last_move;
+	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
+	struct vc *in;                 /* nl * V link VCs, then one per node */
+	int *credits, *busy;           /* per link VC: the upstream side's view */
+	struct wire *wire;             /* nl * span */
+	uint64_t *cwire;               /* credits on the wire: nl * span masks of VCs */
+	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
+	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
+	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
+	int *hold;                     /* per output: the local input VC that holds it, or -1 */
+	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
+	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
+	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
+	int *tie;                      /* adaptive routing: per vertex, where ties start */
+	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
+	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
+	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
+	int64_t *out_used, *eject_used; /* the cycle each was last used */
+	long *link_flits;
+	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
+	struct packet *pk;
+	int npk, cappk, freepk; /* free list through next */
+	int *qhead, *qtail;     /* injection queues per node */
+	long in_flight;
+};
+
+static inline struct vc *vc_of(struct flit_net *n, int port, int v)
+{
+	return port < n->nl ? &n->in[(size_t)port * n->p.vcs + v]
+	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
+}
+
+static inline int vc_push(struct vc *c, struct flit f)
+{
+	if (c->n == c->cap)
+		return -1;
+	c->f[(c->first + c->n++) % c->cap] = f;
+	return 0;
+}
+
+/* flit_router.c */
+/* The cycle a flit arriving at vertex x may leave it. */
+int64_t flit_ready_at(const struct flit_net *n, int x);
+/* The request of the front flit of VC v of input port `port` at x: the
+ * local index of its output, or -1. */
+int flit_request(const struct flit_net *n, int x, int port, int v);
+/* Switch allocation at vertex x (np input ports, nout outputs) once
+ * n->req holds every input VC's request; sends what wins. */
+void flit_allocate(struct flit_net *n, int x, int np, int nout,
+                   void (*done)(void *, const struct flit_delivery *), void *ctx);
+
+#endif
