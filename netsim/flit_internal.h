@@ -85,12 +85,9 @@ static inline int vc_push(struct vc *c, struct flit f)
 /* flit_router.c */
 /* The cycle a flit arriving at vertex x may leave it. */
 int64_t flit_ready_at(const struct flit_net *n, int x);
-/* The request of the front flit of VC v of input port `port` at x: the
- * local index of its output, or -1. */
-int flit_request(const struct flit_net *n, int x, int port, int v);
-/* Switch allocation at vertex x (np input ports, nout outputs) once
- * n->req holds every input VC's request; sends what wins. */
-void flit_allocate(struct flit_net *n, int x, int np, int nout,
-                   void (*done)(void *, const struct flit_delivery *), void *ctx);
+/* Vertex x in one cycle: every input VC's request, switch allocation, and
+ * the sending of what wins. */
+void flit_router_cycle(struct flit_net *n, int x,
+                       void (*done)(void *, const struct flit_delivery *), void *ctx);
 
 #endif

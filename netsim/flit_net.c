@@ -468,24 +468,9 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	for (int x = 0; x < n->nodes; x++)
 		if (n->qhead[x] >= 0 && load_injection(n, x))
 			*oom = 1;
-	for (int x = 0; x < n->nv; x++) {
-		if (!n->vflits[x])
-			continue;
-		int first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
-		int nout = n->out_first[x + 1] - n->out_first[x] + 1;
-		for (int i = 0; i < np; i++) {
-			int port = n->port[first + i], nvc = !n->pflits[port] ? 0
-			                                     : port < n->nl   ? V
-			                                                      : 1;
-			for (int v = 0; v < V; v++) {
-				int r = v < nvc ? flit_request(n, x, port, v) : -1;
-				n->req[i * V + v] = r;
-				any |= r >= 0;
-			}
-		}
-		if (any)
-			flit_allocate(n, x, np, nout, done, ctx);
-	}
+	for (int x = 0; x < n->nv; x++)
+		if (n->vflits[x])
+			flit_router_cycle(n, x, done, ctx);
 	n->now++;
 }
 

@@ -105,7 +105,7 @@ static int adaptive_next(const struct flit_net *n, int x, int t)
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
  * credit, ejection port used). */
-int flit_request(const struct flit_net *n, int x, int port, int v)
+static int request(const struct flit_net *n, int x, int port, int v)
 {
 	const struct vc *c = vc_of((struct flit_net *)n, port, v);
 	if (!c->n)
@@ -203,8 +203,8 @@ static void held_send(struct flit_net *n, int x, int k, int g,
  * (local output index or -1; input VC k = i V + v of local input port i).
  * A crossbar input is a port, or with crossbar=vc each VC; each crossbar
  * input and each output moves at most one flit a cycle. */
-void flit_allocate(struct flit_net *n, int x, int np, int nout,
-                   void (*done)(void *, const struct flit_delivery *), void *ctx)
+static void allocate(struct flit_net *n, int x, int np, int nout,
+                     void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x];
@@ -290,4 +290,22 @@ void flit_allocate(struct flit_net *n, int x, int np, int nout,
 			}
 		}
 	n->rr[x] = (n->rr[x] + 1) % nout;
+}
+
+void flit_router_cycle(struct flit_net *n, int x,
+                       void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
+	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
+	for (int i = 0; i < np; i++) {
+		int port = n->port[first + i];
+		int nvc = !n->pflits[port] ? 0 : port < n->nl ? V : 1;
+		for (int v = 0; v < V; v++) {
+			int r = v < nvc ? request(n, x, port, v) : -1;
+			n->req[i * V + v] = r;
+			any |= r >= 0;
+		}
+	}
+	if (any)
+		allocate(n, x, np, nout, done, ctx);
 }
