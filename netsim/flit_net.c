@@ -16,7 +16,7 @@ void flit_params_default(struct flit_params *p)
 	                          .alloc = FLIT_ALLOC_RR,
 	                          .dateline = 1,
 	                          .watchdog = 10000,
-	                          .flit_bytes = 16,
+	                          .flit_bytes = 64,
 	                          .packet_flits = 8};
 }
 
@@ -52,7 +52,7 @@ const struct cmn_param_def flit_param_defs[] = {
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
-    {"flit_bytes", CMN_PT_INT, "16", 1, 1048576, NULL,
+    {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
      "trace replay: bytes per flit; a cycle is flit_bytes / the node links' bandwidth"},
     {"packet_flits", CMN_PT_INT, "8", 1, 1048576, NULL,
      "trace replay: flits per packet (a message's last packet may be shorter)"},

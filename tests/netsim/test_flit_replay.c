@@ -57,7 +57,7 @@ static void test_message_timing(void)
 	struct flit_params p;
 	flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
-	/* 1000 bytes = 63 flits of 16 bytes (8 packets); a recv posted first */
+	/* 1000 bytes in flits of flit_bytes (several packets); a recv posted first */
 	struct trace *t = trace_of("0 recv 1 0 1000\n1 send 0 0 1000\n");
 	int nodes[2] = {0, 15};
 	struct net_job j = {"j", t, nodes, 0};
@@ -65,7 +65,9 @@ static void test_message_timing(void)
 	struct cmn_err e;
 	int64_t cycles;
 	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
-	long want = one_message(m, &p, 15, 0, 63);
+	long F = (1000 + p.flit_bytes - 1) / p.flit_bytes;
+	CU_ASSERT(F > p.packet_flits); /* more than one packet */
+	long want = one_message(m, &p, 15, 0, F);
 	CU_ASSERT_EQUAL(cycles, want);
 	CU_ASSERT(fabs(r.finish - (double)want * 1e-9) < 1e-15);
 	/* a ping-pong of 1 byte twice: two single-flit messages back to back */
