@@ -46,8 +46,9 @@ const struct cmn_param_def flit_param_defs[] = {
      "deterministic: the machine's routes (dimension order, d-mod-k on trees); adaptive: "
      "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
      "deterministic"},
-    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|none",
-     "tori: dateline virtual-channel classes (needs vcs >= 2), or none (may deadlock)"},
+    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|bubble|none",
+     "tori: dateline virtual-channel classes (needs vcs >= 2), bubble flow control (needs "
+     "vct: entering a ring takes room for two packets), or none (may deadlock)"},
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
@@ -79,14 +80,15 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	                                       : FLIT_ALLOC_RR;
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
 	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
+	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
 }
 
-/* On a torus: each router link's dimension and whether it is its ring's
- * wraparound link (rings of more than 2 routers). */
+/* On a torus (datelines or bubbles): each router link's dimension and
+ * whether it is its ring's wraparound link (rings of more than 2 routers). */
 static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_machine *m = n->m;
@@ -98,9 +100,13 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		any |= wrap[d] && dims[d] > 2;
 	if (!any)
 		return 0;
-	if (n->p.vcs < 2)
+	if (n->p.dateline && n->p.vcs < 2)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: datelines on %s need vcs >= 2 (or deadlock=none)",
+		                   m->spec);
+	if (n->p.bubble && !n->p.cut_through)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: bubble flow control on %s needs switching=vct",
 		                   m->spec);
 	n->ldim = malloc((size_t)n->nl + 1);
 	n->lwrap = calloc((size_t)n->nl + 1, 1);
@@ -296,7 +302,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
-	if ((p->dateline && mark_datelines(n, e)) || (p->adaptive && build_dist(n, e))) {
+	if (((p->dateline || p->bubble) && mark_datelines(n, e)) ||
+	    (p->adaptive && build_dist(n, e))) {
 		flit_net_destroy(n);
 		return e->code;
 	}
@@ -359,6 +366,11 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
 		                   "not to itself)",
 		                   id, src, dst, n->nodes - 1);
+	if (n->p.bubble && n->ldim && 2 * flits > n->p.buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "packet %ld: %d flits; bubble flow control needs buffers of two "
+		                   "packets (buf=%d)",
+		                   id, flits, n->p.buf);
 	if (flits < 1 || (n->p.cut_through && flits > n->p.buf))
 		return cmn_err_set(e, CMN_EUSAGE, "packet %ld: %d flits (1..%d%s)", id, flits,
 		                   n->p.cut_through ? n->p.buf : 1 << 30,

@@ -26,8 +26,12 @@
  * Seitz): a packet's VCs in a dimension come from the lower half of the
  * port's VCs until it crosses that ring's wraparound link, from the upper
  * half after it (again the lower half in the next dimension), so a torus
- * needs at least 2 VCs; with dateline = 0 every VC serves every packet and
- * a loaded torus can deadlock (the watchdog then says so).
+ * needs at least 2 VCs. Or bubble flow control (Puente et al., INSEE's
+ * default; cut-through only): a head may enter a ring (from its node or
+ * from another dimension) only into a VC with room for two packets, so a
+ * ring always keeps a free packet buffer, and every VC serves every
+ * packet. With neither every VC serves every packet and a loaded torus can
+ * deadlock (the watchdog then says so).
  *
  * Timing: a switch holds a flit R cycles (router_delay) before it may
  * leave; nodes are endpoints and hold none. A switch-to-switch link takes
@@ -62,6 +66,7 @@ struct flit_params {
 	int hold_packet; /* output and islip allocation: an output kept for a packet */
 	int adaptive;    /* k-ary n-trees: the least occupied up link at each up hop */
 	int dateline;    /* tori: VCs in two classes, the upper one after the wrap link */
+	int bubble;      /* tori: bubble flow control (cut-through; INSEE's default) */
 	long watchdog;   /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;
@@ -72,7 +77,7 @@ struct flit_params {
 void flit_params_default(struct flit_params *p);
 /* The same as "key=value" parameters (vcs, buf, router_delay, link_delay,
  * node_link_delay, inject_delay, eject_delay, switching=wormhole|vct,
- * deadlock=dateline|none, watchdog), and their values into p. */
+ * deadlock=dateline|bubble|none, watchdog), and their values into p. */
 extern const struct cmn_param_def flit_param_defs[];
 void flit_params_from(const struct cmn_params *cp, struct flit_params *p);
 

@@ -56,21 +56,27 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 		if (n->ldim[out] != *dim)
 			*dim = n->ldim[out], *crossed = 0;
 		*crossed |= n->lwrap[out];
-		*nv = *crossed ? V - V / 2 : V / 2;
-		*lo = *crossed ? V / 2 : 0;
+		if (n->p.dateline) {
+			*nv = *crossed ? V - V / 2 : V / 2;
+			*lo = *crossed ? V / 2 : 0;
+		}
 	}
 }
 
 /* The first free downstream VC (round-robin, of its class, with room for
- * the whole packet under cut-through) on link out, or -1. */
+ * the whole packet under cut-through, for two when a bubble is needed) on
+ * link out, or -1. */
 static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 {
 	int V = n->p.vcs, lo, nv, dim, crossed;
 	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
+	/* bubble flow control: entering a ring needs room for two packets */
+	int need = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim
+	               ? 2 * q->len
+	               : q->len;
 	for (int i = 0; i < nv; i++) {
 		int w = lo + (n->orr[out] + i) % nv;
-		if (!n->busy[out * V + w] &&
-		    (!n->p.cut_through || n->credits[out * V + w] >= q->len))
+		if (!n->busy[out * V + w] && (!n->p.cut_through || n->credits[out * V + w] >= need))
 			return w;
 	}
 	return -1;

@@ -264,6 +264,33 @@ static int ring_run(int vcs, int dateline, struct log *lg, struct cmn_err *e)
 	return rc;
 }
 
+/* The same ring under cut-through with one VC: buffers of two 4-flit
+ * packets fill up and deadlock without bubbles; with bubble flow control
+ * (a ring entered only with room for two packets) all arrive. */
+static int ring_vct(int bubble, struct log *lg, struct cmn_err *e)
+{
+	struct plat_machine *m = machine("torus:dims=8x1");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.vcs = 1, p.buf = 8, p.watchdog = 500, p.cut_through = 1, p.dateline = 0,
+	p.bubble = bubble;
+	struct flit_net *n = NULL;
+	int rc = flit_net_create(m, &p, &n, e);
+	for (int r = 0; !rc && r < 40; r++)
+		for (int x = 0; x < 8; x++)
+			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 4) % 8, 4, 8 * r + x, e) == 0);
+	lg->n = 0;
+	if (!rc)
+		rc = flit_net_run(n, -1, record, lg, e);
+	if (!rc)
+		rc = flit_net_check(n, e);
+	if (!rc) /* more than two packets' flits per buffer would be refused */
+		rc = flit_net_inject(n, 0, 2, 5, 999, e) == CMN_EUSAGE ? 0 : -1;
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+	return rc;
+}
+
 static void test_watchdog(void)
 {
 	static struct log lg;
@@ -275,6 +302,9 @@ static void test_watchdog(void)
 	CU_ASSERT_EQUAL(lg.n, 160);
 	CU_ASSERT_EQUAL(ring_run(1, 1, &lg, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "need vcs >= 2 (or deadlock=none)"));
+	CU_ASSERT_EQUAL(ring_vct(0, &lg, &e), CMN_ESTATE);
+	CU_ASSERT_EQUAL(ring_vct(1, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 320);
 }
 
 static void test_bad_packets(void)
@@ -396,7 +426,7 @@ static void add_suites(void)
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "adaptive up-phase routing on trees", test_adaptive);
-	CU_add_test(s, "a ring deadlock: watchdog, datelines", test_watchdog);
+	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
 	CU_add_test(s, "presets: timing and parsing", test_presets);
 	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
