@@ -8,7 +8,7 @@
 
 void flit_synth_default(struct flit_synth_opts *o)
 {
-	*o = (struct flit_synth_opts){0.1, 1, 10000, 10000, 1000000, 0.05, 1};
+	*o = (struct flit_synth_opts){0.1, 1, 10000, 10000, 1000000, 0.05, 1, NULL};
 }
 
 struct meas {
@@ -131,8 +131,11 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		r->cycles = (long)flit_net_now(n);
 		r->wall_s =
 		    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-		for (int l = 0; l < m->nlinks; l++)
+		for (int l = 0; l < m->nlinks; l++) {
 			r->flit_hops += flit_net_link_flits(n)[l];
+			if (o->link_flits)
+				o->link_flits[l] = flit_net_link_flits(n)[l];
+		}
 	}
 	free(s.lat);
 	gsl_rng_free(rng);

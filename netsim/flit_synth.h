@@ -25,6 +25,7 @@ struct flit_synth_opts {
 	long warmup, sample, max_cycles;
 	double tolerance;
 	unsigned long seed;
+	long *link_flits; /* optional (m->nlinks): the flits each link carried, whole run */
 };
 
 void flit_synth_default(

@@ -11,6 +11,7 @@
 #include "../common/outfile.h"
 #include "flit_preset.h"
 #include "flit_synth.h"
+#include "heatmap.h"
 #include "synth_cli.h"
 
 static void usage(FILE *f)
@@ -20,7 +21,8 @@ static void usage(FILE *f)
 	    "usage: netsim --traffic PATTERN --machine SPEC [--engine flit[:KEY=VALUE,..]]\n"
 	    "              [--load X] [--packet P] [--cycles N] [--warmup W] [--sample S]\n"
 	    "              [--tolerance T] [--seed N] [--preset NAME] [--synth-out FILE.csv]\n"
-	    "              [--sweep-load A:B:STEP [--plot FILE.png]] [--quiet]\n\n"
+	    "              [--sweep-load A:B:STEP [--plot FILE.png]] [--heatmap FILE.png]\n"
+	    "              [--quiet]\n\n"
 	    "Synthetic traffic on the flit-level network: every node starts a packet of P\n"
 	    "flits with probability X / P per cycle to the pattern's destination; after W\n"
 	    "warm-up cycles, samples of S cycles until three agree within T (mean latency\n"
@@ -33,6 +35,7 @@ static void usage(FILE *f)
 	    "  --preset NAME   another simulator's router timing (booksim, insee; below)\n"
 	    "  --sweep-load A:B:STEP  loads A, A+STEP, .. B (stops after the first saturated\n"
 	    "                  one), a table on stdout; --plot F.png draws the curve\n"
+	    "  --heatmap F.png one load: link utilisation on a 2-D mesh or torus (PNG)\n"
 	    "  --synth-out F   CSV: machine,engine,traffic,load,packet,accepted,mean_latency,\n"
 	    "                  p99_latency,packets,samples,converged,cycles,wall_s,cycles_per_s,\n"
 	    "                  flit_hops_per_s\n\n");
@@ -111,7 +114,8 @@ int netsim_synth_main(int argc, char **argv)
 		O_HELP,
 		O_SWEEP,
 		O_PLOT,
-		O_PRESET
+		O_PRESET,
+		O_HEAT
 	};
 	static const struct option opts[] = {{"traffic", 1, 0, O_TRAFFIC},
 	                                     {"machine", 1, 0, O_MACH},
@@ -128,6 +132,7 @@ int netsim_synth_main(int argc, char **argv)
 	                                     {"sweep-load", 1, 0, O_SWEEP},
 	                                     {"plot", 1, 0, O_PLOT},
 	                                     {"preset", 1, 0, O_PRESET},
+	                                     {"heatmap", 1, 0, O_HEAT},
 	                                     {"help", 0, 0, O_HELP},
 	                                     {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
@@ -136,7 +141,7 @@ int netsim_synth_main(int argc, char **argv)
 	int quiet = 0, opt;
 	double v, sweep[3] = {0, 0, 0};
 	char extra;
-	const char *plot = NULL, *preset = NULL;
+	const char *plot = NULL, *preset = NULL, *heat = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -193,6 +198,7 @@ int netsim_synth_main(int argc, char **argv)
 			break;
 		case O_PLOT: plot = optarg; break;
 		case O_PRESET: preset = optarg; break;
+		case O_HEAT: heat = optarg; break;
 		case O_QUIET: quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default:
@@ -205,6 +211,10 @@ int netsim_synth_main(int argc, char **argv)
 	}
 	if (optind < argc || !traffic || !machine) {
 		fprintf(stderr, "netsim: --traffic needs --machine and no other arguments\n");
+		return 2;
+	}
+	if (heat && sweep[2]) {
+		fprintf(stderr, "netsim: --heatmap draws one load, not a --sweep-load\n");
 		return 2;
 	}
 	if (plot && !sweep[2]) {
@@ -238,7 +248,11 @@ int netsim_synth_main(int argc, char **argv)
 	struct flit_synth_result pts[1000];
 	double loads[1000];
 	int npts = 0;
-	int rc = net_traffic_open(traffic, m, &t, &e);
+	long *lf = heat ? calloc((size_t)m->nlinks + 1, sizeof *lf) : NULL;
+	int rc = heat && !lf ? cmn_err_set(&e, CMN_ENOMEM, "out of memory") : 0;
+	if (!rc)
+		rc = net_traffic_open(traffic, m, &t, &e);
+	o.link_flits = lf;
 	if (!rc && fp.cut_through && o.packet > fp.buf)
 		rc = cmn_err_set(&e, CMN_EUSAGE,
 		                 "--packet %d: virtual cut-through needs buffers of a whole packet "
@@ -259,6 +273,19 @@ int netsim_synth_main(int argc, char **argv)
 	}
 	if (!rc && plot)
 		rc = plot_sweep(plot, loads, pts, npts, m->spec, traffic, &e);
+	if (!rc && heat) {
+		double *util = malloc((size_t)m->nlinks * sizeof *util + 1);
+		if (!util)
+			rc = cmn_err_set(&e, CMN_ENOMEM, "out of memory");
+		for (int l = 0; !rc && l < m->nlinks; l++)
+			util[l] = (double)lf[l] / (double)pts[0].cycles;
+		char title[600];
+		snprintf(title, sizeof title, "%s, %s at %.3g flits/node/cycle", m->spec, traffic,
+		         o.load);
+		if (!rc)
+			rc = net_heatmap_png(m, util, title, heat, &e);
+		free(util);
+	}
 	char tspec[256];
 	if (!rc)
 		cmn_params_format(t.ops->base.name, &t.params, tspec, sizeof tspec);
@@ -306,6 +333,7 @@ int netsim_synth_main(int argc, char **argv)
 	if (rc)
 		fprintf(stderr, "netsim: %s\n", e.msg);
 	net_traffic_close(&t);
+	free(lf);
 	plat_machine_destroy(m);
 	return rc ? (rc == CMN_EUSAGE ? 2 : 1) : 0;
 }

@@ -185,6 +185,11 @@ PY
 "$NS" --traffic uniform --machine mesh:dims=4x4 --preset insee --engine flit:preset=booksim 2> "$T/err"
 [ $? -eq 2 ] && grep -q "presets insee and booksim both given" "$T/err" &&
 	ok "--preset: two presets, exit 2" || ko "--preset twice: $(cat "$T/err")"
+"$NS" --traffic transpose --machine mesh:dims=4x4 --load 0.2 --warmup 500 --sample 2000 --quiet --heatmap "$T/h.png" &&
+	[ "$(head -c 4 "$T/h.png" | tail -c 3)" = PNG ] && ok "--heatmap: a PNG of link utilisation on a mesh" || ko "--heatmap on a mesh"
+"$NS" --traffic uniform --machine kary-ntree:k=2,n=2 --quiet --heatmap "$T/t.png" 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/t.png" ] && grep -q "heat maps are drawn for 2-D meshes and tori" "$T/err" &&
+	ok "--heatmap: refused off 2-D grids, exit 2, no file" || ko "--heatmap on a tree: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --load 1.5 2> "$T/err"
 [ $? -eq 2 ] && grep -q "\-\-load" "$T/err" && ok "--traffic: a load above 1, exit 2" || ko "--traffic load 1.5: $(cat "$T/err")"
 "$NS" --traffic uniform --machine mesh:dims=4x4 --sweep-load 0.1:0.3:0.1 --warmup 500 --sample 2000 --quiet \
