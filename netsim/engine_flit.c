@@ -47,11 +47,7 @@ static int flit_create(const struct net_engine_args *a, void **state, struct cmn
 		flit_destroy(f);
 		return e->code;
 	}
-	double bw = 0; /* the node links' bandwidth */
-	for (int l = 0; l < m->nlinks && bw <= 0; l++)
-		if (m->links[l].src < m->nodes)
-			bw = m->links[l].bw_bps;
-	f->o = (struct flit_replay_opts){bw > 0 ? f->p.flit_bytes / bw : 0,
+	f->o = (struct flit_replay_opts){flit_cycle_s(m, f->p.flit_bytes),
 	                                 f->p.flit_bytes,
 	                                 f->p.packet_flits,
 	                                 f->p.compute_zero,

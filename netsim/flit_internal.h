@@ -40,14 +40,17 @@ struct wire {
 struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
-	int nv, nl, nodes, maxr, span; /* span = max(L, C) + 1 wire slots per link */
-	int *ldelay;                   /* cycles on each link: L, or C for a node's link */
+	int nv, nl, nodes, maxr;
+	int *ldelay; /* cycles on each link: L, or C for a node's link */
 	int64_t now, last_move;
+	long on_wires; /* flits on links now: moving, whatever the buffers do */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
 	struct vc *in;                 /* nl * V link VCs, then one per node */
 	int *credits, *busy;           /* per link VC: the upstream side's view */
-	struct wire *wire;             /* nl * span */
-	uint64_t *cwire;               /* credits on the wire: nl * span masks of VCs */
+	struct wire *wire;             /* link l's delay + 1 slots from wbase[l] */
+	uint64_t *cwire;               /* credits on the wire: masks of VCs, as wire */
+	size_t *wbase;                 /* nl + 1 offsets */
+	int *gap, *lcap;               /* per link: cycles between flits, VC buffer flits */
 	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
 	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
 	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
@@ -59,7 +62,7 @@ struct flit_net {
 	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
 	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
-	int64_t *out_used, *eject_used; /* the cycle each was last used */
+	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;
 	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
 	struct packet *pk;
@@ -72,6 +75,12 @@ static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 {
 	return port < n->nl ? &n->in[(size_t)port * n->p.vcs + v]
 	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
+}
+
+/* Link l's wire slot at cycle t. */
+static inline size_t flit_slot(const struct flit_net *n, int l, int64_t t)
+{
+	return n->wbase[l] + (size_t)(t % (n->ldelay[l] + 1));
 }
 
 static inline int vc_push(struct vc *c, struct flit f)

@@ -1,5 +1,6 @@
 /* The flit-level network (flit_net.h). */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ const struct cmn_param_def flit_param_defs[] = {
     {"hold", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
      "output and islip allocation: an output serves a flit at a time, or keeps serving "
      "one packet until its tail"},
+    {"links", CMN_PT_CHOICE, "cycles", 0, 0, "cycles|platform",
+     "cycles: link_delay and node_link_delay, a flit per cycle; platform: each link's "
+     "latency in cycles and bandwidth (slower links take a flit every few cycles; "
+     "deeper buffers keep their rate): wide-area links as long pipelines"},
     {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive",
      "deterministic: the machine's routes (dimension order, d-mod-k on trees); adaptive: "
      "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
@@ -74,6 +79,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
 	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
 	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0;
+	p->platform_links = strcmp(cmn_params_str(cp, "links"), "platform") == 0;
 	const char *al = cmn_params_str(cp, "alloc");
 	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
 	           : strcmp(al, "output") == 0 ? FLIT_ALLOC_OUTPUT
@@ -178,6 +184,55 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 	return 0;
 }
 
+double flit_cycle_s(const struct plat_machine *m, int flit_bytes)
+{
+	for (int l = 0; l < m->nlinks; l++)
+		if (m->links[l].src < m->nodes && m->links[l].bw_bps > 0)
+			return flit_bytes / m->links[l].bw_bps;
+	return 0;
+}
+
+/* Each link's delay, gap between flits and VC buffer size, and its wire
+ * slots: with links=cycles the parameters' delays, a flit per cycle, buf;
+ * with links=platform the machine's latency in cycles, its bandwidth as a
+ * fraction of the node links' (a flit every gap cycles), and buffers deep
+ * enough to keep that rate over the credit round trip. */
+static int link_timing(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	const struct flit_params *p = &n->p;
+	double cyc = flit_cycle_s(m, p->flit_bytes), bw = cyc > 0 ? p->flit_bytes / cyc : 0;
+	if (p->platform_links && !(cyc > 0))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s has no node links to set a clock", m->spec);
+	size_t at = 0;
+	for (int l = 0; l < n->nl; l++) {
+		const struct plat_link *k = &m->links[l];
+		int node = k->src < n->nodes || k->dst < n->nodes;
+		n->ldelay[l] = node ? p->node_link_delay : p->link_delay;
+		n->gap[l] = 1;
+		n->lcap[l] = p->buf;
+		if (p->platform_links) {
+			double d = k->lat_s / cyc, g = k->bw_bps > 0 ? bw / k->bw_bps : 1;
+			if (d > 1e9 || g > 1e9)
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "flit network: link %d-%d of %s: %g s and %g B/s "
+				    "are more than 1e9 cycles",
+				    k->src, k->dst, m->spec, k->lat_s, k->bw_bps);
+			n->ldelay[l] = d < 1 ? 1 : (int)llround(d);
+			n->gap[l] = g <= 1 ? 1 : (int)ceil(g - 1e-9);
+			long rtt = 2L * n->ldelay[l] + p->router_delay + 1;
+			long need = (rtt + n->gap[l] - 1) / n->gap[l] + 1;
+			n->lcap[l] = need > p->buf ? (int)need : p->buf;
+		}
+		n->wbase[l] = at;
+		at += (size_t)n->ldelay[l] + 1;
+	}
+	n->wbase[n->nl] = at;
+	return 0;
+}
+
 int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
                     struct flit_net **out, struct cmn_err *e)
 {
@@ -196,13 +251,24 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->nl = m->nlinks;
 	n->nodes = m->nodes;
 	n->maxr = plat_max_route(m);
-	n->span = (p->link_delay > p->node_link_delay ? p->link_delay : p->node_link_delay) + 1;
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
+	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
+	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
+	n->lcap = malloc(((size_t)n->nl + 1) * sizeof *n->lcap);
+	n->wbase = malloc(((size_t)n->nl + 1) * sizeof *n->wbase);
+	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase) {
+		flit_net_destroy(n);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	if (link_timing(n, e)) {
+		flit_net_destroy(n);
+		return e->code;
+	}
 	n->in = calloc(nvc + (size_t)n->nodes, sizeof *n->in);
 	n->credits = malloc((nvc ? nvc : 1) * sizeof *n->credits);
 	n->busy = calloc(nvc ? nvc : 1, sizeof *n->busy);
-	n->wire = malloc((size_t)n->nl * (size_t)n->span * sizeof *n->wire + 1);
-	n->cwire = calloc((size_t)n->nl * (size_t)n->span + 1, sizeof *n->cwire);
+	n->wire = malloc(n->wbase[n->nl] * sizeof *n->wire + 1);
+	n->cwire = calloc(n->wbase[n->nl] + 1, sizeof *n->cwire);
 	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
 	n->port = malloc(nports * sizeof *n->port);
 	n->rr = calloc((size_t)n->nv, sizeof *n->rr);
@@ -213,7 +279,6 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->link_flits = calloc((size_t)n->nl + 1, sizeof *n->link_flits);
 	n->qhead = malloc((size_t)n->nodes * sizeof *n->qhead);
 	n->qtail = malloc((size_t)n->nodes * sizeof *n->qtail);
-	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
 	n->out_first = calloc((size_t)n->nv + 1, sizeof *n->out_first);
 	n->outl = malloc(((size_t)n->nl + 1) * sizeof *n->outl);
 	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
@@ -226,14 +291,14 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
-	         n->link_flits && n->qhead && n->qtail && n->ldelay && n->out_first && n->outl &&
-	         n->lout && n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->onwire &&
-	         n->active;
+	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
+	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->onwire && n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
-		n->in[i].cap = p->buf;
+		int cap = n->lcap[i / (size_t)p->vcs];
+		n->in[i].cap = cap;
 		n->in[i].out_vc = -1;
-		ok = (n->in[i].f = malloc((size_t)p->buf * sizeof *n->in[i].f)) != NULL;
-		n->credits[i] = p->buf;
+		ok = (n->in[i].f = malloc((size_t)cap * sizeof *n->in[i].f)) != NULL;
+		n->credits[i] = cap;
 	}
 	for (int i = 0; ok && i < n->nodes; i++) {
 		n->in[nvc + (size_t)i].out_vc = -1; /* buffer sized per packet at injection */
@@ -244,17 +309,12 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < (size_t)n->nl * (size_t)n->span; i++) {
+	for (size_t i = 0; i < n->wbase[n->nl]; i++)
 		n->wire[i].vc = -1;
-	}
 	for (int l = 0; l <= n->nl; l++)
-		n->out_used[l] = -1;
+		n->out_used[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
 	for (size_t i = 0; i < nports; i++)
 		n->hold[i] = -1;
-	for (int l = 0; l < n->nl; l++)
-		n->ldelay[l] = m->links[l].src < n->nodes || m->links[l].dst < n->nodes
-		                   ? p->node_link_delay
-		                   : p->link_delay;
 	/* the input ports of each vertex: its entering links, then its injection */
 	for (int l = 0; l < n->nl; l++)
 		n->port_first[m->links[l].dst + 1]++;
@@ -334,6 +394,9 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->eject_used);
 	free(n->link_flits);
 	free(n->ldelay);
+	free(n->gap);
+	free(n->lcap);
+	free(n->wbase);
 	free(n->out_first);
 	free(n->outl);
 	free(n->lout);
@@ -452,11 +515,11 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
                   int *oom)
 {
 	int V = n->p.vcs;
-	size_t slot = (size_t)(n->now % n->span);
 	int kept = 0;
 	for (int i = 0; i < n->nactive; i++) { /* only links with something on the wire */
 		int l = n->active[i];
-		struct wire *w = &n->wire[(size_t)l * n->span + slot];
+		size_t slot = flit_slot(n, l, n->now);
+		struct wire *w = &n->wire[slot];
 		if (w->vc >= 0) {
 			w->f.ready = flit_ready_at(n, n->m->links[l].dst);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
@@ -465,8 +528,9 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			n->vflits[n->m->links[l].dst]++;
 			w->vc = -1;
 			n->onwire[l]--;
+			n->on_wires--;
 		}
-		uint64_t *cw = &n->cwire[(size_t)l * n->span + slot];
+		uint64_t *cw = &n->cwire[slot];
 		if (*cw) {
 			for (uint64_t b = *cw; b; b &= b - 1)
 				n->credits[l * V + __builtin_ctzll(b)]++;
@@ -527,7 +591,9 @@ int flit_net_run(struct flit_net *n, int64_t until,
 		if (oom == 2)
 			return cmn_err_set(e, CMN_ESTATE,
 			                   "flit network: a buffer overflowed (a bug)");
-		if (n->in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
+		if (n->on_wires)
+			n->last_move = n->now; /* flits on a long link are moving */
+		else if (n->in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
 			return stalled(n, e);
 		if (n->in_flight == 0 && until >= 0) /* nothing to do: skip to the end */
 			n->now = until;
@@ -557,16 +623,16 @@ int flit_net_check(const struct flit_net *n, struct cmn_err *e)
 		for (int v = 0; v < V; v++) {
 			int cr = n->credits[l * V + v], inbuf = n->in[(size_t)l * V + v].n,
 			    wire = 0, cwire = 0;
-			for (int s = 0; s < n->span; s++) {
-				wire += n->wire[(size_t)l * n->span + s].vc == v;
-				cwire += (int)(n->cwire[(size_t)l * n->span + s] >> v & 1);
+			for (size_t s = n->wbase[l]; s < n->wbase[l + 1]; s++) {
+				wire += n->wire[s].vc == v;
+				cwire += (int)(n->cwire[s] >> v & 1);
 			}
-			if (cr < 0 || cr > n->p.buf || cr + inbuf + wire + cwire != n->p.buf)
+			if (cr < 0 || cr > n->lcap[l] || cr + inbuf + wire + cwire != n->lcap[l])
 				return cmn_err_set(
 				    e, CMN_ESTATE,
 				    "link %d VC %d: %d credits, %d flits buffered, %d on "
 				    "the wire, %d credits on the wire (buffer %d)",
-				    l, v, cr, inbuf, wire, cwire, n->p.buf);
+				    l, v, cr, inbuf, wire, cwire, n->lcap[l]);
 		}
 	return 0;
 }

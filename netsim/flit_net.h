@@ -63,11 +63,12 @@ struct flit_params {
 	int cut_through;     /* 1: virtual cut-through, 0: wormhole */
 	int vc_crossbar;     /* 1: a crossbar input per VC, 0: per input port */
 	enum flit_alloc { FLIT_ALLOC_RR, FLIT_ALLOC_OUTPUT, FLIT_ALLOC_ISLIP } alloc;
-	int hold_packet; /* output and islip allocation: an output kept for a packet */
-	int adaptive;    /* k-ary n-trees: the least occupied up link at each up hop */
-	int dateline;    /* tori: VCs in two classes, the upper one after the wrap link */
-	int bubble;      /* tori: bubble flow control (cut-through; INSEE's default) */
-	long watchdog;   /* cycles without any flit moving, flits in flight: an error */
+	int hold_packet;    /* output and islip allocation: an output kept for a packet */
+	int adaptive;       /* k-ary n-trees: the least occupied up link at each up hop */
+	int platform_links; /* each link's latency and bandwidth from the machine */
+	int dateline;       /* tori: VCs in two classes, the upper one after the wrap link */
+	int bubble;         /* tori: bubble flow control (cut-through; INSEE's default) */
+	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;
 };
@@ -90,6 +91,9 @@ struct flit_delivery {
 	int64_t created; /* cycle it was injected */
 	int64_t done;    /* cycle its tail was ejected */
 };
+
+/* The cycle: flit_bytes over the node links' bandwidth (0: no node link). */
+double flit_cycle_s(const struct plat_machine *m, int flit_bytes);
 
 int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
                     struct flit_net **out, struct cmn_err *e);

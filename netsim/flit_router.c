@@ -17,6 +17,7 @@ int64_t flit_ready_at(const struct flit_net *n, int x)
 static void to_link(struct flit_net *n, int l, int v, struct flit f)
 {
 	int d = n->ldelay[l];
+	n->out_used[l] = n->now;
 	if (d == 0) {
 		f.ready = flit_ready_at(n, n->m->links[l].dst);
 		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
@@ -24,9 +25,10 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 		n->vflits[n->m->links[l].dst]++;
 		return;
 	}
-	struct wire *w = &n->wire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
+	struct wire *w = &n->wire[flit_slot(n, l, n->now + d)];
 	w->f = f;
 	w->vc = v;
+	n->on_wires++;
 	if (n->onwire[l]++ == 0)
 		n->active[n->nactive++] = l;
 }
@@ -38,7 +40,7 @@ static void credit_back(struct flit_net *n, int l, int v)
 	if (d == 0)
 		n->credits[l * n->p.vcs + v]++;
 	else {
-		uint64_t *cw = &n->cwire[(size_t)l * n->span + (size_t)((n->now + d) % n->span)];
+		uint64_t *cw = &n->cwire[flit_slot(n, l, n->now + d)];
 		if (!*cw && n->onwire[l]++ == 0)
 			n->active[n->nactive++] = l;
 		*cw |= UINT64_C(1) << v;
@@ -127,6 +129,8 @@ static int request(const struct flit_net *n, int x, int port, int v)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
 		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
+	if (n->gap[out] > 1 && n->now - n->out_used[out] < n->gap[out])
+		return -1; /* a slower link: busy with its last flit */
 	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : free_vc(n, q, out);
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }

@@ -31,8 +31,8 @@ int net_heatmap_png(const struct plat_machine *m, const double *util, const char
 	double hi = 0;
 	for (int l = 0; l < m->nlinks; l++)
 		hi = util[l] > hi ? util[l] : hi;
-	fprintf(g, "set terminal pngcairo size %d,%d font ',10'\nset output ",
-	        240 + 70 * dims[0], 160 + 70 * dims[1]);
+	fprintf(g, "set terminal pngcairo size %d,%d font ',10'\nset output ", 240 + 70 * dims[0],
+	        160 + 70 * dims[1]);
 	cmn_gp_str(g, of.tmp);
 	fprintf(g, "\nset title ");
 	cmn_gp_str(g, title);
@@ -59,8 +59,8 @@ int net_heatmap_png(const struct plat_machine *m, const double *util, const char
 		}
 		/* the two directions side by side: shifted to the arrow's right */
 		double ox = 0.12 * uy, oy = -0.12 * ux;
-		fprintf(g, "%.3f %.3f %.3f %.3f %.6g\n", a[0] + 0.14 * ux + ox, a[1] + 0.14 * uy + oy,
-		        len * ux, len * uy, util[l]);
+		fprintf(g, "%.3f %.3f %.3f %.3f %.6g\n", a[0] + 0.14 * ux + ox,
+		        a[1] + 0.14 * uy + oy, len * ux, len * uy, util[l]);
 	}
 	fprintf(g, "e\n");
 	for (int x = 0; x < dims[0]; x++)

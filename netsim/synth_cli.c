@@ -117,24 +117,13 @@ int netsim_synth_main(int argc, char **argv)
 		O_PRESET,
 		O_HEAT
 	};
-	static const struct option opts[] = {{"traffic", 1, 0, O_TRAFFIC},
-	                                     {"machine", 1, 0, O_MACH},
-	                                     {"engine", 1, 0, O_ENGINE},
-	                                     {"load", 1, 0, O_LOAD},
-	                                     {"packet", 1, 0, O_PACKET},
-	                                     {"cycles", 1, 0, O_CYCLES},
-	                                     {"warmup", 1, 0, O_WARMUP},
-	                                     {"sample", 1, 0, O_SAMPLE},
-	                                     {"tolerance", 1, 0, O_TOL},
-	                                     {"seed", 1, 0, O_SEED},
-	                                     {"synth-out", 1, 0, O_OUT},
-	                                     {"quiet", 0, 0, O_QUIET},
-	                                     {"sweep-load", 1, 0, O_SWEEP},
-	                                     {"plot", 1, 0, O_PLOT},
-	                                     {"preset", 1, 0, O_PRESET},
-	                                     {"heatmap", 1, 0, O_HEAT},
-	                                     {"help", 0, 0, O_HELP},
-	                                     {0, 0, 0, 0}};
+	static const struct option opts[] = {
+	    {"traffic", 1, 0, O_TRAFFIC},  {"machine", 1, 0, O_MACH},  {"engine", 1, 0, O_ENGINE},
+	    {"load", 1, 0, O_LOAD},        {"packet", 1, 0, O_PACKET}, {"cycles", 1, 0, O_CYCLES},
+	    {"warmup", 1, 0, O_WARMUP},    {"sample", 1, 0, O_SAMPLE}, {"tolerance", 1, 0, O_TOL},
+	    {"seed", 1, 0, O_SEED},        {"synth-out", 1, 0, O_OUT}, {"quiet", 0, 0, O_QUIET},
+	    {"sweep-load", 1, 0, O_SWEEP}, {"plot", 1, 0, O_PLOT},     {"preset", 1, 0, O_PRESET},
+	    {"heatmap", 1, 0, O_HEAT},     {"help", 0, 0, O_HELP},     {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
 	flit_synth_default(&o);

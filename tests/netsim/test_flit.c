@@ -168,6 +168,54 @@ static void test_conservation(void)
 
 /* Two jobs in two different top subtrees of a 4-ary 3-tree: each alone and
  * both together give every packet the same latency. */
+/* links=platform: each link's latency in cycles and its bandwidth as a
+ * flit every few cycles; a packet's zero-load latency is then the sum of
+ * its links' delays, the switches' delays and (P - 1) times the slowest
+ * link's gap; the two clusters' wide-area link is a long slow pipeline. */
+static void test_platform_links(void)
+{
+	static const char *const specs[] = {"mesh:dims=4x4,lat=1e-7",
+	                                    "multicluster:clusters=2,size=4"};
+	static struct log lg;
+	for (int s = 0; s < 2; s++) {
+		struct plat_machine *m = machine(specs[s]);
+		struct flit_params p;
+		flit_params_default(&p);
+		p.platform_links = 1;
+		double cyc = flit_cycle_s(m, p.flit_bytes), bw = p.flit_bytes / cyc;
+		struct flit_net *n;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
+		for (int t = 0; t < 6; t++) {
+			int a = t % m->nodes, b = (m->nodes - 1 - 2 * t + m->nodes) % m->nodes,
+			    P = 1 + t;
+			if (a == b)
+				continue;
+			lg.n = 0;
+			CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
+			CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+			int H = plat_route(m, a, b, route);
+			long want = (long)(H - 1) * p.router_delay, gmax = 1;
+			for (int h = 0; h < H; h++) {
+				const struct plat_link *k = &m->links[route[h]];
+				double d = k->lat_s / cyc, g = bw / k->bw_bps;
+				want += d < 1 ? 1 : llround(d);
+				long gi = g <= 1 ? 1 : (long)ceil(g - 1e-9);
+				gmax = gi > gmax ? gi : gmax;
+			}
+			want += (P - 1) * gmax;
+			CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, want);
+			if (s == 1 && (a < 4) != (b < 4))
+				CU_ASSERT(want > 10000); /* across the wide-area link */
+			CU_ASSERT(flit_net_check(n, &e) == 0);
+		}
+		free(route);
+		flit_net_destroy(n);
+		plat_machine_destroy(m);
+	}
+}
+
 /* Adaptive up-phase routing on trees: conservation, invariants, minimal
  * paths (the flits crossing links equal the packets' hop counts), and the
  * same zero-load latency as deterministic routing; refused off trees. */
@@ -426,6 +474,7 @@ static void add_suites(void)
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "adaptive up-phase routing on trees", test_adaptive);
+	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
 	CU_add_test(s, "presets: timing and parsing", test_presets);

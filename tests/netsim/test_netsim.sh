@@ -153,6 +153,11 @@ done
 	--quiet --jobs-out "$T/j.csv" --links-out "$T/l.csv" 2> "$T/err" && [ "$(wc -l < "$T/j.csv")" = 3 ] &&
 	[ "$(wc -l < "$T/l.csv")" -gt 2 ] && ok "flit engine: two jobs, a preset, link loads" ||
 	ko "flit engine: two jobs: $(tail -2 "$T/err")"
+# links=platform: a job split across two clusters' wide-area link is far slower
+wan() { "$NS" --engine flit:links=platform --machine multicluster:clusters=2,size=8 --job cg.S.8@"$1" --iterations 1 --quiet \
+	--jobs-out "$T/w.csv" && time_of "$T/w.csv"; }
+a=$(wan 0-7) && b=$(wan 0,1,2,3,8,9,10,11) && python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) > 20 * float(sys.argv[1]) else 1)" "$a" "$b" &&
+	ok "flit engine, links=platform: a job across the WAN link $b s, inside a cluster $a s" || ko "flit links=platform WAN: $a $b"
 "$NS" --engine flit:vcs=0 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
 [ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "flit engine: a bad parameter, exit 2" || ko "flit engine vcs=0: $(cat "$T/err")"
 "$NS" --engine flit:switching=vct,packet_flits=16 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
