@@ -28,8 +28,9 @@ struct packet {
 struct vc {
 	struct flit *f;
 	int cap, first, n;
-	int out_vc; /* -1: its front packet has none yet */
-	int pick;   /* adaptive routing: the link request() chose for its head */
+	int out_vc;          /* -1: its front packet has none yet */
+	int pick;            /* adaptive routing: the link request() chose for its head */
+	int64_t front_ready; /* the ready cycle of its front flit (when n > 0) */
 };
 
 struct wire {
@@ -56,6 +57,7 @@ struct flit_net {
 	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
 	int *hold;                     /* per output: the local input VC that holds it, or -1 */
 	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
+	int64_t *wake;                 /* per vertex: no request can succeed before */
 	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
 	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
@@ -77,6 +79,13 @@ static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
 }
 
+/* A flit ready at cycle t entered vertex x's buffers. */
+static inline void flit_wake(struct flit_net *n, int x, int64_t t)
+{
+	if (t < n->wake[x])
+		n->wake[x] = t;
+}
+
 /* Link l's wire slot at cycle t. */
 static inline size_t flit_slot(const struct flit_net *n, int l, int64_t t)
 {
@@ -87,6 +96,8 @@ static inline int vc_push(struct vc *c, struct flit f)
 {
 	if (c->n == c->cap)
 		return -1;
+	if (!c->n)
+		c->front_ready = f.ready;
 	c->f[(c->first + c->n++) % c->cap] = f;
 	return 0;
 }

@@ -286,13 +286,15 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->hold = malloc(nports * sizeof *n->hold);
 	n->vflits = calloc((size_t)n->nv + 1, sizeof *n->vflits);
 	n->pflits = calloc(nports, sizeof *n->pflits);
+	n->wake = calloc((size_t)n->nv + 1, sizeof *n->wake);
 	n->onwire = calloc((size_t)n->nl + 1, sizeof *n->onwire);
 	n->active = malloc(((size_t)n->nl + 1) * sizeof *n->active);
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
-	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->onwire && n->active;
+	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->wake && n->onwire &&
+	         n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		int cap = n->lcap[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
@@ -404,6 +406,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->hold);
 	free(n->vflits);
 	free(n->pflits);
+	free(n->wake);
 	free(n->onwire);
 	free(n->dist);
 	free(n->tie);
@@ -506,6 +509,8 @@ static int load_injection(struct flit_net *n, int x)
 		ready = n->now;
 	for (int i = 0; i < q->len; i++)
 		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
+	c->front_ready = ready;
+	flit_wake(n, x, ready);
 	n->pflits[n->nl + x] += q->len;
 	n->vflits[x] += q->len;
 	return 0;
@@ -524,6 +529,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			w->f.ready = flit_ready_at(n, n->m->links[l].dst);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
 				*oom = 2; /* more flits than credits: a bug */
+			flit_wake(n, n->m->links[l].dst, w->f.ready);
 			n->pflits[l]++;
 			n->vflits[n->m->links[l].dst]++;
 			w->vc = -1;
@@ -545,7 +551,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		if (n->qhead[x] >= 0 && load_injection(n, x))
 			*oom = 1;
 	for (int x = 0; x < n->nv; x++)
-		if (n->vflits[x])
+		if (n->vflits[x] && n->wake[x] <= n->now)
 			flit_router_cycle(n, x, done, ctx);
 	n->now++;
 }

@@ -2,6 +2,7 @@
  * (its packet's next link, adaptive on trees), VC classes and free VCs,
  * switch allocation (rr, output, islip) and the sending of a flit with its
  * credit back upstream. */
+#include <stdint.h>
 #include <string.h>
 
 #include "flit_internal.h"
@@ -21,6 +22,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	if (d == 0) {
 		f.ready = flit_ready_at(n, n->m->links[l].dst);
 		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
+		flit_wake(n, n->m->links[l].dst, f.ready);
 		n->pflits[l]++;
 		n->vflits[n->m->links[l].dst]++;
 		return;
@@ -116,11 +118,9 @@ static int adaptive_next(const struct flit_net *n, int x, int t)
 static int request(const struct flit_net *n, int x, int port, int v)
 {
 	const struct vc *c = vc_of((struct flit_net *)n, port, v);
-	if (!c->n)
+	if (!c->n || c->front_ready > n->now)
 		return -1;
 	const struct flit *f = &c->f[c->first];
-	if (f->ready > n->now)
-		return -1;
 	const struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
 	if (h < q->nhops && h >= q->decided) /* an adaptive head: the least occupied next link */
@@ -174,8 +174,10 @@ static void send(struct flit_net *n, int x, int port, int v,
 			n->busy[out * V + c->out_vc] = 0;
 	}
 	struct flit sent = *f;
-	c->first = (c->first + 1) % c->cap;
+	c->first = c->first + 1 == c->cap ? 0 : c->first + 1;
 	c->n--;
+	if (c->n)
+		c->front_ready = c->f[c->first].ready;
 	n->pflits[port]--;
 	n->vflits[x]--;
 	if (port < n->nl) /* a credit back upstream */
@@ -252,7 +254,8 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		int j = req[k];
 		if (j < 0)
 			continue;
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = (k - n->gptr[g] + nk) % nk;
+		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->gptr[g];
+		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
 		if (d < bestd[j])
 			bestd[j] = d, grant[j] = k;
 	}
@@ -281,24 +284,33 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 			n->gptr[g] = (k + 1) % nk;
 		}
 	}
-	if (n->p.alloc == FLIT_ALLOC_ISLIP)
-		for (int i = 0; i < np; i++) {
-			int port = n->port[first + i];
-			for (int vv = 0; vv < (vcx ? V : 1); vv++) {
-				/* accept: the first granting output from the input's pointer */
-				for (int jj = 0; jj < nout; jj++) {
-					int j = (n->aptr[vcx ? port * V + vv : port] + jj) % nout,
-					    k = grant[j];
-					if (k < 0 || k / V != i || (vcx && k % V != vv))
-						continue;
-					int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-					held_send(n, x, k, g, done, ctx);
-					n->gptr[g] = (k + 1) % nk;
-					n->aptr[vcx ? port * V + vv : port] = (j + 1) % nout;
-					break;
-				}
-			}
+	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
+		/* accept: each crossbar input takes the granting output first from its
+		 * pointer (req and xused, done with, hold each input's choice) */
+		int nx = vcx ? nk : np, *bestj = req, *bestd = xused;
+		for (int i = 0; i < nx; i++)
+			bestj[i] = -1, bestd[i] = nout;
+		for (int j = 0; j < nout; j++) {
+			int k = grant[j];
+			if (k < 0)
+				continue;
+			int xin = vcx ? k : k / V, port = n->port[first + k / V];
+			int d = j - n->aptr[vcx ? port * V + k % V : port];
+			d += d < 0 ? nout : 0;
+			if (d < bestd[xin])
+				bestd[xin] = d, bestj[xin] = j;
 		}
+		for (int xin = 0; xin < nx; xin++) {
+			int j = bestj[xin];
+			if (j < 0)
+				continue;
+			int k = grant[j], port = n->port[first + k / V];
+			int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+			held_send(n, x, k, g, done, ctx);
+			n->gptr[g] = k + 1 == nk ? 0 : k + 1;
+			n->aptr[vcx ? port * V + k % V : port] = j + 1 == nout ? 0 : j + 1;
+		}
+	}
 	n->rr[x] = (n->rr[x] + 1) % nout;
 }
 
@@ -306,16 +318,27 @@ void flit_router_cycle(struct flit_net *n, int x,
                        void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
-	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
+	int nout = n->out_first[x + 1] - n->out_first[x] + 1, ready = 0;
+	int64_t wake = INT64_MAX;
 	for (int i = 0; i < np; i++) {
 		int port = n->port[first + i];
 		int nvc = !n->pflits[port] ? 0 : port < n->nl ? V : 1;
 		for (int v = 0; v < V; v++) {
-			int r = v < nvc ? request(n, x, port, v) : -1;
+			int r = -1;
+			if (v < nvc) {
+				const struct vc *c = vc_of(n, port, v);
+				if (c->n && c->front_ready > n->now)
+					wake = c->front_ready < wake ? c->front_ready : wake;
+				else if (c->n)
+					ready = 1, r = request(n, x, port, v);
+			}
 			n->req[i * V + v] = r;
 			any |= r >= 0;
 		}
 	}
 	if (any)
 		allocate(n, x, np, nout, done, ctx);
+	/* nothing can go before the earliest front flit is ready, unless a
+	 * ready one waits for a credit or a VC: then look again next cycle */
+	n->wake[x] = ready ? n->now + 1 : wake;
 }
