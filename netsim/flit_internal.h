@@ -58,6 +58,7 @@ struct flit_net {
 	int *hold;                     /* per output: the local input VC that holds it, or -1 */
 	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
 	int64_t *wake;                 /* per vertex: no request can succeed before */
+	uint64_t *vbits, *qbits;       /* vertices with buffered flits, nodes with queued packets */
 	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
 	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
@@ -77,6 +78,16 @@ static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 {
 	return port < n->nl ? &n->in[(size_t)port * n->p.vcs + v]
 	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
+}
+
+/* k flits entered (k > 0) or left (k < 0) vertex x's buffers. */
+static inline void flit_count(struct flit_net *n, int x, int k)
+{
+	n->vflits[x] += k;
+	if (n->vflits[x])
+		n->vbits[x >> 6] |= UINT64_C(1) << (x & 63);
+	else
+		n->vbits[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 }
 
 /* A flit ready at cycle t entered vertex x's buffers. */

@@ -287,14 +287,16 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->vflits = calloc((size_t)n->nv + 1, sizeof *n->vflits);
 	n->pflits = calloc(nports, sizeof *n->pflits);
 	n->wake = calloc((size_t)n->nv + 1, sizeof *n->wake);
+	n->vbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->vbits);
+	n->qbits = calloc((size_t)n->nodes / 64 + 1, sizeof *n->qbits);
 	n->onwire = calloc((size_t)n->nl + 1, sizeof *n->onwire);
 	n->active = malloc(((size_t)n->nl + 1) * sizeof *n->active);
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
-	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->wake && n->onwire &&
-	         n->active;
+	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->wake && n->vbits &&
+	         n->qbits && n->onwire && n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		int cap = n->lcap[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
@@ -407,6 +409,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->vflits);
 	free(n->pflits);
 	free(n->wake);
+	free(n->vbits);
+	free(n->qbits);
 	free(n->onwire);
 	free(n->dist);
 	free(n->tie);
@@ -481,6 +485,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	else
 		n->qhead[src] = k;
 	n->qtail[src] = k;
+	n->qbits[src >> 6] |= UINT64_C(1) << (src & 63);
 	n->in_flight++;
 	return 0;
 }
@@ -494,8 +499,10 @@ static int load_injection(struct flit_net *n, int x)
 		return 0;
 	struct packet *q = &n->pk[k];
 	n->qhead[x] = q->next;
-	if (n->qhead[x] < 0)
+	if (n->qhead[x] < 0) {
 		n->qtail[x] = -1;
+		n->qbits[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+	}
 	if (c->cap < q->len) {
 		struct flit *f = realloc(c->f, (size_t)q->len * sizeof *f);
 		if (!f)
@@ -512,7 +519,7 @@ static int load_injection(struct flit_net *n, int x)
 	c->front_ready = ready;
 	flit_wake(n, x, ready);
 	n->pflits[n->nl + x] += q->len;
-	n->vflits[x] += q->len;
+	flit_count(n, x, q->len);
 	return 0;
 }
 
@@ -531,7 +538,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 				*oom = 2; /* more flits than credits: a bug */
 			flit_wake(n, n->m->links[l].dst, w->f.ready);
 			n->pflits[l]++;
-			n->vflits[n->m->links[l].dst]++;
+			flit_count(n, n->m->links[l].dst, 1);
 			w->vc = -1;
 			n->onwire[l]--;
 			n->on_wires--;
@@ -547,12 +554,22 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			n->active[kept++] = l;
 	}
 	n->nactive = kept;
-	for (int x = 0; x < n->nodes; x++)
-		if (n->qhead[x] >= 0 && load_injection(n, x))
-			*oom = 1;
-	for (int x = 0; x < n->nv; x++)
-		if (n->vflits[x] && n->wake[x] <= n->now)
-			flit_router_cycle(n, x, done, ctx);
+	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
+		for (uint64_t b = n->qbits[w]; b; b &= b - 1)
+			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
+				*oom = 1;
+	/* vertices with buffered flits, in id order; a word is read again after
+	 * each vertex, as a zero-delay link may give flits to a later one */
+	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
+		for (int from = 0; from < 64;) {
+			uint64_t b = n->vbits[w] & (~UINT64_C(0) << from);
+			if (!b)
+				break;
+			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
+			if (n->wake[x] <= n->now)
+				flit_router_cycle(n, x, done, ctx);
+			from = bit + 1;
+		}
 	n->now++;
 }
 

@@ -24,7 +24,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
 		flit_wake(n, n->m->links[l].dst, f.ready);
 		n->pflits[l]++;
-		n->vflits[n->m->links[l].dst]++;
+		flit_count(n, n->m->links[l].dst, 1);
 		return;
 	}
 	struct wire *w = &n->wire[flit_slot(n, l, n->now + d)];
@@ -179,7 +179,7 @@ static void send(struct flit_net *n, int x, int port, int v,
 	if (c->n)
 		c->front_ready = c->f[c->first].ready;
 	n->pflits[port]--;
-	n->vflits[x]--;
+	flit_count(n, x, -1);
 	if (port < n->nl) /* a credit back upstream */
 		credit_back(n, port, v);
 	if (sent.tail)
