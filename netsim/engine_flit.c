@@ -18,6 +18,7 @@ struct flit_engine {
 	long *flits;
 	struct net_link_result *links;
 	int64_t cycles; /* of the last evaluation */
+	char spec[1024];
 };
 
 static void flit_destroy(void *state)
@@ -47,6 +48,7 @@ static int flit_create(const struct net_engine_args *a, void **state, struct cmn
 		flit_destroy(f);
 		return e->code;
 	}
+	cmn_params_format("flit", &cp, f->spec, sizeof f->spec);
 	f->o = (struct flit_replay_opts){flit_cycle_s(m, f->p.flit_bytes),
 	                                 f->p.flit_bytes,
 	                                 f->p.packet_flits,
@@ -75,6 +77,11 @@ static int flit_evaluate(void *state, const struct net_job *jobs, int n, double 
 	                       e);
 }
 
+static const char *flit_spec(void *state)
+{
+	return ((struct flit_engine *)state)->spec;
+}
+
 static int flit_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e)
 {
 	(void)e;
@@ -99,6 +106,7 @@ const struct net_engine_ops net_engine_flit_ops = {
              flit_param_defs},
     .create = flit_create,
     .evaluate = flit_evaluate,
+    .spec = flit_spec,
     .links = flit_links,
     .destroy = flit_destroy,
 };

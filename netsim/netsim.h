@@ -60,6 +60,9 @@ struct net_engine_ops {
 	int (*evaluate_many)(void *state, int count, const struct net_job *const *jobs,
 	                     const int *n, double until, struct net_job_result *const *results,
 	                     struct cmn_err *e);
+	/* Optional: the engine's effective parameters ("flit:vcs=4,..."), for
+	 * outputs' headers; owned by the engine. */
+	const char *(*spec)(void *state);
 	/* Per-link loads of the last evaluation (*out owned by the engine). */
 	int (*links)(void *state, const struct net_link_result **out, int *n, struct cmn_err *e);
 	void (*destroy)(void *state);

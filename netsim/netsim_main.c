@@ -371,6 +371,8 @@ int main(int argc, char **argv)
 		lo_open = 1;
 	if (!rc) {
 		if (!quiet)
+			printf("engine %s\n", ops->spec ? ops->spec(state) : ename);
+		if (!quiet)
 			printf("%-6s %-24s %6s %10s %12s %12s %9s %12s  %s\n", "job", "trace",
 			       "ranks", "start_s", "time_s", "alone_s", "slowdown", "iteration_s",
 			       "nodes");
