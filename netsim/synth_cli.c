@@ -36,6 +36,7 @@ static void usage(FILE *f)
 	    "  --sweep-load A:B:STEP  loads A, A+STEP, .. B (stops after the first saturated\n"
 	    "                  one), a table on stdout; --plot F.png draws the curve\n"
 	    "  --heatmap F.png one load: link utilisation on a 2-D mesh or torus (PNG)\n"
+	    "  --links-out F   one load: CSV link,src,dst,flits,utilisation (every link)\n"
 	    "  --synth-out F   CSV: machine,engine,traffic,load,packet,accepted,mean_latency,\n"
 	    "                  p99_latency,packets,samples,converged,cycles,wall_s,cycles_per_s,\n"
 	    "                  flit_hops_per_s\n\n");
@@ -115,22 +116,35 @@ int netsim_synth_main(int argc, char **argv)
 		O_SWEEP,
 		O_PLOT,
 		O_PRESET,
-		O_HEAT
+		O_HEAT,
+		O_LINKS
 	};
-	static const struct option opts[] = {
-	    {"traffic", 1, 0, O_TRAFFIC},  {"machine", 1, 0, O_MACH},  {"engine", 1, 0, O_ENGINE},
-	    {"load", 1, 0, O_LOAD},        {"packet", 1, 0, O_PACKET}, {"cycles", 1, 0, O_CYCLES},
-	    {"warmup", 1, 0, O_WARMUP},    {"sample", 1, 0, O_SAMPLE}, {"tolerance", 1, 0, O_TOL},
-	    {"seed", 1, 0, O_SEED},        {"synth-out", 1, 0, O_OUT}, {"quiet", 0, 0, O_QUIET},
-	    {"sweep-load", 1, 0, O_SWEEP}, {"plot", 1, 0, O_PLOT},     {"preset", 1, 0, O_PRESET},
-	    {"heatmap", 1, 0, O_HEAT},     {"help", 0, 0, O_HELP},     {0, 0, 0, 0}};
+	static const struct option opts[] = {{"traffic", 1, 0, O_TRAFFIC},
+	                                     {"machine", 1, 0, O_MACH},
+	                                     {"engine", 1, 0, O_ENGINE},
+	                                     {"load", 1, 0, O_LOAD},
+	                                     {"packet", 1, 0, O_PACKET},
+	                                     {"cycles", 1, 0, O_CYCLES},
+	                                     {"warmup", 1, 0, O_WARMUP},
+	                                     {"sample", 1, 0, O_SAMPLE},
+	                                     {"tolerance", 1, 0, O_TOL},
+	                                     {"seed", 1, 0, O_SEED},
+	                                     {"synth-out", 1, 0, O_OUT},
+	                                     {"quiet", 0, 0, O_QUIET},
+	                                     {"sweep-load", 1, 0, O_SWEEP},
+	                                     {"plot", 1, 0, O_PLOT},
+	                                     {"preset", 1, 0, O_PRESET},
+	                                     {"heatmap", 1, 0, O_HEAT},
+	                                     {"links-out", 1, 0, O_LINKS},
+	                                     {"help", 0, 0, O_HELP},
+	                                     {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
 	flit_synth_default(&o);
 	int quiet = 0, opt;
 	double v, sweep[3] = {0, 0, 0};
 	char extra;
-	const char *plot = NULL, *preset = NULL, *heat = NULL;
+	const char *plot = NULL, *preset = NULL, *heat = NULL, *links_out = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -188,6 +202,7 @@ int netsim_synth_main(int argc, char **argv)
 		case O_PLOT: plot = optarg; break;
 		case O_PRESET: preset = optarg; break;
 		case O_HEAT: heat = optarg; break;
+		case O_LINKS: links_out = optarg; break;
 		case O_QUIET: quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default:
@@ -202,8 +217,9 @@ int netsim_synth_main(int argc, char **argv)
 		fprintf(stderr, "netsim: --traffic needs --machine and no other arguments\n");
 		return 2;
 	}
-	if (heat && sweep[2]) {
-		fprintf(stderr, "netsim: --heatmap draws one load, not a --sweep-load\n");
+	if ((heat || links_out) && sweep[2]) {
+		fprintf(stderr,
+		        "netsim: --heatmap and --links-out are for one load, not a --sweep-load\n");
 		return 2;
 	}
 	if (plot && !sweep[2]) {
@@ -237,8 +253,8 @@ int netsim_synth_main(int argc, char **argv)
 	struct flit_synth_result pts[1000];
 	double loads[1000];
 	int npts = 0;
-	long *lf = heat ? calloc((size_t)m->nlinks + 1, sizeof *lf) : NULL;
-	int rc = heat && !lf ? cmn_err_set(&e, CMN_ENOMEM, "out of memory") : 0;
+	long *lf = heat || links_out ? calloc((size_t)m->nlinks + 1, sizeof *lf) : NULL;
+	int rc = (heat || links_out) && !lf ? cmn_err_set(&e, CMN_ENOMEM, "out of memory") : 0;
 	if (!rc)
 		rc = net_traffic_open(traffic, m, &t, &e);
 	o.link_flits = lf;
@@ -262,6 +278,14 @@ int netsim_synth_main(int argc, char **argv)
 	}
 	if (!rc && plot)
 		rc = plot_sweep(plot, loads, pts, npts, m->spec, traffic, &e);
+	struct cmn_outfile lo;
+	if (!rc && links_out && !(rc = cmn_outfile_open(&lo, links_out, &e))) {
+		fprintf(lo.f, "link,src,dst,flits,utilisation\n");
+		for (int l = 0; l < m->nlinks; l++)
+			fprintf(lo.f, "%d,%d,%d,%ld,%.6f\n", l, m->links[l].src, m->links[l].dst,
+			        lf[l], (double)lf[l] / (double)pts[0].cycles);
+		rc = cmn_outfile_commit(&lo, &e);
+	}
 	if (!rc && heat) {
 		double *util = malloc((size_t)m->nlinks * sizeof *util + 1);
 		if (!util)

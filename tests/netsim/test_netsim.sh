@@ -192,6 +192,13 @@ PY
 	ok "--preset: two presets, exit 2" || ko "--preset twice: $(cat "$T/err")"
 "$NS" --traffic transpose --machine mesh:dims=4x4 --load 0.2 --warmup 500 --sample 2000 --quiet --heatmap "$T/h.png" &&
 	[ "$(head -c 4 "$T/h.png" | tail -c 3)" = PNG ] && ok "--heatmap: a PNG of link utilisation on a mesh" || ko "--heatmap on a mesh"
+"$NS" --traffic uniform --machine kary-ntree:k=2,n=2 --load 0.2 --warmup 500 --sample 2000 --quiet --links-out "$T/sl.csv" &&
+	python3 - "$T/sl.csv" << 'PY' && ok "--links-out (synthetic): every link, node links near the offered load" || ko "--links-out synthetic"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+inj = [float(r["utilisation"]) for r in rows if int(r["src"]) < 4]  # nodes' own links
+sys.exit(0 if len(rows) == 16 and inj and all(abs(u - 0.2) < 0.03 for u in inj) else 1)
+PY
 "$NS" --traffic uniform --machine kary-ntree:k=2,n=2 --quiet --heatmap "$T/t.png" 2> "$T/err"
 [ $? -eq 2 ] && [ ! -e "$T/t.png" ] && grep -q "heat maps are drawn for 2-D meshes and tori" "$T/err" &&
 	ok "--heatmap: refused off 2-D grids, exit 2, no file" || ko "--heatmap on a tree: $(cat "$T/err")"
