@@ -41,10 +41,33 @@ static void delivered(void *ctx, const struct flit_delivery *d)
 	s->count++;
 }
 
-static int cmp_long(const void *a, const void *b)
+/* The k-th smallest of v[0..n) (0-based), v reordered: quickselect
+ * (Hoare's FIND) with the middle element as pivot; O(n) on average where
+ * sorting half a million latencies cost a tenth of a run. */
+static long kth_smallest(long *v, long n, long k)
 {
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
+	long lo = 0, hi = n - 1;
+	while (lo < hi) {
+		long pivot = v[lo + (hi - lo) / 2], i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				long t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
 }
 
 static int agree(const double *v, double tol)
@@ -126,8 +149,8 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		r->mean_lat = r->packets ? sum_lat / (double)r->packets : NAN;
 		/* the latencies of the measured samples (a last partial one is not counted) */
 		long nl = r->packets < s.nlat ? r->packets : s.nlat;
-		qsort(s.lat, (size_t)nl, sizeof *s.lat, cmp_long);
-		r->p99_lat = nl ? (double)s.lat[(long)ceil(0.99 * (double)nl) - 1] : NAN;
+		r->p99_lat =
+		    nl ? (double)kth_smallest(s.lat, nl, (long)ceil(0.99 * (double)nl) - 1) : NAN;
 		r->cycles = (long)flit_net_now(n);
 		r->wall_s =
 		    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
