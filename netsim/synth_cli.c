@@ -293,8 +293,10 @@ int netsim_synth_main(int argc, char **argv)
 		for (int l = 0; !rc && l < m->nlinks; l++)
 			util[l] = (double)lf[l] / (double)pts[0].cycles;
 		char title[600];
-		snprintf(title, sizeof title, "%s, %s at %.3g flits/node/cycle", m->spec, traffic,
-		         o.load);
+		const char *bw = strstr(m->spec, ",bw="); /* family and shape: a title that fits */
+		int shape = bw ? (int)(bw - m->spec) : (int)strlen(m->spec);
+		snprintf(title, sizeof title, "%.*s, %s at %.3g flits/node/cycle", shape, m->spec,
+		         traffic, o.load);
 		if (!rc)
 			rc = net_heatmap_png(m, util, title, heat, &e);
 		free(util);
