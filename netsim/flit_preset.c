@@ -19,8 +19,9 @@ struct flit_preset {
  * flits, iSLIP allocation. INSEE's virtual cut-through router: one cycle
  * per hop, nodes at their routers without injection or consumption delay
  * (latency H + P - 1), 2 VCs of 8 phits (its transit queues of 2 4-phit
- * packets), one crossbar input per VC, each output serving one packet at
- * a time, bubble flow control on tori (its default). */
+ * packets; traces are replayed in such packets), one crossbar input per
+ * VC, each output serving one packet at a time, bubble flow control on
+ * tori (its default). */
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
@@ -28,7 +29,7 @@ static const struct flit_preset presets[] = {
      "link_delay=2"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
-     "switching=vct,crossbar=vc,alloc=output,hold=packet",
+     "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4",
      "deadlock=bubble"},
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };

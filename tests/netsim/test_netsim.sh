@@ -158,6 +158,11 @@ wan() { "$NS" --engine flit:links=platform --machine multicluster:clusters=2,siz
 	--jobs-out "$T/w.csv" && time_of "$T/w.csv"; }
 a=$(wan 0-7) && b=$(wan 0,1,2,3,8,9,10,11) && python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) > 20 * float(sys.argv[1]) else 1)" "$a" "$b" &&
 	ok "flit engine, links=platform: a job across the WAN link $b s, inside a cluster $a s" || ko "flit links=platform WAN: $a $b"
+"$NS" --engine flit:preset=insee --machine torus:dims=4x4 --job cg.S.4@0-3 --quiet --jobs-out "$T/b.csv" &&
+	[ "$(wc -l < "$T/b.csv")" = 2 ] && ok "flit engine: the INSEE preset on a torus (bubbles, 4-flit packets)" || ko "flit insee on a torus"
+"$NS" --engine flit:preset=insee,packet_flits=8 --machine torus:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
+[ $? -eq 2 ] && grep -q "bubble flow control need buffers of two packets" "$T/err" &&
+	ok "flit engine: bubbles with packets over half a buffer, exit 2" || ko "flit bubble packets: $(cat "$T/err")"
 "$NS" --engine flit:vcs=0 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
 [ $? -eq 2 ] && grep -q "vcs" "$T/err" && ok "flit engine: a bad parameter, exit 2" || ko "flit engine vcs=0: $(cat "$T/err")"
 "$NS" --engine flit:switching=vct,packet_flits=16 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
