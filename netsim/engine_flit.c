@@ -65,6 +65,8 @@ static int flit_create(const struct net_engine_args *a, void **state, struct cmn
 		flit_destroy(f);
 		return cmn_err_set(e, CMN_EUSAGE, "flit engine: %s has no node links", m->spec);
 	}
+	size_t len = strlen(f->spec); /* times are whole cycles of this length */
+	snprintf(f->spec + len, sizeof f->spec - len, " (one cycle = %.6g s)", f->o.cycle_s);
 	*state = f;
 	return 0;
 }
