@@ -12,29 +12,18 @@ int net_heatmap_png(const struct plat_machine *m, const double *util, const char
 {
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
 	struct cmn_err ignore;
-	int big = 0;
-	if (!plat_grid_shape(m, &nd, dims, wrap, &ignore))
-		for (int d = 0; d < nd; d++)
-			big += dims[d] > 1;
-	if (plat_grid_shape(m, &nd, dims, wrap, &ignore) || nd != 2 || big < 1)
+	if (plat_grid_shape(m, &nd, dims, wrap, &ignore) || nd != 2 || (dims[0] < 2 && dims[1] < 2))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "%s: heat maps are drawn for 2-D meshes and tori, not %s", png,
 		                   m->spec);
 	struct cmn_outfile of;
-	if (cmn_outfile_reserve(&of, png, e))
+	FILE *g = cmn_gp_png_open(&of, png, 240 + 70 * dims[0], 160 + 70 * dims[1], e);
+	if (!g)
 		return e->code;
-	FILE *g = popen("gnuplot 1>&2", "w");
-	if (!g) {
-		cmn_outfile_abort(&of);
-		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", png);
-	}
 	double hi = 0;
 	for (int l = 0; l < m->nlinks; l++)
 		hi = util[l] > hi ? util[l] : hi;
-	fprintf(g, "set terminal pngcairo size %d,%d font ',10'\nset output ", 240 + 70 * dims[0],
-	        160 + 70 * dims[1]);
-	cmn_gp_str(g, of.tmp);
-	fprintf(g, "\nset title ");
+	fprintf(g, "set title ");
 	cmn_gp_str(g, title);
 	fprintf(g,
 	        " noenhanced\nset size ratio -1\nset xrange [-1:%d]\nset yrange [-1:%d]\n"
@@ -67,10 +56,5 @@ int net_heatmap_png(const struct plat_machine *m, const double *util, const char
 		for (int y = 0; y < dims[1]; y++)
 			fprintf(g, "%d %d\n", x, y);
 	fprintf(g, "e\n");
-	if (pclose(g) != 0) {
-		cmn_outfile_abort(&of);
-		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
-		                   png);
-	}
-	return cmn_outfile_commit(&of, e);
+	return cmn_gp_png_close(g, &of, png, e);
 }

@@ -67,16 +67,10 @@ static int plot_sweep(const char *png, const double *loads, const struct flit_sy
                       int n, const char *machine, const char *traffic, struct cmn_err *e)
 {
 	struct cmn_outfile of;
-	if (cmn_outfile_reserve(&of, png, e))
+	FILE *g = cmn_gp_png_open(&of, png, 800, 550, e);
+	if (!g)
 		return e->code;
-	FILE *g = popen("gnuplot 1>&2", "w");
-	if (!g) {
-		cmn_outfile_abort(&of);
-		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", png);
-	}
-	fprintf(g, "set terminal pngcairo size 800,550 font ',10'\nset output ");
-	cmn_gp_str(g, of.tmp);
-	fprintf(g, "\nset title ");
+	fprintf(g, "set title ");
 	char title[600];
 	snprintf(title, sizeof title, "%s, %s traffic (flit-level)", machine, traffic);
 	cmn_gp_str(g, title);
@@ -89,12 +83,7 @@ static int plot_sweep(const char *png, const double *loads, const struct flit_sy
 			fprintf(g, "%.9g %.9g\n", loads[i], k ? r[i].p99_lat : r[i].mean_lat);
 		fprintf(g, "e\n");
 	}
-	if (pclose(g) != 0) {
-		cmn_outfile_abort(&of);
-		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
-		                   png);
-	}
-	return cmn_outfile_commit(&of, e);
+	return cmn_gp_png_close(g, &of, png, e);
 }
 
 int netsim_synth_main(int argc, char **argv)
