@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "trace.h"
 
 static const char *const op_names[TR_NOPS] = {
@@ -119,17 +120,7 @@ void trace_builder_free(struct trace_builder *b)
 
 static int grow(void **p, long *cap, long need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	long c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, (size_t)c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
+	return cmn_grow(p, cap, need, 64, size);
 }
 
 static unsigned long vec_hash(const int32_t *v, int n)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../apptraces/trace_expand.h"
+#include "../common/grow.h"
 #include "flit_replay.h"
 
 #define EAGER_BYTES 65536.0
@@ -41,9 +42,11 @@ struct rank {
 	long pc, end;
 	int k; /* collectives started */
 	struct prim *ops;
-	int nops, opi, capops;
+	int nops, opi;
+	long capops;
 	struct req *reqs;
-	int nreq, capreq;
+	int nreq;
+	long capreq;
 	int64_t finish;
 };
 
@@ -68,31 +71,24 @@ struct replay {
 	int njobs, nrk, *base; /* base[j]: job j's first rank */
 	long ***coll;          /* coll[j][r][k]: action index of rank r's k-th collective */
 	struct rank *rk;
-	int *ready, nready, capready;
+	int *ready, nready;
+	long capready;
 	struct xfer *x;
-	int nx, capx;
+	int nx;
+	long capx;
 	struct slot *tab;
 	int tabcap, tabn;
 	struct ev *heap;
-	int nheap, capheap;
+	int nheap;
+	long capheap;
 	long seq;
 	int64_t now;
 	int oom;
 };
 
-static int grow(void **p, int *cap, int need, size_t size)
+static int grow(void **p, long *cap, long need, size_t size)
 {
-	if (need <= *cap)
-		return 0;
-	int c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, (size_t)c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
+	return cmn_grow(p, cap, need, 16, size);
 }
 
 /* --- the event heap --- */
@@ -305,7 +301,8 @@ struct msgs {
 	int phase, me; /* me >= 0: only those to me */
 	int *dst;
 	double *bytes;
-	int n, cap, oom;
+	int n, oom;
+	long cap, capb;
 };
 
 static void keep(void *ctx, int phase, int dst, double bytes)
@@ -313,18 +310,12 @@ static void keep(void *ctx, int phase, int dst, double bytes)
 	struct msgs *m = ctx;
 	if (phase != m->phase || (m->me >= 0 && dst != m->me))
 		return;
-	if (grow((void **)&m->dst, &m->cap, m->n + 1, sizeof *m->dst)) {
+	if (grow((void **)&m->dst, &m->cap, m->n + 1, sizeof *m->dst) ||
+	    grow((void **)&m->bytes, &m->capb, m->n + 1, sizeof *m->bytes)) {
 		m->oom = 1;
 		return;
 	}
-	int cap = m->cap, n = m->n;
-	double *b = realloc(m->bytes, (size_t)cap * sizeof *b);
-	if (!b) {
-		m->oom = 1;
-		return;
-	}
-	m->bytes = b;
-	m->dst[n] = dst;
+	m->dst[m->n] = dst;
 	m->bytes[m->n++] = bytes;
 }
 
@@ -336,7 +327,7 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 	int r = k->r, n = t->nranks, c = k->k++, bad = 0;
 	int64_t ch = (int64_t)c << 20;
 	if (rp->o->ring && (a->op == TR_ALLTOALL || a->op == TR_ALLTOALLV)) {
-		struct msgs out = {0, -1, NULL, NULL, 0, 0, 0};
+		struct msgs out = {.phase = 0, .me = -1};
 		trace_expand_sends(t, r, a, keep, &out);
 		double *block = calloc((size_t)n, sizeof *block);
 		bad = out.oom || !block;
@@ -351,8 +342,7 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 		return bad ? -1 : 0;
 	}
 	for (int phase = 0; !bad && phase < trace_expand_phases(a->op); phase++) {
-		struct msgs out = {phase, -1, NULL, NULL, 0, 0, 0},
-		            in = {phase, r, NULL, NULL, 0, 0, 0};
+		struct msgs out = {.phase = phase, .me = -1}, in = {.phase = phase, .me = r};
 		trace_expand_sends(t, r, a, keep, &out);
 		int *from = malloc((size_t)n * sizeof *from), nin = 0;
 		bad = !from;
