@@ -9,16 +9,13 @@
 #include "rt_replay.h"
 
 static const struct cmn_param_def flit_rt_params[] = {
-    {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
-     "isolated: each job alone on its nodes (placement only, cached by shape); shared: "
-     "all running jobs together (contention)"},
+    CPL_REPLAY_MODE_PARAM,
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
      "the flit engine's router timing (netsim --traffic x --help)"},
     {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
      "compute takes flops / node speed, or no time (communication only)"},
     CPL_ALLTOALL_PARAM,
-    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|counts",
-     "cache key of isolated replays: exact or counts (as the simgrid model)"},
+    CPL_REPLAY_SHAPE_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };

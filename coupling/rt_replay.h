@@ -9,6 +9,23 @@
 
 #include "../jobsched/runtime.h"
 
+/* The parameters both replaying models declare (besides CPL_ALLTOALL_PARAM
+ * and CPL_PROFILE_PARAMS). */
+#define CPL_REPLAY_MODE_PARAM                                                                      \
+	{                                                                                          \
+		"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",                        \
+		    "isolated: each job alone on its nodes (placement only, cached by shape); "    \
+		    "shared: "                                                                     \
+		    "all running jobs together (contention)"                                       \
+	}
+#define CPL_REPLAY_SHAPE_PARAM                                                                     \
+	{                                                                                          \
+		"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|counts",                             \
+		    "cache key of isolated replays: exact (placements equal under the machine's "  \
+		    "symmetries) "                                                                 \
+		    "or counts (trees: node sets of the same per-subtree counts; approximate)"     \
+	}
+
 /* model: the name in messages and reports; engine: "NAME[:KEY=VALUE,..]". */
 int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const char *engine,
                          void **self, struct cmn_err *e);

@@ -38,15 +38,11 @@
 #include "rt_replay.h"
 
 static const struct cmn_param_def sg_params[] = {
-    {"mode", CMN_PT_CHOICE, "isolated", 0, 0, "isolated|shared",
-     "isolated: each job alone on its nodes (placement only, cached by shape); shared: "
-     "all running jobs together (contention)"},
+    CPL_REPLAY_MODE_PARAM,
     {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
-    {"shape", CMN_PT_CHOICE, "exact", 0, 0, "exact|counts",
-     "cache key of isolated replays: exact (placements equal under the machine's symmetries) "
-     "or counts (trees: node sets of the same per-subtree counts; approximate)"},
+    CPL_REPLAY_SHAPE_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };
