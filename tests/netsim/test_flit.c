@@ -283,59 +283,59 @@ static void test_disjoint_subtrees(void)
 	plat_machine_destroy(m);
 }
 
-/* A ring of routers with one VC, wormhole, long packets and every node
- * sending half-way round: the wrap-around channels close a cycle of
- * dependencies (no dateline), which the watchdog reports. */
+/* `rounds` rounds of a packet of `flits` flits from every router of the
+ * 8-router ring to the one `hop` ahead, run to the end, then the invariants. */
+static int ring_on(const struct flit_params *p, int rounds, int hop, int flits, struct log *lg,
+                   struct cmn_err *e)
+{
+	struct plat_machine *m = machine("torus:dims=8x1");
+	struct flit_net *n = NULL;
+	int rc = flit_net_create(m, p, &n, e);
+	for (int r = 0; !rc && r < rounds; r++)
+		for (int x = 0; x < 8; x++)
+			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + hop) % 8, flits, 8 * r + x, e) ==
+			                0);
+	lg->n = 0;
+	if (!rc)
+		rc = flit_net_run(n, -1, record, lg, e);
+	if (!rc)
+		rc = flit_net_check(n, e);
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+	return rc;
+}
+
 /* A ring of 8 routers, wormhole, 2-flit buffers, 16-flit packets, every
  * node sending 3 hops round: the wrap-around channels close a cycle of
  * dependencies. Without datelines (one VC) the watchdog reports the
  * deadlock; with datelines (two VCs) every packet arrives. */
 static int ring_run(int vcs, int dateline, struct log *lg, struct cmn_err *e)
 {
-	struct plat_machine *m = machine("torus:dims=8x1");
 	struct flit_params p;
 	flit_params_default(&p);
 	p.vcs = vcs, p.buf = 2, p.watchdog = 500, p.dateline = dateline;
-	struct flit_net *n = NULL;
-	int rc = flit_net_create(m, &p, &n, e);
-	for (int r = 0; !rc && r < 20; r++)
-		for (int x = 0; x < 8; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, e) == 0);
-	lg->n = 0;
-	if (!rc)
-		rc = flit_net_run(n, -1, record, lg, e);
-	if (!rc)
-		rc = flit_net_check(n, e);
-	if (n)
-		flit_net_destroy(n);
-	plat_machine_destroy(m);
-	return rc;
+	return ring_on(&p, 20, 3, 16, lg, e);
 }
 
 /* The same ring under cut-through with one VC: buffers of two 4-flit
  * packets fill up and deadlock without bubbles; with bubble flow control
- * (a ring entered only with room for two packets) all arrive. */
+ * (a ring entered only with room for two packets) all arrive, and a packet
+ * of more than half a buffer is refused. */
 static int ring_vct(int bubble, struct log *lg, struct cmn_err *e)
 {
-	struct plat_machine *m = machine("torus:dims=8x1");
 	struct flit_params p;
 	flit_params_default(&p);
 	p.vcs = 1, p.buf = 8, p.watchdog = 500, p.cut_through = 1, p.dateline = 0,
 	p.bubble = bubble;
-	struct flit_net *n = NULL;
-	int rc = flit_net_create(m, &p, &n, e);
-	for (int r = 0; !rc && r < 40; r++)
-		for (int x = 0; x < 8; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 4) % 8, 4, 8 * r + x, e) == 0);
-	lg->n = 0;
-	if (!rc)
-		rc = flit_net_run(n, -1, record, lg, e);
-	if (!rc)
-		rc = flit_net_check(n, e);
-	if (!rc) /* more than two packets' flits per buffer would be refused */
+	int rc = ring_on(&p, 40, 4, 4, lg, e);
+	if (!rc) {
+		struct plat_machine *m = machine("torus:dims=8x1");
+		struct flit_net *n;
+		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, e) == 0);
 		rc = flit_net_inject(n, 0, 2, 5, 999, e) == CMN_EUSAGE ? 0 : -1;
-	flit_net_destroy(n);
-	plat_machine_destroy(m);
+		flit_net_destroy(n);
+		plat_machine_destroy(m);
+	}
 	return rc;
 }
 
