@@ -429,6 +429,23 @@ void flit_net_destroy(struct flit_net *n)
 	free(n);
 }
 
+int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
+{
+	if (flits < 1)
+		return cmn_err_set(e, CMN_EUSAGE, "%d-flit packets (at least 1)", flits);
+	if (n->p.bubble && n->ldim && 2 * flits > n->p.buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%d-flit packets under bubble flow control need buffers of two "
+		                   "packets (buf=%d)",
+		                   flits, n->p.buf);
+	if (n->p.cut_through && flits > n->p.buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%d-flit packets: cut-through needs room for a whole packet "
+		                   "(buf=%d)",
+		                   flits, n->p.buf);
+	return 0;
+}
+
 int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
 {
 	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
@@ -436,16 +453,10 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
 		                   "not to itself)",
 		                   id, src, dst, n->nodes - 1);
-	if (n->p.bubble && n->ldim && 2 * flits > n->p.buf)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "packet %ld: %d flits; bubble flow control needs buffers of two "
-		                   "packets (buf=%d)",
-		                   id, flits, n->p.buf);
-	if (flits < 1 || (n->p.cut_through && flits > n->p.buf))
-		return cmn_err_set(e, CMN_EUSAGE, "packet %ld: %d flits (1..%d%s)", id, flits,
-		                   n->p.cut_through ? n->p.buf : 1 << 30,
-		                   n->p.cut_through ? ": cut-through needs room for a whole packet"
-		                                    : "");
+	if (flit_net_packet_ok(n, flits, e)) {
+		cmn_err_prefix(e, "packet %ld", id);
+		return e->code;
+	}
 	int k = n->freepk;
 	if (k >= 0) {
 		n->freepk = n->pk[k].next;

@@ -99,6 +99,11 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
                     struct flit_net **out, struct cmn_err *e);
 void flit_net_destroy(struct flit_net *n);
 
+/* Whether n takes packets of `flits` flits (at least one; under
+ * cut-through at most a buffer; with bubbles on a torus at most half a
+ * buffer): 0, or an error saying why. */
+int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e);
+
 /* Queues a packet of flits (>= 1) from node src to node dst != src at the
  * current cycle; id is the caller's. 0, or an error (bad node, cut-through
  * packet larger than a VC buffer, out of memory). */

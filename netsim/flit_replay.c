@@ -597,28 +597,12 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit replay: cycle time, flit bytes, packet flits and node "
 		                   "speed must be positive");
-	if (p->cut_through && o->packet_flits > p->buf)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "flit replay: packets of %d flits under virtual cut-through "
-		                   "need buffers of as many (buf=%d)",
-		                   o->packet_flits, p->buf);
-	if (p->bubble && 2 * o->packet_flits > p->buf) {
-		int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], torus = 0;
-		struct cmn_err ignore;
-		if (!plat_grid_shape(m, &nd, dims, wrap, &ignore))
-			for (int d = 0; d < nd; d++)
-				torus |= wrap[d];
-		if (torus)
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "flit replay: packets of %d flits under bubble flow control "
-			    "need buffers of two packets (buf=%d)",
-			    o->packet_flits, p->buf);
-	}
 	struct replay rp = {.m = m, .o = o, .jobs = jobs, .njobs = n};
 	int rc = setup(&rp, e);
 	if (!rc)
 		rc = flit_net_create(m, p, &rp.net, e);
+	if (!rc && (rc = flit_net_packet_ok(rp.net, o->packet_flits, e)))
+		cmn_err_prefix(e, "flit replay (packet_flits)");
 	for (int g = 0; !rc && g < rp.nrk; g++) {
 		int64_t at = cycles_of(&rp, jobs[rp.rk[g].job].start);
 		if (at > 0)

@@ -93,6 +93,11 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 	struct flit_net *n;
 	if (flit_net_create(m, p, &n, e))
 		return e->code;
+	if (flit_net_packet_ok(n, o->packet, e)) {
+		flit_net_destroy(n);
+		cmn_err_prefix(e, "synthetic traffic (--packet)");
+		return e->code;
+	}
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!rng) {
 		flit_net_destroy(n);

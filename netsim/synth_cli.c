@@ -247,11 +247,6 @@ int netsim_synth_main(int argc, char **argv)
 	if (!rc)
 		rc = net_traffic_open(traffic, m, &t, &e);
 	o.link_flits = lf;
-	if (!rc && fp.cut_through && o.packet > fp.buf)
-		rc = cmn_err_set(&e, CMN_EUSAGE,
-		                 "--packet %d: virtual cut-through needs buffers of a whole packet "
-		                 "(buf=%d)",
-		                 o.packet, fp.buf);
 	int nloads = sweep[2] ? (int)floor((sweep[1] - sweep[0]) / sweep[2] + 1e-9) + 1 : 1;
 	for (int k = 0; !rc && k < nloads; k++) {
 		double x = sweep[2] ? sweep[0] + sweep[2] * k : o.load;
