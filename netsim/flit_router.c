@@ -92,7 +92,7 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
  * links instead of all asking for the same), then the one with the most
  * credits over its free VCs (the least occupied), ties from a rotating
  * start. */
-static int adaptive_next(const struct flit_net *n, int x, int t)
+static int adaptive_next(struct flit_net *n, int x, int t)
 {
 	int first = n->out_first[x], no = n->out_first[x + 1] - first, best = -1, bc = -1;
 	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1, V = n->p.vcs;
@@ -114,17 +114,18 @@ static int adaptive_next(const struct flit_net *n, int x, int t)
 /* What the front flit of VC v of input port `port` at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
- * credit, ejection port used). */
-static int request(const struct flit_net *n, int x, int port, int v)
+ * credit, ejection port used). An adaptive head records the link it chose
+ * (the VC's pick, the link's picked cycle). */
+static int request(struct flit_net *n, int x, int port, int v)
 {
-	const struct vc *c = vc_of((struct flit_net *)n, port, v);
+	struct vc *c = vc_of(n, port, v);
 	if (!c->n || c->front_ready > n->now)
 		return -1;
 	const struct flit *f = &c->f[c->first];
 	const struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
 	if (h < q->nhops && h >= q->decided) /* an adaptive head: the least occupied next link */
-		out = ((struct vc *)c)->pick = adaptive_next(n, x, q->dst);
+		out = c->pick = adaptive_next(n, x, q->dst);
 	if (out < 0)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
