@@ -31,10 +31,8 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	rp->prof = prof;
 	int rc = 0;
-	char ename[64];
-	const char *ecolon = strchr(engine, ':');
-	snprintf(ename, sizeof ename, "%.*s", ecolon ? (int)(ecolon - engine) : 63, engine);
-	rp->ops = cmn_registry_find((const void *const *)net_engine_registry, ename, "engine", e);
+	const char *eparams;
+	rp->ops = net_engine_find(engine, &eparams, e);
 	if (!rp->ops)
 		rc = e->code;
 	if (!rc) {
@@ -53,7 +51,7 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
 	/* no link loads: the models never read them, and SimGrid's plugin
 	 * resets every link's record in each evaluation's child, a
 	 * copy-on-write page fault per page (48% of a small replay's time) */
-	struct net_engine_args a = {m, rp->xml, NULL, 1, ring, ecolon ? ecolon + 1 : NULL};
+	struct net_engine_args a = {m, rp->xml, NULL, 1, ring, eparams};
 	if (!rc)
 		rc = rp->ops->create(&a, &rp->eng, e);
 	if (rc) {

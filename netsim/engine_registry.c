@@ -1,5 +1,7 @@
 /* The registry of network engines (one line each in engine_registry.def). */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "netsim.h"
 
@@ -15,3 +17,13 @@ const struct net_engine_ops *const net_engine_registry[] = {
 #undef NET_ENGINE
     NULL,
 };
+
+const struct net_engine_ops *net_engine_find(const char *spec, const char **params,
+                                             struct cmn_err *e)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : 63, spec);
+	*params = colon ? colon + 1 : NULL;
+	return cmn_registry_find((const void *const *)net_engine_registry, name, "engine", e);
+}

@@ -88,6 +88,11 @@ int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int 
 double net_live_now(const struct net_live *lv);
 
 extern const struct net_engine_ops *const net_engine_registry[];
+
+/* The engine of "NAME[:KEY=VALUE,..]" (exact name; a miss lists the known
+ * ones), and in *params what follows the colon (NULL without one). */
+const struct net_engine_ops *net_engine_find(const char *spec, const char **params,
+                                             struct cmn_err *e);
 extern const struct cmn_param_def net_no_params[];
 
 /* Placement of `ranks` ranks on m's free nodes (used[] marks taken ones and

@@ -238,11 +238,8 @@ int main(int argc, char **argv)
 		                "--job\n(try netsim --help)\n");
 		return 2;
 	}
-	char ename[64];
-	const char *ecolon = strchr(engine, ':');
-	snprintf(ename, sizeof ename, "%.*s", ecolon ? (int)(ecolon - engine) : 63, engine);
-	const struct net_engine_ops *ops =
-	    cmn_registry_find((const void *const *)net_engine_registry, ename, "engine", &e);
+	const char *eparams;
+	const struct net_engine_ops *ops = net_engine_find(engine, &eparams, &e);
 	if (!ops) {
 		fprintf(stderr, "netsim: %s\n", e.msg);
 		return 2;
@@ -317,8 +314,8 @@ int main(int argc, char **argv)
 		/* link loads only for --links-out: SimGrid's plugin resets every
 		 * link in each evaluation (copy-on-write faults: half of a small
 		 * evaluation's time) */
-		struct net_engine_args a = {m,    platform ? platform : xml, cfg, !links_out,
-		                            ring, ecolon ? ecolon + 1 : NULL};
+		struct net_engine_args a = {
+		    m, platform ? platform : xml, cfg, !links_out, ring, eparams};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {
@@ -371,7 +368,7 @@ int main(int argc, char **argv)
 		lo_open = 1;
 	if (!rc) {
 		if (!quiet)
-			printf("engine %s\n", ops->spec ? ops->spec(state) : ename);
+			printf("engine %s\n", ops->spec ? ops->spec(state) : ops->base.name);
 		if (!quiet)
 			printf("%-6s %-24s %6s %10s %12s %12s %9s %12s  %s\n", "job", "trace",
 			       "ranks", "start_s", "time_s", "alone_s", "slowdown", "iteration_s",
