@@ -51,6 +51,7 @@ struct flit_net {
 	struct wire *wire;             /* link l's delay + 1 slots from wbase[l] */
 	uint64_t *cwire;               /* credits on the wire: masks of VCs, as wire */
 	size_t *wbase;                 /* nl + 1 offsets */
+	int64_t *wmask;                /* per link: its ring's size - 1 (a power of two - 1) */
 	int *gap, *lcap;               /* per link: cycles between flits, VC buffer flits */
 	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
 	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
@@ -63,7 +64,11 @@ struct flit_net {
 	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
 	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
-	int *req, *oused, *xused, *grant; /* one vertex's allocation (scratch) */
+	/* one vertex's allocation (scratch): each local input VC's request (-1
+	 * between calls), the VCs that request, in order, and how many; crossbar
+	 * inputs used (the stamp of the call that used them); outputs' grants */
+	int *req, *rk, nrk, *oused, *grant;
+	int64_t *xused, stamp;
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;
@@ -100,7 +105,7 @@ static inline void flit_wake(struct flit_net *n, int x, int64_t t)
 /* Link l's wire slot at cycle t. */
 static inline size_t flit_slot(const struct flit_net *n, int l, int64_t t)
 {
-	return n->wbase[l] + (size_t)(t % (n->ldelay[l] + 1));
+	return n->wbase[l] + (size_t)(t & n->wmask[l]);
 }
 
 static inline int vc_push(struct vc *c, struct flit f)
@@ -109,7 +114,8 @@ static inline int vc_push(struct vc *c, struct flit f)
 		return -1;
 	if (!c->n)
 		c->front_ready = f.ready;
-	c->f[(c->first + c->n++) % c->cap] = f;
+	int at = c->first + c->n++;
+	c->f[at >= c->cap ? at - c->cap : at] = f;
 	return 0;
 }
 

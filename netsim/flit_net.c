@@ -226,8 +226,14 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 			long need = (rtt + n->gap[l] - 1) / n->gap[l] + 1;
 			n->lcap[l] = need > p->buf ? (int)need : p->buf;
 		}
+		/* a ring of at least delay + 1 slots, a power of two so that a
+		 * cycle's slot is a mask away */
+		size_t ring = 1;
+		while (ring < (size_t)n->ldelay[l] + 1)
+			ring <<= 1;
 		n->wbase[l] = at;
-		at += (size_t)n->ldelay[l] + 1;
+		n->wmask[l] = (int64_t)ring - 1;
+		at += ring;
 	}
 	n->wbase[n->nl] = at;
 	return 0;
@@ -256,7 +262,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
 	n->lcap = malloc(((size_t)n->nl + 1) * sizeof *n->lcap);
 	n->wbase = malloc(((size_t)n->nl + 1) * sizeof *n->wbase);
-	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase) {
+	n->wmask = malloc(((size_t)n->nl + 1) * sizeof *n->wmask);
+	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase || !n->wmask) {
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
@@ -350,14 +357,17 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	}
 	fill = calloc((size_t)n->nv, sizeof *fill);
 	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
-	n->xused = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->xused);
+	n->rk = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rk);
+	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
 	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
-	if (!fill || !n->req || !n->xused || !n->oused || !n->grant) {
+	if (!fill || !n->req || !n->rk || !n->xused || !n->oused || !n->grant) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
+	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
+		n->req[k] = -1;
 	for (int l = 0; l < n->nl; l++) {
 		int x = m->links[l].src;
 		n->lout[l] = fill[x];
@@ -401,6 +411,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->gap);
 	free(n->lcap);
 	free(n->wbase);
+	free(n->wmask);
 	free(n->out_first);
 	free(n->outl);
 	free(n->lout);
@@ -418,6 +429,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->active);
 	free(n->aptr);
 	free(n->req);
+	free(n->rk);
 	free(n->xused);
 	free(n->oused);
 	free(n->grant);

@@ -7,6 +7,12 @@
 
 #include "flit_internal.h"
 
+/* a mod m for 0 <= a < 2m, without a division */
+static inline int wrap(int a, int m)
+{
+	return a >= m ? a - m : a;
+}
+
 /* The cycle a flit arriving at vertex x may leave it: switches hold it the
  * router delay, nodes do not. */
 int64_t flit_ready_at(const struct flit_net *n, int x)
@@ -79,7 +85,7 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 	               ? 2 * q->len
 	               : q->len;
 	for (int i = 0; i < nv; i++) {
-		int w = lo + (n->orr[out] + i) % nv;
+		int w = lo + wrap(n->orr[out] + i, nv);
 		if (!n->busy[out * V + w] && (!n->p.cut_through || n->credits[out * V + w] >= need))
 			return w;
 	}
@@ -162,7 +168,7 @@ static void send(struct flit_net *n, int x, int port, int v,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = free_vc(n, q, out);
 			n->busy[out * V + c->out_vc] = 1;
-			n->orr[out] = (c->out_vc - lo + 1) % nv;
+			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;
 			q->crossed = crossed;
 		}
@@ -213,35 +219,35 @@ static void held_send(struct flit_net *n, int x, int k, int g,
 }
 
 /* Switch allocation at vertex x, once req[] holds each input VC's request
- * (local output index or -1; input VC k = i V + v of local input port i).
- * A crossbar input is a port, or with crossbar=vc each VC; each crossbar
- * input and each output moves at most one flit a cycle. */
+ * (local output index or -1; input VC k = i V + v of local input port i)
+ * and rk[0 .. nrk) the VCs that request, in order. A crossbar input is a
+ * port, or with crossbar=vc each VC; each crossbar input and each output
+ * moves at most one flit a cycle. */
 static void allocate(struct flit_net *n, int x, int np, int nout,
                      void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x];
-	int *req = n->req, *oused = n->oused, *xused = n->xused;
-	for (int j = 0; j < nout; j++)
-		oused[j] = 0;
-	for (int k = 0; k < nk; k++)
-		xused[k] = 0;
+	int *req = n->req, *oused = n->oused;
+	int64_t *xused = n->xused, stamp = ++n->stamp;
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
+		for (int j = 0; j < nout; j++)
+			oused[j] = 0;
 		for (int ii = 0; ii < np; ii++) {
-			int i = (n->rr[x] + ii) % np, port = n->port[first + i];
+			int i = wrap(n->rr[x] + ii, np), port = n->port[first + i];
 			int nvc = port < n->nl ? V : 1;
 			for (int jj = 0; jj < nvc; jj++) {
-				int v = (n->vrr[port] + jj) % nvc, r = req[i * V + v];
+				int v = wrap(n->vrr[port] + jj, nvc), r = req[i * V + v];
 				if (r < 0 || oused[r])
 					continue;
 				send(n, x, port, v, done, ctx);
 				oused[r] = 1;
-				n->vrr[port] = (v + 1) % nvc;
+				n->vrr[port] = wrap(v + 1, nvc);
 				if (!vcx)
 					break;
 			}
 		}
-		n->rr[x] = (n->rr[x] + 1) % np;
+		n->rr[x] = wrap(n->rr[x] + 1, np);
 		return;
 	}
 	/* output-first: every output grants a requesting crossbar input round-robin
@@ -251,28 +257,26 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	/* one pass: each output's round-robin-first requester */
 	for (int j = 0; j < nout; j++)
 		grant[j] = -1, bestd[j] = nk;
-	for (int k = 0; k < nk; k++) {
-		int j = req[k];
-		if (j < 0)
-			continue;
+	for (int r = 0; r < n->nrk; r++) {
+		int k = n->rk[r], j = req[k];
 		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->gptr[g];
 		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
 		if (d < bestd[j])
 			bestd[j] = d, grant[j] = k;
 	}
 	for (int jj = 0; jj < nout; jj++) {
-		int j = (n->rr[x] + jj) % nout, g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		int j = wrap(n->rr[x] + jj, nout), g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
 		if (grant[j] < 0)
 			continue;
 		int k = grant[j];
 		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
 			k = req[n->hold[g]] == j ? n->hold[g] : -1;
-		if (k >= 0 && xused[vcx ? k : k / V]) { /* its input already sent: the next one */
+		if (k >= 0 && xused[vcx ? k : k / V] == stamp) { /* its input sent: the next one */
 			int k0 = k;
 			k = -1;
 			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
-				int c = (k0 + kk) % nk;
-				if (req[c] == j && !xused[vcx ? c : c / V]) {
+				int c = wrap(k0 + kk, nk);
+				if (req[c] == j && xused[vcx ? c : c / V] != stamp) {
 					k = c;
 					break;
 				}
@@ -281,64 +285,75 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		grant[j] = k;
 		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
 			held_send(n, x, k, g, done, ctx);
-			xused[vcx ? k : k / V] = 1;
-			n->gptr[g] = (k + 1) % nk;
+			xused[vcx ? k : k / V] = stamp;
+			n->gptr[g] = wrap(k + 1, nk);
 		}
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
 		/* accept: each crossbar input takes the granting output first from its
-		 * pointer (req and xused, done with, hold each input's choice) */
-		int nx = vcx ? nk : np, *bestj = req, *bestd = xused;
-		for (int i = 0; i < nx; i++)
-			bestj[i] = -1, bestd[i] = nout;
+		 * pointer, inputs in order; the grants as (input, output) pairs in
+		 * oused, sorted (at most one per output) */
+		int ng = 0, *pair = oused;
 		for (int j = 0; j < nout; j++) {
-			int k = grant[j];
-			if (k < 0)
+			if (grant[j] < 0)
 				continue;
-			int xin = vcx ? k : k / V, port = n->port[first + k / V];
-			int d = j - n->aptr[vcx ? port * V + k % V : port];
-			d += d < 0 ? nout : 0;
-			if (d < bestd[xin])
-				bestd[xin] = d, bestj[xin] = j;
+			int xin = vcx ? grant[j] : grant[j] / V, at = ng++;
+			for (; at > 0 && pair[at - 1] > xin * nout + j; at--)
+				pair[at] = pair[at - 1];
+			pair[at] = xin * nout + j;
 		}
-		for (int xin = 0; xin < nx; xin++) {
-			int j = bestj[xin];
-			if (j < 0)
-				continue;
-			int k = grant[j], port = n->port[first + k / V];
-			int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		for (int a = 0; a < ng;) {
+			int xin = pair[a] / nout, bj = -1, bd = nout;
+			for (; a < ng && pair[a] / nout == xin; a++) {
+				int j = pair[a] % nout, k = grant[j], port = n->port[first + k / V];
+				int d = j - n->aptr[vcx ? port * V + k % V : port];
+				d += d < 0 ? nout : 0;
+				if (d < bd)
+					bd = d, bj = j;
+			}
+			int k = grant[bj], port = n->port[first + k / V];
+			int g = bj < nout - 1 ? n->outl[ox + bj] : n->nl + x;
 			held_send(n, x, k, g, done, ctx);
 			n->gptr[g] = k + 1 == nk ? 0 : k + 1;
-			n->aptr[vcx ? port * V + k % V : port] = j + 1 == nout ? 0 : j + 1;
+			n->aptr[vcx ? port * V + k % V : port] = bj + 1 == nout ? 0 : bj + 1;
 		}
 	}
-	n->rr[x] = (n->rr[x] + 1) % nout;
+	n->rr[x] = wrap(n->rr[x] + 1, nout);
 }
 
 void flit_router_cycle(struct flit_net *n, int x,
                        void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->port_first[x], np = n->port_first[x + 1] - first, any = 0;
+	int V = n->p.vcs, first = n->port_first[x], np = n->port_first[x + 1] - first;
 	int nout = n->out_first[x + 1] - n->out_first[x] + 1, ready = 0;
 	int64_t wake = INT64_MAX;
+	n->nrk = 0;
 	for (int i = 0; i < np; i++) {
 		int port = n->port[first + i];
-		int nvc = !n->pflits[port] ? 0 : port < n->nl ? V : 1;
-		for (int v = 0; v < V; v++) {
-			int r = -1;
-			if (v < nvc) {
-				const struct vc *c = vc_of(n, port, v);
-				if (c->n && c->front_ready > n->now)
-					wake = c->front_ready < wake ? c->front_ready : wake;
-				else if (c->n)
-					ready = 1, r = request(n, x, port, v);
+		if (!n->pflits[port])
+			continue;
+		int nvc = port < n->nl ? V : 1;
+		for (int v = 0; v < nvc; v++) {
+			const struct vc *c = vc_of(n, port, v);
+			if (!c->n)
+				continue;
+			if (c->front_ready > n->now) {
+				wake = c->front_ready < wake ? c->front_ready : wake;
+				continue;
 			}
-			n->req[i * V + v] = r;
-			any |= r >= 0;
+			ready = 1;
+			int r = request(n, x, port, v);
+			if (r >= 0) {
+				n->req[i * V + v] = r;
+				n->rk[n->nrk++] = i * V + v;
+			}
 		}
 	}
-	if (any)
+	if (n->nrk) {
 		allocate(n, x, np, nout, done, ctx);
+		for (int r = 0; r < n->nrk; r++) /* no requests between calls */
+			n->req[n->rk[r]] = -1;
+	}
 	/* nothing can go before the earliest front flit is ready, unless a
 	 * ready one waits for a credit or a VC: then look again next cycle */
 	n->wake[x] = ready ? n->now + 1 : wake;
