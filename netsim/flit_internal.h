@@ -30,6 +30,7 @@ struct vc {
 	int cap, first, n;
 	int out_vc;          /* -1: its front packet has none yet */
 	int pick;            /* adaptive routing: the link request() chose for its head */
+	int want;            /* the downstream VC request() found for its head */
 	int64_t front_ready; /* the ready cycle of its front flit (when n > 0) */
 };
 
@@ -68,6 +69,7 @@ struct flit_net {
 	 * between calls), the VCs that request, in order, and how many; crossbar
 	 * inputs used (the stamp of the call that used them); outputs' grants */
 	int *req, *rk, nrk, *oused, *grant;
+	int *kport, *kvc; /* local input VC k: its port's local index (k / V), its VC (k % V) */
 	int64_t *xused, stamp;
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */

@@ -355,19 +355,29 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		maxout = no > maxout ? no : maxout;
 		n->out_first[x + 1] += n->out_first[x];
 	}
+	if (maxout >= 65535 || (long)maxin * p->vcs >= 32768) { /* allocate()'s pairs */
+		flit_net_destroy(n);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: a vertex of %s has %d ports and %d links out; "
+		                   "at most 32767 input VCs and 65534 links out are supported",
+		                   m->spec, maxin, maxout);
+	}
 	fill = calloc((size_t)n->nv, sizeof *fill);
 	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
 	n->rk = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rk);
+	n->kport = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kport);
+	n->kvc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kvc);
 	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
 	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
-	if (!fill || !n->req || !n->rk || !n->xused || !n->oused || !n->grant) {
+	if (!fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused || !n->oused ||
+	    !n->grant) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
-		n->req[k] = -1;
+		n->req[k] = -1, n->kport[k] = k / p->vcs, n->kvc[k] = k % p->vcs;
 	for (int l = 0; l < n->nl; l++) {
 		int x = m->links[l].src;
 		n->lout[l] = fill[x];
@@ -430,6 +440,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->aptr);
 	free(n->req);
 	free(n->rk);
+	free(n->kport);
+	free(n->kvc);
 	free(n->xused);
 	free(n->oused);
 	free(n->grant);

@@ -138,7 +138,7 @@ static int request(struct flit_net *n, int x, int port, int v)
 		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
 	if (n->gap[out] > 1 && n->now - n->out_used[out] < n->gap[out])
 		return -1; /* a slower link: busy with its last flit */
-	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : free_vc(n, q, out);
+	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : (c->want = free_vc(n, q, out));
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }
 
@@ -166,7 +166,8 @@ static void send(struct flit_net *n, int x, int port, int v,
 		if (c->out_vc < 0) { /* a head takes its downstream VC */
 			int lo, nv, dim, crossed;
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-			c->out_vc = free_vc(n, q, out);
+			c->out_vc = c->want; /* what request() found: no other head here used
+			                        this output since */
 			n->busy[out * V + c->out_vc] = 1;
 			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;
@@ -210,12 +211,12 @@ static void send(struct flit_net *n, int x, int port, int v,
 static void held_send(struct flit_net *n, int x, int k, int g,
                       void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, port = n->port[n->port_first[x] + k / V];
-	const struct vc *c = vc_of(n, port, k % V);
+	int port = n->port[n->port_first[x] + n->kport[k]];
+	const struct vc *c = vc_of(n, port, n->kvc[k]);
 	const struct flit *f = &c->f[c->first];
 	if (n->p.hold_packet)
 		n->hold[g] = f->tail ? -1 : k;
-	send(n, x, port, k % V, done, ctx);
+	send(n, x, port, n->kvc[k], done, ctx);
 }
 
 /* Switch allocation at vertex x, once req[] holds each input VC's request
@@ -271,12 +272,13 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		int k = grant[j];
 		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
 			k = req[n->hold[g]] == j ? n->hold[g] : -1;
-		if (k >= 0 && xused[vcx ? k : k / V] == stamp) { /* its input sent: the next one */
+		if (k >= 0 &&
+		    xused[vcx ? k : n->kport[k]] == stamp) { /* its input sent: the next one */
 			int k0 = k;
 			k = -1;
 			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
 				int c = wrap(k0 + kk, nk);
-				if (req[c] == j && xused[vcx ? c : c / V] != stamp) {
+				if (req[c] == j && xused[vcx ? c : n->kport[c]] != stamp) {
 					k = c;
 					break;
 				}
@@ -285,37 +287,38 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		grant[j] = k;
 		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
 			held_send(n, x, k, g, done, ctx);
-			xused[vcx ? k : k / V] = stamp;
+			xused[vcx ? k : n->kport[k]] = stamp;
 			n->gptr[g] = wrap(k + 1, nk);
 		}
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
 		/* accept: each crossbar input takes the granting output first from its
 		 * pointer, inputs in order; the grants as (input, output) pairs in
-		 * oused, sorted (at most one per output) */
+		 * oused as input << 16 | output, sorted (at most one per output) */
 		int ng = 0, *pair = oused;
 		for (int j = 0; j < nout; j++) {
 			if (grant[j] < 0)
 				continue;
-			int xin = vcx ? grant[j] : grant[j] / V, at = ng++;
-			for (; at > 0 && pair[at - 1] > xin * nout + j; at--)
+			int xin = vcx ? grant[j] : n->kport[grant[j]], at = ng++;
+			for (; at > 0 && pair[at - 1] > (xin << 16 | j); at--)
 				pair[at] = pair[at - 1];
-			pair[at] = xin * nout + j;
+			pair[at] = xin << 16 | j;
 		}
 		for (int a = 0; a < ng;) {
-			int xin = pair[a] / nout, bj = -1, bd = nout;
-			for (; a < ng && pair[a] / nout == xin; a++) {
-				int j = pair[a] % nout, k = grant[j], port = n->port[first + k / V];
-				int d = j - n->aptr[vcx ? port * V + k % V : port];
+			int xin = pair[a] >> 16, bj = -1, bd = nout;
+			for (; a < ng && pair[a] >> 16 == xin; a++) {
+				int j = pair[a] & 0xffff, k = grant[j],
+				    port = n->port[first + n->kport[k]];
+				int d = j - n->aptr[vcx ? port * V + n->kvc[k] : port];
 				d += d < 0 ? nout : 0;
 				if (d < bd)
 					bd = d, bj = j;
 			}
-			int k = grant[bj], port = n->port[first + k / V];
+			int k = grant[bj], port = n->port[first + n->kport[k]];
 			int g = bj < nout - 1 ? n->outl[ox + bj] : n->nl + x;
 			held_send(n, x, k, g, done, ctx);
 			n->gptr[g] = k + 1 == nk ? 0 : k + 1;
-			n->aptr[vcx ? port * V + k % V : port] = bj + 1 == nout ? 0 : bj + 1;
+			n->aptr[vcx ? port * V + n->kvc[k] : port] = bj + 1 == nout ? 0 : bj + 1;
 		}
 	}
 	n->rr[x] = wrap(n->rr[x] + 1, nout);
