@@ -70,7 +70,8 @@ struct flit_net {
 	 * inputs used (the stamp of the call that used them); outputs' grants */
 	int *req, *rk, nrk, *oused, *grant;
 	int *kport, *kvc; /* local input VC k: its port's local index (k / V), its VC (k % V) */
-	int64_t *xused, stamp;
+	int64_t *xused, stamp, *gst;    /* gst: per output, the call that granted it */
+	int *gl;                        /* outputs asked for in a call */
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;

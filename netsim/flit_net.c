@@ -370,8 +370,10 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
 	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
+	n->gl = malloc(((size_t)maxout + 1) * sizeof *n->gl);
+	n->gst = calloc((size_t)maxout + 1, sizeof *n->gst);
 	if (!fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused || !n->oused ||
-	    !n->grant) {
+	    !n->grant || !n->gl || !n->gst) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -445,6 +447,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->xused);
 	free(n->oused);
 	free(n->grant);
+	free(n->gl);
+	free(n->gst);
 	free(n->ldim);
 	free(n->lwrap);
 	free(n->pk);

@@ -254,22 +254,28 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	/* output-first: every output grants a requesting crossbar input round-robin
 	 * from its pointer; with islip the inputs then accept one grant each
 	 * (round-robin) and pointers move only on acceptance */
-	int *grant = n->grant, *bestd = oused;
-	/* one pass: each output's round-robin-first requester */
-	for (int j = 0; j < nout; j++)
-		grant[j] = -1, bestd[j] = nk;
+	int *grant = n->grant, *bestd = oused, *gl = n->gl, ngl = 0;
+	/* one pass: each output's round-robin-first requester; gl lists the
+	 * outputs asked for (gst: the call that last granted each) */
 	for (int r = 0; r < n->nrk; r++) {
 		int k = n->rk[r], j = req[k];
 		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->gptr[g];
 		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
-		if (d < bestd[j])
+		if (n->gst[j] != stamp)
+			n->gst[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
+		else if (d < bestd[j])
 			bestd[j] = d, grant[j] = k;
 	}
-	for (int jj = 0; jj < nout; jj++) {
-		int j = wrap(n->rr[x] + jj, nout), g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-		if (grant[j] < 0)
-			continue;
-		int k = grant[j];
+	/* the outputs in round-robin order from the vertex's pointer */
+	for (int a = 1; a < ngl; a++) {
+		int j = gl[a], key = j - n->rr[x] + (j < n->rr[x] ? nout : 0), at = a;
+		for (; at > 0 && gl[at - 1] - n->rr[x] + (gl[at - 1] < n->rr[x] ? nout : 0) > key;
+		     at--)
+			gl[at] = gl[at - 1];
+		gl[at] = j;
+	}
+	for (int a = 0; a < ngl; a++) {
+		int j = gl[a], k = grant[j], g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
 		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
 			k = req[n->hold[g]] == j ? n->hold[g] : -1;
 		if (k >= 0 &&
@@ -296,7 +302,8 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		 * pointer, inputs in order; the grants as (input, output) pairs in
 		 * oused as input << 16 | output, sorted (at most one per output) */
 		int ng = 0, *pair = oused;
-		for (int j = 0; j < nout; j++) {
+		for (int a = 0; a < ngl; a++) {
+			int j = gl[a];
 			if (grant[j] < 0)
 				continue;
 			int xin = vcx ? grant[j] : n->kport[grant[j]], at = ng++;
@@ -336,8 +343,9 @@ void flit_router_cycle(struct flit_net *n, int x,
 		if (!n->pflits[port])
 			continue;
 		int nvc = port < n->nl ? V : 1;
+		const struct vc *c0 = vc_of(n, port, 0);
 		for (int v = 0; v < nvc; v++) {
-			const struct vc *c = vc_of(n, port, v);
+			const struct vc *c = c0 + v;
 			if (!c->n)
 				continue;
 			if (c->front_ready > n->now) {
