@@ -1,0 +1,672 @@
+/* Sweep files (sweep.h): reading and checking them, and what a point is —
+ * its axis values, directory, command and summary path. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "grow.h"
+#include "sweep.h"
+
+#define MAX_POINTS 10000000L
+#define MAX_RANGE  100000
+
+/* Appends s (n bytes) to the growing string *b of length *len. */
+static int append(char **b, long *len, long *cap, const char *s, size_t n)
+{
+	if (cmn_grow((void **)b, cap, *len + (long)n + 1, 64, 1))
+		return -1;
+	memcpy(*b + *len, s, n);
+	*len += (long)n;
+	(*b)[*len] = '\0';
+	return 0;
+}
+
+/* Splits text into words: blanks separate them; 'single quotes' keep
+ * everything, "double quotes" and a backslash outside quotes escape the
+ * next character. */
+static int tokenize(const char *text, const char *path, int line, char ***out, int *n,
+                    struct cmn_err *e)
+{
+	char **tok = NULL, *w = NULL;
+	long ntok = 0, captok = 0, wlen = 0, wcap = 0;
+	const char *p = text;
+	int rc = 0;
+	*out = NULL, *n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		wlen = 0;
+		if (append(&w, &wlen, &wcap, "", 0))
+			goto oom;
+		while (*p && *p != ' ' && *p != '\t') {
+			if (*p == '\'') {
+				const char *q = strchr(p + 1, '\'');
+				if (!q) {
+					rc = cmn_err_set(e, CMN_EINPUT,
+					                 "%s:%d: unterminated ' quote", path, line);
+					goto fail;
+				}
+				if (append(&w, &wlen, &wcap, p + 1, (size_t)(q - p - 1)))
+					goto oom;
+				p = q + 1;
+			} else if (*p == '"') {
+				for (p++; *p && *p != '"'; p++) {
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					if (append(&w, &wlen, &wcap, p, 1))
+						goto oom;
+				}
+				if (*p != '"') {
+					rc =
+					    cmn_err_set(e, CMN_EINPUT,
+					                "%s:%d: unterminated \" quote", path, line);
+					goto fail;
+				}
+				p++;
+			} else {
+				if (*p == '\\' && p[1])
+					p++;
+				if (append(&w, &wlen, &wcap, p++, 1))
+					goto oom;
+			}
+		}
+		if (cmn_grow((void **)&tok, &captok, ntok + 2, 8, sizeof *tok))
+			goto oom;
+		tok[ntok++] = w;
+		tok[ntok] = NULL;
+		w = NULL, wcap = 0;
+	}
+	*out = tok, *n = (int)ntok;
+	return 0;
+oom:
+	rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+fail:
+	free(w);
+	for (long i = 0; i < ntok; i++)
+		free(tok[i]);
+	free(tok);
+	return rc;
+}
+
+static void free_words(char **w, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+static int is_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static int axis_index(const struct cpl_sweep *s, const char *name)
+{
+	for (int i = 0; i < s->naxes; i++)
+		if (!strcmp(s->axes[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Checks every {placeholder} of t: an axis, rep or dir ({{ and }} are
+ * literal braces). */
+static int check_placeholders(const struct cpl_sweep *s, const char *t, int line, struct cmn_err *e)
+{
+	for (const char *p = t; *p; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p++;
+			continue;
+		}
+		if (*p == '}')
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%d: '}' without '{' in \"%s\" (}} for a brace)",
+			                   s->path, line, t);
+		if (*p != '{')
+			continue;
+		const char *q = strchr(p, '}');
+		if (!q)
+			return cmn_err_set(e, CMN_EINPUT, "%s:%d: '{' without '}' in \"%s\"",
+			                   s->path, line, t);
+		char name[128];
+		size_t len = (size_t)(q - p - 1);
+		snprintf(name, sizeof name, "%.*s",
+		         (int)(len < sizeof name ? len : sizeof name - 1), p + 1);
+		if (strcmp(name, "rep") && strcmp(name, "dir") && axis_index(s, name) < 0)
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s:%d: unknown placeholder {%s} (axes, {rep} and {dir} are known)",
+			    s->path, line, name);
+		p = q;
+	}
+	return 0;
+}
+
+/* The values FROM, FROM + STEP, ... up to TO (inclusive, within a
+ * millionth of a step) of "FROM:TO:STEP". */
+static int range_values(const char *spec, const char *path, int line, char ***out, int *n,
+                        struct cmn_err *e)
+{
+	double v[3];
+	const char *p = spec;
+	for (int i = 0; i < 3; i++) {
+		char *end;
+		errno = 0;
+		v[i] = strtod(p, &end);
+		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ':' : '\0'))
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%d: range \"%s\": expected FROM:TO:STEP (numbers)",
+			                   path, line, spec);
+		p = end + 1;
+	}
+	if (!(v[2] > 0) || v[1] < v[0])
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s:%d: range \"%s\": needs FROM <= TO and STEP > 0", path, line,
+		                   spec);
+	double count = floor((v[1] - v[0]) / v[2] + 1e-6) + 1;
+	if (count > MAX_RANGE)
+		return cmn_err_set(e, CMN_EINPUT, "%s:%d: range \"%s\": %.0f values (at most %d)",
+		                   path, line, spec, count, MAX_RANGE);
+	char **vals = calloc((size_t)count + 1, sizeof *vals);
+	if (!vals)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int i = 0; i < (int)count; i++) {
+		char b[64];
+		double x = v[0] + i * v[2];
+		if (fabs(x) < 1e-12 * v[2])
+			x = 0; /* no -0 or 1e-17 from rounding */
+		snprintf(b, sizeof b, "%.10g", x);
+		if (!(vals[i] = strdup(b))) {
+			free_words(vals, i);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+	}
+	*out = vals, *n = (int)count;
+	return 0;
+}
+
+static int parse_plot(struct cpl_sweep *s, const char *png, char **w, int nw, int line,
+                      struct cmn_err *e)
+{
+	void *np = realloc(s->plots, ((size_t)s->nplots + 1) * sizeof *s->plots);
+	if (!np)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	s->plots = np;
+	struct cpl_sweep_plot *pl = &s->plots[s->nplots++];
+	memset(pl, 0, sizeof *pl);
+	pl->line = line;
+	if (!(pl->png = strdup(png)))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int i = 0; i < nw; i++) {
+		if (!strcmp(w[i], "logx") || !strcmp(w[i], "logy")) {
+			*(w[i][3] == 'x' ? &pl->logx : &pl->logy) = 1;
+			continue;
+		}
+		char *eq = strchr(w[i], '=');
+		if (!eq || eq == w[i])
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%d: plot: \"%s\" is not KEY=VALUE, logx or logy",
+			                   s->path, line, w[i]);
+		*eq = '\0';
+		const char *k = w[i], *v = eq + 1;
+		char **slot = !strcmp(k, "x")        ? &pl->x
+		              : !strcmp(k, "y")      ? &pl->y
+		              : !strcmp(k, "group")  ? &pl->group
+		              : !strcmp(k, "title")  ? &pl->title
+		              : !strcmp(k, "ylabel") ? &pl->ylabel
+		                                     : NULL;
+		if (slot && *slot)
+			return cmn_err_set(e, CMN_EINPUT, "%s:%d: plot: %s given twice", s->path,
+			                   line, k);
+		if (!slot) { /* a filter AXIS=VALUE, checked once the axes are known */
+			char **fk = realloc(pl->fkey, ((size_t)pl->nf + 1) * sizeof *fk);
+			if (fk)
+				pl->fkey = fk;
+			char **fv = realloc(pl->fval, ((size_t)pl->nf + 1) * sizeof *fv);
+			if (fv)
+				pl->fval = fv;
+			if (!fk || !fv)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			slot = &pl->fval[pl->nf];
+			pl->fkey[pl->nf] = strdup(k);
+			pl->fval[pl->nf++] = NULL;
+			if (!pl->fkey[pl->nf - 1])
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		if (!(*slot = strdup(v)))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	if (!pl->x || !pl->y)
+		return cmn_err_set(e, CMN_EINPUT, "%s:%d: plot %s needs x=AXIS and y=COLUMN",
+		                   s->path, line, png);
+	return 0;
+}
+
+/* One "KEY [NAME] = VALUE" statement. */
+static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *e)
+{
+	char *eq = strchr(text, '=');
+	if (!eq)
+		return cmn_err_set(e, CMN_EINPUT, "%s:%d: expected KEY = VALUE", s->path, line);
+	*eq = '\0';
+	char **lhs, **w;
+	int nl, nw, rc;
+	if ((rc = tokenize(text, s->path, line, &lhs, &nl, e)))
+		return rc;
+	if ((rc = tokenize(eq + 1, s->path, line, &w, &nw, e))) {
+		free_words(lhs, nl);
+		return rc;
+	}
+	const char *key = nl ? lhs[0] : "";
+	int named = !strcmp(key, "axis") || !strcmp(key, "range") || !strcmp(key, "plot");
+	if (nl != (named ? 2 : 1)) {
+		rc =
+		    cmn_err_set(e, CMN_EINPUT,
+		                "%s:%d: expected KEY = VALUE, axis NAME = ..., range NAME = ... or "
+		                "plot FILE.png = ...",
+		                s->path, line);
+		goto done;
+	}
+	if (!strcmp(key, "command")) {
+		if (s->cmd) {
+			rc =
+			    cmn_err_set(e, CMN_EINPUT, "%s:%d: command given twice", s->path, line);
+			goto done;
+		}
+		if (!nw) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: empty command", s->path, line);
+			goto done;
+		}
+		s->cmd = w, s->ncmd = nw, s->cmd_line = line;
+		w = NULL, nw = 0;
+	} else if (!strcmp(key, "axis") || !strcmp(key, "range")) {
+		const char *name = lhs[1];
+		if (!is_name(name) || !strcmp(name, "rep") || !strcmp(name, "dir") ||
+		    !strcmp(name, "row") || !strcmp(name, "n")) {
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s:%d: axis name \"%s\": letters, digits and _ (not rep, dir, row "
+			    "or n)",
+			    s->path, line, name);
+			goto done;
+		}
+		if (axis_index(s, name) >= 0) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: axis %s given twice", s->path, line,
+			                 name);
+			goto done;
+		}
+		char **vals = w;
+		int n = nw;
+		if (key[0] == 'r') {
+			if (nw != 1) {
+				rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: range %s = FROM:TO:STEP",
+				                 s->path, line, name);
+				goto done;
+			}
+			if ((rc = range_values(w[0], s->path, line, &vals, &n, e)))
+				goto done;
+		} else {
+			w = NULL, nw = 0;
+		}
+		if (!n) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: axis %s has no values", s->path,
+			                 line, name);
+			free_words(vals, n);
+			goto done;
+		}
+		void *na = realloc(s->axes, ((size_t)s->naxes + 1) * sizeof *s->axes);
+		if (na)
+			s->axes = na;
+		char *nm = na ? strdup(name) : NULL;
+		if (!nm) {
+			free_words(vals, n);
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			goto done;
+		}
+		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, n, line};
+	} else if (!strcmp(key, "repeat")) {
+		char *end;
+		long r = nw == 1 ? strtol(w[0], &end, 10) : 0;
+		if (nw != 1 || *end || r < 1 || r > 100000) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: repeat = N (1..100000)", s->path,
+			                 line);
+			goto done;
+		}
+		s->reps = (int)r;
+	} else if (!strcmp(key, "out") || !strcmp(key, "summary")) {
+		char **slot = key[0] == 'o' ? &s->out : &s->summary;
+		if (nw != 1 || !*w[0]) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: %s = PATH (one word)", s->path,
+			                 line, key);
+			goto done;
+		}
+		free(*slot);
+		*slot = w[0];
+		if (key[0] == 's')
+			s->summary_line = line;
+		w[0] = NULL;
+	} else if (!strcmp(key, "metrics")) {
+		free_words(s->metrics, s->nmetrics);
+		s->metrics = w, s->nmetrics = nw;
+		w = NULL, nw = 0;
+	} else if (!strcmp(key, "plot")) {
+		rc = parse_plot(s, lhs[1], w, nw, line, e);
+	} else {
+		rc = cmn_err_set(e, CMN_EINPUT,
+		                 "%s:%d: unknown key \"%s\" (command, axis, range, repeat, out, "
+		                 "summary, metrics, plot)",
+		                 s->path, line, key);
+	}
+done:
+	free_words(lhs, nl);
+	free_words(w, nw);
+	return rc;
+}
+
+/* What the whole file must satisfy once read. */
+static int check(struct cpl_sweep *s, struct cmn_err *e)
+{
+	if (!s->cmd)
+		return cmn_err_set(e, CMN_EINPUT, "%s: no command = ... line", s->path);
+	for (int i = 0; i < s->ncmd; i++)
+		if (check_placeholders(s, s->cmd[i], s->cmd_line, e))
+			return e->code;
+	if (check_placeholders(s, s->summary, s->summary_line, e))
+		return e->code;
+	s->npoints = s->reps;
+	for (int i = 0; i < s->naxes; i++) {
+		for (int j = 0; j < s->axes[i].n; j++)
+			for (int k = 0; k < j; k++)
+				if (!strcmp(s->axes[i].vals[j], s->axes[i].vals[k]))
+					return cmn_err_set(e, CMN_EINPUT,
+					                   "%s:%d: axis %s: value \"%s\" twice",
+					                   s->path, s->axes[i].line,
+					                   s->axes[i].name, s->axes[i].vals[j]);
+		if (s->npoints > MAX_POINTS / s->axes[i].n)
+			return cmn_err_set(e, CMN_EINPUT, "%s: more than %ld points", s->path,
+			                   MAX_POINTS);
+		s->npoints *= s->axes[i].n;
+	}
+	for (int i = 0; i < s->nplots; i++) {
+		struct cpl_sweep_plot *pl = &s->plots[i];
+		if (axis_index(s, pl->x) < 0 || (pl->group && axis_index(s, pl->group) < 0))
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%d: plot %s: x and group must be axes", s->path,
+			                   pl->line, pl->png);
+		for (int f = 0; f < pl->nf; f++)
+			if (axis_index(s, pl->fkey[f]) < 0)
+				return cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%d: plot %s: \"%s\" is neither a plot key (x, y, group, "
+				    "title, ylabel) nor an axis",
+				    s->path, pl->line, pl->png, pl->fkey[f]);
+	}
+	return 0;
+}
+
+int cpl_sweep_read(const char *path, const char *out_dir, struct cpl_sweep **out, struct cmn_err *e)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cmn_err_set(e, CMN_EIO, "%s: %s", path, strerror(errno));
+	struct cpl_sweep *s = calloc(1, sizeof *s);
+	char *line = NULL, *stmt = NULL;
+	size_t cap = 0;
+	long slen = 0, scap = 0;
+	int lineno = 0, start = 0, rc = 0;
+	if (!s || !(s->path = strdup(path))) {
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		goto end;
+	}
+	s->reps = 1;
+	ssize_t got;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+			line[--got] = '\0';
+		if (!slen) {
+			const char *p = line + strspn(line, " \t");
+			if (!*p || *p == '#')
+				continue;
+			start = lineno;
+		}
+		int more = got > 0 && line[got - 1] == '\\';
+		if (more)
+			line[--got] = ' ';
+		if (append(&stmt, &slen, &scap, line, (size_t)got)) {
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			goto end;
+		}
+		if (more)
+			continue;
+		if ((rc = statement(s, stmt, start, e)))
+			goto end;
+		slen = 0;
+	}
+	if (ferror(f)) {
+		rc = cmn_err_set(e, CMN_EIO, "%s: %s", path, strerror(errno));
+		goto end;
+	}
+	if (slen && (rc = statement(s, stmt, start, e)))
+		goto end;
+	if (out_dir) {
+		free(s->out);
+		s->out = strdup(out_dir);
+	} else if (!s->out) { /* FILE.sweep -> FILE.out */
+		size_t n = strlen(path);
+		const char *dot =
+		    n > 6 && !strcmp(path + n - 6, ".sweep") ? path + n - 6 : path + n;
+		if ((s->out = malloc((size_t)(dot - path) + 5)))
+			sprintf(s->out, "%.*s.out", (int)(dot - path), path);
+	}
+	if (!s->summary)
+		s->summary = strdup("{dir}/summary.csv");
+	if (!s->out || !s->summary) {
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		goto end;
+	}
+	rc = check(s, e);
+end:
+	fclose(f);
+	free(line);
+	free(stmt);
+	if (rc)
+		cpl_sweep_free(s);
+	else
+		*out = s;
+	return rc;
+}
+
+void cpl_sweep_free(struct cpl_sweep *s)
+{
+	if (!s)
+		return;
+	free(s->path);
+	free_words(s->cmd, s->ncmd);
+	for (int i = 0; i < s->naxes; i++) {
+		free(s->axes[i].name);
+		free_words(s->axes[i].vals, s->axes[i].n);
+	}
+	free(s->axes);
+	free(s->out);
+	free(s->summary);
+	free_words(s->metrics, s->nmetrics);
+	for (int i = 0; i < s->nplots; i++) {
+		struct cpl_sweep_plot *pl = &s->plots[i];
+		free(pl->png), free(pl->x), free(pl->y), free(pl->group), free(pl->title);
+		free(pl->ylabel);
+		free_words(pl->fkey, pl->nf);
+		free_words(pl->fval, pl->nf);
+	}
+	free(s->plots);
+	free(s);
+}
+
+int cpl_sweep_value(const struct cpl_sweep *s, long p, int axis)
+{
+	p /= s->reps;
+	for (int i = s->naxes - 1; i > axis; i--)
+		p /= s->axes[i].n;
+	return (int)(p % s->axes[axis].n);
+}
+
+int cpl_sweep_rep(const struct cpl_sweep *s, long p)
+{
+	return (int)(p % s->reps) + 1;
+}
+
+/* FNV-1a, for directory names that had to be changed to be safe. */
+static uint32_t hash(const char *t, uint32_t h)
+{
+	for (; *t; t++)
+		h = (h ^ (unsigned char)*t) * 16777619u;
+	return h;
+}
+
+char *cpl_sweep_dir(const struct cpl_sweep *s, long p)
+{
+	char *b = NULL;
+	long len = 0, cap = 0;
+	uint32_t h = 2166136261u;
+	int changed = 0;
+	if (append(&b, &len, &cap, s->out, strlen(s->out)) || append(&b, &len, &cap, "/points/", 8))
+		return free(b), NULL;
+	long base = len;
+	for (int i = 0; i <= s->naxes; i++) {
+		char rep[16];
+		const char *name = i < s->naxes ? s->axes[i].name : "rep", *v = rep;
+		if (i < s->naxes)
+			v = s->axes[i].vals[cpl_sweep_value(s, p, i)];
+		else
+			snprintf(rep, sizeof rep, "%d", cpl_sweep_rep(s, p));
+		h = hash(v, hash("=", hash(name, h)));
+		if ((i && append(&b, &len, &cap, "_", 1)) ||
+		    append(&b, &len, &cap, name, strlen(name)) || append(&b, &len, &cap, "-", 1))
+			return free(b), NULL;
+		for (const char *c = v; *c; c++) {
+			char ch = isalnum((unsigned char)*c) || strchr(".=+-", *c) ? *c : '_';
+			changed |= ch != *c;
+			if (append(&b, &len, &cap, &ch, 1))
+				return free(b), NULL;
+		}
+	}
+	if (len - base > 160) /* keep names within file system limits */
+		len = base + 160, b[len] = '\0', changed = 1;
+	if (changed) {
+		char t[16];
+		snprintf(t, sizeof t, "-%08x", (unsigned)h);
+		if (append(&b, &len, &cap, t, strlen(t)))
+			return free(b), NULL;
+	}
+	return b;
+}
+
+/* t with its placeholders filled for point p. */
+static char *fill(const struct cpl_sweep *s, long p, const char *t, const char *dir)
+{
+	char *b = NULL;
+	long len = 0, cap = 0;
+	if (append(&b, &len, &cap, "", 0))
+		return NULL;
+	for (const char *c = t; *c; c++) {
+		if ((c[0] == '{' && c[1] == '{') || (c[0] == '}' && c[1] == '}')) {
+			if (append(&b, &len, &cap, c++, 1))
+				return free(b), NULL;
+			continue;
+		}
+		if (*c != '{') {
+			if (append(&b, &len, &cap, c, 1))
+				return free(b), NULL;
+			continue;
+		}
+		const char *q = strchr(c, '}'), *v = NULL;
+		char name[128], rep[16];
+		snprintf(name, sizeof name, "%.*s", (int)(q - c - 1), c + 1);
+		int a = axis_index(s, name);
+		if (a >= 0)
+			v = s->axes[a].vals[cpl_sweep_value(s, p, a)];
+		else if (!strcmp(name, "rep"))
+			snprintf(rep, sizeof rep, "%d", cpl_sweep_rep(s, p)), v = rep;
+		else
+			v = dir;
+		if (append(&b, &len, &cap, v, strlen(v)))
+			return free(b), NULL;
+		c = q;
+	}
+	return b;
+}
+
+char **cpl_sweep_argv(const struct cpl_sweep *s, long p)
+{
+	char *dir = cpl_sweep_dir(s, p), **argv = calloc((size_t)s->ncmd + 1, sizeof *argv);
+	if (!dir || !argv) {
+		free(dir);
+		free(argv);
+		return NULL;
+	}
+	for (int i = 0; i < s->ncmd; i++)
+		if (!(argv[i] = fill(s, p, s->cmd[i], dir))) {
+			cpl_sweep_argv_free(argv);
+			argv = NULL;
+			break;
+		}
+	free(dir);
+	return argv;
+}
+
+char *cpl_sweep_summary(const struct cpl_sweep *s, long p)
+{
+	char *dir = cpl_sweep_dir(s, p), *r = dir ? fill(s, p, s->summary, dir) : NULL;
+	free(dir);
+	return r;
+}
+
+void cpl_sweep_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+void cpl_sweep_shquote(FILE *f, const char *v)
+{
+	if (*v && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	                    "_-.,/:=+@%") == strlen(v)) {
+		fputs(v, f); /* nothing the shell would change */
+		return;
+	}
+	fputc('\'', f);
+	for (; *v; v++)
+		if (*v == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*v, f);
+	fputc('\'', f);
+}
+
+int cpl_sweep_done(const struct cpl_sweep *s, long p)
+{
+	char *dir = cpl_sweep_dir(s, p);
+	if (!dir)
+		return 0;
+	size_t n = strlen(dir);
+	char *m = malloc(n + 6);
+	struct stat st;
+	int r = m && (sprintf(m, "%s/done", dir), stat(m, &st) == 0);
+	free(m);
+	free(dir);
+	return r;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The sweep runner: expansion, the collected tables and their confidence
+# intervals against a hand computation, failure isolation, resumption after
+# a kill, the emitted Slurm script and GNU parallel list (syntax, and run
+# locally they give the same table), bad sweep files, and a real jobsched
+# sweep. Usage: test_sweep.sh BIN_DIR
+set -u
+B=$(cd "$1" && pwd)
+. "$(dirname "$0")/../check.sh"
+cd "$T"
+# a point: summary with value = A * B + REP (awk), a text column that
+# varies, one that does not; fails for A = bad; SLEEP slows it down; each
+# run appends to runs.log
+cat > point.sh << 'SH'
+#!/bin/sh
+dir=$1 a=$2 b=$3 rep=$4
+echo "$dir" >> runs.log
+[ "$a" = bad ] && { echo "point.sh: bad value a=$a" >&2; exit 3; }
+sleep "${SLEEP:-0}"
+v=$(awk -v a="$a" -v b="$b" -v r="$rep" 'BEGIN { printf "%g", a * b + r }')
+printf 'value,label,rep_text,const\n%s,"x,y",r%s,same\n' "$v" "$rep" > "$dir/summary.tmp" &&
+	mv "$dir/summary.tmp" "$dir/summary.csv"
+SH
+cat > s.sweep << 'SW'
+# two axes (one a range), three repetitions
+command = sh point.sh {dir} {a} \
+          {b} {rep}
+axis a = 1 4
+range b = 0.5:1.5:0.5
+repeat = 3
+plot v.png = x=b y=value group=a title="value against b"
+SW
+"$B/sweep" s.sweep --dry-run > dry.txt
+check "expansion: 2 x 3 x 3 points" grep -qx "18 points" dry.txt
+check "expansion: placeholders filled" grep -q "sh point.sh s.out/points/a-4_b-1.5_rep-3 4 1.5 3" dry.txt
+"$B/sweep" s.sweep -j 2 --quiet 2> err.txt
+check "a sweep runs and collects (exit 0)" test $? -eq 0 -a -s s.out/sweep.csv -a -s s.out/v.png
+check "one row per point" test "$(tail -n +2 s.out/sweep.csv | wc -l)" -eq 18
+check "parameters as columns" grep -qx 'a,b,rep,row,value,label,rep_text,const' s.out/sweep.csv
+check "points in sweep order" grep -qx '4,1.5,3,1,9,"x,y",r3,same' s.out/sweep.csv
+# a = 4, b = 1: values 5, 6, 7: mean 6, sd 1, t(0.975, 2) = 4.30265273 -> 2.48413771
+check "interval table: mean, sd, 95% half-width by hand" \
+	grep -qx '4,1,1,3,6,1,2.484137712,"x,y",,,,,,same,,' s.out/sweep_ci.csv
+check "interval table header" \
+	grep -qx 'a,b,row,n,value,value_sd,value_ci95,label,label_sd,label_ci95,rep_text,rep_text_sd,rep_text_ci95,const,const_sd,const_ci95' s.out/sweep_ci.csv
+cp s.out/sweep.csv whole.csv
+cp s.out/sweep_ci.csv whole_ci.csv
+# resumable: a rerun runs nothing and gives the same tables
+: > runs.log
+"$B/sweep" s.sweep --quiet 2> /dev/null
+check "rerun: done points are skipped" test ! -s runs.log
+check "rerun: same table" cmp -s whole.csv s.out/sweep.csv
+# killed mid-sweep, then run again: the same table, no point run twice
+rm -rf s.out runs.log
+SLEEP=0.3 "$B/sweep" s.sweep -j 2 --quiet 2> kill.txt &
+pid=$!
+for i in $(seq 1 100); do [ "$(ls s.out/points/*/done 2> /dev/null | wc -l)" -ge 4 ] && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid
+st=$?
+check "killed: non-zero exit, says so" test $st -ne 0 && grep -q "interrupted" kill.txt
+ndone=$(ls s.out/points/*/done | wc -l)
+check "killed: some points done, not all" test "$ndone" -ge 4 -a "$ndone" -lt 18
+"$B/sweep" s.sweep -j 2 --quiet 2> /dev/null
+check "resumed: same table as the whole run" cmp -s whole.csv s.out/sweep.csv
+check "resumed: same interval table" cmp -s whole_ci.csv s.out/sweep_ci.csv
+runs=$(wc -l < runs.log)
+check "resumed: each point ran once, those interrupted twice at most" \
+	test "$runs" -ge 18 -a "$runs" -le 20
+# failure isolation
+sed 's/^axis a = 1 4$/axis a = 1 bad 4/' s.sweep > f.sweep
+"$B/sweep" f.sweep --quiet 2> ferr.txt
+st=$?
+check "a failing point: exit 1" test $st -eq 1
+check "a failing point: its command and stderr reported" \
+	grep -q "failed (exit status 3): sh point.sh f.out/points/a-bad_b-0.5_rep-1 bad 0.5 1" ferr.txt &&
+	grep -q "point.sh: bad value a=bad" ferr.txt
+check "a failing point: the others collected" test "$(tail -n +2 f.out/sweep.csv | wc -l)" -eq 18
+check "a failing point: no done marker" test ! -e f.out/points/a-bad_b-0.5_rep-1/done
+# Slurm and GNU parallel: valid bash, run locally they make the same table
+"$B/sweep" s.sweep --emit slurm -o run.slurm --out sl.out --quiet
+check "slurm: bash -n" bash -n run.slurm
+check "slurm: an array of 18 tasks" grep -q "^#SBATCH --array=1-18$" run.slurm
+for i in $(seq 1 18); do SLURM_ARRAY_TASK_ID=$i bash run.slurm || break; done
+"$B/sweep" s.sweep --out sl.out --collect --quiet
+check "slurm tasks run in a loop: same table" cmp -s whole.csv sl.out/sweep.csv
+: > runs.log
+SLURM_ARRAY_TASK_ID=3 bash run.slurm
+check "slurm: a done task exits at once" test ! -s runs.log
+"$B/sweep" s.sweep --emit parallel --out par.out --quiet
+check "parallel: one line per point" test "$(wc -l < par.out/sweep.jobs)" -eq 18
+check "parallel: bash -n" bash -n par.out/sweep.jobs
+bash par.out/sweep.jobs
+"$B/sweep" s.sweep --out par.out --collect --quiet
+check "parallel lines run one by one: same table" cmp -s whole.csv par.out/sweep.csv
+# collecting an incomplete sweep: the complete points, exit 1, the first missing named
+rm par.out/points/a-1_b-1_rep-2/done
+"$B/sweep" s.sweep --out par.out --collect --quiet 2> miss.txt
+check "collect with a missing point: exit 1, named" test $? -eq 1 && grep -q "a-1_b-1_rep-2 is not complete" miss.txt
+check "collect with a missing point: 17 rows" test "$(tail -n +2 par.out/sweep.csv | wc -l)" -eq 17
+# bad sweep files: file:line, exit 1, no output
+bad() { # name, expected message, sweep text
+	printf '%s\n' "$3" > bad.sweep
+	rm -rf bad.out
+	"$B/sweep" bad.sweep --quiet > /dev/null 2> bad.txt
+	local st=$?
+	check "bad file: $1" test $st -eq 1 -a ! -e bad.out && grep -q -- "$2" bad.txt
+}
+bad "unknown key" "bad.sweep:2: unknown key \"comand\"" $'# x\ncomand = true'
+bad "no command" "bad.sweep: no command" 'axis a = 1 2'
+bad "unknown placeholder" "bad.sweep:1: unknown placeholder {c}" $'command = echo {a} {c}\naxis a = 1'
+bad "bad range" "bad.sweep:2: range \"1:0:1\"" $'command = true\nrange a = 1:0:1'
+bad "range not numbers" "bad.sweep:2: range \"1:x:1\"" $'command = true\nrange a = 1:x:1'
+bad "axis twice" "bad.sweep:3: axis a given twice" $'command = true\naxis a = 1\naxis a = 2'
+bad "repeated value" "bad.sweep:2: axis a: value \"1\" twice" $'command = true\naxis a = 1 1'
+bad "unterminated quote" "bad.sweep:1: unterminated \" quote" 'command = echo "x'
+bad "repeat not a number" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 0'
+bad "plot on a non-axis" "bad.sweep:3: plot p.png: \"c\" is neither" $'command = true\naxis a = 1\nplot p.png = x=a y=v c=1'
+bad "reserved axis name" "bad.sweep:2: axis name \"rep\"" $'command = true\naxis rep = 1'
+"$B/sweep" missing.sweep 2> nf.txt
+check "missing sweep file: exit 1, named" test $? -eq 1 && grep -q "missing.sweep: No such file" nf.txt
+"$B/sweep" s.sweep -j 0 2> /dev/null
+check "bad -j: exit 2" test $? -eq 2
+# a real sweep: jobsched, two schedulers x two seeds
+cat > js.sweep << SW
+command = $B/jobsched --synthetic dq:jobs=300,load=0.8 --machine flat:nodes=20 \\
+          --sched {sched} --seed {rep} --summary-out {dir}/summary.csv --quiet
+axis sched = fcfs easy
+repeat = 2
+metrics = mean_wait_s mean_response_s
+plot wait.png = x=sched y=mean_wait_s
+SW
+"$B/sweep" js.sweep -j 2 --quiet 2> js.txt
+check "jobsched sweep: runs, 4 rows" test $? -eq 0 -a "$(tail -n +2 js.out/sweep.csv | wc -l)" -eq 4
+check "jobsched sweep: chosen metrics only" \
+	grep -qx 'sched,row,n,mean_wait_s,mean_wait_s_sd,mean_wait_s_ci95,mean_response_s,mean_response_s_sd,mean_response_s_ci95' js.out/sweep_ci.csv
+check "jobsched sweep: axis and summary column sched both kept" \
+	head -1 js.out/sweep.csv | grep -q '^sched,rep,row,workload,machine,nodes,summary.sched,'
+check "jobsched sweep: the categorical plot" test -s js.out/wait.png
+python3 - js.out/sweep.csv js.out/sweep_ci.csv << 'PY'
+import csv, sys, statistics
+pts = list(csv.DictReader(open(sys.argv[1])))
+ci = {r["sched"]: r for r in csv.DictReader(open(sys.argv[2]))}
+for s in ("fcfs", "easy"):
+    v = [float(r["mean_wait_s"]) for r in pts if r["sched"] == s]
+    assert abs(statistics.mean(v) - float(ci[s]["mean_wait_s"])) < 1e-6 * max(1, abs(statistics.mean(v)))
+    assert abs(statistics.stdev(v) - float(ci[s]["mean_wait_s_sd"])) < 1e-6 * max(1, statistics.stdev(v))
+    # t(0.975, 1) = 12.7062047
+    assert abs(12.7062047 * statistics.stdev(v) / 2 ** 0.5 - float(ci[s]["mean_wait_s_ci95"])) < 1e-5 * max(1, statistics.stdev(v))
+PY
+check "jobsched sweep: intervals match a hand computation" test $? -eq 0
+finish
