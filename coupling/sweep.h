@@ -16,7 +16,8 @@ struct cpl_sweep_axis {
 	char *name;
 	char **vals;
 	int n;
-	int line; /* in the sweep file */
+	int line;   /* in the sweep file */
+	int linked; /* its values go with the previous axis's (axis A B = ... | ...) */
 };
 
 /* A plot of the confidence-interval table: y (mean with its interval as an

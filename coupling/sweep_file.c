@@ -252,6 +252,46 @@ static int parse_plot(struct cpl_sweep *s, const char *png, char **w, int nw, in
 	return 0;
 }
 
+/* "axis A B ... = a1 b1 ... | a2 b2 ... | ...": axes whose values go
+ * together, one row per point of that dimension. */
+static int linked_axes(struct cpl_sweep *s, char **names, int k, char **w, int nw, int line,
+                       struct cmn_err *e)
+{
+	int rows = 1, col = 0;
+	for (int i = 0; i < nw; i++) {
+		if (strcmp(w[i], "|")) {
+			col++;
+			continue;
+		}
+		if (col != k)
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s:%d: linked axes: row %d has %d values for %d axes",
+			                   s->path, line, rows, col, k);
+		rows++, col = 0;
+	}
+	if (col != k)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s:%d: linked axes: row %d has %d values for %d axes", s->path,
+		                   line, rows, col, k);
+	void *na = realloc(s->axes, ((size_t)s->naxes + (size_t)k) * sizeof *s->axes);
+	if (!na)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	s->axes = na;
+	for (int a = 0; a < k; a++) {
+		char **vals = calloc((size_t)rows + 1, sizeof *vals), *nm = strdup(names[a]);
+		int ok = vals && nm;
+		for (int r = 0; ok && r < rows; r++)
+			ok = (vals[r] = strdup(w[r * (k + 1) + a])) != NULL;
+		if (!ok) {
+			free_words(vals, rows);
+			free(nm);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, rows, line, a > 0};
+	}
+	return 0;
+}
+
 /* One "KEY [NAME] = VALUE" statement. */
 static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *e)
 {
@@ -269,7 +309,7 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 	}
 	const char *key = nl ? lhs[0] : "";
 	int named = !strcmp(key, "axis") || !strcmp(key, "range") || !strcmp(key, "plot");
-	if (nl != (named ? 2 : 1)) {
+	if (nl != (named ? 2 : 1) && !(!strcmp(key, "axis") && nl > 2)) {
 		rc =
 		    cmn_err_set(e, CMN_EINPUT,
 		                "%s:%d: expected KEY = VALUE, axis NAME = ..., range NAME = ... or "
@@ -290,21 +330,31 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 		s->cmd = w, s->ncmd = nw, s->cmd_line = line;
 		w = NULL, nw = 0;
 	} else if (!strcmp(key, "axis") || !strcmp(key, "range")) {
+		for (int i = 1; i < nl; i++) {
+			const char *name = lhs[i];
+			if (!is_name(name) || !strcmp(name, "rep") || !strcmp(name, "dir") ||
+			    !strcmp(name, "row") || !strcmp(name, "n")) {
+				rc = cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%d: axis name \"%s\": letters, digits and _ (not rep, "
+				    "dir, row or n)",
+				    s->path, line, name);
+				goto done;
+			}
+			int twice = axis_index(s, name) >= 0;
+			for (int j = 1; j < i; j++)
+				twice |= !strcmp(lhs[j], name);
+			if (twice) {
+				rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: axis %s given twice",
+				                 s->path, line, name);
+				goto done;
+			}
+		}
+		if (nl > 2) {
+			rc = linked_axes(s, lhs + 1, nl - 1, w, nw, line, e);
+			goto done;
+		}
 		const char *name = lhs[1];
-		if (!is_name(name) || !strcmp(name, "rep") || !strcmp(name, "dir") ||
-		    !strcmp(name, "row") || !strcmp(name, "n")) {
-			rc = cmn_err_set(
-			    e, CMN_EINPUT,
-			    "%s:%d: axis name \"%s\": letters, digits and _ (not rep, dir, row "
-			    "or n)",
-			    s->path, line, name);
-			goto done;
-		}
-		if (axis_index(s, name) >= 0) {
-			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: axis %s given twice", s->path, line,
-			                 name);
-			goto done;
-		}
 		char **vals = w;
 		int n = nw;
 		if (key[0] == 'r') {
@@ -333,7 +383,7 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 			goto done;
 		}
-		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, n, line};
+		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, n, line, 0};
 	} else if (!strcmp(key, "repeat")) {
 		char *end;
 		long r = nw == 1 ? strtol(w[0], &end, 10) : 0;
@@ -385,13 +435,23 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 		return e->code;
 	s->npoints = s->reps;
 	for (int i = 0; i < s->naxes; i++) {
+		if (s->axes[i].linked)
+			continue; /* counted with the first axis of its group */
+		int end = i + 1;
+		while (end < s->naxes && s->axes[end].linked)
+			end++;
 		for (int j = 0; j < s->axes[i].n; j++)
-			for (int k = 0; k < j; k++)
-				if (!strcmp(s->axes[i].vals[j], s->axes[i].vals[k]))
+			for (int k = 0; k < j; k++) {
+				int same = 1;
+				for (int a = i; a < end && same; a++)
+					same = !strcmp(s->axes[a].vals[j], s->axes[a].vals[k]);
+				if (same)
 					return cmn_err_set(e, CMN_EINPUT,
-					                   "%s:%d: axis %s: value \"%s\" twice",
+					                   "%s:%d: axis %s: value \"%s\" twice%s",
 					                   s->path, s->axes[i].line,
-					                   s->axes[i].name, s->axes[i].vals[j]);
+					                   s->axes[i].name, s->axes[i].vals[j],
+					                   end > i + 1 ? " (a row repeated)" : "");
+			}
 		if (s->npoints > MAX_POINTS / s->axes[i].n)
 			return cmn_err_set(e, CMN_EINPUT, "%s: more than %ld points", s->path,
 			                   MAX_POINTS);
@@ -515,10 +575,14 @@ void cpl_sweep_free(struct cpl_sweep *s)
 
 int cpl_sweep_value(const struct cpl_sweep *s, long p, int axis)
 {
+	int first = axis; /* the first axis of its group of linked axes */
+	while (s->axes[first].linked)
+		first--;
 	p /= s->reps;
-	for (int i = s->naxes - 1; i > axis; i--)
-		p /= s->axes[i].n;
-	return (int)(p % s->axes[axis].n);
+	for (int i = s->naxes - 1; i > first; i--)
+		if (!s->axes[i].linked)
+			p /= s->axes[i].n;
+	return (int)(p % s->axes[first].n);
 }
 
 int cpl_sweep_rep(const struct cpl_sweep *s, long p)

@@ -33,6 +33,12 @@ SW
 "$B/sweep" s.sweep --dry-run > dry.txt
 check "expansion: 2 x 3 x 3 points" grep -qx "18 points" dry.txt
 check "expansion: placeholders filled" grep -q "sh point.sh s.out/points/a-4_b-1.5_rep-3 4 1.5 3" dry.txt
+# linked axes: the values of a row go together (3 rows x 2 x 1 rep)
+printf 'command = sh point.sh {dir} {a} {b} {rep} {c}\naxis a b = 1 2 | 3 4 | 5 6\naxis c = x y\n' > l.sweep
+"$B/sweep" l.sweep --dry-run > ldry.txt
+check "linked axes: 3 rows x 2 values" grep -qx "6 points" ldry.txt
+check "linked axes: a row's values together" grep -q "sh point.sh l.out/points/a-3_b-4_c-y_rep-1 3 4 1 y" ldry.txt
+check "linked axes: no mixed row" test "$(grep -c 'a-3_b-2\|a-1_b-4' ldry.txt)" -eq 0
 "$B/sweep" s.sweep -j 2 --quiet 2> err.txt
 check "a sweep runs and collects (exit 0)" test $? -eq 0 -a -s s.out/sweep.csv -a -s s.out/v.png
 check "one row per point" test "$(tail -n +2 s.out/sweep.csv | wc -l)" -eq 18
@@ -116,6 +122,8 @@ bad "repeated value" "bad.sweep:2: axis a: value \"1\" twice" $'command = true\n
 bad "unterminated quote" "bad.sweep:1: unterminated \" quote" 'command = echo "x'
 bad "repeat not a number" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 0'
 bad "plot on a non-axis" "bad.sweep:3: plot p.png: \"c\" is neither" $'command = true\naxis a = 1\nplot p.png = x=a y=v c=1'
+bad "linked row too short" "bad.sweep:2: linked axes: row 2 has 1 values for 2 axes" $'command = true\naxis a b = 1 2 | 3'
+bad "linked row repeated" "bad.sweep:2: axis a: value \"1\" twice (a row repeated)" $'command = true\naxis a b = 1 2 | 1 2'
 bad "reserved axis name" "bad.sweep:2: axis name \"rep\"" $'command = true\naxis rep = 1'
 "$B/sweep" missing.sweep 2> nf.txt
 check "missing sweep file: exit 1, named" test $? -eq 1 && grep -q "missing.sweep: No such file" nf.txt
