@@ -171,11 +171,18 @@ int js_bgl_largest_free(void *self, const uint8_t *busy)
 {
 	struct bgl *g = self;
 	runs(g, busy);
-	int X = g->d[0], Z = g->d[2], best = 0;
-	for (int i = 0; i < X; i++)
+	int X = g->d[0], Z = g->d[2], best = 0, nfree = 0;
+	for (int i = 0; i < g->n; i++)
+		nfree += !busy[i];
+	/* Exact pruning (the maximum is unchanged): a box from base (i, j, k)
+	 * is at most X wide, run[base] long and Z deep, and once a depth's
+	 * first projection p0 is known, deeper boxes hold at most X p0 Z
+	 * nodes; no box holds more than the free nodes. */
+	for (int i = 0; i < X && best < nfree; i++)
 		for (int j = 0; j < g->d[1]; j++)
 			for (int k = 0; k < Z; k++) {
-				if (busy[idx(g, i, j, k)])
+				if (busy[idx(g, i, j, k)] ||
+				    X * g->run[idx(g, i, j, k)] * Z <= best)
 					continue;
 				for (int w = 0; w < X; w++)
 					g->proj[w] = 1 << 30;
@@ -193,7 +200,7 @@ int js_bgl_largest_free(void *self, const uint8_t *busy)
 						if ((w + 1) * m * depth > best)
 							best = (w + 1) * m * depth;
 					}
-					if (g->proj[0] == 0)
+					if (g->proj[0] == 0 || X * g->proj[0] * Z <= best)
 						break;
 				}
 			}
