@@ -167,11 +167,12 @@ static void runs(struct bgl *g, const uint8_t *busy)
 		}
 }
 
-int js_bgl_largest_free(void *self, const uint8_t *busy)
+/* The largest free box of busy when it holds more than floor nodes, else
+ * floor (a search for something better than floor prunes more). */
+static int largest_free_above(struct bgl *g, const uint8_t *busy, int floor)
 {
-	struct bgl *g = self;
 	runs(g, busy);
-	int X = g->d[0], Z = g->d[2], best = 0, nfree = 0;
+	int X = g->d[0], Z = g->d[2], YZ = g->d[1] * g->d[2], best = floor, nfree = 0;
 	for (int i = 0; i < g->n; i++)
 		nfree += !busy[i];
 	/* Exact pruning (the maximum is unchanged): a box from base (i, j, k)
@@ -188,9 +189,15 @@ int js_bgl_largest_free(void *self, const uint8_t *busy)
 					g->proj[w] = 1 << 30;
 				for (int depth = 1; depth <= Z;
 				     depth++) { /* project one more plane */
-					int z = (k + depth - 1) % Z, m = 1 << 30;
+					int z = k + depth - 1, m = 1 << 30;
+					z -= z >= Z
+					         ? Z
+					         : 0; /* (k + depth - 1) mod Z without a division */
+					const int *col =
+					    g->run + idx(g, 0, j, z); /* x = 0; x steps by YZ */
 					for (int w = 0; w < X; w++) {
-						int r = g->run[idx(g, (i + w) % X, j, z)];
+						int x = i + w >= X ? i + w - X : i + w;
+						int r = col[x * YZ];
 						if (r < g->proj[w])
 							g->proj[w] = r;
 						if (g->proj[w] < m)
@@ -205,6 +212,11 @@ int js_bgl_largest_free(void *self, const uint8_t *busy)
 				}
 			}
 	return best;
+}
+
+int js_bgl_largest_free(void *self, const uint8_t *busy)
+{
+	return largest_free_above(self, busy, 0);
 }
 
 static int box_free(const struct bgl *g, const uint8_t *busy, const int *o, const int *s)
@@ -319,7 +331,10 @@ static int search_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
 						}
 						memcpy(g->work, g->busy, (size_t)g->n);
 						box_set(g, g->work, o, s, 1);
-						int lfp = js_bgl_largest_free(g, g->work);
+						/* only a partition larger than the best so far
+						 * matters */
+						int lfp = largest_free_above(g, g->work,
+						                             best < 0 ? 0 : best);
 						if (lfp > best) {
 							best = lfp;
 							memcpy(bo, o, sizeof o);
