@@ -214,6 +214,59 @@ static void test_cleaning(void)
 
 /* D(q) on [1, 19], q = 0.85 (seed 001): size-group shares near the paper's
  * 25.3 / 27.7 / 22.9 / 24.1 % with 1 counted as a power of two. */
+/* Seed 004's workload: thirds per class, 60/30/10 topologies within each
+ * class, the class sizes and run times, exponential arrivals, the type in
+ * the executable-number field, determinism. */
+static void test_reshape_generator(void)
+{
+	struct js_workload *w, *w2;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("reshape", 3, 400, &w, NULL, 0, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(w->n, 120);
+	int count[4][3] = {{0}};
+	for (size_t i = 0; i < w->n; i++) {
+		const struct js_job *j = &w->jobs[i];
+		int type = (int)j->f[JS_F_EXE], c = type / 10, t = type % 10;
+		CU_ASSERT_FATAL(c >= 1 && c <= 3 && t >= 0 && t <= 2);
+		count[c][t]++;
+		static const int size[4] = {0, 35, 81, 136}, pow2[4] = {0, 32, 64, 128};
+		static const double iter[4] = {0, 8, 20, 32}, wall[4] = {0, 156, 240, 324};
+		CU_ASSERT_EQUAL(j->f[JS_F_ALLOC_PROCS], t == 2 ? pow2[c] : size[c]);
+		CU_ASSERT_DOUBLE_EQUAL(j->f[JS_F_RUN], 7 * iter[c], 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(j->f[JS_F_REQ_TIME], wall[c], 1e-9);
+	}
+	for (int c = 1; c <= 3; c++) { /* 40 per class: 24 / 12 / 4 */
+		CU_ASSERT_EQUAL(count[c][0], 24);
+		CU_ASSERT_EQUAL(count[c][1], 12);
+		CU_ASSERT_EQUAL(count[c][2], 4);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_SUBMIT], 0, 1e-12);
+	/* a random order: the first 40 jobs are not all of one class */
+	int first_class = (int)w->jobs[0].f[JS_F_EXE] / 10, mixed = 0;
+	for (size_t i = 1; i < 40; i++)
+		mixed |= (int)w->jobs[i].f[JS_F_EXE] / 10 != first_class;
+	CU_ASSERT(mixed);
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("reshape", 3, 400, &w2, NULL, 0, &e), 0);
+	CU_ASSERT(w2->n == w->n && memcmp(w->jobs, w2->jobs, w->n * sizeof *w->jobs) == 0);
+	js_workload_free(w2);
+	js_workload_free(w);
+	/* many jobs: mean inter-arrival 32 s; 100 jobs split 34/33/33 */
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("reshape:jobs=60001", 1, 400, &w, NULL, 0, &e), 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[w->n - 1].f[JS_F_SUBMIT] / 60000.0, 32, 0.5);
+	js_workload_free(w);
+	CU_ASSERT_EQUAL_FATAL(js_synth_generate("reshape:jobs=100", 1, 400, &w, NULL, 0, &e), 0);
+	int small = 0, small_pow2 = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		small += (int)w->jobs[i].f[JS_F_EXE] / 10 == 1;
+		small_pow2 += (int)w->jobs[i].f[JS_F_EXE] == 12;
+	}
+	CU_ASSERT_EQUAL(small, 34);
+	CU_ASSERT_EQUAL(small_pow2, 3); /* 3.4 of 34: 20.4 / 10.2 / 3.4 -> 21 / 10 / 3 */
+	js_workload_free(w);
+	CU_ASSERT_EQUAL(js_synth_generate("reshape:iterations=0", 1, 400, &w, NULL, 0, &e),
+	                CMN_EUSAGE);
+}
+
 static void test_dq_generator(void)
 {
 	struct js_workload *w, *w2;
@@ -388,6 +441,7 @@ static void add_suites(void)
 	CU_add_test(s, "skip, clamp, fill, select, transform", test_cleaning);
 	s = CU_add_suite("synthetic and statistics", NULL, NULL);
 	CU_add_test(s, "D(q) generator (seed 001)", test_dq_generator);
+	CU_add_test(s, "ReSHAPE workload generator (seed 004)", test_reshape_generator);
 	CU_add_test(s, "SWF write and read back", test_swf_round_trip);
 	CU_add_test(s, "seed 000 load, eq. 2", test_load_eq2);
 }
