@@ -1,5 +1,7 @@
 /* The registry of synthetic workload models and the generation entry point. */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "synth.h"
 
@@ -44,5 +46,26 @@ int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,
 		return rc;
 	}
 	*out = w;
+	return 0;
+}
+
+int js_synth_push(struct js_workload *w, long id, double submit, double run, int size,
+                  double req_time, int exe, struct cmn_err *e)
+{
+	struct js_job j;
+	memset(&j, 0, sizeof j);
+	for (int f = 0; f < JS_SWF_FIELDS; f++)
+		j.f[f] = -1;
+	j.f[JS_F_JOB] = (double)id;
+	j.f[JS_F_SUBMIT] = round(submit * 1000.0) / 1000.0;
+	j.f[JS_F_RUN] = round(run * 1000.0) / 1000.0;
+	j.f[JS_F_ALLOC_PROCS] = size;
+	j.f[JS_F_REQ_PROCS] = size;
+	j.f[JS_F_REQ_TIME] = round(req_time * 1000.0) / 1000.0;
+	j.f[JS_F_STATUS] = 1;
+	j.f[JS_F_EXE] = exe;
+	w->counts.read++;
+	if (js_workload_push(w, &j))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return 0;
 }

@@ -19,6 +19,13 @@ struct js_synth_ops {
 
 extern const struct js_synth_ops *const js_synth_registry[];
 
+/* Appends a generated job to w as an SWF record: job id, submit time and
+ * run time (both rounded to the millisecond, so a written SWF reads back
+ * the same), size (allocated and requested), requested time, executable
+ * number (-1: none), status 1, every other field -1. */
+int js_synth_push(struct js_workload *w, long id, double submit, double run, int size,
+                  double req_time, int exe, struct cmn_err *e);
+
 /* Generates a workload from a specification with a GSL mt19937 generator
  * seeded with seed. effective receives the specification with every value. */
 int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,

@@ -73,23 +73,10 @@ static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, st
 	double t = 0;
 	int rc = 0;
 	for (long i = 0; i < jobs && !rc; i++) {
-		struct js_job j;
-		memset(&j, 0, sizeof j);
-		for (int f = 0; f < JS_SWF_FIELDS; f++)
-			j.f[f] = -1;
 		t += gsl_ran_exponential(rng, mean_iat);
 		double run = round_ms(gsl_ran_exponential(rng, mean_run));
 		int size = n1 + (int)gsl_ran_discrete(rng, d);
-		j.f[JS_F_JOB] = (double)(i + 1);
-		j.f[JS_F_SUBMIT] = round_ms(t);
-		j.f[JS_F_RUN] = run;
-		j.f[JS_F_ALLOC_PROCS] = size;
-		j.f[JS_F_REQ_PROCS] = size;
-		j.f[JS_F_REQ_TIME] = round_ms(run * req_factor);
-		j.f[JS_F_STATUS] = 1;
-		if (js_workload_push(w, &j))
-			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		w->counts.read++;
+		rc = js_synth_push(w, i + 1, t, run, size, round_ms(run * req_factor), -1, e);
 	}
 	gsl_ran_discrete_free(d);
 	return rc;

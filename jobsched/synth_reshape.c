@@ -71,24 +71,12 @@ static int reshape_generate(struct cmn_params *p, gsl_rng *rng, int machine_node
 	int rc = 0;
 	for (long i = 0; i < jobs && !rc; i++) {
 		int c = type[i] / 10 - 1, topo = type[i] % 10;
-		struct js_job j;
-		memset(&j, 0, sizeof j);
-		for (int f = 0; f < JS_SWF_FIELDS; f++)
-			j.f[f] = -1;
 		if (i)
 			t += gsl_ran_exponential(rng, mean_iat);
 		int size = topo == 2 ? class_pow2[c] : class_size[c];
-		j.f[JS_F_JOB] = (double)(i + 1);
-		j.f[JS_F_SUBMIT] = round(t * 1000.0) / 1000.0; /* ms, as SWF round trips */
-		j.f[JS_F_RUN] = iters * class_iter[c];
-		j.f[JS_F_ALLOC_PROCS] = size;
-		j.f[JS_F_REQ_PROCS] = size;
-		j.f[JS_F_REQ_TIME] = class_wall[c] > j.f[JS_F_RUN] ? class_wall[c] : j.f[JS_F_RUN];
-		j.f[JS_F_STATUS] = 1;
-		j.f[JS_F_EXE] = type[i];
-		if (js_workload_push(w, &j))
-			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		w->counts.read++;
+		double run = iters * class_iter[c];
+		rc = js_synth_push(w, i + 1, t, run, size,
+		                   class_wall[c] > run ? class_wall[c] : run, type[i], e);
 	}
 	free(type);
 	return rc;
