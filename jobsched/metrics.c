@@ -90,6 +90,7 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 	if (n == 0) {
 		s->size_mean = s->size_sd = s->work_mean = s->work_sd = NAN;
 		s->run_mean = s->run_sd = s->frac_serial = s->frac_pow2 = s->load = NAN;
+		s->par_pow2 = s->par_pow4 = s->par_pow8 = NAN;
 		return 0;
 	}
 	double *size = malloc(n * sizeof *size), *work = malloc(n * sizeof *work);
@@ -99,7 +100,7 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 		free(size), free(work), free(run), free(arr), free(end);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	size_t serial = 0, pow2 = 0;
+	size_t serial = 0, pow2 = 0, par = 0, ppow[3] = {0}; /* powers of 2, 4, 8 */
 	for (size_t i = 0; i < n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		size[i] = j->size;
@@ -110,6 +111,12 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 		end[i] = j->submit_s + wait + j->run_s;
 		serial += j->size == 1;
 		pow2 += is_pow2(j->size);
+		if (j->size > 1) {
+			par++;
+			int lg = is_pow2(j->size) ? __builtin_ctz((unsigned)j->size) : -1;
+			for (int b = 1; b <= 3; b++) /* 2^lg a power of 2^b */
+				ppow[b - 1] += lg > 0 && lg % b == 0;
+		}
 	}
 	s->size_mean = gsl_stats_mean(size, 1, n);
 	s->size_sd = n > 1 ? gsl_stats_sd_m(size, 1, n, s->size_mean) : 0;
@@ -119,6 +126,9 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 	s->run_sd = n > 1 ? gsl_stats_sd_m(run, 1, n, s->run_mean) : 0;
 	s->frac_serial = (double)serial / n;
 	s->frac_pow2 = (double)pow2 / n;
+	s->par_pow2 = par ? (double)ppow[0] / par : NAN;
+	s->par_pow4 = par ? (double)ppow[1] / par : NAN;
+	s->par_pow8 = par ? (double)ppow[2] / par : NAN;
 	s->load = js_load_eq2(n, arr, end, work, procs, &s->load_jobs);
 	free(size), free(work), free(run), free(arr), free(end);
 	return 0;
@@ -147,6 +157,9 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	fprintf(f, "work_sd_node_s      %.4f\n", s->work_sd);
 	fprintf(f, "frac_serial         %.4f\n", s->frac_serial);
 	fprintf(f, "frac_pow2           %.4f\n", s->frac_pow2);
+	fprintf(f, "par_pow2            %.4f\n", s->par_pow2);
+	fprintf(f, "par_pow4            %.4f\n", s->par_pow4);
+	fprintf(f, "par_pow8            %.4f\n", s->par_pow8);
 	fprintf(f, "load_procs          %d\n", s->procs);
 	fprintf(f, "load_jobs           %zu\n", s->load_jobs);
 	fprintf(f, "load                %.4f\n", s->load);

@@ -32,6 +32,7 @@ struct js_wstats {
 	int procs; /* P of eq. 2 */
 	double size_mean, size_sd, work_mean, work_sd, run_mean, run_sd;
 	double frac_serial, frac_pow2;
+	double par_pow2, par_pow4, par_pow8; /* of parallel jobs: size a power of 2, 4, 8 */
 	double load;
 	size_t load_jobs;
 };

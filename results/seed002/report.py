@@ -113,7 +113,7 @@ def main():
     f12 = rows("fig12")
     st = {}
     o.append("## Fig. 12: against MC1x1 (ratio of the average sum of pairwise distances; below 1 beats MC1x1)\n")
-    o.append("| log | mesh | serial jobs | power-of-two jobs | " + " | ".join(n for _, n in ALLOCS[1:]) + " |")
+    o.append("| log | mesh | serial jobs | parallel jobs of size 2^i / 4^i / 8^i | " + " | ".join(n for _, n in ALLOCS[1:]) + " |")
     o.append("|---|---|---|---|" + "---|" * (len(ALLOCS) - 1))
     shapes = []
     for r in f12:
@@ -129,8 +129,9 @@ def main():
             v = next(float(r["mean_pairwise_sum"]) for r in f12 if r["log"] == lg and r["dims"] == d and r["alloc"] == a)
             ratio[(lg, d, n)] = v / base
             cells.append("%.3f" % (v / base))
-        o.append("| %s | %s | %.0f%% | %.0f%% | %s |" % (SHORT[lg], d, 100 * float(st[lg]["frac_serial"]),
-                                                      100 * float(st[lg]["frac_pow2"]), " | ".join(cells)))
+        o.append("| %s | %s | %.0f%% | %.0f%% / %.0f%% / %.0f%% | %s |" % (
+            SHORT[lg], d, 100 * float(st[lg]["frac_serial"]), 100 * float(st[lg]["par_pow2"]),
+            100 * float(st[lg]["par_pow4"]), 100 * float(st[lg]["par_pow8"]), " | ".join(cells)))
     o.append("")
     g3 = [(lg, d) for lg, d in shapes if d.count("x") == 2]
     g2 = [(lg, d) for lg, d in shapes if d.count("x") == 1]
