@@ -33,6 +33,8 @@ struct cli {
 	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
 	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
 	enum js_queue_order order;
+	struct js_priority prio;
+	char order_spec[CMN_PARAM_STR * 2]; /* the order as echoed, with its weights */
 	int kill, skip_bad, quiet, time_alloc;
 	unsigned long seed;
 	double gamma_s;
@@ -47,54 +49,96 @@ static void usage(FILE *f, const struct cli *c)
 	        "                [options]\n"
 	        "       %s --stats FILE [--machine SPEC] [cleaning options]\n",
 	        c->prog, c->prog);
-	fprintf(f,
-	        "\n"
-	        "Simulates a parallel job scheduler on a machine and writes per-job and summary\n"
-	        "metrics.\n"
-	        "\n"
-	        "input:\n"
-	        "  --workload FILE        SWF log, plain or gzip'ed\n"
-	        "  --synthetic SPEC       generated workload (models below)\n"
-	        "  --stats FILE           print workload statistics of an SWF log and exit\n"
-	        "  --swf-out FILE         write the cleaned (or generated) workload as SWF\n"
-	        "simulation:\n"
-	        "  --machine SPEC         machine (families below), e.g. flat:nodes=256\n"
-	        "  --platform FILE.xml    or a SimGrid platform (clusters, platgen's files)\n"
-	        "  --sched SPEC           scheduler (default easy)\n"
-	        "  --alloc SPEC           allocator (default first-free)\n"
-	        "  --runtime SPEC         run-time model (default log)\n"
-	        "  --queue-order ORDER    arrival (default) | sjf | smallest\n"
-	        "  --kill                 end jobs when they reach their requested time\n"
-	        "  --seed N               random seed (synthetic workloads; default 1)\n"
-	        "  --gamma S              bounded slowdown threshold in s (default 10)\n"
-	        "  --time-alloc           time every allocator decision (summary columns; the\n"
-	        "                         times vary from run to run)\n"
-	        "cleaning (defaults in brackets):\n"
-	        "  --skip-bad             count and skip malformed lines [error]\n"
-	        "  --size-field F         allocated | requested [allocated; the other if -1]\n"
-	        "  --oversize P           skip | clamp jobs larger than the machine [skip]\n"
-	        "  --zero-runtime P       keep | skip jobs with run time 0 [keep]\n"
-	        "  --overrun P            run time > requested time: keep | clamp the run time |\n"
-	        "                         raise the requested time [keep]\n"
-	        "  --procs-per-node N     processors per node, or auto (MaxProcs/MaxNodes) [1]\n"
-	        "  --status LIST          statuses to keep, e.g. 1,0,5 [all]\n"
-	        "  --window FROM:TO       keep jobs submitted in [FROM, TO) seconds [all]\n"
-	        "  --offset N             skip the first N cleaned jobs [0]\n"
-	        "  --first N              keep only N cleaned jobs after the offset [all]\n"
-	        "  --arrival-mult X       multiply submit times (seed 002) [1]\n"
-	        "  --runtime-coef C       multiply run and requested times (seed 003) [1]\n"
-	        "outputs (written whole or not at all):\n"
-	        "  --jobs-out FILE        per-job CSV\n"
-	        "  --summary-out FILE     summary CSV (one header row, one value row)\n"
-	        "  --series-out FILE      utilization and queue over time, CSV\n"
-	        "  --plot FILE.png        plot of utilization and queue length (gnuplot)\n"
-	        "  --quiet                no progress on stderr\n"
-	        "  --help, --version\n\n");
+	fprintf(
+	    f,
+	    "\n"
+	    "Simulates a parallel job scheduler on a machine and writes per-job and summary\n"
+	    "metrics.\n"
+	    "\n"
+	    "input:\n"
+	    "  --workload FILE        SWF log, plain or gzip'ed\n"
+	    "  --synthetic SPEC       generated workload (models below)\n"
+	    "  --stats FILE           print workload statistics of an SWF log and exit\n"
+	    "  --swf-out FILE         write the cleaned (or generated) workload as SWF\n"
+	    "simulation:\n"
+	    "  --machine SPEC         machine (families below), e.g. flat:nodes=256\n"
+	    "  --platform FILE.xml    or a SimGrid platform (clusters, platgen's files)\n"
+	    "  --sched SPEC           scheduler (default easy)\n"
+	    "  --alloc SPEC           allocator (default first-free)\n"
+	    "  --runtime SPEC         run-time model (default log)\n"
+	    "  --queue-order ORDER    arrival (default) | sjf | smallest | priority[:qfactor_w=W,\n"
+	    "                         qtime_w=W,nodes_w=W,qfactor_limit=L] (seed 004 aging)\n"
+	    "  --kill                 end jobs when they reach their requested time\n"
+	    "  --seed N               random seed (synthetic workloads; default 1)\n"
+	    "  --gamma S              bounded slowdown threshold in s (default 10)\n"
+	    "  --time-alloc           time every allocator decision (summary columns; the\n"
+	    "                         times vary from run to run)\n"
+	    "cleaning (defaults in brackets):\n"
+	    "  --skip-bad             count and skip malformed lines [error]\n"
+	    "  --size-field F         allocated | requested [allocated; the other if -1]\n"
+	    "  --oversize P           skip | clamp jobs larger than the machine [skip]\n"
+	    "  --zero-runtime P       keep | skip jobs with run time 0 [keep]\n"
+	    "  --overrun P            run time > requested time: keep | clamp the run time |\n"
+	    "                         raise the requested time [keep]\n"
+	    "  --procs-per-node N     processors per node, or auto (MaxProcs/MaxNodes) [1]\n"
+	    "  --status LIST          statuses to keep, e.g. 1,0,5 [all]\n"
+	    "  --window FROM:TO       keep jobs submitted in [FROM, TO) seconds [all]\n"
+	    "  --offset N             skip the first N cleaned jobs [0]\n"
+	    "  --first N              keep only N cleaned jobs after the offset [all]\n"
+	    "  --arrival-mult X       multiply submit times (seed 002) [1]\n"
+	    "  --runtime-coef C       multiply run and requested times (seed 003) [1]\n"
+	    "outputs (written whole or not at all):\n"
+	    "  --jobs-out FILE        per-job CSV\n"
+	    "  --summary-out FILE     summary CSV (one header row, one value row)\n"
+	    "  --series-out FILE      utilization and queue over time, CSV\n"
+	    "  --plot FILE.png        plot of utilization and queue length (gnuplot)\n"
+	    "  --quiet                no progress on stderr\n"
+	    "  --help, --version\n\n");
 	cmn_registry_help(f, (const void *const *)plat_topology_registry, "machine");
 	cmn_registry_help(f, (const void *const *)js_sched_registry, "scheduler");
 	cmn_registry_help(f, (const void *const *)js_alloc_registry, "allocator");
 	cmn_registry_help(f, (const void *const *)c->runtimes, "run-time model");
 	cmn_registry_help(f, (const void *const *)js_synth_registry, "synthetic model");
+}
+
+/* seed 004's aging priority: its weights (section 3.1; the paper does not
+ * give them: by default Qfactor alone, which favours jobs with short
+ * walltimes as they wait) */
+static const struct cmn_param_def prio_params[] = {
+    {"qfactor_w", CMN_PT_DOUBLE, "1", -1e9, 1e9, NULL, "weight of Qfactor"},
+    {"qtime_w", CMN_PT_DOUBLE, "0", -1e9, 1e9, NULL, "weight of the queue time (s)"},
+    {"nodes_w", CMN_PT_DOUBLE, "0", -1e9, 1e9, NULL, "weight of the nodes requested"},
+    {"qfactor_limit", CMN_PT_DOUBLE, "1", 1e-9, 1e12, NULL,
+     "Qfactor = 1 + queue time / max(qfactor_limit, walltime)"},
+    {NULL},
+};
+
+/* --queue-order arrival | sjf | smallest | priority[:KEY=VALUE,...] */
+static int parse_order(struct cli *c, const char *arg, struct cmn_err *e)
+{
+	static const char *const names[] = {"arrival", "sjf", "smallest"};
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(arg, names[i])) {
+			c->order = (enum js_queue_order)i;
+			snprintf(c->order_spec, sizeof c->order_spec, "%s", names[i]);
+			return 0;
+		}
+	if (strncmp(arg, "priority", 8) || (arg[8] && arg[8] != ':'))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--queue-order: '%s' is not arrival, sjf, smallest or "
+		                   "priority[:qfactor_w=W,qtime_w=W,nodes_w=W,qfactor_limit=L]",
+		                   arg);
+	struct cmn_params p;
+	if (cmn_params_parse(prio_params, arg[8] ? arg + 9 : NULL, &p, e)) {
+		cmn_err_prefix(e, "--queue-order priority");
+		return e->code;
+	}
+	c->order = JS_ORDER_PRIORITY;
+	c->prio = (struct js_priority){cmn_params_num(&p, "qfactor_w"),
+	                               cmn_params_num(&p, "qtime_w"), cmn_params_num(&p, "nodes_w"),
+	                               cmn_params_num(&p, "qfactor_limit")};
+	cmn_params_format("priority", &p, c->order_spec, sizeof c->order_spec);
+	return 0;
 }
 
 static int num_arg(const char *opt, const char *v, double lo, double hi, double *out,
@@ -224,6 +268,8 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 	c->alloc = "first-free";
 	c->runtime = "log";
 	c->seed = 1;
+	snprintf(c->order_spec, sizeof c->order_spec, "arrival");
+	c->prio = (struct js_priority){1, 0, 0, 1};
 	c->gamma_s = 10;
 	js_clean_opts_default(&c->clean);
 	int opt, rc = 0, w = 0;
@@ -240,18 +286,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_SCHED: c->sched = optarg; break;
 		case O_ALLOC: c->alloc = optarg; break;
 		case O_RUNTIME: c->runtime = optarg; break;
-		case O_ORDER:
-			if (strcmp(optarg, "arrival") == 0)
-				c->order = JS_ORDER_ARRIVAL;
-			else if (strcmp(optarg, "sjf") == 0)
-				c->order = JS_ORDER_SJF;
-			else if (strcmp(optarg, "smallest") == 0)
-				c->order = JS_ORDER_SMALLEST;
-			else
-				rc = cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "--queue-order: '%s' is not arrival, sjf or smallest", optarg);
-			break;
+		case O_ORDER: rc = parse_order(c, optarg, e); break;
 		case O_KILL: c->kill = 1; break;
 		case O_SEED:
 			rc = num_arg("--seed", optarg, 0, 4294967295.0, &x, e);
@@ -488,11 +523,12 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		js_sim_opts_default(&o);
 		o.kill_at_req = c->kill;
 		o.order = c->order;
+		o.prio = c->prio;
 		o.series = series;
 		o.progress = !c->quiet && isatty(2);
 		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
 	}
-	static const char *const order_names[] = {"arrival", "sjf", "smallest"};
+
 	struct js_run_params p = {c->workload ? c->workload
 	                          : w         ? w->source
 	                                      : "",
@@ -500,7 +536,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	                          sched ? sched->spec : "",
 	                          alloc ? alloc->spec : "",
 	                          rt ? rt->spec : "",
-	                          order_names[c->order],
+	                          c->order_spec,
 	                          c->kill,
 	                          c->seed,
 	                          c->gamma_s,

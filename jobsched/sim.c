@@ -32,6 +32,7 @@ struct js_sim {
 	const struct js_sim_opts *o;
 	double now, last_t;
 	int *queue, *running;
+	struct prio_key *qkeys; /* scratch of sort_by_priority, one per job */
 	size_t qlen, rlen;
 	struct jstate *st;
 	struct js_eventq ev;
@@ -47,6 +48,7 @@ void js_sim_opts_default(struct js_sim_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->order = JS_ORDER_ARRIVAL;
+	o->prio = (struct js_priority){1, 0, 0, 1};
 }
 
 /* --- accessors --- */
@@ -157,15 +159,51 @@ static int queue_before(const struct js_sim *s, int a, int b)
 		if (x->size != y->size)
 			return x->size < y->size;
 		break;
-	case JS_ORDER_ARRIVAL: break;
+	case JS_ORDER_ARRIVAL:
+	case JS_ORDER_PRIORITY: break; /* arrival order; re-sorted before each pass */
 	}
 	return a < b;
+}
+
+double js_aging_priority(const struct js_priority *p, double queue_time_s, double walltime_s,
+                         int nodes)
+{
+	double lim = walltime_s > p->qfactor_limit ? walltime_s : p->qfactor_limit;
+	double qfactor = 1 + (lim > 0 ? queue_time_s / lim : 0);
+	return p->qfactor_w * qfactor + p->qtime_w * queue_time_s + p->nodes_w * nodes;
+}
+
+struct prio_key {
+	double key;
+	int job;
+};
+
+static int prio_cmp(const void *a, const void *b)
+{
+	const struct prio_key *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;      /* highest first */
+	return (x->job > y->job) - (x->job < y->job); /* then arrival */
+}
+
+/* The queue in priority order at the current time. */
+static void sort_by_priority(struct js_sim *s)
+{
+	for (size_t i = 0; i < s->qlen; i++) {
+		const struct js_job *j = &s->jobs[s->queue[i]];
+		s->qkeys[i].key =
+		    js_aging_priority(&s->o->prio, s->now - j->submit_s, j->req_s, j->size);
+		s->qkeys[i].job = s->queue[i];
+	}
+	qsort(s->qkeys, s->qlen, sizeof *s->qkeys, prio_cmp);
+	for (size_t i = 0; i < s->qlen; i++)
+		s->queue[i] = s->qkeys[i].job;
 }
 
 static void queue_insert(struct js_sim *s, int j)
 {
 	size_t lo = 0, hi = s->qlen;
-	if (s->o->order == JS_ORDER_ARRIVAL) {
+	if (s->o->order == JS_ORDER_ARRIVAL || s->o->order == JS_ORDER_PRIORITY) {
 		lo = hi; /* jobs arrive in index order */
 	} else {
 		while (lo < hi) {
@@ -464,6 +502,7 @@ static void sim_free(struct js_sim *s)
 		free(s->st[j].nodes);
 	free(s->st);
 	free(s->queue);
+	free(s->qkeys);
 	free(s->running);
 	free(s->rates);
 	free(s->ended);
@@ -499,6 +538,7 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	size_t n = w->n ? w->n : 1;
 	s->st = calloc(n, sizeof *s->st);
 	s->queue = malloc(n * sizeof *s->queue);
+	s->qkeys = malloc(n * sizeof *s->qkeys);
 	s->running = malloc(n * sizeof *s->running);
 	s->rates = malloc(n * sizeof *s->rates);
 	s->ended = malloc(n * sizeof *s->ended);
@@ -507,8 +547,8 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	if (s->res)
 		s->res->jobs = malloc(n * sizeof *s->res->jobs);
 	if (!s->empty || !s->scratch[0] || !s->scratch[1] || !s->nodebuf[0] || !s->nodebuf[1] ||
-	    !s->nodebuf[2] || !s->st || !s->queue || !s->running || !s->rates || !s->ended ||
-	    !s->res || !s->res->jobs)
+	    !s->nodebuf[2] || !s->st || !s->queue || !s->qkeys || !s->running || !s->rates ||
+	    !s->ended || !s->res || !s->res->jobs)
 		return -1;
 	s->res->n = w->n;
 	s->res->nodes = s->nodes;
@@ -605,6 +645,8 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 			rc = update_rates(s, e);
 		if (!rc && s->qlen) {
 			s->res->passes++;
+			if (s->o->order == JS_ORDER_PRIORITY)
+				sort_by_priority(s);
 			rc = s->sched->ops->pass(s->sched->self, s, e);
 			if (!rc && s->running_changed)
 				rc = update_rates(s, e);

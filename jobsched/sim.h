@@ -22,13 +22,25 @@ enum js_queue_order {
 	JS_ORDER_ARRIVAL,  /* submit time, then job number (default) */
 	JS_ORDER_SJF,      /* shortest requested time first, then arrival */
 	JS_ORDER_SMALLEST, /* fewest nodes first, then arrival */
+	JS_ORDER_PRIORITY, /* highest aging priority first (seed 004), re-evaluated at
+	                      every scheduling pass; equal priorities by arrival */
 };
+
+/* Seed 004 section 3.1's aging priority (Moab's): qfactor_w Qfactor +
+ * qtime_w queue_time + nodes_w nodes, with Qfactor = 1 + queue_time /
+ * max(qfactor_limit, walltime). */
+struct js_priority {
+	double qfactor_w, qtime_w, nodes_w, qfactor_limit;
+};
+double js_aging_priority(const struct js_priority *p, double queue_time_s, double walltime_s,
+                         int nodes);
 
 struct js_sim_opts {
 	int kill_at_req; /* end a job when it has run its requested time */
 	enum js_queue_order order;
-	FILE *series; /* if set: one CSV row per event time (see README) */
-	int progress; /* progress lines on stderr */
+	struct js_priority prio; /* the weights of JS_ORDER_PRIORITY */
+	FILE *series;            /* if set: one CSV row per event time (see README) */
+	int progress;            /* progress lines on stderr */
 	/* If set: called after every scheduling pass (tests watch invariants). */
 	void (*observer)(void *ctx, const struct js_sim *sim);
 	void *observer_ctx;

@@ -55,6 +55,15 @@ check "bad parameter: exit 2" test $? -eq 2
 check "missing machine: exit 2" test $? -eq 2
 "$JS" --bogus > /dev/null 2>&1
 check "unknown option: exit 2" test $? -eq 2
+"$JS" --synthetic reshape --machine flat:nodes=400 --queue-order priority:qfactor_w=2,nodes_w=0.5 \
+	--summary-out "$T/prio.csv" > /dev/null 2>&1
+check "priority order: runs, echoed with its weights" python3 -c "
+import csv; r=next(csv.DictReader(open('$T/prio.csv')))
+assert r['queue_order'] == 'priority:qfactor_w=2,qtime_w=0,nodes_w=0.5,qfactor_limit=1', r['queue_order']"
+"$JS" --synthetic dq --machine flat:nodes=8 --queue-order priority:age=1 > /dev/null 2> "$T/err"
+check "priority order, unknown key: exit 2, named" test $? -eq 2 && grep -q "queue-order priority" "$T/err"
+"$JS" --synthetic dq --machine flat:nodes=8 --queue-order priorityx > /dev/null 2> "$T/err"
+check "unknown queue order: exit 2" test $? -eq 2 && grep -q "is not arrival, sjf, smallest or priority" "$T/err"
 "$JS" --workload /nonexistent.swf --machine flat:nodes=8 > /dev/null 2> "$T/err"
 check "missing file: exit 1" test $? -eq 1
 check "missing file: named" grep -q "/nonexistent.swf" "$T/err"

@@ -137,6 +137,42 @@ static void test_queue_order(void)
 	js_workload_free(w);
 }
 
+/* Seed 004's aging priority: the formula by hand, and the queue re-sorted
+ * by it at every pass (Qfactor rises faster for short walltimes). */
+static void test_priority_order(void)
+{
+	struct js_priority p = {1, 0, 0, 1};
+	CU_ASSERT_DOUBLE_EQUAL(js_aging_priority(&p, 99, 1000, 10), 1.099, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(js_aging_priority(&p, 98, 10, 10), 10.8, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(js_aging_priority(&p, 5, 0.5, 3), 6, 1e-12); /* limit 1 */
+	p = (struct js_priority){2, 0.5, 3, 100};
+	/* 2 (1 + 50 / 100) + 0.5 x 50 + 3 x 4 = 3 + 25 + 12 */
+	CU_ASSERT_DOUBLE_EQUAL(js_aging_priority(&p, 50, 20, 4), 40, 1e-12);
+	struct js_workload *w = th_workload();
+	th_add(w, 0, 100, 100, 10); /* holds the machine until 100 */
+	th_add(w, 1, 50, 1000, 10); /* long walltime */
+	th_add(w, 2, 10, 10, 10);   /* short walltime: 1 + 98/10 > 1 + 99/1000 */
+	th_add(w, 3, 10, 10, 10);   /* same as job 2, later: after it */
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.order = JS_ORDER_PRIORITY;
+	struct js_sim_result *r;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(th_run(w, 10, "fcfs", NULL, &o, &r, &e), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 100, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[3].start_s, 110, 1e-9);
+	/* at 120: job 1, 1 + 119/1000, is alone */
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].start_s, 120, 1e-9);
+	js_sim_result_free(r);
+	/* nodes weight alone: the largest request first; all equal here, so arrival */
+	o.prio = (struct js_priority){0, 0, 1, 1};
+	CU_ASSERT_EQUAL_FATAL(th_run(w, 10, "fcfs", NULL, &o, &r, &e), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].start_s, 100, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 150, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
 static void test_kill_at_requested(void)
 {
 	struct js_workload *w = th_workload();
@@ -391,6 +427,7 @@ static void add_suites(void)
 	CU_add_test(s, "EASY protects the head's reservation", test_easy_protects_head);
 	CU_add_test(s, "FPFS maxjumps", test_fpfs_maxjumps);
 	CU_add_test(s, "queue orders", test_queue_order);
+	CU_add_test(s, "aging priority order (seed 004)", test_priority_order);
 	CU_add_test(s, "kill at requested time", test_kill_at_requested);
 	CU_add_test(s, "overdue jobs under backfilling", test_overrun_backfilling);
 	CU_add_test(s, "speedup run-time model", test_speedup_model);
