@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -239,8 +240,29 @@ int cpl_sweep_run(const struct cpl_sweep *s, int jobs, int quiet, long *failed, 
 	free(points);
 	if (rc)
 		return rc;
-	if (!(pl.slot = calloc((size_t)jobs, sizeof *pl.slot)))
+	/* one runner per output directory: a second would run the same points
+	 * (the lock goes with the process, even killed; children do not hold it) */
+	char *lock = join(s->out, "sweep.lock");
+	if (!lock)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (lfd < 0 || flock(lfd, LOCK_EX | LOCK_NB)) {
+		rc = lfd < 0
+		         ? cmn_err_set(e, CMN_EIO, "%s: %s", lock, strerror(errno))
+		         : cmn_err_set(e, CMN_ESTATE,
+		                       "another sweep is running on %s (it holds %s); wait for it "
+		                       "or stop it",
+		                       s->out, lock);
+		if (lfd >= 0)
+			close(lfd);
+		free(lock);
+		return rc;
+	}
+	free(lock);
+	if (!(pl.slot = calloc((size_t)jobs, sizeof *pl.slot))) {
+		close(lfd);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -289,6 +311,7 @@ int cpl_sweep_run(const struct cpl_sweep *s, int jobs, int quiet, long *failed, 
 	if (!quiet && isatty(2))
 		fputc('\n', stderr);
 	sigprocmask(SIG_SETMASK, &pl.old, NULL);
+	close(lfd); /* releases the lock */
 	free(pl.slot);
 	*failed = pl.failed;
 	return rc;

@@ -73,6 +73,19 @@ check "resumed: same interval table" cmp -s whole_ci.csv s.out/sweep_ci.csv
 runs=$(wc -l < runs.log)
 check "resumed: each point ran once, those interrupted twice at most" \
 	test "$runs" -ge 18 -a "$runs" -le 20
+# one runner per output directory
+rm -rf s.out
+SLEEP=0.5 "$B/sweep" s.sweep -j 1 --quiet 2> /dev/null &
+pid=$!
+for i in $(seq 1 50); do [ -e s.out/sweep.lock ] && break; sleep 0.1; done
+"$B/sweep" s.sweep --quiet 2> lock.txt
+st=$?
+kill -TERM $pid
+wait $pid
+check "a second runner on the same directory: exit 1, says so" \
+	test $st -eq 1 && grep -q "another sweep is running on s.out" lock.txt
+"$B/sweep" s.sweep -j 2 --quiet 2> /dev/null
+check "the lock goes with its runner: the next run completes" cmp -s whole.csv s.out/sweep.csv
 # failure isolation
 sed 's/^axis a = 1 4$/axis a = 1 bad 4/' s.sweep > f.sweep
 "$B/sweep" f.sweep --quiet 2> ferr.txt
