@@ -64,6 +64,10 @@ char *cpl_sweep_dir(const struct cpl_sweep *s, long p);
 char **cpl_sweep_argv(const struct cpl_sweep *s, long p);
 char *cpl_sweep_summary(const struct cpl_sweep *s, long p);
 void cpl_sweep_argv_free(char **argv);
+/* The index of the axis named name, or -1. */
+int cpl_sweep_axis(const struct cpl_sweep *s, const char *name);
+/* "dir/name", malloc'ed (NULL when out of memory). */
+char *cpl_sweep_path(const char *dir, const char *name);
 /* Writes v quoted for a POSIX shell (single quotes). */
 void cpl_sweep_shquote(FILE *f, const char *v);
 /* 1 when point p's done marker exists. */

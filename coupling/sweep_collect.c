@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csv_read.h"
+#include "csv_write.h"
 #include "gnuplot.h"
 #include "outfile.h"
 #include "sweep.h"
@@ -29,21 +30,6 @@ struct stat {
 	double mean, sd, ci;
 	const char *text; /* when not numeric: the value all share, or NULL */
 };
-
-static void csv_field(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\n\r")) {
-		fputs(v, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
 
 static int is_number(const char *v, double *x)
 {
@@ -98,38 +84,37 @@ static int same_header(const struct cmn_csv *a, const struct cmn_csv *b)
 	return 1;
 }
 
-static int axis_of(const struct cpl_sweep *s, const char *name)
-{
-	for (int i = 0; i < s->naxes; i++)
-		if (!strcmp(s->axes[i].name, name))
-			return i;
-	return -1;
-}
-
 /* A summary column's name in the tables: prefixed when an axis, rep, row or
  * n has its name. */
 static void col_name(FILE *f, const struct cpl_sweep *s, const char *name)
 {
-	if (axis_of(s, name) >= 0 || !strcmp(name, "rep") || !strcmp(name, "row") ||
+	if (cpl_sweep_axis(s, name) >= 0 || !strcmp(name, "rep") || !strcmp(name, "row") ||
 	    !strcmp(name, "n"))
 		fputs("summary.", f);
-	csv_field(f, name);
+	cmn_csv_field(f, name);
+}
+
+/* Opens OUT/name and writes its header's first columns: the axes. */
+static int open_table(const struct cpl_sweep *s, const char *name, struct cmn_outfile *of,
+                      struct cmn_err *e)
+{
+	char *path = cpl_sweep_path(s->out, name);
+	if (!path)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int rc = cmn_outfile_open(of, path, e);
+	free(path);
+	for (int i = 0; !rc && i < s->naxes; i++)
+		cmn_csv_field(of->f, s->axes[i].name), fputc(',', of->f);
+	return rc;
 }
 
 static int write_points(struct table *t, struct cmn_err *e)
 {
 	const struct cpl_sweep *s = t->s;
-	char *path = malloc(strlen(s->out) + 12);
-	if (!path)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	sprintf(path, "%s/sweep.csv", s->out);
 	struct cmn_outfile of;
-	int rc = cmn_outfile_open(&of, path, e);
-	free(path);
+	int rc = open_table(s, "sweep.csv", &of, e);
 	if (rc)
 		return rc;
-	for (int i = 0; i < s->naxes; i++)
-		csv_field(of.f, s->axes[i].name), fputc(',', of.f);
 	fputs("rep,row", of.f);
 	for (int c = 0; c < t->ref->ncols; c++)
 		fputc(',', of.f), col_name(of.f, s, t->ref->header[c]);
@@ -137,11 +122,11 @@ static int write_points(struct table *t, struct cmn_err *e)
 	for (long p = 0; p < s->npoints; p++)
 		for (size_t r = 0; t->pt[p] && r < t->pt[p]->nrows; r++) {
 			for (int i = 0; i < s->naxes; i++)
-				csv_field(of.f, s->axes[i].vals[cpl_sweep_value(s, p, i)]),
+				cmn_csv_field(of.f, s->axes[i].vals[cpl_sweep_value(s, p, i)]),
 				    fputc(',', of.f);
 			fprintf(of.f, "%d,%zu", cpl_sweep_rep(s, p), r + 1);
 			for (int c = 0; c < t->ref->ncols; c++)
-				fputc(',', of.f), csv_field(of.f, t->pt[p]->rows[r][c]);
+				fputc(',', of.f), cmn_csv_field(of.f, t->pt[p]->rows[r][c]);
 			fputc('\n', of.f);
 		}
 	return cmn_outfile_commit(&of, e);
@@ -161,17 +146,10 @@ static int group_has(const struct table *t, long g, int r)
 static int write_ci(struct table *t, struct cmn_err *e)
 {
 	const struct cpl_sweep *s = t->s;
-	char *path = malloc(strlen(s->out) + 16);
-	if (!path)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	sprintf(path, "%s/sweep_ci.csv", s->out);
 	struct cmn_outfile of;
-	int rc = cmn_outfile_open(&of, path, e);
-	free(path);
+	int rc = open_table(s, "sweep_ci.csv", &of, e);
 	if (rc)
 		return rc;
-	for (int i = 0; i < s->naxes; i++)
-		csv_field(of.f, s->axes[i].name), fputc(',', of.f);
 	fputs("row,n", of.f);
 	for (int m = 0; m < t->nmetric; m++) {
 		const char *name = t->ref->header[t->metric[m]];
@@ -185,8 +163,8 @@ static int write_ci(struct table *t, struct cmn_err *e)
 			if (!group_has(t, g, r))
 				continue;
 			for (int i = 0; i < s->naxes; i++)
-				csv_field(of.f,
-				          s->axes[i].vals[cpl_sweep_value(s, g * s->reps, i)]),
+				cmn_csv_field(of.f,
+				              s->axes[i].vals[cpl_sweep_value(s, g * s->reps, i)]),
 				    fputc(',', of.f);
 			int n = 0;
 			for (int k = 0; k < s->reps; k++)
@@ -199,7 +177,7 @@ static int write_ci(struct table *t, struct cmn_err *e)
 				if (st.numeric)
 					put_num(of.f, st.mean);
 				else if (st.text)
-					csv_field(of.f, st.text);
+					cmn_csv_field(of.f, st.text);
 				fputc(',', of.f), put_num(of.f, st.sd);
 				fputc(',', of.f), put_num(of.f, st.ci);
 			}
@@ -208,11 +186,23 @@ static int write_ci(struct table *t, struct cmn_err *e)
 	return cmn_outfile_commit(&of, e);
 }
 
+/* Whether point p's axis values pass the plot's AXIS=VALUE filters (fa:
+ * each filter's axis). */
+static int plot_keeps(const struct cpl_sweep *s, const struct cpl_sweep_plot *pl, const int *fa,
+                      long p)
+{
+	for (int f = 0; f < pl->nf; f++)
+		if (strcmp(s->axes[fa[f]].vals[cpl_sweep_value(s, p, fa[f])], pl->fval[f]))
+			return 0;
+	return 1;
+}
+
 /* One plot: y's mean and interval against x, one line per group value. */
 static int plot(struct table *t, const struct cpl_sweep_plot *pl, struct cmn_err *e)
 {
 	const struct cpl_sweep *s = t->s;
-	int xa = axis_of(s, pl->x), ga = pl->group ? axis_of(s, pl->group) : -1, col = -1, row = 0;
+	int xa = cpl_sweep_axis(s, pl->x), ga = pl->group ? cpl_sweep_axis(s, pl->group) : -1,
+	    col = -1, row = 0;
 	for (int c = 0; c < t->ref->ncols; c++)
 		if (!strcmp(t->ref->header[c], pl->y))
 			col = c;
@@ -223,12 +213,12 @@ static int plot(struct table *t, const struct cpl_sweep_plot *pl, struct cmn_err
 	if (!fa)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int f = 0; f < pl->nf; f++)
-		fa[f] = axis_of(s, pl->fkey[f]);
+		fa[f] = cpl_sweep_axis(s, pl->fkey[f]);
 	for (int v = 0; v < s->axes[xa].n; v++) {
 		double d;
 		numeric_x &= is_number(s->axes[xa].vals[v], &d);
 	}
-	char *png = malloc(strlen(s->out) + strlen(pl->png) + 2);
+	char *png = cpl_sweep_path(s->out, pl->png);
 	int *seen =
 	    calloc((size_t)s->axes[xa].n * (size_t)(ga >= 0 ? s->axes[ga].n : 1), sizeof *seen);
 	struct cmn_outfile of;
@@ -238,15 +228,10 @@ static int plot(struct table *t, const struct cpl_sweep_plot *pl, struct cmn_err
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		goto end;
 	}
-	sprintf(png, "%s/%s", s->out, pl->png);
 	/* each (group, x) at most once among the rows the filters keep */
 	for (long gi = 0; gi < s->npoints / s->reps; gi++) {
 		long p = gi * s->reps;
-		int keep = group_has(t, gi, row);
-		for (int f = 0; f < pl->nf && keep; f++)
-			keep =
-			    !strcmp(s->axes[fa[f]].vals[cpl_sweep_value(s, p, fa[f])], pl->fval[f]);
-		if (!keep)
+		if (!group_has(t, gi, row) || !plot_keeps(s, pl, fa, p))
 			continue;
 		int xv = cpl_sweep_value(s, p, xa), gv = ga >= 0 ? cpl_sweep_value(s, p, ga) : 0;
 		if (seen[gv * s->axes[xa].n + xv]++) {
@@ -281,13 +266,9 @@ static int plot(struct table *t, const struct cpl_sweep_plot *pl, struct cmn_err
 		for (int xv = 0; xv < s->axes[xa].n; xv++)
 			for (long gi = 0; gi < s->npoints / s->reps; gi++) {
 				long p = gi * s->reps;
-				int keep = cpl_sweep_value(s, p, xa) == xv &&
-				           (ga < 0 || cpl_sweep_value(s, p, ga) == gv);
-				for (int f = 0; f < pl->nf && keep; f++)
-					keep = !strcmp(
-					    s->axes[fa[f]].vals[cpl_sweep_value(s, p, fa[f])],
-					    pl->fval[f]);
-				if (!keep)
+				if (cpl_sweep_value(s, p, xa) != xv ||
+				    (ga >= 0 && cpl_sweep_value(s, p, ga) != gv) ||
+				    !plot_keeps(s, pl, fa, p))
 					continue;
 				struct stat st = stats(t, gi, row, col);
 				if (!st.numeric)

@@ -111,7 +111,7 @@ static int is_name(const char *s)
 	return 1;
 }
 
-static int axis_index(const struct cpl_sweep *s, const char *name)
+int cpl_sweep_axis(const struct cpl_sweep *s, const char *name)
 {
 	for (int i = 0; i < s->naxes; i++)
 		if (!strcmp(s->axes[i].name, name))
@@ -142,7 +142,7 @@ static int check_placeholders(const struct cpl_sweep *s, const char *t, int line
 		size_t len = (size_t)(q - p - 1);
 		snprintf(name, sizeof name, "%.*s",
 		         (int)(len < sizeof name ? len : sizeof name - 1), p + 1);
-		if (strcmp(name, "rep") && strcmp(name, "dir") && axis_index(s, name) < 0)
+		if (strcmp(name, "rep") && strcmp(name, "dir") && cpl_sweep_axis(s, name) < 0)
 			return cmn_err_set(
 			    e, CMN_EINPUT,
 			    "%s:%d: unknown placeholder {%s} (axes, {rep} and {dir} are known)",
@@ -341,7 +341,7 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 				    s->path, line, name);
 				goto done;
 			}
-			int twice = axis_index(s, name) >= 0;
+			int twice = cpl_sweep_axis(s, name) >= 0;
 			for (int j = 1; j < i; j++)
 				twice |= !strcmp(lhs[j], name);
 			if (twice) {
@@ -459,12 +459,12 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 	}
 	for (int i = 0; i < s->nplots; i++) {
 		struct cpl_sweep_plot *pl = &s->plots[i];
-		if (axis_index(s, pl->x) < 0 || (pl->group && axis_index(s, pl->group) < 0))
+		if (cpl_sweep_axis(s, pl->x) < 0 || (pl->group && cpl_sweep_axis(s, pl->group) < 0))
 			return cmn_err_set(e, CMN_EINPUT,
 			                   "%s:%d: plot %s: x and group must be axes", s->path,
 			                   pl->line, pl->png);
 		for (int f = 0; f < pl->nf; f++)
-			if (axis_index(s, pl->fkey[f]) < 0)
+			if (cpl_sweep_axis(s, pl->fkey[f]) < 0)
 				return cmn_err_set(
 				    e, CMN_EINPUT,
 				    "%s:%d: plot %s: \"%s\" is neither a plot key (x, y, group, "
@@ -657,7 +657,7 @@ static char *fill(const struct cpl_sweep *s, long p, const char *t, const char *
 		const char *q = strchr(c, '}'), *v = NULL;
 		char name[128], rep[16];
 		snprintf(name, sizeof name, "%.*s", (int)(q - c - 1), c + 1);
-		int a = axis_index(s, name);
+		int a = cpl_sweep_axis(s, name);
 		if (a >= 0)
 			v = s->axes[a].vals[cpl_sweep_value(s, p, a)];
 		else if (!strcmp(name, "rep"))
@@ -721,15 +721,19 @@ void cpl_sweep_shquote(FILE *f, const char *v)
 	fputc('\'', f);
 }
 
+char *cpl_sweep_path(const char *dir, const char *name)
+{
+	char *r = malloc(strlen(dir) + strlen(name) + 2);
+	if (r)
+		sprintf(r, "%s/%s", dir, name);
+	return r;
+}
+
 int cpl_sweep_done(const struct cpl_sweep *s, long p)
 {
-	char *dir = cpl_sweep_dir(s, p);
-	if (!dir)
-		return 0;
-	size_t n = strlen(dir);
-	char *m = malloc(n + 6);
+	char *dir = cpl_sweep_dir(s, p), *m = dir ? cpl_sweep_path(dir, "done") : NULL;
 	struct stat st;
-	int r = m && (sprintf(m, "%s/done", dir), stat(m, &st) == 0);
+	int r = m && stat(m, &st) == 0;
 	free(m);
 	free(dir);
 	return r;

@@ -108,9 +108,9 @@ int main(int argc, char **argv)
 		printf("%ld points\n", s->npoints);
 	} else if (emit) {
 		char *def = NULL;
-		if (!output && (def = malloc(strlen(s->out) + 16)))
-			sprintf(def, "%s/sweep.%s", s->out,
-			        strcmp(emit, "slurm") ? "jobs" : "slurm");
+		if (!output)
+			def = cpl_sweep_path(s->out,
+			                     strcmp(emit, "slurm") ? "sweep.jobs" : "sweep.slurm");
 		mkdir(s->out, 0777); /* for the default output and Slurm's logs */
 		if (!output && !def)
 			rc = cmn_err_set(&e, CMN_ENOMEM, "out of memory");

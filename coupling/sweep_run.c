@@ -68,14 +68,6 @@ static int make_dirs(const char *path, struct cmn_err *e)
 	return 0;
 }
 
-static char *join(const char *dir, const char *name)
-{
-	char *r = malloc(strlen(dir) + strlen(name) + 2);
-	if (r)
-		sprintf(r, "%s/%s", dir, name);
-	return r;
-}
-
 static void print_command(FILE *f, const struct cpl_sweep *s, long p)
 {
 	char **argv = cpl_sweep_argv(s, p);
@@ -91,7 +83,8 @@ static void print_command(FILE *f, const struct cpl_sweep *s, long p)
 static int start(struct pool *pl, long p, struct cmn_err *e)
 {
 	char *dir = cpl_sweep_dir(pl->s, p), **argv = cpl_sweep_argv(pl->s, p);
-	char *out = dir ? join(dir, "stdout") : NULL, *err = dir ? join(dir, "stderr") : NULL;
+	char *out = dir ? cpl_sweep_path(dir, "stdout") : NULL,
+	     *err = dir ? cpl_sweep_path(dir, "stderr") : NULL;
 	int rc = 0;
 	if (!dir || !argv || !out || !err) {
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -131,7 +124,7 @@ end:
 /* The last lines of a point's stderr, indented, to f. */
 static void stderr_tail(FILE *f, const char *dir)
 {
-	char *path = join(dir, "stderr");
+	char *path = cpl_sweep_path(dir, "stderr");
 	FILE *in = path ? fopen(path, "r") : NULL;
 	free(path);
 	if (!in)
@@ -152,7 +145,7 @@ static int finish(struct pool *pl, struct slot *sl, int status, struct cmn_err *
 {
 	const struct cpl_sweep *s = pl->s;
 	char *dir = cpl_sweep_dir(s, sl->p), *sum = cpl_sweep_summary(s, sl->p);
-	char *mark = dir ? join(dir, "done") : NULL, why[1200] = "";
+	char *mark = dir ? cpl_sweep_path(dir, "done") : NULL, why[1200] = "";
 	int rc = 0;
 	if (!dir || !sum || !mark) {
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -233,7 +226,7 @@ int cpl_sweep_run(const struct cpl_sweep *s, int jobs, int quiet, long *failed, 
 {
 	struct pool pl = {.s = s, .jobs = jobs, .t0 = now_s()};
 	*failed = 0;
-	char *points = join(s->out, "points");
+	char *points = cpl_sweep_path(s->out, "points");
 	if (!points)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	int rc = make_dirs(points, e);
@@ -242,7 +235,7 @@ int cpl_sweep_run(const struct cpl_sweep *s, int jobs, int quiet, long *failed, 
 		return rc;
 	/* one runner per output directory: a second would run the same points
 	 * (the lock goes with the process, even killed; children do not hold it) */
-	char *lock = join(s->out, "sweep.lock");
+	char *lock = cpl_sweep_path(s->out, "sweep.lock");
 	if (!lock)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/csv_write.h"
 #include "alloc_quality.h"
 #include "metrics.h"
 
@@ -420,20 +421,11 @@ static long skipped_total(const struct js_counts *c)
 	return t;
 }
 
-/* CSV field text: quoted when it holds a comma or a quote. */
+/* A CSV text field and its separator. */
 static void str(FILE *f, const char *v, const char *sep)
 {
-	if (strpbrk(v, ",\"\n")) {
-		fputc('"', f);
-		for (const char *p = v; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fprintf(f, "\"%s", sep);
-	} else {
-		fprintf(f, "%s%s", v, sep);
-	}
+	cmn_csv_field(f, v);
+	fputs(sep, f);
 }
 
 /* The cleaning options as summary columns (see the header). */
