@@ -26,8 +26,8 @@ static const struct cmn_param_def dq_params[] = {
     {NULL},
 };
 
-/* Times are rounded to the millisecond so that the written SWF reads back
- * to the same values. */
+/* Run times are rounded to the millisecond before the requested time is
+ * derived from them (js_synth_push rounds what it writes). */
 static double round_ms(double x)
 {
 	return round(x * 1000.0) / 1000.0;
@@ -76,7 +76,7 @@ static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, st
 		t += gsl_ran_exponential(rng, mean_iat);
 		double run = round_ms(gsl_ran_exponential(rng, mean_run));
 		int size = n1 + (int)gsl_ran_discrete(rng, d);
-		rc = js_synth_push(w, i + 1, t, run, size, round_ms(run * req_factor), -1, e);
+		rc = js_synth_push(w, i + 1, t, run, size, run * req_factor, -1, e);
 	}
 	gsl_ran_discrete_free(d);
 	return rc;
