@@ -6,8 +6,11 @@ the paper's numbers beside ours. Usage: report.py"""
 import csv
 import os
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from reportlib import read_stats  # noqa: E402
 SHORT = {"NASA-iPSC-1993-3.1-cln": "NASA-iPSC", "LANL-CM5-1994-4.1-cln": "LANL-CM5",
          "SDSC-SP2-1998-4.2-cln": "SDSC-SP2", "KTH-SP2-1996-2.1-cln": "KTH-SP2",
          "HPC2N-2002-2.2-cln": "HPC2N"}
@@ -40,31 +43,21 @@ def rows(name):
 
 
 def elapsed(name, r):
-    """The whole run's wall time, from the point's done marker."""
-    for line in open(os.path.join(HERE, name, "points", find_dir(name, r), "done")):
-        if line.startswith("elapsed_s:"):
-            return float(line.split()[1])
-    return float("nan")
-
-
-def find_dir(name, r):
+    """The whole run's wall time, from the point's done marker (found by its
+    command's --alloc among the points of the log and mesh)."""
     want = "log-%s_dims-%s_" % (r["log"], r["dims"])
-    alloc = r["alloc"]
-    for d in sorted(os.listdir(os.path.join(HERE, name, "points"))):
+    points = os.path.join(HERE, name, "points")
+    for d in sorted(os.listdir(points)):
         if not d.startswith(want):
             continue
-        cmd = open(os.path.join(HERE, name, "points", d, "done")).readline()
-        if " --alloc %s " % alloc in cmd or " --alloc '%s' " % alloc in cmd:
-            return d
-    raise SystemExit("report: no point directory for %s %s %s" % (r["log"], r["dims"], alloc))
+        lines = open(os.path.join(points, d, "done")).read().splitlines()
+        if " --alloc %s " % r["alloc"] in lines[0] or " --alloc '%s' " % r["alloc"] in lines[0]:
+            return next(float(x.split()[1]) for x in lines if x.startswith("elapsed_s:"))
+    raise SystemExit("report: no point directory for %s %s %s" % (r["log"], r["dims"], r["alloc"]))
 
 
 def stats(log):
-    d = {}
-    for line in open(os.path.join(HERE, "stats_%s.txt" % log)):
-        k, _, v = line.strip().partition(" ")
-        d[k] = v.strip()
-    return d
+    return read_stats(os.path.join(HERE, "stats_%s.txt" % log))
 
 
 def gp(script):

@@ -6,8 +6,11 @@ written by run), draws Figs. 3-8 and writes saturation.csv and report.md
 import csv
 import os
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from reportlib import read_stats  # noqa: E402
 LOGS = [("NASA", "NASA-iPSC-1993-3.1-cln"), ("SDSC", "SDSC-SP2-1998-4.2-cln")]
 SCHEDS = [("FCFS", "fcfs", "0"), ("Backfill", "easy", "0"), ("Migration", "fcfs", "1"),
           ("B+M", "easy", "1")]
@@ -55,11 +58,7 @@ def saturation(pts):
 
 
 def stats(log):
-    d = {}
-    for line in open(os.path.join(HERE, "stats_%s.txt" % log)):
-        k, _, v = line.strip().partition(" ")
-        d[k] = v.strip()
-    return d
+    return read_stats(os.path.join(HERE, "stats_%s.txt" % log))
 
 
 def main():
