@@ -19,6 +19,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "metrics.h"
+#include "resize.h"
 #include "runtime.h"
 #include "sched.h"
 #include "synth.h"
@@ -31,6 +32,8 @@ struct cli {
 	const char *prog;                             /* "jobsched", "cosim" */
 	const struct js_runtime_ops *const *runtimes; /* the run-time models offered */
 	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
+	const char *resize; /* resizing policy, NULL: static */
+	int runtime_given;
 	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
 	enum js_queue_order order;
 	struct js_priority prio;
@@ -68,6 +71,9 @@ static void usage(FILE *f, const struct cli *c)
 	    "  --runtime SPEC         run-time model (default log)\n"
 	    "  --queue-order ORDER    arrival (default) | sjf | smallest | priority[:qfactor_w=W,\n"
 	    "                         qtime_w=W,nodes_w=W,qfactor_limit=L] (seed 004 aging)\n"
+	    "  --resize SPEC          resizing policy for resizable jobs (seed 004; policies\n"
+	    "                         below; default none: every job keeps its size); the\n"
+	    "                         run-time model then defaults to reshape\n"
 	    "  --kill                 end jobs when they reach their requested time\n"
 	    "  --seed N               random seed (synthetic workloads; default 1)\n"
 	    "  --gamma S              bounded slowdown threshold in s (default 10)\n"
@@ -99,6 +105,7 @@ static void usage(FILE *f, const struct cli *c)
 	cmn_registry_help(f, (const void *const *)js_alloc_registry, "allocator");
 	cmn_registry_help(f, (const void *const *)c->runtimes, "run-time model");
 	cmn_registry_help(f, (const void *const *)js_synth_registry, "synthetic model");
+	cmn_registry_help(f, (const void *const *)js_resize_registry, "resizing policy");
 }
 
 /* seed 004's aging priority: its weights (section 3.1; the paper does not
@@ -216,7 +223,8 @@ enum {
 	O_HELP,
 	O_VERSION,
 	O_TIME_ALLOC,
-	O_PLATFORM
+	O_PLATFORM,
+	O_RESIZE
 };
 
 static const struct option long_opts[] = {
@@ -253,6 +261,7 @@ static const struct option long_opts[] = {
     {"platform", 1, 0, O_PLATFORM},
     {"version", 0, 0, O_VERSION},
     {"time-alloc", 0, 0, O_TIME_ALLOC},
+    {"resize", 1, 0, O_RESIZE},
     {0, 0, 0, 0},
 };
 
@@ -285,7 +294,11 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_PLATFORM: c->platform = optarg; break;
 		case O_SCHED: c->sched = optarg; break;
 		case O_ALLOC: c->alloc = optarg; break;
-		case O_RUNTIME: c->runtime = optarg; break;
+		case O_RUNTIME:
+			c->runtime = optarg;
+			c->runtime_given = 1;
+			break;
+		case O_RESIZE: c->resize = optarg; break;
 		case O_ORDER: rc = parse_order(c, optarg, e); break;
 		case O_KILL: c->kill = 1; break;
 		case O_SEED:
@@ -491,6 +504,7 @@ struct run_ctx {
 	struct js_sched *sched;
 	struct js_runtime *rt;
 	const struct js_workload *w;
+	const struct js_resize *resize;
 };
 
 static int run_and_write(void *ctx, struct cmn_err *e)
@@ -526,6 +540,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		o.prio = c->prio;
 		o.series = series;
 		o.progress = !c->quiet && isatty(2);
+		o.resize = x->resize;
 		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
 	}
 
@@ -537,6 +552,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	                          alloc ? alloc->spec : "",
 	                          rt ? rt->spec : "",
 	                          c->order_spec,
+	                          x->resize ? x->resize->spec : "",
 	                          c->kill,
 	                          c->seed,
 	                          c->gamma_s,
@@ -585,14 +601,18 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	struct js_sched *sched = NULL;
 	struct js_runtime *rt = NULL;
 	struct js_workload *w = NULL;
+	struct js_resize *resize = NULL;
 	int rc =
 	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
 	if (!rc)
 		rc = js_alloc_create(c->alloc, m, &alloc, e);
 	if (!rc)
 		alloc->stats->timed = c->time_alloc;
+	if (!rc && c->resize)
+		rc = js_resize_create(c->resize, &resize, e);
 	if (!rc)
-		rc = js_runtime_create_in(c->runtimes, c->runtime, &rt, e);
+		rc = js_runtime_create_in(
+		    c->runtimes, c->resize && !c->runtime_given ? "reshape" : c->runtime, &rt, e);
 	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
 		const void *ops;
 		struct cmn_params sp;
@@ -604,12 +624,13 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	if (!rc)
 		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
 	if (!rc) {
-		struct run_ctx x = {c, m, alloc, sched, rt, w};
+		struct run_ctx x = {c, m, alloc, sched, rt, w, resize};
 		rc = js_runtime_drive(rt, m, w, run_and_write, &x, e);
 	}
 	js_workload_free(w);
 	js_sched_destroy(sched);
 	js_runtime_destroy(rt);
+	js_resize_destroy(resize);
 	js_alloc_destroy(alloc);
 	plat_machine_destroy(m);
 	return rc;

@@ -1,5 +1,5 @@
 /* Binary min-heap of simulation events in a deterministic total order:
- * time, then kind (finish < kill < wake-up), then job index. Stale events (a finish
+ * time, then kind (finish < kill < wake-up < resize point), then job index. Stale events (a finish
  * re-predicted since) are recognised by their version and skipped by the
  * caller. Arrivals are not queued: jobs are sorted by arrival already. */
 #ifndef JS_EVENTQ_H
@@ -12,6 +12,7 @@ enum js_event_kind {
 	JS_EV_FINISH = 0, /* a job's work is done (re-predicted when its rate changes) */
 	JS_EV_KILL = 1,   /* a job reaches its requested time (with kill enabled) */
 	JS_EV_WAKE = 2,   /* a scheduler asked for a pass at this time (job = -1) */
+	JS_EV_POINT = 3,  /* a resizable job's iteration ends (re-predicted like a finish) */
 };
 
 struct js_event {

@@ -2,6 +2,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,7 +236,8 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
 	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
-	           "effective_speedup,profile,iter_ref_s,iter_mean_s\n");
+	           "effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,"
+	           "expansions,contractions,max_nodes,sizes\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -271,7 +273,10 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		 * iter_ref / iter took exec seconds */
 		fprintf(f, "%s,", x->profile);
 		num(f, x->iter_ref_s, ",");
-		num(f, !x->killed && x->work_s > 0 ? x->iter_ref_s * exec / x->work_s : NAN, "\n");
+		num(f, !x->killed && x->work_s > 0 ? x->iter_ref_s * exec / x->work_s : NAN, ",");
+		num(f, j->user_prio, ",");
+		fprintf(f, "%d,%d,%d,%d,%s\n", j->resizable, x->expansions, x->contractions,
+		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
 	}
 	free(buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -373,7 +378,7 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 		wait[i] = x->start_s - j->submit_s;
 		arr[i] = j->submit_s;
 		end[i] = x->finish_s;
-		work[i] = x->nnodes * exec;
+		work[i] = x->node_s;
 		used += work[i];
 		sum_resp += resp;
 		sum_bsld += bsld(resp, exec, gamma);
@@ -476,7 +481,7 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
 	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us,migrations_tried,migrations_"
 	    "done,jobs_coallocated,mean_psi,art_c1_s,art_c2_s,art_c3_s,art_c4_s,"
-	    "mean_effective_speedup\n");
+	    "mean_effective_speedup,resize,resize_points,expansions,contractions\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -527,7 +532,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	num(f, s.mean_psi, ",");
 	for (int g = 0; g < 4; g++)
 		num(f, s.art_c[g], ",");
-	num(f, s.mean_speedup, "\n");
+	num(f, s.mean_speedup, ",");
+	str(f, p->resize, ",");
+	fprintf(f, "%ld,%ld,%ld\n", r->resize_points, r->expansions, r->contractions);
 	return ferror(f) ? CMN_EIO : 0;
 }
 

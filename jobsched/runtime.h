@@ -44,7 +44,18 @@ struct js_runtime_ops {
 	/* Optional: job j has ended (killed: at its requested time), its nodes
 	 * still readable. */
 	void (*end)(void *self, struct js_sim *sim, int j, int killed);
+	/* Optional (resizable jobs, seed 004): job j, whose iteration took
+	 * from_iter_s on from_n nodes, now runs on nodes (n of them, new size
+	 * never run before): its iteration time there, or < 0 on an error (in
+	 * e). NULL: the model cannot run resizable jobs. */
+	double (*resize_iter)(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+	                      int from_n, double from_iter_s, struct cmn_err *e);
 };
+
+/* Seed 004's speed-up model (section 4.1): the factor by which a fixed
+ * computation's run time shrinks going from p1 to p2 processors,
+ * (p2 / p1)^(alpha (p2 - p1) / p1); R(p2) = R(p1) / factor. */
+double js_reshape_factor(int p1, int p2, double alpha);
 
 /* Runs body(ctx) through the model's drive() (or directly). */
 int js_runtime_drive(struct js_runtime *r, const struct plat_machine *m,

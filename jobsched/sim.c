@@ -1,6 +1,7 @@
 /* The scheduling simulation core (see sim.h for the event order). */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,40 +10,7 @@
 #include "runtime.h"
 #include "sched.h"
 #include "sim.h"
-
-enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
-
-struct jstate {
-	double start_s, expected_end_s;
-	double remaining_s, rate, last_s; /* work left at rate 1 as of last_s */
-	int *nodes;
-	int nnodes;
-	uint32_t version;
-	uint8_t phase;
-};
-
-struct js_sim {
-	const struct js_job *jobs;
-	size_t njobs;
-	int nodes;
-	struct js_alloc *alloc, *empty, *scratch[2];
-	int *nodebuf[3];
-	struct js_sched *sched;
-	struct js_runtime *rt;
-	const struct js_sim_opts *o;
-	double now, last_t;
-	int *queue, *running;
-	struct prio_key *qkeys; /* scratch of sort_by_priority, one per job */
-	size_t qlen, rlen;
-	struct jstate *st;
-	struct js_eventq ev;
-	double *rates;
-	int *ended; /* jobs a model's advance() ended */
-	long busy, queued_nodes;
-	size_t done;
-	int running_changed;
-	struct js_sim_result *res;
-};
+#include "sim_internal.h"
 
 void js_sim_opts_default(struct js_sim_opts *o)
 {
@@ -190,14 +158,37 @@ static int prio_cmp(const void *a, const void *b)
 static void sort_by_priority(struct js_sim *s)
 {
 	for (size_t i = 0; i < s->qlen; i++) {
-		const struct js_job *j = &s->jobs[s->queue[i]];
-		s->qkeys[i].key =
-		    js_aging_priority(&s->o->prio, s->now - j->submit_s, j->req_s, j->size);
+		s->qkeys[i].key = js_sim_queue_priority(s, s->queue[i]);
 		s->qkeys[i].job = s->queue[i];
 	}
 	qsort(s->qkeys, s->qlen, sizeof *s->qkeys, prio_cmp);
 	for (size_t i = 0; i < s->qlen; i++)
 		s->queue[i] = s->qkeys[i].job;
+}
+
+double js_sim_queue_priority(const struct js_sim *s, int j)
+{
+	const struct js_job *job = &s->jobs[j];
+	return js_aging_priority(&s->o->prio, s->now - job->submit_s, job->req_s, job->size) +
+	       job->user_prio;
+}
+
+double js_sim_run_priority(const struct js_sim *s, int j)
+{
+	const struct js_job *job = &s->jobs[j];
+	double wall = job->req_s, elapsed = s->now - s->st[j].start_s;
+	double pct_left = wall > 0 ? (wall - elapsed) / wall * 100 : 0;
+	return (100 - pct_left) + job->user_prio;
+}
+
+int js_sim_pass(struct js_sim *s, struct cmn_err *e)
+{
+	if (!s->qlen)
+		return 0;
+	s->res->passes++;
+	if (s->o->order == JS_ORDER_PRIORITY)
+		sort_by_priority(s);
+	return s->sched->ops->pass(s->sched->self, s, e);
 }
 
 static void queue_insert(struct js_sim *s, int j)
@@ -225,7 +216,7 @@ static int run_before(const struct js_sim *s, int a, int b)
 	return ea != eb ? ea < eb : a < b;
 }
 
-static size_t run_lower_bound(const struct js_sim *s, int j)
+size_t js_sim_run_pos(const struct js_sim *s, int j)
 {
 	size_t lo = 0, hi = s->rlen;
 	while (lo < hi) {
@@ -282,15 +273,26 @@ static int record_nodes(struct js_sim_result *r, int *nodes, int n, size_t *off)
 	return 0;
 }
 
+int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off)
+{
+	size_t n = strlen(txt) + 1;
+	if (text_reserve(r, n))
+		return -1;
+	*off = r->text_len;
+	memcpy(r->text + r->text_len, txt, n);
+	r->text_len += n;
+	return 0;
+}
+
 /* --- job life --- */
 
-static int push_finish(struct js_sim *s, int j, struct cmn_err *e)
+int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
 	if (s->rt->ops->advance) /* the model says when its jobs end */
 		return 0;
-	struct js_event ev = {st->last_s + st->remaining_s / st->rate, JS_EV_FINISH, j,
-	                      st->version};
+	struct js_event ev = {st->last_s + st->remaining_s / st->rate,
+	                      st->iter_left > 1 ? JS_EV_POINT : JS_EV_FINISH, j, st->version};
 	if (js_eventq_push(&s->ev, ev))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory (event queue)");
 	return 0;
@@ -324,14 +326,20 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 		return e->code ? e->code : CMN_ESTATE;
 	}
 	s->res->jobs[j].work_s = st->remaining_s;
+	s->res->jobs[j].max_nodes = n;
 	st->rate = 1.0;
 	st->last_s = s->now;
-	size_t rp = run_lower_bound(s, j);
+	size_t rp = js_sim_run_pos(s, j);
 	memmove(s->running + rp + 1, s->running + rp, (s->rlen - rp) * sizeof *s->running);
 	s->running[rp] = j;
 	s->rlen++;
 	s->running_changed = 1;
-	int rc = push_finish(s, j, e);
+	st->iter_left = 1;
+	st->seg_work = st->remaining_s;
+	st->speed = 1.0;
+	int rc = js_rs_start(s, j, e);
+	if (!rc)
+		rc = js_sim_push_finish(s, j, e);
 	if (!rc && s->o->kill_at_req) {
 		struct js_event ev = {s->now + job->req_s, JS_EV_KILL, j, 0};
 		if (js_eventq_push(&s->ev, ev))
@@ -400,7 +408,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
 	struct js_job_result *r = &s->res->jobs[j];
-	size_t rp = run_lower_bound(s, j);
+	size_t rp = js_sim_run_pos(s, j);
 	assert(rp < s->rlen && s->running[rp] == j);
 	memmove(s->running + rp, s->running + rp + 1, (s->rlen - rp - 1) * sizeof *s->running);
 	s->rlen--;
@@ -412,6 +420,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 	r->start_s = st->start_s;
 	r->finish_s = s->now;
 	r->nnodes = st->nnodes;
+	r->node_s = st->nnodes * (s->now - st->start_s);
 	r->killed = killed;
 	s->res->killed += killed;
 	if (s->sched->ops->on_end) /* while the job's nodes are still known */
@@ -420,6 +429,9 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 		s->rt->ops->end(s->rt->self, s, j, killed);
 	if (record_nodes(s->res, st->nodes, st->nnodes, &r->res_off))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int rc = js_rs_end(s, j, e);
+	if (rc)
+		return rc;
 	free(st->nodes);
 	st->nodes = NULL;
 	return 0;
@@ -457,6 +469,7 @@ static int update_rates(struct js_sim *s, struct cmn_err *e)
 		if (!(rate > 0) || !isfinite(rate))
 			return cmn_err_set(e, CMN_ESTATE, "run-time model %s: rate %g for job %.0f",
 			                   s->rt->spec, rate, s->jobs[j].f[JS_F_JOB]);
+		rate *= st->speed; /* its size's speed-up (resizable jobs), else 1 */
 		if (rate == st->rate)
 			continue;
 		st->remaining_s -= (s->now - st->last_s) * st->rate;
@@ -465,7 +478,7 @@ static int update_rates(struct js_sim *s, struct cmn_err *e)
 		st->last_s = s->now;
 		st->rate = rate;
 		st->version++;
-		rc = push_finish(s, j, e);
+		rc = js_sim_push_finish(s, j, e);
 		if (rc)
 			return rc;
 	}
@@ -498,14 +511,17 @@ static void sim_free(struct js_sim *s)
 {
 	if (!s)
 		return;
-	for (size_t j = 0; s->st && j < s->njobs; j++)
+	for (size_t j = 0; s->st && j < s->njobs; j++) {
 		free(s->st[j].nodes);
+		js_rs_free(s->st[j].rs);
+	}
 	free(s->st);
 	free(s->queue);
 	free(s->qkeys);
 	free(s->running);
 	free(s->rates);
 	free(s->ended);
+	free(s->points);
 	for (int k = 0; k < 3; k++)
 		free(s->nodebuf[k]);
 	js_alloc_destroy(s->empty);
@@ -542,13 +558,14 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	s->running = malloc(n * sizeof *s->running);
 	s->rates = malloc(n * sizeof *s->rates);
 	s->ended = malloc(n * sizeof *s->ended);
+	s->points = malloc(n * sizeof *s->points);
 	js_eventq_init(&s->ev);
 	s->res = calloc(1, sizeof *s->res);
 	if (s->res)
 		s->res->jobs = malloc(n * sizeof *s->res->jobs);
 	if (!s->empty || !s->scratch[0] || !s->scratch[1] || !s->nodebuf[0] || !s->nodebuf[1] ||
 	    !s->nodebuf[2] || !s->st || !s->queue || !s->qkeys || !s->running || !s->rates ||
-	    !s->ended || !s->res || !s->res->jobs)
+	    !s->ended || !s->points || !s->res || !s->res->jobs)
 		return -1;
 	s->res->n = w->n;
 	s->res->nodes = s->nodes;
@@ -562,6 +579,8 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 		r->iter_ref_s = NAN;
 		r->profile[0] = '\0';
 		r->res_off = 0;
+		r->expansions = r->contractions = r->max_nodes = 0;
+		r->sizes_off = SIZE_MAX;
 	}
 	return 0;
 }
@@ -626,6 +645,7 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 		for (int i = 0; !rc && i < nended; i++)
 			if (s->st[s->ended[i]].phase == PH_RUNNING)
 				rc = end_job(s, s->ended[i], 0, e);
+		size_t npoints = 0;
 		while (!rc && (top = js_eventq_top(&s->ev)) && top->t == t) {
 			struct js_event ev;
 			js_eventq_pop(&s->ev, &ev);
@@ -633,21 +653,26 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 				continue; /* only makes this time an event time */
 			struct jstate *st = &s->st[ev.job];
 			if (st->phase != PH_RUNNING ||
-			    (ev.kind == JS_EV_FINISH && ev.version != st->version))
+			    (ev.kind != JS_EV_KILL && ev.version != st->version))
 				continue; /* already ended, or a finish re-predicted since */
-			rc = end_job(s, ev.job, ev.kind == JS_EV_KILL, e);
+			if (ev.kind == JS_EV_POINT)
+				s->points[npoints++] = ev.job; /* after the arrivals */
+			else
+				rc = end_job(s, ev.job, ev.kind == JS_EV_KILL, e);
 		}
 		while (!rc && next < s->njobs && s->jobs[next].submit_s == t)
 			rc = arrive(s, (int)next++, e);
+		/* resize points, in job order (the events'), each policy seeing
+		 * the ends and arrivals at t and the points before it */
+		for (size_t i = 0; !rc && i < npoints; i++)
+			if (s->st[s->points[i]].phase == PH_RUNNING)
+				rc = js_rs_point(s, s->points[i], e);
 		/* rates once per event time: before a pass they would be asked
 		 * again after it, at the same time (no progress in between) */
 		if (!rc && s->running_changed && !s->qlen)
 			rc = update_rates(s, e);
 		if (!rc && s->qlen) {
-			s->res->passes++;
-			if (s->o->order == JS_ORDER_PRIORITY)
-				sort_by_priority(s);
-			rc = s->sched->ops->pass(s->sched->self, s, e);
+			rc = js_sim_pass(s, e);
 			if (!rc && s->running_changed)
 				rc = update_rates(s, e);
 		}
@@ -684,6 +709,7 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 	s->sched = sched;
 	s->rt = rt;
 	s->o = o;
+	s->resize = o->resize;
 	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
 	int rc = sim_loop(s, e);
 	/* leave the allocator all free, as received */

@@ -17,6 +17,7 @@
 struct js_sim;
 struct js_sched;
 struct js_runtime;
+struct js_resize;
 
 enum js_queue_order {
 	JS_ORDER_ARRIVAL,  /* submit time, then job number (default) */
@@ -44,6 +45,9 @@ struct js_sim_opts {
 	/* If set: called after every scheduling pass (tests watch invariants). */
 	void (*observer)(void *ctx, const struct js_sim *sim);
 	void *observer_ctx;
+	/* If set: resizable jobs grow and shrink at their resize points as this
+	 * policy decides (seed 004); NULL: every job runs on its first nodes. */
+	const struct js_resize *resize;
 };
 
 /* What happened to one job. Times are NAN where they do not apply. */
@@ -59,6 +63,11 @@ struct js_job_result {
 	double iter_ref_s;          /* emergent models: one iteration at the reference placement */
 	char profile[12];           /* emergent models: its application profile ("" when none) */
 	size_t res_off;             /* allocated_resources text in result->text */
+	/* resizable jobs: resizes, largest size, sizes over time in result->text
+	 * ("35@100 42@156.5": size@time, from its start; "" when it cannot resize) */
+	int expansions, contractions, max_nodes;
+	size_t sizes_off; /* SIZE_MAX: none */
+	double node_s;    /* nodes x seconds it held (its sizes over time) */
 };
 
 struct js_sim_result {
@@ -70,7 +79,8 @@ struct js_sim_result {
 	double unused_node_s; /* integral of max(0, free - queued nodes) dt */
 	double busy_node_s;   /* integral of busy nodes dt */
 	long killed, passes, rate_updates;
-	long migrations_tried, migrations_done; /* seed 003 */
+	long migrations_tried, migrations_done;       /* seed 003 */
+	long resize_points, expansions, contractions; /* seed 004 */
 };
 
 void js_sim_opts_default(struct js_sim_opts *o);
@@ -133,6 +143,41 @@ int js_sim_wakeup(struct js_sim *s, double t, struct cmn_err *e);
  * moves them when it finds a better arrangement; counts attempts and
  * successes. Returns 0 or an error. */
 int js_sim_migrate(struct js_sim *s, struct cmn_err *e);
+
+/* Priorities (seed 004 section 3.1): a queued job's aging priority plus
+ * its user priority; a running job's 100 - pct_time_left + user priority. */
+double js_sim_queue_priority(const struct js_sim *s, int j);
+double js_sim_run_priority(const struct js_sim *s, int j);
+
+/* One scheduling pass now (the queue re-sorted first in priority order):
+ * what a resizing policy calls after harvesting nodes. */
+int js_sim_pass(struct js_sim *s, struct cmn_err *e);
+
+/* --- resizable jobs (sim_resize.c) --- */
+
+/* Whether running job j resizes (a resizable job under a resizing policy). */
+int js_sim_resizes(const struct js_sim *s, int j);
+int js_sim_start_size(const struct js_sim *s, int j);
+/* The size before the latest expansion still standing (what a contraction
+ * returns to), 0 when it has not expanded. */
+int js_sim_prev_size(const struct js_sim *s, int j);
+/* Its sweet spot (0: none recorded): no expansion to it or beyond. */
+int js_sim_sweet_spot(const struct js_sim *s, int j);
+void js_sim_set_sweet_spot(struct js_sim *s, int j, int size);
+/* Its last measured iteration time on size (NAN when it never ran on it). */
+double js_sim_measured(const struct js_sim *s, int j, int size);
+/* The distinct sizes it ran on, most recently used last, with their last
+ * measured iteration times; returns how many (at most max). */
+int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, int max);
+int js_sim_expansions(const struct js_sim *s, int j);
+/* When its current iteration ends at the current rates. */
+double js_sim_next_point(const struct js_sim *s, int j);
+/* Resizes job j, which must be at its resize point (in the policy's call),
+ * to size nodes: growth takes the free nodes nearest its own (machine
+ * distance, then node number); contraction must go to a size it ran on
+ * and releases the nodes farthest from the rest. Returns 1 resized, 0 not
+ * enough free nodes, or < 0 an error (in e). */
+int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e);
 
 /* Records the time a scheduler promises job j will start by. */
 void js_sim_set_reservation(struct js_sim *s, int j, double t);

@@ -44,7 +44,16 @@ struct js_job {
 	double req_s;            /* requested time (estimate) after cleaning */
 	int size;                /* nodes the job asks for in the simulation */
 	uint32_t line;           /* line in the source file, 0 when generated */
+	/* Resizable jobs (seed 004; set by generators, 0 for SWF logs): the job
+	 * runs `iters` equal iterations with a resize point after each. */
+	uint8_t resizable; /* 1: may grow and shrink at its resize points */
+	uint8_t topo;      /* sizes it may take: JS_TOPO_* */
+	uint16_t iters;    /* iterations (0 or 1: none) */
+	double user_prio;  /* user-assigned priority (0 = none; seed 004's platinum > 0) */
 };
+
+/* Processor topology constraint of a resizable job (seed 004 section 4). */
+enum js_topo { JS_TOPO_ARBITRARY, JS_TOPO_SQUARE, JS_TOPO_POW2 };
 
 /* Why a record was not simulated. */
 enum js_skip {

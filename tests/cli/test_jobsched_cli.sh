@@ -60,6 +60,38 @@ check "unknown option: exit 2" test $? -eq 2
 check "priority order: runs, echoed with its weights" python3 -c "
 import csv; r=next(csv.DictReader(open('$T/prio.csv')))
 assert r['queue_order'] == 'priority:qfactor_w=2,qtime_w=0,nodes_w=0.5,qfactor_limit=1', r['queue_order']"
+# Resizing (seed 004): runs with the reshape model by default, reports the
+# sizes, is deterministic; a model that cannot resize and a bad policy are
+# refused with nothing written.
+RS="--synthetic reshape:resizable=100,high=50 --machine flat:nodes=400 --queue-order priority"
+"$JS" $RS --resize pba:window=3 --jobs-out "$T/rs1.csv" --summary-out "$T/rss.csv" --quiet > /dev/null
+check "resize: runs" test $? -eq 0
+"$JS" $RS --resize pba:window=3 --jobs-out "$T/rs2.csv" --quiet > /dev/null
+check "resize: deterministic" cmp -s "$T/rs1.csv" "$T/rs2.csv"
+check "resize: summary names the policy and the model, counts resizes" python3 -c "
+import csv; r=next(csv.DictReader(open('$T/rss.csv')))
+assert r['resize'] == 'pba:window=3,min_ep=0,alpha=0.8,redist=0,arb_step=0', r['resize']
+assert r['runtime'] == 'reshape:alpha=0.8', r['runtime']
+assert int(r['expansions']) > 0 and int(r['contractions']) > 0 and int(r['resize_points']) == 120 * 6
+jobs = list(csv.DictReader(open('$T/rs1.csv')))
+assert sum(float(j['user_priority']) > 0 for j in jobs) == 60
+for j in jobs:
+    sz = [int(x.split('@')[0]) for x in j['sizes'].split()]
+    assert j['resizable'] == '1' and sz[0] == int(j['requested_number_of_resources'])
+    assert max(sz) == int(j['max_nodes']) and len(sz) == 1 + int(j['expansions']) + int(j['contractions'])"
+"$JS" $RS --resize pba --runtime log --jobs-out "$T/rsx.csv" > /dev/null 2> "$T/err"
+check "resize with a model that cannot: exit 2, job named, nothing written" \
+	test $? -eq 2 -a ! -e "$T/rsx.csv" && grep -q "run-time model log cannot run resizable jobs (job" "$T/err"
+"$JS" $RS --resize grow --jobs-out "$T/rsx.csv" > /dev/null 2> "$T/err"
+check "unknown resizing policy: exit 2, named" test $? -eq 2 -a ! -e "$T/rsx.csv" && grep -q "grow" "$T/err"
+"$JS" $RS --resize maxb:window=0 > /dev/null 2> "$T/err"
+check "bad policy parameter: exit 2" test $? -eq 2 && grep -q "window" "$T/err"
+"$JS" --synthetic reshape:resizable=100 --machine flat:nodes=400 --jobs-out "$T/rs3.csv" --quiet > /dev/null
+check "resizable jobs without --resize keep their size" python3 -c "
+import csv
+for j in csv.DictReader(open('$T/rs3.csv')):
+    assert j['sizes'] == '' and j['expansions'] == '0', j"
+
 "$JS" --synthetic dq --machine flat:nodes=8 --queue-order priority:age=1 > /dev/null 2> "$T/err"
 check "priority order, unknown key: exit 2, named" test $? -eq 2 && grep -q "queue-order priority" "$T/err"
 "$JS" --synthetic dq --machine flat:nodes=8 --queue-order priorityx > /dev/null 2> "$T/err"
@@ -98,7 +130,7 @@ check "summary shape" python3 -c "
 import csv,sys; rows=list(csv.reader(open('$T/a.sum')))
 sys.exit(0 if len(rows)==2 and len(rows[0])==len(rows[1]) else 1)"
 # Jobs CSV: Batsim column names and interval sets.
-check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,effective_speedup,profile,iter_ref_s,iter_mean_s$" "$T/a.jobs"
+check "jobs csv columns" grep -q "^job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,expansions,contractions,max_nodes,sizes$" "$T/a.jobs"
 
 # Topology-aware allocation: classes on a tree, timed decisions.
 "$JS" --synthetic dq:jobs=400,n2=40,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=3 \

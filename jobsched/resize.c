@@ -1,0 +1,44 @@
+/* The resizing policy registry and instance wrapper. */
+#include <stdlib.h>
+
+#include "resize.h"
+
+#define JS_RESIZE(sym) extern const struct js_resize_ops sym;
+#include "resize_registry.def"
+#undef JS_RESIZE
+
+const struct js_resize_ops *const js_resize_registry[] = {
+#define JS_RESIZE(sym) &sym,
+#include "resize_registry.def"
+#undef JS_RESIZE
+    NULL,
+};
+
+int js_resize_create(const char *spec, struct js_resize **out, struct cmn_err *e)
+{
+	*out = NULL;
+	struct js_resize *r = calloc(1, sizeof *r);
+	if (!r)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	const void *ops;
+	int rc = cmn_spec_resolve((const void *const *)js_resize_registry, spec, "resizing policy",
+	                          &ops, &r->params, e);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	r->ops = ops;
+	r->conf.window = (int)cmn_params_num(&r->params, "window");
+	r->conf.min_ep = cmn_params_num(&r->params, "min_ep");
+	r->conf.alpha = cmn_params_num(&r->params, "alpha");
+	r->conf.redist_s = cmn_params_num(&r->params, "redist");
+	r->conf.arb_step = (int)cmn_params_num(&r->params, "arb_step");
+	cmn_params_format(r->ops->base.name, &r->params, r->spec, sizeof r->spec);
+	*out = r;
+	return 0;
+}
+
+void js_resize_destroy(struct js_resize *r)
+{
+	free(r);
+}

@@ -1,0 +1,67 @@
+/* The scheduling core's state, shared by sim.c (the event loop) and
+ * sim_resize.c (resizable jobs); nothing outside the core includes it. */
+#ifndef JS_SIM_INTERNAL_H
+#define JS_SIM_INTERNAL_H
+
+#include <stdint.h>
+
+#include "eventq.h"
+#include "sim.h"
+
+enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
+
+struct jstate {
+	double start_s, expected_end_s;
+	double remaining_s, rate, last_s; /* work left at rate 1 as of last_s */
+	int *nodes;
+	int nnodes;
+	uint32_t version;
+	uint8_t phase;
+	/* iterations: a job runs iter_left segments of seg_work each (1 segment
+	 * = the whole job unless it resizes); a segment's end is a resize point */
+	int iter_left;
+	double seg_work;
+	double speed;     /* rate factor of its current size (resizing), else 1 */
+	struct js_rs *rs; /* resizing state, NULL when the job cannot resize */
+};
+
+struct js_sim {
+	const struct js_job *jobs;
+	size_t njobs;
+	int nodes;
+	struct js_alloc *alloc, *empty, *scratch[2];
+	int *nodebuf[3];
+	struct js_sched *sched;
+	struct js_runtime *rt;
+	const struct js_sim_opts *o;
+	double now, last_t;
+	int *queue, *running;
+	struct prio_key *qkeys; /* scratch of sort_by_priority, one per job */
+	size_t qlen, rlen;
+	struct jstate *st;
+	struct js_eventq ev;
+	double *rates;
+	int *ended;  /* jobs a model's advance() ended */
+	int *points; /* jobs at a resize point at the current time */
+	long busy, queued_nodes;
+	size_t done;
+	int running_changed;
+	struct js_sim_result *res;
+	const struct js_resize *resize; /* the resizing policy, NULL: static */
+};
+
+/* --- sim_resize.c --- */
+/* Sets up job j's resizing state when it starts (no-op for a rigid job). */
+int js_rs_start(struct js_sim *s, int j, struct cmn_err *e);
+/* Job j reached the end of a segment with iterations left: records the
+ * iteration, asks the policy, starts the next segment. */
+int js_rs_point(struct js_sim *s, int j, struct cmn_err *e);
+void js_rs_free(struct js_rs *rs);
+/* Frees job j's resizing state, writing its size history to the result. */
+int js_rs_end(struct js_sim *s, int j, struct cmn_err *e);
+/* The core's own helpers sim_resize.c uses (sim.c). */
+int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e);
+size_t js_sim_run_pos(const struct js_sim *s, int j);
+int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off);
+
+#endif

@@ -1,0 +1,394 @@
+/* Resizable jobs in the scheduling core (seed 004): iterations with a
+ * resize point after each, the performance history a resizing policy
+ * decides from (ReSHAPE's profiler: every size a job ran on with its last
+ * measured iteration time), growth and contraction with placement, and
+ * the size trace the jobs table reports.
+ *
+ * A resizable job's work (the run-time model's, at its starting size) is
+ * cut into `iters` equal segments; a segment ends at a resize point. Its
+ * progress rate is the run-time model's rate times its speed, the ratio of
+ * its starting size's iteration time to its current size's (1 until it
+ * resizes). A resize costs the policy's redistribution time, charged as
+ * extra work at the job's speed at the start of the next segment; the
+ * measured iteration time excludes it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resize.h"
+#include "runtime.h"
+#include "sim_internal.h"
+
+struct rs_size {
+	int size;
+	double model_s; /* the run-time model's iteration time there */
+	double meas_s;  /* last measured (NAN before an iteration ended there) */
+	long last_use;  /* order of last use, for "most recent" */
+};
+
+struct js_rs {
+	int start_size, sweet, nexp, ncon;
+	int *stack, nstack; /* sizes before each standing expansion */
+	struct rs_size *sz;
+	int nsz, cap;
+	long uses;
+	double seg_start_s, seg_redist_s;
+	double iter0_model_s; /* model iteration time at the starting size */
+	double node_s, since; /* nodes x seconds held until `since` */
+	char *trace;          /* "35@0 42@56" */
+	size_t tlen, tcap;
+	int at_point; /* inside the policy's call for this job */
+};
+
+void js_rs_free(struct js_rs *rs)
+{
+	if (!rs)
+		return;
+	free(rs->stack);
+	free(rs->sz);
+	free(rs->trace);
+	free(rs);
+}
+
+static int trace_add(struct js_rs *rs, int size, double t)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof buf, "%s%d@%.10g", rs->tlen ? " " : "", size, t);
+	if (rs->tlen + (size_t)n + 1 > rs->tcap) {
+		size_t cap = rs->tcap ? rs->tcap * 2 : 128;
+		while (cap < rs->tlen + (size_t)n + 1)
+			cap *= 2;
+		char *p = realloc(rs->trace, cap);
+		if (!p)
+			return -1;
+		rs->trace = p;
+		rs->tcap = cap;
+	}
+	memcpy(rs->trace + rs->tlen, buf, (size_t)n + 1);
+	rs->tlen += (size_t)n;
+	return 0;
+}
+
+static struct rs_size *size_find(const struct js_rs *rs, int size)
+{
+	for (int i = 0; i < rs->nsz; i++)
+		if (rs->sz[i].size == size)
+			return &rs->sz[i];
+	return NULL;
+}
+
+static struct rs_size *size_add(struct js_rs *rs, int size, double model_s)
+{
+	if (rs->nsz == rs->cap) {
+		int cap = rs->cap * 2;
+		struct rs_size *p = realloc(rs->sz, (size_t)cap * sizeof *p);
+		int *q = realloc(rs->stack, (size_t)cap * sizeof *q);
+		if (p)
+			rs->sz = p;
+		if (q)
+			rs->stack = q;
+		if (!p || !q)
+			return NULL;
+		rs->cap = cap;
+	}
+	struct rs_size *z = &rs->sz[rs->nsz++];
+	*z = (struct rs_size){size, model_s, NAN, rs->uses++};
+	return z;
+}
+
+int js_rs_start(struct js_sim *s, int j, struct cmn_err *e)
+{
+	const struct js_job *job = &s->jobs[j];
+	struct jstate *st = &s->st[j];
+	if (!s->resize || !job->resizable || job->iters < 2)
+		return 0;
+	if (!s->rt->ops->resize_iter || s->rt->ops->advance)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "run-time model %s cannot run resizable jobs (job %.0f): use "
+		                   "reshape",
+		                   s->rt->spec, job->f[JS_F_JOB]);
+	struct js_rs *rs = calloc(1, sizeof *rs);
+	if (!rs)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	st->rs = rs;
+	rs->cap = job->iters + 1;
+	rs->sz = malloc((size_t)rs->cap * sizeof *rs->sz);
+	rs->stack = malloc((size_t)rs->cap * sizeof *rs->stack);
+	rs->start_size = st->nnodes;
+	rs->seg_start_s = rs->since = s->now;
+	rs->iter0_model_s = st->remaining_s / job->iters;
+	if (!rs->sz || !rs->stack || !size_add(rs, st->nnodes, rs->iter0_model_s) ||
+	    trace_add(rs, st->nnodes, s->now))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	st->iter_left = job->iters;
+	st->seg_work = st->remaining_s / job->iters;
+	st->remaining_s = st->seg_work;
+	return 0;
+}
+
+int js_rs_end(struct js_sim *s, int j, struct cmn_err *e)
+{
+	struct jstate *st = &s->st[j];
+	struct js_job_result *r = &s->res->jobs[j];
+	if (!st->rs)
+		return 0;
+	r->node_s = st->rs->node_s + st->nnodes * (s->now - st->rs->since);
+	r->expansions = st->rs->nexp;
+	r->contractions = st->rs->ncon;
+	int rc = js_sim_text_append(s->res, st->rs->trace, &r->sizes_off);
+	js_rs_free(st->rs);
+	st->rs = NULL;
+	return rc ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
+}
+
+int js_rs_point(struct js_sim *s, int j, struct cmn_err *e)
+{
+	struct jstate *st = &s->st[j];
+	struct js_rs *rs = st->rs;
+	struct rs_size *z = size_find(rs, st->nnodes);
+	z->meas_s = s->now - rs->seg_start_s - rs->seg_redist_s;
+	z->last_use = rs->uses++;
+	st->iter_left--;
+	s->res->resize_points++;
+	int before = st->nnodes;
+	rs->at_point = 1;
+	int rc = s->resize->ops->point(&s->resize->conf, s, j, e);
+	rs->at_point = 0;
+	if (rc)
+		return rc;
+	/* the next segment, with the redistribution when it resized */
+	rs->seg_start_s = s->now;
+	rs->seg_redist_s = st->nnodes != before ? s->resize->conf.redist_s : 0;
+	st->remaining_s = st->seg_work + rs->seg_redist_s * st->rate;
+	st->last_s = s->now;
+	st->version++;
+	return js_sim_push_finish(s, j, e);
+}
+
+/* --- queries --- */
+
+int js_sim_resizes(const struct js_sim *s, int j)
+{
+	return s->st[j].phase == PH_RUNNING && s->st[j].rs != NULL;
+}
+int js_sim_start_size(const struct js_sim *s, int j)
+{
+	return s->st[j].rs ? s->st[j].rs->start_size : s->st[j].nnodes;
+}
+int js_sim_prev_size(const struct js_sim *s, int j)
+{
+	const struct js_rs *rs = s->st[j].rs;
+	return rs && rs->nstack ? rs->stack[rs->nstack - 1] : 0;
+}
+int js_sim_sweet_spot(const struct js_sim *s, int j)
+{
+	return s->st[j].rs ? s->st[j].rs->sweet : 0;
+}
+void js_sim_set_sweet_spot(struct js_sim *s, int j, int size)
+{
+	if (s->st[j].rs)
+		s->st[j].rs->sweet = size;
+}
+double js_sim_measured(const struct js_sim *s, int j, int size)
+{
+	const struct rs_size *z = s->st[j].rs ? size_find(s->st[j].rs, size) : NULL;
+	return z ? z->meas_s : NAN;
+}
+int js_sim_expansions(const struct js_sim *s, int j)
+{
+	return s->st[j].rs ? s->st[j].rs->nexp : 0;
+}
+double js_sim_next_point(const struct js_sim *s, int j)
+{
+	const struct jstate *st = &s->st[j];
+	return st->last_s + st->remaining_s / st->rate;
+}
+
+static int use_cmp(const void *a, const void *b)
+{
+	const struct rs_size *x = a, *y = b;
+	return (x->last_use > y->last_use) - (x->last_use < y->last_use);
+}
+
+int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, int max)
+{
+	const struct js_rs *rs = s->st[j].rs;
+	if (!rs)
+		return 0;
+	struct rs_size tmp[64];
+	int n = 0;
+	for (int i = 0; i < rs->nsz && n < 64; i++)
+		if (!isnan(rs->sz[i].meas_s))
+			tmp[n++] = rs->sz[i];
+	qsort(tmp, (size_t)n, sizeof *tmp, use_cmp);
+	int from = n > max ? n - max : 0;
+	for (int i = from; i < n; i++) {
+		sizes[i - from] = tmp[i].size;
+		meas[i - from] = tmp[i].meas_s;
+	}
+	return n - from;
+}
+
+/* --- resizing --- */
+
+/* The free nodes nearest job j's own (smallest distance to any of them,
+ * then node number): extra of them into out. Returns 0, or -1 when fewer
+ * are free. */
+static int nearest_free(struct js_sim *s, int j, int extra, int *out)
+{
+	char *busy = calloc((size_t)s->nodes, 1);
+	int *cand = malloc((size_t)s->nodes * sizeof *cand), *dist = NULL;
+	if (!busy || !cand) {
+		free(busy);
+		free(cand);
+		return -2;
+	}
+	for (size_t p = 0; p < s->rlen; p++) {
+		const struct jstate *r = &s->st[s->running[p]];
+		for (int i = 0; i < r->nnodes; i++)
+			busy[r->nodes[i]] = 1;
+	}
+	int nc = 0;
+	for (int v = 0; v < s->nodes; v++)
+		if (!busy[v])
+			cand[nc++] = v;
+	int rc = nc < extra ? -1 : 0;
+	if (!rc && nc > extra) {
+		dist = malloc((size_t)s->nodes * sizeof *dist);
+		if (!dist)
+			rc = -2;
+		const struct jstate *st = &s->st[j];
+		const struct plat_machine *m = s->alloc->machine;
+		for (int c = 0; !rc && c < nc; c++) {
+			int best = -1;
+			for (int i = 0; i < st->nnodes; i++) {
+				int d = plat_distance(m, cand[c], st->nodes[i]);
+				if (best < 0 || d < best)
+					best = d;
+			}
+			dist[cand[c]] = best;
+		}
+		/* selection of the extra nearest: a stable insertion sort of the
+		 * candidates by distance (they are in node order already) */
+		for (int a = 1; !rc && a < nc; a++) {
+			int v = cand[a], b = a;
+			while (b > 0 && dist[cand[b - 1]] > dist[v]) {
+				cand[b] = cand[b - 1];
+				b--;
+			}
+			cand[b] = v;
+		}
+	}
+	if (!rc)
+		memcpy(out, cand, (size_t)extra * sizeof *out);
+	free(busy);
+	free(cand);
+	free(dist);
+	return rc;
+}
+
+/* Removes the `drop` nodes of job j's set farthest from the rest (largest
+ * sum of distances to the job's nodes, ties: the higher node number),
+ * writing them to out and compacting st->nodes. */
+static int farthest_nodes(struct js_sim *s, int j, int drop, int *out)
+{
+	struct jstate *st = &s->st[j];
+	const struct plat_machine *m = s->alloc->machine;
+	long *sum = malloc((size_t)st->nnodes * sizeof *sum);
+	if (!sum)
+		return -2;
+	for (int a = 0; a < st->nnodes; a++) {
+		sum[a] = 0;
+		for (int b = 0; b < st->nnodes; b++)
+			sum[a] += plat_distance(m, st->nodes[a], st->nodes[b]);
+	}
+	for (int k = 0; k < drop; k++) {
+		int w = 0;
+		for (int a = 1; a < st->nnodes; a++)
+			if (sum[a] > sum[w] || (sum[a] == sum[w] && st->nodes[a] > st->nodes[w]))
+				w = a;
+		out[k] = st->nodes[w];
+		for (int a = 0; a < st->nnodes; a++) /* the rest no longer counts it */
+			sum[a] -= plat_distance(m, st->nodes[a], out[k]);
+		st->nodes[w] = st->nodes[st->nnodes - 1];
+		sum[w] = sum[st->nnodes - 1];
+		st->nnodes--;
+	}
+	free(sum);
+	return 0;
+}
+
+int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
+{
+	struct jstate *st = &s->st[j];
+	struct js_rs *rs = st->rs;
+	const struct js_job *job = &s->jobs[j];
+	if (!rs || !rs->at_point)
+		return -cmn_err_set(e, CMN_ESTATE, "job %.0f resized outside its resize point",
+		                    job->f[JS_F_JOB]);
+	int cur = st->nnodes;
+	if (size == cur)
+		return 1;
+	rs->node_s += cur * (s->now - rs->since);
+	rs->since = s->now;
+	struct rs_size *target = size_find(rs, size);
+	int *buf = s->nodebuf[0];
+	if (size > cur) {
+		int rc = nearest_free(s, j, size - cur, buf);
+		if (rc == -2)
+			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		if (rc)
+			return 0;
+		int *p = realloc(st->nodes, (size_t)size * sizeof *p);
+		if (!p)
+			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		st->nodes = p;
+		memcpy(st->nodes + cur, buf, (size_t)(size - cur) * sizeof *buf);
+		js_alloc_occupy(s->alloc, buf, size - cur);
+		s->busy += size - cur;
+		st->nnodes = size;
+		rs->stack[rs->nstack++] = cur;
+		rs->nexp++;
+		s->res->expansions++;
+	} else {
+		if (!target || isnan(target->meas_s))
+			return -cmn_err_set(
+			    e, CMN_ESTATE,
+			    "job %.0f: contraction from %d to %d nodes, a size it has "
+			    "not run on",
+			    job->f[JS_F_JOB], cur, size);
+		if (farthest_nodes(s, j, cur - size, buf))
+			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		js_alloc_release(s->alloc, buf, cur - size);
+		s->busy -= cur - size;
+		while (rs->nstack && rs->stack[rs->nstack - 1] >= size)
+			rs->nstack--; /* expansions undone */
+		rs->ncon++;
+		s->res->contractions++;
+	}
+	double from_s = size_find(rs, cur)->model_s;
+	if (!target) {
+		cmn_err_clear(e);
+		double t =
+		    s->rt->ops->resize_iter(s->rt->self, s, j, st->nodes, size, cur, from_s, e);
+		if (!(t > 0) || !isfinite(t)) {
+			if (!e->msg[0])
+				cmn_err_set(e, CMN_ESTATE, "iteration time %g", t);
+			cmn_err_prefix(e, "run-time model %s: job %.0f on %d nodes", s->rt->spec,
+			               job->f[JS_F_JOB], size);
+			return -(e->code ? e->code : CMN_ESTATE);
+		}
+		if (!(target = size_add(rs, size, t)))
+			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	double speed = rs->iter0_model_s / target->model_s;
+	st->rate = st->rate / st->speed * speed;
+	st->speed = speed;
+	if (size > s->res->jobs[j].max_nodes)
+		s->res->jobs[j].max_nodes = size;
+	s->running_changed = 1; /* emergent models see the new nodes */
+	if (trace_add(rs, size, s->now))
+		return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 1;
+}

@@ -1,0 +1,518 @@
+/* Resizable jobs and seed 004's policies: hand-worked cases for each
+ * strategy (who contracts, who grows, in which order), the sweet spot,
+ * the speed-up model, placement on growth and contraction, priorities,
+ * and properties over the paper's synthetic workloads (never below the
+ * starting size, contraction only to sizes run before, resizing disabled
+ * = the static schedule, determinism). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "resize.h"
+#include "runtime.h"
+#include "synth.h"
+
+/* A resizable job: iters iterations of iter_s seconds on size nodes. */
+static void add_rs(struct js_workload *w, double submit, int size, int iters, double iter_s,
+                   double req, double user_prio)
+{
+	th_add(w, submit, iters * iter_s, req, size);
+	struct js_job *j = &w->jobs[w->n - 1];
+	j->resizable = 1;
+	j->iters = (uint16_t)iters;
+	j->topo = JS_TOPO_ARBITRARY;
+	j->user_prio = user_prio;
+}
+
+/* Test run-time model: iteration time from_iter (from_n / n)^k, k = the
+ * job's SWF group field / 100 (so each job scales as the test says); k < 0:
+ * every new size is 20% slower (no benefit). */
+static double k_of(struct js_sim *sim, int j)
+{
+	return js_sim_job(sim, j)->f[JS_F_GROUP] / 100.0;
+}
+static int t_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	(void)p, (void)e;
+	*self = NULL;
+	return 0;
+}
+static double t_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                     struct cmn_err *e)
+{
+	(void)self, (void)nodes, (void)n, (void)e;
+	return js_sim_job(sim, j)->run_s;
+}
+static double t_iter(void *self, struct js_sim *sim, int j, const int *nodes, int n, int from_n,
+                     double from_iter_s, struct cmn_err *e)
+{
+	(void)self, (void)nodes, (void)e;
+	double k = k_of(sim, j);
+	return k < 0 ? from_iter_s * 1.2 : from_iter_s * pow((double)from_n / n, k);
+}
+static const struct cmn_param_def t_params[] = {{NULL}};
+static const struct js_runtime_ops t_ops = {
+    .base = {"test-scaling", "test", t_params},
+    .create = t_create,
+    .work_s = t_work,
+    .resize_iter = t_iter,
+};
+
+/* Runs w on machine with the policy (NULL: static) and run-time model
+ * (NULL: the test model); priority queue order. */
+static struct js_sim_result *run(const struct js_workload *w, const char *machine,
+                                 const char *policy, const char *rt_spec)
+{
+	struct cmn_err e;
+	struct js_runtime *rt = NULL;
+	struct js_resize *rz = NULL;
+	int rc = rt_spec ? js_runtime_create(rt_spec, &rt, &e)
+	                 : js_runtime_create_ops(&t_ops, "", &rt, &e);
+	if (!rc && policy)
+		rc = js_resize_create(policy, &rz, &e);
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.order = JS_ORDER_PRIORITY;
+	o.resize = rz;
+	struct js_sim_result *r = NULL;
+	if (!rc)
+		rc = th_run_spec(w, machine, "first-free", "easy", rt, &o, &r, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s\n", e.msg);
+	CU_ASSERT_EQUAL(rc, 0);
+	js_resize_destroy(rz);
+	js_runtime_destroy(rt);
+	return r;
+}
+
+static const char *sizes(const struct js_sim_result *r, int j)
+{
+	return r->jobs[j].sizes_off == SIZE_MAX ? "" : r->text + r->jobs[j].sizes_off;
+}
+
+static void test_next_size(void)
+{
+	struct js_resize_conf c = {2, 0, 0.8, 0, 0};
+	struct js_job j;
+	memset(&j, 0, sizeof j);
+	j.topo = JS_TOPO_ARBITRARY;                              /* one row of the starting grid */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 42);    /* 5 x 7 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 49), 56);    /* still rows of 7 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 136, 136), 153); /* 8 x 17 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 81, 81), 90);
+	c.arb_step = 10;
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 45);
+	j.topo = JS_TOPO_SQUARE;                              /* one more on the shorter side */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 42); /* 5x7 -> 6x7 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 42), 49); /* 6x7 -> 7x7 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 49), 56); /* 7x7 -> 8x7 */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 81, 81), 90);
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 37, 37), 74); /* prime: 1 x 37 */
+	j.topo = JS_TOPO_POW2;
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 32, 32), 64);
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 32, 128), 256);
+}
+
+static void test_speedup_model(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(js_reshape_factor(35, 70, 0.8), pow(2, 0.8), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(js_reshape_factor(400, 420, 0.75), pow(1.05, 0.75 * 0.05), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(js_reshape_factor(70, 35, 0.8), pow(0.5, -0.4), 1e-12);
+}
+
+/* Max-B alone on the machine: grows a row (5 nodes) at each of its three
+ * resize points, each iteration shorter by the model's factor. */
+static void test_maxb_alone(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 10, 4, 10, 100, 0); /* 2 x 5 grid: rows of 5 */
+	struct js_sim_result *r = run(w, "flat:nodes=100", "maxb", "reshape");
+	double a = 0.8, i15 = 10 / js_reshape_factor(10, 15, a);
+	double i20 = i15 / js_reshape_factor(15, 20, a), i25 = i20 / js_reshape_factor(20, 25, a);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 10 + i15 + i20 + i25, 1e-9);
+	CU_ASSERT_EQUAL(r->jobs[0].expansions, 3);
+	CU_ASSERT_EQUAL(r->jobs[0].contractions, 0);
+	CU_ASSERT_EQUAL(r->jobs[0].max_nodes, 25);
+	CU_ASSERT_EQUAL(r->jobs[0].nnodes, 25);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].node_s, 10 * 10 + 15 * i15 + 20 * i20 + 25 * i25, 1e-6);
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), "10@0 15@10 20@", 14), 0);
+	CU_ASSERT_EQUAL(r->resize_points, 3);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* The expand potential (window 1: counted after one expansion): the slope
+ * of the speed-up through (10, 1) and (15, 1.5^0.4) is 0.0352 per node, so
+ * a threshold of 0.04 stops the growth at 15 and one of 0.03 does not. */
+static void test_expand_potential(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 10, 4, 10, 100, 0);
+	struct js_sim_result *r = run(w, "flat:nodes=100", "maxb:window=1,min_ep=0.04", "reshape");
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "10@0 15@10");
+	js_sim_result_free(r);
+	r = run(w, "flat:nodes=100", "maxb:window=1,min_ep=0.03", "reshape");
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), "10@0 15@10 20@", 14), 0);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* An expansion that does not pay: back to the earlier size (its measured
+ * time kept, not re-modelled), which becomes the sweet spot; no growth
+ * after. The redistribution time is charged after each resize. */
+static void test_sweet_spot(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 10, 4, 10, 100, 0);
+	w->jobs[0].f[JS_F_GROUP] = -100; /* every new size 20% slower */
+	struct js_sim_result *r = run(w, "flat:nodes=100", "maxb", NULL);
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "10@0 15@10 10@22");
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 10 + 12 + 10 + 10, 1e-9);
+	CU_ASSERT_EQUAL(r->jobs[0].expansions, 1);
+	CU_ASSERT_EQUAL(r->jobs[0].contractions, 1);
+	js_sim_result_free(r);
+	r = run(w, "flat:nodes=100", "maxb:redist=3", NULL);
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "10@0 15@10 10@25");
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 10 + (3 + 12) + (3 + 10) + 10, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* Two running jobs grown from 40 to 48 nodes on 100 (A scales linearly,
+ * B barely); C (12 nodes) arrives and waits for 8 of the 4 free. PBA's
+ * Least-Impact-Priority contracts B, the least impact, even though A
+ * reaches its resize point first; FCFS-Contract-Priority contracts A,
+ * first at its resize point. C starts when the contracted job releases. */
+static struct js_workload *harvest_case(double prio_a, double prio_b, double prio_c)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 40, 8, 10, 200, prio_a); /* A: 5 x 8 grid, rows of 8 */
+	add_rs(w, 1, 40, 8, 10, 200, prio_b); /* B */
+	th_add(w, 12, 10, 20, 12);            /* C, rigid */
+	w->jobs[2].user_prio = prio_c;
+	w->jobs[0].f[JS_F_GROUP] = 100; /* A: iteration x 40/48 */
+	w->jobs[1].f[JS_F_GROUP] = 10;  /* B: x (40/48)^0.1 */
+	return w;
+}
+
+static void test_least_impact(void)
+{
+	struct js_workload *w = harvest_case(0, 0, 0);
+	struct js_sim_result *r = run(w, "flat:nodes=100", "pba", NULL);
+	double ia = 10 * 40.0 / 48, ib = 10 * pow(40.0 / 48, 0.1);
+	/* A at 10 + ia: the list holds B (impact ~0.018) then A (0.2); B
+	 * alone frees the 8 nodes, so A is not contracted and keeps 48 */
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), "40@0 48@10", 10), 0);
+	CU_ASSERT_EQUAL(r->jobs[0].contractions, 0);
+	/* B at 11 + ib: contracted; C starts then */
+	char want[64];
+	snprintf(want, sizeof want, "40@1 48@11 40@%.10g", 11 + ib);
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 1), want, strlen(want)), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 11 + ib, 1e-9);
+	(void)ia;
+	js_sim_result_free(r);
+
+	r = run(w, "flat:nodes=100", "fcfs", NULL);
+	/* FCFS-Contract: A, first at its resize point, contracts */
+	snprintf(want, sizeof want, "40@0 48@10 40@%.10g", 10 + ia);
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), want, strlen(want)), 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 10 + ia, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* Priorities: a high-priority running job is not contracted for a lower
+ * priority queued job (Least-Impact: B high, so A, low, contracts); with
+ * the queued job above both, low-priority jobs still come first in the
+ * list whatever their impact (A again, though B's impact is smaller). Under FCFS-Contract a
+ * high-priority job contracts only for a higher priority queued job: with A and B high and C low
+ * nobody contracts and C waits for A to end; with C higher, A, first at its resize point,
+ * contracts. */
+static void test_harvest_priorities(void)
+{
+	double ia = 10 * 40.0 / 48;
+	struct js_workload *w = harvest_case(0, 100, 0);
+	struct js_sim_result *r = run(w, "flat:nodes=100", "pba", NULL);
+	CU_ASSERT_EQUAL(r->jobs[1].contractions, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 10 + ia, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+
+	w = harvest_case(0, 100, 200);
+	r = run(w, "flat:nodes=100", "pba", NULL);
+	CU_ASSERT_EQUAL(r->jobs[1].contractions, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 10 + ia, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+
+	w = harvest_case(100, 100, 0);
+	r = run(w, "flat:nodes=100", "fcfs", NULL);
+	CU_ASSERT_EQUAL(r->jobs[0].contractions + r->jobs[1].contractions, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, r->jobs[0].finish_s, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+
+	w = harvest_case(100, 100, 200);
+	r = run(w, "flat:nodes=100", "fcfs", NULL);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 10 + ia, 1e-9);
+	CU_ASSERT_EQUAL(r->jobs[0].contractions, 1);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* Max-Benefit pre-allocation: H (high priority) grew to 48 at 10 and will
+ * want 8 more; L reaches its point at 11 with 12 free. With H of higher
+ * priority, H's 8 are held back and L keeps 40; with equal priorities
+ * (equal expand potentials: not yet computed) nothing is held and L
+ * grows. Max-B never contracts for the queue. */
+static void test_max_benefit_preallocation(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 40, 3, 10, 200, 100); /* H */
+	add_rs(w, 1, 40, 3, 10, 200, 0);   /* L */
+	w->jobs[0].f[JS_F_GROUP] = w->jobs[1].f[JS_F_GROUP] = 100;
+	struct js_sim_result *r = run(w, "flat:nodes=100", "maxb", NULL);
+	CU_ASSERT_STRING_EQUAL(sizes(r, 1), "40@1");                      /* held back, then full */
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "40@0 48@10 56@18.33333333"); /* H takes them */
+	js_sim_result_free(r);
+	w->jobs[0].user_prio = 0;
+	r = run(w, "flat:nodes=100", "maxb", NULL);
+	CU_ASSERT_EQUAL(strncmp(sizes(r, 1), "40@1 48@11", 10), 0);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* Growth takes the free nodes nearest the job; contraction releases the
+ * farthest, one at a time (the largest sum of distances to the others,
+ * ties to the higher node number): on a 4x4 mesh a row (0-3) grows into
+ * the next row (4-7); back to 4 nodes it drops 7, 3, 6 and 2 (sums 16,
+ * 15, 9 and 8 as they fall) and keeps the 2 x 2 square 0-1, 4-5. */
+static void test_placement(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 4, 3, 10, 100, 0);
+	w->jobs[0].f[JS_F_GROUP] = -100; /* growth does not pay: back to 4 */
+	struct js_sim_result *r = run(w, "mesh:dims=4x4", "maxb:arb_step=4", NULL);
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "4@0 8@10 4@22");
+	CU_ASSERT_STRING_EQUAL(r->text + r->jobs[0].res_off, "0-1 4-5");
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* The user priority orders the queue on top of the aging priority. */
+static void test_user_priority_order(void)
+{
+	struct js_workload *w = th_workload();
+	th_add(w, 0, 100, 100, 10);
+	th_add(w, 1, 10, 10, 10);
+	th_add(w, 2, 10, 10, 10);
+	w->jobs[2].user_prio = 100;
+	struct js_sim_result *r = run(w, "flat:nodes=10", NULL, "log");
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 100, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].start_s, 110, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
+/* The running-job priority, watched at every event: 100 - pct_time_left +
+ * user priority. */
+struct watch {
+	int checked;
+};
+static void watch_prio(void *ctx, const struct js_sim *sim)
+{
+	struct watch *x = ctx;
+	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
+		int j = js_sim_rjob(sim, p);
+		const struct js_job *job = js_sim_job(sim, j);
+		double el = js_sim_now(sim) - js_sim_start_time(sim, j);
+		double want = 100 - (job->req_s - el) / job->req_s * 100 + job->user_prio;
+		CU_ASSERT_DOUBLE_EQUAL(js_sim_run_priority(sim, j), want, 1e-9);
+		x->checked++;
+	}
+}
+static void test_running_priority(void)
+{
+	struct js_workload *w = th_workload();
+	th_add(w, 0, 50, 200, 5);
+	th_add(w, 10, 30, 60, 5);
+	w->jobs[1].user_prio = 7;
+	struct js_runtime *rt = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(js_runtime_create("log", &rt, &e) == 0);
+	struct watch x = {0};
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.observer = watch_prio;
+	o.observer_ctx = &x;
+	struct js_sim_result *r = NULL;
+	CU_ASSERT_EQUAL(th_run_rt(w, 10, "easy", rt, &o, &r, &e), 0);
+	CU_ASSERT(x.checked >= 3);
+	js_sim_result_free(r);
+	js_runtime_destroy(rt);
+	js_workload_free(w);
+}
+
+/* Seed 004's workload (120 jobs, resizable share, 400 nodes). */
+static struct js_workload *reshape_workload(unsigned long seed, const char *spec)
+{
+	struct js_workload *w = NULL;
+	struct cmn_err e;
+	char eff[512];
+	int rc = js_synth_generate(spec, seed, 400, &w, eff, sizeof eff, &e);
+	struct js_clean_opts co;
+	js_clean_opts_default(&co);
+	if (!rc)
+		rc = js_clean(w, &co, 400, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s\n", e.msg);
+	CU_ASSERT_FATAL(rc == 0);
+	return w;
+}
+
+/* Every job's sizes: never below its start, a contraction only to a size
+ * it ran on before. */
+static void check_sizes(const struct js_workload *w, const struct js_sim_result *r)
+{
+	for (size_t j = 0; j < w->n; j++) {
+		if (r->jobs[j].sizes_off == SIZE_MAX)
+			continue;
+		int seen[64], nseen = 0, prev = -1;
+		const char *p = r->text + r->jobs[j].sizes_off;
+		while (*p) {
+			char *end;
+			int sz = (int)strtol(p, &end, 10);
+			p = strchr(end, ' ');
+			p = p ? p + 1 : end + strlen(end);
+			CU_ASSERT(sz >= w->jobs[j].size);
+			if (prev >= 0 && sz < prev) {
+				int ok = 0;
+				for (int k = 0; k < nseen; k++)
+					ok |= seen[k] == sz;
+				CU_ASSERT(ok);
+			}
+			if (nseen < 64)
+				seen[nseen++] = sz;
+			prev = sz;
+		}
+	}
+}
+
+static void test_properties(void)
+{
+	const char *policies[] = {"pba", "fcfs", "maxb", "pba:window=1,min_ep=0.001",
+	                          "maxb:redist=2,arb_step=3"};
+	for (unsigned long seed = 1; seed <= 4; seed++) {
+		struct js_workload *w = reshape_workload(seed, "reshape:resizable=100,high=30");
+		struct js_workload *rigid = reshape_workload(seed, "reshape:high=30");
+		struct js_sim_result *st = run(rigid, "flat:nodes=400", NULL, "reshape");
+		/* resizing disabled: a resizable workload gives the static schedule,
+		 * with or without a policy for rigid jobs */
+		struct js_sim_result *off = run(w, "flat:nodes=400", NULL, "reshape");
+		struct js_sim_result *rg = run(rigid, "flat:nodes=400", "pba", NULL);
+		for (size_t j = 0; j < w->n; j++) {
+			CU_ASSERT_EQUAL(off->jobs[j].start_s, st->jobs[j].start_s);
+			CU_ASSERT_EQUAL(off->jobs[j].finish_s, st->jobs[j].finish_s);
+			CU_ASSERT_EQUAL(rg->jobs[j].start_s, st->jobs[j].start_s);
+			CU_ASSERT_EQUAL(rg->jobs[j].finish_s, st->jobs[j].finish_s);
+		}
+		js_sim_result_free(off);
+		js_sim_result_free(rg);
+		js_sim_result_free(st);
+		for (size_t k = 0; k < sizeof policies / sizeof *policies; k++) {
+			struct js_sim_result *a = run(w, "flat:nodes=400", policies[k], "reshape");
+			struct js_sim_result *b = run(w, "flat:nodes=400", policies[k], "reshape");
+			check_sizes(w, a);
+			CU_ASSERT(a->expansions > 0);
+			if (strncmp(policies[k], "maxb", 4) == 0)
+				CU_ASSERT(a->contractions <= a->expansions);
+			/* determinism */
+			CU_ASSERT_EQUAL(a->text_len, b->text_len);
+			CU_ASSERT(memcmp(a->text, b->text, a->text_len) == 0);
+			for (size_t j = 0; j < w->n; j++)
+				CU_ASSERT_EQUAL(a->jobs[j].finish_s, b->jobs[j].finish_s);
+			js_sim_result_free(a);
+			js_sim_result_free(b);
+		}
+		js_workload_free(rigid);
+		js_workload_free(w);
+	}
+}
+
+/* The generator's shares are drawn per type and keep the job order. */
+static void test_generator_shares(void)
+{
+	struct js_workload *a = reshape_workload(3, "reshape:resizable=50,high=25");
+	struct js_workload *b = reshape_workload(3, "reshape:resizable=25,high=25");
+	int nres = 0, nhigh = 0, type_res[40] = {0}, type_n[40] = {0};
+	for (size_t j = 0; j < a->n; j++) {
+		CU_ASSERT_EQUAL(a->jobs[j].submit_s, b->jobs[j].submit_s);
+		CU_ASSERT_EQUAL(a->jobs[j].size, b->jobs[j].size);
+		CU_ASSERT_EQUAL(a->jobs[j].user_prio, b->jobs[j].user_prio); /* own stream */
+		CU_ASSERT_EQUAL(a->jobs[j].iters, 7);
+		int ty = (int)a->jobs[j].f[JS_F_EXE] % 100;
+		type_n[ty]++;
+		type_res[ty] += a->jobs[j].resizable;
+		CU_ASSERT_EQUAL((int)a->jobs[j].f[JS_F_EXE] >= 100, a->jobs[j].resizable);
+		nres += a->jobs[j].resizable;
+		nhigh += a->jobs[j].user_prio > 0;
+	}
+	CU_ASSERT_EQUAL(nres, 60);
+	CU_ASSERT_EQUAL(nhigh, 30);     /* types of 24/12/4: 6 + 3 + 1 per class */
+	for (int ty = 0; ty < 40; ty++) /* half of each type (4 -> 2, 12 -> 6, 24 -> 12) */
+		if (type_n[ty])
+			CU_ASSERT_EQUAL(type_res[ty], type_n[ty] / 2);
+	js_workload_free(a);
+	js_workload_free(b);
+}
+
+/* A model that cannot resize jobs is refused with the job named; a
+ * contraction to an unseen size is refused. */
+static void test_errors(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 10, 4, 10, 100, 0);
+	struct js_runtime *rt = NULL;
+	struct js_resize *rz = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(js_runtime_create("log", &rt, &e) == 0);
+	CU_ASSERT_FATAL(js_resize_create("pba", &rz, &e) == 0);
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.resize = rz;
+	struct js_sim_result *r = NULL;
+	CU_ASSERT_NOT_EQUAL(th_run_rt(w, 100, "easy", rt, &o, &r, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cannot run resizable jobs (job 1)"));
+	CU_ASSERT_PTR_NULL(r);
+	js_runtime_destroy(rt);
+	js_resize_destroy(rz);
+	CU_ASSERT_NOT_EQUAL(js_resize_create("nope", &rz, &e), 0);
+	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:window=0", &rz, &e), 0);
+	js_workload_free(w);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("resize", NULL, NULL);
+	CU_add_test(s, "next sizes by processor topology", test_next_size);
+	CU_add_test(s, "seed 004 speed-up model", test_speedup_model);
+	CU_add_test(s, "Max-B alone grows a row per resize point", test_maxb_alone);
+	CU_add_test(s, "expand potential threshold", test_expand_potential);
+	CU_add_test(s, "sweet spot and redistribution cost", test_sweet_spot);
+	CU_add_test(s, "Least-Impact vs FCFS-Contract harvesting", test_least_impact);
+	CU_add_test(s, "harvesting respects priorities", test_harvest_priorities);
+	CU_add_test(s, "Max-Benefit pre-allocation", test_max_benefit_preallocation);
+	CU_add_test(s, "growth nearest, contraction most compact", test_placement);
+	CU_add_test(s, "user priority orders the queue", test_user_priority_order);
+	CU_add_test(s, "running-job priority", test_running_priority);
+	CU_add_test(s, "workload properties (static equivalence, sizes, determinism)",
+	            test_properties);
+	CU_add_test(s, "generator shares per type", test_generator_shares);
+	CU_add_test(s, "errors", test_errors);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
