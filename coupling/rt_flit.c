@@ -38,4 +38,5 @@ const struct js_runtime_ops cpl_rt_flit_ops = {
     .work_s = cpl_rt_replay_work,
     .rates = cpl_rt_replay_rates,
     .report = cpl_rt_replay_report,
+    .resize_iter = cpl_rt_replay_resize_iter,
 };

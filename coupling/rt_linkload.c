@@ -36,7 +36,7 @@ struct linkload {
 	/* the flows and routes of each running job, built when it first runs */
 	struct cpl_job_flows **flows; /* by job index, njobs entries */
 	int *cached_jobs, ncached;
-	int *built_moves; /* by job index: its migrations when its flows were built */
+	int *built_moves; /* by job index: its placement version when its flows were built */
 	size_t njobs;
 	char *running;
 };
@@ -156,8 +156,8 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		int j = js_sim_rjob(sim, i), nn;
 		const int *nodes = js_sim_job_nodes(sim, j, &nn);
 		l->running[j] = 1;
-		int moves = js_sim_job_result(sim, j)->moves;
-		if (l->flows[j] && l->built_moves[j] != moves) { /* migrated: new routes */
+		int moves = js_sim_placement_version(sim, j);
+		if (l->flows[j] && l->built_moves[j] != moves) { /* moved or resized: new routes */
 			cpl_flows_free(l->flows[j]);
 			free(l->flows[j]);
 			l->flows[j] = NULL;
@@ -206,6 +206,25 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	return rc;
 }
 
+/* A resized job's iteration time scales as its profile's iteration at the
+ * reference placement (strong scaling of the trace); where it runs and
+ * what runs beside it then come through the rates. */
+static double ll_resize_iter(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                             int from_n, double from_iter_s, struct cmn_err *e)
+{
+	(void)nodes;
+	struct linkload *l = self;
+	l->m = js_sim_machine(sim);
+	int k = kernel_of(l, sim, j), a = iteration(l, k, from_n, e);
+	if (a < 0)
+		return -1;
+	double t_from = l->cache[a].t_ref;
+	int b = iteration(l, k, n, e);
+	if (b < 0)
+		return -1;
+	return t_from > 0 ? from_iter_s * l->cache[b].t_ref / t_from : from_iter_s;
+}
+
 const struct js_runtime_ops cpl_rt_linkload_ops = {
     .base = {"linkload",
              "emergent: iteration time from every running job's traffic routed on the "
@@ -215,4 +234,5 @@ const struct js_runtime_ops cpl_rt_linkload_ops = {
     .destroy = ll_destroy,
     .work_s = ll_work,
     .rates = ll_rates,
+    .resize_iter = ll_resize_iter,
 };

@@ -34,5 +34,9 @@ double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *node
                           struct cmn_err *e);
 int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e);
 void cpl_rt_replay_report(void *self, FILE *f);
+/* Resizable jobs: the iteration time scales as the profile's iteration at
+ * the reference placement of each size. */
+double cpl_rt_replay_resize_iter(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                                 int from_n, double from_iter_s, struct cmn_err *e);
 
 #endif

@@ -348,14 +348,16 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < n; i++) {
 		int j = jj[i] = js_sim_rjob(sim, i);
-		mv[i] = js_sim_job_result(sim, j)->moves;
+		mv[i] = js_sim_placement_version(sim, j);
 		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
 		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
 		tref[i] = js_sim_job_result(sim, j)->iter_ref_s; /* looked up once per job */
 		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
 			js_sim_set_iter(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i]);
+		if (!rc && js_sim_start_size(sim, j) != nn[i]) /* resized: its size's own */
+			rc = reference(g, k[i], nn[i], &tref[i], e);
 		if (!rc && (!g->shared || n == 1)) {
-			int moves = js_sim_job_result(sim, j)->moves;
+			int moves = js_sim_placement_version(sim, j);
 			if (isnan(g->t_job[j]) || g->t_moves[j] != moves) {
 				rc = isolated(g, k[i], nodes[i], nn[i], &g->t_job[j], e);
 				g->t_moves[j] = moves;
@@ -385,6 +387,20 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 	return rc;
 }
 
+double cpl_rt_replay_resize_iter(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                                 int from_n, double from_iter_s, struct cmn_err *e)
+{
+	(void)nodes;
+	struct sgm *g = self;
+	if (!g->rp && setup(g, sim, e))
+		return -1;
+	int k = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
+	double t_from, t_to;
+	if (reference(g, k, from_n, &t_from, e) || reference(g, k, n, &t_to, e))
+		return -1;
+	return t_from > 0 ? from_iter_s * t_to / t_from : from_iter_s;
+}
+
 void cpl_rt_replay_report(void *self, FILE *f)
 {
 	struct sgm *g = self;
@@ -412,4 +428,5 @@ const struct js_runtime_ops cpl_rt_simgrid_ops = {
     .work_s = cpl_rt_replay_work,
     .rates = cpl_rt_replay_rates,
     .report = cpl_rt_replay_report,
+    .resize_iter = cpl_rt_replay_resize_iter,
 };

@@ -179,6 +179,10 @@ double js_sim_next_point(const struct js_sim *s, int j);
  * enough free nodes, or < 0 an error (in e). */
 int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e);
 
+/* A number that changes whenever job j's node set does (migrations and
+ * resizes): emergent run-time models key their per-job caches on it. */
+int js_sim_placement_version(const struct js_sim *s, int j);
+
 /* Records the time a scheduler promises job j will start by. */
 void js_sim_set_reservation(struct js_sim *s, int j, double t);
 const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j);

@@ -134,8 +134,6 @@ int js_rs_end(struct js_sim *s, int j, struct cmn_err *e)
 	if (!st->rs)
 		return 0;
 	r->node_s = st->rs->node_s + st->nnodes * (s->now - st->rs->since);
-	r->expansions = st->rs->nexp;
-	r->contractions = st->rs->ncon;
 	int rc = js_sim_text_append(s->res, st->rs->trace, &r->sizes_off);
 	js_rs_free(st->rs);
 	st->rs = NULL;
@@ -167,6 +165,12 @@ int js_rs_point(struct js_sim *s, int j, struct cmn_err *e)
 }
 
 /* --- queries --- */
+
+int js_sim_placement_version(const struct js_sim *s, int j)
+{
+	const struct js_job_result *r = &s->res->jobs[j];
+	return r->moves + r->expansions + r->contractions;
+}
 
 int js_sim_resizes(const struct js_sim *s, int j)
 {
@@ -350,6 +354,7 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		st->nnodes = size;
 		rs->stack[rs->nstack++] = cur;
 		rs->nexp++;
+		s->res->jobs[j].expansions++;
 		s->res->expansions++;
 	} else {
 		if (!target || isnan(target->meas_s))
@@ -365,6 +370,7 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		while (rs->nstack && rs->stack[rs->nstack - 1] >= size)
 			rs->nstack--; /* expansions undone */
 		rs->ncon++;
+		s->res->jobs[j].contractions++;
 		s->res->contractions++;
 	}
 	double from_s = size_find(rs, cur)->model_s;

@@ -153,5 +153,25 @@ printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
 	ko "jobsched does not: $(cat "$T/err")"
 "$B/cosim" $W --runtime linkload:kernels=cg/xx > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "xx" "$T/err" && ok "unknown kernel: exit 2" || ko "unknown kernel: $(cat "$T/err")"
+# Resizable jobs (seed 004) with emergent run times: a resized job's
+# iteration scales as its profile's reference iteration; runs, resizes,
+# is deterministic; full (jobs inside one simulation) refuses them.
+R="--synthetic reshape:jobs=24,resizable=100 --machine mesh:dims=12x12 --alloc curve --queue-order priority --resize pba --quiet"
+"$B/cosim" $R --runtime linkload --jobs-out "$T/rl1.csv" --summary-out "$T/rls.csv" > /dev/null 2> "$T/err" &&
+	"$B/cosim" $R --runtime linkload --jobs-out "$T/rl2.csv" > /dev/null 2>&1 && cmp -s "$T/rl1.csv" "$T/rl2.csv" &&
+	python3 -c "
+import csv; r=next(csv.DictReader(open('$T/rls.csv')))
+assert int(r['expansions']) > 0 and r['resize'].startswith('pba:'), r" &&
+	ok "resize with linkload: resizes, deterministic" || ko "resize linkload: $(cat "$T/err")"
+"$B/cosim" $R --runtime simgrid:mode=isolated,class=S,kernels=cg/mg --jobs-out "$T/rs.csv" --summary-out "$T/rss.csv" > /dev/null 2> "$T/err" &&
+	python3 -c "
+import csv; r=next(csv.DictReader(open('$T/rss.csv')))
+assert int(r['expansions']) > 0, r
+for j in csv.DictReader(open('$T/rs.csv')):
+    assert j['profile'] in ('cg', 'mg') and float(j['execution_time']) > 0, j" &&
+	ok "resize with simgrid isolated" || ko "resize simgrid: $(cat "$T/err")"
+"$B/cosim" $R --runtime full:class=S --jobs-out "$T/rf.csv" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/rf.csv" ] && grep -q "cannot run resizable jobs (job" "$T/err" &&
+	ok "full refuses resizable jobs" || ko "full resize: $(cat "$T/err")"
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]
