@@ -34,7 +34,7 @@ struct cli {
 	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
 	const char *resize; /* resizing policy, NULL: static */
 	int runtime_given;
-	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out;
+	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out, *groups_out;
 	enum js_queue_order order;
 	struct js_priority prio;
 	char order_spec[CMN_PARAM_STR * 2]; /* the order as echoed, with its weights */
@@ -96,6 +96,7 @@ static void usage(FILE *f, const struct cli *c)
 	    "outputs (written whole or not at all):\n"
 	    "  --jobs-out FILE        per-job CSV\n"
 	    "  --summary-out FILE     summary CSV (one header row, one value row)\n"
+	    "  --groups-out FILE      means by requested size and by user priority, CSV\n"
 	    "  --series-out FILE      utilization and queue over time, CSV\n"
 	    "  --plot FILE.png        plot of utilization and queue length (gnuplot)\n"
 	    "  --quiet                no progress on stderr\n"
@@ -224,7 +225,8 @@ enum {
 	O_VERSION,
 	O_TIME_ALLOC,
 	O_PLATFORM,
-	O_RESIZE
+	O_RESIZE,
+	O_GROUPS_OUT
 };
 
 static const struct option long_opts[] = {
@@ -262,6 +264,7 @@ static const struct option long_opts[] = {
     {"version", 0, 0, O_VERSION},
     {"time-alloc", 0, 0, O_TIME_ALLOC},
     {"resize", 1, 0, O_RESIZE},
+    {"groups-out", 1, 0, O_GROUPS_OUT},
     {0, 0, 0, 0},
 };
 
@@ -290,6 +293,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_SYNTH: c->synthetic = optarg; break;
 		case O_STATS: c->stats = optarg; break;
 		case O_SWF_OUT: c->swf_out = optarg; break;
+		case O_GROUPS_OUT: c->groups_out = optarg; break;
 		case O_MACHINE: c->machine = optarg; break;
 		case O_PLATFORM: c->platform = optarg; break;
 		case O_SCHED: c->sched = optarg; break;
@@ -493,7 +497,7 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 	return 0;
 }
 
-enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_N };
+enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_GROUPS, OUT_N };
 
 /* What runs inside the run-time model's drive(): the simulation and every
  * output after it. */
@@ -520,8 +524,8 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
 	int rc = 0;
-	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out, c->plot,
-	                            c->swf_out};
+	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out,
+	                            c->plot,     c->swf_out,     c->groups_out};
 	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
 		if (paths[k])
 			rc = k == OUT_PLOT ? cmn_outfile_reserve(&out[k], paths[k], e)
@@ -564,6 +568,8 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, m, c->gamma_s);
 	if (!rc && out[OUT_SUMMARY].f)
 		rc = js_write_summary_csv(out[OUT_SUMMARY].f, w, res, &p);
+	if (!rc && out[OUT_GROUPS].f)
+		rc = js_write_groups_csv(out[OUT_GROUPS].f, w, res);
 	if (!rc && out[OUT_SWF].f)
 		rc = js_swf_write(out[OUT_SWF].f, w, p.workload);
 	if (rc == CMN_EIO && !e->msg[0])

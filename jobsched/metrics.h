@@ -60,6 +60,10 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
                       const struct plat_machine *m, double gamma_s);
 int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                          const struct js_run_params *p);
+/* The groups table (metrics_groups.c): per requested size and per user
+ * priority, the jobs' mean wait, execution, response, node-seconds,
+ * expansions and contractions. */
+int js_write_groups_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r);
 /* A short human table of the summary on f. */
 void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                       const struct js_run_params *p);

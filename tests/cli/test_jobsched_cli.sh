@@ -66,7 +66,20 @@ assert r['queue_order'] == 'priority:qfactor_w=2,qtime_w=0,nodes_w=0.5,qfactor_l
 RS="--synthetic reshape:resizable=100,high=50 --machine flat:nodes=400 --queue-order priority"
 "$JS" $RS --resize pba:window=3 --jobs-out "$T/rs1.csv" --summary-out "$T/rss.csv" --quiet > /dev/null
 check "resize: runs" test $? -eq 0
-"$JS" $RS --resize pba:window=3 --jobs-out "$T/rs2.csv" --quiet > /dev/null
+"$JS" $RS --resize pba:window=3 --jobs-out "$T/rs2.csv" --groups-out "$T/rsg.csv" --quiet > /dev/null
+check "groups table: the jobs CSV's means by size and by priority" python3 -c "
+import csv, statistics as st
+jobs = list(csv.DictReader(open('$T/rs2.csv')))
+g = list(csv.DictReader(open('$T/rsg.csv')))
+for kind, col in (('size', 'requested_number_of_resources'), ('user_priority', 'user_priority')):
+    rows = [r for r in g if r['group'] == kind]
+    assert sum(int(r['jobs']) for r in rows) == len(jobs)
+    for r in rows:
+        mine = [j for j in jobs if float(j[col]) == float(r['value'])]
+        assert len(mine) == int(r['jobs'])
+        for a, b in (('mean_wait_s', 'waiting_time'), ('mean_execution_s', 'execution_time'), ('mean_response_s', 'turnaround_time')):
+            assert abs(float(r[a]) - st.mean(float(j[b]) for j in mine)) < 1e-5, (r, a)
+        assert abs(float(r['mean_expansions']) - st.mean(int(j['expansions']) for j in mine)) < 1e-4"
 check "resize: deterministic" cmp -s "$T/rs1.csv" "$T/rs2.csv"
 check "resize: summary names the policy and the model, counts resizes" python3 -c "
 import csv; r=next(csv.DictReader(open('$T/rss.csv')))
