@@ -72,8 +72,8 @@ static void usage(FILE *f, const struct cli *c)
 	    "  --queue-order ORDER    arrival (default) | sjf | smallest | priority[:qfactor_w=W,\n"
 	    "                         qtime_w=W,nodes_w=W,qfactor_limit=L] (seed 004 aging)\n"
 	    "  --resize SPEC          resizing policy for resizable jobs (seed 004; policies\n"
-	    "                         below; default none: every job keeps its size); the\n"
-	    "                         run-time model then defaults to reshape\n"
+	    "                         below), or none (default: every job keeps its size);\n"
+	    "                         with a policy the run-time model defaults to reshape\n"
 	    "  --kill                 end jobs when they reach their requested time\n"
 	    "  --seed N               random seed (synthetic workloads; default 1)\n"
 	    "  --gamma S              bounded slowdown threshold in s (default 10)\n"
@@ -302,7 +302,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 			c->runtime = optarg;
 			c->runtime_given = 1;
 			break;
-		case O_RESIZE: c->resize = optarg; break;
+		case O_RESIZE: c->resize = strcmp(optarg, "none") ? optarg : NULL; break;
 		case O_ORDER: rc = parse_order(c, optarg, e); break;
 		case O_KILL: c->kill = 1; break;
 		case O_SEED:

@@ -1,5 +1,6 @@
 /* The resizing policy registry and instance wrapper. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "resize.h"
 
@@ -32,7 +33,23 @@ int js_resize_create(const char *spec, struct js_resize **out, struct cmn_err *e
 	r->conf.min_ep = cmn_params_num(&r->params, "min_ep");
 	r->conf.alpha = cmn_params_num(&r->params, "alpha");
 	r->conf.redist_s = cmn_params_num(&r->params, "redist");
-	r->conf.arb_step = (int)cmn_params_num(&r->params, "arb_step");
+	const char *step = cmn_params_str(&r->params, "arb_step");
+	char *end;
+	long v = strtol(step, &end, 10);
+	if (!strcmp(step, "row"))
+		r->conf.arb_step = 0;
+	else if (!strcmp(step, "start"))
+		r->conf.arb_step = -1;
+	else if (*step && !*end && v > 0 && v <= 1000000)
+		r->conf.arb_step = (int)v;
+	else {
+		cmn_err_set(e, CMN_EUSAGE,
+		            "resizing policy %s: arb_step: '%s' is not row, start or a number of "
+		            "processors in 1..1000000",
+		            r->ops->base.name, step);
+		free(r);
+		return CMN_EUSAGE;
+	}
 	cmn_params_format(r->ops->base.name, &r->params, r->spec, sizeof r->spec);
 	*out = r;
 	return 0;

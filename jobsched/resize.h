@@ -19,7 +19,8 @@ struct js_resize_conf {
 	double min_ep;   /* the expand potential must exceed it (when it counts) */
 	double alpha;    /* node efficiency of the policy's own speed-up prediction */
 	double redist_s; /* data-redistribution time charged per resize */
-	int arb_step;    /* processors an arbitrary-topology job grows by (0: a row) */
+	int arb_step;    /* what an arbitrary-topology job grows by: N > 0 processors, 0 one row
+	                    of its starting grid, -1 its starting size */
 };
 
 struct js_resize_ops {
@@ -54,13 +55,13 @@ struct js_resize_ops {
 	     "node efficiency of the policy's speed-up prediction"},                                 \
 	    {"redist", CMN_PT_DOUBLE, "0", 0, 1e9, NULL, "data-redistribution time per resize (s)"}, \
 	    {"arb_step",                                                                             \
-	     CMN_PT_INT,                                                                             \
-	     "0",                                                                                    \
+	     CMN_PT_STRING,                                                                          \
+	     "row",                                                                                  \
 	     0,                                                                                      \
-	     1e6,                                                                                    \
+	     0,                                                                                      \
 	     NULL,                                                                                   \
-	     "processors an arbitrary-topology job grows by (0: one row of its starting "            \
-	     "grid)"},                                                                               \
+	     "what an arbitrary-topology job grows by: row (one row of its starting grid), "         \
+	     "start (its starting size) or a number of processors"},                                 \
 	{                                                                                            \
 		NULL                                                                                 \
 	}
@@ -80,8 +81,9 @@ void js_resize_destroy(struct js_resize *r);
 /* --- the strategies (resize_strategy.c) --- */
 
 /* The next size a job may take from cur (its topology: arbitrary grows by
- * c->arb_step processors, by default one row of its starting grid, the
- * longer side of the most nearly square r x c = start; nearly-square adds
+ * c->arb_step: by default one row of its starting grid, the longer side
+ * of the most nearly square r x c = start, or its starting size, or a
+ * number of processors; nearly-square adds
  * one to the shorter side of its current grid; power-of-2 doubles). */
 int js_rs_next_size(const struct js_resize_conf *c, const struct js_job *job, int start, int cur);
 /* Job j's expand potential: the slope, at its current size, of a

@@ -41,7 +41,10 @@ int js_rs_next_size(const struct js_resize_conf *c, const struct js_job *job, in
 		int r = grid_rows(cur);
 		return (r + 1) * (cur / r);
 	}
-	default: return cur + (c->arb_step ? c->arb_step : start / grid_rows(start));
+	default:
+		return cur + (c->arb_step > 0   ? c->arb_step
+		              : c->arb_step < 0 ? start
+		                                : start / grid_rows(start));
 	}
 }
 

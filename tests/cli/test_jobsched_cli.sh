@@ -83,8 +83,8 @@ for kind, col in (('size', 'requested_number_of_resources'), ('user_priority', '
 check "resize: deterministic" cmp -s "$T/rs1.csv" "$T/rs2.csv"
 check "resize: summary names the policy and the model, counts resizes" python3 -c "
 import csv; r=next(csv.DictReader(open('$T/rss.csv')))
-assert r['resize'] == 'pba:window=3,min_ep=0,alpha=0.8,redist=0,arb_step=0', r['resize']
-assert r['runtime'] == 'reshape:alpha=0.8', r['runtime']
+assert r['resize'] == 'pba:window=3,min_ep=0,alpha=0.8,redist=0,arb_step=row', r['resize']
+assert r['runtime'] == 'reshape:alpha=0.8,from=current', r['runtime']
 assert int(r['expansions']) > 0 and int(r['contractions']) > 0 and int(r['resize_points']) == 120 * 6
 jobs = list(csv.DictReader(open('$T/rs1.csv')))
 assert sum(float(j['user_priority']) > 0 for j in jobs) == 60
@@ -99,7 +99,7 @@ check "resize with a model that cannot: exit 2, job named, nothing written" \
 check "unknown resizing policy: exit 2, named" test $? -eq 2 -a ! -e "$T/rsx.csv" && grep -q "grow" "$T/err"
 "$JS" $RS --resize maxb:window=0 > /dev/null 2> "$T/err"
 check "bad policy parameter: exit 2" test $? -eq 2 && grep -q "window" "$T/err"
-"$JS" --synthetic reshape:resizable=100 --machine flat:nodes=400 --jobs-out "$T/rs3.csv" --quiet > /dev/null
+"$JS" --synthetic reshape:resizable=100 --machine flat:nodes=400 --resize none --jobs-out "$T/rs3.csv" --quiet > /dev/null
 check "resizable jobs without --resize keep their size" python3 -c "
 import csv
 for j in csv.DictReader(open('$T/rs3.csv')):

@@ -103,6 +103,10 @@ static void test_next_size(void)
 	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 81, 81), 90);
 	c.arb_step = 10;
 	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 45);
+	c.arb_step = -1; /* its starting size */
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 70);
+	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 70), 105);
+	c.arb_step = 10;
 	j.topo = JS_TOPO_SQUARE;                              /* one more on the shorter side */
 	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 35), 42); /* 5x7 -> 6x7 */
 	CU_ASSERT_EQUAL(js_rs_next_size(&c, &j, 35, 42), 49); /* 6x7 -> 7x7 */
@@ -138,6 +142,14 @@ static void test_maxb_alone(void)
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].node_s, 10 * 10 + 15 * i15 + 20 * i20 + 25 * i25, 1e-6);
 	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), "10@0 15@10 20@", 14), 0);
 	CU_ASSERT_EQUAL(r->resize_points, 3);
+	js_sim_result_free(r);
+	/* from=start: every size's time from the starting one */
+	r = run(w, "flat:nodes=100", "maxb", "reshape:from=start");
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s,
+	                       10 + 10 / js_reshape_factor(10, 15, a) +
+	                           10 / js_reshape_factor(10, 20, a) +
+	                           10 / js_reshape_factor(10, 25, a),
+	                       1e-9);
 	js_sim_result_free(r);
 	js_workload_free(w);
 }
@@ -489,6 +501,12 @@ static void test_errors(void)
 	js_resize_destroy(rz);
 	CU_ASSERT_NOT_EQUAL(js_resize_create("nope", &rz, &e), 0);
 	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:window=0", &rz, &e), 0);
+	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:arb_step=-3", &rz, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "arb_step: '-3' is not row, start"));
+	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:arb_step=4x", &rz, &e), 0);
+	CU_ASSERT_EQUAL(js_resize_create("pba:arb_step=start", &rz, &e), 0);
+	CU_ASSERT_EQUAL(rz->conf.arb_step, -1);
+	js_resize_destroy(rz);
 	js_workload_free(w);
 }
 
