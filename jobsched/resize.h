@@ -91,7 +91,10 @@ int js_rs_next_size(const struct js_resize_conf *c, const struct js_job *job, in
  * speed-up on the last window + 1 sizes it ran on; INFINITY before it has
  * resized `window` times (not yet computed: it ranks first). */
 double js_rs_expand_potential(const struct js_resize_conf *c, const struct js_sim *sim, int j);
-/* Whether job j benefited from its last expansion (1 when it has none). */
+/* Whether job j benefited from its last expansion (standing or undone
+ * since): its measured iteration time on the size it grew to is below the
+ * one on the size it grew from (1 when it has not expanded, or has not
+ * yet run an iteration there). */
 int js_rs_benefited(const struct js_sim *sim, int j);
 /* Harvesting: whether job j is to contract now for the queued jobs. */
 int js_rs_least_impact(const struct js_resize_conf *c, const struct js_sim *sim, int j);
@@ -100,9 +103,9 @@ int js_rs_fcfs_contract(const struct js_resize_conf *c, const struct js_sim *sim
  * it. Returns 1 grown, 0 not, < 0 an error. */
 int js_rs_max_benefit(const struct js_resize_conf *c, struct js_sim *sim, int j, struct cmn_err *e);
 /* The sweet-spot rule: a job at its sweet spot keeps its size; one whose
- * last expansion did not pay returns to its previous size, which becomes
- * its sweet spot. Returns 1 when its size is settled so (it may not grow
- * now), 0 when it may grow, < 0 an error. */
+ * last expansion did not pay returns to the size it grew from (if still
+ * above it), which becomes its sweet spot. Returns 1 when its size is
+ * settled so (it may not grow now), 0 when it may grow, < 0 an error. */
 int js_rs_sweet_spot_rule(struct js_sim *sim, int j, struct cmn_err *e);
 /* Policy 1 (favour queued jobs) with a harvesting strategy: PBA-PR and
  * FCFS-PR. */

@@ -89,12 +89,11 @@ double js_rs_expand_potential(const struct js_resize_conf *c, const struct js_si
 
 int js_rs_benefited(const struct js_sim *sim, int j)
 {
-	int prev = js_sim_prev_size(sim, j), cur;
-	js_sim_job_nodes(sim, j, &cur);
-	if (!prev)
+	int from, to;
+	if (!js_sim_last_expansion(sim, j, &from, &to))
 		return 1;
-	double tp = js_sim_measured(sim, j, prev), tc = js_sim_measured(sim, j, cur);
-	return isnan(tp) || isnan(tc) || tc < tp;
+	double tf = js_sim_measured(sim, j, from), tt = js_sim_measured(sim, j, to);
+	return isnan(tf) || isnan(tt) || tt < tf;
 }
 
 static int size_of(const struct js_sim *sim, int j)
@@ -253,9 +252,12 @@ int js_rs_sweet_spot_rule(struct js_sim *sim, int j, struct cmn_err *e)
 		return 1;
 	if (js_rs_benefited(sim, j))
 		return 0;
-	int prev = js_sim_prev_size(sim, j); /* the last expansion did not pay */
-	js_sim_set_sweet_spot(sim, j, prev);
-	int rc = js_sim_resize(sim, j, prev, e);
+	int from, to; /* the last expansion did not pay: back to where it started */
+	js_sim_last_expansion(sim, j, &from, &to);
+	js_sim_set_sweet_spot(sim, j, from);
+	if (cur <= from) /* contracted there already (harvested) */
+		return 1;
+	int rc = js_sim_resize(sim, j, js_sim_prev_size(sim, j), e);
 	return rc < 0 ? rc : 1;
 }
 

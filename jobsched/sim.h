@@ -170,6 +170,9 @@ double js_sim_measured(const struct js_sim *s, int j, int size);
  * measured iteration times; returns how many (at most max). */
 int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, int max);
 int js_sim_expansions(const struct js_sim *s, int j);
+/* Its latest expansion, standing or undone since (from -> to nodes);
+ * returns 0 when it has not expanded. */
+int js_sim_last_expansion(const struct js_sim *s, int j, int *from, int *to);
 /* When its current iteration ends at the current rates. */
 double js_sim_next_point(const struct js_sim *s, int j);
 /* Resizes job j, which must be at its resize point (in the policy's call),

@@ -29,7 +29,8 @@ struct rs_size {
 
 struct js_rs {
 	int start_size, sweet, nexp, ncon;
-	int *stack, nstack; /* sizes before each standing expansion */
+	int exp_from, exp_to; /* the latest expansion */
+	int *stack, nstack;   /* sizes before each standing expansion */
 	struct rs_size *sz;
 	int nsz, cap;
 	long uses;
@@ -203,6 +204,15 @@ int js_sim_expansions(const struct js_sim *s, int j)
 {
 	return s->st[j].rs ? s->st[j].rs->nexp : 0;
 }
+int js_sim_last_expansion(const struct js_sim *s, int j, int *from, int *to)
+{
+	const struct js_rs *rs = s->st[j].rs;
+	if (!rs || !rs->nexp)
+		return 0;
+	*from = rs->exp_from;
+	*to = rs->exp_to;
+	return 1;
+}
 double js_sim_next_point(const struct js_sim *s, int j)
 {
 	const struct jstate *st = &s->st[j];
@@ -353,6 +363,8 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		s->busy += size - cur;
 		st->nnodes = size;
 		rs->stack[rs->nstack++] = cur;
+		rs->exp_from = cur;
+		rs->exp_to = size;
 		rs->nexp++;
 		s->res->jobs[j].expansions++;
 		s->res->expansions++;

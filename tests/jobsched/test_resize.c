@@ -191,6 +191,24 @@ static void test_sweet_spot(void)
 	js_workload_free(w);
 }
 
+/* An expansion that did not pay counts after the job was harvested back:
+ * A grows to 48 at 10 (its iterations then take 12 s instead of 10), is
+ * contracted at 22 for C, and at 32, with nodes idle again, does not grow
+ * a second time: 40 is its sweet spot. */
+static void test_sweet_spot_after_harvest(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 40, 6, 10, 200, 0);
+	w->jobs[0].f[JS_F_GROUP] = -100; /* every new size 20% slower */
+	th_add(w, 15, 5, 10, 56);        /* C: needs 4 more than the 52 free */
+	struct js_sim_result *r = run(w, "flat:nodes=100", "pba", NULL);
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "40@0 48@10 40@22");
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].start_s, 22, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 10 + 12 + 4 * 10, 1e-9);
+	js_sim_result_free(r);
+	js_workload_free(w);
+}
+
 /* Two running jobs grown from 40 to 48 nodes on 100 (A scales linearly,
  * B barely); C (12 nodes) arrives and waits for 8 of the 4 free. PBA's
  * Least-Impact-Priority contracts B, the least impact, even though A
@@ -518,6 +536,7 @@ static void add_suites(void)
 	CU_add_test(s, "Max-B alone grows a row per resize point", test_maxb_alone);
 	CU_add_test(s, "expand potential threshold", test_expand_potential);
 	CU_add_test(s, "sweet spot and redistribution cost", test_sweet_spot);
+	CU_add_test(s, "sweet spot after a harvest", test_sweet_spot_after_harvest);
 	CU_add_test(s, "Least-Impact vs FCFS-Contract harvesting", test_least_impact);
 	CU_add_test(s, "harvesting respects priorities", test_harvest_priorities);
 	CU_add_test(s, "Max-Benefit pre-allocation", test_max_benefit_preallocation);
