@@ -38,6 +38,18 @@ struct js_alloc_ops {
 	 * allocator declines to try (its thresholds), 0 when trying gave no
 	 * improvement, 1 when out holds a better arrangement. */
 	int (*migrate)(void *self, int count, const int *const *nodes, const int *n, int **out);
+	/* Optional (resizable jobs): growth of a running job on nodes[0..n-1]
+	 * by `extra` of the free nodes (free_nodes[0..nfree-1], in node
+	 * order): writes them to out and returns 0, or -1 when it will not
+	 * grow the job so. NULL: the free nodes nearest the job's
+	 * (js_alloc_grow). */
+	int (*grow)(void *self, const int *nodes, int n, const int *free_nodes, int nfree,
+	            int extra, int *out);
+	/* Optional: a running job contracts by `drop` nodes: reorders
+	 * nodes[0..n-1] so that the ones it releases come last; 0, or -1 out of
+	 * memory. NULL: the farthest from the rest, one at a time
+	 * (js_alloc_shrink). */
+	int (*shrink)(void *self, int *nodes, int n, int drop);
 	/* Number of free nodes: no job needs fewer than one free node, so 0
 	 * lets a scheduler stop scanning its queue. */
 	int (*free_count)(const void *self);
@@ -84,6 +96,18 @@ int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, 
 /* Whether the job can be placed in this state (a decision too). */
 int js_alloc_fits(struct js_alloc *a, const struct js_job *j);
 int js_alloc_fits_flags(struct js_alloc *a, const struct js_job *j, int flags);
+/* Resizing a running job (alloc_resize.c): the allocator's grow / shrink,
+ * or the defaults. Growth: the free nodes nearest the job's (least
+ * distance to any of its nodes, then node number); 0, -1 when fewer than
+ * extra are free or the allocator refuses, -2 out of memory. Contraction:
+ * one at a time the node with the largest sum of distances to the job's
+ * other nodes (ties: the higher number), which keeps the rest compact; 0 or
+ * -2. Neither changes the allocator's state (the caller occupies and
+ * releases). */
+int js_alloc_grow(struct js_alloc *a, const int *nodes, int n, const int *free_nodes, int nfree,
+                  int extra, int *out);
+int js_alloc_shrink(struct js_alloc *a, int *nodes, int n, int drop);
+
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
 {
 	a->ops->occupy(a->self, nodes, n);

@@ -246,91 +246,24 @@ int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, in
 
 /* --- resizing --- */
 
-/* The free nodes nearest job j's own (smallest distance to any of them,
- * then node number): extra of them into out. Returns 0, or -1 when fewer
- * are free. */
-static int nearest_free(struct js_sim *s, int j, int extra, int *out)
+/* The free nodes in node order into out (room for every node); their
+ * count, or -1 when out of memory. */
+static int free_nodes(const struct js_sim *s, int *out)
 {
 	char *busy = calloc((size_t)s->nodes, 1);
-	int *cand = malloc((size_t)s->nodes * sizeof *cand), *dist = NULL;
-	if (!busy || !cand) {
-		free(busy);
-		free(cand);
-		return -2;
-	}
+	if (!busy)
+		return -1;
 	for (size_t p = 0; p < s->rlen; p++) {
 		const struct jstate *r = &s->st[s->running[p]];
 		for (int i = 0; i < r->nnodes; i++)
 			busy[r->nodes[i]] = 1;
 	}
-	int nc = 0;
+	int n = 0;
 	for (int v = 0; v < s->nodes; v++)
 		if (!busy[v])
-			cand[nc++] = v;
-	int rc = nc < extra ? -1 : 0;
-	if (!rc && nc > extra) {
-		dist = malloc((size_t)s->nodes * sizeof *dist);
-		if (!dist)
-			rc = -2;
-		const struct jstate *st = &s->st[j];
-		const struct plat_machine *m = s->alloc->machine;
-		for (int c = 0; !rc && c < nc; c++) {
-			int best = -1;
-			for (int i = 0; i < st->nnodes; i++) {
-				int d = plat_distance(m, cand[c], st->nodes[i]);
-				if (best < 0 || d < best)
-					best = d;
-			}
-			dist[cand[c]] = best;
-		}
-		/* selection of the extra nearest: a stable insertion sort of the
-		 * candidates by distance (they are in node order already) */
-		for (int a = 1; !rc && a < nc; a++) {
-			int v = cand[a], b = a;
-			while (b > 0 && dist[cand[b - 1]] > dist[v]) {
-				cand[b] = cand[b - 1];
-				b--;
-			}
-			cand[b] = v;
-		}
-	}
-	if (!rc)
-		memcpy(out, cand, (size_t)extra * sizeof *out);
+			out[n++] = v;
 	free(busy);
-	free(cand);
-	free(dist);
-	return rc;
-}
-
-/* Removes the `drop` nodes of job j's set farthest from the rest (largest
- * sum of distances to the job's nodes, ties: the higher node number),
- * writing them to out and compacting st->nodes. */
-static int farthest_nodes(struct js_sim *s, int j, int drop, int *out)
-{
-	struct jstate *st = &s->st[j];
-	const struct plat_machine *m = s->alloc->machine;
-	long *sum = malloc((size_t)st->nnodes * sizeof *sum);
-	if (!sum)
-		return -2;
-	for (int a = 0; a < st->nnodes; a++) {
-		sum[a] = 0;
-		for (int b = 0; b < st->nnodes; b++)
-			sum[a] += plat_distance(m, st->nodes[a], st->nodes[b]);
-	}
-	for (int k = 0; k < drop; k++) {
-		int w = 0;
-		for (int a = 1; a < st->nnodes; a++)
-			if (sum[a] > sum[w] || (sum[a] == sum[w] && st->nodes[a] > st->nodes[w]))
-				w = a;
-		out[k] = st->nodes[w];
-		for (int a = 0; a < st->nnodes; a++) /* the rest no longer counts it */
-			sum[a] -= plat_distance(m, st->nodes[a], out[k]);
-		st->nodes[w] = st->nodes[st->nnodes - 1];
-		sum[w] = sum[st->nnodes - 1];
-		st->nnodes--;
-	}
-	free(sum);
-	return 0;
+	return n;
 }
 
 int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
@@ -349,7 +282,10 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	struct rs_size *target = size_find(rs, size);
 	int *buf = s->nodebuf[0];
 	if (size > cur) {
-		int rc = nearest_free(s, j, size - cur, buf);
+		int nfree = free_nodes(s, s->nodebuf[1]);
+		int rc = nfree < 0 ? -2
+		                   : js_alloc_grow(s->alloc, st->nodes, cur, s->nodebuf[1], nfree,
+		                                   size - cur, buf);
 		if (rc == -2)
 			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		if (rc)
@@ -375,8 +311,10 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 			    "job %.0f: contraction from %d to %d nodes, a size it has "
 			    "not run on",
 			    job->f[JS_F_JOB], cur, size);
-		if (farthest_nodes(s, j, cur - size, buf))
+		if (js_alloc_shrink(s->alloc, st->nodes, cur, cur - size))
 			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		memcpy(buf, st->nodes + size, (size_t)(cur - size) * sizeof *buf);
+		st->nnodes = size;
 		js_alloc_release(s->alloc, buf, cur - size);
 		s->busy -= cur - size;
 		while (rs->nstack && rs->stack[rs->nstack - 1] >= size)
