@@ -13,6 +13,7 @@ SCEN = [("Static", "static", "none"), ("FCFS-PR", "fcfs-pr", "fcfs"),
         ("Max-B-PR", "maxb-pr", "maxb"), ("PBA-PR", "pba-pr", "pba")]
 CLASS = {32: "small", 35: "small", 64: "medium", 81: "medium", 128: "large", 136: "large"}
 SIZES = ["small", "medium", "large"]
+PROFILES = ["cg", "mg", "ft", "is", "lu"]
 
 # The paper's numbers.
 P_T1 = {"Static": (83.6, 647.6, None, 141.7, None), "FCFS-PR": (87.0, 546.7, 15.6, 138.8, 2.1),
@@ -65,8 +66,8 @@ def fmt(x, d=1):
     return "—" if x is None else ("%.*f" % (d, x))
 
 
-def gnuplot(png, script):
-    g = ["set terminal pngcairo noenhanced size 1100,450", "set output '%s'" % os.path.join(HERE, png)]
+def gnuplot(png, script, size="1100,450"):
+    g = ["set terminal pngcairo noenhanced size %s" % size, "set output '%s'" % os.path.join(HERE, png)]
     subprocess.run(["gnuplot"], input="\n".join(g + script) + "\n", text=True, check=True)
 
 
@@ -74,10 +75,10 @@ def bars(title, ylabel, labels, series):
     """A clustered bar chart: series = [(name, [values per label]), ...]."""
     s = ["set title '%s'" % title, "set ylabel '%s'" % ylabel, "set style data histograms",
          "set style histogram clustered gap 1", "set style fill solid 0.7 border -1",
-         "set key top right", "set grid ytics", "set yrange [0:*]"]
+         "set key outside bottom center horizontal", "set grid ytics", "set yrange [0:*]"]
     rows = []
-    for i, lab in enumerate(labels):
-        rows.append("'%s' " % lab + " ".join("%.6g" % v[1][i] for v in series))
+    for i, lab in enumerate(labels):  # labels without blanks: no quotes needed
+        rows.append("%s " % lab.replace(" ", "_") + " ".join("%.6g" % v[1][i] for v in series))
     s += ["$d << EOD"] + rows + ["EOD"]
     s.append("plot " + ", ".join("$d using %d:xtic(1) title '%s'" % (k + 2, n)
                                  for k, (n, _) in enumerate(series)))
@@ -142,13 +143,13 @@ def exp1(md):
         md.append("| %s | " % n + " | ".join(cells) + " |")
     md.append("")
     names = [n for n, _, _ in SCEN]
-    s = ["set multiplot layout 1,4"]
+    s = ["set multiplot layout 2,2"]
     for key, title, yl, pk in (("compl", "completion (Fig. 3)", "s", 1), ("exec", "execution (Fig. 4)", "s", 3),
                                ("wait", "queue wait (Fig. 5)", "s", None), ("util", "utilization (Fig. 6)", "%", 0)):
         paper = [P_T1[n][pk] for n in names] if pk is not None else [P_T2[n][0] for n in names]
         s += bars(title, yl, names, [("ours", [avg[n][key] for n in names]), ("paper", paper)])
     s.append("unset multiplot")
-    gnuplot("exp1_scenarios.png", s)
+    gnuplot("exp1_scenarios.png", s, "1000,800")
     s = ["set multiplot layout 1,2"]
     s += bars("queue wait by size (Fig. 7)", "s", SIZES, [(n, [size_avg[n][x][0] for x in SIZES]) for n in names])
     s += bars("execution by size (Fig. 8)", "s", SIZES, [(n, [size_avg[n][x][1] for x in SIZES]) for n in names])
@@ -271,6 +272,23 @@ def mesh(md, flat):
             name, a["compl"], fmt(None if name == "Static" else improv(flat["Static"]["compl"], a["compl"])),
             a["exec"], fmt(None if name == "Static" else improv(flat["Static"]["exec"], a["exec"])),
             a["wait"], a["util"], a["exp"], a["con"]))
+    md += ["", "Execution time under resizing over the same job's under static scheduling "
+           "(curve allocator, seven mixes), by profile, for the jobs that resized and those that did not:", "",
+           "| scenario | jobs | all | " + " | ".join(PROFILES) + " |", "|---|---|---|" + "---|" * len(PROFILES)]
+    for name, sc, pol in SCEN[1:]:
+        ratios = {True: [], False: []}
+        for m in range(1, 8):
+            a = {j["job_id"]: j for j in point("mesh", alloc="curve", scenario="static", policy="none", mix=m)[0]}
+            for j in point("mesh", alloc="curve", scenario=sc, policy=pol, mix=m)[0]:
+                x = a[j["job_id"]]
+                ratios[int(j["expansions"]) > 0].append(
+                    (float(j["execution_time"]) / float(x["execution_time"]), x["profile"]))
+        for resized in (True, False):
+            v = ratios[resized]
+            cells = ["%.2f (%d)" % (st.mean(r for r, q in v if q == p), sum(1 for _, q in v if q == p))
+                     if any(q == p for _, q in v) else "" for p in PROFILES]
+            md.append("| %s | %s | %.2f | " % (name, "resized" if resized else "never resized",
+                                               st.mean(r for r, _ in v)) + " | ".join(cells) + " |")
     md.append("")
     names = [n for n, _, _ in SCEN]
     s = ["set multiplot layout 1,2"]
