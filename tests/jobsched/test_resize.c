@@ -497,6 +497,39 @@ static void test_generator_shares(void)
 	js_workload_free(b);
 }
 
+/* A policy that contracts a job to a size it never ran on is stopped by
+ * the core with the job named. */
+static int bad_point(const struct js_resize_conf *c, struct js_sim *sim, int j, struct cmn_err *e)
+{
+	(void)c;
+	int n;
+	js_sim_job_nodes(sim, j, &n);
+	int rc = js_sim_resize(sim, j, n - 1, e);
+	return rc < 0 ? -rc : 0;
+}
+static const struct cmn_param_def bad_params[] = {JS_RESIZE_PARAMS};
+static const struct js_resize_ops bad_ops = {{"bad", "test", bad_params}, bad_point};
+
+static void test_unseen_size_refused(void)
+{
+	struct js_workload *w = th_workload();
+	add_rs(w, 0, 10, 4, 10, 100, 0);
+	struct js_runtime *rt = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(js_runtime_create("reshape", &rt, &e) == 0);
+	struct js_resize rz = {&bad_ops, {0}, {2, 0, 0.8, 0, 0}, "bad"};
+	struct js_sim_opts o;
+	js_sim_opts_default(&o);
+	o.resize = &rz;
+	struct js_sim_result *r = NULL;
+	CU_ASSERT_NOT_EQUAL(th_run_rt(w, 100, "easy", rt, &o, &r, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job 1: contraction from 10 to 9 nodes, a size it has "
+	                                     "not run on"));
+	CU_ASSERT_PTR_NULL(r);
+	js_runtime_destroy(rt);
+	js_workload_free(w);
+}
+
 /* A model that cannot resize jobs is refused with the job named; a
  * contraction to an unseen size is refused. */
 static void test_errors(void)
@@ -547,6 +580,7 @@ static void add_suites(void)
 	            test_properties);
 	CU_add_test(s, "generator shares per type", test_generator_shares);
 	CU_add_test(s, "errors", test_errors);
+	CU_add_test(s, "contraction to an unseen size refused", test_unseen_size_refused);
 }
 
 int main(int argc, char **argv)
