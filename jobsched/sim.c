@@ -155,8 +155,10 @@ static int prio_cmp(const void *a, const void *b)
 }
 
 /* The queue in priority order at the current time. */
-static void sort_by_priority(struct js_sim *s)
+void js_sim_sort_queue(struct js_sim *s)
 {
+	if (s->o->order != JS_ORDER_PRIORITY)
+		return;
 	for (size_t i = 0; i < s->qlen; i++) {
 		s->qkeys[i].key = js_sim_queue_priority(s, s->queue[i]);
 		s->qkeys[i].job = s->queue[i];
@@ -186,8 +188,7 @@ int js_sim_pass(struct js_sim *s, struct cmn_err *e)
 	if (!s->qlen)
 		return 0;
 	s->res->passes++;
-	if (s->o->order == JS_ORDER_PRIORITY)
-		sort_by_priority(s);
+	js_sim_sort_queue(s);
 	return s->sched->ops->pass(s->sched->self, s, e);
 }
 

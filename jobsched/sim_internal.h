@@ -59,7 +59,9 @@ int js_rs_point(struct js_sim *s, int j, struct cmn_err *e);
 void js_rs_free(struct js_rs *rs);
 /* Frees job j's resizing state, writing its size history to the result. */
 int js_rs_end(struct js_sim *s, int j, struct cmn_err *e);
-/* The core's own helpers sim_resize.c uses (sim.c). */
+/* The core's own helpers sim_resize.c uses (sim.c). The queue re-sorted
+ * by priority at the current time (no-op in the other orders). */
+void js_sim_sort_queue(struct js_sim *s);
 int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e);
 size_t js_sim_run_pos(const struct js_sim *s, int j);
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off);

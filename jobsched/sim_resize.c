@@ -151,6 +151,7 @@ int js_rs_point(struct js_sim *s, int j, struct cmn_err *e)
 	st->iter_left--;
 	s->res->resize_points++;
 	int before = st->nnodes;
+	js_sim_sort_queue(s); /* the policy reads the queue in its order now */
 	rs->at_point = 1;
 	int rc = s->resize->ops->point(&s->resize->conf, s, j, e);
 	rs->at_point = 0;
