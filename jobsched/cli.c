@@ -600,6 +600,23 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	return rc;
 }
 
+/* A resizing policy needs a run-time model that can resize the workload's
+ * resizable jobs: refused at once, the first such job named. */
+static int check_resizable(const struct js_runtime *rt, const struct js_workload *w,
+                           struct cmn_err *e)
+{
+	if (rt->ops->resize_iter && !rt->ops->advance)
+		return 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->jobs[i].resizable && w->jobs[i].iters >= 2)
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "run-time model %s cannot run resizable jobs (job %.0f): use "
+			    "reshape or an emergent model",
+			    rt->spec, w->jobs[i].f[JS_F_JOB]);
+	return 0;
+}
+
 static int simulate(const struct cli *c, struct cmn_err *e)
 {
 	struct plat_machine *m = NULL;
@@ -627,6 +644,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	}
 	if (!rc)
 		rc = load_workload(c, m, &w, e);
+	if (!rc && resize) /* before a model such as full prepares every job */
+		rc = check_resizable(rt, w, e);
 	if (!rc)
 		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
 	if (!rc) {
