@@ -107,7 +107,7 @@ int js_rs_start(struct js_sim *s, int j, struct cmn_err *e)
 	if (!s->rt->ops->resize_iter || s->rt->ops->advance)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "run-time model %s cannot run resizable jobs (job %.0f): use "
-		                   "reshape",
+		                   "reshape or an emergent model",
 		                   s->rt->spec, job->f[JS_F_JOB]);
 	struct js_rs *rs = calloc(1, sizeof *rs);
 	if (!rs)
