@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../apptraces/gen.h"
+#include "../common/hash.h"
 #include "jobprof.h"
 #include "recorded.h"
 
@@ -196,11 +197,8 @@ int cpl_profiles_of(const struct cpl_profiles *l, const struct js_job *job, int 
 			if (l->map[i].key == key)
 				return l->map[i].kernel;
 	}
-	uint64_t z = (uint64_t)l->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)j + 1; /* splitmix64 */
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	z ^= z >> 31;
-	double u = (double)(z >> 11) * 0x1.0p-53 * l->cum[l->ndraw - 1]; /* [0, total) */
+	double u =
+	    cmn_hash_unit((uint64_t)l->seed, (uint64_t)j) * l->cum[l->ndraw - 1]; /* [0, total) */
 	int k = 0;
 	while (k < l->ndraw - 1 && !(u < l->cum[k]))
 		k++;

@@ -33,6 +33,9 @@ struct cli {
 	const struct js_runtime_ops *const *runtimes; /* the run-time models offered */
 	const char *workload, *synthetic, *machine, *platform, *sched, *alloc, *runtime, *stats;
 	const char *resize; /* resizing policy, NULL: static */
+	double rs_pct;      /* --resizable: share of a log's jobs made resizable */
+	int rs_iters;
+	const char *resizable; /* as given */
 	int runtime_given;
 	const char *jobs_out, *summary_out, *series_out, *plot, *swf_out, *groups_out;
 	enum js_queue_order order;
@@ -74,6 +77,8 @@ static void usage(FILE *f, const struct cli *c)
 	    "  --resize SPEC          resizing policy for resizable jobs (seed 004; policies\n"
 	    "                         below), or none (default: every job keeps its size);\n"
 	    "                         with a policy the run-time model defaults to reshape\n"
+	    "  --resizable P:K        make P %% of a log's jobs resizable, K iterations each\n"
+	    "                         (chosen by a hash of --seed and the job number)\n"
 	    "  --kill                 end jobs when they reach their requested time\n"
 	    "  --seed N               random seed (synthetic workloads; default 1)\n"
 	    "  --gamma S              bounded slowdown threshold in s (default 10)\n"
@@ -226,7 +231,8 @@ enum {
 	O_TIME_ALLOC,
 	O_PLATFORM,
 	O_RESIZE,
-	O_GROUPS_OUT
+	O_GROUPS_OUT,
+	O_RESIZABLE
 };
 
 static const struct option long_opts[] = {
@@ -265,8 +271,32 @@ static const struct option long_opts[] = {
     {"time-alloc", 0, 0, O_TIME_ALLOC},
     {"resize", 1, 0, O_RESIZE},
     {"groups-out", 1, 0, O_GROUPS_OUT},
+    {"resizable", 1, 0, O_RESIZABLE},
     {0, 0, 0, 0},
 };
+
+/* --resizable P:K: a percentage and an iteration count. */
+static int parse_resizable(struct cli *c, const char *arg, struct cmn_err *e)
+{
+	char *end;
+	double p = strtod(arg, &end);
+	long k = 0;
+	int ok = end != arg && *end == ':' && p >= 0 && p <= 100;
+	if (ok) {
+		const char *ks = end + 1;
+		k = strtol(ks, &end, 10);
+		ok = end != ks && *end == '\0' && k >= 2 && k <= 65535;
+	}
+	if (!ok)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--resizable: '%s' is not P:K (a percentage 0..100 and 2..65535 "
+		                   "iterations)",
+		                   arg);
+	c->rs_pct = p;
+	c->rs_iters = (int)k;
+	c->resizable = arg;
+	return 0;
+}
 
 /* Returns 0, -1 for --help/--version (exit 0), or an error code. */
 static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
@@ -303,6 +333,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 			c->runtime_given = 1;
 			break;
 		case O_RESIZE: c->resize = strcmp(optarg, "none") ? optarg : NULL; break;
+		case O_RESIZABLE: rc = parse_resizable(c, optarg, e); break;
 		case O_ORDER: rc = parse_order(c, optarg, e); break;
 		case O_KILL: c->kill = 1; break;
 		case O_SEED:
@@ -397,6 +428,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 	}
 	if (!!c->workload == !!c->synthetic)
 		return cmn_err_set(e, CMN_EUSAGE, "give exactly one of --workload and --synthetic");
+	if (c->rs_iters && c->synthetic)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--resizable is for logs (--workload); the reshape generator "
+		                   "draws its own resizable share");
 	if (!c->machine == !c->platform)
 		return cmn_err_set(
 		    e, CMN_EUSAGE,
@@ -412,6 +447,8 @@ static int load_workload(const struct cli *c, const struct plat_machine *m, stru
 	if (rc)
 		return rc;
 	rc = js_clean(*w, &c->clean, m->nodes, e);
+	if (!rc && c->rs_iters)
+		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed);
 	if (rc) {
 		js_workload_free(*w);
 		*w = NULL;
@@ -557,6 +594,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	                          rt ? rt->spec : "",
 	                          c->order_spec,
 	                          x->resize ? x->resize->spec : "",
+	                          c->resizable ? c->resizable : "",
 	                          c->kill,
 	                          c->seed,
 	                          c->gamma_s,

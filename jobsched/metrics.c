@@ -481,7 +481,7 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	    "frac_contiguous,frac_quasi,frac_noncontiguous,mean_clusters,alloc_decisions,"
 	    "alloc_time_total_s,alloc_time_mean_us,alloc_time_max_us,migrations_tried,migrations_"
 	    "done,jobs_coallocated,mean_psi,art_c1_s,art_c2_s,art_c3_s,art_c4_s,"
-	    "mean_effective_speedup,resize,resize_points,expansions,contractions\n");
+	    "mean_effective_speedup,resize,resizable,resize_points,expansions,contractions\n");
 	str(f, p->workload, ",");
 	str(f, p->machine, ",");
 	fprintf(f, "%d,", r->nodes);
@@ -534,6 +534,7 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 		num(f, s.art_c[g], ",");
 	num(f, s.mean_speedup, ",");
 	str(f, p->resize, ",");
+	str(f, p->resizable, ",");
 	fprintf(f, "%ld,%ld,%ld\n", r->resize_points, r->expansions, r->contractions);
 	return ferror(f) ? CMN_EIO : 0;
 }

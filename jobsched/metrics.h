@@ -46,7 +46,8 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 /* The effective parameters of a run, echoed in the summary. */
 struct js_run_params {
 	const char *workload, *machine, *sched, *alloc, *runtime, *order;
-	const char *resize; /* resizing policy spec, "" for none */
+	const char *resize;    /* resizing policy spec, "" for none */
+	const char *resizable; /* --resizable P:K as given, "" for none */
 	int kill_at_req;
 	unsigned long seed;
 	double gamma_s; /* bounded slowdown threshold, seed 003: 10 s */

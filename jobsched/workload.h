@@ -149,6 +149,11 @@ void js_clean_opts_default(struct js_clean_opts *o);
 int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_nodes,
              struct cmn_err *e);
 
+/* Makes pct % of the jobs resizable (resizable.c): those whose hash of
+ * (seed, job number) falls below pct / 100, with iters iterations and the
+ * arbitrary topology. Returns how many. */
+long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned long seed);
+
 /* The procs-per-node factor the options give for this workload's header. */
 int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o);
 

@@ -8,3 +8,7 @@ ok() { pass=$((pass + 1)); echo "PASS $1"; }
 ko() { fail=$((fail + 1)); echo "FAIL $1"; }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+# status_says STATUS OP N NEEDLE FILE [ABSENT]: the status compares (-eq,
+# -ne) with N, FILE holds NEEDLE and ABSENT, if given, does not exist; for
+# check, so that every part counts ("check ... && grep" would not).
+status_says() { [ "$1" "-$2" "$3" ] && grep -q -- "$4" "$5" && { [ -z "${6:-}" ] || [ ! -e "$6" ]; }; }

@@ -94,11 +94,32 @@ for j in jobs:
     assert max(sz) == int(j['max_nodes']) and len(sz) == 1 + int(j['expansions']) + int(j['contractions'])"
 "$JS" $RS --resize pba --runtime log --jobs-out "$T/rsx.csv" > /dev/null 2> "$T/err"
 check "resize with a model that cannot: exit 2, job named, nothing written" \
-	test $? -eq 2 -a ! -e "$T/rsx.csv" && grep -q "run-time model log cannot run resizable jobs (job" "$T/err"
+	status_says $? eq 2 "run-time model log cannot run resizable jobs (job" "$T/err" "$T/rsx.csv"
 "$JS" $RS --resize grow --jobs-out "$T/rsx.csv" > /dev/null 2> "$T/err"
-check "unknown resizing policy: exit 2, named" test $? -eq 2 -a ! -e "$T/rsx.csv" && grep -q "grow" "$T/err"
+check "unknown resizing policy: exit 2, named" status_says $? eq 2 "grow" "$T/err" "$T/rsx.csv"
 "$JS" $RS --resize maxb:window=0 > /dev/null 2> "$T/err"
-check "bad policy parameter: exit 2" test $? -eq 2 && grep -q "window" "$T/err"
+check "bad policy parameter: exit 2" status_says $? eq 2 "window" "$T/err"
+# --resizable P:K on a log: the same jobs under every scheduler, about P %,
+# echoed in the summary; bad specifications and generated workloads refused.
+"$JS" --synthetic dq:jobs=400 --machine flat:nodes=32 --swf-out "$T/rsl.swf" --quiet > /dev/null
+"$JS" --workload "$T/rsl.swf" --machine flat:nodes=32 --resizable 50:4 --resize pba \
+	--queue-order priority --jobs-out "$T/rl1.csv" --summary-out "$T/rls.csv" --quiet > /dev/null &&
+	"$JS" --workload "$T/rsl.swf" --machine flat:nodes=32 --resizable 50:4 --resize maxb \
+		--sched fcfs --jobs-out "$T/rl2.csv" --quiet > /dev/null
+check "resizable log: runs under two schedulers" test $? -eq 0
+check "resizable log: the same jobs, about half, echoed" python3 -c "
+import csv
+a = [j['resizable'] for j in csv.DictReader(open('$T/rl1.csv'))]
+b = [j['resizable'] for j in csv.DictReader(open('$T/rl2.csv'))]
+assert a == b and 150 < a.count('1') < 250, (a.count('1'))
+r = next(csv.DictReader(open('$T/rls.csv')))
+assert r['resizable'] == '50:4' and int(r['resize_points']) == 3 * a.count('1'), r"
+for bad in 50 120:4 50:1 50:4x; do
+	"$JS" --workload "$T/rsl.swf" --machine flat:nodes=32 --resizable "$bad" > /dev/null 2> "$T/err"
+	check "--resizable $bad: exit 2, named" status_says $? eq 2 "resizable: '$bad' is not P:K" "$T/err"
+done
+"$JS" --synthetic dq --machine flat:nodes=32 --resizable 50:4 > /dev/null 2> "$T/err"
+check "--resizable with a generator: exit 2" status_says $? eq 2 "is for logs" "$T/err"
 "$JS" --synthetic reshape:resizable=100 --machine flat:nodes=400 --resize none --jobs-out "$T/rs3.csv" --quiet > /dev/null
 check "resizable jobs without --resize keep their size" python3 -c "
 import csv
@@ -106,9 +127,9 @@ for j in csv.DictReader(open('$T/rs3.csv')):
     assert j['sizes'] == '' and j['expansions'] == '0', j"
 
 "$JS" --synthetic dq --machine flat:nodes=8 --queue-order priority:age=1 > /dev/null 2> "$T/err"
-check "priority order, unknown key: exit 2, named" test $? -eq 2 && grep -q "queue-order priority" "$T/err"
+check "priority order, unknown key: exit 2, named" status_says $? eq 2 "queue-order priority" "$T/err"
 "$JS" --synthetic dq --machine flat:nodes=8 --queue-order priorityx > /dev/null 2> "$T/err"
-check "unknown queue order: exit 2" test $? -eq 2 && grep -q "is not arrival, sjf, smallest or priority" "$T/err"
+check "unknown queue order: exit 2" status_says $? eq 2 "is not arrival, sjf, smallest or priority" "$T/err"
 "$JS" --workload /nonexistent.swf --machine flat:nodes=8 > /dev/null 2> "$T/err"
 check "missing file: exit 1" test $? -eq 1
 check "missing file: named" grep -q "/nonexistent.swf" "$T/err"
