@@ -4,6 +4,7 @@
  * and properties over the paper's synthetic workloads (never below the
  * starting size, contraction only to sizes run before, resizing disabled
  * = the static schedule, determinism). */
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,6 +471,96 @@ static void test_properties(void)
 	}
 }
 
+/* Invariants after every pass over random resizable workloads, every
+ * policy, two schedulers, flat and mesh: no node held twice, the
+ * allocator's free count equal to the nodes no job holds (growth and
+ * contraction keep its state right), no running job below its starting
+ * size. */
+struct inv {
+	int nodes, violations;
+	unsigned char *mark;
+};
+static void inv_observe(void *ctx, const struct js_sim *sim)
+{
+	struct inv *v = ctx;
+	memset(v->mark, 0, (size_t)v->nodes);
+	int busy = 0;
+	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
+		int j = js_sim_rjob(sim, p), n;
+		const int *nodes = js_sim_job_nodes(sim, j, &n);
+		for (int k = 0; k < n; k++)
+			v->violations += v->mark[nodes[k]]++ != 0;
+		busy += n;
+		v->violations += n < js_sim_start_size(sim, j);
+	}
+	v->violations += js_alloc_free_count(js_sim_alloc((struct js_sim *)sim)) != v->nodes - busy;
+}
+
+static void test_invariants(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *machines[] = {"flat:nodes=64", "mesh:dims=8x8"};
+	const char *policies[] = {"pba", "fcfs", "maxb:redist=1", "pba:arb_step=start,window=1"};
+	const char *scheds[] = {"easy", "fcfs"};
+	long runs = 0, resized = 0;
+	for (int trial = 0; trial < 12; trial++) {
+		gsl_rng_set(rng, (unsigned long)trial + 1);
+		struct js_workload *w = th_workload();
+		double t = 0;
+		for (int i = 0; i < 50; i++) {
+			t += (double)gsl_rng_uniform_int(rng, 8);
+			int iters = 2 + (int)gsl_rng_uniform_int(rng, 5);
+			double it = (double)(1 + gsl_rng_uniform_int(rng, 10));
+			add_rs(w, t, 1 + (int)gsl_rng_uniform_int(rng, 40), iters, it,
+			       iters * it * (1 + gsl_rng_uniform(rng)),
+			       gsl_rng_uniform(rng) < 0.3 ? 100 : 0);
+			struct js_job *j = &w->jobs[w->n - 1];
+			j->resizable = gsl_rng_uniform(rng) < 0.7;
+			j->topo = (uint8_t)gsl_rng_uniform_int(rng, 3);
+			j->f[JS_F_GROUP] =
+			    gsl_rng_uniform(rng) < 0.2 ? -100 : 80; /* some do not scale */
+		}
+		for (int m = 0; m < 2; m++)
+			for (int p = 0; p < 4; p++)
+				for (int s = 0; s < 2; s++) {
+					struct cmn_err e;
+					struct js_runtime *rt = NULL;
+					struct js_resize *rz = NULL;
+					CU_ASSERT_FATAL(
+					    js_runtime_create_ops(&t_ops, "", &rt, &e) == 0);
+					CU_ASSERT_FATAL(js_resize_create(policies[p], &rz, &e) ==
+					                0);
+					struct inv v = {64, 0, malloc(64)};
+					struct js_sim_opts o;
+					js_sim_opts_default(&o);
+					o.order = JS_ORDER_PRIORITY;
+					o.resize = rz;
+					o.observer = inv_observe;
+					o.observer_ctx = &v;
+					o.kill_at_req = trial % 3 == 0;
+					struct js_sim_result *r = NULL;
+					int rc = th_run_spec(w, machines[m], "first-free",
+					                     scheds[s], rt, &o, &r, &e);
+					if (rc)
+						fprintf(stderr, "\n  %s\n", e.msg);
+					CU_ASSERT_EQUAL(rc, 0);
+					CU_ASSERT_EQUAL(v.violations, 0);
+					if (r) {
+						check_sizes(w, r);
+						resized += r->expansions;
+					}
+					runs++;
+					js_sim_result_free(r);
+					free(v.mark);
+					js_resize_destroy(rz);
+					js_runtime_destroy(rt);
+				}
+		js_workload_free(w);
+	}
+	CU_ASSERT(resized > runs); /* the policies did resize */
+	gsl_rng_free(rng);
+}
+
 /* The generator's shares are drawn per type and keep the job order. */
 static void test_generator_shares(void)
 {
@@ -578,6 +669,7 @@ static void add_suites(void)
 	CU_add_test(s, "running-job priority", test_running_priority);
 	CU_add_test(s, "workload properties (static equivalence, sizes, determinism)",
 	            test_properties);
+	CU_add_test(s, "invariants over random resizable workloads", test_invariants);
 	CU_add_test(s, "generator shares per type", test_generator_shares);
 	CU_add_test(s, "errors", test_errors);
 	CU_add_test(s, "contraction to an unseen size refused", test_unseen_size_refused);
