@@ -643,15 +643,9 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 static int check_resizable(const struct js_runtime *rt, const struct js_workload *w,
                            struct cmn_err *e)
 {
-	if (rt->ops->resize_iter && !rt->ops->advance)
-		return 0;
 	for (size_t i = 0; i < w->n; i++)
 		if (w->jobs[i].resizable && w->jobs[i].iters >= 2)
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "run-time model %s cannot run resizable jobs (job %.0f): use "
-			    "reshape or an emergent model",
-			    rt->spec, w->jobs[i].f[JS_F_JOB]);
+			return js_runtime_check_resizable(rt, &w->jobs[i], e);
 	return 0;
 }
 

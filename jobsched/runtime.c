@@ -73,3 +73,14 @@ void js_runtime_destroy(struct js_runtime *r)
 		r->ops->destroy(r->self);
 	free(r);
 }
+
+int js_runtime_check_resizable(const struct js_runtime *r, const struct js_job *job,
+                               struct cmn_err *e)
+{
+	if (r->ops->resize_iter && !r->ops->advance)
+		return 0;
+	return cmn_err_set(e, CMN_EUSAGE,
+	                   "run-time model %s cannot run resizable jobs (job %.0f): use reshape or "
+	                   "an emergent model",
+	                   r->spec, job->f[JS_F_JOB]);
+}

@@ -57,6 +57,11 @@ struct js_runtime_ops {
  * (p2 / p1)^(alpha (p2 - p1) / p1); R(p2) = R(p1) / factor. */
 double js_reshape_factor(int p1, int p2, double alpha);
 
+/* 0 when the model can run job (a resizable one: resize_iter and no
+ * advance), else a usage error naming the job and the models that can. */
+int js_runtime_check_resizable(const struct js_runtime *r, const struct js_job *job,
+                               struct cmn_err *e);
+
 /* Runs body(ctx) through the model's drive() (or directly). */
 int js_runtime_drive(struct js_runtime *r, const struct plat_machine *m,
                      const struct js_workload *w, int (*body)(void *ctx, struct cmn_err *e),

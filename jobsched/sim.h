@@ -175,8 +175,8 @@ int js_sim_expansions(const struct js_sim *s, int j);
 int js_sim_last_expansion(const struct js_sim *s, int j, int *from, int *to);
 /* When its current iteration ends at the current rates. */
 double js_sim_next_point(const struct js_sim *s, int j);
-/* Resizes job j, which must be at its resize point (in the policy's call),
- * to size nodes: growth takes the free nodes nearest its own (machine
+/* Resizes job j, which must be at its resize point (in the policy's call;
+ * once per point), to size nodes: growth takes the free nodes nearest its own (machine
  * distance, then node number); contraction must go to a size it ran on
  * and releases the nodes farthest from the rest. Returns 1 resized, 0 not
  * enough free nodes, or < 0 an error (in e). */

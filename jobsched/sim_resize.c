@@ -11,11 +11,13 @@
  * resizes). A resize costs the policy's redistribution time, charged as
  * extra work at the job's speed at the start of the next segment; the
  * measured iteration time excludes it. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "resize.h"
 #include "runtime.h"
 #include "sim_internal.h"
@@ -28,18 +30,23 @@ struct rs_size {
 };
 
 struct js_rs {
-	int start_size, sweet, nexp, ncon;
-	int exp_from, exp_to; /* the latest expansion */
-	int *stack, nstack;   /* sizes before each standing expansion */
+	int start_size, sweet;
+	int exp_from, exp_to; /* the latest expansion (expansions counted in the result) */
+	/* A job resizes at most once per resize point (iters - 1 of them;
+	 * js_sim_resize refuses a second resize at one point), so
+	 * it runs on at most iters sizes and stacks fewer expansions: both
+	 * arrays have room for iters from the start. */
+	int *stack, nstack; /* sizes before each standing expansion */
 	struct rs_size *sz;
-	int nsz, cap;
+	int nsz;
 	long uses;
 	double seg_start_s, seg_redist_s;
 	double iter0_model_s; /* model iteration time at the starting size */
 	double node_s, since; /* nodes x seconds held until `since` */
 	char *trace;          /* "35@0 42@56" */
-	size_t tlen, tcap;
+	long tlen, tcap;
 	int at_point; /* inside the policy's call for this job */
+	int resized;  /* and it resized there */
 };
 
 void js_rs_free(struct js_rs *rs)
@@ -56,18 +63,10 @@ static int trace_add(struct js_rs *rs, int size, double t)
 {
 	char buf[64];
 	int n = snprintf(buf, sizeof buf, "%s%d@%.10g", rs->tlen ? " " : "", size, t);
-	if (rs->tlen + (size_t)n + 1 > rs->tcap) {
-		size_t cap = rs->tcap ? rs->tcap * 2 : 128;
-		while (cap < rs->tlen + (size_t)n + 1)
-			cap *= 2;
-		char *p = realloc(rs->trace, cap);
-		if (!p)
-			return -1;
-		rs->trace = p;
-		rs->tcap = cap;
-	}
+	if (cmn_grow((void **)&rs->trace, &rs->tcap, rs->tlen + n + 1, 128, 1))
+		return -1;
 	memcpy(rs->trace + rs->tlen, buf, (size_t)n + 1);
-	rs->tlen += (size_t)n;
+	rs->tlen += n;
 	return 0;
 }
 
@@ -79,20 +78,9 @@ static struct rs_size *size_find(const struct js_rs *rs, int size)
 	return NULL;
 }
 
+/* A new size (room for it: see struct js_rs). */
 static struct rs_size *size_add(struct js_rs *rs, int size, double model_s)
 {
-	if (rs->nsz == rs->cap) {
-		int cap = rs->cap * 2;
-		struct rs_size *p = realloc(rs->sz, (size_t)cap * sizeof *p);
-		int *q = realloc(rs->stack, (size_t)cap * sizeof *q);
-		if (p)
-			rs->sz = p;
-		if (q)
-			rs->stack = q;
-		if (!p || !q)
-			return NULL;
-		rs->cap = cap;
-	}
 	struct rs_size *z = &rs->sz[rs->nsz++];
 	*z = (struct rs_size){size, model_s, NAN, rs->uses++};
 	return z;
@@ -104,24 +92,20 @@ int js_rs_start(struct js_sim *s, int j, struct cmn_err *e)
 	struct jstate *st = &s->st[j];
 	if (!s->resize || !job->resizable || job->iters < 2)
 		return 0;
-	if (!s->rt->ops->resize_iter || s->rt->ops->advance)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "run-time model %s cannot run resizable jobs (job %.0f): use "
-		                   "reshape or an emergent model",
-		                   s->rt->spec, job->f[JS_F_JOB]);
+	if (js_runtime_check_resizable(s->rt, job, e))
+		return e->code;
 	struct js_rs *rs = calloc(1, sizeof *rs);
 	if (!rs)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	st->rs = rs;
-	rs->cap = job->iters + 1;
-	rs->sz = malloc((size_t)rs->cap * sizeof *rs->sz);
-	rs->stack = malloc((size_t)rs->cap * sizeof *rs->stack);
+	rs->sz = malloc((size_t)job->iters * sizeof *rs->sz);
+	rs->stack = malloc((size_t)job->iters * sizeof *rs->stack);
 	rs->start_size = st->nnodes;
 	rs->seg_start_s = rs->since = s->now;
 	rs->iter0_model_s = st->remaining_s / job->iters;
-	if (!rs->sz || !rs->stack || !size_add(rs, st->nnodes, rs->iter0_model_s) ||
-	    trace_add(rs, st->nnodes, s->now))
+	if (!rs->sz || !rs->stack || trace_add(rs, st->nnodes, s->now))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	size_add(rs, st->nnodes, rs->iter0_model_s);
 	st->iter_left = job->iters;
 	st->seg_work = st->remaining_s / job->iters;
 	st->remaining_s = st->seg_work;
@@ -150,16 +134,16 @@ int js_rs_point(struct js_sim *s, int j, struct cmn_err *e)
 	z->last_use = rs->uses++;
 	st->iter_left--;
 	s->res->resize_points++;
-	int before = st->nnodes;
 	js_sim_sort_queue(s); /* the policy reads the queue in its order now */
 	rs->at_point = 1;
+	rs->resized = 0;
 	int rc = s->resize->ops->point(&s->resize->conf, s, j, e);
 	rs->at_point = 0;
 	if (rc)
 		return rc;
 	/* the next segment, with the redistribution when it resized */
 	rs->seg_start_s = s->now;
-	rs->seg_redist_s = st->nnodes != before ? s->resize->conf.redist_s : 0;
+	rs->seg_redist_s = rs->resized ? s->resize->conf.redist_s : 0;
 	st->remaining_s = st->seg_work + rs->seg_redist_s * st->rate;
 	st->last_s = s->now;
 	st->version++;
@@ -203,12 +187,12 @@ double js_sim_measured(const struct js_sim *s, int j, int size)
 }
 int js_sim_expansions(const struct js_sim *s, int j)
 {
-	return s->st[j].rs ? s->st[j].rs->nexp : 0;
+	return s->res->jobs[j].expansions;
 }
 int js_sim_last_expansion(const struct js_sim *s, int j, int *from, int *to)
 {
 	const struct js_rs *rs = s->st[j].rs;
-	if (!rs || !rs->nexp)
+	if (!rs || !s->res->jobs[j].expansions)
 		return 0;
 	*from = rs->exp_from;
 	*to = rs->exp_to;
@@ -220,29 +204,30 @@ double js_sim_next_point(const struct js_sim *s, int j)
 	return st->last_s + st->remaining_s / st->rate;
 }
 
-static int use_cmp(const void *a, const void *b)
-{
-	const struct rs_size *x = a, *y = b;
-	return (x->last_use > y->last_use) - (x->last_use < y->last_use);
-}
-
 int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, int max)
 {
 	const struct js_rs *rs = s->st[j].rs;
-	if (!rs)
-		return 0;
-	struct rs_size tmp[64];
 	int n = 0;
-	for (int i = 0; i < rs->nsz && n < 64; i++)
-		if (!isnan(rs->sz[i].meas_s))
-			tmp[n++] = rs->sz[i];
-	qsort(tmp, (size_t)n, sizeof *tmp, use_cmp);
-	int from = n > max ? n - max : 0;
-	for (int i = from; i < n; i++) {
-		sizes[i - from] = tmp[i].size;
-		meas[i - from] = tmp[i].meas_s;
+	long below = LONG_MAX; /* the most recent first, each older than the last */
+	while (rs && n < max) {
+		const struct rs_size *next = NULL;
+		for (int i = 0; i < rs->nsz; i++)
+			if (!isnan(rs->sz[i].meas_s) && rs->sz[i].last_use < below &&
+			    (!next || rs->sz[i].last_use > next->last_use))
+				next = &rs->sz[i];
+		if (!next)
+			break;
+		below = next->last_use;
+		sizes[n] = next->size;
+		meas[n++] = next->meas_s;
 	}
-	return n - from;
+	for (int a = 0, b = n - 1; a < b; a++, b--) { /* most recent last */
+		int ts = sizes[a];
+		double tm = meas[a];
+		sizes[a] = sizes[b], meas[a] = meas[b];
+		sizes[b] = ts, meas[b] = tm;
+	}
+	return n;
 }
 
 /* --- resizing --- */
@@ -278,6 +263,9 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	int cur = st->nnodes;
 	if (size == cur)
 		return 1;
+	if (rs->resized)
+		return -cmn_err_set(e, CMN_ESTATE, "job %.0f resized twice at one resize point",
+		                    job->f[JS_F_JOB]);
 	rs->node_s += cur * (s->now - rs->since);
 	rs->since = s->now;
 	struct rs_size *target = size_find(rs, size);
@@ -302,7 +290,6 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		rs->stack[rs->nstack++] = cur;
 		rs->exp_from = cur;
 		rs->exp_to = size;
-		rs->nexp++;
 		s->res->jobs[j].expansions++;
 		s->res->expansions++;
 	} else {
@@ -320,7 +307,6 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		s->busy -= cur - size;
 		while (rs->nstack && rs->stack[rs->nstack - 1] >= size)
 			rs->nstack--; /* expansions undone */
-		rs->ncon++;
 		s->res->jobs[j].contractions++;
 		s->res->contractions++;
 	}
@@ -336,8 +322,7 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 			               job->f[JS_F_JOB], size);
 			return -(e->code ? e->code : CMN_ESTATE);
 		}
-		if (!(target = size_add(rs, size, t)))
-			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		target = size_add(rs, size, t);
 	}
 	double speed = rs->iter0_model_s / target->model_s;
 	st->rate = st->rate / st->speed * speed;
@@ -345,6 +330,7 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	if (size > s->res->jobs[j].max_nodes)
 		s->res->jobs[j].max_nodes = size;
 	s->running_changed = 1; /* emergent models see the new nodes */
+	rs->resized = 1;
 	if (trace_add(rs, size, s->now))
 		return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return 1;

@@ -588,8 +588,8 @@ static void test_generator_shares(void)
 	js_workload_free(b);
 }
 
-/* A policy that contracts a job to a size it never ran on is stopped by
- * the core with the job named. */
+/* A policy that contracts a job to a size it never ran on, or resizes it
+ * twice at one point, is stopped by the core with the job named. */
 static int bad_point(const struct js_resize_conf *c, struct js_sim *sim, int j, struct cmn_err *e)
 {
 	(void)c;
@@ -598,8 +598,20 @@ static int bad_point(const struct js_resize_conf *c, struct js_sim *sim, int j, 
 	int rc = js_sim_resize(sim, j, n - 1, e);
 	return rc < 0 ? -rc : 0;
 }
+/* ... and one that grows a job twice at one resize point. */
+static int twice_point(const struct js_resize_conf *c, struct js_sim *sim, int j, struct cmn_err *e)
+{
+	(void)c;
+	int n;
+	js_sim_job_nodes(sim, j, &n);
+	int rc = js_sim_resize(sim, j, n + 1, e);
+	if (rc >= 0)
+		rc = js_sim_resize(sim, j, n + 2, e);
+	return rc < 0 ? -rc : 0;
+}
 static const struct cmn_param_def bad_params[] = {JS_RESIZE_PARAMS};
 static const struct js_resize_ops bad_ops = {{"bad", "test", bad_params}, bad_point};
+static const struct js_resize_ops twice_ops = {{"twice", "test", bad_params}, twice_point};
 
 static void test_unseen_size_refused(void)
 {
@@ -616,6 +628,10 @@ static void test_unseen_size_refused(void)
 	CU_ASSERT_NOT_EQUAL(th_run_rt(w, 100, "easy", rt, &o, &r, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job 1: contraction from 10 to 9 nodes, a size it has "
 	                                     "not run on"));
+	CU_ASSERT_PTR_NULL(r);
+	rz.ops = &twice_ops;
+	CU_ASSERT_NOT_EQUAL(th_run_rt(w, 100, "easy", rt, &o, &r, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job 1 resized twice at one resize point"));
 	CU_ASSERT_PTR_NULL(r);
 	js_runtime_destroy(rt);
 	js_workload_free(w);
@@ -672,7 +688,8 @@ static void add_suites(void)
 	CU_add_test(s, "invariants over random resizable workloads", test_invariants);
 	CU_add_test(s, "generator shares per type", test_generator_shares);
 	CU_add_test(s, "errors", test_errors);
-	CU_add_test(s, "contraction to an unseen size refused", test_unseen_size_refused);
+	CU_add_test(s, "contraction to an unseen size, two resizes at a point: refused",
+	            test_unseen_size_refused);
 }
 
 int main(int argc, char **argv)
