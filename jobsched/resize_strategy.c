@@ -54,12 +54,14 @@ int js_rs_next_size(const struct js_resize_conf *c, const struct js_job *job, in
 
 double js_rs_expand_potential(const struct js_resize_conf *c, const struct js_sim *sim, int j)
 {
+	if (js_sim_expansions(sim, j) < c->window)
+		return INFINITY;
 	int sizes[MAX_SIZES];
 	double meas[MAX_SIZES];
 	int n = js_sim_sizes_run(sim, j, sizes, meas,
 	                         c->window + 1 < MAX_SIZES ? c->window + 1 : MAX_SIZES);
 	double t0 = js_sim_measured(sim, j, js_sim_start_size(sim, j));
-	if (js_sim_expansions(sim, j) < c->window || n < 2 || isnan(t0))
+	if (n < 2 || isnan(t0))
 		return INFINITY;
 	int cur;
 	js_sim_job_nodes(sim, j, &cur);
@@ -101,6 +103,13 @@ static int size_of(const struct js_sim *sim, int j)
 	int n;
 	js_sim_job_nodes(sim, j, &n);
 	return n;
+}
+
+/* At (or past) its sweet spot: no growth. */
+static int at_sweet_spot(const struct js_sim *sim, int j)
+{
+	int sweet = js_sim_sweet_spot(sim, j);
+	return sweet && size_of(sim, j) >= sweet;
 }
 
 /* Nodes the first queued job still needs (by count; <= 0: none). */
@@ -191,17 +200,16 @@ int js_rs_fcfs_contract(const struct js_resize_conf *c, const struct js_sim *sim
 /* --- allocation --- */
 
 /* Whether j may grow at all: room on the machine, below its sweet spot,
- * expand potential above the threshold (when computed). */
+ * expand potential above the threshold (when computed; the fit only for a
+ * job that passes the other two). */
 static int may_grow(const struct js_resize_conf *c, const struct js_sim *sim, int j, int *next,
                     double *ep)
 {
-	int cur = size_of(sim, j), sweet = js_sim_sweet_spot(sim, j);
+	int cur = size_of(sim, j);
 	*next = js_rs_next_size(c, js_sim_job(sim, j), js_sim_start_size(sim, j), cur);
+	if (at_sweet_spot(sim, j) || *next > js_alloc_free_count(js_sim_empty_alloc(sim)))
+		return 0;
 	*ep = js_rs_expand_potential(c, sim, j);
-	if (sweet && cur >= sweet)
-		return 0;
-	if (*next > js_alloc_free_count(js_sim_empty_alloc(sim)))
-		return 0;
 	return isinf(*ep) || *ep > c->min_ep;
 }
 
@@ -247,8 +255,8 @@ int js_rs_max_benefit(const struct js_resize_conf *c, struct js_sim *sim, int j,
 
 int js_rs_sweet_spot_rule(struct js_sim *sim, int j, struct cmn_err *e)
 {
-	int cur = size_of(sim, j), sweet = js_sim_sweet_spot(sim, j);
-	if (sweet && cur >= sweet) /* at its sweet spot: keeps its size */
+	int cur = size_of(sim, j);
+	if (at_sweet_spot(sim, j)) /* keeps its size */
 		return 1;
 	if (js_rs_benefited(sim, j))
 		return 0;
