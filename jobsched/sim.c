@@ -217,7 +217,7 @@ static int run_before(const struct js_sim *s, int a, int b)
 	return ea != eb ? ea < eb : a < b;
 }
 
-size_t js_sim_run_pos(const struct js_sim *s, int j)
+static size_t run_lower_bound(const struct js_sim *s, int j)
 {
 	size_t lo = 0, hi = s->rlen;
 	while (lo < hi) {
@@ -330,7 +330,7 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	s->res->jobs[j].max_nodes = n;
 	st->rate = 1.0;
 	st->last_s = s->now;
-	size_t rp = js_sim_run_pos(s, j);
+	size_t rp = run_lower_bound(s, j);
 	memmove(s->running + rp + 1, s->running + rp, (s->rlen - rp) * sizeof *s->running);
 	s->running[rp] = j;
 	s->rlen++;
@@ -409,7 +409,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
 	struct js_job_result *r = &s->res->jobs[j];
-	size_t rp = js_sim_run_pos(s, j);
+	size_t rp = run_lower_bound(s, j);
 	assert(rp < s->rlen && s->running[rp] == j);
 	memmove(s->running + rp, s->running + rp + 1, (s->rlen - rp - 1) * sizeof *s->running);
 	s->rlen--;

@@ -63,7 +63,6 @@ int js_rs_end(struct js_sim *s, int j, struct cmn_err *e);
  * by priority at the current time (no-op in the other orders). */
 void js_sim_sort_queue(struct js_sim *s);
 int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e);
-size_t js_sim_run_pos(const struct js_sim *s, int j);
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off);
 
 #endif
