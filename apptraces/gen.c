@@ -8,9 +8,17 @@ const struct cmn_param_def gen_no_params[] = {{NULL}};
 
 static void add(struct gen *g, int r, struct trace_action a, const double *v, int n)
 {
+	if (g->timed && g->timed[r] != 1 && a.op != TR_INIT && a.op != TR_FINALIZE)
+		return;
 	a.dt1 = a.dt2 = TR_NO_DT;
 	if (trace_builder_add(g->b, r, &a, v, n))
 		g->failed = 1;
+}
+
+void g_timed(struct gen *g, int r, int on)
+{
+	if (g->timed && g->timed[r] == (on ? 0 : 1))
+		g->timed[r]++;
 }
 
 void g_init(struct gen *g, int r)
@@ -139,8 +147,8 @@ int gen_is_pow2(int v)
 	return v > 0 && (v & (v - 1)) == 0;
 }
 
-int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
-                   struct trace **out, int *exact, struct cmn_err *e)
+static int generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
+                    int one, struct trace **out, int *exact, struct cmn_err *e)
 {
 	*out = NULL;
 	const struct trace_gen_ops *ops =
@@ -157,13 +165,23 @@ int trace_generate(const char *kernel, char cls, int ranks, int iterations, doub
 		                   "%s: %d iterations: give at least 1 (0: the class's own count)",
 		                   kernel, iterations);
 	char name[64];
-	snprintf(name, sizeof name, "%s.%c.%d", kernel, cls, ranks);
-	struct gen g = {trace_builder_new(ranks, name), ranks, iterations, cls, flop_scale, 0};
-	if (!g.b)
+	snprintf(name, sizeof name, one ? "%s.%c.%d.iteration" : "%s.%c.%d", kernel, cls, ranks);
+	struct gen g = {trace_builder_new(ranks, name),       ranks, iterations, cls, flop_scale, 0,
+	                one ? calloc((size_t)ranks, 1) : NULL};
+	if (!g.b || (one && !g.timed)) {
+		trace_builder_free(g.b);
+		free(g.timed);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
 	int rc = ops->generate(&g, exact, e);
 	if (!rc && g.failed)
 		rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", name);
+	for (int r = 0; !rc && one && r < ranks; r++)
+		if (g.timed[r] != 2) /* a generator bug: say so */
+			rc = cmn_err_set(
+			    e, CMN_ESTATE,
+			    "%s: rank %d has no timed iteration (a bug of the generator)", name, r);
+	free(g.timed);
 	if (rc) {
 		trace_builder_free(g.b);
 		return rc;
@@ -178,4 +196,16 @@ int trace_generate(const char *kernel, char cls, int ranks, int iterations, doub
 	}
 	*out = t;
 	return 0;
+}
+
+int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
+                   struct trace **out, int *exact, struct cmn_err *e)
+{
+	return generate(kernel, cls, ranks, iterations, flop_scale, 0, out, exact, e);
+}
+
+int trace_generate_one(const char *kernel, char cls, int ranks, double flop_scale,
+                       struct trace **out, int *exact, struct cmn_err *e)
+{
+	return generate(kernel, cls, ranks, 2, flop_scale, 1, out, exact, e);
 }

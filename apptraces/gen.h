@@ -14,6 +14,9 @@ struct gen {
 	char cls;              /* S W A B C D */
 	double flop_scale;
 	int failed; /* out of memory while adding */
+	/* one timed iteration only (trace_generate_one): per rank 0 before its
+	 * first timed iteration, 1 inside it, 2 after; NULL: every action */
+	unsigned char *timed;
 };
 
 struct trace_gen_ops {
@@ -31,6 +34,20 @@ extern const struct cmn_param_def gen_no_params[];
  * validated by trace_check; exact as above. */
 int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
                    struct trace **out, int *exact, struct cmn_err *e);
+
+/* The timed iterations of rank r: on = 1 before each, on = 0 after it.
+ * trace_generate_one keeps only the first one (with init and finalize):
+ * the setup, the warm-up and the verification go. Every generator marks
+ * its timed iterations; elsewhere a no-op. */
+void g_timed(struct gen *g, int r, int on);
+
+/* One timed iteration of kernel name alone (init, the iteration's actions,
+ * finalize: no setup, warm-up or verification), every rank starting it
+ * together: the iteration the run-time models time (coupling). The first
+ * timed iteration of a two-iteration run, so that a kernel whose last
+ * iteration differs (lu's norms) gives a plain one. */
+int trace_generate_one(const char *kernel, char cls, int ranks, double flop_scale,
+                       struct trace **out, int *exact, struct cmn_err *e);
 
 /* Emitters for rank r. */
 void g_init(struct gen *g, int r);

@@ -26,11 +26,13 @@ static int ep_generate(struct gen *g, int *exact, struct cmn_err *e)
 		g_bcast(g, r, 4, 0);
 		g_barrier(g, r);
 		for (int it = 0; it < iters; it++) {
+			g_timed(g, r, 1);
 			g_compute(g, r, 6.5 * numbers * mine / nb);
 			g_allreduce(g, r, 8, 0);
 			g_allreduce(g, r, 8, 0);
 			g_allreduce(g, r, 80, 0);
 			g_allreduce(g, r, 8, 0);
+			g_timed(g, r, 0);
 		}
 		g_finalize(g, r);
 	}

@@ -90,8 +90,10 @@ static int ft_generate(struct gen *g, int *exact, struct cmn_err *e)
 		g_barrier(g, r);
 		fft(g, &f, r, setup / 2);
 		for (int it = 0; it < iters; it++) {
+			g_timed(g, r, 1);
 			fft(g, &f, r, per_iter);
 			g_reduce(g, r, 16, 0, 0);
+			g_timed(g, r, 0);
 		}
 		g_finalize(g, r);
 	}

@@ -158,12 +158,14 @@ static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 		g_allreduce(g, r, 40, 5);
 		g_barrier(g, r);
 		for (int it = 1; it <= iters; it++) {
+			g_timed(g, r, 1);
 			sweeps(g, &l, r);
 			if (it == iters)
 				g_allreduce(g, r, 40, 5);
 			exchange3(g, &l, r);
 			if (it == iters)
 				g_allreduce(g, r, 40, 5);
+			g_timed(g, r, 0);
 		}
 		g_allreduce(g, r, 8, 0);
 		g_allreduce(g, r, 40, 5);

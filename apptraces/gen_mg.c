@@ -210,8 +210,11 @@ static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 		g_barrier(g, r);
 		comm3(g, &m, v, r, m.lt); /* resid */
 		norm2u3(g, r);
-		for (int it = 0; it < iters; it++)
+		for (int it = 0; it < iters; it++) {
+			g_timed(g, r, 1);
 			vcycle(g, &m, v, r);
+			g_timed(g, r, 0);
+		}
 		norm2u3(g, r);
 		g_reduce(g, r, 8, 0, 0);
 		g_finalize(g, r);

@@ -121,11 +121,14 @@ int gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
 		else
 			g_compute(g, r, gr.flops);
 		g_barrier(g, r);
-		for (int it = 0; it < iters; it++)
+		for (int it = 0; it < iters; it++) {
+			g_timed(g, r, 1);
 			if (active)
 				iteration(g, mp, &gr, r);
 			else
 				g_compute(g, r, gr.flops);
+			g_timed(g, r, 0);
+		}
 		g_allreduce(g, r, 40, 5);
 		if (active)
 			copy_faces(g, &gr, r);

@@ -16,8 +16,11 @@ static int none_generate(struct gen *g, int *exact, struct cmn_err *e)
 	*exact = 1;
 	for (int r = 0; r < g->ranks; r++) {
 		g_init(g, r);
-		for (int it = 0; it < iters; it++)
+		for (int it = 0; it < iters; it++) {
+			g_timed(g, r, 1);
 			g_compute(g, r, flops);
+			g_timed(g, r, 0);
+		}
 		g_finalize(g, r);
 	}
 	return 0;

@@ -315,12 +315,54 @@ static void test_matching_semantics(void)
 	/* gzip'ed traces read the same */
 }
 
+/* One timed iteration: per rank, exactly the actions that a third
+ * iteration adds to a two-iteration run (a plain iteration, lu's last-
+ * iteration norms excluded), with init and finalize, for every kernel and
+ * rank counts the real kernels take and others. */
+static void test_one_iteration(void)
+{
+	const char *kernels[] = {"ep", "ft", "is", "cg", "mg", "lu", "bt", "sp", "none"};
+	const int ranks[] = {1, 4, 6, 9, 16};
+	for (size_t k = 0; k < 9; k++)
+		for (size_t r = 0; r < 5; r++) {
+			struct trace *one, *two = gen(kernels[k], 'S', ranks[r], 2),
+			                   *three = gen(kernels[k], 'S', ranks[r], 3);
+			struct cmn_err e;
+			int exact,
+			    rc = trace_generate_one(kernels[k], 'S', ranks[r], 1, &one, &exact, &e);
+			if (rc)
+				fprintf(stderr, "\n  %s\n", e.msg);
+			CU_ASSERT_EQUAL_FATAL(rc, 0);
+			struct trace_stats s1, s2, s3;
+			CU_ASSERT_FATAL(trace_stats_compute(one, &s1, &e) == 0);
+			CU_ASSERT_FATAL(trace_stats_compute(two, &s2, &e) == 0);
+			CU_ASSERT_FATAL(trace_stats_compute(three, &s3, &e) == 0);
+			for (int q = 0; q < ranks[r]; q++) {
+				long n1 = one->first[q + 1] - one->first[q],
+				     n2 = two->first[q + 1] - two->first[q],
+				     n3 = three->first[q + 1] - three->first[q];
+				CU_ASSERT_EQUAL(n1, n3 - n2 + 2);
+				CU_ASSERT_EQUAL(one->act[one->first[q]].op, TR_INIT);
+				CU_ASSERT_EQUAL(one->act[one->first[q + 1] - 1].op, TR_FINALIZE);
+			}
+			for (int q = 0; q < ranks[r] * ranks[r]; q++)
+				CU_ASSERT_DOUBLE_EQUAL(s1.matrix[q], s3.matrix[q] - s2.matrix[q],
+				                       1e-9 * (1 + s3.matrix[q]));
+			CU_ASSERT_DOUBLE_EQUAL(s1.total.flops, s3.total.flops - s2.total.flops,
+			                       1e-9 * s3.total.flops);
+			CU_ASSERT(s1.actions < s2.actions);
+			trace_stats_free(&s1), trace_stats_free(&s2), trace_stats_free(&s3);
+			trace_free(one), trace_free(two), trace_free(three);
+		}
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("apptraces", NULL, NULL);
 	CU_add_test(s, "generate, write, read, write: same files", test_round_trip);
 	CU_add_test(s, "closed-form counts of the NPB patterns", test_closed_forms);
 	CU_add_test(s, "bad generator requests", test_bad_generation);
+	CU_add_test(s, "one timed iteration of every kernel", test_one_iteration);
 	CU_add_test(s, "collective expansion", test_expand);
 	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
 	CU_add_test(s, "matching pass semantics", test_matching_semantics);
