@@ -246,5 +246,7 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 		                   "no generator",
 		                   name, name, pr->cls, n, pr->traces[0] ? pr->traces : "(none)");
 	int exact;
+	if (iters == CPL_ONE_ITERATION)
+		return trace_generate_one(name, pr->cls, n, pr->flop_scale, out, &exact, e);
 	return trace_generate(name, pr->cls, n, iters, pr->flop_scale, out, &exact, e);
 }

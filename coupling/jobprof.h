@@ -85,6 +85,7 @@ char cpl_profiles_class(const struct cpl_profiles *pr);
 double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
 
 struct trace;
+#define CPL_ONE_ITERATION (-1) /* iters: one timed iteration (trace_generate_one) */
 /* The trace of kernel k on n ranks with iters iterations into *out (the
  * caller frees it): the recorded one if the traces folder has one (then
  * *recorded = 1 and iters is ignored), else generated; both with the flop

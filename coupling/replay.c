@@ -18,18 +18,21 @@ struct cpl_replay {
 	const struct net_engine_ops *ops;
 	void *eng;
 	char xml[64];
+	int timed;
 	struct tr *traces;
 	int ntraces, captraces;
 	long evaluations;
 };
 
-int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
-                    const struct cpl_profiles *prof, struct cpl_replay **out, struct cmn_err *e)
+int cpl_replay_open(const struct plat_machine *m, const char *engine,
+                    const struct cpl_replay_opts *o, const struct cpl_profiles *prof,
+                    struct cpl_replay **out, struct cmn_err *e)
 {
 	struct cpl_replay *rp = calloc(1, sizeof *rp);
 	if (!rp)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	rp->prof = prof;
+	rp->timed = o->timed;
 	int rc = 0;
 	const char *eparams;
 	rp->ops = net_engine_find(engine, &eparams, e);
@@ -51,7 +54,7 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine, int ring,
 	/* no link loads: the models never read them, and SimGrid's plugin
 	 * resets every link's record in each evaluation's child, a
 	 * copy-on-write page fault per page (48% of a small replay's time) */
-	struct net_engine_args a = {m, rp->xml, NULL, 1, ring, eparams};
+	struct net_engine_args a = {m, rp->xml, NULL, 1, o->ring, eparams, o->in_process};
 	if (!rc)
 		rc = rp->ops->create(&a, &rp->eng, e);
 	if (rc) {
@@ -105,9 +108,48 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
 	return cpl_replay_iterations_t1(rp, cnt, k, nodes, n, t, NULL, e);
 }
 
+/* One replay of the jobs' timed iterations together. */
+static int timed_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                            const int *n, double *t, struct cmn_err *e)
+{
+	struct net_job *jobs = calloc((size_t)cnt, sizeof *jobs);
+	struct net_job_result *res = malloc((size_t)cnt * sizeof *res);
+	char(*names)[40] = malloc((size_t)cnt * sizeof *names);
+	int rc = 0;
+	if (!jobs || !res || !names)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int i = 0; !rc && i < cnt; i++) {
+		snprintf(names[i], sizeof names[i], "%s.%c.%d", cpl_profiles_name(rp->prof, k[i]),
+		         cpl_profiles_class(rp->prof), n[i]);
+		const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], CPL_ONE_ITERATION, e);
+		if (!tr)
+			rc = e->code;
+		jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+	}
+	if (!rc)
+		rc = rp->ops->evaluate(rp->eng, jobs, cnt, 0, res, e);
+	rp->evaluations++;
+	for (int i = 0; !rc && i < cnt; i++) {
+		t[i] = res[i].finish;
+		/* zero only without compute and without traffic between nodes */
+		if (!(t[i] >= 0))
+			rc = cmn_err_set(e, CMN_ESTATE, "%s: one iteration did not end (%g s)",
+			                 names[i], t[i]);
+	}
+	free(jobs);
+	free(res);
+	free(names);
+	return rc;
+}
+
 int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                              const int *n, double *t, double *t1, struct cmn_err *e)
 {
+	if (rp->timed && !t1)
+		return timed_iterations(rp, cnt, k, nodes, n, t, e);
+	if (rp->timed)
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "a one-iteration trace's time needs replays by difference");
 	struct net_job *jobs = malloc(2 * (size_t)cnt * sizeof *jobs);
 	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
 	char(*names)[24] = malloc((size_t)cnt * sizeof *names);

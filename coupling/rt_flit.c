@@ -16,6 +16,7 @@ static const struct cmn_param_def flit_rt_params[] = {
      "compute takes flops / node speed, or no time (communication only)"},
     CPL_ALLTOALL_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_ITERATION_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };

@@ -144,7 +144,8 @@ static void child(struct full *f, const struct plat_machine *m, const struct js_
 	for (size_t j = 0; !rc && j < w->n; j++)
 		f->handle[j] = -1;
 	if (!rc)
-		rc = cpl_replay_open(m, f->engine, f->ring, f->prof, &f->rp, &e);
+		rc = cpl_replay_open(m, f->engine, &(struct cpl_replay_opts){f->ring, 0, 0},
+		                     f->prof, &f->rp, &e);
 	if (!rc && !cpl_replay_ops(f->rp)->live)
 		rc = cmn_err_set(&e, CMN_EUSAGE, "full: engine %s has no live sessions", f->engine);
 	if (!rc)

@@ -1,7 +1,7 @@
 /* The replaying run-time models' shared implementation (rt_simgrid.c):
  * "simgrid" and "flit" differ only in the netsim engine they replay on and
- * in their parameter tables; both declare mode, alltoall, shape and the
- * profile parameters. */
+ * in their parameter tables; both declare mode, alltoall, shape, iteration
+ * and the profile parameters. */
 #ifndef CPL_RT_REPLAY_H
 #define CPL_RT_REPLAY_H
 
@@ -24,6 +24,14 @@
 		    "cache key of isolated replays: exact (placements equal under the machine's "  \
 		    "symmetries) "                                                                 \
 		    "or counts (trees: node sets of the same per-subtree counts; approximate)"     \
+	}
+
+#define CPL_REPLAY_ITERATION_PARAM                                                                 \
+	{                                                                                          \
+		"iteration", CMN_PT_CHOICE, "timed", 0, 0, "timed|difference",                     \
+		    "how one iteration is measured: timed (one replay of the first timed "         \
+		    "iteration alone, ranks starting together) or difference (replays with two "   \
+		    "iterations and with one, setup included: five times the work)"                \
 	}
 
 /* model: the name in messages and reports; engine: "NAME[:KEY=VALUE,..]". */

@@ -15,11 +15,14 @@
  *    group whose members have not changed keeps its times, a group of one
  *    job is isolated by definition (and takes the isolated path and its
  *    cache), and each other group is replayed on its own.
- * One iteration = the difference between replays of the generated traces
- * with two iterations and with one, all jobs starting together in both
- * (setup and verification cancel out; under sharing, the second
- * iteration meets what the other jobs do then, which is how one iteration
- * among others is defined here). Traces are generated once per (kernel,
+ * One iteration (replay.h; iteration=timed|difference): by default one
+ * replay of each kernel's first timed iteration alone, every job (and
+ * rank) starting it together; or the difference between replays of the
+ * generated traces with two iterations and with one, all jobs starting
+ * together in both (setup and verification cancel out; under sharing, the
+ * second iteration meets what the other jobs do then). Replays run in this
+ * process where the engine can (s4u: no fork per replay; netsim.h's
+ * in_process). Traces are generated once per (kernel,
  * rank count, iterations) and kept for the model's life. The engine and
  * its platform (written from the machine into a temporary file) are made
  * at the first rate update: SimGrid allows one per process. */
@@ -43,6 +46,7 @@ static const struct cmn_param_def sg_params[] = {
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_ITERATION_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -65,6 +69,7 @@ struct sgm {
 	char engine[256], model[16];
 	int ring;   /* alltoall=ring */
 	int counts; /* shape=counts */
+	int timed;  /* iteration=timed */
 	struct cpl_replay *rp;
 	const struct plat_machine *m;
 	struct pairs *pairs;
@@ -95,6 +100,7 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	snprintf(g->model, sizeof g->model, "%s", model);
 	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
+	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
 	if (!(g->cache = cpl_itcache_new())) {
 		cpl_profiles_free(g->prof);
 		free(g);
@@ -146,22 +152,10 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
-	return cpl_replay_open(g->m, g->engine, g->ring, g->prof, &g->rp, e);
-}
-
-/* One iteration of kernel k alone on nodes (cached by canonical form). */
-static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
-{
-	if ((g->counts ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
-		return 0;
-	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
-	if (cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
-		return e->code;
-	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	return 0;
+	/* in this process where the engine can (s4u): the models' replays are
+	 * many and small, and a fork costs more than most of them */
+	struct cpl_replay_opts o = {g->ring, g->timed, 1};
+	return cpl_replay_open(g->m, g->engine, &o, g->prof, &g->rp, e);
 }
 
 /* The rank pairs of kernel k on n ranks that exchange bytes (in the
@@ -208,6 +202,32 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
 	}
 	*pairs = x->pairs;
 	*npairs = x->npairs;
+	return 0;
+}
+
+/* One iteration of kernel k alone on nodes (cached by canonical form). A
+ * profile whose ranks exchange nothing runs alike on any nodes (one rank
+ * per node, equal nodes): every placement is the reference's, one replay,
+ * and its rate exactly 1 (replays in this process differ in their last
+ * digits with the clock they start at). */
+static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
+{
+	const int *pairs;
+	int npairs;
+	if (pairs_of(g, k, n, &pairs, &npairs, e))
+		return e->code;
+	if (npairs == 0)
+		for (int r = 0; r < n; r++)
+			g->canon[r] = r;
+	else if ((g->counts ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
+		return 0;
+	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
+	if (cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
+		return e->code;
+	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return 0;
 }
 

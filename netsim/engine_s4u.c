@@ -27,7 +27,9 @@
  * collective (collective k of rank r: act index coll[r][k]). */
 struct job_plan {
 	long **coll;
-	int ncoll, nranks; /* nranks: a live session may free the trace first */
+	int ncoll, nranks;    /* nranks: a live session may free the trace first */
+	struct rank_ctx *ctx; /* the ranks' contexts, made by start (in the
+	                         process that runs them), freed with the plan */
 };
 
 struct req {
@@ -90,8 +92,8 @@ static void wait_all(struct rank_ctx *c)
 	c->nreq = 0;
 }
 
-/* SimGrid's mailboxes need a non-NULL payload: the sender's context (kept
- * until the evaluation's child exits; receivers never read it). */
+/* SimGrid's mailboxes need a non-NULL payload: the sender's context
+ * (receivers never read it). */
 static void send_bytes(struct rank_ctx *c, sg_mailbox_t mb, double bytes)
 {
 	if (bytes < EAGER_BYTES)
@@ -296,6 +298,7 @@ static void s4u_release(const struct net_job *job, void *data)
 	for (int r = 0; p->coll && r < p->nranks; r++)
 		free(p->coll[r]);
 	free(p->coll);
+	free(p->ctx);
 	free(p);
 }
 
@@ -306,6 +309,7 @@ static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void
 	struct rank_ctx *ctx = calloc((size_t)t->nranks, sizeof *ctx);
 	if (!ctx)
 		_exit(3);
+	((struct job_plan *)data)->ctx = ctx;
 	for (int r = 0; r < t->nranks; r++) {
 		ctx[r] = (struct rank_ctx){job,
 		                           data,

@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 		 * link in each evaluation (copy-on-write faults: half of a small
 		 * evaluation's time) */
 		struct net_engine_args a = {
-		    m, platform ? platform : xml, cfg, !links_out, ring, eparams};
+		    m, platform ? platform : xml, cfg, !links_out, ring, eparams, 0};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {

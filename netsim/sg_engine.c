@@ -8,7 +8,10 @@
  * the next in a process (a second replay of the same trace is faster:
  * measured 0.0107 s instead of 0.0232 s for cg.S.4), so every evaluation
  * gets the pristine engine, and a SimGrid abort ends the child, not the
- * caller. Per-link bytes come from SimGrid's link-load plugin. */
+ * caller. Variants without SMPI may instead run evaluations in the calling
+ * process (net_engine_args.in_process): the fork and the child's
+ * copy-on-write faults cost more than a small evaluation itself (measured
+ * in results/bench). Per-link bytes come from SimGrid's link-load plugin. */
 #include <errno.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -40,9 +43,11 @@ struct sg_state {
 	struct net_link_result *lres;
 	int nlinks;
 	long evals;
-	int lived; /* a live session ran here */
-	int loads; /* the link-load plugin is on */
-	int ring;  /* alltoall(v) as rounds (netsim.h) */
+	int lived;      /* a live session ran here */
+	int loads;      /* the link-load plugin is on */
+	int ring;       /* alltoall(v) as rounds (netsim.h) */
+	int in_process; /* evaluations in this process (netsim.h); 0 once one
+	                   left actors behind (a deadlock) */
 	void *vdata;
 };
 
@@ -108,6 +113,7 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	s->m = a->machine;
 	s->v = v;
+	s->in_process = a->in_process && !v->smpi; /* SMPI keeps state between runs */
 	/* smpirun's defaults, alltoall as trace_expand.h (or rounds), then the
 	 * caller's */
 	s->ring = a->alltoall_ring;
@@ -247,6 +253,19 @@ struct pending {
 	long eval;
 };
 
+/* A job the engine can run: a whole trace, every rank on a node. */
+static int check_job(const struct sg_state *s, const struct net_job *job, struct cmn_err *e)
+{
+	if (job->trace->fragment >= 0)
+		return cmn_err_set(e, CMN_EUSAGE, "job %s: one rank's file, not a whole trace",
+		                   job->name);
+	for (int r = 0; r < job->trace->nranks; r++)
+		if (job->nodes[r] < 0 || job->nodes[r] >= s->m->nodes)
+			return cmn_err_set(e, CMN_EUSAGE, "job %s: rank %d on node %d, not a node",
+			                   job->name, r, job->nodes[r]);
+	return 0;
+}
+
 /* Checks and prepares the jobs, forks the evaluation's child. */
 static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, double until,
                       struct pending *p, struct cmn_err *e)
@@ -257,19 +276,10 @@ static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, dou
 	if (!data)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int j = 0, first = 1; j < n; first += jobs[j].trace->nranks, j++) {
-		if (jobs[j].trace->fragment >= 0) {
-			free(data);
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "job %s: one rank's file, not a whole trace",
-			                   jobs[j].name);
+		if (check_job(s, &jobs[j], e)) {
+			release_all(s, jobs, j, data);
+			return e->code;
 		}
-		for (int r = 0; r < jobs[j].trace->nranks; r++)
-			if (jobs[j].nodes[r] < 0 || jobs[j].nodes[r] >= s->m->nodes) {
-				free(data);
-				return cmn_err_set(e, CMN_EUSAGE,
-				                   "job %s: rank %d on node %d, not a node",
-				                   jobs[j].name, r, jobs[j].nodes[r]);
-			}
 		if (s->v->prepare && s->v->prepare(s, &jobs[j], first, &data[j], e)) {
 			release_all(s, jobs, j, data);
 			return e->code;
@@ -346,9 +356,78 @@ static int eval_finish(struct sg_state *s, struct pending *p, struct net_job_res
 	return rc;
 }
 
+/* Past this clock the in-process evaluations stop (forks again): the
+ * clock's rounding (1e-10 s at 1e6 s) stays below surf/precision. */
+#define IN_PROCESS_CLOCK_LIMIT 1e6
+
+static int can_run_here(const struct sg_state *s, double until)
+{
+	return s->in_process && until <= 0 && !s->lived &&
+	       simgrid_get_clock() < IN_PROCESS_CLOCK_LIMIT;
+}
+
+/* An evaluation in this process: the jobs' actors from the current clock,
+ * run to the end. A clean run leaves nothing behind (every message
+ * received), so the next one reuses the mailboxes (their names carry the
+ * evaluation's index, which advances only when a run left actors blocked:
+ * those then never meet a later run's messages). */
+static int evaluate_here(struct sg_state *s, const struct net_job *jobs, int n,
+                         struct net_job_result *results, struct cmn_err *e)
+{
+	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
+	if (!data)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int total = 0, rc = 0;
+	for (int j = 0; !rc && j < n; j++) {
+		rc = check_job(s, &jobs[j], e);
+		if (!rc && s->v->prepare && s->v->prepare(s, &jobs[j], total + 1, &data[j], e))
+			rc = e->code;
+		if (rc)
+			release_all(s, jobs, j, data);
+		total += jobs[j].trace->nranks;
+	}
+	if (rc)
+		return rc;
+	double *finish = malloc((size_t)(total ? total : 1) * sizeof *finish);
+	if (!finish) {
+		release_all(s, jobs, n, data);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int k = 0; k < total; k++)
+		finish[k] = -1;
+	double t0 = simgrid_get_clock();
+	for (int j = 0, k = 0; j < n; k += jobs[j].trace->nranks, j++)
+		s->v->start(s, &jobs[j], j, data[j], t0, finish + k, NULL);
+	simgrid_run();
+	int left = 0;
+	for (int j = 0, k = 0; j < n; j++) {
+		double out = jobs[j].start;
+		for (int r = 0; r < jobs[j].trace->nranks; r++, k++)
+			if (finish[k] < 0 || out < 0)
+				out = -1;
+			else if (finish[k] - t0 > out)
+				out = finish[k] - t0;
+		results[j] = (struct net_job_result){jobs[j].start, out};
+		left |= out < 0;
+	}
+	if (left) { /* blocked actors stay: later runs fork, in fresh mailboxes */
+		s->in_process = 0;
+		s->evals++;
+	}
+	free(finish);
+	if (!left)
+		release_all(s, jobs, n, data); /* else the blocked actors still use it */
+	else
+		free(data);
+	return 0;
+}
+
 int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
                        struct net_job_result *results, struct cmn_err *e)
 {
+	struct sg_state *s = state;
+	if (can_run_here(s, until))
+		return evaluate_here(s, jobs, n, results, e);
 	struct pending p;
 	int rc = eval_start(state, jobs, n, until, &p, e);
 	return rc ? rc : eval_finish(state, &p, results, 0, e);
@@ -357,6 +436,15 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 int sg_engine_evaluate_many(void *state, int count, const struct net_job *const *jobs, const int *n,
                             double until, struct net_job_result *const *results, struct cmn_err *e)
 {
+	struct sg_state *s = state;
+	if (can_run_here(s, until)) { /* one after another: no fork to share */
+		int rc = 0;
+		for (int i = 0; !rc && i < count; i++)
+			rc = can_run_here(s, until)
+			         ? evaluate_here(s, jobs[i], n[i], results[i], e)
+			         : sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
+		return rc;
+	}
 	struct pending p[8];
 	int rc = 0;
 	for (int at = 0; at < count; at += 8) { /* at most 8 children at once */

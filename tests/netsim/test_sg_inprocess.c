@@ -1,0 +1,141 @@
+/* The s4u engine's evaluations in the calling process (netsim.h's
+ * in_process) against the forked ones: the same job times (up to the
+ * rounding of SimGrid's running clock) over a sequence of evaluations of
+ * one job, two jobs together and the first again; a deadlocking trace in
+ * the sequence is reported unfinished and the evaluations after it (forked
+ * again) still give the same times. Each engine lives in a child process
+ * (SimGrid allows one per process). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../helpers.h"
+#include "gen.h"
+#include "netsim.h"
+#include "xml_write.h"
+
+#define MACHINE "kary-ntree:k=4,n=2"
+#define NRES    5
+
+static struct trace *one_iteration(const char *kernel)
+{
+	struct trace *t;
+	struct cmn_err e;
+	int exact;
+	if (trace_generate_one(kernel, 'S', 4, 1, &t, &exact, &e))
+		_exit(3);
+	return t;
+}
+
+static struct trace *trace_of(const char *text)
+{
+	char *path = th_write_temp(text, ".txt");
+	struct trace *t;
+	struct cmn_err e;
+	if (trace_load(path, &t, &e))
+		_exit(3);
+	remove(path);
+	free(path);
+	return t;
+}
+
+/* In a child: the engine (in_process or not) and the evaluations, their
+ * finish times into res (NRES values; -2 where the engine failed). With
+ * deadlock, a deadlocking job is evaluated between the first and the
+ * second evaluation. */
+static int run(int in_process, int deadlock, double *res)
+{
+	int fd[2];
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		struct plat_machine *m;
+		struct cmn_err e;
+		char xml[] = "/tmp/placesim-inproc-XXXXXX";
+		int x = mkstemp(xml);
+		struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
+		if (x < 0 || plat_machine_create(MACHINE, &m, &e) ||
+		    plat_xml_write(m, &xo, xml, &e))
+			_exit(2);
+		close(x);
+		const char *params;
+		const struct net_engine_ops *ops = net_engine_find("s4u", &params, &e);
+		struct net_engine_args a = {m, xml, NULL, 1, 0, params, in_process};
+		void *eng;
+		if (!ops || ops->create(&a, &eng, &e))
+			_exit(2);
+		struct trace *ft = one_iteration("ft"),
+		             *dl = trace_of("0 send 1 0 1000000\n0 recv 1 0 1000000\n"
+		                            "1 send 0 0 1000000\n1 recv 0 0 1000000\n");
+		int spread[4] = {0, 1, 4, 5}, other[4] = {2, 3, 8, 12}, pair[2] = {6, 7};
+		/* ranks 0 and 1 send to node 4 through leaf switch 0's up port 0,
+		 * which the other job's 2 -> 8 also takes (test_emergent.c) */
+		struct net_job one = {"a", ft, spread, 0},
+		               two[2] = {{"a", ft, spread, 0}, {"b", ft, other, 0}};
+		struct net_job stuck = {"dl", dl, pair, 0};
+		struct net_job_result r[2], d;
+		double out[NRES];
+		for (int i = 0; i < NRES; i++)
+			out[i] = -2;
+		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
+			out[0] = r[0].finish;
+		if (deadlock && !ops->evaluate(eng, &stuck, 1, 0, &d, &e))
+			out[4] = d.finish;
+		if (!ops->evaluate(eng, two, 2, 0, r, &e))
+			out[1] = r[0].finish, out[2] = r[1].finish;
+		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
+			out[3] = r[0].finish;
+		if (write(fd[1], out, sizeof out) != sizeof out)
+			_exit(4);
+		unlink(xml);
+		_exit(0); /* SimGrid's state dies with the child */
+	}
+	close(fd[1]);
+	int ok = pid > 0 && read(fd[0], res, NRES * sizeof *res) == (ssize_t)(NRES * sizeof *res);
+	close(fd[0]);
+	int st = 0;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void test_same_times(void)
+{
+	double forked[NRES], here[NRES];
+	CU_ASSERT_FATAL(run(0, 0, forked) == 0);
+	CU_ASSERT_FATAL(run(1, 0, here) == 0);
+	for (int i = 0; i < 4; i++) {
+		CU_ASSERT(forked[i] > 0);
+		CU_ASSERT_DOUBLE_EQUAL(here[i], forked[i], 1e-8 * forked[i]);
+	}
+	CU_ASSERT(forked[0] == forked[3]);                        /* a fresh start each */
+	CU_ASSERT_DOUBLE_EQUAL(here[3], here[0], 1e-8 * here[0]); /* nothing carried over */
+	CU_ASSERT(here[1] > here[0] * (1 + 1e-6));                /* the second job contends */
+}
+
+static void test_deadlock_then_on(void)
+{
+	double forked[NRES], here[NRES];
+	CU_ASSERT_FATAL(run(0, 0, forked) == 0);
+	CU_ASSERT_FATAL(run(1, 1, here) == 0);
+	CU_ASSERT_EQUAL(here[4], -1); /* unfinished, reported */
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_DOUBLE_EQUAL(here[i], forked[i], 1e-8 * forked[i]);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("s4u engine in the calling process", NULL, NULL);
+	CU_add_test(s, "the same times as forked evaluations", test_same_times);
+	CU_add_test(s, "a deadlocked evaluation, then the others as before", test_deadlock_then_on);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
