@@ -158,8 +158,9 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 	return cpl_replay_open(g->m, g->engine, &o, g->prof, &g->rp, e);
 }
 
-/* The rank pairs of kernel k on n ranks that exchange bytes (in the
- * two-iteration trace, setup included). */
+/* The rank pairs of kernel k on n ranks that exchange bytes in what is
+ * replayed (the timed iteration; by difference, the two-iteration trace,
+ * setup included). */
 static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs, struct cmn_err *e)
 {
 	struct pairs *x = NULL;
@@ -167,7 +168,9 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
 		if (g->pairs[i].kernel == k && g->pairs[i].nranks == n)
 			x = &g->pairs[i];
 	if (!x) {
-		const struct trace *t = cpl_replay_trace(g->rp, k, n, 2, e);
+		/* the traffic replayed: the timed iteration, or setup and two */
+		const struct trace *t =
+		    cpl_replay_trace(g->rp, k, n, g->timed ? CPL_ONE_ITERATION : 2, e);
 		if (!t)
 			return e->code;
 		if (g->npairs == g->cappairs) {

@@ -410,15 +410,14 @@ static int evaluate_here(struct sg_state *s, const struct net_job *jobs, int n,
 		results[j] = (struct net_job_result){jobs[j].start, out};
 		left |= out < 0;
 	}
-	if (left) { /* blocked actors stay: later runs fork, in fresh mailboxes */
+	if (left) { /* blocked actors stay, holding finish and data (kept):
+		     * later runs fork, in fresh mailboxes */
 		s->in_process = 0;
 		s->evals++;
+		return 0;
 	}
 	free(finish);
-	if (!left)
-		release_all(s, jobs, n, data); /* else the blocked actors still use it */
-	else
-		free(data);
+	release_all(s, jobs, n, data);
 	return 0;
 }
 

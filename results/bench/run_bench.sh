@@ -151,11 +151,12 @@ if [ -x "$CO" ] && [ -d "$SHARED" ]; then
 fi
 
 # Issue 7: the SimGrid-based models. One run each (they take minutes):
-# simgrid:mode=isolated on the first 3,000 and 20,000 HPC2N jobs (the whole
-# log takes over an hour: see README), its placement-cache hit rate from the
-# model's report line, exact and counts cache keys; and the default
-# experiment of the Quick start (three allocators in parallel child
-# processes, simgrid:mode=shared).
+# simgrid:mode=isolated on the first 3,000 and 20,000 HPC2N jobs and the
+# whole log (s4u engine: replays in cosim's own process; one timed
+# iteration per replay), the first 3,000 also with SMPI's replay and with
+# iteration=difference, its placement-cache hit rate from the model's
+# report line; and the default experiment of the Quick start (three
+# allocators in parallel child processes, simgrid:mode=shared).
 if [ -x "$CO" ] && [ -d "$SHARED" ]; then
 	echo
 	echo "| run | jobs | wall (s), one run | peak RSS (MB) | the model's report |"
@@ -174,10 +175,12 @@ print(f"{dt:.1f} | {rss:.0f} | {rep[-1] if rep else ''}")
 PY
 	}
 	H="--workload $SHARED/HPC2N-2002-2.2-cln.swf.gz --machine kary-ntree:k=4,n=4 --sched easy --alloc quasi:qct=20"
-	for sh in exact counts; do
-		echo "| HPC2N first 3,000, 4-ary 4-tree, EASY, quasi:qct=20, simgrid:mode=isolated,engine=s4u,alltoall=ring,shape=$sh | 3,000 | $(once "$CO" $H --first 3000 --runtime simgrid:mode=isolated,engine=s4u,alltoall=ring,shape=$sh) |"
+	I="simgrid:mode=isolated,alltoall=ring"
+	for v in "engine=s4u" "engine=s4u,shape=counts" "engine=s4u,iteration=difference" "engine=simgrid"; do
+		echo "| HPC2N first 3,000, 4-ary 4-tree, EASY, quasi:qct=20, $I,$v | 3,000 | $(once "$CO" $H --first 3000 --runtime $I,$v) |"
 	done
-	echo "| HPC2N first 20,000, the same, engine=simgrid (SMPI), shape=exact | 20,000 | $(once "$CO" $H --first 20000 --runtime simgrid:mode=isolated,alltoall=ring) |"
+	echo "| the same, first 20,000, engine=s4u | 20,000 | $(once "$CO" $H --first 20000 --runtime $I,engine=s4u) |"
+	echo "| the same, the whole log, engine=s4u | 202,871 | $(once "$CO" $H --runtime $I,engine=s4u) |"
 	D=$(mktemp -d)
 	echo "| the Quick start's default experiment (scripts/quickstart.sh's cosim) | 200 x 3 | $(once "$CO" --synthetic dq:jobs=200,q=0.85,n1=1,n2=32,mean_run=600,load=0.9 --seed 1 --machine kary-ntree:k=4,n=3 --sched easy --alloc first-free --alloc contiguous --alloc quasi:qct=20 --runtime simgrid:mode=shared,kernels=cg/mg/ft/is/lu,class=S --out "$D") |"
 	rm -rf "$D"
