@@ -125,8 +125,11 @@ cg = [x["iter_ref_s"] == y["iter_ref_s"] for x, y in zip(a, b) if x["profile"] =
 sys.exit(0 if ft and all(ft) and cg and all(cg) else 1)
 PY
 entries() { sed -n 's/.* \([0-9]*\) entries.*/\1/p' "$1"; }
-"$B/cosim" $I --runtime simgrid:mode=isolated,class=S,engine=s4u > /dev/null 2> "$T/ex" &&
-	"$B/cosim" $I --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=counts > /dev/null 2> "$T/ne" &&
+# (a workload where some placements differ in rank order or ports only:
+# with seed 4 every count tree here is also one canonical placement)
+IC="${I/--seed 4/--seed 5}"
+"$B/cosim" $IC --runtime simgrid:mode=isolated,class=S,engine=s4u > /dev/null 2> "$T/ex" &&
+	"$B/cosim" $IC --runtime simgrid:mode=isolated,class=S,engine=s4u,shape=counts > /dev/null 2> "$T/ne" &&
 	[ "$(entries "$T/ne")" -lt "$(entries "$T/ex")" ] && ok "shape=counts: fewer cache entries ($(entries "$T/ne") vs $(entries "$T/ex"))" ||
 	ko "shape=counts: fewer cache entries: $(tail -1 "$T/ne") / $(tail -1 "$T/ex")"
 FL="--synthetic dq:jobs=30,n1=2,n2=8,mean_run=600,load=0.9 --machine flat:nodes=32 --quiet"
