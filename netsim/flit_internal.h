@@ -124,7 +124,7 @@ static inline int vc_push(struct vc *c, struct flit f)
 
 /* flit_router.c */
 /* The cycle a flit arriving at vertex x may leave it. */
-int64_t flit_ready_at(const struct flit_net *n, int x);
+int64_t flit_ready_at(const struct flit_net *n, int x, const struct flit *f);
 /* Vertex x in one cycle: every input VC's request, switch allocation, and
  * the sending of what wins. */
 void flit_router_cycle(struct flit_net *n, int x,

@@ -56,6 +56,12 @@ const struct cmn_param_def flit_param_defs[] = {
      "vct: entering a ring takes room for two packets), or none (may deadlock)"},
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
+    {"pipeline", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
+     "flit: every flit leaves a switch router_delay cycles after it arrives; packet "
+     "(BookSim's input-queued router): routing and VC allocation per packet, so a head "
+     "queued behind another packet in its VC leaves router_delay - 1 cycles after that "
+     "packet's tail, and body and tail flits take only switch allocation and traversal, "
+     "min(2, router_delay) cycles after arrival"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
@@ -77,6 +83,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->inject_delay = (int)cmn_params_num(cp, "inject_delay");
 	p->eject_delay = (int)cmn_params_num(cp, "eject_delay");
 	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
+	p->vc_pipeline = strcmp(cmn_params_str(cp, "pipeline"), "packet") == 0;
 	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
 	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0;
 	p->platform_links = strcmp(cmn_params_str(cp, "links"), "platform") == 0;
@@ -572,7 +579,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		size_t slot = flit_slot(n, l, n->now);
 		struct wire *w = &n->wire[slot];
 		if (w->vc >= 0) {
-			w->f.ready = flit_ready_at(n, n->m->links[l].dst);
+			w->f.ready = flit_ready_at(n, n->m->links[l].dst, &w->f);
 			if (vc_push(vc_of(n, l, w->vc), w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			flit_wake(n, n->m->links[l].dst, w->f.ready);

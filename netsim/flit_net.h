@@ -34,7 +34,9 @@
  * deadlock (the watchdog then says so).
  *
  * Timing: a switch holds a flit R cycles (router_delay) before it may
- * leave; nodes are endpoints and hold none. A switch-to-switch link takes
+ * leave (pipeline=packet, BookSim's router: a head queued behind another
+ * packet R - 1 cycles after that packet's tail left, body and tail flits
+ * min(2, R) after arrival); nodes are endpoints and hold none. A switch-to-switch link takes
  * L cycles, a node's link to or from its switch C (node_link_delay; with
  * C = 0 the node sits at its switch: its flits enter the switch's buffer
  * and the switch ejects into the node in the same cycle). A packet may
@@ -68,6 +70,9 @@ struct flit_params {
 	int platform_links; /* each link's latency and bandwidth from the machine */
 	int dateline;       /* tori: VCs in two classes, the upper one after the wrap link */
 	int bubble;         /* tori: bubble flow control (cut-through; INSEE's default) */
+	int vc_pipeline;    /* 1: BookSim's per-VC pipeline: a head behind another packet
+	                       leaves R - 1 cycles after that packet's tail, body and tail
+	                       flits min(2, R) after arrival; 0: every flit R after arrival */
 	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;

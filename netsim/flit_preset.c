@@ -16,7 +16,10 @@ struct flit_preset {
  * (router_delay 4), 1-cycle channels (2 on its tori), 1-cycle injection and
  * ejection channels (our node links) and one cycle from the source queue,
  * so zero-load latency is 7 + 5H over H router hops; wormhole, 4 VCs of 8
- * flits, iSLIP allocation. INSEE's virtual cut-through router: one cycle
+ * flits, iSLIP allocation, routing and VC allocation per packet
+ * (pipeline=packet: iq_router's VC states idle, routing, vc_alloc,
+ * active; not on tori, where with our dateline classes it saturates at
+ * 0.37, far below BookSim's torus: README). INSEE's virtual cut-through router: one cycle
  * per hop, nodes at their routers without injection or consumption delay
  * (latency H + P - 1), 2 VCs of 8 phits (its transit queues of 2 4-phit
  * packets; traces are replayed in such packets), one crossbar input per
@@ -25,8 +28,8 @@ struct flit_preset {
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
-     "switching=wormhole,crossbar=port,alloc=islip,hold=flit",
-     "link_delay=2"},
+     "switching=wormhole,crossbar=port,alloc=islip,hold=flit,pipeline=packet",
+     "link_delay=2,pipeline=flit"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
      "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4",

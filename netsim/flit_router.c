@@ -14,10 +14,14 @@ static inline int wrap(int a, int m)
 }
 
 /* The cycle a flit arriving at vertex x may leave it: switches hold it the
- * router delay, nodes do not. */
-int64_t flit_ready_at(const struct flit_net *n, int x)
+ * router delay (with pipeline=packet, a body or tail flit only the last
+ * two stages), nodes do not. */
+int64_t flit_ready_at(const struct flit_net *n, int x, const struct flit *f)
 {
-	return n->now + (x < n->nodes ? 0 : n->p.router_delay);
+	if (x < n->nodes)
+		return n->now;
+	int R = n->p.router_delay;
+	return n->now + (n->p.vc_pipeline && !f->head && R > 2 ? 2 : R);
 }
 
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
@@ -26,7 +30,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	int d = n->ldelay[l];
 	n->out_used[l] = n->now;
 	if (d == 0) {
-		f.ready = flit_ready_at(n, n->m->links[l].dst);
+		f.ready = flit_ready_at(n, n->m->links[l].dst, &f);
 		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
 		flit_wake(n, n->m->links[l].dst, f.ready);
 		n->pflits[l]++;
@@ -184,8 +188,18 @@ static void send(struct flit_net *n, int x, int port, int v,
 	struct flit sent = *f;
 	c->first = c->first + 1 == c->cap ? 0 : c->first + 1;
 	c->n--;
-	if (c->n)
-		c->front_ready = c->f[c->first].ready;
+	if (c->n) {
+		struct flit *next = &c->f[c->first];
+		/* pipeline=packet: a head behind the packet that left starts its
+		 * routing and VC allocation now, so it leaves R - 1 cycles after
+		 * that packet's tail (BookSim: the tail's switch allocation puts
+		 * the VC back to routing; routing, VC and switch allocation, then
+		 * traversal) */
+		int64_t at = n->now + (n->p.router_delay > 1 ? n->p.router_delay - 1 : 1);
+		if (n->p.vc_pipeline && next->head && x >= n->nodes && next->ready < at)
+			next->ready = at;
+		c->front_ready = next->ready;
+	}
 	n->pflits[port]--;
 	flit_count(n, x, -1);
 	if (port < n->nl) /* a credit back upstream */
