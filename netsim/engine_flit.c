@@ -3,7 +3,9 @@
  * (flit_replay.h). Parameters are the flit network's and the replay's
  * (flit_param_defs, presets included); the clock is set by the flit width
  * and the bandwidth of the node links: one flit per cycle is that
- * bandwidth. Link loads are the flits each link carried. */
+ * bandwidth. Link loads are the flits each link carried. Live sessions
+ * (jobs that start and end inside one simulation) run on a fresh network
+ * each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,15 @@ static int flit_links(void *state, const struct net_link_result **out, int *n, s
 	return 0;
 }
 
+/* A live session on a fresh network (flit_replay_live); any number per
+ * engine, in the calling process. */
+static int flit_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
+                     void *ctx, struct cmn_err *e)
+{
+	struct flit_engine *f = state;
+	return flit_replay_live(f->m, &f->p, &f->o, body, ctx, e);
+}
+
 const struct net_engine_ops net_engine_flit_ops = {
     .base = {"flit",
              "flit-level: our own cycle-driven network of virtual-channel routers "
@@ -111,4 +122,5 @@ const struct net_engine_ops net_engine_flit_ops = {
     .spec = flit_spec,
     .links = flit_links,
     .destroy = flit_destroy,
+    .live = flit_live,
 };

@@ -2,12 +2,14 @@
  * interpreters of their actions, transfers matched first-in first-out,
  * packets on a flit_net, an event heap for computations and sleeps. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../apptraces/trace_expand.h"
 #include "../common/grow.h"
 #include "flit_replay.h"
+#include "live.h"
 
 #define EAGER_BYTES 65536.0
 
@@ -69,8 +71,15 @@ struct replay {
 	struct flit_net *net;
 	const struct net_job *jobs;
 	int njobs, nrk, *base; /* base[j]: job j's first rank */
-	long ***coll;          /* coll[j][r][k]: action index of rank r's k-th collective */
+	long capbase, capcoll, caprk, capjobs, capjend;
+	long ***coll; /* coll[j][r][k]: action index of rank r's k-th collective */
 	struct rank *rk;
+	int left;      /* ranks not finished */
+	int *jleft;    /* per job: its ranks not finished */
+	int64_t *jend; /* per job: the cycle its last rank finished */
+	int *ended;    /* jobs in the order they ended */
+	int nended;
+	long capended;
 	int *ready, nready;
 	long capready;
 	struct xfer *x;
@@ -485,6 +494,15 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 		} else {
 			k->finished = 1;
 			k->finish = rp->now;
+			rp->left--;
+			if (--rp->jleft[k->job] == 0) {
+				rp->jend[k->job] = rp->now;
+				if (grow((void **)&rp->ended, &rp->capended, rp->nended + 1,
+				         sizeof *rp->ended))
+					rp->oom = 1;
+				else
+					rp->ended[rp->nended++] = k->job;
+			}
 		}
 	}
 	return rp->oom ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
@@ -521,56 +539,66 @@ static int stuck(struct replay *rp, struct cmn_err *e)
 	                   (long long)rp->now, what);
 }
 
-static int setup(struct replay *rp, struct cmn_err *e)
+/* Job j (rp->jobs[j], j = rp->njobs) joins: its ranks and their
+ * collectives' action indices. Its ranks are not made ready. */
+static int add_job(struct replay *rp, int j, struct cmn_err *e)
 {
-	rp->base = malloc(((size_t)rp->njobs + 1) * sizeof *rp->base);
-	rp->coll = calloc((size_t)rp->njobs, sizeof *rp->coll);
-	if (!rp->base || !rp->coll)
+	const struct net_job *job = &rp->jobs[j];
+	const struct trace *t = job->trace;
+	if (grow((void **)&rp->base, &rp->capbase, j + 2, sizeof *rp->base) ||
+	    grow((void **)&rp->coll, &rp->capcoll, j + 1, sizeof *rp->coll) ||
+	    grow((void **)&rp->jleft, &rp->capjobs, j + 1, sizeof *rp->jleft) ||
+	    grow((void **)&rp->jend, &rp->capjend, j + 1, sizeof *rp->jend) ||
+	    grow((void **)&rp->rk, &rp->caprk, rp->nrk + t->nranks + 1, sizeof *rp->rk))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	rp->nrk = 0;
-	for (int j = 0; j < rp->njobs; j++) {
-		rp->base[j] = rp->nrk;
-		rp->nrk += rp->jobs[j].trace->nranks;
-	}
-	rp->base[rp->njobs] = rp->nrk;
-	rp->rk = calloc((size_t)rp->nrk + 1, sizeof *rp->rk);
-	if (!rp->rk)
+	rp->coll[j] = NULL;
+	rp->base[j] = rp->nrk;
+	rp->base[j + 1] = rp->nrk; /* no ranks until they are all set */
+	rp->njobs = j + 1;
+	if (!(rp->coll[j] = calloc((size_t)t->nranks, sizeof **rp->coll)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int j = 0; j < rp->njobs; j++) {
-		const struct net_job *job = &rp->jobs[j];
-		const struct trace *t = job->trace;
-		if (!(rp->coll[j] = calloc((size_t)t->nranks, sizeof **rp->coll)))
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		for (int r = 0; r < t->nranks; r++) {
-			long nc = 0;
-			for (long i = t->first[r]; i < t->first[r + 1]; i++)
-				nc +=
-				    t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
-			if (!(rp->coll[j][r] = malloc((size_t)(nc ? nc : 1) * sizeof ***rp->coll)))
-				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			nc = 0;
-			for (long i = t->first[r]; i < t->first[r + 1]; i++)
-				if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
-					rp->coll[j][r][nc++] = i;
-			int node = job->nodes[r];
-			if (node < 0 || node >= rp->m->nodes)
-				return cmn_err_set(e, CMN_EUSAGE,
-				                   "%s rank %d: node %d (nodes 0..%d)", job->name,
-				                   r, node, rp->m->nodes - 1);
-			rp->rk[rp->base[j] + r] = (struct rank){.job = j,
-			                                        .r = r,
-			                                        .node = node,
-			                                        .pc = t->first[r],
-			                                        .end = t->first[r + 1]};
+	for (int r = 0; r < t->nranks; r++) {
+		int node = job->nodes[r], rc = 0;
+		long nc = 0;
+		for (long i = t->first[r]; i < t->first[r + 1]; i++)
+			nc += t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
+		if (node < 0 || node >= rp->m->nodes)
+			rc = cmn_err_set(e, CMN_EUSAGE, "%s rank %d: node %d (nodes 0..%d)",
+			                 job->name, r, node, rp->m->nodes - 1);
+		else if (!(rp->coll[j][r] = malloc((size_t)(nc ? nc : 1) * sizeof ***rp->coll)))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		if (rc) { /* the job's ranks so far go: teardown sees none */
+			for (int q = 0; q < r; q++)
+				free(rp->coll[j][q]);
+			return rc;
 		}
+		nc = 0;
+		for (long i = t->first[r]; i < t->first[r + 1]; i++)
+			if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
+				rp->coll[j][r][nc++] = i;
+		rp->rk[rp->nrk + r] = (struct rank){
+		    .job = j, .r = r, .node = node, .pc = t->first[r], .end = t->first[r + 1]};
 	}
+	rp->nrk += t->nranks;
+	rp->base[j + 1] = rp->nrk;
+	rp->left += t->nranks;
+	rp->jleft[j] = t->nranks;
+	rp->jend[j] = -1;
+	return 0;
+}
+
+static int setup(struct replay *rp, int n, struct cmn_err *e)
+{
+	for (int j = 0; j < n; j++)
+		if (add_job(rp, j, e))
+			return e->code;
 	return 0;
 }
 
 static void teardown(struct replay *rp)
 {
-	for (int j = 0; rp->coll && j < rp->njobs; j++) {
-		for (int r = 0; rp->coll[j] && r < rp->jobs[j].trace->nranks; r++)
+	for (int j = 0; rp->coll && j < rp->njobs; j++) { /* a live job's trace may be gone */
+		for (int r = 0; rp->coll[j] && r < rp->base[j + 1] - rp->base[j]; r++)
 			free(rp->coll[j][r]);
 		free(rp->coll[j]);
 	}
@@ -581,6 +609,9 @@ static void teardown(struct replay *rp)
 	free(rp->coll);
 	free(rp->rk);
 	free(rp->base);
+	free(rp->jleft);
+	free(rp->jend);
+	free(rp->ended);
 	free(rp->ready);
 	free(rp->x);
 	free(rp->tab);
@@ -588,21 +619,70 @@ static void teardown(struct replay *rp)
 	flit_net_destroy(rp->net);
 }
 
-int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
-                    const struct flit_replay_opts *o, const struct net_job *jobs, int n,
-                    double until, struct net_job_result *results, long *link_flits, int64_t *cycles,
-                    struct cmn_err *e)
+/* Runs until every rank has finished, until cycle stop (>= 0), or, with
+ * to_job_end, until a job ended (rp->ended grew) in the cycle just run. */
+static int advance(struct replay *rp, int64_t stop, int to_job_end, struct cmn_err *e)
+{
+	int rc = 0, ended = rp->nended;
+	while (!rc && !rp->oom) {
+		while (rp->nheap && rp->heap[0].at <= rp->now) { /* what is due now */
+			struct ev v = ev_pop(rp);
+			if (v.kind == 0)
+				rp->rk[v.idx].computing = 0, make_ready(rp, v.idx);
+			else
+				complete(rp, v.idx);
+		}
+		for (int i = 0; !rc && i < rp->nready; i++) /* ranks made ready meanwhile append */
+			rc = run_rank(rp, rp->ready[i], e);
+		rp->nready = 0;
+		if (rc || !rp->left || (stop >= 0 && rp->now >= stop) ||
+		    (to_job_end && rp->nended > ended))
+			break;
+		if (flit_net_in_flight(rp->net) > 0) {
+			rc = flit_net_run(rp->net, rp->now + 1, delivered, rp, e);
+			rp->now++;
+		} else if (rp->nheap) { /* idle: straight to the next event */
+			rp->now = rp->heap[0].at > rp->now ? rp->heap[0].at : rp->now;
+			if (stop >= 0 && rp->now > stop)
+				rp->now = stop;
+			rc = flit_net_run(rp->net, rp->now, NULL, NULL, e);
+		} else {
+			rc = stuck(rp, e);
+		}
+	}
+	if (!rc && rp->oom)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return rc;
+}
+
+static int check_opts(const struct flit_replay_opts *o, struct cmn_err *e)
 {
 	if (!(o->cycle_s > 0) || o->flit_bytes < 1 || o->packet_flits < 1 || !(o->speed_flops > 0))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit replay: cycle time, flit bytes, packet flits and node "
 		                   "speed must be positive");
-	struct replay rp = {.m = m, .o = o, .jobs = jobs, .njobs = n};
-	int rc = setup(&rp, e);
-	if (!rc)
-		rc = flit_net_create(m, p, &rp.net, e);
-	if (!rc && (rc = flit_net_packet_ok(rp.net, o->packet_flits, e)))
+	return 0;
+}
+
+static int open_net(struct replay *rp, const struct flit_params *p, struct cmn_err *e)
+{
+	int rc = flit_net_create(rp->m, p, &rp->net, e);
+	if (!rc && (rc = flit_net_packet_ok(rp->net, rp->o->packet_flits, e)))
 		cmn_err_prefix(e, "flit replay (packet_flits)");
+	return rc;
+}
+
+int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
+                    const struct flit_replay_opts *o, const struct net_job *jobs, int n,
+                    double until, struct net_job_result *results, long *link_flits, int64_t *cycles,
+                    struct cmn_err *e)
+{
+	if (check_opts(o, e))
+		return e->code;
+	struct replay rp = {.m = m, .o = o, .jobs = jobs};
+	int rc = setup(&rp, n, e);
+	if (!rc)
+		rc = open_net(&rp, p, e);
 	for (int g = 0; !rc && g < rp.nrk; g++) {
 		int64_t at = cycles_of(&rp, jobs[rp.rk[g].job].start);
 		if (at > 0)
@@ -610,46 +690,11 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
 		else
 			make_ready(&rp, g);
 	}
-	int64_t stop = until > 0 ? cycles_of(&rp, until) : -1;
-	int left = rp.nrk;
-	while (!rc && !rp.oom) {
-		while (rp.nheap && rp.heap[0].at <= rp.now) { /* what is due now */
-			struct ev v = ev_pop(&rp);
-			if (v.kind == 0)
-				rp.rk[v.idx].computing = 0, make_ready(&rp, v.idx);
-			else
-				complete(&rp, v.idx);
-		}
-		for (int i = 0; !rc && i < rp.nready; i++) { /* ranks made ready meanwhile append */
-			int g = rp.ready[i], was = rp.rk[g].finished;
-			rc = run_rank(&rp, g, e);
-			left -= !was && rp.rk[g].finished;
-		}
-		rp.nready = 0;
-		if (rc || !left || (stop >= 0 && rp.now >= stop))
-			break;
-		if (flit_net_in_flight(rp.net) > 0) {
-			rc = flit_net_run(rp.net, rp.now + 1, delivered, &rp, e);
-			rp.now++;
-		} else if (rp.nheap) { /* idle: straight to the next event */
-			rp.now = rp.heap[0].at > rp.now ? rp.heap[0].at : rp.now;
-			if (stop >= 0 && rp.now > stop)
-				rp.now = stop;
-			rc = flit_net_run(rp.net, rp.now, NULL, NULL, e);
-		} else {
-			rc = stuck(&rp, e);
-		}
-	}
-	if (!rc && rp.oom)
-		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (!rc)
+		rc = advance(&rp, until > 0 ? cycles_of(&rp, until) : -1, 0, e);
 	for (int j = 0; !rc && j < n; j++) {
-		int64_t last = 0, done = 1;
-		for (int g = rp.base[j]; g < rp.base[j + 1]; g++) {
-			done &= rp.rk[g].finished;
-			last = rp.rk[g].finish > last ? rp.rk[g].finish : last;
-		}
 		results[j].start = jobs[j].start;
-		results[j].finish = done ? (double)last * o->cycle_s : -1;
+		results[j].finish = rp.jend[j] >= 0 ? (double)rp.jend[j] * o->cycle_s : -1;
 	}
 	if (!rc && link_flits)
 		memcpy(link_flits, flit_net_link_flits(rp.net),
@@ -657,5 +702,126 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
 	if (!rc && cycles)
 		*cycles = rp.now;
 	teardown(&rp);
+	return rc;
+}
+
+/* --- live sessions (netsim.h): jobs join the replay at the current cycle --- */
+struct flit_live {
+	struct net_live base; /* first: the session's operations */
+	struct replay rp;
+	struct net_job *jobs; /* with copies of their names and nodes */
+	long capjobs;
+	int reported; /* rp.ended[0 .. reported) were returned by wait */
+	struct cmn_err err;
+};
+
+static struct flit_live *fl_of(struct net_live *lv)
+{
+	return (struct flit_live *)lv;
+}
+
+static double fl_now(const struct net_live *lv)
+{
+	const struct flit_live *fl = (const struct flit_live *)lv;
+	return (double)fl->rp.now * fl->rp.o->cycle_s;
+}
+
+static int fl_start(struct net_live *lv, const struct net_job *job, struct cmn_err *e)
+{
+	struct flit_live *fl = fl_of(lv);
+	struct replay *rp = &fl->rp;
+	int j = rp->njobs, n = job->trace->nranks;
+	if (job->trace->fragment >= 0)
+		return cmn_err_set(e, CMN_EUSAGE, "job %s: one rank's file, not a whole trace",
+		                   job->name),
+		       -1;
+	if (grow((void **)&fl->jobs, &fl->capjobs, j + 1, sizeof *fl->jobs))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	size_t len = strlen(job->name) + 1;
+	char *name = malloc(len);
+	int *nodes = malloc((size_t)n * sizeof *nodes);
+	if (!name || !nodes) {
+		free(name), free(nodes);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	}
+	memcpy(name, job->name, len);
+	memcpy(nodes, job->nodes, (size_t)n * sizeof *nodes);
+	fl->jobs[j] = (struct net_job){name, job->trace, nodes, 0};
+	rp->jobs = fl->jobs;
+	if (add_job(rp, j, e)) {
+		if (rp->njobs > j) { /* it joined with no ranks: it leaves */
+			free(rp->coll[j]);
+			rp->coll[j] = NULL;
+			rp->njobs = j;
+		}
+		free(name), free(nodes);
+		return -1;
+	}
+	for (int g = rp->base[j]; g < rp->base[j + 1]; g++)
+		make_ready(rp, g);
+	return rp->oom ? cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1 : j;
+}
+
+/* The jobs that ended in the earliest cycle not yet reported (at most max). */
+static int fl_report(struct flit_live *fl, double t, double *t_out, int *ended, int max)
+{
+	const struct replay *rp = &fl->rp;
+	int64_t at = rp->jend[rp->ended[fl->reported]];
+	int n = 0;
+	while (fl->reported < rp->nended && n < max && rp->jend[rp->ended[fl->reported]] == at)
+		ended[n++] = rp->ended[fl->reported++];
+	double when = (double)at * rp->o->cycle_s;
+	*t_out = when < t ? when : t;
+	return n;
+}
+
+static int fl_wait(struct net_live *lv, double t, double *t_out, int *ended, int max)
+{
+	struct flit_live *fl = fl_of(lv);
+	struct replay *rp = &fl->rp;
+	if (fl->reported < rp->nended)
+		return fl_report(fl, t, t_out, ended, max);
+	int64_t stop = isinf(t) ? -1 : cycles_of(rp, t);
+	if (!rp->left) { /* nothing runs: time just passes */
+		if (stop > rp->now && flit_net_run(rp->net, stop, NULL, NULL, &fl->err) == 0)
+			rp->now = stop;
+		*t_out = isinf(t) ? fl_now(lv) : t;
+		return 0;
+	}
+	if (stop >= 0 && stop <= rp->now) {
+		*t_out = t;
+		return 0;
+	}
+	if (advance(rp, stop, 1, &fl->err)) { /* the session ends: say why here */
+		fprintf(stderr, "flit live session: %s\n", fl->err.msg);
+		return -1;
+	}
+	if (fl->reported < rp->nended)
+		return fl_report(fl, t, t_out, ended, max);
+	*t_out = t;
+	return 0;
+}
+
+int flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
+                     const struct flit_replay_opts *o,
+                     int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e), void *ctx,
+                     struct cmn_err *e)
+{
+	static const struct net_live_ops ops = {fl_start, fl_wait, fl_now};
+	if (check_opts(o, e))
+		return e->code;
+	struct flit_live *fl = calloc(1, sizeof *fl);
+	if (!fl)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	fl->base.ops = &ops;
+	fl->rp = (struct replay){.m = m, .o = o};
+	int rc = open_net(&fl->rp, p, e);
+	if (!rc)
+		rc = body(ctx, &fl->base, e);
+	for (int j = 0; j < fl->rp.njobs; j++)
+		free((char *)fl->jobs[j].name), free((int *)fl->jobs[j].nodes);
+	teardown(&fl->rp);
+	free(fl->jobs);
+	free(fl);
 	return rc;
 }

@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live.h"
 #include "sg_engine.h"
 
 struct sg_notify {
-	struct net_live *lv;
+	struct sg_live *lv;
 	int job;
 };
 
@@ -30,7 +31,8 @@ struct live_job {
 	struct sg_notify notify;
 };
 
-struct net_live {
+struct sg_live {
+	struct net_live base; /* first: the session's operations */
 	struct sg_state *s;
 	sg_sem_t sem;
 	struct live_job **jobs; /* entries stay put: actors hold their notify */
@@ -45,6 +47,11 @@ struct net_live {
 	int rc;
 };
 
+static struct sg_live *sg_of(struct net_live *lv)
+{
+	return (struct sg_live *)lv;
+}
+
 void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a)
 {
 	n->lv->jobs[n->job]->actors[rank] = a;
@@ -52,7 +59,7 @@ void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a)
 
 void sg_notify_done(struct sg_notify *n)
 {
-	struct net_live *lv = n->lv;
+	struct sg_live *lv = n->lv;
 	struct live_job *j = lv->jobs[n->job];
 	if (--j->remaining > 0 || j->over)
 		return;
@@ -73,14 +80,15 @@ void sg_notify_done(struct sg_notify *n)
 	sg_sem_release(lv->sem);
 }
 
-double net_live_now(const struct net_live *lv)
+static double sg_live_now(const struct net_live *lv)
 {
 	(void)lv;
 	return simgrid_get_clock();
 }
 
-int net_live_start(struct net_live *lv, const struct net_job *job, struct cmn_err *e)
+static int sg_live_start(struct net_live *base, const struct net_job *job, struct cmn_err *e)
 {
+	struct sg_live *lv = sg_of(base);
 	int n = job->trace->nranks;
 	if (job->trace->fragment >= 0)
 		return cmn_err_set(e, CMN_EUSAGE, "job %s: one rank's file, not a whole trace",
@@ -133,8 +141,9 @@ int net_live_start(struct net_live *lv, const struct net_job *job, struct cmn_er
 	return h;
 }
 
-int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int max)
+static int sg_live_wait(struct net_live *base, double t, double *t_out, int *ended, int max)
 {
+	struct sg_live *lv = sg_of(base);
 	for (;;) {
 		if (lv->failed)
 			return -1;
@@ -176,8 +185,8 @@ int net_live_wait(struct net_live *lv, double t, double *t_out, int *ended, int 
 static void controller(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	struct net_live *lv = sg_actor_self_get_data();
-	lv->rc = lv->body(lv->ctx, lv, lv->e);
+	struct sg_live *lv = sg_actor_self_get_data();
+	lv->rc = lv->body(lv->ctx, &lv->base, lv->e);
 	int left = 0;
 	for (int h = 0; h < lv->njobs; h++)
 		left |= !lv->jobs[h]->over;
@@ -188,9 +197,11 @@ static void controller(int argc, char **argv)
 int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
                    void *ctx, struct cmn_err *e)
 {
-	struct net_live *lv = calloc(1, sizeof *lv);
+	static const struct net_live_ops ops = {sg_live_start, sg_live_wait, sg_live_now};
+	struct sg_live *lv = calloc(1, sizeof *lv);
 	if (!lv)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	lv->base.ops = &ops;
 	lv->s = state;
 	sg_engine_set_lived(lv->s);
 	lv->sem = sg_sem_init(0);

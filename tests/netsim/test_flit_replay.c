@@ -167,12 +167,86 @@ static void test_kernels_and_isolation(void)
 	plat_machine_destroy(m);
 }
 
+/* A live session: job a from the start, job b joining at t_b, a's trace
+ * freed once it ended; the same finish times as one run with b starting at
+ * t_b, reported in order with their times; time passes in waits. */
+struct live_case {
+	const struct trace *t;
+	const int *a, *b;
+	double t_b, fin[2], t_wait;
+	int order[2], got, waited_early;
+	struct trace *own; /* freed when its job ends */
+};
+
+static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
+{
+	struct live_case *c = ctx;
+	struct net_job ja = {"a", c->own, c->a, 0}, jb = {"b", c->t, c->b, 0};
+	if (net_live_start(lv, &ja, e) != 0)
+		return e->code;
+	double t_out;
+	int ended[2];
+	c->waited_early = net_live_wait(lv, c->t_b, &t_out, ended, 2);
+	c->t_wait = t_out;
+	if (c->waited_early || net_live_start(lv, &jb, e) != 1)
+		return -1;
+	while (c->got < 2) {
+		int n = net_live_wait(lv, INFINITY, &t_out, ended, 2);
+		if (n <= 0)
+			return -1;
+		for (int i = 0; i < n; i++) {
+			c->order[c->got++] = ended[i];
+			c->fin[ended[i]] = t_out;
+			if (ended[i] == 0) {
+				trace_free(c->own); /* the session must not read it again */
+				c->own = NULL;
+			}
+		}
+		if (fabs(net_live_now(lv) - t_out) > 1e-15)
+			return -1;
+	}
+	return 0;
+}
+
+static void test_live(void)
+{
+	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.compute_zero = 1; /* communication only: the jobs meet */
+	struct flit_replay_opts o = opts(&p);
+	int a[16], b[16];
+	for (int i = 0; i < 16; i++)
+		a[i] = 2 * i, b[i] = 2 * i + 1; /* interleaved: they share links */
+	struct trace *t = kernel("ft");
+	struct net_job jobs[2] = {{"a", t, a, 0}, {"b", t, b, 0}};
+	struct net_job_result alone, both[2];
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, NULL, &e) == 0);
+	jobs[1].start = alone.finish / 3;
+	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) == 0);
+	CU_ASSERT(both[0].finish > alone.finish); /* b slows a down */
+	struct live_case c = {t, a, b, jobs[1].start, {0, 0}, 0, {-1, -1}, 0, 0, kernel("ft")};
+	CU_ASSERT_FATAL(flit_replay_live(m, &p, &o, live_body, &c, &e) == 0);
+	CU_ASSERT_EQUAL(c.waited_early, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c.t_wait, jobs[1].start, 1e-15);
+	CU_ASSERT_EQUAL(c.got, 2);
+	CU_ASSERT_EQUAL(c.fin[0], both[0].finish);
+	CU_ASSERT_EQUAL(c.fin[1], both[1].finish);
+	CU_ASSERT_EQUAL(c.order[0], both[0].finish <= both[1].finish ? 0 : 1);
+	CU_ASSERT_PTR_NULL(c.own);
+	trace_free(c.own);
+	trace_free(t);
+	plat_machine_destroy(m);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("flit replay", NULL, NULL);
 	CU_add_test(s, "message and ping-pong timing, compute, start", test_message_timing);
 	CU_add_test(s, "deadlocked traces, time limit, bad packets", test_deadlock_and_until);
 	CU_add_test(s, "kernels, disjoint subtrees, determinism", test_kernels_and_isolation);
+	CU_add_test(s, "live session: jobs joining, the same times as one run", test_live);
 }
 
 int main(int argc, char **argv)
