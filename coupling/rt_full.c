@@ -18,9 +18,11 @@
  * replayed messages: meant for small workloads (a few hundred jobs with
  * run times of tens of iterations).
  *
- * The engine is netsim's own replay (s4u): SMPI 3.32's replay of a job
- * that starts mid-simulation fails (netsim/engine_simgrid.c), so compare
- * the cheaper SimGrid models with engine=s4u for like with like.
+ * The engine is netsim's own replay on SimGrid (s4u): SMPI 3.32's replay
+ * of a job that starts mid-simulation fails (netsim/engine_simgrid.c), so
+ * compare the cheaper SimGrid models with engine=s4u for like with like;
+ * or the flit-level engine (engine=flit, with its preset and compute), the
+ * reference for the flit model.
  *
  * The session runs in a child process (SimGrid keeps its state until the
  * process ends): the simulation and every output are made there, and its
@@ -39,9 +41,13 @@
 #include "replay.h"
 
 static const struct cmn_param_def full_params[] = {
-    {"engine", CMN_PT_CHOICE, "s4u", 0, 0, "s4u",
-     "netsim engine with live sessions: netsim's own replay (SMPI's fails when jobs start "
-     "mid-simulation)"},
+    {"engine", CMN_PT_CHOICE, "s4u", 0, 0, "s4u|flit",
+     "netsim engine with live sessions: netsim's own replay on SimGrid (s4u; SMPI's fails "
+     "when jobs start mid-simulation) or on the flit-level network (flit)"},
+    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
+     "engine=flit: the flit engine's router timing (netsim --traffic x --help)"},
+    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
+     "engine=flit: compute takes flops / node speed, or no time"},
     CPL_ALLTOALL_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
@@ -54,8 +60,8 @@ struct ref {
 
 struct full {
 	struct cpl_profiles *prof;
-	char engine[16];
-	int ring; /* alltoall=ring */
+	char engine[64]; /* netsim's engine spec */
+	int ring;        /* alltoall=ring */
 	struct cpl_replay *rp;
 	struct net_live *lv;
 	struct ref *refs;
@@ -79,7 +85,18 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 		free(f);
 		return e->code;
 	}
-	snprintf(f->engine, sizeof f->engine, "%s", cmn_params_str(p, "engine"));
+	const char *eng = cmn_params_str(p, "engine"), *preset = cmn_params_str(p, "preset"),
+	           *compute = cmn_params_str(p, "compute");
+	if (strcmp(eng, "flit") == 0) {
+		snprintf(f->engine, sizeof f->engine, "flit:preset=%s,compute=%s", preset, compute);
+	} else if (strcmp(preset, "none") || strcmp(compute, "flops")) {
+		cpl_profiles_free(f->prof);
+		free(f);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "full: preset and compute are the flit engine's (engine=flit)");
+	} else {
+		snprintf(f->engine, sizeof f->engine, "%s", eng);
+	}
 	f->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	*self = f;
 	return 0;
