@@ -211,6 +211,12 @@ int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double 
 	return rc;
 }
 
+void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
+{
+	snprintf(out, size, "flit:preset=%s,compute=%s", cmn_params_str(p, "preset"),
+	         cmn_params_str(p, "compute"));
+}
+
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)
 {
 	return rp->ops;

@@ -37,6 +37,23 @@ struct cpl_replay_opts {
 	int in_process; /* netsim.h's in_process: evaluations without a fork */
 };
 
+/* The flit engine's parameters the models that run on it declare (flit,
+ * full with engine=flit), and its engine spec from them. */
+#define CPL_FLIT_ENGINE_PARAMS                                                                     \
+	{"preset",                                                                                 \
+	 CMN_PT_CHOICE,                                                                            \
+	 "none",                                                                                   \
+	 0,                                                                                        \
+	 0,                                                                                        \
+	 "none|booksim|insee",                                                                     \
+	 "flit engine: its router timing (netsim --traffic x --help)"},                            \
+	{                                                                                          \
+		"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",                             \
+		    "flit engine: compute takes flops / node speed, or no time (communication "    \
+		    "only)"                                                                        \
+	}
+void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size);
+
 /* engine: a netsim engine's name ("simgrid", "s4u"), without link loads
  * (no model reads them; live sessions need it); prof is borrowed. */
 int cpl_replay_open(const struct plat_machine *m, const char *engine,

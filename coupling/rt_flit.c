@@ -10,10 +10,7 @@
 
 static const struct cmn_param_def flit_rt_params[] = {
     CPL_REPLAY_MODE_PARAM,
-    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
-     "the flit engine's router timing (netsim --traffic x --help)"},
-    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
-     "compute takes flops / node speed, or no time (communication only)"},
+    CPL_FLIT_ENGINE_PARAMS,
     CPL_ALLTOALL_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
     CPL_REPLAY_ITERATION_PARAM,
@@ -24,8 +21,7 @@ static const struct cmn_param_def flit_rt_params[] = {
 static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 {
 	char engine[128];
-	snprintf(engine, sizeof engine, "flit:preset=%s,compute=%s", cmn_params_str(p, "preset"),
-	         cmn_params_str(p, "compute"));
+	cpl_flit_engine_spec(p, engine, sizeof engine);
 	return cpl_rt_replay_create(p, "flit", engine, self, e);
 }
 

@@ -44,10 +44,7 @@ static const struct cmn_param_def full_params[] = {
     {"engine", CMN_PT_CHOICE, "s4u", 0, 0, "s4u|flit",
      "netsim engine with live sessions: netsim's own replay on SimGrid (s4u; SMPI's fails "
      "when jobs start mid-simulation) or on the flit-level network (flit)"},
-    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
-     "engine=flit: the flit engine's router timing (netsim --traffic x --help)"},
-    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
-     "engine=flit: compute takes flops / node speed, or no time"},
+    CPL_FLIT_ENGINE_PARAMS,
     CPL_ALLTOALL_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
@@ -88,7 +85,7 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 	const char *eng = cmn_params_str(p, "engine"), *preset = cmn_params_str(p, "preset"),
 	           *compute = cmn_params_str(p, "compute");
 	if (strcmp(eng, "flit") == 0) {
-		snprintf(f->engine, sizeof f->engine, "flit:preset=%s,compute=%s", preset, compute);
+		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
 	} else if (strcmp(preset, "none") || strcmp(compute, "flops")) {
 		cpl_profiles_free(f->prof);
 		free(f);
