@@ -101,13 +101,19 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 }
 
 /* On a torus (datelines or bubbles): each router link's dimension and
- * whether it is its ring's wraparound link (rings of more than 2 routers). */
+ * whether it is a ring's wraparound link (the dateline); the links of
+ * nodes and of wide-area networks have none. A multi-cluster machine of
+ * tori gets every cluster's ring links marked (cluster c's link i is
+ * c x the cluster's link count + i). */
 static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 {
-	const struct plat_machine *m = n->m;
-	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], any = 0;
+	const struct plat_machine *m = n->m, *g = m;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], any = 0, copies = 1;
 	struct cmn_err ignore;
-	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
+	if (plat_multicluster_shape(m, &copies, NULL, NULL, &ignore) == 0 &&
+	    !(g = plat_multicluster_inner(m)))
+		return 0; /* flat clusters */
+	if (plat_grid_shape(g, &nd, dims, wrap, &ignore))
 		return 0; /* not a mesh or torus */
 	for (int d = 0; d < nd; d++)
 		any |= wrap[d] && dims[d] > 2;
@@ -125,20 +131,23 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 	n->lwrap = calloc((size_t)n->nl + 1, 1);
 	if (!n->ldim || !n->lwrap)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int l = 0; l < n->nl; l++) {
-		const struct plat_link *k = &m->links[l];
-		n->ldim[l] = -1;
-		if (k->src < m->nodes || k->dst < m->nodes)
+	memset(n->ldim, -1, (size_t)n->nl + 1);
+	for (int l = 0; l < g->nlinks; l++) {
+		const struct plat_link *k = &g->links[l];
+		if (k->src < g->nodes || k->dst < g->nodes)
 			continue; /* a node's own link */
-		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS];
-		plat_coords(m, m->vertices[k->src].index, a);
-		plat_coords(m, m->vertices[k->dst].index, b);
+		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS], dim = -1, wr = 0;
+		plat_coords(g, g->vertices[k->src].index, a);
+		plat_coords(g, g->vertices[k->dst].index, b);
 		for (int d = 0; d < nd; d++)
 			if (a[d] != b[d]) {
-				n->ldim[l] = (signed char)d;
-				n->lwrap[l] =
-				    wrap[d] && dims[d] > 2 && abs(a[d] - b[d]) == dims[d] - 1;
+				dim = d;
+				wr = wrap[d] && dims[d] > 2 && abs(a[d] - b[d]) == dims[d] - 1;
 			}
+		for (int c = 0; c < copies; c++) {
+			n->ldim[c * g->nlinks + l] = (signed char)dim;
+			n->lwrap[c * g->nlinks + l] = (char)wr;
+		}
 	}
 	return 0;
 }

@@ -74,6 +74,9 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
 		}
+	} else if (n->ldim) { /* off the rings (a node's or a wide-area link): a
+		                 ring entered next starts afresh */
+		*dim = -1, *crossed = 0;
 	}
 }
 

@@ -283,18 +283,19 @@ static void test_disjoint_subtrees(void)
 	plat_machine_destroy(m);
 }
 
-/* `rounds` rounds of a packet of `flits` flits from every router of the
- * 8-router ring to the one `hop` ahead, run to the end, then the invariants. */
-static int ring_on(const struct flit_params *p, int rounds, int hop, int flits, struct log *lg,
-                   struct cmn_err *e)
+/* `rounds` rounds of a packet of `flits` flits from every router of an
+ * 8-router ring (nodes first..first+7 of machine spec) to the one `hop`
+ * ahead, run to the end, then the invariants. */
+static int ring_in(const char *spec, int first, const struct flit_params *p, int rounds, int hop,
+                   int flits, struct log *lg, struct cmn_err *e)
 {
-	struct plat_machine *m = machine("torus:dims=8x1");
+	struct plat_machine *m = machine(spec);
 	struct flit_net *n = NULL;
 	int rc = flit_net_create(m, p, &n, e);
 	for (int r = 0; !rc && r < rounds; r++)
 		for (int x = 0; x < 8; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + hop) % 8, flits, 8 * r + x, e) ==
-			                0);
+			CU_ASSERT_FATAL(flit_net_inject(n, first + x, first + (x + hop) % 8, flits,
+			                                8 * r + x, e) == 0);
 	lg->n = 0;
 	if (!rc)
 		rc = flit_net_run(n, -1, record, lg, e);
@@ -303,6 +304,12 @@ static int ring_on(const struct flit_params *p, int rounds, int hop, int flits, 
 	flit_net_destroy(n);
 	plat_machine_destroy(m);
 	return rc;
+}
+
+static int ring_on(const struct flit_params *p, int rounds, int hop, int flits, struct log *lg,
+                   struct cmn_err *e)
+{
+	return ring_in("torus:dims=8x1", 0, p, rounds, hop, flits, lg, e);
 }
 
 /* A ring of 8 routers, wormhole, 2-flit buffers, 16-flit packets, every
@@ -353,6 +360,36 @@ static void test_watchdog(void)
 	CU_ASSERT_EQUAL(ring_vct(0, &lg, &e), CMN_ESTATE);
 	CU_ASSERT_EQUAL(ring_vct(1, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 320);
+	/* the same ring as the second cluster of a multi-cluster machine of
+	 * tori: its datelines and bubbles are the cluster's rings' */
+	static const char mc[] = "multicluster:clusters=2,size=8,cluster=torus;dims=8x1";
+	struct flit_params p;
+	flit_params_default(&p);
+	p.vcs = 1, p.buf = 2, p.watchdog = 500, p.dateline = 0;
+	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 20, 3, 16, &lg, &e), CMN_ESTATE);
+	p.vcs = 2, p.dateline = 1;
+	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 20, 3, 16, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 160);
+	p.vcs = 1, p.buf = 8, p.cut_through = 1, p.dateline = 0, p.bubble = 1;
+	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 40, 4, 4, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 320);
+	/* across the clusters too: a wide-area hop between two rings */
+	p = (struct flit_params){0};
+	flit_params_default(&p);
+	p.vcs = 2, p.buf = 2, p.watchdog = 500;
+	struct plat_machine *m = machine(mc);
+	struct flit_net *n;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	for (int r = 0; r < 20; r++)
+		for (int x = 0; x < 16; x++)
+			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 11) % 16, 16, 16 * r + x, &e) ==
+			                0);
+	lg.n = 0;
+	CU_ASSERT_EQUAL(flit_net_run(n, -1, record, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 320);
+	CU_ASSERT_EQUAL(flit_net_check(n, &e), 0);
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
 }
 
 static void test_bad_packets(void)
