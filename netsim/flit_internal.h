@@ -65,6 +65,7 @@ struct flit_net {
 	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
 	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
+	uint64_t draws;                /* random routing: draws so far (the hash's key) */
 	/* one vertex's allocation (scratch): each local input VC's request (-1
 	 * between calls), the VCs that request, in order, and how many; crossbar
 	 * inputs used (the stamp of the call that used them); outputs' grants */

@@ -47,8 +47,10 @@ const struct cmn_param_def flit_param_defs[] = {
      "cycles: link_delay and node_link_delay, a flit per cycle; platform: each link's "
      "latency in cycles and bandwidth (slower links take a flit every few cycles; "
      "deeper buffers keep their rate): wide-area links as long pipelines"},
-    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive",
-     "deterministic: the machine's routes (dimension order, d-mod-k on trees); adaptive: "
+    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive|random",
+     "deterministic: the machine's routes (dimension order, d-mod-k on trees); random: "
+     "k-ary n-trees, an up link drawn at random at each up hop (BookSim's nca_fattree), "
+     "down deterministic; adaptive: "
      "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
      "deterministic"},
     {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|bubble|none",
@@ -85,7 +87,9 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
 	p->vc_pipeline = strcmp(cmn_params_str(cp, "pipeline"), "packet") == 0;
 	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
-	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0;
+	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0 ? 1
+	              : strcmp(cmn_params_str(cp, "routing"), "random") == 0 ? 2
+	                                                                     : 0;
 	p->platform_links = strcmp(cmn_params_str(cp, "links"), "platform") == 0;
 	const char *al = cmn_params_str(cp, "alloc");
 	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
@@ -159,9 +163,9 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 	int k, levels;
 	if (plat_kary_ntree_shape(n->m, &k, &levels, e))
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "flit network: routing=adaptive is for k-ary n-trees (up-phase "
-		                   "adaptivity, deadlock-free there), not %s",
-		                   n->m->spec);
+		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
+		                   "choices, deadlock-free there), not %s",
+		                   n->p.adaptive == 2 ? "random" : "adaptive", n->m->spec);
 	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
 	n->dist = malloc(nv * nodes * sizeof *n->dist);
 	n->tie = calloc(nv, sizeof *n->tie);

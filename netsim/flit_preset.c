@@ -9,6 +9,7 @@ struct flit_preset {
 	const char *name, *help;
 	const char *kvs;       /* every machine */
 	const char *torus_kvs; /* tori: overrides kvs */
+	const char *tree_kvs;  /* k-ary n-trees: overrides kvs */
 };
 
 /* BookSim 2's input-queued router with its defaults: routing, VC
@@ -19,21 +20,21 @@ struct flit_preset {
  * flits, iSLIP allocation, routing and VC allocation per packet
  * (pipeline=packet: iq_router's VC states idle, routing, vc_alloc,
  * active; not on tori, where with our dateline classes it saturates at
- * 0.37, far below BookSim's torus: README). INSEE's virtual cut-through router: one cycle
- * per hop, nodes at their routers without injection or consumption delay
- * (latency H + P - 1), 2 VCs of 8 phits (its transit queues of 2 4-phit
- * packets; traces are replayed in such packets), one crossbar input per
- * VC, each output serving one packet at a time, bubble flow control on
- * tori (its default). */
+ * 0.37, far below BookSim's torus: README), and on k-ary n-trees its
+ * nca_fattree routing (a random up link at each up hop). INSEE's virtual cut-through router: one
+ * cycle per hop, nodes at their routers without injection or consumption delay (latency H + P - 1),
+ * 2 VCs of 8 phits (its transit queues of 2 4-phit packets; traces are replayed in such packets),
+ * one crossbar input per VC, each output serving one packet at a time, bubble flow control on tori
+ * (its default). */
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
      "switching=wormhole,crossbar=port,alloc=islip,hold=flit,pipeline=packet",
-     "link_delay=2,pipeline=flit"},
+     "link_delay=2,pipeline=flit", "routing=random"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
      "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4",
-     "deadlock=bubble"},
+     "deadlock=bubble", NULL},
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };
 
@@ -41,9 +42,11 @@ void flit_presets_help(FILE *f)
 {
 	fprintf(f, "flit engine presets (--preset NAME or --engine flit:preset=NAME):\n");
 	for (int i = 0; i < NPRESETS; i++)
-		fprintf(f, "  %-8s %s: %s%s%s\n", presets[i].name, presets[i].help, presets[i].kvs,
-		        presets[i].torus_kvs ? "; on tori " : "",
-		        presets[i].torus_kvs ? presets[i].torus_kvs : "");
+		fprintf(f, "  %-8s %s: %s%s%s%s%s\n", presets[i].name, presets[i].help,
+		        presets[i].kvs, presets[i].torus_kvs ? "; on tori " : "",
+		        presets[i].torus_kvs ? presets[i].torus_kvs : "",
+		        presets[i].tree_kvs ? "; on k-ary n-trees " : "",
+		        presets[i].tree_kvs ? presets[i].tree_kvs : "");
 }
 
 /* Whether "key=" (the key ending at '=') occurs as a key in kvs. */
@@ -97,14 +100,17 @@ int flit_params_parse(const char *kvs, const char *preset, const struct plat_mac
 			return cmn_err_set(
 			    e, CMN_EUSAGE,
 			    "unknown flit engine preset '%s' (known: booksim, insee)", preset);
-		int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], torus = 0;
+		int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], torus = 0, k, levels;
 		struct cmn_err ignore;
 		if (m && !plat_grid_shape(m, &nd, dims, wrap, &ignore))
 			for (int d = 0; d < nd; d++)
 				torus |= wrap[d];
-		const char *tk = torus ? ps->torus_kvs : NULL;
+		const char *tk = torus ? ps->torus_kvs
+		                 : m && !plat_kary_ntree_shape(m, &k, &levels, &ignore)
+		                     ? ps->tree_kvs
+		                     : NULL;
 		char merged[1024] = "";
-		/* the user's keys, the torus overrides, then the rest of the preset */
+		/* the user's keys, the torus or tree overrides, then the rest of the preset */
 		if (append_missing(merged, sizeof merged, kvs, "preset=x", NULL) ||
 		    append_missing(merged, sizeof merged, tk, kvs, NULL) ||
 		    append_missing(merged, sizeof merged, ps->kvs, kvs, tk))

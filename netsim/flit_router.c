@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "flit_internal.h"
 
 /* a mod m for 0 <= a < 2m, without a division */
@@ -124,6 +125,24 @@ static int adaptive_next(struct flit_net *n, int x, int t)
 	return best;
 }
 
+/* Random up routing (BookSim's nca_fattree): of x's out links one hop
+ * closer to node t, one drawn uniformly (splitmix64 of the network's draw
+ * count: the same draws run after run). */
+static int random_next(struct flit_net *n, int x, int t)
+{
+	int first = n->out_first[x], no = n->out_first[x + 1] - first, cand[64], nc = 0;
+	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1;
+	for (int i = 0; i < no && nc < 64; i++) {
+		int l = n->outl[first + i];
+		if (n->dist[(size_t)n->m->links[l].dst * (size_t)n->nodes + (size_t)t] == want)
+			cand[nc++] = l;
+	}
+	if (!nc)
+		return -1;
+	int pick = (int)(cmn_hash_unit(0x5eed, n->draws++) * nc);
+	return cand[pick < nc ? pick : nc - 1];
+}
+
 /* What the front flit of VC v of input port `port` at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
@@ -135,10 +154,14 @@ static int request(struct flit_net *n, int x, int port, int v)
 	if (!c->n || c->front_ready > n->now)
 		return -1;
 	const struct flit *f = &c->f[c->first];
-	const struct packet *q = &n->pk[f->pkt];
+	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
-	if (h < q->nhops && h >= q->decided) /* an adaptive head: the least occupied next link */
+	if (h < q->nhops && h >= q->decided && n->p.adaptive == 2) { /* random: drawn once */
+		out = q->route[h] = random_next(n, x, q->dst);
+		q->decided = h + 1;
+	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
 		out = c->pick = adaptive_next(n, x, q->dst);
+	}
 	if (out < 0)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */

@@ -233,11 +233,30 @@ static void test_adaptive(void)
 		CU_ASSERT(ok);
 		CU_ASSERT_EQUAL(a.n, inj);
 	}
+	/* random up links (BookSim's nca_fattree): minimal routes (every flit
+	 * crosses as many links as the deterministic route has), every packet
+	 * delivered, the same draws run after run, other timings than d-mod-k */
+	static struct log r1, r2, det;
+	long inj, hf;
+	int ok;
+	p.adaptive = 2;
+	random_run("kary-ntree:k=4,n=3", &p, 7, 0.5, 2000, &r1, &inj, &hf, &ok);
+	CU_ASSERT(ok);
+	CU_ASSERT_EQUAL(r1.n, inj);
+	random_run("kary-ntree:k=4,n=3", &p, 7, 0.5, 2000, &r2, &inj, &hf, &ok);
+	CU_ASSERT(r1.n == r2.n && memcmp(r1.d, r2.d, (size_t)r1.n * sizeof *r1.d) == 0);
+	p.adaptive = 0;
+	random_run("kary-ntree:k=4,n=3", &p, 7, 0.5, 2000, &det, &inj, &hf, &ok);
+	CU_ASSERT(det.n == r1.n && memcmp(det.d, r1.d, (size_t)r1.n * sizeof *r1.d) != 0);
+	p.adaptive = 1;
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_net *n;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "k-ary n-trees"));
+	p.adaptive = 2;
+	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "routing=random is for k-ary n-trees"));
 	plat_machine_destroy(m);
 }
 
@@ -547,7 +566,7 @@ static void add_suites(void)
 	CU_add_test(s, "zero-load latency, every family", test_zero_load);
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
-	CU_add_test(s, "adaptive up-phase routing on trees", test_adaptive);
+	CU_add_test(s, "adaptive and random up-phase routing on trees", test_adaptive);
 	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
