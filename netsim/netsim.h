@@ -46,7 +46,8 @@ struct net_engine_args {
 	                       NAME:..), or NULL; engines without parameters refuse any */
 	int in_process;     /* 1: evaluations without a time limit may run one after
 	                       another in the calling process instead of a child each
-	                       (engines that can: s4u; the others ignore it): no fork,
+	                       (engines that can: s4u, without link loads; the others
+	                       ignore it): no fork,
 	                       but SimGrid's clock runs on from one to the next (times
 	                       as differences: rounding of ~1e-9 relative) and a
 	                       SimGrid abort ends the caller; no live session after */

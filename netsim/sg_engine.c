@@ -362,7 +362,7 @@ static int eval_finish(struct sg_state *s, struct pending *p, struct net_job_res
 
 static int can_run_here(const struct sg_state *s, double until)
 {
-	return s->in_process && until <= 0 && !s->lived &&
+	return s->in_process && until <= 0 && !s->lived && !s->loads &&
 	       simgrid_get_clock() < IN_PROCESS_CLOCK_LIMIT;
 }
 
