@@ -1,11 +1,13 @@
 /* The s4u engine's evaluations in the calling process (netsim.h's
  * in_process) against the forked ones: the same job times (up to the
  * rounding of SimGrid's running clock) over a sequence of evaluations of
- * one job, two jobs together and the first again; a deadlocking trace in
- * the sequence is reported unfinished and the evaluations after it (forked
- * again) still give the same times. Each engine lives in a child process
+ * one job, two jobs together and the first again, with no child process
+ * (counted by SIGCHLD) where forked ones make one each; a deadlocking trace
+ * in the sequence is reported unfinished and the evaluations after it
+ * (forked again) still give the same times. Each engine lives in a child process
  * (SimGrid allows one per process). */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,7 +19,15 @@
 #include "xml_write.h"
 
 #define MACHINE "kary-ntree:k=4,n=2"
-#define NRES    5
+#define NRES    6 /* four times, the deadlocked one, the child processes seen */
+
+static volatile sig_atomic_t children; /* SIGCHLDs in a test child: forked evaluations */
+
+static void on_child(int sig)
+{
+	(void)sig;
+	children++;
+}
 
 static struct trace *one_iteration(const char *kernel)
 {
@@ -82,6 +92,11 @@ static int run(int in_process, int deadlock, double *res)
 		double out[NRES];
 		for (int i = 0; i < NRES; i++)
 			out[i] = -2;
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_child;
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGCHLD, &sa, NULL);
 		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
 			out[0] = r[0].finish;
 		if (deadlock && !ops->evaluate(eng, &stuck, 1, 0, &d, &e))
@@ -90,6 +105,7 @@ static int run(int in_process, int deadlock, double *res)
 			out[1] = r[0].finish, out[2] = r[1].finish;
 		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
 			out[3] = r[0].finish;
+		out[5] = children;
 		if (write(fd[1], out, sizeof out) != sizeof out)
 			_exit(4);
 		unlink(xml);
@@ -116,6 +132,8 @@ static void test_same_times(void)
 	CU_ASSERT(forked[0] == forked[3]);                        /* a fresh start each */
 	CU_ASSERT_DOUBLE_EQUAL(here[3], here[0], 1e-8 * here[0]); /* nothing carried over */
 	CU_ASSERT(here[1] > here[0] * (1 + 1e-6));                /* the second job contends */
+	CU_ASSERT_EQUAL(forked[5], 3);                            /* a child per evaluation */
+	CU_ASSERT_EQUAL(here[5], 0);                              /* none */
 }
 
 static void test_deadlock_then_on(void)
@@ -126,6 +144,7 @@ static void test_deadlock_then_on(void)
 	CU_ASSERT_EQUAL(here[4], -1); /* unfinished, reported */
 	for (int i = 0; i < 4; i++)
 		CU_ASSERT_DOUBLE_EQUAL(here[i], forked[i], 1e-8 * forked[i]);
+	CU_ASSERT_EQUAL(here[5], 2); /* the two after the deadlock forked */
 }
 
 static void add_suites(void)
