@@ -108,24 +108,37 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
 	return cpl_replay_iterations_t1(rp, cnt, k, nodes, n, t, NULL, e);
 }
 
+typedef char job_name[40];
+
+/* The cnt jobs (kernel k[i] on the n[i] nodes nodes[i]) with the trace of
+ * iters iterations, named in names. */
+static int job_set(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
+                   const int *n, int iters, job_name *names, struct net_job *jobs,
+                   struct cmn_err *e)
+{
+	for (int i = 0; i < cnt; i++) {
+		snprintf(names[i], sizeof names[i], "%s.%c.%d", cpl_profiles_name(rp->prof, k[i]),
+		         cpl_profiles_class(rp->prof), n[i]);
+		const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], iters, e);
+		if (!tr)
+			return e->code;
+		jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+	}
+	return 0;
+}
+
 /* One replay of the jobs' timed iterations together. */
 static int timed_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                             const int *n, double *t, struct cmn_err *e)
 {
 	struct net_job *jobs = calloc((size_t)cnt, sizeof *jobs);
 	struct net_job_result *res = malloc((size_t)cnt * sizeof *res);
-	char(*names)[40] = malloc((size_t)cnt * sizeof *names);
+	job_name *names = malloc((size_t)cnt * sizeof *names);
 	int rc = 0;
 	if (!jobs || !res || !names)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int i = 0; !rc && i < cnt; i++) {
-		snprintf(names[i], sizeof names[i], "%s.%c.%d", cpl_profiles_name(rp->prof, k[i]),
-		         cpl_profiles_class(rp->prof), n[i]);
-		const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], CPL_ONE_ITERATION, e);
-		if (!tr)
-			rc = e->code;
-		jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
-	}
+	if (!rc)
+		rc = job_set(rp, cnt, k, nodes, n, CPL_ONE_ITERATION, names, jobs, e);
 	if (!rc)
 		rc = rp->ops->evaluate(rp->eng, jobs, cnt, 0, res, e);
 	rp->evaluations++;
@@ -150,23 +163,15 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 	if (rp->timed)
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "a one-iteration trace's time needs replays by difference");
-	struct net_job *jobs = malloc(2 * (size_t)cnt * sizeof *jobs);
+	struct net_job *jobs = calloc(2 * (size_t)cnt, sizeof *jobs);
 	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
-	char(*names)[24] = malloc((size_t)cnt * sizeof *names);
+	job_name *names = malloc((size_t)cnt * sizeof *names);
 	int rc = 0;
 	if (!jobs || !res || !names)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int it = 0; !rc && it < 2; it++) /* jobs: the one-iteration set, then the two */
-		for (int i = 0; !rc && i < cnt; i++) {
-			snprintf(names[i], sizeof names[i], "%s.%c.%d",
-			         cpl_profiles_name(rp->prof, k[i]), cpl_profiles_class(rp->prof),
-			         n[i]);
-			const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], it + 1, e);
-			if (!tr)
-				rc = e->code;
-			jobs[(size_t)it * (size_t)cnt + (size_t)i] =
-			    (struct net_job){names[i], tr, nodes[i], 0};
-		}
+		rc = job_set(rp, cnt, k, nodes, n, it + 1, names, jobs + (size_t)it * (size_t)cnt,
+		             e);
 	const struct net_job *sets[2] = {jobs, jobs + cnt};
 	struct net_job_result *outs[2] = {res, res + cnt};
 	int ns[2] = {cnt, cnt};

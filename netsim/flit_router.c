@@ -100,6 +100,15 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 	return -1;
 }
 
+/* Whether link l (out of vertex x) takes a packet one hop closer to node t
+ * (the adaptive and random routings' choices). */
+static int closer(const struct flit_net *n, int x, int l, int t)
+{
+	size_t nodes = (size_t)n->nodes;
+	return n->dist[(size_t)n->m->links[l].dst * nodes + (size_t)t] ==
+	       n->dist[(size_t)x * nodes + (size_t)t] - 1;
+}
+
 /* Minimal adaptive routing (k-ary n-trees: the up phase has k choices, the
  * down phase one): of x's out links one hop closer to node t, one that no
  * other head at x picked this cycle if there is one (heads spread over the
@@ -109,10 +118,10 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 static int adaptive_next(struct flit_net *n, int x, int t)
 {
 	int first = n->out_first[x], no = n->out_first[x + 1] - first, best = -1, bc = -1;
-	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1, V = n->p.vcs;
+	int V = n->p.vcs;
 	for (int i = 0; i < no; i++) {
 		int l = n->outl[first + (n->tie[x] + i) % no];
-		if (n->dist[(size_t)n->m->links[l].dst * (size_t)n->nodes + (size_t)t] != want)
+		if (!closer(n, x, l, t))
 			continue;
 		int cr = n->picked[l] == n->now ? 0 : 1 << 24;
 		for (int v = 0; v < V; v++)
@@ -131,12 +140,9 @@ static int adaptive_next(struct flit_net *n, int x, int t)
 static int random_next(struct flit_net *n, int x, int t)
 {
 	int first = n->out_first[x], no = n->out_first[x + 1] - first, cand[64], nc = 0;
-	int want = n->dist[(size_t)x * (size_t)n->nodes + (size_t)t] - 1;
-	for (int i = 0; i < no && nc < 64; i++) {
-		int l = n->outl[first + i];
-		if (n->dist[(size_t)n->m->links[l].dst * (size_t)n->nodes + (size_t)t] == want)
-			cand[nc++] = l;
-	}
+	for (int i = 0; i < no && nc < 64; i++)
+		if (closer(n, x, n->outl[first + i], t))
+			cand[nc++] = n->outl[first + i];
 	if (!nc)
 		return -1;
 	int pick = (int)(cmn_hash_unit(0x5eed, n->draws++) * nc);
@@ -221,9 +227,11 @@ static void send(struct flit_net *n, int x, int port, int v,
 		 * that packet's tail (BookSim: the tail's switch allocation puts
 		 * the VC back to routing; routing, VC and switch allocation, then
 		 * traversal) */
-		int64_t at = n->now + (n->p.router_delay > 1 ? n->p.router_delay - 1 : 1);
-		if (n->p.vc_pipeline && next->head && x >= n->nodes && next->ready < at)
-			next->ready = at;
+		if (n->p.vc_pipeline && next->head && x >= n->nodes) {
+			int64_t at = n->now + (n->p.router_delay > 1 ? n->p.router_delay - 1 : 1);
+			if (next->ready < at)
+				next->ready = at;
+		}
 		c->front_ready = next->ready;
 	}
 	n->pflits[port]--;

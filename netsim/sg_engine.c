@@ -191,19 +191,23 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 	return 0;
 }
 
-/* The evaluation proper, in the child: every job's actors, run, job finish
- * times and link bytes written to fd. */
-static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n, double until,
-                           void **data, int fd)
+static int ranks_of(const struct net_job *jobs, int n)
 {
 	int total = 0;
 	for (int j = 0; j < n; j++)
 		total += jobs[j].trace->nranks;
-	double *finish = malloc((size_t)(total ? total : 1) * sizeof *finish);
-	double *out = malloc(((size_t)n + (size_t)s->nlinks + 1) * sizeof *out);
-	if (!finish || !out)
-		_exit(3);
-	for (int k = 0; k < total; k++)
+	return total;
+}
+
+/* The evaluation proper, in a child or in this process: every job's
+ * actors from the current clock, run to the end (or for until seconds);
+ * out[j] is job j's finish (its last rank's end, -1 if one did not end);
+ * finish holds every rank's (room for them all). Returns 1 when a job did
+ * not end. */
+static int run_jobs(struct sg_state *s, const struct net_job *jobs, int n, double until,
+                    void **data, double *finish, double *out)
+{
+	for (int k = 0, total = ranks_of(jobs, n); k < total; k++)
 		finish[k] = -1;
 	double t0 = simgrid_get_clock();
 	for (int i = 0; s->loads && i < s->nlinks; i++)
@@ -211,9 +215,10 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 	for (int j = 0, k = 0; j < n; k += jobs[j].trace->nranks, j++)
 		s->v->start(s, &jobs[j], j, data[j], t0, finish + k, NULL);
 	if (until > 0)
-		simgrid_run_until(t0 + until); /* unfinished actors die with the child */
+		simgrid_run_until(t0 + until); /* in a child: unfinished actors die with it */
 	else
 		simgrid_run();
+	int left = 0;
 	for (int j = 0, k = 0; j < n; j++) {
 		out[j] = jobs[j].start;
 		for (int r = 0; r < jobs[j].trace->nranks; r++, k++)
@@ -221,7 +226,22 @@ static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n
 				out[j] = -1;
 			else if (finish[k] - t0 > out[j])
 				out[j] = finish[k] - t0;
+		left |= out[j] < 0;
 	}
+	return left;
+}
+
+/* The evaluation in the child: job finish times and link bytes written to
+ * fd. */
+static void evaluate_child(struct sg_state *s, const struct net_job *jobs, int n, double until,
+                           void **data, int fd)
+{
+	int total = ranks_of(jobs, n);
+	double *finish = malloc((size_t)(total ? total : 1) * sizeof *finish);
+	double *out = malloc(((size_t)n + (size_t)s->nlinks + 1) * sizeof *out);
+	if (!finish || !out)
+		_exit(3);
+	run_jobs(s, jobs, n, until, data, finish, out);
 	for (int i = 0; i < s->nlinks; i++)
 		out[n + i] = s->loads ? sg_link_get_cum_load(s->links[i]) : 0;
 	size_t len = ((size_t)n + (size_t)s->nlinks) * sizeof *out, done = 0;
@@ -266,25 +286,33 @@ static int check_job(const struct sg_state *s, const struct net_job *job, struct
 	return 0;
 }
 
+/* Checks and prepares the jobs: the variant's data per job into *out
+ * (nothing left on an error). */
+static int prepare_all(struct sg_state *s, const struct net_job *jobs, int n, void ***out,
+                       struct cmn_err *e)
+{
+	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
+	if (!data)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int j = 0, first = 1; j < n; first += jobs[j].trace->nranks, j++)
+		if (check_job(s, &jobs[j], e) ||
+		    (s->v->prepare && s->v->prepare(s, &jobs[j], first, &data[j], e))) {
+			release_all(s, jobs, j, data);
+			return e->code;
+		}
+	*out = data;
+	return 0;
+}
+
 /* Checks and prepares the jobs, forks the evaluation's child. */
 static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, double until,
                       struct pending *p, struct cmn_err *e)
 {
 	memset(p, 0, sizeof *p);
 	p->pid = -1;
-	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
-	if (!data)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int j = 0, first = 1; j < n; first += jobs[j].trace->nranks, j++) {
-		if (check_job(s, &jobs[j], e)) {
-			release_all(s, jobs, j, data);
-			return e->code;
-		}
-		if (s->v->prepare && s->v->prepare(s, &jobs[j], first, &data[j], e)) {
-			release_all(s, jobs, j, data);
-			return e->code;
-		}
-	}
+	void **data;
+	if (prepare_all(s, jobs, n, &data, e))
+		return e->code;
 	size_t len = ((size_t)n + (size_t)s->nlinks) * sizeof(double);
 	double *in = malloc(len ? len : 1);
 	int fd[2];
@@ -374,42 +402,21 @@ static int can_run_here(const struct sg_state *s, double until)
 static int evaluate_here(struct sg_state *s, const struct net_job *jobs, int n,
                          struct net_job_result *results, struct cmn_err *e)
 {
-	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
-	if (!data)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	int total = 0, rc = 0;
-	for (int j = 0; !rc && j < n; j++) {
-		rc = check_job(s, &jobs[j], e);
-		if (!rc && s->v->prepare && s->v->prepare(s, &jobs[j], total + 1, &data[j], e))
-			rc = e->code;
-		if (rc)
-			release_all(s, jobs, j, data);
-		total += jobs[j].trace->nranks;
-	}
-	if (rc)
-		return rc;
+	void **data;
+	if (prepare_all(s, jobs, n, &data, e))
+		return e->code;
+	int total = ranks_of(jobs, n);
 	double *finish = malloc((size_t)(total ? total : 1) * sizeof *finish);
-	if (!finish) {
+	double *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+	if (!finish || !out) {
+		free(finish), free(out);
 		release_all(s, jobs, n, data);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	for (int k = 0; k < total; k++)
-		finish[k] = -1;
-	double t0 = simgrid_get_clock();
-	for (int j = 0, k = 0; j < n; k += jobs[j].trace->nranks, j++)
-		s->v->start(s, &jobs[j], j, data[j], t0, finish + k, NULL);
-	simgrid_run();
-	int left = 0;
-	for (int j = 0, k = 0; j < n; j++) {
-		double out = jobs[j].start;
-		for (int r = 0; r < jobs[j].trace->nranks; r++, k++)
-			if (finish[k] < 0 || out < 0)
-				out = -1;
-			else if (finish[k] - t0 > out)
-				out = finish[k] - t0;
-		results[j] = (struct net_job_result){jobs[j].start, out};
-		left |= out < 0;
-	}
+	int left = run_jobs(s, jobs, n, 0, data, finish, out);
+	for (int j = 0; j < n; j++)
+		results[j] = (struct net_job_result){jobs[j].start, out[j]};
+	free(out);
 	if (left) { /* blocked actors stay, holding finish and data (kept):
 		     * later runs fork, in fresh mailboxes */
 		s->in_process = 0;
@@ -438,10 +445,8 @@ int sg_engine_evaluate_many(void *state, int count, const struct net_job *const 
 	struct sg_state *s = state;
 	if (can_run_here(s, until)) { /* one after another: no fork to share */
 		int rc = 0;
-		for (int i = 0; !rc && i < count; i++)
-			rc = can_run_here(s, until)
-			         ? evaluate_here(s, jobs[i], n[i], results[i], e)
-			         : sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
+		for (int i = 0; !rc && i < count; i++) /* forks again after a deadlock */
+			rc = sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
 		return rc;
 	}
 	struct pending p[8];
