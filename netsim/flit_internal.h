@@ -47,20 +47,28 @@ struct flit_net {
 	int64_t now, last_move;
 	long on_wires; /* flits on links now: moving, whatever the buffers do */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;                 /* nl * V link VCs, then one per node */
-	int *credits, *busy;           /* per link VC: the upstream side's view */
-	struct wire *wire;             /* link l's delay + 1 slots from wbase[l] */
-	uint64_t *cwire;               /* credits on the wire: masks of VCs, as wire */
-	size_t *wbase;                 /* nl + 1 offsets */
-	int64_t *wmask;                /* per link: its ring's size - 1 (a power of two - 1) */
-	int *gap, *lcap;               /* per link: cycles between flits, VC buffer flits */
-	int *port_first, *port;        /* input ports of each vertex: port[port_first[x] ..) */
-	int *out_first, *outl, *lout;  /* out links of each vertex, a link's index there */
-	int *gptr, *aptr;              /* allocators' pointers: per output, per crossbar input */
-	int *hold;                     /* per output: the local input VC that holds it, or -1 */
-	int *vflits, *pflits;          /* flits buffered at each vertex, in each input port */
-	int64_t *wake;                 /* per vertex: no request can succeed before */
-	uint64_t *vbits, *qbits;       /* vertices with buffered flits, nodes with queued packets */
+	struct vc *in;                /* nl * V link VCs, then one per node */
+	int *credits, *busy;          /* per link VC: the upstream side's view */
+	struct wire *wire;            /* link l's delay + 1 slots from wbase[l] */
+	uint64_t *cwire;              /* credits on the wire: masks of VCs, as wire */
+	size_t *wbase;                /* nl + 1 offsets */
+	int64_t *wmask;               /* per link: its ring's size - 1 (a power of two - 1) */
+	int *gap, *lcap;              /* per link: cycles between flits, VC buffer flits */
+	int *port_first, *port;       /* input ports of each vertex: port[port_first[x] ..) */
+	int *out_first, *outl, *lout; /* out links of each vertex, a link's index there */
+	int *gptr, *aptr;             /* allocators' pointers: per output, per crossbar input */
+	int *hold;                    /* per output: the local input VC that holds it, or -1 */
+	/* input VCs whose front flit may leave now: per vertex a mask of its
+	 * local input VCs (kw words; local VC k = port index there * V + VC),
+	 * and the vertices with any (visited in a cycle); a VC whose front flit
+	 * is ready later waits in the timing wheel's slot for that cycle */
+	uint64_t *rmask, *rbits;
+	int kw;
+	int *vcx, *vck;  /* per VC (its index in in[]): its vertex, its local index there */
+	int *evhead;     /* the wheel: per slot the first VC of its list, or -1 */
+	int *evnext;     /* per VC: the next VC in its wheel slot's list */
+	int64_t wsize;   /* the wheel's slots (a power of two) */
+	uint64_t *qbits; /* nodes with queued packets */
 	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
 	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
@@ -83,27 +91,55 @@ struct flit_net {
 	long in_flight;
 };
 
+/* The index in in[] of VC v of input port `port` (a link, or a node's
+ * injection port with its one VC). */
+static inline size_t vc_id(const struct flit_net *n, int port, int v)
+{
+	return port < n->nl ? (size_t)port * (size_t)n->p.vcs + (size_t)v
+	                    : (size_t)n->nl * (size_t)n->p.vcs + (size_t)(port - n->nl);
+}
+
 static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 {
-	return port < n->nl ? &n->in[(size_t)port * n->p.vcs + v]
-	                    : &n->in[(size_t)n->nl * n->p.vcs + (port - n->nl)];
+	return &n->in[vc_id(n, port, v)];
 }
 
-/* k flits entered (k > 0) or left (k < 0) vertex x's buffers. */
-static inline void flit_count(struct flit_net *n, int x, int k)
+/* Marks VC g's front flit as able to leave now (on) or not. */
+static inline void vc_mark(struct flit_net *n, size_t g, int on)
 {
-	n->vflits[x] += k;
-	if (n->vflits[x])
-		n->vbits[x >> 6] |= UINT64_C(1) << (x & 63);
-	else
-		n->vbits[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+	int x = n->vcx[g], k = n->vck[g];
+	uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw], bit = UINT64_C(1) << (k & 63);
+	if (on) {
+		m[k >> 6] |= bit;
+		n->rbits[x >> 6] |= UINT64_C(1) << (x & 63);
+		return;
+	}
+	if (!(m[k >> 6] & bit))
+		return;
+	m[k >> 6] &= ~bit;
+	for (int i = 0; i < n->kw; i++)
+		if (m[i])
+			return;
+	n->rbits[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 }
 
-/* A flit ready at cycle t entered vertex x's buffers. */
-static inline void flit_wake(struct flit_net *n, int x, int64_t t)
+/* VC g's front flit changed, or it emptied: marked if that flit may leave
+ * now, else put in the wheel's slot for its ready cycle (or the farthest
+ * slot, to be looked at again then). */
+static inline void vc_front(struct flit_net *n, size_t g)
 {
-	if (t < n->wake[x])
-		n->wake[x] = t;
+	const struct vc *c = &n->in[g];
+	if (c->n && c->front_ready <= n->now) {
+		vc_mark(n, g, 1);
+		return;
+	}
+	vc_mark(n, g, 0);
+	if (!c->n)
+		return;
+	int64_t t = c->front_ready - n->now < n->wsize ? c->front_ready : n->now + n->wsize - 1;
+	size_t s = (size_t)(t & (n->wsize - 1));
+	n->evnext[g] = n->evhead[s];
+	n->evhead[s] = (int)g;
 }
 
 /* Link l's wire slot at cycle t. */
@@ -124,8 +160,9 @@ static inline int vc_push(struct vc *c, struct flit f)
 }
 
 /* flit_router.c */
-/* The cycle a flit arriving at vertex x may leave it. */
-int64_t flit_ready_at(const struct flit_net *n, int x, const struct flit *f);
+/* Flit f comes off link l into its VC v at the link's far end; -1 if that
+ * buffer is full (more flits than credits: a bug). */
+int flit_arrive(struct flit_net *n, int l, int v, struct flit f);
 /* Vertex x in one cycle: every input VC's request, switch allocation, and
  * the sending of what wins. */
 void flit_router_cycle(struct flit_net *n, int x,

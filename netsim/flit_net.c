@@ -311,10 +311,13 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
 	n->gptr = calloc(nports, sizeof *n->gptr);
 	n->hold = malloc(nports * sizeof *n->hold);
-	n->vflits = calloc((size_t)n->nv + 1, sizeof *n->vflits);
-	n->pflits = calloc(nports, sizeof *n->pflits);
-	n->wake = calloc((size_t)n->nv + 1, sizeof *n->wake);
-	n->vbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->vbits);
+	n->rbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->rbits);
+	n->vcx = malloc((nvc + (size_t)n->nodes) * sizeof *n->vcx);
+	n->vck = malloc((nvc + (size_t)n->nodes) * sizeof *n->vck);
+	n->evnext = malloc((nvc + (size_t)n->nodes) * sizeof *n->evnext);
+	for (n->wsize = 4; n->wsize <= p->router_delay + 1;) /* a flit's ready cycle fits */
+		n->wsize *= 2;
+	n->evhead = malloc((size_t)n->wsize * sizeof *n->evhead);
 	n->qbits = calloc((size_t)n->nodes / 64 + 1, sizeof *n->qbits);
 	n->onwire = calloc((size_t)n->nl + 1, sizeof *n->onwire);
 	n->active = malloc(((size_t)n->nl + 1) * sizeof *n->active);
@@ -322,8 +325,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
-	         n->gptr && n->aptr && n->hold && n->vflits && n->pflits && n->wake && n->vbits &&
-	         n->qbits && n->onwire && n->active;
+	         n->gptr && n->aptr && n->hold && n->rbits && n->vcx && n->vck && n->evnext &&
+	         n->evhead && n->qbits && n->onwire && n->active;
 	for (size_t i = 0; ok && i < nvc; i++) {
 		int cap = n->lcap[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
@@ -342,6 +345,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	}
 	for (size_t i = 0; i < n->wbase[n->nl]; i++)
 		n->wire[i].vc = -1;
+	for (int64_t i = 0; i < n->wsize; i++)
+		n->evhead[i] = -1;
 	for (int l = 0; l <= n->nl; l++)
 		n->out_used[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
 	for (size_t i = 0; i < nports; i++)
@@ -382,6 +387,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		                   "at most 32767 input VCs and 65534 links out are supported",
 		                   m->spec, maxin, maxout);
 	}
+	n->kw = (maxin * p->vcs + 63) / 64;
+	n->rmask = calloc((size_t)n->nv * (size_t)n->kw, sizeof *n->rmask);
 	fill = calloc((size_t)n->nv, sizeof *fill);
 	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
 	n->rk = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rk);
@@ -392,14 +399,23 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
 	n->gl = malloc(((size_t)maxout + 1) * sizeof *n->gl);
 	n->gst = calloc((size_t)maxout + 1, sizeof *n->gst);
-	if (!fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused || !n->oused ||
-	    !n->grant || !n->gl || !n->gst) {
+	if (!n->rmask || !fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused ||
+	    !n->oused || !n->grant || !n->gl || !n->gst) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
 		n->req[k] = -1, n->kport[k] = k / p->vcs, n->kvc[k] = k % p->vcs;
+	for (int x = 0; x < n->nv; x++) /* each VC's vertex and local index there */
+		for (int i = 0; i < n->port_first[x + 1] - n->port_first[x]; i++) {
+			int port = n->port[n->port_first[x] + i];
+			for (int v = 0; v < (port < n->nl ? p->vcs : 1); v++) {
+				size_t g = vc_id(n, port, v);
+				n->vcx[g] = x;
+				n->vck[g] = i * p->vcs + v;
+			}
+		}
 	for (int l = 0; l < n->nl; l++) {
 		int x = m->links[l].src;
 		n->lout[l] = fill[x];
@@ -449,10 +465,12 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->lout);
 	free(n->gptr);
 	free(n->hold);
-	free(n->vflits);
-	free(n->pflits);
-	free(n->wake);
-	free(n->vbits);
+	free(n->rmask);
+	free(n->rbits);
+	free(n->vcx);
+	free(n->vck);
+	free(n->evnext);
+	free(n->evhead);
 	free(n->qbits);
 	free(n->onwire);
 	free(n->dist);
@@ -576,9 +594,7 @@ static int load_injection(struct flit_net *n, int x)
 	for (int i = 0; i < q->len; i++)
 		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
 	c->front_ready = ready;
-	flit_wake(n, x, ready);
-	n->pflits[n->nl + x] += q->len;
-	flit_count(n, x, q->len);
+	vc_front(n, vc_id(n, n->nl + x, 0));
 	return 0;
 }
 
@@ -592,12 +608,8 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		size_t slot = flit_slot(n, l, n->now);
 		struct wire *w = &n->wire[slot];
 		if (w->vc >= 0) {
-			w->f.ready = flit_ready_at(n, n->m->links[l].dst, &w->f);
-			if (vc_push(vc_of(n, l, w->vc), w->f))
+			if (flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
-			flit_wake(n, n->m->links[l].dst, w->f.ready);
-			n->pflits[l]++;
-			flit_count(n, n->m->links[l].dst, 1);
 			w->vc = -1;
 			n->onwire[l]--;
 			n->on_wires--;
@@ -617,16 +629,24 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		for (uint64_t b = n->qbits[w]; b; b &= b - 1)
 			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
 				*oom = 1;
-	/* vertices with buffered flits, in id order; a word is read again after
-	 * each vertex, as a zero-delay link may give flits to a later one */
+	/* the VCs whose front flit becomes ready now */
+	size_t slot = (size_t)(n->now & (n->wsize - 1));
+	int g = n->evhead[slot];
+	n->evhead[slot] = -1;
+	while (g >= 0) { /* vc_front may put one in a later slot */
+		int next = n->evnext[g];
+		vc_front(n, (size_t)g);
+		g = next;
+	}
+	/* vertices with such VCs, in id order; a word is read again after each
+	 * vertex, as a zero-delay link may give flits to a later one */
 	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
 		for (int from = 0; from < 64;) {
-			uint64_t b = n->vbits[w] & (~UINT64_C(0) << from);
+			uint64_t b = n->rbits[w] & (~UINT64_C(0) << from);
 			if (!b)
 				break;
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
-			if (n->wake[x] <= n->now)
-				flit_router_cycle(n, x, done, ctx);
+			flit_router_cycle(n, x, done, ctx);
 			from = bit + 1;
 		}
 	n->now++;

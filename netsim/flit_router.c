@@ -17,12 +17,24 @@ static inline int wrap(int a, int m)
 /* The cycle a flit arriving at vertex x may leave it: switches hold it the
  * router delay (with pipeline=packet, a body or tail flit only the last
  * two stages), nodes do not. */
-int64_t flit_ready_at(const struct flit_net *n, int x, const struct flit *f)
+static int64_t ready_at(const struct flit_net *n, int x, const struct flit *f)
 {
 	if (x < n->nodes)
 		return n->now;
 	int R = n->p.router_delay;
 	return n->now + (n->p.vc_pipeline && !f->head && R > 2 ? 2 : R);
+}
+
+int flit_arrive(struct flit_net *n, int l, int v, struct flit f)
+{
+	size_t g = (size_t)l * (size_t)n->p.vcs + (size_t)v;
+	struct vc *c = &n->in[g];
+	f.ready = ready_at(n, n->m->links[l].dst, &f);
+	if (vc_push(c, f))
+		return -1;
+	if (c->n == 1) /* its front flit */
+		vc_front(n, g);
+	return 0;
 }
 
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
@@ -31,11 +43,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	int d = n->ldelay[l];
 	n->out_used[l] = n->now;
 	if (d == 0) {
-		f.ready = flit_ready_at(n, n->m->links[l].dst, &f);
-		vc_push(vc_of(n, l, v), f); /* the credit it took guarantees room */
-		flit_wake(n, n->m->links[l].dst, f.ready);
-		n->pflits[l]++;
-		flit_count(n, n->m->links[l].dst, 1);
+		flit_arrive(n, l, v, f); /* the credit it took guarantees room */
 		return;
 	}
 	struct wire *w = &n->wire[flit_slot(n, l, n->now + d)];
@@ -234,8 +242,7 @@ static void send(struct flit_net *n, int x, int port, int v,
 		}
 		c->front_ready = next->ready;
 	}
-	n->pflits[port]--;
-	flit_count(n, x, -1);
+	vc_front(n, vc_id(n, port, v));
 	if (port < n->nl) /* a credit back upstream */
 		credit_back(n, port, v);
 	if (sent.tail)
@@ -382,38 +389,22 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 void flit_router_cycle(struct flit_net *n, int x,
                        void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->port_first[x], np = n->port_first[x + 1] - first;
-	int nout = n->out_first[x + 1] - n->out_first[x] + 1, ready = 0;
-	int64_t wake = INT64_MAX;
+	int first = n->port_first[x], np = n->port_first[x + 1] - first;
+	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
+	const uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw];
 	n->nrk = 0;
-	for (int i = 0; i < np; i++) {
-		int port = n->port[first + i];
-		if (!n->pflits[port])
-			continue;
-		int nvc = port < n->nl ? V : 1;
-		const struct vc *c0 = vc_of(n, port, 0);
-		for (int v = 0; v < nvc; v++) {
-			const struct vc *c = c0 + v;
-			if (!c->n)
-				continue;
-			if (c->front_ready > n->now) {
-				wake = c->front_ready < wake ? c->front_ready : wake;
-				continue;
-			}
-			ready = 1;
-			int r = request(n, x, port, v);
+	for (int w = 0; w < n->kw; w++) /* the VCs whose front flit may leave now */
+		for (uint64_t b = m[w]; b; b &= b - 1) {
+			int k = (w << 6) + __builtin_ctzll(b);
+			int r = request(n, x, n->port[first + n->kport[k]], n->kvc[k]);
 			if (r >= 0) {
-				n->req[i * V + v] = r;
-				n->rk[n->nrk++] = i * V + v;
+				n->req[k] = r;
+				n->rk[n->nrk++] = k;
 			}
 		}
-	}
 	if (n->nrk) {
 		allocate(n, x, np, nout, done, ctx);
 		for (int r = 0; r < n->nrk; r++) /* no requests between calls */
 			n->req[n->rk[r]] = -1;
 	}
-	/* nothing can go before the earliest front flit is ready, unless a
-	 * ready one waits for a credit or a VC: then look again next cycle */
-	n->wake[x] = ready ? n->now + 1 : wake;
 }
