@@ -153,13 +153,13 @@ static int grid_route(const void *state, int a, int b, int *links)
 	int per = 2 + 2 * g->nd, n = 0, cur = a;
 	links[n++] = g->link[(size_t)a * per];
 	for (int d = 0; d < g->nd; d++) {
-		int dx = delta(g, d, coord(g, cur, d), coord(g, b, d));
-		int dir = dx < 0, steps = dx < 0 ? -dx : dx;
-		for (int s = 0; s < steps; s++) {
+		int x = coord(g, cur, d), dx = delta(g, d, x, coord(g, b, d));
+		int dir = dx < 0, steps = dx < 0 ? -dx : dx, k = g->dims[d];
+		for (int s = 0; s < steps; s++) { /* x: cur's coordinate in d */
 			links[n++] = g->link[(size_t)cur * per + 2 + 2 * d + dir];
-			int x = coord(g, cur, d), nx = dir ? x - 1 : x + 1;
-			nx = (nx + g->dims[d]) % g->dims[d];
+			int nx = dir ? (x == 0 ? k - 1 : x - 1) : (x + 1 == k ? 0 : x + 1);
 			cur += (nx - x) * g->stride[d];
+			x = nx;
 		}
 	}
 	links[n++] = g->link[(size_t)b * per + 1];
