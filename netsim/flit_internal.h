@@ -20,8 +20,8 @@ struct packet {
 	int dim, crossed;               /* datelines: the dimension of its last router link, and
 	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
-	int *route;  /* nhops link ids */
-	int decided; /* route[0 .. decided) fixed (adaptive routing: as the head goes) */
+	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
+	              */
 };
 
 /* A virtual channel's buffer (a ring) and its packet's downstream VC. */
@@ -48,6 +48,7 @@ struct flit_net {
 	long on_wires; /* flits on links now: moving, whatever the buffers do */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
 	struct vc *in;                /* nl * V link VCs, then one per node */
+	struct flit *fslab;           /* the link VCs' buffers, one after another */
 	int *credits, *busy;          /* per link VC: the upstream side's view */
 	struct wire *wire;            /* link l's delay + 1 slots from wbase[l] */
 	uint64_t *cwire;              /* credits on the wire: masks of VCs, as wire */
@@ -86,6 +87,7 @@ struct flit_net {
 	long *link_flits;
 	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
 	struct packet *pk;
+	int *routes;            /* packet k's route: nhops link ids from routes + k maxr */
 	int npk, cappk, freepk; /* free list through next */
 	int *qhead, *qtail;     /* injection queues per node */
 	long in_flight;
@@ -140,6 +142,12 @@ static inline void vc_front(struct flit_net *n, size_t g)
 	size_t s = (size_t)(t & (n->wsize - 1));
 	n->evnext[g] = n->evhead[s];
 	n->evhead[s] = (int)g;
+}
+
+/* Packet k's route. */
+static inline int *pk_route(const struct flit_net *n, int k)
+{
+	return n->routes + (size_t)k * (size_t)(n->maxr ? n->maxr : 1);
 }
 
 /* Link l's wire slot at cycle t. */

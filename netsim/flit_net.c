@@ -327,11 +327,16 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
 	         n->gptr && n->aptr && n->hold && n->rbits && n->vcx && n->vck && n->evnext &&
 	         n->evhead && n->qbits && n->onwire && n->active;
-	for (size_t i = 0; ok && i < nvc; i++) {
+	size_t slab = 0; /* the link VCs' buffers, one after another */
+	for (size_t i = 0; i < nvc; i++)
+		slab += (size_t)n->lcap[i / (size_t)p->vcs];
+	ok = ok && (n->fslab = malloc((slab ? slab : 1) * sizeof *n->fslab)) != NULL;
+	for (size_t i = 0, at = 0; ok && i < nvc; i++) {
 		int cap = n->lcap[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
 		n->in[i].out_vc = -1;
-		ok = (n->in[i].f = malloc((size_t)cap * sizeof *n->in[i].f)) != NULL;
+		n->in[i].f = n->fslab + at;
+		at += (size_t)cap;
 		n->credits[i] = cap;
 	}
 	for (int i = 0; ok && i < n->nodes; i++) {
@@ -438,10 +443,9 @@ void flit_net_destroy(struct flit_net *n)
 	if (!n)
 		return;
 	size_t nvc = (size_t)n->nl * (size_t)n->p.vcs;
-	for (size_t i = 0; n->in && i < nvc + (size_t)n->nodes; i++)
-		free(n->in[i].f);
-	for (int i = 0; i < n->npk; i++)
-		free(n->pk[i].route);
+	for (size_t i = nvc; n->in && i < nvc + (size_t)n->nodes; i++)
+		free(n->in[i].f); /* injection buffers: sized per packet */
+	free(n->fslab);
 	free(n->in);
 	free(n->credits);
 	free(n->busy);
@@ -490,6 +494,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->ldim);
 	free(n->lwrap);
 	free(n->pk);
+	free(n->routes);
 	free(n->qhead);
 	free(n->qtail);
 	free(n);
@@ -530,16 +535,18 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 		if (n->npk == n->cappk) {
 			int cap = n->cappk ? 2 * n->cappk : 256;
 			struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
-			if (!pk)
+			if (pk)
+				n->pk = pk;
+			int *r =
+			    pk ? realloc(n->routes,
+			                 (size_t)cap * (size_t)(n->maxr ? n->maxr : 1) * sizeof *r)
+			       : NULL;
+			if (!r)
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			n->pk = pk;
+			n->routes = r;
 			n->cappk = cap;
 		}
-		k = n->npk;
-		n->pk[k].route = malloc((size_t)(n->maxr ? n->maxr : 1) * sizeof(int));
-		if (!n->pk[k].route)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		n->npk++;
+		k = n->npk++;
 	}
 	struct packet *q = &n->pk[k];
 	q->id = id;
@@ -551,7 +558,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 		q->nhops = n->dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
 		q->decided = 0;
 	} else {
-		q->nhops = plat_route(n->m, src, dst, q->route);
+		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
 	}
 	q->next = -1;
@@ -664,7 +671,7 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 				continue;
 			struct flit *f = &c->f[c->first];
 			struct packet *q = &n->pk[f->pkt];
-			int h = f->hop + 1, out = h < q->decided ? q->route[h] : -1;
+			int h = f->hop + 1, out = h < q->decided ? pk_route(n, f->pkt)[h] : -1;
 			size_t len = strlen(what);
 			snprintf(what + len, sizeof what - len,
 			         "%svertex %d, link %d VC %d: packet %ld (%d->%d), waiting for "

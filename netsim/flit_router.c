@@ -169,9 +169,9 @@ static int request(struct flit_net *n, int x, int port, int v)
 		return -1;
 	const struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
-	int h = f->hop + 1, out = h < q->nhops ? q->route[h] : -1;
+	int h = f->hop + 1, out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
 	if (h < q->nhops && h >= q->decided && n->p.adaptive == 2) { /* random: drawn once */
-		out = q->route[h] = random_next(n, x, q->dst);
+		out = pk_route(n, f->pkt)[h] = random_next(n, x, q->dst);
 		q->decided = h + 1;
 	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
 		out = c->pick = adaptive_next(n, x, q->dst);
@@ -196,10 +196,10 @@ static void send(struct flit_net *n, int x, int port, int v,
 	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1;
 	if (h < q->nhops && h >= q->decided) { /* the head fixes its adaptive choice */
-		q->route[h] = c->pick, q->decided = h + 1;
+		pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
 		n->tie[x]++;
 	}
-	int out = h < q->nhops ? q->route[h] : -1;
+	int out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
 	int V = n->p.vcs;
 	int eject = out < 0 ? x : h == q->nhops - 1 && n->ldelay[out] == 0 ? q->dst : -1;
 	if (eject >= 0) {
