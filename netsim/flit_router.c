@@ -285,6 +285,24 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x];
 	int *req = n->req, *oused = n->oused;
+	if (n->nrk == 1) { /* one request: what the allocators below do with it */
+		int k = n->rk[0], j = req[k], port = n->port[first + n->kport[k]], v = n->kvc[k];
+		if (n->p.alloc == FLIT_ALLOC_RR) {
+			send(n, x, port, v, done, ctx);
+			n->vrr[port] = wrap(v + 1, port < n->nl ? V : 1);
+			n->rr[x] = wrap(n->rr[x] + 1, np);
+			return;
+		}
+		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		if (n->hold[g] < 0 || n->hold[g] == k) {
+			held_send(n, x, k, g, done, ctx);
+			n->gptr[g] = wrap(k + 1, nk);
+			if (n->p.alloc == FLIT_ALLOC_ISLIP)
+				n->aptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
+		}
+		n->rr[x] = wrap(n->rr[x] + 1, nout);
+		return;
+	}
 	int64_t *xused = n->xused, stamp = ++n->stamp;
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
