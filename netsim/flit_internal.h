@@ -29,7 +29,8 @@ struct vc {
 	struct flit *f;
 	int cap, first, n;
 	int out_vc;          /* -1: its front packet has none yet */
-	int pick;            /* adaptive routing: the link request() chose for its head */
+	int pick;            /* the link request() chose for its head (adaptive routing,
+	                        VC allocation) */
 	int want;            /* the downstream VC request() found for its head */
 	int64_t front_ready; /* the ready cycle of its front flit (when n > 0) */
 };
@@ -80,8 +81,17 @@ struct flit_net {
 	 * inputs used (the stamp of the call that used them); outputs' grants */
 	int *req, *rk, nrk, *oused, *grant;
 	int *kport, *kvc; /* local input VC k: its port's local index (k / V), its VC (k % V) */
-	int64_t *xused, stamp, *gst;    /* gst: per output, the call that granted it */
-	int *gl;                        /* outputs asked for in a call */
+	int64_t *xused, stamp, *gst; /* gst: per output, the call that granted it */
+	int *gl;                     /* outputs asked for in a call */
+	/* VC allocation (vc_alloc=islip): grant pointers per link VC (over the
+	 * local input VCs of the link's source), accept pointers per input VC
+	 * (over the local output VCs of its vertex, output j's VC w at j V + w);
+	 * scratch: the heads that ask in a call */
+	int *va_g, *va_a;
+	struct va_ask {
+		int k, l, w;   /* local input VC, its link, the VC it accepts */
+		uint64_t free; /* the free VCs of its class on l (bit w: VC w) */
+	} * va;
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;

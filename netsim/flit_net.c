@@ -64,6 +64,13 @@ const struct cmn_param_def flit_param_defs[] = {
      "queued behind another packet in its VC leaves router_delay - 1 cycles after that "
      "packet's tail, and body and tail flits take only switch allocation and traversal, "
      "min(2, router_delay) cycles after arrival"},
+    {"vc_alloc", CMN_PT_CHOICE, "switch", 0, 0, "switch|islip",
+     "switch: a head takes the first free VC of its output (round-robin per output) as it "
+     "wins switch allocation; islip (BookSim's VC allocator, switches only): a head asks "
+     "for every free VC of its output one cycle before switch allocation, one iSLIP "
+     "iteration over input and output VCs (round-robin pointers per output VC and per "
+     "input VC) matches them, and it holds the VC from then until its tail leaves; needs "
+     "router_delay >= 1"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
@@ -98,6 +105,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
 	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
 	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
+	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
@@ -268,6 +276,10 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: vcs, buf, link_delay and watchdog must be at "
 		                   "least 1, the other delays at least 0");
+	if (p->va_islip && p->router_delay < 1)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: vc_alloc=islip needs router_delay >= 1 (VC "
+		                   "allocation takes the cycle before switch allocation)");
 	struct flit_net *n = calloc(1, sizeof *n);
 	if (!n)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -404,8 +416,14 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
 	n->gl = malloc(((size_t)maxout + 1) * sizeof *n->gl);
 	n->gst = calloc((size_t)maxout + 1, sizeof *n->gst);
+	n->va = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va);
+	if (p->va_islip) {
+		n->va_g = calloc(nvc ? nvc : 1, sizeof *n->va_g);
+		n->va_a = calloc(nvc + (size_t)n->nodes, sizeof *n->va_a);
+	}
 	if (!n->rmask || !fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused ||
-	    !n->oused || !n->grant || !n->gl || !n->gst) {
+	    !n->oused || !n->grant || !n->gl || !n->gst || !n->va ||
+	    (p->va_islip && (!n->va_g || !n->va_a))) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -491,6 +509,9 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->grant);
 	free(n->gl);
 	free(n->gst);
+	free(n->va);
+	free(n->va_g);
+	free(n->va_a);
 	free(n->ldim);
 	free(n->lwrap);
 	free(n->pk);

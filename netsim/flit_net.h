@@ -74,6 +74,10 @@ struct flit_params {
 	int vc_pipeline;    /* 1: BookSim's per-VC pipeline: a head behind another packet
 	                       leaves R - 1 cycles after that packet's tail, body and tail
 	                       flits min(2, R) after arrival; 0: every flit R after arrival */
+	int va_islip;       /* 1: BookSim's VC allocation: heads ask for every free VC of
+	                       their output a cycle before switch allocation, one iSLIP
+	                       iteration matches input and output VCs, a head holds its VC
+	                       from then; 0: a head takes a free VC as it wins the switch */
 	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;

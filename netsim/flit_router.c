@@ -22,6 +22,8 @@ static int64_t ready_at(const struct flit_net *n, int x, const struct flit *f)
 	if (x < n->nodes)
 		return n->now;
 	int R = n->p.router_delay;
+	if (f->head && n->p.va_islip) /* VC allocation the cycle before */
+		return n->now + R - 1;
 	return n->now + (n->p.vc_pipeline && !f->head && R > 2 ? 2 : R);
 }
 
@@ -157,16 +159,27 @@ static int random_next(struct flit_net *n, int x, int t)
 	return cand[pick < nc ? pick : nc - 1];
 }
 
+enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
+
 /* What the front flit of VC v of input port `port` at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
- * credit, ejection port used). An adaptive head records the link it chose
- * (the VC's pick, the link's picked cycle). */
+ * credit, ejection port used), or REQ_VA for a head at a switch that needs
+ * VC allocation (vc_alloc=islip). An adaptive head records the link it
+ * chose (the VC's pick, the link's picked cycle); a head asking for a VC
+ * its link (the pick). */
 static int request(struct flit_net *n, int x, int port, int v)
 {
 	struct vc *c = vc_of(n, port, v);
 	if (!c->n || c->front_ready > n->now)
 		return -1;
+	int V = n->p.vcs;
+	if (c->out_vc >= 0) { /* its packet holds a VC on link pick: a credit is all it needs */
+		int l = c->pick;
+		if (n->gap[l] > 1 && n->now - n->out_used[l] < n->gap[l])
+			return -1;
+		return n->credits[l * V + c->out_vc] > 0 ? n->lout[l] : -1;
+	}
 	const struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
@@ -180,9 +193,14 @@ static int request(struct flit_net *n, int x, int port, int v)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
 		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
+	if (n->p.va_islip && c->out_vc < 0 && x >= n->nodes) {
+		c->pick = out;
+		return REQ_VA;
+	}
 	if (n->gap[out] > 1 && n->now - n->out_used[out] < n->gap[out])
 		return -1; /* a slower link: busy with its last flit */
-	int V = n->p.vcs, w = c->out_vc >= 0 ? c->out_vc : (c->want = free_vc(n, q, out));
+	int w = c->want = free_vc(n, q, out);
+	c->pick = out;
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }
 
@@ -236,7 +254,9 @@ static void send(struct flit_net *n, int x, int port, int v,
 		 * the VC back to routing; routing, VC and switch allocation, then
 		 * traversal) */
 		if (n->p.vc_pipeline && next->head && x >= n->nodes) {
-			int64_t at = n->now + (n->p.router_delay > 1 ? n->p.router_delay - 1 : 1);
+			int R =
+			    n->p.router_delay - (n->p.va_islip ? 1 : 0); /* VC allocation first */
+			int64_t at = n->now + (R > 1 ? R - 1 : 1);
 			if (next->ready < at)
 				next->ready = at;
 		}
@@ -404,12 +424,75 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	n->rr[x] = wrap(n->rr[x] + 1, nout);
 }
 
+/* The first set bit of m (not 0) at or after bit s, cyclically. */
+static inline int first_from(uint64_t m, int s)
+{
+	uint64_t hi = s > 0 && s < 64 ? m & (~UINT64_C(0) << s) : m;
+	return __builtin_ctzll(hi ? hi : m);
+}
+
+/* VC allocation at switch x (vc_alloc=islip, BookSim's iSLIP VC
+ * allocator with one iteration): the heads va[0 .. nva) ask for every free
+ * VC of their class on their link. Each output VC grants the asking input
+ * VC first from its pointer (over x's local input VCs), each input VC
+ * accepts the granting output VC first from its pointer (over x's local
+ * output VCs, output j's VC w at j V + w), and pointers move past an
+ * accepted match. A head that gets a VC holds it and may take the switch
+ * next cycle; the others ask again next cycle. */
+static void va_islip(struct flit_net *n, int x, int nva)
+{
+	int V = n->p.vcs, first = n->port_first[x];
+	int nk = (n->port_first[x + 1] - first) * V;
+	int nov = (n->out_first[x + 1] - n->out_first[x] + 1) * V;
+	struct va_ask *va = n->va;
+	for (int a = 0; a < nva; a++) {
+		uint64_t granted = va[a].free; /* alone on its link: every free VC grants it */
+		for (int b = 0; b < nva; b++) {
+			if (b == a || va[b].l != va[a].l || !(va[a].free & va[b].free))
+				continue;
+			/* VCs both ask for: granted to whichever comes first from the VC's pointer
+			 */
+			for (uint64_t m = va[a].free & va[b].free; m; m &= m - 1) {
+				int w = __builtin_ctzll(m), gp = n->va_g[va[a].l * V + w];
+				int da = va[a].k - gp + (va[a].k < gp ? nk : 0);
+				int db = va[b].k - gp + (va[b].k < gp ? nk : 0);
+				if (db < da)
+					granted &= ~(UINT64_C(1) << w);
+			}
+		}
+		int k = va[a].k, s = n->va_a[vc_id(n, n->port[first + n->kport[k]], n->kvc[k])] -
+		                     n->lout[va[a].l] * V;
+		va[a].w = granted ? first_from(granted, s < V ? s : 0) : -1;
+	}
+	for (int a = 0; a < nva; a++) { /* the matches take their VCs */
+		int w = va[a].w, k = va[a].k, l = va[a].l, lo, nv;
+		if (w < 0)
+			continue;
+		size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
+		struct vc *c = &n->in[g];
+		const struct flit *f = &c->f[c->first];
+		struct packet *q = &n->pk[f->pkt];
+		int h = f->hop + 1;
+		vc_class(n, q, l, &lo, &nv, &q->dim, &q->crossed);
+		c->out_vc = w;
+		n->busy[l * V + w] = 1;
+		n->va_g[l * V + w] = k + 1 == nk ? 0 : k + 1;
+		n->va_a[g] = n->lout[l] * V + w + 1 == nov ? 0 : n->lout[l] * V + w + 1;
+		if (h >= q->decided) { /* an adaptive head's link is fixed now */
+			pk_route(n, f->pkt)[h] = l, q->decided = h + 1;
+			n->tie[x]++;
+		}
+		c->front_ready = n->now + 1; /* switch allocation next cycle (its mark stays) */
+	}
+}
+
 void flit_router_cycle(struct flit_net *n, int x,
                        void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int first = n->port_first[x], np = n->port_first[x + 1] - first;
 	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
 	const uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw];
+	int nva = 0;
 	n->nrk = 0;
 	for (int w = 0; w < n->kw; w++) /* the VCs whose front flit may leave now */
 		for (uint64_t b = m[w]; b; b &= b - 1) {
@@ -418,8 +501,21 @@ void flit_router_cycle(struct flit_net *n, int x,
 			if (r >= 0) {
 				n->req[k] = r;
 				n->rk[n->nrk++] = k;
+			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
+				const struct vc *c =
+				    vc_of(n, n->port[first + n->kport[k]], n->kvc[k]);
+				struct va_ask *a = &n->va[nva++];
+				int lo, nv, dim, crossed;
+				a->k = k, a->l = c->pick, a->free = 0;
+				vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv, &dim,
+				         &crossed);
+				const int *busy = &n->busy[a->l * n->p.vcs];
+				for (int w = lo; w < lo + nv; w++)
+					a->free |= (uint64_t)(busy[w] == 0) << w;
 			}
 		}
+	if (nva) /* before switch allocation frees VCs: they are free from next cycle */
+		va_islip(n, x, nva);
 	if (n->nrk) {
 		allocate(n, x, np, nout, done, ctx);
 		for (int r = 0; r < n->nrk; r++) /* no requests between calls */

@@ -40,7 +40,7 @@ static void test_zero_load(void)
 {
 	static const char *const specs[] = {"flat:nodes=8", "kary-ntree:k=4,n=3", "mesh:dims=8x8",
 	                                    "torus:dims=4x4x2", "multicluster:clusters=3,size=4"};
-	enum { NC = 5 };
+	enum { NC = 6 };
 	struct flit_params cases[NC];
 	flit_params_default(&cases[0]);
 	cases[1] = cases[0];
@@ -51,6 +51,8 @@ static void test_zero_load(void)
 	cases[3].router_delay = 0, cases[3].link_delay = 1, cases[3].node_link_delay = 0;
 	cases[4] = cases[0]; /* BookSim's, with an ejection delay besides */
 	cases[4].router_delay = 4, cases[4].inject_delay = 1, cases[4].eject_delay = 2;
+	cases[5] = cases[4]; /* and its VC allocation a cycle before the switch */
+	cases[5].vc_pipeline = cases[5].va_islip = 1, cases[5].alloc = FLIT_ALLOC_ISLIP;
 	int lens[3] = {1, 4, 8};
 	static struct log lg;
 	for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
@@ -136,15 +138,18 @@ static void test_conservation(void)
 	/* every switching, allocator, crossbar and hold mode; the last ones with
 	 * nodes at their switches and no router delay (zero-delay links) */
 	for (int s = 0; s < 2; s++)
-		for (int cfg = 0; cfg < 14; cfg++) {
+		for (int cfg = 0; cfg < 16; cfg++) {
 			struct flit_params p;
 			flit_params_default(&p);
 			p.cut_through = cfg % 2;
 			p.alloc = (enum flit_alloc)(cfg / 2 % 3);
 			p.vc_crossbar = p.hold_packet = cfg / 6 % 2;
-			if (cfg >= 12)
+			if (cfg >= 12 && cfg < 14)
 				p.router_delay = 0, p.node_link_delay = 0,
 				p.alloc = FLIT_ALLOC_OUTPUT;
+			if (cfg >= 14) /* BookSim's router with its VC allocator */
+				p.router_delay = 4, p.alloc = FLIT_ALLOC_ISLIP, p.vc_pipeline = 1,
+				p.va_islip = 1;
 			long inj, hf, inj2, hf2;
 			int ok, ok2;
 			random_run(specs[s], &p, 3, 0.3, 2000, &a, &inj, &hf, &ok);
@@ -428,6 +433,9 @@ static void test_bad_packets(void)
 	flit_net_destroy(n);
 	p.vcs = 0;
 	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	p.vcs = 4, p.va_islip = 1, p.router_delay = 0; /* no cycle before the switch */
+	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "vc_alloc=islip needs router_delay >= 1"));
 	plat_machine_destroy(m);
 }
 
@@ -491,18 +499,19 @@ static void test_presets(void)
  * two 1-flit packets injected together from a node reach the first switch
  * a cycle apart; the second, behind the first in its VC, leaves R - 1
  * cycles after it (routing and VC allocation once the first is gone), so
- * it is delivered R - 1 cycles later (1 with pipeline=flit). A packet
- * alone has the same zero-load latency either way (its body flits stream
- * behind the head). */
+ * it is delivered R - 1 cycles later (1 with pipeline=flit); the same with
+ * vc_alloc=islip (its VC allocation is the cycle before its switch
+ * allocation). A packet alone has the same zero-load latency either way
+ * (its body flits stream behind the head). */
 static void test_packet_pipeline(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x1");
 	static struct log lg;
 	struct cmn_err e;
-	for (int pk = 0; pk < 2; pk++) {
+	for (int pk = 0; pk < 3; pk++) {
 		struct flit_params p;
 		flit_params_default(&p);
-		p.vcs = 1, p.router_delay = 4, p.vc_pipeline = pk;
+		p.vcs = 1, p.router_delay = 4, p.vc_pipeline = pk > 0, p.va_islip = pk == 2;
 		struct flit_net *n;
 		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
 		lg.n = 0;
