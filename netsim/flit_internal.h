@@ -96,6 +96,7 @@ struct flit_net {
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;
 	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
+	int nd, *vco;              /* plain tori: dimensions, each vertex's coordinates */
 	struct packet *pk;
 	int *routes;            /* packet k's route: nhops link ids from routes + k maxr */
 	int npk, cappk, freepk; /* free list through next */

@@ -53,9 +53,14 @@ const struct cmn_param_def flit_param_defs[] = {
      "down deterministic; adaptive: "
      "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
      "deterministic"},
-    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|bubble|none",
-     "tori: dateline virtual-channel classes (needs vcs >= 2), bubble flow control (needs "
-     "vct: entering a ring takes room for two packets), or none (may deadlock)"},
+    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|partition|bubble|none",
+     "tori: dateline virtual-channel classes (the upper half of the VCs once a packet has "
+     "crossed its ring's wraparound link; needs vcs >= 2), partition (BookSim's "
+     "dim_order_torus: the half is fixed as a packet turns into a dimension, the upper one "
+     "if its coordinate there is above its destination's, i.e. going the + way across the "
+     "wraparound link or the - way not across it; plain tori), "
+     "bubble flow control (needs vct: entering a ring takes room for two packets), or none "
+     "(may deadlock)"},
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"pipeline", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
@@ -103,7 +108,9 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	           : strcmp(al, "output") == 0 ? FLIT_ALLOC_OUTPUT
 	                                       : FLIT_ALLOC_RR;
 	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
-	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0;
+	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0    ? 1
+	              : strcmp(cmn_params_str(cp, "deadlock"), "partition") == 0 ? 2
+	                                                                         : 0;
 	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
 	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
@@ -131,6 +138,10 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		any |= wrap[d] && dims[d] > 2;
 	if (!any)
 		return 0;
+	if (n->p.dateline == 2 && copies > 1)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: deadlock=partition is for plain tori, not %s",
+		                   m->spec);
 	if (n->p.dateline && n->p.vcs < 2)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: datelines on %s need vcs >= 2 (or deadlock=none)",
@@ -141,8 +152,16 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		                   m->spec);
 	n->ldim = malloc((size_t)n->nl + 1);
 	n->lwrap = calloc((size_t)n->nl + 1, 1);
-	if (!n->ldim || !n->lwrap)
+	n->nd = nd;
+	n->vco = copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->vco) : NULL;
+	if (!n->ldim || !n->lwrap || (copies == 1 && !n->vco))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int v = 0; copies == 1 && v < n->nv; v++) { /* coordinates of switches and nodes */
+		int c[PLAT_MAX_DIMS];
+		plat_coords(g, g->vertices[v].index, c);
+		for (int d = 0; d < nd; d++)
+			n->vco[(size_t)v * (size_t)nd + (size_t)d] = c[d];
+	}
 	memset(n->ldim, -1, (size_t)n->nl + 1);
 	for (int l = 0; l < g->nlinks; l++) {
 		const struct plat_link *k = &g->links[l];
@@ -169,11 +188,15 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 static int build_dist(struct flit_net *n, struct cmn_err *e)
 {
 	int k, levels;
-	if (plat_kary_ntree_shape(n->m, &k, &levels, e))
+	if (plat_kary_ntree_shape(n->m, &k, &levels, e) && !(n->p.adaptive == 2 && n->vco))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
-		                   "choices, deadlock-free there), not %s",
-		                   n->p.adaptive == 2 ? "random" : "adaptive", n->m->spec);
+		                   "choices, deadlock-free there)%s, not %s",
+		                   n->p.adaptive == 2 ? "random" : "adaptive",
+		                   n->p.adaptive == 2 ? " and plain tori (dimension order, ties "
+		                                        "either way)"
+		                                      : "",
+		                   n->m->spec);
 	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
 	n->dist = malloc(nv * nodes * sizeof *n->dist);
 	n->tie = calloc(nv, sizeof *n->tie);
@@ -447,7 +470,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
-	if (((p->dateline || p->bubble) && mark_datelines(n, e)) ||
+	if (((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
 	    (p->adaptive && build_dist(n, e))) {
 		flit_net_destroy(n);
 		return e->code;
@@ -514,6 +537,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->va_a);
 	free(n->ldim);
 	free(n->lwrap);
+	free(n->vco);
 	free(n->pk);
 	free(n->routes);
 	free(n->qhead);

@@ -29,8 +29,8 @@ struct flit_preset {
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
-     "switching=wormhole,crossbar=port,alloc=islip,hold=flit,pipeline=packet",
-     "link_delay=2,pipeline=flit", "routing=random"},
+     "switching=wormhole,crossbar=port,alloc=islip,hold=flit,pipeline=packet,vc_alloc=islip",
+     "link_delay=2,routing=random,deadlock=partition", "routing=random"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
      "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4",

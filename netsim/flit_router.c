@@ -78,9 +78,17 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 	int V = n->p.vcs;
 	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
 	if (n->ldim && n->ldim[out] >= 0) {
-		if (n->ldim[out] != *dim)
+		if (n->ldim[out] != *dim) {
 			*dim = n->ldim[out], *crossed = 0;
-		*crossed |= n->lwrap[out];
+			if (n->p.dateline == 2) { /* partition: fixed for the dimension */
+				size_t nd = (size_t)n->nd, d = (size_t)*dim;
+				int cur = n->vco[(size_t)n->m->links[out].src * nd + d];
+				int to = n->vco[(size_t)q->dst * nd + d];
+				*crossed = cur > to;
+			}
+		}
+		if (n->p.dateline != 2)
+			*crossed |= n->lwrap[out];
 		if (n->p.dateline) {
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
@@ -150,8 +158,15 @@ static int adaptive_next(struct flit_net *n, int x, int t)
 static int random_next(struct flit_net *n, int x, int t)
 {
 	int first = n->out_first[x], no = n->out_first[x + 1] - first, cand[64], nc = 0;
+	int low = 127; /* tori: only the lowest dimension still to go (dimension order) */
+	for (int i = 0; n->ldim && i < no; i++) {
+		int l = n->outl[first + i];
+		if (n->ldim[l] >= 0 && n->ldim[l] < low && closer(n, x, l, t))
+			low = n->ldim[l];
+	}
 	for (int i = 0; i < no && nc < 64; i++)
-		if (closer(n, x, n->outl[first + i], t))
+		if (closer(n, x, n->outl[first + i], t) &&
+		    (low == 127 || n->ldim[n->outl[first + i]] == low))
 			cand[nc++] = n->outl[first + i];
 	if (!nc)
 		return -1;

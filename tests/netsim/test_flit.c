@@ -265,6 +265,56 @@ static void test_adaptive(void)
 	plat_machine_destroy(m);
 }
 
+/* routing=random on a torus (BookSim's dor_next_torus): dimension order,
+ * and a packet half a ring away goes either way, drawn as it turns into
+ * the dimension. On an 8-ring every node sends to the node 4 away: both
+ * directions carry such packets (deterministic routes take the + way
+ * only), every route stays minimal (as many link crossings), all arrive,
+ * with datelines or partition classes alike. */
+static void test_random_torus(void)
+{
+	struct plat_machine *m = machine("torus:dims=8x1");
+	struct cmn_err e;
+	static struct log lg;
+	for (int cfg = 0; cfg < 3; cfg++) {
+		struct flit_params p;
+		flit_params_default(&p);
+		p.adaptive = cfg ? 2 : 0, p.dateline = cfg == 2 ? 2 : 1;
+		struct flit_net *n;
+		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		for (int r = 0; r < 10; r++)
+			for (int x = 0; x < 8; x++)
+				CU_ASSERT_FATAL(
+				    flit_net_inject(n, x, (x + 4) % 8, 2, 8 * r + x, &e) == 0);
+		lg.n = 0;
+		CU_ASSERT_EQUAL_FATAL(flit_net_run(n, -1, record, &lg, &e), 0);
+		CU_ASSERT_EQUAL(lg.n, 80);
+		CU_ASSERT_EQUAL(flit_net_check(n, &e), 0);
+		long way[2] = {0, 0}, all = 0;
+		for (int l = 0; l < m->nlinks; l++) {
+			const struct plat_link *k = &m->links[l];
+			all += flit_net_link_flits(n)[l];
+			if (k->src < m->nodes || k->dst < m->nodes)
+				continue; /* a node's link */
+			int a = m->vertices[k->src].index, b = m->vertices[k->dst].index;
+			way[b != (a + 1) % 8] += flit_net_link_flits(n)[l];
+		}
+		CU_ASSERT_EQUAL(all, 80L * 2 * 6); /* 4 ring hops and 2 node links each */
+		CU_ASSERT(way[0] > 0);
+		CU_ASSERT(cfg ? way[1] > 0 : way[1] == 0);
+		flit_net_destroy(n);
+	}
+	struct flit_params p;
+	flit_params_default(&p);
+	p.adaptive = 2;
+	struct plat_machine *mc = machine("multicluster:clusters=2,size=8,cluster=torus;dims=8x1");
+	struct flit_net *n;
+	CU_ASSERT_EQUAL(flit_net_create(mc, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "plain tori"));
+	plat_machine_destroy(mc);
+	plat_machine_destroy(m);
+}
+
 static void test_disjoint_subtrees(void)
 {
 	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
@@ -379,6 +429,8 @@ static void test_watchdog(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "waiting for link"));
 	CU_ASSERT_EQUAL(ring_run(2, 1, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 160);
+	CU_ASSERT_EQUAL(ring_run(2, 2, &lg, &e), 0); /* BookSim's partition classes */
+	CU_ASSERT_EQUAL(lg.n, 160);
 	CU_ASSERT_EQUAL(ring_run(1, 1, &lg, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "need vcs >= 2 (or deadlock=none)"));
 	CU_ASSERT_EQUAL(ring_vct(0, &lg, &e), CMN_ESTATE);
@@ -394,6 +446,9 @@ static void test_watchdog(void)
 	p.vcs = 2, p.dateline = 1;
 	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 20, 3, 16, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 160);
+	p.dateline = 2; /* partition classes need the plain torus's coordinates */
+	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 20, 3, 16, &lg, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "deadlock=partition is for plain tori"));
 	p.vcs = 1, p.buf = 8, p.cut_through = 1, p.dateline = 0, p.bubble = 1;
 	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 40, 4, 4, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 320);
@@ -576,6 +631,7 @@ static void add_suites(void)
 	CU_add_test(s, "conservation, invariants, determinism", test_conservation);
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "adaptive and random up-phase routing on trees", test_adaptive);
+	CU_add_test(s, "routing=random on tori: ties either way", test_random_torus);
 	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
