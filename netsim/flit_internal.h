@@ -76,13 +76,15 @@ struct flit_net {
 	int *tie;                      /* adaptive routing: per vertex, where ties start */
 	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
 	uint64_t draws;                /* random routing: draws so far (the hash's key) */
-	/* one vertex's allocation (scratch): each local input VC's request (-1
-	 * between calls), the VCs that request, in order, and how many; crossbar
-	 * inputs used (the stamp of the call that used them); outputs' grants */
-	int *req, *rk, nrk, *oused, *grant;
+	/* one vertex's allocation (scratch): the VCs that request, in order, the
+	 * output each asks for, and how many; for the general allocators each
+	 * local input VC's request (-1 between calls); crossbar inputs used (the
+	 * stamp of the call that used them); outputs' grants */
+	int *req, *rk, *rj, nrk, *oused, *grant;
 	int *kport, *kvc; /* local input VC k: its port's local index (k / V), its VC (k % V) */
 	int64_t *xused, stamp, *gst; /* gst: per output, the call that granted it */
 	int *gl;                     /* outputs asked for in a call */
+	uint64_t *mreq, *mgr; /* islip on masks: per output its requesters, per input its grants */
 	/* VC allocation (vc_alloc=islip): grant pointers per link VC (over the
 	 * local input VCs of the link's source), accept pointers per input VC
 	 * (over the local output VCs of its vertex, output j's VC w at j V + w);

@@ -432,6 +432,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	fill = calloc((size_t)n->nv, sizeof *fill);
 	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
 	n->rk = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rk);
+	n->rj = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rj);
 	n->kport = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kport);
 	n->kvc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kvc);
 	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
@@ -440,13 +441,15 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->gl = malloc(((size_t)maxout + 1) * sizeof *n->gl);
 	n->gst = calloc((size_t)maxout + 1, sizeof *n->gst);
 	n->va = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va);
+	n->mreq = calloc((size_t)maxout + 1, sizeof *n->mreq);
+	n->mgr = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->mgr);
 	if (p->va_islip) {
 		n->va_g = calloc(nvc ? nvc : 1, sizeof *n->va_g);
 		n->va_a = calloc(nvc + (size_t)n->nodes, sizeof *n->va_a);
 	}
-	if (!n->rmask || !fill || !n->req || !n->rk || !n->kport || !n->kvc || !n->xused ||
-	    !n->oused || !n->grant || !n->gl || !n->gst || !n->va ||
-	    (p->va_islip && (!n->va_g || !n->va_a))) {
+	if (!n->rmask || !fill || !n->req || !n->rk || !n->rj || !n->kport || !n->kvc ||
+	    !n->xused || !n->oused || !n->grant || !n->gl || !n->gst || !n->va || !n->mreq ||
+	    !n->mgr || (p->va_islip && (!n->va_g || !n->va_a))) {
 		free(fill);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -525,6 +528,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->aptr);
 	free(n->req);
 	free(n->rk);
+	free(n->rj);
 	free(n->kport);
 	free(n->kvc);
 	free(n->xused);
@@ -533,6 +537,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->gl);
 	free(n->gst);
 	free(n->va);
+	free(n->mreq);
+	free(n->mgr);
 	free(n->va_g);
 	free(n->va_a);
 	free(n->ldim);

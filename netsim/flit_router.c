@@ -314,14 +314,63 @@ static void held_send(struct flit_net *n, int x, int k, int g,
  * and rk[0 .. nrk) the VCs that request, in order. A crossbar input is a
  * port, or with crossbar=vc each VC; each crossbar input and each output
  * moves at most one flit a cycle. */
+/* The first set bit of m (not 0) at or after bit s, cyclically. */
+static inline int first_from(uint64_t m, int s)
+{
+	uint64_t hi = s > 0 && s < 64 ? m & (~UINT64_C(0) << s) : m;
+	return __builtin_ctzll(hi ? hi : m);
+}
+
+/* allocate()'s islip for a vertex of at most 64 input VCs and 64 outputs,
+ * on bit masks: the same grants, acceptances and pointer moves. */
+static void islip_masks(struct flit_net *n, int x, int np, int nout,
+                        void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->out_first[x];
+	uint64_t *reqm = n->mreq, *gm = n->mgr, outs = 0, ins = 0;
+	for (int r = 0; r < n->nrk; r++) { /* each output's requesting input VCs */
+		int k = n->rk[r], j = n->rj[r];
+		reqm[j] |= UINT64_C(1) << k;
+		outs |= UINT64_C(1) << j;
+	}
+	for (uint64_t o = outs; o; o &= o - 1) { /* grants: first from the output's pointer */
+		int j = __builtin_ctzll(o), g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, k;
+		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
+			k = reqm[j] >> n->hold[g] & 1 ? n->hold[g] : -1;
+		else
+			k = first_from(reqm[j], n->gptr[g]);
+		reqm[j] = 0;
+		n->grant[j] = k;
+		if (k >= 0) {
+			int xin = vcx ? k : n->kport[k];
+			gm[xin] |= UINT64_C(1) << j;
+			ins |= UINT64_C(1) << xin;
+		}
+	}
+	for (; ins; ins &= ins - 1) { /* accepts, inputs in order: first from the input's pointer */
+		int xin = __builtin_ctzll(ins), k0 = vcx ? xin : xin * V;
+		int port = n->port[first + n->kport[k0]], ai = vcx ? port * V + n->kvc[k0] : port;
+		int j = first_from(gm[xin], n->aptr[ai]), k = n->grant[j];
+		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		gm[xin] = 0;
+		held_send(n, x, k, g, done, ctx);
+		n->gptr[g] = k + 1 == nk ? 0 : k + 1;
+		n->aptr[ai] = j + 1 == nout ? 0 : j + 1;
+	}
+	n->rr[x] = wrap(n->rr[x] + 1, nout);
+}
+
+static void allocate_general(struct flit_net *n, int x, int np, int nout,
+                             void (*done)(void *, const struct flit_delivery *), void *ctx);
+
 static void allocate(struct flit_net *n, int x, int np, int nout,
                      void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
-	int nk = np * V, ox = n->out_first[x];
-	int *req = n->req, *oused = n->oused;
+	int nk = np * V, ox = n->out_first[x], *req = n->req;
 	if (n->nrk == 1) { /* one request: what the allocators below do with it */
-		int k = n->rk[0], j = req[k], port = n->port[first + n->kport[k]], v = n->kvc[k];
+		int k = n->rk[0], j = n->rj[0], port = n->port[first + n->kport[k]], v = n->kvc[k];
 		if (n->p.alloc == FLIT_ALLOC_RR) {
 			send(n, x, port, v, done, ctx);
 			n->vrr[port] = wrap(v + 1, port < n->nl ? V : 1);
@@ -338,6 +387,24 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		n->rr[x] = wrap(n->rr[x] + 1, nout);
 		return;
 	}
+	if (n->p.alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
+		islip_masks(n, x, np, nout, done, ctx);
+		return;
+	}
+	for (int r = 0; r < n->nrk; r++) /* each input VC's request (-1 between calls) */
+		req[n->rk[r]] = n->rj[r];
+	allocate_general(n, x, np, nout, done, ctx);
+	for (int r = 0; r < n->nrk; r++)
+		req[n->rk[r]] = -1;
+}
+
+/* allocate() past its shortcuts. */
+static void allocate_general(struct flit_net *n, int x, int np, int nout,
+                             void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->out_first[x];
+	int *req = n->req, *oused = n->oused;
 	int64_t *xused = n->xused, stamp = ++n->stamp;
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
@@ -439,13 +506,6 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	n->rr[x] = wrap(n->rr[x] + 1, nout);
 }
 
-/* The first set bit of m (not 0) at or after bit s, cyclically. */
-static inline int first_from(uint64_t m, int s)
-{
-	uint64_t hi = s > 0 && s < 64 ? m & (~UINT64_C(0) << s) : m;
-	return __builtin_ctzll(hi ? hi : m);
-}
-
 /* VC allocation at switch x (vc_alloc=islip, BookSim's iSLIP VC
  * allocator with one iteration): the heads va[0 .. nva) ask for every free
  * VC of their class on their link. Each output VC grants the asking input
@@ -460,9 +520,14 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	int nk = (n->port_first[x + 1] - first) * V;
 	int nov = (n->out_first[x + 1] - n->out_first[x] + 1) * V;
 	struct va_ask *va = n->va;
+	uint64_t shared = 0; /* the asks whose link another ask shares (all past 64) */
+	for (int a = 1; a < nva && nva <= 64; a++)
+		for (int b = 0; b < a; b++)
+			if (va[a].l == va[b].l)
+				shared |= UINT64_C(1) << a | UINT64_C(1) << b;
 	for (int a = 0; a < nva; a++) {
 		uint64_t granted = va[a].free; /* alone on its link: every free VC grants it */
-		for (int b = 0; b < nva; b++) {
+		for (int b = 0; (nva > 64 || shared >> a & 1) && b < nva; b++) {
 			if (b == a || va[b].l != va[a].l || !(va[a].free & va[b].free))
 				continue;
 			/* VCs both ask for: granted to whichever comes first from the VC's pointer
@@ -514,7 +579,7 @@ void flit_router_cycle(struct flit_net *n, int x,
 			int k = (w << 6) + __builtin_ctzll(b);
 			int r = request(n, x, n->port[first + n->kport[k]], n->kvc[k]);
 			if (r >= 0) {
-				n->req[k] = r;
+				n->rj[n->nrk] = r;
 				n->rk[n->nrk++] = k;
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
 				const struct vc *c =
@@ -531,9 +596,6 @@ void flit_router_cycle(struct flit_net *n, int x,
 		}
 	if (nva) /* before switch allocation frees VCs: they are free from next cycle */
 		va_islip(n, x, nva);
-	if (n->nrk) {
+	if (n->nrk)
 		allocate(n, x, np, nout, done, ctx);
-		for (int r = 0; r < n->nrk; r++) /* no requests between calls */
-			n->req[n->rk[r]] = -1;
-	}
 }
