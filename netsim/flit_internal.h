@@ -91,7 +91,8 @@ struct flit_net {
 	 * scratch: the heads that ask in a call */
 	int *va_g, *va_a;
 	struct va_ask {
-		int k, l, w;   /* local input VC, its link, the VC it accepts */
+		int k, l, w; /* local input VC, its link, the VC it accepts */
+		int g, s; /* the input VC's index in in[], its accept pointer past l's first VC */
 		uint64_t free; /* the free VCs of its class on l (bit w: VC w) */
 	} * va;
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */

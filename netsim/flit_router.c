@@ -520,35 +520,33 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	int nk = (n->port_first[x + 1] - first) * V;
 	int nov = (n->out_first[x + 1] - n->out_first[x] + 1) * V;
 	struct va_ask *va = n->va;
+	if (nva == 1) /* alone: every free VC grants it */
+		va[0].w = va[0].free ? first_from(va[0].free, va[0].s < V ? va[0].s : 0) : -1;
 	uint64_t shared = 0; /* the asks whose link another ask shares (all past 64) */
 	for (int a = 1; a < nva && nva <= 64; a++)
 		for (int b = 0; b < a; b++)
 			if (va[a].l == va[b].l)
 				shared |= UINT64_C(1) << a | UINT64_C(1) << b;
-	for (int a = 0; a < nva; a++) {
+	for (int a = 0; a < nva && nva > 1; a++) {
 		uint64_t granted = va[a].free; /* alone on its link: every free VC grants it */
 		for (int b = 0; (nva > 64 || shared >> a & 1) && b < nva; b++) {
-			if (b == a || va[b].l != va[a].l || !(va[a].free & va[b].free))
-				continue;
 			/* VCs both ask for: granted to whichever comes first from the VC's pointer
 			 */
-			for (uint64_t m = va[a].free & va[b].free; m; m &= m - 1) {
-				int w = __builtin_ctzll(m), gp = n->va_g[va[a].l * V + w];
+			uint64_t both = va[b].l == va[a].l && b != a ? va[a].free & va[b].free : 0;
+			for (; both; both &= both - 1) {
+				int w = __builtin_ctzll(both), gp = n->va_g[va[a].l * V + w];
 				int da = va[a].k - gp + (va[a].k < gp ? nk : 0);
 				int db = va[b].k - gp + (va[b].k < gp ? nk : 0);
-				if (db < da)
-					granted &= ~(UINT64_C(1) << w);
+				granted &= ~((uint64_t)(db < da) << w);
 			}
 		}
-		int k = va[a].k, s = n->va_a[vc_id(n, n->port[first + n->kport[k]], n->kvc[k])] -
-		                     n->lout[va[a].l] * V;
-		va[a].w = granted ? first_from(granted, s < V ? s : 0) : -1;
+		va[a].w = granted ? first_from(granted, va[a].s < V ? va[a].s : 0) : -1;
 	}
 	for (int a = 0; a < nva; a++) { /* the matches take their VCs */
 		int w = va[a].w, k = va[a].k, l = va[a].l, lo, nv;
 		if (w < 0)
 			continue;
-		size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
+		size_t g = (size_t)va[a].g;
 		struct vc *c = &n->in[g];
 		const struct flit *f = &c->f[c->first];
 		struct packet *q = &n->pk[f->pkt];
@@ -582,11 +580,12 @@ void flit_router_cycle(struct flit_net *n, int x,
 				n->rj[n->nrk] = r;
 				n->rk[n->nrk++] = k;
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
-				const struct vc *c =
-				    vc_of(n, n->port[first + n->kport[k]], n->kvc[k]);
+				size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
+				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va[nva++];
 				int lo, nv, dim, crossed;
-				a->k = k, a->l = c->pick, a->free = 0;
+				a->k = k, a->l = c->pick, a->free = 0, a->g = (int)g;
+				a->s = n->va_a[g] - n->lout[a->l] * n->p.vcs;
 				vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv, &dim,
 				         &crossed);
 				const int *busy = &n->busy[a->l * n->p.vcs];
