@@ -50,7 +50,8 @@ struct flit_net {
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
 	struct vc *in;                /* nl * V link VCs, then one per node */
 	struct flit *fslab;           /* the link VCs' buffers, one after another */
-	int *credits, *busy;          /* per link VC: the upstream side's view */
+	int *credits;                 /* per link VC: the upstream side's view */
+	uint64_t *busy;               /* per link: its VCs taken by a packet (bit v: VC v) */
 	struct wire *wire;            /* link l's delay + 1 slots from wbase[l] */
 	uint64_t *cwire;              /* credits on the wire: masks of VCs, as wire */
 	size_t *wbase;                /* nl + 1 offsets */

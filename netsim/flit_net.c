@@ -328,7 +328,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	}
 	n->in = calloc(nvc + (size_t)n->nodes, sizeof *n->in);
 	n->credits = malloc((nvc ? nvc : 1) * sizeof *n->credits);
-	n->busy = calloc(nvc ? nvc : 1, sizeof *n->busy);
+	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
 	n->wire = malloc(n->wbase[n->nl] * sizeof *n->wire + 1);
 	n->cwire = calloc(n->wbase[n->nl] + 1, sizeof *n->cwire);
 	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);

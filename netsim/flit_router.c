@@ -112,7 +112,8 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 	               : q->len;
 	for (int i = 0; i < nv; i++) {
 		int w = lo + wrap(n->orr[out] + i, nv);
-		if (!n->busy[out * V + w] && (!n->p.cut_through || n->credits[out * V + w] >= need))
+		if (!(n->busy[out] >> w & 1) &&
+		    (!n->p.cut_through || n->credits[out * V + w] >= need))
 			return w;
 	}
 	return -1;
@@ -143,7 +144,7 @@ static int adaptive_next(struct flit_net *n, int x, int t)
 			continue;
 		int cr = n->picked[l] == n->now ? 0 : 1 << 24;
 		for (int v = 0; v < V; v++)
-			cr += n->busy[l * V + v] ? 0 : n->credits[l * V + v];
+			cr += n->busy[l] >> v & 1 ? 0 : n->credits[l * V + v];
 		if (cr > bc)
 			bc = cr, best = l;
 	}
@@ -245,7 +246,7 @@ static void send(struct flit_net *n, int x, int port, int v,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
-			n->busy[out * V + c->out_vc] = 1;
+			n->busy[out] |= UINT64_C(1) << c->out_vc;
 			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;
 			q->crossed = crossed;
@@ -256,7 +257,7 @@ static void send(struct flit_net *n, int x, int port, int v,
 		to_link(n, out, c->out_vc, g);
 		n->link_flits[out]++;
 		if (f->tail) /* the downstream VC takes its next packet behind this one */
-			n->busy[out * V + c->out_vc] = 0;
+			n->busy[out] &= ~(UINT64_C(1) << c->out_vc);
 	}
 	struct flit sent = *f;
 	c->first = c->first + 1 == c->cap ? 0 : c->first + 1;
@@ -551,9 +552,10 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		const struct flit *f = &c->f[c->first];
 		struct packet *q = &n->pk[f->pkt];
 		int h = f->hop + 1;
-		vc_class(n, q, l, &lo, &nv, &q->dim, &q->crossed);
+		if (n->ldim) /* the packet's ring state on tori */
+			vc_class(n, q, l, &lo, &nv, &q->dim, &q->crossed);
 		c->out_vc = w;
-		n->busy[l * V + w] = 1;
+		n->busy[l] |= UINT64_C(1) << w;
 		n->va_g[l * V + w] = k + 1 == nk ? 0 : k + 1;
 		n->va_a[g] = n->lout[l] * V + w + 1 == nov ? 0 : n->lout[l] * V + w + 1;
 		if (h >= q->decided) { /* an adaptive head's link is fixed now */
@@ -583,14 +585,15 @@ void flit_router_cycle(struct flit_net *n, int x,
 				size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
 				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va[nva++];
-				int lo, nv, dim, crossed;
-				a->k = k, a->l = c->pick, a->free = 0, a->g = (int)g;
+				int lo = 0, nv = n->p.vcs, dim, crossed;
+				a->k = k, a->l = c->pick, a->g = (int)g;
 				a->s = n->va_a[g] - n->lout[a->l] * n->p.vcs;
-				vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv, &dim,
-				         &crossed);
-				const int *busy = &n->busy[a->l * n->p.vcs];
-				for (int w = lo; w < lo + nv; w++)
-					a->free |= (uint64_t)(busy[w] == 0) << w;
+				if (n->ldim) /* VC classes on tori */
+					vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv,
+					         &dim, &crossed);
+				a->free =
+				    ~n->busy[a->l] &
+				    (nv == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << nv) - 1) << lo);
 			}
 		}
 	if (nva) /* before switch allocation frees VCs: they are free from next cycle */
