@@ -17,8 +17,9 @@ struct flit {
 struct packet {
 	long id;
 	int src, dst, len, nhops, next; /* next: in its node's injection queue */
-	int dim, crossed;               /* datelines: the dimension of its last router link, and
-	                                   whether it crossed that ring's wraparound link */
+	int gdim, vpick;  /* vc_pick=dimension: the grid dimension of its last link, its drawn VC */
+	int dim, crossed; /* datelines: the dimension of its last router link, and
+	                     whether it crossed that ring's wraparound link */
 	int64_t created;
 	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
 	              */
@@ -101,6 +102,7 @@ struct flit_net {
 	long *link_flits;
 	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
 	int nd, *vco;              /* plain tori: dimensions, each vertex's coordinates */
+	signed char *ldg;          /* vc_pick=dimension: each link's grid dimension (-1: none) */
 	struct packet *pk;
 	int *routes;            /* packet k's route: nhops link ids from routes + k maxr */
 	int npk, cappk, freepk; /* free list through next */

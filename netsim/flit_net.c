@@ -76,6 +76,11 @@ const struct cmn_param_def flit_param_defs[] = {
      "iteration over input and output VCs (round-robin pointers per output VC and per "
      "input VC) matches them, and it holds the VC from then until its tail leaves; needs "
      "router_delay >= 1"},
+    {"vc_pick", CMN_PT_CHOICE, "first", 0, 0, "first|dimension",
+     "first: a head takes the first free VC of its output, round-robin; dimension "
+     "(INSEE's bubble_oblivious request): on meshes and tori a packet keeps its VC within "
+     "a dimension and draws one at random as it enters a dimension, waiting for that one "
+     "(other machines: first)"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
@@ -113,6 +118,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	                                                                         : 0;
 	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
 	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
+	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
@@ -179,6 +185,32 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 			n->ldim[c * g->nlinks + l] = (signed char)dim;
 			n->lwrap[c * g->nlinks + l] = (char)wr;
 		}
+	}
+	return 0;
+}
+
+/* vc_pick=dimension: each router link's dimension on a plain mesh or torus
+ * (other machines keep vc_pick=first: no dimensions). */
+static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	struct cmn_err ignore;
+	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
+		return 0;
+	if (!(n->ldg = malloc((size_t)n->nl + 1)))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int l = 0; l < n->nl; l++) {
+		const struct plat_link *k = &m->links[l];
+		n->ldg[l] = -1;
+		if (k->src < m->nodes || k->dst < m->nodes)
+			continue;
+		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS];
+		plat_coords(m, m->vertices[k->src].index, a);
+		plat_coords(m, m->vertices[k->dst].index, b);
+		for (int d = 0; d < nd; d++)
+			if (a[d] != b[d])
+				n->ldg[l] = (signed char)d;
 	}
 	return 0;
 }
@@ -474,7 +506,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->freepk = -1;
 	n->last_move = 0;
 	if (((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
-	    (p->adaptive && build_dist(n, e))) {
+	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
 		flit_net_destroy(n);
 		return e->code;
 	}
@@ -544,6 +576,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->ldim);
 	free(n->lwrap);
 	free(n->vco);
+	free(n->ldg);
 	free(n->pk);
 	free(n->routes);
 	free(n->qhead);
@@ -614,6 +647,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	}
 	q->next = -1;
 	q->dim = -1;
+	q->gdim = q->vpick = -1;
 	q->crossed = 0;
 	if (n->qtail[src] >= 0)
 		n->pk[n->qtail[src]].next = k;

@@ -78,6 +78,8 @@ struct flit_params {
 	                       their output a cycle before switch allocation, one iSLIP
 	                       iteration matches input and output VCs, a head holds its VC
 	                       from then; 0: a head takes a free VC as it wins the switch */
+	int vc_pick_dim;    /* 1: INSEE's oblivious VC choice: a packet keeps its VC within a
+	                       dimension of a mesh or torus, drawn at random as it enters one */
 	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;

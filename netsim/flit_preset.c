@@ -33,7 +33,7 @@ static const struct flit_preset presets[] = {
      "link_delay=2,routing=random,deadlock=partition", "routing=random"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
-     "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4",
+     "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4,vc_pick=dimension",
      "deadlock=bubble", NULL},
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };

@@ -102,7 +102,7 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 /* The first free downstream VC (round-robin, of its class, with room for
  * the whole packet under cut-through, for two when a bubble is needed) on
  * link out, or -1. */
-static int free_vc(const struct flit_net *n, const struct packet *q, int out)
+static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 {
 	int V = n->p.vcs, lo, nv, dim, crossed;
 	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
@@ -110,6 +110,16 @@ static int free_vc(const struct flit_net *n, const struct packet *q, int out)
 	int need = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim
 	               ? 2 * q->len
 	               : q->len;
+	if (n->ldg && n->ldg[out] >= 0) { /* vc_pick=dimension: one VC, kept in a dimension */
+		int w = n->ldg[out] == q->gdim ? vin : q->vpick;
+		if (w < 0)
+			w = q->vpick = (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
+		w = lo + (w - lo + nv) % nv;
+		return !(n->busy[out] >> w & 1) &&
+		               (!n->p.cut_through || n->credits[out * V + w] >= need)
+		           ? w
+		           : -1;
+	}
 	for (int i = 0; i < nv; i++) {
 		int w = lo + wrap(n->orr[out] + i, nv);
 		if (!(n->busy[out] >> w & 1) &&
@@ -215,7 +225,7 @@ static int request(struct flit_net *n, int x, int port, int v)
 	}
 	if (n->gap[out] > 1 && n->now - n->out_used[out] < n->gap[out])
 		return -1; /* a slower link: busy with its last flit */
-	int w = c->want = free_vc(n, q, out);
+	int w = c->want = free_vc(n, q, v, out);
 	c->pick = out;
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }
@@ -246,6 +256,8 @@ static void send(struct flit_net *n, int x, int port, int v,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
+			if (n->ldg) /* vc_pick=dimension: its dimension now, a fresh draw next */
+				q->gdim = n->ldg[out], q->vpick = -1;
 			n->busy[out] |= UINT64_C(1) << c->out_vc;
 			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;

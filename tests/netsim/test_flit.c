@@ -138,7 +138,7 @@ static void test_conservation(void)
 	/* every switching, allocator, crossbar and hold mode; the last ones with
 	 * nodes at their switches and no router delay (zero-delay links) */
 	for (int s = 0; s < 2; s++)
-		for (int cfg = 0; cfg < 16; cfg++) {
+		for (int cfg = 0; cfg < 18; cfg++) {
 			struct flit_params p;
 			flit_params_default(&p);
 			p.cut_through = cfg % 2;
@@ -147,9 +147,12 @@ static void test_conservation(void)
 			if (cfg >= 12 && cfg < 14)
 				p.router_delay = 0, p.node_link_delay = 0,
 				p.alloc = FLIT_ALLOC_OUTPUT;
-			if (cfg >= 14) /* BookSim's router with its VC allocator */
+			if (cfg >= 14 && cfg < 16) /* BookSim's router with its VC allocator */
 				p.router_delay = 4, p.alloc = FLIT_ALLOC_ISLIP, p.vc_pipeline = 1,
 				p.va_islip = 1;
+			if (cfg >= 16) /* INSEE's VC kept within a dimension */
+				p.router_delay = 0, p.node_link_delay = 0, p.vcs = 2,
+				p.alloc = FLIT_ALLOC_OUTPUT, p.vc_pick_dim = 1, p.cut_through = 1;
 			long inj, hf, inj2, hf2;
 			int ok, ok2;
 			random_run(specs[s], &p, 3, 0.3, 2000, &a, &inj, &hf, &ok);
@@ -263,6 +266,32 @@ static void test_adaptive(void)
 	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "routing=random is for k-ary n-trees"));
 	plat_machine_destroy(m);
+}
+
+/* vc_pick=dimension (INSEE's bubble_oblivious request): on a mesh under
+ * load it changes which VCs packets take (other deliveries, all of them,
+ * the same run after run); on a tree, which has no dimensions, it is
+ * vc_pick=first to the last delivery. */
+static void test_vc_pick(void)
+{
+	static struct log a, b;
+	struct flit_params p;
+	long inj, hf;
+	int ok;
+	flit_params_default(&p);
+	p.vcs = 2;
+	random_run("mesh:dims=4x4", &p, 11, 0.4, 2000, &a, &inj, &hf, &ok);
+	p.vc_pick_dim = 1;
+	random_run("mesh:dims=4x4", &p, 11, 0.4, 2000, &b, &inj, &hf, &ok);
+	CU_ASSERT(ok);
+	CU_ASSERT_EQUAL(b.n, inj);
+	CU_ASSERT(a.n == b.n && memcmp(a.d, b.d, (size_t)a.n * sizeof *a.d) != 0);
+	random_run("mesh:dims=4x4", &p, 11, 0.4, 2000, &a, &inj, &hf, &ok);
+	CU_ASSERT(a.n == b.n && memcmp(a.d, b.d, (size_t)a.n * sizeof *a.d) == 0);
+	random_run("kary-ntree:k=2,n=4", &p, 11, 0.4, 2000, &a, &inj, &hf, &ok);
+	p.vc_pick_dim = 0;
+	random_run("kary-ntree:k=2,n=4", &p, 11, 0.4, 2000, &b, &inj, &hf, &ok);
+	CU_ASSERT(a.n == b.n && memcmp(a.d, b.d, (size_t)a.n * sizeof *a.d) == 0);
 }
 
 /* routing=random on a torus (BookSim's dor_next_torus): dimension order,
@@ -632,6 +661,7 @@ static void add_suites(void)
 	CU_add_test(s, "disjoint subtrees do not interfere", test_disjoint_subtrees);
 	CU_add_test(s, "adaptive and random up-phase routing on trees", test_adaptive);
 	CU_add_test(s, "routing=random on tori: ties either way", test_random_torus);
+	CU_add_test(s, "vc_pick=dimension: a VC kept within a dimension", test_vc_pick);
 	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
