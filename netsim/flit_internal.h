@@ -105,6 +105,9 @@ struct flit_net {
 	signed char *ldg;          /* vc_pick=dimension: each link's grid dimension (-1: none) */
 	struct packet *pk;
 	int *routes;            /* packet k's route: nhops link ids from routes + k maxr */
+	int *rcache, *rlen;     /* deterministic routes per node pair (src nodes + dst): maxr
+	                           link ids from rcache + pair maxr, and their length (-1: not
+	                           yet computed); NULL past 16 MB */
 	int npk, cappk, freepk; /* free list through next */
 	int *qhead, *qtail;     /* injection queues per node */
 	long in_flight;

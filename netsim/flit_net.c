@@ -505,6 +505,19 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	free(fill);
 	n->freepk = -1;
 	n->last_move = 0;
+	/* deterministic routes cached per node pair when that takes at most 16 MB */
+	size_t pairs = (size_t)n->nodes * (size_t)n->nodes;
+	if (!p->adaptive && n->maxr > 0 &&
+	    pairs * ((size_t)n->maxr + 1) * sizeof(int) <= (16u << 20)) {
+		n->rcache = malloc(pairs * (size_t)n->maxr * sizeof *n->rcache);
+		n->rlen = malloc(pairs * sizeof *n->rlen);
+		if (!n->rcache || !n->rlen) {
+			flit_net_destroy(n);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; i < pairs; i++)
+			n->rlen[i] = -1;
+	}
 	if (((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
 	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
 		flit_net_destroy(n);
@@ -579,6 +592,8 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->ldg);
 	free(n->pk);
 	free(n->routes);
+	free(n->rcache);
+	free(n->rlen);
 	free(n->qhead);
 	free(n->qtail);
 	free(n);
@@ -641,6 +656,13 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	if (n->dist) { /* adaptive: decided hop by hop */
 		q->nhops = n->dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
 		q->decided = 0;
+	} else if (n->rlen) { /* the machine's route, computed once per pair */
+		size_t pair = (size_t)src * (size_t)n->nodes + (size_t)dst;
+		int *r = n->rcache + pair * (size_t)n->maxr;
+		if (n->rlen[pair] < 0)
+			n->rlen[pair] = plat_route(n->m, src, dst, r);
+		q->nhops = q->decided = n->rlen[pair];
+		memcpy(pk_route(n, k), r, (size_t)q->nhops * sizeof *r);
 	} else {
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
