@@ -68,16 +68,17 @@ struct flit_net {
 	 * is ready later waits in the timing wheel's slot for that cycle */
 	uint64_t *rmask, *rbits;
 	int kw;
-	int *vcx, *vck;  /* per VC (its index in in[]): its vertex, its local index there */
-	int *evhead;     /* the wheel: per slot the first VC of its list, or -1 */
-	int *evnext;     /* per VC: the next VC in its wheel slot's list */
-	int64_t wsize;   /* the wheel's slots (a power of two) */
-	uint64_t *qbits; /* nodes with queued packets */
-	int *onwire, *active, nactive; /* per link: wire slots in use; links with any */
-	unsigned short *dist;          /* adaptive routing: hops from each vertex to each node */
-	int *tie;                      /* adaptive routing: per vertex, where ties start */
-	int64_t *picked;               /* adaptive routing: the cycle a head last picked a link */
-	uint64_t draws;                /* random routing: draws so far (the hash's key) */
+	int *vcx, *vck;         /* per VC (its index in in[]): its vertex, its local index there */
+	int *evhead;            /* the wheel: per slot the first VC of its list, or -1 */
+	int *evnext;            /* per VC: the next VC in its wheel slot's list */
+	int64_t wsize;          /* the wheel's slots (a power of two) */
+	uint64_t *qbits;        /* nodes with queued packets */
+	int *fon, *fact, nfact; /* per link: wire slots with a flit; links with any */
+	int *con, *cact, ncact; /* and with credits */
+	unsigned short *dist;   /* adaptive routing: hops from each vertex to each node */
+	int *tie;               /* adaptive routing: per vertex, where ties start */
+	int64_t *picked;        /* adaptive routing: the cycle a head last picked a link */
+	uint64_t draws;         /* random routing: draws so far (the hash's key) */
 	/* one vertex's allocation (scratch): the VCs that request, in order, the
 	 * output each asks for, and how many; for the general allocators each
 	 * local input VC's request (-1 between calls); crossbar inputs used (the

@@ -386,14 +386,16 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		n->wsize *= 2;
 	n->evhead = malloc((size_t)n->wsize * sizeof *n->evhead);
 	n->qbits = calloc((size_t)n->nodes / 64 + 1, sizeof *n->qbits);
-	n->onwire = calloc((size_t)n->nl + 1, sizeof *n->onwire);
-	n->active = malloc(((size_t)n->nl + 1) * sizeof *n->active);
+	n->fon = calloc((size_t)n->nl + 1, sizeof *n->fon);
+	n->con = calloc((size_t)n->nl + 1, sizeof *n->con);
+	n->fact = malloc(((size_t)n->nl + 1) * sizeof *n->fact);
+	n->cact = malloc(((size_t)n->nl + 1) * sizeof *n->cact);
 	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
 	         n->gptr && n->aptr && n->hold && n->rbits && n->vcx && n->vck && n->evnext &&
-	         n->evhead && n->qbits && n->onwire && n->active;
+	         n->evhead && n->qbits && n->fon && n->con && n->fact && n->cact;
 	size_t slab = 0; /* the link VCs' buffers, one after another */
 	for (size_t i = 0; i < nvc; i++)
 		slab += (size_t)n->lcap[i / (size_t)p->vcs];
@@ -565,11 +567,13 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->evnext);
 	free(n->evhead);
 	free(n->qbits);
-	free(n->onwire);
+	free(n->fon);
+	free(n->con);
+	free(n->fact);
+	free(n->cact);
 	free(n->dist);
 	free(n->tie);
 	free(n->picked);
-	free(n->active);
 	free(n->aptr);
 	free(n->req);
 	free(n->rk);
@@ -717,28 +721,34 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 {
 	int V = n->p.vcs;
 	int kept = 0;
-	for (int i = 0; i < n->nactive; i++) { /* only links with something on the wire */
-		int l = n->active[i];
-		size_t slot = flit_slot(n, l, n->now);
-		struct wire *w = &n->wire[slot];
+	for (int i = 0; i < n->nfact; i++) { /* only links with flits on the wire */
+		int l = n->fact[i];
+		struct wire *w = &n->wire[flit_slot(n, l, n->now)];
 		if (w->vc >= 0) {
 			if (flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
-			n->onwire[l]--;
+			n->fon[l]--;
 			n->on_wires--;
 		}
-		uint64_t *cw = &n->cwire[slot];
+		if (n->fon[l])
+			n->fact[kept++] = l;
+	}
+	n->nfact = kept;
+	kept = 0;
+	for (int i = 0; i < n->ncact; i++) { /* and with credits on the wire */
+		int l = n->cact[i];
+		uint64_t *cw = &n->cwire[flit_slot(n, l, n->now)];
 		if (*cw) {
 			for (uint64_t b = *cw; b; b &= b - 1)
 				n->credits[l * V + __builtin_ctzll(b)]++;
 			*cw = 0;
-			n->onwire[l]--;
+			n->con[l]--;
 		}
-		if (n->onwire[l])
-			n->active[kept++] = l;
+		if (n->con[l])
+			n->cact[kept++] = l;
 	}
-	n->nactive = kept;
+	n->ncact = kept;
 	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
 		for (uint64_t b = n->qbits[w]; b; b &= b - 1)
 			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))

@@ -52,8 +52,8 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	w->f = f;
 	w->vc = v;
 	n->on_wires++;
-	if (n->onwire[l]++ == 0)
-		n->active[n->nactive++] = l;
+	if (n->fon[l]++ == 0)
+		n->fact[n->nfact++] = l;
 }
 
 /* Returns a credit for VC v over link l (at once for a zero-delay link). */
@@ -64,8 +64,8 @@ static void credit_back(struct flit_net *n, int l, int v)
 		n->credits[l * n->p.vcs + v]++;
 	else {
 		uint64_t *cw = &n->cwire[flit_slot(n, l, n->now + d)];
-		if (!*cw && n->onwire[l]++ == 0)
-			n->active[n->nactive++] = l;
+		if (!*cw && n->con[l]++ == 0)
+			n->cact[n->ncact++] = l;
 		*cw |= UINT64_C(1) << v;
 	}
 }
