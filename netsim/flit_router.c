@@ -219,7 +219,7 @@ static int request(struct flit_net *n, int x, int port, int v)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
 	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
 		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
-	if (n->p.va_islip && c->out_vc < 0 && x >= n->nodes) {
+	if (n->p.va_islip && x >= n->nodes) { /* a head at a switch: VC allocation first */
 		c->pick = out;
 		return REQ_VA;
 	}
