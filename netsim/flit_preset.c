@@ -17,15 +17,19 @@ struct flit_preset {
  * (router_delay 4), 1-cycle channels (2 on its tori), 1-cycle injection and
  * ejection channels (our node links) and one cycle from the source queue,
  * so zero-load latency is 7 + 5H over H router hops; wormhole, 4 VCs of 8
- * flits, iSLIP allocation, routing and VC allocation per packet
+ * flits, iSLIP switch allocation, routing and VC allocation per packet
  * (pipeline=packet: iq_router's VC states idle, routing, vc_alloc,
- * active; not on tori, where with our dateline classes it saturates at
- * 0.37, far below BookSim's torus: README), and on k-ary n-trees its
- * nca_fattree routing (a random up link at each up hop). INSEE's virtual cut-through router: one
- * cycle per hop, nodes at their routers without injection or consumption delay (latency H + P - 1),
- * 2 VCs of 8 phits (its transit queues of 2 4-phit packets; traces are replayed in such packets),
- * one crossbar input per VC, each output serving one packet at a time, bubble flow control on tori
- * (its default). */
+ * active) with its iSLIP VC allocator (vc_alloc=islip), on tori its
+ * dim_order_torus (ties either way at random, VC halves fixed per
+ * dimension: routing=random, deadlock=partition), and on k-ary n-trees its
+ * nca_fattree routing (a random up link at each up hop). INSEE's virtual
+ * cut-through router: one cycle per hop, nodes at their routers without
+ * injection or consumption delay (latency H + P - 1), 2 VCs of 8 phits (its
+ * transit queues of 2 4-phit packets; traces are replayed in such
+ * packets), one crossbar input per VC, each output serving one packet at a
+ * time, a VC drawn as a packet enters a dimension and kept there (FSIN's
+ * bubble_oblivious request: vc_pick=dimension), bubble flow control on
+ * tori (its default). */
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
