@@ -533,28 +533,22 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	int nk = (n->port_first[x + 1] - first) * V;
 	int nov = (n->out_first[x + 1] - n->out_first[x] + 1) * V;
 	struct va_ask *va = n->va;
-	if (nva == 1) /* alone: every free VC grants it */
-		va[0].w = va[0].free ? first_from(va[0].free, va[0].s < V ? va[0].s : 0) : -1;
-	uint64_t shared = 0; /* the asks whose link another ask shares (all past 64) */
-	for (int a = 1; a < nva && nva <= 64; a++)
-		for (int b = 0; b < a; b++)
-			if (va[a].l == va[b].l)
-				shared |= UINT64_C(1) << a | UINT64_C(1) << b;
-	for (int a = 0; a < nva && nva > 1; a++) {
-		uint64_t granted = va[a].free; /* alone on its link: every free VC grants it */
-		for (int b = 0; (nva > 64 || shared >> a & 1) && b < nva; b++) {
-			/* VCs both ask for: granted to whichever comes first from the VC's pointer
-			 */
-			uint64_t both = va[b].l == va[a].l && b != a ? va[a].free & va[b].free : 0;
+	for (int a = 0; a < nva; a++) /* alone on its link, every free VC grants an ask */
+		va[a].grant = va[a].free;
+	for (int a = 1; a < nva; a++) /* VCs two asks want: the first from the VC's pointer */
+		for (int b = 0; b < a; b++) {
+			uint64_t both = va[a].l == va[b].l ? va[a].free & va[b].free : 0;
 			for (; both; both &= both - 1) {
 				int w = __builtin_ctzll(both), gp = n->va_g[va[a].l * V + w];
 				int da = va[a].k - gp + (va[a].k < gp ? nk : 0);
 				int db = va[b].k - gp + (va[b].k < gp ? nk : 0);
-				granted &= ~((uint64_t)(db < da) << w);
+				uint64_t bit = UINT64_C(1) << w, alose = -(uint64_t)(db < da);
+				va[a].grant &= ~(bit & alose);
+				va[b].grant &= ~(bit & ~alose);
 			}
 		}
-		va[a].w = granted ? first_from(granted, va[a].s < V ? va[a].s : 0) : -1;
-	}
+	for (int a = 0; a < nva; a++) /* accepts: the granting VC first from the ask's pointer */
+		va[a].w = va[a].grant ? first_from(va[a].grant, va[a].s < V ? va[a].s : 0) : -1;
 	for (int a = 0; a < nva; a++) { /* the matches take their VCs */
 		int w = va[a].w, k = va[a].k, l = va[a].l, lo, nv;
 		if (w < 0)
