@@ -96,8 +96,9 @@ struct flit_net {
 	struct va_ask {
 		int k, l, w; /* local input VC, its link, the VC it accepts */
 		int g, s; /* the input VC's index in in[], its accept pointer past l's first VC */
-		uint64_t free;  /* the free VCs of its class on l (bit w: VC w) */
-		uint64_t grant; /* those that grant it */
+		int dim, crossed; /* tori: its packet's ring state once it takes a VC on l */
+		uint64_t free;    /* the free VCs of its class on l (bit w: VC w) */
+		uint64_t grant;   /* those that grant it */
 	} * va;
 	int *rr, *vrr, *orr;            /* round-robin pointers: vertex, input port, output link */
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */

@@ -125,6 +125,22 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
 }
 
+/* The dimension grid machine g's link k runs along (-1: a node's link),
+ * and in *span how far apart its ends' coordinates are there. */
+static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k, int nd, int *span)
+{
+	int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS], dim = -1;
+	*span = 0;
+	if (k->src < g->nodes || k->dst < g->nodes)
+		return -1;
+	plat_coords(g, g->vertices[k->src].index, a);
+	plat_coords(g, g->vertices[k->dst].index, b);
+	for (int d = 0; d < nd; d++)
+		if (a[d] != b[d])
+			dim = d, *span = abs(a[d] - b[d]);
+	return dim;
+}
+
 /* On a torus (datelines or bubbles): each router link's dimension and
  * whether it is a ring's wraparound link (the dateline); the links of
  * nodes and of wide-area networks have none. A multi-cluster machine of
@@ -170,17 +186,8 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 	}
 	memset(n->ldim, -1, (size_t)n->nl + 1);
 	for (int l = 0; l < g->nlinks; l++) {
-		const struct plat_link *k = &g->links[l];
-		if (k->src < g->nodes || k->dst < g->nodes)
-			continue; /* a node's own link */
-		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS], dim = -1, wr = 0;
-		plat_coords(g, g->vertices[k->src].index, a);
-		plat_coords(g, g->vertices[k->dst].index, b);
-		for (int d = 0; d < nd; d++)
-			if (a[d] != b[d]) {
-				dim = d;
-				wr = wrap[d] && dims[d] > 2 && abs(a[d] - b[d]) == dims[d] - 1;
-			}
+		int span, dim = grid_link_dim(g, &g->links[l], nd, &span);
+		int wr = dim >= 0 && wrap[dim] && dims[dim] > 2 && span == dims[dim] - 1;
 		for (int c = 0; c < copies; c++) {
 			n->ldim[c * g->nlinks + l] = (signed char)dim;
 			n->lwrap[c * g->nlinks + l] = (char)wr;
@@ -201,16 +208,8 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 	if (!(n->ldg = malloc((size_t)n->nl + 1)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++) {
-		const struct plat_link *k = &m->links[l];
-		n->ldg[l] = -1;
-		if (k->src < m->nodes || k->dst < m->nodes)
-			continue;
-		int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS];
-		plat_coords(m, m->vertices[k->src].index, a);
-		plat_coords(m, m->vertices[k->dst].index, b);
-		for (int d = 0; d < nd; d++)
-			if (a[d] != b[d])
-				n->ldg[l] = (signed char)d;
+		int span;
+		n->ldg[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
 	}
 	return 0;
 }

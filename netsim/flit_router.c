@@ -99,12 +99,20 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 	}
 }
 
+/* Whether a head may take VC w of link out: free, and under cut-through
+ * with room for `need` flits. */
+static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
+{
+	return !(n->busy[out] >> w & 1) &&
+	       (!n->p.cut_through || n->credits[out * n->p.vcs + w] >= need);
+}
+
 /* The first free downstream VC (round-robin, of its class, with room for
  * the whole packet under cut-through, for two when a bubble is needed) on
  * link out, or -1. */
 static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 {
-	int V = n->p.vcs, lo, nv, dim, crossed;
+	int lo, nv, dim, crossed;
 	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 	/* bubble flow control: entering a ring needs room for two packets */
 	int need = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim
@@ -115,15 +123,11 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 		if (w < 0)
 			w = q->vpick = (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
-		return !(n->busy[out] >> w & 1) &&
-		               (!n->p.cut_through || n->credits[out * V + w] >= need)
-		           ? w
-		           : -1;
+		return vc_takable(n, out, w, need) ? w : -1;
 	}
 	for (int i = 0; i < nv; i++) {
 		int w = lo + wrap(n->orr[out] + i, nv);
-		if (!(n->busy[out] >> w & 1) &&
-		    (!n->p.cut_through || n->credits[out * V + w] >= need))
+		if (vc_takable(n, out, w, need))
 			return w;
 	}
 	return -1;
@@ -187,6 +191,13 @@ static int random_next(struct flit_net *n, int x, int t)
 
 enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
 
+/* Whether link l is slower than a flit a cycle and still busy with its
+ * last flit. */
+static inline int slow_link_busy(const struct flit_net *n, int l)
+{
+	return n->gap[l] > 1 && n->now - n->out_used[l] < n->gap[l];
+}
+
 /* What the front flit of VC v of input port `port` at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
@@ -202,9 +213,7 @@ static int request(struct flit_net *n, int x, int port, int v)
 	int V = n->p.vcs;
 	if (c->out_vc >= 0) { /* its packet holds a VC on link pick: a credit is all it needs */
 		int l = c->pick;
-		if (n->gap[l] > 1 && n->now - n->out_used[l] < n->gap[l])
-			return -1;
-		return n->credits[l * V + c->out_vc] > 0 ? n->lout[l] : -1;
+		return !slow_link_busy(n, l) && n->credits[l * V + c->out_vc] > 0 ? n->lout[l] : -1;
 	}
 	const struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
@@ -223,8 +232,8 @@ static int request(struct flit_net *n, int x, int port, int v)
 		c->pick = out;
 		return REQ_VA;
 	}
-	if (n->gap[out] > 1 && n->now - n->out_used[out] < n->gap[out])
-		return -1; /* a slower link: busy with its last flit */
+	if (slow_link_busy(n, out))
+		return -1;
 	int w = c->want = free_vc(n, q, v, out);
 	c->pick = out;
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
@@ -322,11 +331,6 @@ static void held_send(struct flit_net *n, int x, int k, int g,
 	send(n, x, port, n->kvc[k], done, ctx);
 }
 
-/* Switch allocation at vertex x, once req[] holds each input VC's request
- * (local output index or -1; input VC k = i V + v of local input port i)
- * and rk[0 .. nrk) the VCs that request, in order. A crossbar input is a
- * port, or with crossbar=vc each VC; each crossbar input and each output
- * moves at most one flit a cycle. */
 /* The first set bit of m (not 0) at or after bit s, cyclically. */
 static inline int first_from(uint64_t m, int s)
 {
@@ -377,6 +381,11 @@ static void islip_masks(struct flit_net *n, int x, int np, int nout,
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
                              void (*done)(void *, const struct flit_delivery *), void *ctx);
 
+/* Switch allocation at vertex x, once rk[0 .. nrk) holds the VCs that
+ * request (input VC k = i V + v of local input port i) and rj[] the local
+ * output each asks for. A crossbar input is a port, or with crossbar=vc
+ * each VC; each crossbar input and each output moves at most one flit a
+ * cycle. */
 static void allocate(struct flit_net *n, int x, int np, int nout,
                      void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
@@ -411,7 +420,8 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		req[n->rk[r]] = -1;
 }
 
-/* allocate() past its shortcuts. */
+/* allocate() past its shortcuts, once req[] holds each input VC's request
+ * (local output index or -1). */
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
                              void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
@@ -550,7 +560,7 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	for (int a = 0; a < nva; a++) /* accepts: the granting VC first from the ask's pointer */
 		va[a].w = va[a].grant ? first_from(va[a].grant, va[a].s < V ? va[a].s : 0) : -1;
 	for (int a = 0; a < nva; a++) { /* the matches take their VCs */
-		int w = va[a].w, k = va[a].k, l = va[a].l, lo, nv;
+		int w = va[a].w, k = va[a].k, l = va[a].l;
 		if (w < 0)
 			continue;
 		size_t g = (size_t)va[a].g;
@@ -559,7 +569,7 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		struct packet *q = &n->pk[f->pkt];
 		int h = f->hop + 1;
 		if (n->ldim) /* the packet's ring state on tori */
-			vc_class(n, q, l, &lo, &nv, &q->dim, &q->crossed);
+			q->dim = va[a].dim, q->crossed = va[a].crossed;
 		c->out_vc = w;
 		n->busy[l] |= UINT64_C(1) << w;
 		n->va_g[l * V + w] = k + 1 == nk ? 0 : k + 1;
@@ -591,12 +601,13 @@ void flit_router_cycle(struct flit_net *n, int x,
 				size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
 				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va[nva++];
-				int lo = 0, nv = n->p.vcs, dim, crossed;
+				int lo = 0, nv = n->p.vcs;
 				a->k = k, a->l = c->pick, a->g = (int)g;
 				a->s = n->va_a[g] - n->lout[a->l] * n->p.vcs;
-				if (n->ldim) /* VC classes on tori */
+				if (n->ldim) /* VC classes on tori, and the ring state taking one
+				                gives */
 					vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv,
-					         &dim, &crossed);
+					         &a->dim, &a->crossed);
 				a->free =
 				    ~n->busy[a->l] &
 				    (nv == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << nv) - 1) << lo);
