@@ -17,9 +17,9 @@ struct flit {
 struct packet {
 	long id;
 	int src, dst, len, nhops, next; /* next: in its node's injection queue */
-	int gdim, vpick;  /* vc_pick=dimension: the grid dimension of its last link, its drawn VC */
-	int dim, crossed; /* datelines: the dimension of its last router link, and
-	                     whether it crossed that ring's wraparound link */
+	int gdim;                       /* vc_pick=dimension: the grid dimension of its last link */
+	int dim, crossed;               /* datelines: the dimension of its last router link, and
+	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
 	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
 	              */

@@ -79,8 +79,13 @@ const struct cmn_param_def flit_param_defs[] = {
     {"vc_pick", CMN_PT_CHOICE, "first", 0, 0, "first|dimension",
      "first: a head takes the first free VC of its output, round-robin; dimension "
      "(INSEE's bubble_oblivious request): on meshes and tori a packet keeps its VC within "
-     "a dimension and draws one at random as it enters a dimension, waiting for that one "
+     "a dimension and, entering one, asks for a VC drawn at random afresh at each request "
      "(other machines: first)"},
+    {"source_queue", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "synthetic traffic: packets a node holds before the network (its queue, its "
+     "injection port and its switch's buffers of its link); a packet generated while they "
+     "are full waits, and with it the node's generator, and its latency counts from when "
+     "it enters (INSEE's injection buffer); 0: unbounded, latency from generation"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
@@ -119,6 +124,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
 	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
 	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
+	p->source_queue = (int)cmn_params_num(cp, "source_queue");
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
@@ -672,7 +678,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	}
 	q->next = -1;
 	q->dim = -1;
-	q->gdim = q->vpick = -1;
+	q->gdim = -1;
 	q->crossed = 0;
 	if (n->qtail[src] >= 0)
 		n->pk[n->qtail[src]].next = k;
@@ -824,6 +830,23 @@ int flit_net_run(struct flit_net *n, int64_t until,
 			n->now = until;
 	}
 	return 0;
+}
+
+int flit_net_source_room(const struct flit_net *n, int x, int flits)
+{
+	if (!n->p.source_queue)
+		return 1;
+	size_t V = (size_t)n->p.vcs;
+	long held = n->in[(size_t)n->nl * V + (size_t)x].n; /* its injection port */
+	for (int k = n->qhead[x]; k >= 0; k = n->pk[k].next)
+		held += n->pk[k].len;
+	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */
+		int l = n->outl[i];
+		held += n->fon[l]; /* on the wire */
+		for (size_t v = 0; v < V; v++)
+			held += n->in[(size_t)l * V + v].n;
+	}
+	return held + flits <= (long)n->p.source_queue * flits;
 }
 
 int64_t flit_net_now(const struct flit_net *n)

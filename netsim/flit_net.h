@@ -80,6 +80,9 @@ struct flit_params {
 	                       from then; 0: a head takes a free VC as it wins the switch */
 	int vc_pick_dim;    /* 1: INSEE's oblivious VC choice: a packet keeps its VC within a
 	                       dimension of a mesh or torus, drawn at random as it enters one */
+	int source_queue;   /* synthetic traffic: packets a node holds before the network (its
+	                       queue, injection port, its switch's buffers of its link); 0:
+	                       unbounded */
 	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;
@@ -129,6 +132,12 @@ int flit_net_run(struct flit_net *n, int64_t until,
                  struct cmn_err *e);
 
 int64_t flit_net_now(const struct flit_net *n);
+/* Whether node x has room for one more packet of `flits` flits under
+ * source_queue (always, with 0): the flits it holds before the network (its
+ * queued packets, its injection port, and on and at the far end of its
+ * links, i.e. its switch's buffers of them) plus these at most
+ * source_queue packets of that size. */
+int flit_net_source_room(const struct flit_net *n, int x, int flits);
 long flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
 /* Flits that crossed each link so far (nlinks entries, read-only). */
 const long *flit_net_link_flits(const struct flit_net *n);

@@ -27,9 +27,12 @@ struct flit_preset {
  * injection or consumption delay (latency H + P - 1), 2 VCs of 8 phits (its
  * transit queues of 2 4-phit packets; traces are replayed in such
  * packets), one crossbar input per VC, each output serving one packet at a
- * time, a VC drawn as a packet enters a dimension and kept there (FSIN's
- * bubble_oblivious request: vc_pick=dimension), bubble flow control on
- * tori (its default). */
+ * time, a VC kept within a dimension and drawn afresh at each request to
+ * enter one (FSIN's bubble_oblivious request: vc_pick=dimension), bubble
+ * flow control on tori (its default), and for synthetic traffic a source
+ * of 6 packets (its injection buffer of 4 and injection queue of 2: a
+ * packet generated while they are full waits with the generator, and its
+ * latency counts from when it enters: source_queue=6). */
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
@@ -37,7 +40,8 @@ static const struct flit_preset presets[] = {
      "link_delay=2,routing=random,deadlock=partition", "routing=random"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
-     "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4,vc_pick=dimension",
+     "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4,vc_pick=dimension,"
+     "source_queue=6",
      "deadlock=bubble", NULL},
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };

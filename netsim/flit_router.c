@@ -118,10 +118,12 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 	int need = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim
 	               ? 2 * q->len
 	               : q->len;
-	if (n->ldg && n->ldg[out] >= 0) { /* vc_pick=dimension: one VC, kept in a dimension */
-		int w = n->ldg[out] == q->gdim ? vin : q->vpick;
-		if (w < 0)
-			w = q->vpick = (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
+	if (n->ldg && n->ldg[out] >= 0) {
+		/* vc_pick=dimension: the VC it is in while it goes on in a
+		 * dimension; entering one, a VC drawn afresh at each request
+		 * (FSIN's bubble_oblivious draws on every call) */
+		int w = n->ldg[out] == q->gdim ? vin
+		                               : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
 		return vc_takable(n, out, w, need) ? w : -1;
 	}
@@ -265,8 +267,8 @@ static void send(struct flit_net *n, int x, int port, int v,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
-			if (n->ldg) /* vc_pick=dimension: its dimension now, a fresh draw next */
-				q->gdim = n->ldg[out], q->vpick = -1;
+			if (n->ldg)          /* vc_pick=dimension: the dimension it is in now */
+				q->gdim = n->ldg[out];
 			n->busy[out] |= UINT64_C(1) << c->out_vc;
 			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;

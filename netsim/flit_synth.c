@@ -99,10 +99,17 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		return e->code;
 	}
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng) {
+	/* source_queue: each node's packet generated while its source was full
+	 * (its destination; -1: none), which waits and holds the generator */
+	int *waiting = malloc((size_t)m->nodes * sizeof *waiting);
+	if (!rng || !waiting) {
+		gsl_rng_free(rng);
+		free(waiting);
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
+	for (int x = 0; x < m->nodes; x++)
+		waiting[x] = -1;
 	gsl_rng_set(rng, o->seed);
 	struct meas s = {0};
 	memset(r, 0, sizeof *r);
@@ -114,12 +121,19 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 	for (long c = 0; !rc; c++) {
 		if (c == o->warmup)
 			s.measuring = 1;
-		for (int x = 0; x < m->nodes && !rc; x++)
-			if (gsl_rng_uniform(rng) < pinj) {
-				int d = net_traffic_dest(t, x, rng);
-				if (d >= 0)
-					rc = flit_net_inject(n, x, d, o->packet, id++, e);
+		for (int x = 0; x < m->nodes && !rc; x++) {
+			int d = waiting[x];
+			if (d < 0 && gsl_rng_uniform(rng) < pinj)
+				d = net_traffic_dest(t, x, rng);
+			if (d < 0)
+				continue;
+			if (!flit_net_source_room(n, x, o->packet)) { /* it waits */
+				waiting[x] = d;
+				continue;
 			}
+			waiting[x] = -1;
+			rc = flit_net_inject(n, x, d, o->packet, id++, e);
+		}
 		if (!rc)
 			rc = flit_net_run(n, flit_net_now(n) + 1, delivered, &s, e);
 		if (!rc && s.oom)
@@ -166,6 +180,7 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		}
 	}
 	free(s.lat);
+	free(waiting);
 	gsl_rng_free(rng);
 	flit_net_destroy(n);
 	return rc;

@@ -294,6 +294,37 @@ static void test_vc_pick(void)
 	CU_ASSERT(a.n == b.n && memcmp(a.d, b.d, (size_t)a.n * sizeof *a.d) == 0);
 }
 
+/* vc_pick=dimension draws afresh at each request, as FSIN does: on a
+ * 4-node line a 400-flit packet from node 0 to node 3 holds one of the two
+ * VCs of every link on its way; 1-flit packets from node 1 to node 3,
+ * entering the dimension at node 1, each get the other VC within a few
+ * cycles instead of waiting for the long packet's tail whenever their
+ * first draw was its VC. */
+static void test_vc_pick_redraw(void)
+{
+	struct plat_machine *m = machine("mesh:dims=4x1");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.vcs = 2, p.vc_pick_dim = 1;
+	struct flit_net *n;
+	struct cmn_err e;
+	static struct log l;
+	l.n = 0;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_FATAL(flit_net_inject(n, 0, 3, 400, 0, &e) == 0);
+	CU_ASSERT_FATAL(flit_net_run(n, 10, record, &l, &e) == 0);
+	for (int i = 1; i <= 8; i++) {
+		CU_ASSERT_FATAL(flit_net_inject(n, 1, 3, 1, i, &e) == 0);
+		int64_t t0 = flit_net_now(n);
+		CU_ASSERT_FATAL(flit_net_run(n, t0 + 30, record, &l, &e) == 0);
+		CU_ASSERT(l.n == i && l.d[i - 1].id == i);
+	}
+	CU_ASSERT_FATAL(flit_net_run(n, -1, record, &l, &e) == 0);
+	CU_ASSERT(l.n == 9 && l.d[8].id == 0);
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+}
+
 /* routing=random on a torus (BookSim's dor_next_torus): dimension order,
  * and a packet half a ring away goes either way, drawn as it turns into
  * the dimension. On an 8-ring every node sends to the node 4 away: both
@@ -653,6 +684,52 @@ static void test_synthetic(void)
 	plat_machine_destroy(m);
 }
 
+/* source_queue (INSEE's injection buffer): a node holds at most N packets
+ * before the network, counting its queue, its injection port, its link's
+ * wire and its switch's buffers of that link; room comes back once its
+ * packets have left the switch. Saturated synthetic traffic then keeps a
+ * bounded latency (generation waits instead of queueing without end) at
+ * about the same accepted throughput (a little less: a source that
+ * empties between bursts sends nothing). */
+static void test_source_queue(void)
+{
+	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct flit_params p;
+	flit_params_default(&p);
+	p.source_queue = 2;
+	struct flit_net *n;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT(flit_net_source_room(n, 0, 4));
+	CU_ASSERT_FATAL(flit_net_inject(n, 0, 15, 4, 1, &e) == 0);
+	CU_ASSERT(flit_net_source_room(n, 0, 4));
+	CU_ASSERT_FATAL(flit_net_inject(n, 0, 15, 4, 2, &e) == 0);
+	CU_ASSERT(!flit_net_source_room(n, 0, 4));
+	CU_ASSERT(flit_net_source_room(n, 1, 4)); /* per node */
+	CU_ASSERT_FATAL(flit_net_run(n, 1, NULL, NULL, &e) == 0);
+	CU_ASSERT(!flit_net_source_room(n, 0, 4)); /* a head on its link */
+	CU_ASSERT_FATAL(flit_net_run(n, 3, NULL, NULL, &e) == 0);
+	CU_ASSERT(!flit_net_source_room(n, 0, 4)); /* flits in its switch */
+	CU_ASSERT_FATAL(flit_net_run(n, 20, NULL, NULL, &e) == 0);
+	CU_ASSERT(flit_net_source_room(n, 0, 4));
+	flit_net_destroy(n);
+
+	struct net_traffic t;
+	CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
+	struct flit_synth_opts o;
+	flit_synth_default(&o);
+	o.load = 0.9, o.packet = 4, o.warmup = 2000, o.sample = 2000, o.max_cycles = 20000;
+	struct flit_synth_result bounded, unbounded;
+	p.source_queue = 4;
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &bounded, &e) == 0);
+	p.source_queue = 0;
+	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &unbounded, &e) == 0);
+	CU_ASSERT(bounded.mean_lat < 100 && unbounded.mean_lat > 5 * bounded.mean_lat);
+	CU_ASSERT(bounded.accepted < 0.8 && fabs(bounded.accepted / unbounded.accepted - 1) < 0.1);
+	net_traffic_close(&t);
+	plat_machine_destroy(m);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("flit network", NULL, NULL);
@@ -662,6 +739,7 @@ static void add_suites(void)
 	CU_add_test(s, "adaptive and random up-phase routing on trees", test_adaptive);
 	CU_add_test(s, "routing=random on tori: ties either way", test_random_torus);
 	CU_add_test(s, "vc_pick=dimension: a VC kept within a dimension", test_vc_pick);
+	CU_add_test(s, "vc_pick=dimension: drawn afresh at each request", test_vc_pick_redraw);
 	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
@@ -669,6 +747,7 @@ static void add_suites(void)
 	CU_add_test(s, "pipeline=packet: routing and VC allocation per packet",
 	            test_packet_pipeline);
 	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
+	CU_add_test(s, "source_queue: a bounded source", test_source_queue);
 }
 
 int main(int argc, char **argv)
