@@ -45,11 +45,15 @@ struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
 	int nv, nl, nodes, maxr;
-	int *ldelay; /* cycles on each link: L, or C for a node's link */
+	int *ldelay;   /* cycles on each link: L, or C for a node's link */
+	int *hold_for; /* per link l, the cycles a flit arriving over it stays at its far
+	                  end before it may leave: [2 l] a body or tail flit, [2 l + 1] a
+	                  head (ready_hold in flit_net.c) */
 	int64_t now, last_move;
 	long on_wires; /* flits on links now: moving, whatever the buffers do */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
-	struct vc *in;                /* nl * V link VCs, then one per node */
+	struct vc *in;                /* V per input port: the links', then the nodes' (their
+	                                 injection ports use VC 0) */
 	struct flit *fslab;           /* the link VCs' buffers, one after another */
 	int *credits;                 /* per link VC: the upstream side's view */
 	uint64_t *busy;               /* per link: its VCs taken by a packet (bit v: VC v) */
@@ -117,11 +121,10 @@ struct flit_net {
 };
 
 /* The index in in[] of VC v of input port `port` (a link, or a node's
- * injection port with its one VC). */
+ * injection port: VC 0). */
 static inline size_t vc_id(const struct flit_net *n, int port, int v)
 {
-	return port < n->nl ? (size_t)port * (size_t)n->p.vcs + (size_t)v
-	                    : (size_t)n->nl * (size_t)n->p.vcs + (size_t)(port - n->nl);
+	return (size_t)port * (size_t)n->p.vcs + (size_t)v;
 }
 
 static inline struct vc *vc_of(struct flit_net *n, int port, int v)

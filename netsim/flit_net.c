@@ -285,6 +285,20 @@ double flit_cycle_s(const struct plat_machine *m, int flit_bytes)
  * with links=platform the machine's latency in cycles, its bandwidth as a
  * fraction of the node links' (a flit every gap cycles), and buffers deep
  * enough to keep that rate over the credit round trip. */
+/* The cycles a flit arriving at vertex x stays there before it may leave:
+ * switches hold it the router delay (with pipeline=packet a body or tail
+ * flit only the last two stages; with vc_alloc=islip a head one cycle
+ * less, its VC allocation coming the cycle before), nodes do not. */
+static int ready_hold(const struct flit_net *n, int x, int head)
+{
+	int R = n->p.router_delay;
+	if (x < n->nodes)
+		return 0;
+	if (head && n->p.va_islip)
+		return R - 1;
+	return n->p.vc_pipeline && !head && R > 2 ? 2 : R;
+}
+
 static int link_timing(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_machine *m = n->m;
@@ -298,6 +312,8 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 		const struct plat_link *k = &m->links[l];
 		int node = k->src < n->nodes || k->dst < n->nodes;
 		n->ldelay[l] = node ? p->node_link_delay : p->link_delay;
+		n->hold_for[2 * l] = ready_hold(n, k->dst, 0);
+		n->hold_for[2 * l + 1] = ready_hold(n, k->dst, 1);
 		n->gap[l] = 1;
 		n->lcap[l] = p->buf;
 		if (p->platform_links) {
@@ -349,13 +365,16 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->nl = m->nlinks;
 	n->nodes = m->nodes;
 	n->maxr = plat_max_route(m);
+	/* VC v of port i at in[i V + v]: a node's injection port uses its VC 0 */
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
+	size_t allvc = nports * (size_t)p->vcs;
 	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
 	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
 	n->lcap = malloc(((size_t)n->nl + 1) * sizeof *n->lcap);
 	n->wbase = malloc(((size_t)n->nl + 1) * sizeof *n->wbase);
 	n->wmask = malloc(((size_t)n->nl + 1) * sizeof *n->wmask);
-	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase || !n->wmask) {
+	n->hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->hold_for);
+	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase || !n->wmask || !n->hold_for) {
 		flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
@@ -363,7 +382,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		flit_net_destroy(n);
 		return e->code;
 	}
-	n->in = calloc(nvc + (size_t)n->nodes, sizeof *n->in);
+	n->in = calloc(allvc, sizeof *n->in);
 	n->credits = malloc((nvc ? nvc : 1) * sizeof *n->credits);
 	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
 	n->wire = malloc(n->wbase[n->nl] * sizeof *n->wire + 1);
@@ -384,9 +403,9 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->gptr = calloc(nports, sizeof *n->gptr);
 	n->hold = malloc(nports * sizeof *n->hold);
 	n->rbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->rbits);
-	n->vcx = malloc((nvc + (size_t)n->nodes) * sizeof *n->vcx);
-	n->vck = malloc((nvc + (size_t)n->nodes) * sizeof *n->vck);
-	n->evnext = malloc((nvc + (size_t)n->nodes) * sizeof *n->evnext);
+	n->vcx = malloc(allvc * sizeof *n->vcx);
+	n->vck = malloc(allvc * sizeof *n->vck);
+	n->evnext = malloc(allvc * sizeof *n->evnext);
 	for (n->wsize = 4; n->wsize <= p->router_delay + 1;) /* a flit's ready cycle fits */
 		n->wsize *= 2;
 	n->evhead = malloc((size_t)n->wsize * sizeof *n->evhead);
@@ -413,8 +432,9 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		at += (size_t)cap;
 		n->credits[i] = cap;
 	}
+	for (size_t i = nvc; ok && i < allvc; i++)
+		n->in[i].out_vc = -1; /* injection buffers: sized per packet */
 	for (int i = 0; ok && i < n->nodes; i++) {
-		n->in[nvc + (size_t)i].out_vc = -1; /* buffer sized per packet at injection */
 		n->qhead[i] = n->qtail[i] = -1;
 		n->eject_used[i] = -1;
 	}
@@ -484,7 +504,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->mgr = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->mgr);
 	if (p->va_islip) {
 		n->va_g = calloc(nvc ? nvc : 1, sizeof *n->va_g);
-		n->va_a = calloc(nvc + (size_t)n->nodes, sizeof *n->va_a);
+		n->va_a = calloc(nports * (size_t)p->vcs, sizeof *n->va_a);
 	}
 	if (!n->rmask || !fill || !n->req || !n->rk || !n->rj || !n->kport || !n->kvc ||
 	    !n->xused || !n->oused || !n->grant || !n->gl || !n->gst || !n->va || !n->mreq ||
@@ -538,8 +558,9 @@ void flit_net_destroy(struct flit_net *n)
 {
 	if (!n)
 		return;
-	size_t nvc = (size_t)n->nl * (size_t)n->p.vcs;
-	for (size_t i = nvc; n->in && i < nvc + (size_t)n->nodes; i++)
+	size_t V = (size_t)n->p.vcs;
+	for (size_t i = (size_t)n->nl * V; n->in && i < ((size_t)n->nl + (size_t)n->nodes) * V;
+	     i += V)
 		free(n->in[i].f); /* injection buffers: sized per packet */
 	free(n->fslab);
 	free(n->in);
@@ -556,6 +577,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->eject_used);
 	free(n->link_flits);
 	free(n->ldelay);
+	free(n->hold_for);
 	free(n->gap);
 	free(n->lcap);
 	free(n->wbase);
@@ -837,7 +859,7 @@ int flit_net_source_room(const struct flit_net *n, int x, int flits)
 	if (!n->p.source_queue)
 		return 1;
 	size_t V = (size_t)n->p.vcs;
-	long held = n->in[(size_t)n->nl * V + (size_t)x].n; /* its injection port */
+	long held = n->in[((size_t)n->nl + (size_t)x) * V].n; /* its injection port */
 	for (int k = n->qhead[x]; k >= 0; k = n->pk[k].next)
 		held += n->pk[k].len;
 	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */

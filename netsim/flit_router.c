@@ -14,24 +14,11 @@ static inline int wrap(int a, int m)
 	return a >= m ? a - m : a;
 }
 
-/* The cycle a flit arriving at vertex x may leave it: switches hold it the
- * router delay (with pipeline=packet, a body or tail flit only the last
- * two stages), nodes do not. */
-static int64_t ready_at(const struct flit_net *n, int x, const struct flit *f)
-{
-	if (x < n->nodes)
-		return n->now;
-	int R = n->p.router_delay;
-	if (f->head && n->p.va_islip) /* VC allocation the cycle before */
-		return n->now + R - 1;
-	return n->now + (n->p.vc_pipeline && !f->head && R > 2 ? 2 : R);
-}
-
 int flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 {
 	size_t g = (size_t)l * (size_t)n->p.vcs + (size_t)v;
 	struct vc *c = &n->in[g];
-	f.ready = ready_at(n, n->m->links[l].dst, &f);
+	f.ready = n->now + n->hold_for[2 * l + f.head];
 	if (vc_push(c, f))
 		return -1;
 	if (c->n == 1) /* its front flit */
