@@ -34,6 +34,8 @@ struct vc {
 	                        VC allocation) */
 	int want;            /* the downstream VC request() found for its head */
 	int64_t front_ready; /* the ready cycle of its front flit (when n > 0) */
+	int x, k;            /* its vertex (the far end of its port), its local index there */
+	int evnext;          /* the next VC in its timing-wheel slot's list */
 };
 
 struct wire {
@@ -72,9 +74,7 @@ struct flit_net {
 	 * is ready later waits in the timing wheel's slot for that cycle */
 	uint64_t *rmask, *rbits;
 	int kw;
-	int *vcx, *vck;         /* per VC (its index in in[]): its vertex, its local index there */
 	int *evhead;            /* the wheel: per slot the first VC of its list, or -1 */
-	int *evnext;            /* per VC: the next VC in its wheel slot's list */
 	int64_t wsize;          /* the wheel's slots (a power of two) */
 	uint64_t *qbits;        /* nodes with queued packets */
 	int *fon, *fact, nfact; /* per link: wire slots with a flit; links with any */
@@ -135,7 +135,7 @@ static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 /* Marks VC g's front flit as able to leave now (on) or not. */
 static inline void vc_mark(struct flit_net *n, size_t g, int on)
 {
-	int x = n->vcx[g], k = n->vck[g];
+	int x = n->in[g].x, k = n->in[g].k;
 	uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw], bit = UINT64_C(1) << (k & 63);
 	if (on) {
 		m[k >> 6] |= bit;
@@ -166,7 +166,7 @@ static inline void vc_front(struct flit_net *n, size_t g)
 		return;
 	int64_t t = c->front_ready - n->now < n->wsize ? c->front_ready : n->now + n->wsize - 1;
 	size_t s = (size_t)(t & (n->wsize - 1));
-	n->evnext[g] = n->evhead[s];
+	n->in[g].evnext = n->evhead[s];
 	n->evhead[s] = (int)g;
 }
 

@@ -403,9 +403,6 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->gptr = calloc(nports, sizeof *n->gptr);
 	n->hold = malloc(nports * sizeof *n->hold);
 	n->rbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->rbits);
-	n->vcx = malloc(allvc * sizeof *n->vcx);
-	n->vck = malloc(allvc * sizeof *n->vck);
-	n->evnext = malloc(allvc * sizeof *n->evnext);
 	for (n->wsize = 4; n->wsize <= p->router_delay + 1;) /* a flit's ready cycle fits */
 		n->wsize *= 2;
 	n->evhead = malloc((size_t)n->wsize * sizeof *n->evhead);
@@ -418,8 +415,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
-	         n->gptr && n->aptr && n->hold && n->rbits && n->vcx && n->vck && n->evnext &&
-	         n->evhead && n->qbits && n->fon && n->con && n->fact && n->cact;
+	         n->gptr && n->aptr && n->hold && n->rbits && n->evhead && n->qbits && n->fon &&
+	         n->con && n->fact && n->cact;
 	size_t slab = 0; /* the link VCs' buffers, one after another */
 	for (size_t i = 0; i < nvc; i++)
 		slab += (size_t)n->lcap[i / (size_t)p->vcs];
@@ -520,8 +517,8 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 			int port = n->port[n->port_first[x] + i];
 			for (int v = 0; v < (port < n->nl ? p->vcs : 1); v++) {
 				size_t g = vc_id(n, port, v);
-				n->vcx[g] = x;
-				n->vck[g] = i * p->vcs + v;
+				n->in[g].x = x;
+				n->in[g].k = i * p->vcs + v;
 			}
 		}
 	for (int l = 0; l < n->nl; l++) {
@@ -589,9 +586,6 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->hold);
 	free(n->rmask);
 	free(n->rbits);
-	free(n->vcx);
-	free(n->vck);
-	free(n->evnext);
 	free(n->evhead);
 	free(n->qbits);
 	free(n->fon);
@@ -785,7 +779,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	int g = n->evhead[slot];
 	n->evhead[slot] = -1;
 	while (g >= 0) { /* vc_front may put one in a later slot */
-		int next = n->evnext[g];
+		int next = n->in[g].evnext;
 		vc_front(n, (size_t)g);
 		g = next;
 	}
