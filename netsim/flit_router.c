@@ -16,7 +16,7 @@ static inline int wrap(int a, int m)
 
 int flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 {
-	size_t g = (size_t)l * (size_t)n->p.vcs + (size_t)v;
+	size_t g = vc_id(n, l, v);
 	struct vc *c = &n->in[g];
 	f.ready = n->now + n->hold_for[2 * l + f.head];
 	if (vc_push(c, f))
