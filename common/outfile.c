@@ -1,76 +1,27 @@
-/* Atomic output files: write to PATH.tmp.XXXXXX, rename on commit.
- *
- * A run stopped by SIGINT, SIGTERM or SIGHUP would leave its temporaries
- * behind: the open ones are listed here, and a handler (installed with the
- * first, unless the signal is ignored) removes this process's before the
- * signal takes its default course. Signals reach a handler only through
- * file-scope state: this list is the project's second mutable file-scope
- * variable (after netsim/sg_engine.c's), written only outside the handler
- * and read by it (a slot is filled before it counts, cleared before its
- * name is freed). Each entry records its process: a forked child that is
- * killed leaves its parent's files alone. SimGrid installs its own SIGINT
- * handler when an engine starts; SIGTERM and SIGHUP still clean up then. */
+/* Atomic output files: write to PATH.tmp.XXXXXX, rename on commit. The
+ * open temporaries are registered with cleanup.h, so that a run stopped by
+ * SIGINT, SIGTERM or SIGHUP removes them (once a SimGrid engine has
+ * started, SimGrid's own SIGINT handler takes over; SIGTERM and SIGHUP
+ * still clean up). */
 #include "outfile.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CMN_OUTFILE_TRACKED 64
+#include "cleanup.h"
 
-static struct {
-	char *volatile tmp[CMN_OUTFILE_TRACKED];
-	volatile pid_t pid[CMN_OUTFILE_TRACKED];
-	volatile sig_atomic_t installed;
-} pending;
-
-static void on_signal(int sig)
+/* The temporary's registration (a full table leaves it behind on a signal). */
+static void track(const char *tmp)
 {
-	pid_t me = getpid();
-	for (int i = 0; i < CMN_OUTFILE_TRACKED; i++) {
-		char *t = pending.tmp[i];
-		if (t && pending.pid[i] == me)
-			unlink(t);
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	pending.installed = 1;
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-		struct sigaction old, sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
-	}
-}
-
-static void track(char *tmp)
-{
-	if (!pending.installed)
-		install();
-	for (int i = 0; i < CMN_OUTFILE_TRACKED; i++)
-		if (!pending.tmp[i]) {
-			pending.pid[i] = getpid();
-			pending.tmp[i] = tmp;
-			return;
-		}
-	/* more than 64 open at once: this one is not cleaned up on a signal */
+	cmn_cleanup_add(tmp);
 }
 
 static void untrack(const char *tmp)
 {
-	for (int i = 0; tmp && i < CMN_OUTFILE_TRACKED; i++)
-		if (pending.tmp[i] == tmp)
-			pending.tmp[i] = NULL;
+	cmn_cleanup_forget(tmp);
 }
 
 static void release(struct cmn_outfile *out)
@@ -88,8 +39,10 @@ int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *
 	size_t len = strlen(path);
 	out->path = malloc(len + 1);
 	out->tmp = malloc(len + 16);
-	if (!out->path || !out->tmp) {
-		release(out);
+	if (!out->path || !out->tmp) { /* nothing registered yet */
+		free(out->path);
+		free(out->tmp);
+		memset(out, 0, sizeof *out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
 	}
 	memcpy(out->path, path, len + 1);

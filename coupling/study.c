@@ -3,7 +3,8 @@
  * and its log into a staging folder inside the output folder; when all
  * succeeded the summaries are joined, the plots drawn, and every file
  * moved into place; when one fails nothing is moved and the staging folder
- * is removed. */
+ * is removed. A signal that stops the study stops the children and removes
+ * the staging folder too (cleanup.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/cleanup.h"
 #include "../common/csv_read.h"
 #include "../jobsched/cli.h"
 #include "study.h"
@@ -137,26 +139,41 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-/* Removes the staging folder (only the files this mode writes there). */
-static void remove_staging(const struct study *s)
+static const char *const top_files[] = {"summary.csv", "wait.png", "speedup.png", "placement.png"};
+static const char *const per_files[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
+enum { NTOP = sizeof top_files / sizeof *top_files, NPER = sizeof per_files / sizeof *per_files };
+
+/* Applies fn to every path of the staging folder this mode writes: the
+ * files, the per-allocator folders, the folder itself, last the output
+ * folder (removed only if empty). */
+static void each_staging_path(const struct study *s, void (*fn)(const char *))
 {
-	static const char *const top[] = {"summary.csv", "wait.png", "speedup.png",
-	                                  "placement.png"};
-	static const char *const per[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
 	char p[4200];
 	for (int a = 0; a < s->nalloc; a++) {
-		for (size_t f = 0; f < sizeof per / sizeof *per; f++) {
-			snprintf(p, sizeof p, "%s/%s/%s", s->staging, s->name[a], per[f]);
-			unlink(p);
+		for (int f = 0; f < NPER; f++) {
+			snprintf(p, sizeof p, "%s/%s/%s", s->staging, s->name[a], per_files[f]);
+			fn(p);
 		}
 		snprintf(p, sizeof p, "%s/%s", s->staging, s->name[a]);
-		rmdir(p);
+		fn(p);
 	}
-	for (size_t f = 0; f < sizeof top / sizeof *top; f++) {
-		snprintf(p, sizeof p, "%s/%s", s->staging, top[f]);
-		unlink(p);
+	for (int f = 0; f < NTOP; f++) {
+		snprintf(p, sizeof p, "%s/%s", s->staging, top_files[f]);
+		fn(p);
 	}
-	rmdir(s->staging);
+	fn(s->staging);
+	fn(s->out);
+}
+
+static void remove_path(const char *p)
+{
+	if (unlink(p) != 0)
+		rmdir(p); /* a folder: only once empty */
+}
+
+static void add_path(const char *p)
+{
+	cmn_cleanup_add(p); /* a full table: this one stays behind on a signal */
 }
 
 /* The child: the single-run command line with this allocator and outputs. */
@@ -206,6 +223,8 @@ static int run_children(const struct study *s, const struct js_runtime_ops *cons
 			pid[next] = fork();
 			if (pid[next] == 0)
 				child(s, next, runtimes);
+			if (pid[next] > 0)
+				cmn_cleanup_child(pid[next]);
 			if (pid[next] < 0) {
 				fprintf(stderr, "cosim: cannot fork: %s\n", strerror(errno));
 				failed = 1;
@@ -221,6 +240,7 @@ static int run_children(const struct study *s, const struct js_runtime_ops *cons
 		pid_t p = wait(&st);
 		if (p < 0)
 			break;
+		cmn_cleanup_child_gone(p);
 		int a = 0;
 		while (a < s->nalloc && pid[a] != p)
 			a++;
@@ -275,24 +295,21 @@ static int collect(const struct study *s, struct cmn_err *e)
 /* Moves every file from staging into the output folder. */
 static int move_out(const struct study *s, struct cmn_err *e)
 {
-	static const char *const top[] = {"summary.csv", "wait.png", "speedup.png",
-	                                  "placement.png"};
-	static const char *const per[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
 	char a_[4200], b_[4200];
 	for (int a = 0; a < s->nalloc; a++) {
 		snprintf(b_, sizeof b_, "%s/%s", s->out, s->name[a]);
 		if (mkdir_p(b_))
 			return cmn_err_set(e, CMN_EIO, "%s: cannot create", b_);
-		for (size_t f = 0; f < sizeof per / sizeof *per; f++) {
-			snprintf(a_, sizeof a_, "%s/%s/%s", s->staging, s->name[a], per[f]);
-			snprintf(b_, sizeof b_, "%s/%s/%s", s->out, s->name[a], per[f]);
+		for (int f = 0; f < NPER; f++) {
+			snprintf(a_, sizeof a_, "%s/%s/%s", s->staging, s->name[a], per_files[f]);
+			snprintf(b_, sizeof b_, "%s/%s/%s", s->out, s->name[a], per_files[f]);
 			if (rename(a_, b_))
 				return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
 		}
 	}
-	for (size_t f = 0; f < sizeof top / sizeof *top; f++) {
-		snprintf(a_, sizeof a_, "%s/%s", s->staging, top[f]);
-		snprintf(b_, sizeof b_, "%s/%s", s->out, top[f]);
+	for (int f = 0; f < NTOP; f++) {
+		snprintf(a_, sizeof a_, "%s/%s", s->staging, top_files[f]);
+		snprintf(b_, sizeof b_, "%s/%s", s->out, top_files[f]);
 		if (rename(a_, b_))
 			return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
 	}
@@ -312,6 +329,7 @@ int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *ru
 		return 2;
 	}
 	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
+	each_staging_path(&s, add_path); /* a signal from here removes them */
 	rc = mkdir_p(s.staging) ? cmn_err_set(&e, CMN_EIO, "%s: cannot create", s.staging) : 0;
 	for (int a = 0; !rc && a < s.nalloc; a++) {
 		char p[4200];
@@ -332,8 +350,11 @@ int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *ru
 		                     s.snapshot, &e);
 	if (!rc)
 		rc = move_out(&s, &e);
-	remove_staging(&s);
-	rmdir(s.out); /* only when empty: a folder this run made and filled with nothing */
+	/* what is left: all of it after a failure, the empty folders after
+	 * success; the output folder only when empty (a folder this run made
+	 * and filled with nothing) */
+	each_staging_path(&s, remove_path);
+	each_staging_path(&s, cmn_cleanup_forget);
 	free(s.base);
 	if (rc) {
 		fprintf(stderr, "cosim: %s\n", e.msg);

@@ -1,8 +1,9 @@
 /* The shared part of the SimGrid engines (sg_engine.h).
  *
  * SimGrid's engine is a process-wide singleton (one platform per process):
- * `sg_engine_created` below is the one mutable file-scope variable of the
- * project and only refuses a second engine in the same process. The
+ * `sg_engine_created` below is one of the project's two mutable file-scope
+ * variables (the other: common/cleanup.c's registry of what a signal
+ * removes) and only refuses a second engine in the same process. The
  * platform is loaded and sealed once; each evaluation runs in a child
  * process forked from that state: SMPI's replay keeps state from one run to
  * the next in a process (a second replay of the same trace is faster:

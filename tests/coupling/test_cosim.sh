@@ -75,6 +75,19 @@ all_there() {
 	ok "study: same inputs, same outputs" || ko "study: not deterministic"
 "$B/cosim" $S --parallel 1 --out "$T/study3" > /dev/null 2>&1 && cmp -s "$T/study/summary.csv" "$T/study3/summary.csv" &&
 	ok "study: --parallel 1 gives the same outputs" || ko "study: --parallel changes outputs"
+# a study stopped by a signal: its children stopped, its staging folder and
+# the output folder it made removed (the flit runs take a minute: stopped
+# once both children have started writing)
+"$B/cosim" $W --runtime flit --alloc first-free --alloc contiguous --out "$T/killed" > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 100); do [ "$(ls "$T"/killed/.cosim-staging-*/*/log.txt 2> /dev/null | wc -l)" -eq 2 ] && break; sleep 0.1; done
+seen=$(ls "$T"/killed/.cosim-staging-*/*/log.txt 2> /dev/null | wc -l)
+kill -TERM $pid
+wait $pid
+st=$?
+[ "$seen" -eq 2 ] && [ $st -eq 143 ] && [ ! -e "$T/killed" ] && ! grep -qs -- "$T/killed" /proc/[0-9]*/cmdline &&
+	ok "study: a signal stops the runs and leaves no staging folder" ||
+	ko "killed study: seen $seen, status $st, left $(find "$T/killed" 2> /dev/null | head -3)"
 "$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/bad" > /dev/null 2> "$T/err"
 [ $? -ne 0 ] && [ ! -e "$T/bad" ] && grep -q "quasi:qct=x" "$T/err" && grep -q "nothing written" "$T/err" &&
 	ok "study: a failing run leaves nothing, says which" || ko "study failure: $(cat "$T/err")"

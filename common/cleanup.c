@@ -1,0 +1,114 @@
+/* Removal on a signal (cleanup.h). Signals reach a handler only through
+ * file-scope state: this registry is the project's second mutable
+ * file-scope variable (after netsim/sg_engine.c's), written only outside
+ * the handler and read by it: a slot's owner is set before its path counts,
+ * and a path is cleared before it is freed. The handler uses only
+ * async-signal-safe calls (kill, waitpid, unlink, rmdir, signal, raise). */
+#include "cleanup.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CMN_CLEANUP_PATHS 512
+#define CMN_CLEANUP_CHILDREN 64
+#define CMN_CLEANUP_DEPTH 16 /* rmdir passes: nested registered folders */
+
+static struct {
+	char *volatile path[CMN_CLEANUP_PATHS];
+	volatile pid_t owner[CMN_CLEANUP_PATHS];
+	volatile pid_t child[CMN_CLEANUP_CHILDREN];
+	volatile pid_t parent[CMN_CLEANUP_CHILDREN];
+	volatile sig_atomic_t installed;
+} reg;
+
+static void on_signal(int sig)
+{
+	pid_t me = getpid();
+	for (int i = 0; i < CMN_CLEANUP_CHILDREN; i++)
+		if (reg.child[i] > 0 && reg.parent[i] == me)
+			kill(reg.child[i], SIGTERM);
+	for (int i = 0; i < CMN_CLEANUP_CHILDREN; i++)
+		if (reg.child[i] > 0 && reg.parent[i] == me)
+			waitpid(reg.child[i], NULL, 0);
+	for (int i = 0; i < CMN_CLEANUP_PATHS; i++) { /* files (a folder stays) */
+		char *p = reg.path[i];
+		if (p && reg.owner[i] == me)
+			unlink(p);
+	}
+	for (int pass = 0; pass < CMN_CLEANUP_DEPTH; pass++) /* then folders, inner first */
+		for (int i = 0; i < CMN_CLEANUP_PATHS; i++) {
+			char *p = reg.path[i];
+			if (p && reg.owner[i] == me)
+				rmdir(p);
+		}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	reg.installed = 1;
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction old, sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int cmn_cleanup_add(const char *path)
+{
+	if (!reg.installed)
+		install();
+	for (int i = 0; i < CMN_CLEANUP_PATHS; i++)
+		if (!reg.path[i]) {
+			size_t n = strlen(path) + 1;
+			char *copy = malloc(n);
+			if (!copy)
+				return -1;
+			memcpy(copy, path, n);
+			reg.owner[i] = getpid();
+			reg.path[i] = copy;
+			return 0;
+		}
+	return -1;
+}
+
+void cmn_cleanup_forget(const char *path)
+{
+	pid_t me = getpid();
+	for (int i = 0; path && i < CMN_CLEANUP_PATHS; i++) {
+		char *p = reg.path[i];
+		if (p && reg.owner[i] == me && strcmp(p, path) == 0) {
+			reg.path[i] = NULL;
+			free(p);
+		}
+	}
+}
+
+int cmn_cleanup_child(pid_t pid)
+{
+	if (!reg.installed)
+		install();
+	for (int i = 0; i < CMN_CLEANUP_CHILDREN; i++)
+		if (reg.child[i] <= 0 || reg.parent[i] != getpid()) {
+			reg.child[i] = 0;
+			reg.parent[i] = getpid();
+			reg.child[i] = pid;
+			return 0;
+		}
+	return -1;
+}
+
+void cmn_cleanup_child_gone(pid_t pid)
+{
+	for (int i = 0; i < CMN_CLEANUP_CHILDREN; i++)
+		if (reg.child[i] == pid && reg.parent[i] == getpid())
+			reg.child[i] = 0;
+}

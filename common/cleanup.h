@@ -1,0 +1,26 @@
+/* What a run leaves behind when SIGINT, SIGTERM or SIGHUP stops it: the
+ * files and folders it registered are removed and the child processes it
+ * registered are stopped (SIGTERM) and waited for, before the signal takes
+ * its default course. The handler is installed with the first
+ * registration, for each signal whose handler is still the default (not
+ * over an ignored signal, nor over SimGrid's own SIGINT handler). Entries
+ * belong to the process that registered them: a forked child stopped by a
+ * signal removes its own, never its parent's. */
+#ifndef CMN_CLEANUP_H
+#define CMN_CLEANUP_H
+
+#include <sys/types.h>
+
+/* Registers a file, or a folder (removed once empty: files go first, then
+ * folders, innermost first); the path is copied. 0, or -1 when it could not
+ * be registered (out of memory, or more than 512 at once): then a signal
+ * leaves it behind. */
+int cmn_cleanup_add(const char *path);
+/* Forgets path (every registration of it by this process). */
+void cmn_cleanup_forget(const char *path);
+/* Registers a child process to stop first (at most 64 at once; 0 or -1),
+ * and forgets it once it has been waited for. */
+int cmn_cleanup_child(pid_t pid);
+void cmn_cleanup_child_gone(pid_t pid);
+
+#endif

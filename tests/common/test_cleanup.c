@@ -1,0 +1,110 @@
+/* Removal on a signal (common/cleanup.h): a process stopped by SIGTERM
+ * stops and waits for its registered children (which remove their own
+ * registrations), removes its registered files, then its registered
+ * folders inside out, and dies of the signal; what it forgot stays. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../helpers.h"
+#include "cleanup.h"
+
+static int exists(const char *dir, const char *name)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	if (f)
+		fclose(f);
+}
+
+/* The stopped process: registers dir/sub (a folder), dir/sub/f and dir/g,
+ * then dir/keep which it forgets, and a child that registers dir/gc and
+ * waits; tells the test its child's pid and waits for the signal. */
+static void victim(const char *dir, int ready)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/sub", dir);
+	mkdir(p, 0777);
+	cmn_cleanup_add(p);
+	touch(dir, "sub/f");
+	snprintf(p, sizeof p, "%s/sub/f", dir);
+	cmn_cleanup_add(p);
+	touch(dir, "g");
+	snprintf(p, sizeof p, "%s/g", dir);
+	cmn_cleanup_add(p);
+	touch(dir, "keep");
+	snprintf(p, sizeof p, "%s/keep", dir);
+	cmn_cleanup_add(p);
+	cmn_cleanup_forget(p);
+	int gc[2];
+	if (pipe(gc))
+		_exit(2);
+	pid_t child = fork();
+	if (child == 0) {
+		touch(dir, "gc");
+		snprintf(p, sizeof p, "%s/gc", dir);
+		cmn_cleanup_add(p);
+		if (write(gc[1], "x", 1) != 1)
+			_exit(2);
+		for (;;)
+			pause();
+	}
+	char c;
+	if (child < 0 || read(gc[0], &c, 1) != 1)
+		_exit(2);
+	cmn_cleanup_child(child);
+	if (write(ready, &child, sizeof child) != (ssize_t)sizeof child)
+		_exit(2);
+	for (;;)
+		pause();
+}
+
+static void test_signal(void)
+{
+	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	int ready[2];
+	CU_ASSERT_FATAL(pipe(ready) == 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		victim(dir, ready[1]);
+	pid_t child = 0;
+	CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
+	CU_ASSERT(exists(dir, "sub/f") && exists(dir, "g") && exists(dir, "gc"));
+	kill(pid, SIGTERM);
+	int st = 0;
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	CU_ASSERT(!exists(dir, "sub/f") && !exists(dir, "sub") && !exists(dir, "g"));
+	CU_ASSERT(!exists(dir, "gc"));                     /* the child's own */
+	CU_ASSERT(kill(child, 0) != 0 && errno == ESRCH); /* stopped and waited for */
+	CU_ASSERT(exists(dir, "keep"));                    /* forgotten */
+	char p[512];
+	snprintf(p, sizeof p, "%s/keep", dir);
+	unlink(p);
+	CU_ASSERT(rmdir(dir) == 0); /* nothing else left */
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("cleanup", NULL, NULL);
+	CU_add_test(s, "a signal: children stopped, files then folders removed", test_signal);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
