@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CMN_CLEANUP_PATHS 512
+#define CMN_CLEANUP_PATHS    512
 #define CMN_CLEANUP_CHILDREN 64
-#define CMN_CLEANUP_DEPTH 16 /* rmdir passes: nested registered folders */
+#define CMN_CLEANUP_DEPTH    16 /* rmdir passes: nested registered folders */
 
 static struct {
 	char *volatile path[CMN_CLEANUP_PATHS];
@@ -48,18 +48,32 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Our handler for sig, over the default one only unless forced (never
+ * over an ignored signal). */
+static void take(int sig, int force)
+{
+	struct sigaction old, sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN &&
+	    (force || old.sa_handler == SIG_DFL))
+		sigaction(sig, &sa, NULL);
+}
+
 static void install(void)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	reg.installed = 1;
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
-		struct sigaction old, sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			sigaction(sigs[i], &sa, NULL);
-	}
+	take(SIGINT, 0);
+	take(SIGTERM, 0);
+	take(SIGHUP, 0);
+}
+
+void cmn_cleanup_take_sigint(void)
+{
+	if (!reg.installed)
+		install();
+	take(SIGINT, 1);
 }
 
 int cmn_cleanup_add(const char *path)

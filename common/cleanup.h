@@ -3,7 +3,8 @@
  * registered are stopped (SIGTERM) and waited for, before the signal takes
  * its default course. The handler is installed with the first
  * registration, for each signal whose handler is still the default (not
- * over an ignored signal, nor over SimGrid's own SIGINT handler). Entries
+ * over an ignored signal; SIGINT also over another library's handler with
+ * cmn_cleanup_take_sigint, as the SimGrid engines do). Entries
  * belong to the process that registered them: a forked child stopped by a
  * signal removes its own, never its parent's. */
 #ifndef CMN_CLEANUP_H
@@ -18,6 +19,10 @@
 int cmn_cleanup_add(const char *path);
 /* Forgets path (every registration of it by this process). */
 void cmn_cleanup_forget(const char *path);
+/* Takes SIGINT back from a library that installed its own handler (SimGrid
+ * prints its actors' status and exits without this cleanup): from here
+ * SIGINT cleans up as SIGTERM does. */
+void cmn_cleanup_take_sigint(void);
 /* Registers a child process to stop first (at most 64 at once; 0 or -1),
  * and forgets it once it has been waited for. */
 int cmn_cleanup_child(pid_t pid);

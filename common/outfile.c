@@ -1,8 +1,6 @@
 /* Atomic output files: write to PATH.tmp.XXXXXX, rename on commit. The
  * open temporaries are registered with cleanup.h, so that a run stopped by
- * SIGINT, SIGTERM or SIGHUP removes them (once a SimGrid engine has
- * started, SimGrid's own SIGINT handler takes over; SIGTERM and SIGHUP
- * still clean up). */
+ * SIGINT, SIGTERM or SIGHUP removes them. */
 #include "outfile.h"
 
 #include <errno.h>

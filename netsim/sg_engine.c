@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/cleanup.h"
 #include "sg_engine.h"
 #include "sg_platform.h"
 
@@ -155,7 +156,8 @@ int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a
 		free(s);
 		return e->code;
 	}
-	simgrid_run(); /* seals the platform */
+	simgrid_run();             /* seals the platform */
+	cmn_cleanup_take_sigint(); /* over SimGrid's: a Ctrl-C cleans up and stops */
 	s->hosts = malloc((size_t)a->machine->nodes * sizeof *s->hosts);
 	if (!s->hosts) {
 		free(s);
@@ -335,6 +337,7 @@ static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, dou
 		evaluate_child(s, jobs, n, until, data, fd[1]);
 	}
 	close(fd[1]);
+	cmn_cleanup_child(pid); /* a signal that stops us stops it */
 	*p = (struct pending){pid, fd[0], data, in, len, jobs, n, s->evals++};
 	return 0;
 }
@@ -358,6 +361,7 @@ static int eval_finish(struct sg_state *s, struct pending *p, struct net_job_res
 	int status = 0;
 	while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
 		;
+	cmn_cleanup_child_gone(p->pid);
 	if (rc)
 		; /* an earlier error stands */
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 5)

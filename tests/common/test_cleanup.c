@@ -89,9 +89,9 @@ static void test_signal(void)
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
 	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
 	CU_ASSERT(!exists(dir, "sub/f") && !exists(dir, "sub") && !exists(dir, "g"));
-	CU_ASSERT(!exists(dir, "gc"));                     /* the child's own */
+	CU_ASSERT(!exists(dir, "gc"));                    /* the child's own */
 	CU_ASSERT(kill(child, 0) != 0 && errno == ESRCH); /* stopped and waited for */
-	CU_ASSERT(exists(dir, "keep"));                    /* forgotten */
+	CU_ASSERT(exists(dir, "keep"));                   /* forgotten */
 	char p[512];
 	snprintf(p, sizeof p, "%s/keep", dir);
 	unlink(p);

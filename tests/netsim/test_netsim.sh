@@ -247,6 +247,24 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 [ $? -eq 2 ] && grep -q "8 ranks, only 4 free nodes" "$T/err" && ok "too few nodes: exit 2" || ko "too few nodes: $(cat "$T/err")"
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-2 2> "$T/err"
 [ $? -eq 2 ] && grep -q "3 nodes for a trace of 4 ranks" "$T/err" && ok "node list too short: exit 2" || ko "node list too short: $(cat "$T/err")"
+# SIGINT once SimGrid runs (its own handler replaced): the run and its
+# evaluation child stop, nothing written (the child: one whose parent is
+# the run; SIGINT is ignored in background jobs until the engine starts)
+"$NS" --machine kary-ntree:k=4,n=3 --engine s4u --job cg.B.64@contiguous --jobs-out "$T/int.csv" > /dev/null 2>&1 &
+pid=$!
+child=""
+for i in $(seq 1 400); do
+	child=$(awk -v p=$pid '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null | head -1)
+	[ -n "$child" ] && break
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+st=$?
+sleep 0.2
+[ -n "$child" ] && [ $st -eq 130 ] && [ ! -e "/proc/$child" ] && [ -z "$(ls "$T" | grep int.csv)" ] &&
+	ok "SIGINT during a SimGrid run: it and its evaluation stop, nothing written" ||
+	ko "SIGINT: child '$child', status $st, $(ls "$T" | grep int.csv)"
 "$NS" --machine flat:nodes=4 --job nosuch.txt@0-1 2> "$T/err"
 [ $? -eq 2 ] && ok "unknown trace: exit 2" || ko "unknown trace: $(cat "$T/err")"
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --engine flot 2> "$T/err"
