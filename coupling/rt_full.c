@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "../apptraces/gen.h"
+#include "../common/cleanup.h"
 #include "../jobsched/runtime.h"
 #include "jobprof.h"
 #include "replay.h"
@@ -194,6 +195,7 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 		child(f, m, w, fd[1]);
 	}
 	close(fd[1]);
+	cmn_cleanup_child(pid); /* a signal that stops us stops the simulation too */
 	int rc = 0;
 	struct cmn_err ce;
 	ssize_t a = read(fd[0], &rc, sizeof rc),
@@ -202,6 +204,7 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	cmn_cleanup_child_gone(pid);
 	if (a != sizeof rc || b != sizeof ce)
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "full: the simulation's process ended abnormally (%s %d; "
