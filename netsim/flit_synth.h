@@ -4,7 +4,10 @@
  *
  * Each cycle every node starts a packet of `packet` flits with probability
  * load / packet (so `load` flits per node per cycle are offered) to the
- * pattern's destination (none where the pattern has none). After `warmup`
+ * pattern's destination (none where the pattern has none); with the
+ * engine's source_queue, a node whose source is full keeps the packet it
+ * drew waiting and draws no other until it enters, its creation being
+ * that entry (INSEE's injection buffer). After `warmup`
  * cycles, samples of `sample` cycles each: a sample's figures are the
  * packets delivered during it (latency: creation to tail ejection) and
  * the flits they carried. The run stops when the last three samples agree
