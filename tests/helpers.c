@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../platforms/platform.h"
@@ -147,6 +148,29 @@ const char *th_shared_dir(void)
 		if (stat(candidates[i], &st) == 0 && S_ISDIR(st.st_mode))
 			return candidates[i];
 	return NULL;
+}
+
+int th_in_child(void (*child)(void *ctx, int fd), void *ctx, double *out, int n)
+{
+	int fd[2];
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		child(ctx, fd[1]);
+		_exit(1); /* child() returned instead of exiting */
+	}
+	close(fd[1]);
+	int ok = pid > 0;
+	for (int i = 0; ok && i < n; i++)
+		ok = read(fd[0], &out[i], sizeof out[i]) == (ssize_t)sizeof out[i];
+	close(fd[0]);
+	int st = 0;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 int th_main(int argc, char **argv, void (*add_suites)(void))

@@ -47,6 +47,11 @@ int th_run_ops(const struct js_workload *w, int nodes, const char *sched, struct
 const char *th_shared_dir(void);
 
 /* Registers suites via the callback, runs them, returns the exit status. */
+/* Runs child(ctx, fd) in a forked process (SimGrid's state, say, dies with
+ * it): it writes n doubles to fd and ends with _exit; they are read into
+ * out. 0 when all n arrived and the child exited with status 0, else -1. */
+int th_in_child(void (*child)(void *ctx, int fd), void *ctx, double *out, int n);
+
 int th_main(int argc, char **argv, void (*add_suites)(void));
 
 #endif

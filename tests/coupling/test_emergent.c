@@ -72,67 +72,68 @@ static int case_body(void *ctx, struct cmn_err *e)
 	return 0;
 }
 
+struct case_args {
+	const char *model;
+	const struct jobdef *jobs;
+	int n;
+};
+
+/* run_case's child: the model, the jobs, the simulation; the execution
+ * times into fd. */
+static void case_child(void *ctx, int fd)
+{
+	const struct case_args *a = ctx;
+	const char *model = a->model;
+	const struct jobdef *jobs = a->jobs;
+	int n = a->n;
+	char *map = th_write_temp("1 ft\n2 ft\n3 none\n", ".map");
+	char spec[512];
+	const char *colon = strchr(model, ':');
+	snprintf(spec, sizeof spec, "%.*s:kernels=ft,class=S,flops=0.01,map=%s%s%s",
+	         colon ? (int)(colon - model) : (int)strlen(model), model, map, colon ? "," : "",
+	         colon ? colon + 1 : "");
+	const struct js_runtime_ops *reg[16];
+	struct js_runtime *rt = NULL;
+	struct plat_machine *m = NULL;
+	struct cmn_err e;
+	struct js_workload *w = js_workload_new("test");
+	for (int i = 0; w && i < n; i++) {
+		struct js_job j;
+		memset(&j, 0, sizeof j);
+		for (int f = 0; f < JS_SWF_FIELDS; f++)
+			j.f[f] = -1;
+		j.f[JS_F_JOB] = i + 1;
+		j.submit_s = jobs[i].submit;
+		j.run_s = jobs[i].run;
+		j.req_s = 10 * jobs[i].run;
+		j.size = 4;
+		j.f[JS_F_EXE] = jobs[i].exe;
+		j.f[JS_F_PARTITION] = jobs[i].nodes[0] + 16 * jobs[i].nodes[1] +
+		                      256 * jobs[i].nodes[2] + 4096 * jobs[i].nodes[3];
+		if (js_workload_push(w, &j))
+			_exit(3);
+	}
+	struct js_alloc_ops ops = *first_free();
+	ops.place = scripted_place;
+	ops.fits = NULL;
+	struct case_run c = {w, NULL, &ops, fd};
+	if (cpl_runtimes_all(reg, 15) < 0 || js_runtime_create_in(reg, spec, &rt, &e) ||
+	    plat_machine_create(MACHINE, &m, &e) ||
+	    (c.rt = rt, js_runtime_drive(rt, m, w, case_body, &c, &e))) {
+		fprintf(stderr, "%s: %s\n", spec, e.msg);
+		_exit(2);
+	}
+	js_runtime_destroy(rt); /* the models' temporary files */
+	plat_machine_destroy(m);
+	_exit(0); /* SimGrid's state dies with the child */
+}
+
 /* Runs the jobs under the model (parameters appended to the map file's)
  * in a child; writes each job's execution time into exec. 0 or -1. */
 static int run_case(const char *model, const struct jobdef *jobs, int n, double *exec)
 {
-	int fd[2];
-	if (pipe(fd))
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(fd[0]);
-		char *map = th_write_temp("1 ft\n2 ft\n3 none\n", ".map");
-		char spec[512];
-		const char *colon = strchr(model, ':');
-		snprintf(spec, sizeof spec, "%.*s:kernels=ft,class=S,flops=0.01,map=%s%s%s",
-		         colon ? (int)(colon - model) : (int)strlen(model), model, map,
-		         colon ? "," : "", colon ? colon + 1 : "");
-		const struct js_runtime_ops *reg[16];
-		struct js_runtime *rt = NULL;
-		struct plat_machine *m = NULL;
-		struct cmn_err e;
-		struct js_workload *w = js_workload_new("test");
-		for (int i = 0; w && i < n; i++) {
-			struct js_job j;
-			memset(&j, 0, sizeof j);
-			for (int f = 0; f < JS_SWF_FIELDS; f++)
-				j.f[f] = -1;
-			j.f[JS_F_JOB] = i + 1;
-			j.submit_s = jobs[i].submit;
-			j.run_s = jobs[i].run;
-			j.req_s = 10 * jobs[i].run;
-			j.size = 4;
-			j.f[JS_F_EXE] = jobs[i].exe;
-			j.f[JS_F_PARTITION] = jobs[i].nodes[0] + 16 * jobs[i].nodes[1] +
-			                      256 * jobs[i].nodes[2] + 4096 * jobs[i].nodes[3];
-			if (js_workload_push(w, &j))
-				_exit(3);
-		}
-		struct js_alloc_ops ops = *first_free();
-		ops.place = scripted_place;
-		ops.fits = NULL;
-		struct case_run c = {w, NULL, &ops, fd[1]};
-		if (cpl_runtimes_all(reg, 15) < 0 || js_runtime_create_in(reg, spec, &rt, &e) ||
-		    plat_machine_create(MACHINE, &m, &e) ||
-		    (c.rt = rt, js_runtime_drive(rt, m, w, case_body, &c, &e))) {
-			fprintf(stderr, "%s: %s\n", spec, e.msg);
-			_exit(2);
-		}
-		js_runtime_destroy(rt); /* the models' temporary files */
-		plat_machine_destroy(m);
-		_exit(0); /* SimGrid's state dies with the child */
-	}
-	close(fd[1]);
-	int ok = pid > 0;
-	for (int i = 0; ok && i < n; i++)
-		ok = read(fd[0], &exec[i], sizeof exec[i]) == sizeof exec[i];
-	close(fd[0]);
-	int st = 0;
-	if (pid > 0)
-		waitpid(pid, &st, 0);
-	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	struct case_args a = {model, jobs, n};
+	return th_in_child(case_child, &a, exec, n);
 }
 
 static const char *const models[] = {"linkload",

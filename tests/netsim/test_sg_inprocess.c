@@ -52,77 +52,74 @@ static struct trace *trace_of(const char *text)
 	return t;
 }
 
+struct run_args {
+	int in_process, deadlock;
+};
+
+/* run's child: the engine and the evaluations; their finish times into fd. */
+static void run_child(void *ctx, int fd)
+{
+	int in_process = ((const struct run_args *)ctx)->in_process;
+	int deadlock = ((const struct run_args *)ctx)->deadlock;
+	struct plat_machine *m;
+	struct cmn_err e;
+	char xml[] = "/tmp/placesim-inproc-XXXXXX";
+	int x = mkstemp(xml);
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
+	if (x < 0 || plat_machine_create(MACHINE, &m, &e) || plat_xml_write(m, &xo, xml, &e))
+		_exit(2);
+	close(x);
+	const char *params;
+	const struct net_engine_ops *ops = net_engine_find("s4u", &params, &e);
+	struct net_engine_args a = {m, xml, NULL, 1, 0, params, in_process};
+	void *eng;
+	if (!ops || ops->create(&a, &eng, &e))
+		_exit(2);
+	struct trace *ft = one_iteration("ft"),
+	             *dl = trace_of("0 send 1 0 1000000\n0 recv 1 0 1000000\n"
+	                            "1 send 0 0 1000000\n1 recv 0 0 1000000\n");
+	int spread[4] = {0, 1, 4, 5}, other[4] = {2, 3, 8, 12}, pair[2] = {6, 7};
+	/* ranks 0 and 1 send to node 4 through leaf switch 0's up port 0,
+	 * which the other job's 2 -> 8 also takes (test_emergent.c) */
+	struct net_job one = {"a", ft, spread, 0},
+	               two[2] = {{"a", ft, spread, 0}, {"b", ft, other, 0}};
+	struct net_job stuck = {"dl", dl, pair, 0};
+	struct net_job_result r[2], d;
+	double out[NRES];
+	for (int i = 0; i < NRES; i++)
+		out[i] = -2;
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	int children = 0;
+	if (!ops->evaluate(eng, &one, 1, 0, r, &e))
+		out[0] = r[0].finish;
+	children += forked_one(&chld);
+	if (deadlock && !ops->evaluate(eng, &stuck, 1, 0, &d, &e))
+		out[4] = d.finish;
+	children += forked_one(&chld);
+	if (!ops->evaluate(eng, two, 2, 0, r, &e))
+		out[1] = r[0].finish, out[2] = r[1].finish;
+	children += forked_one(&chld);
+	if (!ops->evaluate(eng, &one, 1, 0, r, &e))
+		out[3] = r[0].finish;
+	children += forked_one(&chld);
+	out[5] = children;
+	if (write(fd, out, sizeof out) != sizeof out)
+		_exit(4);
+	unlink(xml);
+	_exit(0); /* SimGrid's state dies with the child */
+}
+
 /* In a child: the engine (in_process or not) and the evaluations, their
  * finish times into res (NRES values; -2 where the engine failed). With
  * deadlock, a deadlocking job is evaluated between the first and the
  * second evaluation. */
 static int run(int in_process, int deadlock, double *res)
 {
-	int fd[2];
-	if (pipe(fd))
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(fd[0]);
-		struct plat_machine *m;
-		struct cmn_err e;
-		char xml[] = "/tmp/placesim-inproc-XXXXXX";
-		int x = mkstemp(xml);
-		struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
-		if (x < 0 || plat_machine_create(MACHINE, &m, &e) ||
-		    plat_xml_write(m, &xo, xml, &e))
-			_exit(2);
-		close(x);
-		const char *params;
-		const struct net_engine_ops *ops = net_engine_find("s4u", &params, &e);
-		struct net_engine_args a = {m, xml, NULL, 1, 0, params, in_process};
-		void *eng;
-		if (!ops || ops->create(&a, &eng, &e))
-			_exit(2);
-		struct trace *ft = one_iteration("ft"),
-		             *dl = trace_of("0 send 1 0 1000000\n0 recv 1 0 1000000\n"
-		                            "1 send 0 0 1000000\n1 recv 0 0 1000000\n");
-		int spread[4] = {0, 1, 4, 5}, other[4] = {2, 3, 8, 12}, pair[2] = {6, 7};
-		/* ranks 0 and 1 send to node 4 through leaf switch 0's up port 0,
-		 * which the other job's 2 -> 8 also takes (test_emergent.c) */
-		struct net_job one = {"a", ft, spread, 0},
-		               two[2] = {{"a", ft, spread, 0}, {"b", ft, other, 0}};
-		struct net_job stuck = {"dl", dl, pair, 0};
-		struct net_job_result r[2], d;
-		double out[NRES];
-		for (int i = 0; i < NRES; i++)
-			out[i] = -2;
-		sigset_t chld;
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
-		int children = 0;
-		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
-			out[0] = r[0].finish;
-		children += forked_one(&chld);
-		if (deadlock && !ops->evaluate(eng, &stuck, 1, 0, &d, &e))
-			out[4] = d.finish;
-		children += forked_one(&chld);
-		if (!ops->evaluate(eng, two, 2, 0, r, &e))
-			out[1] = r[0].finish, out[2] = r[1].finish;
-		children += forked_one(&chld);
-		if (!ops->evaluate(eng, &one, 1, 0, r, &e))
-			out[3] = r[0].finish;
-		children += forked_one(&chld);
-		out[5] = children;
-		if (write(fd[1], out, sizeof out) != sizeof out)
-			_exit(4);
-		unlink(xml);
-		_exit(0); /* SimGrid's state dies with the child */
-	}
-	close(fd[1]);
-	int ok = pid > 0 && read(fd[0], res, NRES * sizeof *res) == (ssize_t)(NRES * sizeof *res);
-	close(fd[0]);
-	int st = 0;
-	if (pid > 0)
-		waitpid(pid, &st, 0);
-	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	struct run_args a = {in_process, deadlock};
+	return th_in_child(run_child, &a, res, NRES);
 }
 
 static void test_same_times(void)
