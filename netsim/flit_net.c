@@ -280,11 +280,6 @@ double flit_cycle_s(const struct plat_machine *m, int flit_bytes)
 	return 0;
 }
 
-/* Each link's delay, gap between flits and VC buffer size, and its wire
- * slots: with links=cycles the parameters' delays, a flit per cycle, buf;
- * with links=platform the machine's latency in cycles, its bandwidth as a
- * fraction of the node links' (a flit every gap cycles), and buffers deep
- * enough to keep that rate over the credit round trip. */
 /* The cycles a flit arriving at vertex x stays there before it may leave:
  * switches hold it the router delay (with pipeline=packet a body or tail
  * flit only the last two stages; with vc_alloc=islip a head one cycle
@@ -299,6 +294,11 @@ static int ready_hold(const struct flit_net *n, int x, int head)
 	return n->p.vc_pipeline && !head && R > 2 ? 2 : R;
 }
 
+/* Each link's delay, gap between flits and VC buffer size, and its wire
+ * slots: with links=cycles the parameters' delays, a flit per cycle, buf;
+ * with links=platform the machine's latency in cycles, its bandwidth as a
+ * fraction of the node links' (a flit every gap cycles), and buffers deep
+ * enough to keep that rate over the credit round trip. */
 static int link_timing(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_machine *m = n->m;
@@ -555,10 +555,8 @@ void flit_net_destroy(struct flit_net *n)
 {
 	if (!n)
 		return;
-	size_t V = (size_t)n->p.vcs;
-	for (size_t i = (size_t)n->nl * V; n->in && i < ((size_t)n->nl + (size_t)n->nodes) * V;
-	     i += V)
-		free(n->in[i].f); /* injection buffers: sized per packet */
+	for (int x = 0; n->in && x < n->nodes; x++)
+		free(vc_of(n, n->nl + x, 0)->f); /* injection buffers: sized per packet */
 	free(n->fslab);
 	free(n->in);
 	free(n->credits);
@@ -852,15 +850,14 @@ int flit_net_source_room(const struct flit_net *n, int x, int flits)
 {
 	if (!n->p.source_queue)
 		return 1;
-	size_t V = (size_t)n->p.vcs;
-	long held = n->in[((size_t)n->nl + (size_t)x) * V].n; /* its injection port */
+	long held = n->in[vc_id(n, n->nl + x, 0)].n; /* its injection port */
 	for (int k = n->qhead[x]; k >= 0; k = n->pk[k].next)
 		held += n->pk[k].len;
 	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */
 		int l = n->outl[i];
 		held += n->fon[l]; /* on the wire */
-		for (size_t v = 0; v < V; v++)
-			held += n->in[(size_t)l * V + v].n;
+		for (int v = 0; v < n->p.vcs; v++)
+			held += n->in[vc_id(n, l, v)].n;
 	}
 	return held + flits <= (long)n->p.source_queue * flits;
 }
@@ -885,8 +882,8 @@ int flit_net_check(const struct flit_net *n, struct cmn_err *e)
 	int V = n->p.vcs;
 	for (int l = 0; l < n->nl; l++)
 		for (int v = 0; v < V; v++) {
-			int cr = n->credits[l * V + v], inbuf = n->in[(size_t)l * V + v].n,
-			    wire = 0, cwire = 0;
+			int cr = n->credits[l * V + v], inbuf = n->in[vc_id(n, l, v)].n, wire = 0,
+			    cwire = 0;
 			for (size_t s = n->wbase[l]; s < n->wbase[l + 1]; s++) {
 				wire += n->wire[s].vc == v;
 				cwire += (int)(n->cwire[s] >> v & 1);

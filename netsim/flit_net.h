@@ -79,7 +79,8 @@ struct flit_params {
 	                       iteration matches input and output VCs, a head holds its VC
 	                       from then; 0: a head takes a free VC as it wins the switch */
 	int vc_pick_dim;    /* 1: INSEE's oblivious VC choice: a packet keeps its VC within a
-	                       dimension of a mesh or torus, drawn at random as it enters one */
+	                       dimension of a mesh or torus; entering one it asks for a VC
+	                       drawn at random afresh at each request */
 	int source_queue;   /* synthetic traffic: packets a node holds before the network (its
 	                       queue, injection port, its switch's buffers of its link); 0:
 	                       unbounded */
