@@ -162,12 +162,7 @@ F="--synthetic dq:jobs=15,n1=1,n2=16,mean_run=0.05,load=0.9,req_factor=1 --seed 
 "$B/cosim" --synthetic dq:jobs=300,n1=1,n2=16,mean_run=5,load=0.9,req_factor=1 --seed 2 --machine kary-ntree:k=4,n=2 \
 	--sched easy --runtime full:class=A --jobs-out "$T/fs.csv" > /dev/null 2>&1 &
 pid=$!
-child=""
-for i in $(seq 1 400); do
-	child=$(awk -v p=$pid '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null | head -1)
-	[ -n "$child" ] && break
-	sleep 0.05
-done
+child=$(first_child $pid)
 kill -TERM $pid
 wait $pid
 st=$?

@@ -252,12 +252,7 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 # the run; SIGINT is ignored in background jobs until the engine starts)
 "$NS" --machine kary-ntree:k=4,n=3 --engine s4u --job cg.B.64@contiguous --jobs-out "$T/int.csv" > /dev/null 2>&1 &
 pid=$!
-child=""
-for i in $(seq 1 400); do
-	child=$(awk -v p=$pid '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null | head -1)
-	[ -n "$child" ] && break
-	sleep 0.05
-done
+child=$(first_child $pid)
 kill -INT $pid
 wait $pid
 st=$?
