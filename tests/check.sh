@@ -23,3 +23,18 @@ first_child() {
 	done
 	echo "$c"
 }
+# signal_stops SIG STATUS OUT CMD..: runs CMD in the background and sends it
+# SIG once it has a child process; succeeds when CMD ends with STATUS, that
+# child is gone and nothing named OUT* is in $T (for check).
+signal_stops() {
+	local sig=$1 want=$2 out=$3 pid child st
+	shift 3
+	"$@" > /dev/null 2>&1 &
+	pid=$!
+	child=$(first_child $pid)
+	kill -"$sig" $pid
+	wait $pid
+	st=$?
+	sleep 0.2
+	[ -n "$child" ] && [ $st -eq "$want" ] && [ ! -e "/proc/$child" ] && [ -z "$(ls "$T" | grep -F "$out")" ]
+}

@@ -159,17 +159,9 @@ F="--synthetic dq:jobs=15,n1=1,n2=16,mean_run=0.05,load=0.9,req_factor=1 --seed 
 	ok "full: a kill is refused with the job, nothing written" || ko "full --kill: $(cat "$T/err")"
 # full stopped by a signal: its simulation's process stops with it (a run of
 # minutes, stopped once that process exists), nothing written
-"$B/cosim" --synthetic dq:jobs=300,n1=1,n2=16,mean_run=5,load=0.9,req_factor=1 --seed 2 --machine kary-ntree:k=4,n=2 \
-	--sched easy --runtime full:class=A --jobs-out "$T/fs.csv" > /dev/null 2>&1 &
-pid=$!
-child=$(first_child $pid)
-kill -TERM $pid
-wait $pid
-st=$?
-sleep 0.2
-[ -n "$child" ] && [ $st -eq 143 ] && [ ! -e "/proc/$child" ] && [ -z "$(ls "$T" | grep fs.csv)" ] &&
-	ok "full: a signal stops the simulation's process too, nothing written" ||
-	ko "full killed: child '$child', status $st, $(ls "$T" | grep fs.csv)"
+check "full: a signal stops the simulation's process too, nothing written" signal_stops TERM 143 fs.csv \
+	"$B/cosim" --synthetic dq:jobs=300,n1=1,n2=16,mean_run=5,load=0.9,req_factor=1 --seed 2 \
+	--machine kary-ntree:k=4,n=2 --sched easy --runtime full:class=A --jobs-out "$T/fs.csv"
 printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
 "$B/cosim" --workload "$T/seven.swf" --machine torus:dims=4x4x2 --alloc bgl --runtime full:class=S --jobs-out "$T/fb.csv" > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && [ ! -e "$T/fb.csv" ] && grep -q "job 1: full: placed on 8 nodes, not its size 7" "$T/err" &&

@@ -250,16 +250,8 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 # SIGINT once SimGrid runs (its own handler replaced): the run and its
 # evaluation child stop, nothing written (the child: one whose parent is
 # the run; SIGINT is ignored in background jobs until the engine starts)
-"$NS" --machine kary-ntree:k=4,n=3 --engine s4u --job cg.B.64@contiguous --jobs-out "$T/int.csv" > /dev/null 2>&1 &
-pid=$!
-child=$(first_child $pid)
-kill -INT $pid
-wait $pid
-st=$?
-sleep 0.2
-[ -n "$child" ] && [ $st -eq 130 ] && [ ! -e "/proc/$child" ] && [ -z "$(ls "$T" | grep int.csv)" ] &&
-	ok "SIGINT during a SimGrid run: it and its evaluation stop, nothing written" ||
-	ko "SIGINT: child '$child', status $st, $(ls "$T" | grep int.csv)"
+check "SIGINT during a SimGrid run: it and its evaluation stop, nothing written" signal_stops INT 130 \
+	int.csv "$NS" --machine kary-ntree:k=4,n=3 --engine s4u --job cg.B.64@contiguous --jobs-out "$T/int.csv"
 "$NS" --machine flat:nodes=4 --job nosuch.txt@0-1 2> "$T/err"
 [ $? -eq 2 ] && ok "unknown trace: exit 2" || ko "unknown trace: $(cat "$T/err")"
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --engine flot 2> "$T/err"
