@@ -36,6 +36,7 @@ struct vc {
 	int64_t front_ready; /* the ready cycle of its front flit (when n > 0) */
 	int x, k;            /* its vertex (the far end of its port), its local index there */
 	int evnext;          /* the next VC in its timing-wheel slot's list */
+	int port, v;         /* its input port (a link, or nl + node) and its VC there */
 };
 
 struct wire {
@@ -89,6 +90,7 @@ struct flit_net {
 	 * stamp of the call that used them); outputs' grants */
 	int *req, *rk, *rj, nrk, *oused, *grant;
 	int *kport, *kvc; /* local input VC k: its port's local index (k / V), its VC (k % V) */
+	int *kg; /* vertex x's local input VC k: its index in in[], at port_first[x] V + k */
 	int64_t *xused, stamp, *gst; /* gst: per output, the call that granted it */
 	int *gl;                     /* outputs asked for in a call */
 	uint64_t *mreq, *mgr; /* islip on masks: per output its requesters, per input its grants */

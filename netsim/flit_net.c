@@ -491,6 +491,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->rj = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rj);
 	n->kport = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kport);
 	n->kvc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kvc);
+	n->kg = malloc(((size_t)n->port_first[n->nv] * (size_t)p->vcs + 1) * sizeof *n->kg);
 	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
 	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
@@ -503,7 +504,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		n->va_g = calloc(nvc ? nvc : 1, sizeof *n->va_g);
 		n->va_a = calloc(nports * (size_t)p->vcs, sizeof *n->va_a);
 	}
-	if (!n->rmask || !fill || !n->req || !n->rk || !n->rj || !n->kport || !n->kvc ||
+	if (!n->rmask || !fill || !n->req || !n->rk || !n->rj || !n->kport || !n->kvc || !n->kg ||
 	    !n->xused || !n->oused || !n->grant || !n->gl || !n->gst || !n->va || !n->mreq ||
 	    !n->mgr || (p->va_islip && (!n->va_g || !n->va_a))) {
 		free(fill);
@@ -519,6 +520,10 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 				size_t g = vc_id(n, port, v);
 				n->in[g].x = x;
 				n->in[g].k = i * p->vcs + v;
+				n->in[g].port = port;
+				n->in[g].v = v;
+				n->kg[(size_t)n->port_first[x] * (size_t)p->vcs +
+				      (size_t)n->in[g].k] = (int)g;
 			}
 		}
 	for (int l = 0; l < n->nl; l++) {
@@ -599,6 +604,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->rj);
 	free(n->kport);
 	free(n->kvc);
+	free(n->kg);
 	free(n->xused);
 	free(n->oused);
 	free(n->grant);

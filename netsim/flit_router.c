@@ -187,16 +187,16 @@ static inline int slow_link_busy(const struct flit_net *n, int l)
 	return n->gap[l] > 1 && n->now - n->out_used[l] < n->gap[l];
 }
 
-/* What the front flit of VC v of input port `port` at vertex x asks for
+/* What the front flit of VC g (its index in in[]) at vertex x asks for
  * this cycle: the local index of its output at x (out links in order, then
  * ejection), or -1 when it cannot move (not ready, no downstream VC, no
  * credit, ejection port used), or REQ_VA for a head at a switch that needs
  * VC allocation (vc_alloc=islip). An adaptive head records the link it
  * chose (the VC's pick, the link's picked cycle); a head asking for a VC
  * its link (the pick). */
-static int request(struct flit_net *n, int x, int port, int v)
+static int request(struct flit_net *n, int x, size_t g)
 {
-	struct vc *c = vc_of(n, port, v);
+	struct vc *c = &n->in[g];
 	if (!c->n || c->front_ready > n->now)
 		return -1;
 	int V = n->p.vcs;
@@ -223,17 +223,17 @@ static int request(struct flit_net *n, int x, int port, int v)
 	}
 	if (slow_link_busy(n, out))
 		return -1;
-	int w = c->want = free_vc(n, q, v, out);
+	int w = c->want = free_vc(n, q, c->v, out);
 	c->pick = out;
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }
 
-/* Sends the front flit of VC v of input port `port` at vertex x, which
+/* Sends the front flit of VC g (its index in in[]) at vertex x, which
  * request() found able to move. */
-static void send(struct flit_net *n, int x, int port, int v,
+static void send(struct flit_net *n, int x, size_t g,
                  void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	struct vc *c = vc_of(n, port, v);
+	struct vc *c = &n->in[g];
 	struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
 	int h = f->hop + 1;
@@ -262,9 +262,9 @@ static void send(struct flit_net *n, int x, int port, int v,
 			q->crossed = crossed;
 		}
 		n->credits[out * V + c->out_vc]--;
-		struct flit g = *f;
-		g.hop = (short)h;
-		to_link(n, out, c->out_vc, g);
+		struct flit moved = *f;
+		moved.hop = (short)h;
+		to_link(n, out, c->out_vc, moved);
 		n->link_flits[out]++;
 		if (f->tail) /* the downstream VC takes its next packet behind this one */
 			n->busy[out] &= ~(UINT64_C(1) << c->out_vc);
@@ -288,9 +288,9 @@ static void send(struct flit_net *n, int x, int port, int v,
 		}
 		c->front_ready = next->ready;
 	}
-	vc_front(n, vc_id(n, port, v));
-	if (port < n->nl) /* a credit back upstream */
-		credit_back(n, port, v);
+	vc_front(n, g);
+	if (c->port < n->nl) /* a credit back upstream */
+		credit_back(n, c->port, c->v);
 	if (sent.tail)
 		c->out_vc = -1;
 	if (eject >= 0 && sent.tail) {
@@ -312,12 +312,12 @@ static void send(struct flit_net *n, int x, int port, int v,
 static void held_send(struct flit_net *n, int x, int k, int g,
                       void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int port = n->port[n->port_first[x] + n->kport[k]];
-	const struct vc *c = vc_of(n, port, n->kvc[k]);
+	size_t gv = (size_t)n->kg[(size_t)n->port_first[x] * (size_t)n->p.vcs + (size_t)k];
+	const struct vc *c = &n->in[gv];
 	const struct flit *f = &c->f[c->first];
 	if (n->p.hold_packet)
 		n->hold[g] = f->tail ? -1 : k;
-	send(n, x, port, n->kvc[k], done, ctx);
+	send(n, x, gv, done, ctx);
 }
 
 /* The first set bit of m (not 0) at or after bit s, cyclically. */
@@ -356,7 +356,8 @@ static void islip_masks(struct flit_net *n, int x, int np, int nout,
 	}
 	for (; ins; ins &= ins - 1) { /* accepts, inputs in order: first from the input's pointer */
 		int xin = __builtin_ctzll(ins), k0 = vcx ? xin : xin * V;
-		int port = n->port[first + n->kport[k0]], ai = vcx ? port * V + n->kvc[k0] : port;
+		int g0 = n->kg[(size_t)first * (size_t)V + (size_t)k0],
+		    ai = vcx ? g0 : n->in[g0].port;
 		int j = first_from(gm[xin], n->aptr[ai]), k = n->grant[j];
 		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
 		gm[xin] = 0;
@@ -381,9 +382,11 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x], *req = n->req;
 	if (n->nrk == 1) { /* one request: what the allocators below do with it */
-		int k = n->rk[0], j = n->rj[0], port = n->port[first + n->kport[k]], v = n->kvc[k];
+		int k = n->rk[0], j = n->rj[0];
+		size_t gk = (size_t)n->kg[(size_t)first * (size_t)V + (size_t)k];
+		int port = n->in[gk].port, v = n->in[gk].v;
 		if (n->p.alloc == FLIT_ALLOC_RR) {
-			send(n, x, port, v, done, ctx);
+			send(n, x, gk, done, ctx);
 			n->vrr[port] = wrap(v + 1, port < n->nl ? V : 1);
 			n->rr[x] = wrap(n->rr[x] + 1, np);
 			return;
@@ -428,7 +431,7 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 				int v = wrap(n->vrr[port] + jj, nvc), r = req[i * V + v];
 				if (r < 0 || oused[r])
 					continue;
-				send(n, x, port, v, done, ctx);
+				send(n, x, vc_id(n, port, v), done, ctx);
 				oused[r] = 1;
 				n->vrr[port] = wrap(v + 1, nvc);
 				if (!vcx)
@@ -577,17 +580,18 @@ void flit_router_cycle(struct flit_net *n, int x,
 	int first = n->port_first[x], np = n->port_first[x + 1] - first;
 	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
 	const uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw];
+	const int *kg = &n->kg[(size_t)first * (size_t)n->p.vcs];
 	int nva = 0;
 	n->nrk = 0;
 	for (int w = 0; w < n->kw; w++) /* the VCs whose front flit may leave now */
 		for (uint64_t b = m[w]; b; b &= b - 1) {
 			int k = (w << 6) + __builtin_ctzll(b);
-			int r = request(n, x, n->port[first + n->kport[k]], n->kvc[k]);
+			size_t g = (size_t)kg[k];
+			int r = request(n, x, g);
 			if (r >= 0) {
 				n->rj[n->nrk] = r;
 				n->rk[n->nrk++] = k;
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
-				size_t g = vc_id(n, n->port[first + n->kport[k]], n->kvc[k]);
 				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va[nva++];
 				int lo = 0, nv = n->p.vcs;
