@@ -48,10 +48,11 @@ struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
 	int nv, nl, nodes, maxr;
-	int *ldelay;   /* cycles on each link: L, or C for a node's link */
-	int *hold_for; /* per link l, the cycles a flit arriving over it stays at its far
-	                  end before it may leave: [2 l] a body or tail flit, [2 l + 1] a
-	                  head (ready_hold in flit_net.c) */
+	size_t rstride; /* a packet's route slots in routes: maxr, at least 1 */
+	int *ldelay;    /* cycles on each link: L, or C for a node's link */
+	int *hold_for;  /* per link l, the cycles a flit arriving over it stays at its far
+	                   end before it may leave: [2 l] a body or tail flit, [2 l + 1] a
+	                   head (ready_hold in flit_net.c) */
 	int64_t now, last_move;
 	long on_wires; /* flits on links now: moving, whatever the buffers do */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
@@ -175,7 +176,7 @@ static inline void vc_front(struct flit_net *n, size_t g)
 /* Packet k's route. */
 static inline int *pk_route(const struct flit_net *n, int k)
 {
-	return n->routes + (size_t)k * (size_t)(n->maxr ? n->maxr : 1);
+	return n->routes + (size_t)k * n->rstride;
 }
 
 /* Link l's wire slot at cycle t. */

@@ -365,6 +365,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->nl = m->nlinks;
 	n->nodes = m->nodes;
 	n->maxr = plat_max_route(m);
+	n->rstride = n->maxr > 0 ? (size_t)n->maxr : 1;
 	/* VC v of port i at in[i V + v]: a node's injection port uses its VC 0 */
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
 	size_t allvc = nports * (size_t)p->vcs;
@@ -666,9 +667,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 			if (pk)
 				n->pk = pk;
 			int *r =
-			    pk ? realloc(n->routes,
-			                 (size_t)cap * (size_t)(n->maxr ? n->maxr : 1) * sizeof *r)
-			       : NULL;
+			    pk ? realloc(n->routes, (size_t)cap * n->rstride * sizeof *r) : NULL;
 			if (!r)
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 			n->routes = r;
