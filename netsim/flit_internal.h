@@ -111,8 +111,10 @@ struct flit_net {
 	int64_t *out_used, *eject_used; /* the cycle a link last sent, an ejection port ejected */
 	long *link_flits;
 	signed char *ldim, *lwrap; /* datelines: a router link's dimension (-1: none), wrap link */
-	int nd, *vco;              /* plain tori: dimensions, each vertex's coordinates */
-	signed char *ldg;          /* vc_pick=dimension: each link's grid dimension (-1: none) */
+	int *lprev;       /* bubble_at=local: per ring link out of a router, the ring link into it
+	                     the same way (-1: none); NULL otherwise */
+	int nd, *vco;     /* plain tori: dimensions, each vertex's coordinates */
+	signed char *ldg; /* vc_pick=dimension: each link's grid dimension (-1: none) */
 	struct packet *pk;
 	int *routes;            /* packet k's route: nhops link ids from routes + k maxr */
 	int *rcache, *rlen;     /* deterministic routes per node pair (src nodes + dst): maxr

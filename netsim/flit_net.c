@@ -59,8 +59,14 @@ const struct cmn_param_def flit_param_defs[] = {
      "dim_order_torus: the half is fixed as a packet turns into a dimension, the upper one "
      "if its coordinate there is above its destination's, i.e. going the + way across the "
      "wraparound link or the - way not across it; plain tori), "
-     "bubble flow control (needs vct: entering a ring takes room for two packets), or none "
-     "(may deadlock)"},
+     "bubble flow control (needs vct: entering a ring takes room for two packets; "
+     "bubble_at), or none (may deadlock)"},
+    {"bubble_at", CMN_PT_CHOICE, "next", 0, 0, "next|local",
+     "deadlock=bubble: where a packet entering a ring (from its node or another "
+     "dimension) needs room for two packets: next (the VC it enters, at the next router) "
+     "or local (FSIN's check_restrictions: this router's own input VC of the same ring "
+     "direction and VC index, which the ring's packets pass through here, while the VC "
+     "it enters needs room for one)"},
     {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
      "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
     {"pipeline", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
@@ -122,6 +128,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	              : strcmp(cmn_params_str(cp, "deadlock"), "partition") == 0 ? 2
 	                                                                         : 0;
 	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
+	p->bubble_local = strcmp(cmn_params_str(cp, "bubble_at"), "local") == 0;
 	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
 	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
 	p->source_queue = (int)cmn_params_num(cp, "source_queue");
@@ -145,6 +152,27 @@ static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k
 		if (a[d] != b[d])
 			dim = d, *span = abs(a[d] - b[d]);
 	return dim;
+}
+
+/* bubble_at=local: for each ring link out of router x, the ring link into
+ * x that carries packets the same way (from x's other neighbour in that
+ * dimension; -1 for none: rings of two). */
+static int mark_ring_prev(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_link *lk = n->m->links;
+	if (!(n->lprev = malloc(((size_t)n->nl + 1) * sizeof *n->lprev)))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int l = 0; l < n->nl; l++)
+		n->lprev[l] = -1;
+	for (int in = 0; in < n->nl; in++) {
+		int x = lk[in].dst;
+		for (int i = n->out_first[x]; n->ldim[in] >= 0 && i < n->out_first[x + 1]; i++) {
+			int out = n->outl[i];
+			if (n->ldim[out] == n->ldim[in] && lk[out].dst != lk[in].src)
+				n->lprev[out] = in;
+		}
+	}
+	return 0;
 }
 
 /* On a torus (datelines or bubbles): each router link's dimension and
@@ -199,7 +227,7 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 			n->lwrap[c * g->nlinks + l] = (char)wr;
 		}
 	}
-	return 0;
+	return n->p.bubble && n->p.bubble_local ? mark_ring_prev(n, e) : 0;
 }
 
 /* vc_pick=dimension: each router link's dimension on a plain mesh or torus
@@ -618,6 +646,7 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->va_a);
 	free(n->ldim);
 	free(n->lwrap);
+	free(n->lprev);
 	free(n->vco);
 	free(n->ldg);
 	free(n->pk);

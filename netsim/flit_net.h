@@ -28,8 +28,10 @@
  * half after it (again the lower half in the next dimension), so a torus
  * needs at least 2 VCs. Or bubble flow control (Puente et al., INSEE's
  * default; cut-through only): a head may enter a ring (from its node or
- * from another dimension) only into a VC with room for two packets, so a
- * ring always keeps a free packet buffer, and every VC serves every
+ * from another dimension) only into a VC with room for two packets (or,
+ * bubble_local as FSIN checks, only when its own router's input VC of that
+ * ring direction has room for two and the VC it enters room for one), so
+ * a ring always keeps a free packet buffer, and every VC serves every
  * packet. With neither every VC serves every packet and a loaded torus can
  * deadlock (the watchdog then says so).
  *
@@ -71,6 +73,9 @@ struct flit_params {
 	int platform_links; /* each link's latency and bandwidth from the machine */
 	int dateline;       /* tori: VCs in two classes, the upper one after the wrap link */
 	int bubble;         /* tori: bubble flow control (cut-through; INSEE's default) */
+	int bubble_local;   /* bubble: the two free packets in the entering router's own
+	                       input VC of that ring direction and VC index (FSIN), with room
+	                       for one in the VC entered; 0: both in the VC entered */
 	int vc_pipeline;    /* 1: BookSim's per-VC pipeline: a head behind another packet
 	                       leaves R - 1 cycles after that packet's tail, body and tail
 	                       flits min(2, R) after arrival; 0: every flit R after arrival */

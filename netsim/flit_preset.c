@@ -29,7 +29,8 @@ struct flit_preset {
  * packets), one crossbar input per VC, each output serving one packet at a
  * time, a VC kept within a dimension and drawn afresh at each request to
  * enter one (FSIN's bubble_oblivious request: vc_pick=dimension), bubble
- * flow control on tori (its default), and for synthetic traffic a source
+ * flow control on tori (its default, with its check_restrictions' test of
+ * the router's own queue: bubble_at=local), and for synthetic traffic a source
  * of 6 packets (its injection buffer of 4 and injection queue of 2: a
  * packet generated while they are full waits with the generator, and its
  * latency counts from when it enters: source_queue=6). */
@@ -42,7 +43,7 @@ static const struct flit_preset presets[] = {
      "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
      "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4,vc_pick=dimension,"
      "source_queue=6",
-     "deadlock=bubble", NULL},
+     "deadlock=bubble,bubble_at=local", NULL},
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };
 

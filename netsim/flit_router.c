@@ -94,6 +94,15 @@ static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
 	       (!n->p.cut_through || n->credits[out * n->p.vcs + w] >= need);
 }
 
+/* bubble_at=local: whether this router's own input VC w of the ring
+ * direction of link out (the VC the ring's packets come through) has
+ * room for two packets of len flits (FSIN's check_restrictions). */
+static int local_bubble(const struct flit_net *n, int out, int w, int len)
+{
+	int in = n->lprev[out];
+	return in < 0 || n->lcap[in] - n->in[vc_id(n, in, w)].n >= 2 * len;
+}
+
 /* The first free downstream VC (round-robin, of its class, with room for
  * the whole packet under cut-through, for two when a bubble is needed) on
  * link out, or -1. */
@@ -101,10 +110,12 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 {
 	int lo, nv, dim, crossed;
 	vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-	/* bubble flow control: entering a ring needs room for two packets */
-	int need = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim
-	               ? 2 * q->len
-	               : q->len;
+	/* bubble flow control: entering a ring needs room for two packets in
+	 * the VC it enters (bubble_at=next) or in its own router's VC of that
+	 * ring (local) */
+	int enter = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim;
+	int local = enter && n->lprev;
+	int need = enter && !local ? 2 * q->len : q->len;
 	if (n->ldg && n->ldg[out] >= 0) {
 		/* vc_pick=dimension: the VC it is in while it goes on in a
 		 * dimension; entering one, a VC drawn afresh at each request
@@ -112,11 +123,13 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 		int w = n->ldg[out] == q->gdim ? vin
 		                               : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
-		return vc_takable(n, out, w, need) ? w : -1;
+		return vc_takable(n, out, w, need) && (!local || local_bubble(n, out, w, q->len))
+		           ? w
+		           : -1;
 	}
 	for (int i = 0; i < nv; i++) {
 		int w = lo + wrap(n->orr[out] + i, nv);
-		if (vc_takable(n, out, w, need))
+		if (vc_takable(n, out, w, need) && (!local || local_bubble(n, out, w, q->len)))
 			return w;
 	}
 	return -1;

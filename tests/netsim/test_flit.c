@@ -467,7 +467,7 @@ static int ring_vct(int bubble, struct log *lg, struct cmn_err *e)
 	struct flit_params p;
 	flit_params_default(&p);
 	p.vcs = 1, p.buf = 8, p.watchdog = 500, p.cut_through = 1, p.dateline = 0,
-	p.bubble = bubble;
+	p.bubble = bubble > 0, p.bubble_local = bubble == 2;
 	int rc = ring_on(&p, 40, 4, 4, lg, e);
 	if (!rc) {
 		struct plat_machine *m = machine("torus:dims=8x1");
@@ -495,6 +495,8 @@ static void test_watchdog(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "need vcs >= 2 (or deadlock=none)"));
 	CU_ASSERT_EQUAL(ring_vct(0, &lg, &e), CMN_ESTATE);
 	CU_ASSERT_EQUAL(ring_vct(1, &lg, &e), 0);
+	CU_ASSERT_EQUAL(lg.n, 320);
+	CU_ASSERT_EQUAL(ring_vct(2, &lg, &e), 0); /* the bubble in the router's own queue */
 	CU_ASSERT_EQUAL(lg.n, 320);
 	/* the same ring as the second cluster of a multi-cluster machine of
 	 * tori: its datelines and bubbles are the cluster's rings' */
@@ -529,6 +531,58 @@ static void test_watchdog(void)
 	CU_ASSERT_EQUAL(flit_net_check(n, &e), 0);
 	flit_net_destroy(n);
 	plat_machine_destroy(m);
+}
+
+/* bubble_at: on an 8-ring (one VC, INSEE's timing: nodes at their
+ * routers, one cycle a hop) packet A (7 -> 1, the + way) waits in router
+ * 1's + input VC while packet C (3 -> 1, the - way) holds node 1's
+ * ejection; packet X (1 -> 3) entering the ring at router 1 the + way
+ * meanwhile finds the VC it enters (router 2's) empty: with bubble_at=next
+ * it goes at once (zero-load latency H + P - 1 = 5), with local (FSIN) it
+ * needs router 1's own + VC, A's, to have room for two packets, so it
+ * waits until A's tail has left it. */
+static void bubble_scene(int local, int64_t *a_done, int64_t *x_lat)
+{
+	struct plat_machine *m = machine("torus:dims=8x1");
+	struct cmn_params cp;
+	struct flit_params p;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(flit_params_parse(local ? "vcs=1" : "vcs=1,bubble_at=next", "insee", m, &cp,
+	                                  &p, &e) == 0);
+	CU_ASSERT_FATAL(p.bubble && p.bubble_local == local);
+	struct flit_net *n;
+	static struct log lg;
+	lg.n = 0;
+	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_FATAL(flit_net_inject(n, 3, 1, 4, 'C', &e) == 0);
+	CU_ASSERT_FATAL(flit_net_run(n, 1, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(flit_net_inject(n, 7, 1, 4, 'A', &e) == 0);
+	CU_ASSERT_FATAL(flit_net_run(n, 3, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(flit_net_inject(n, 1, 3, 4, 'X', &e) == 0);
+	CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(lg.n == 3);
+	for (int i = 0; i < 3; i++) {
+		if (lg.d[i].id == 'A')
+			*a_done = lg.d[i].done;
+		if (lg.d[i].id == 'X')
+			*x_lat = lg.d[i].done - lg.d[i].created;
+	}
+	flit_net_destroy(n);
+	plat_machine_destroy(m);
+}
+
+static void test_bubble_at(void)
+{
+	int64_t a_next, x_next, a_local, x_local;
+	bubble_scene(0, &a_next, &x_next);
+	bubble_scene(1, &a_local, &x_local);
+	CU_ASSERT_EQUAL(x_next, 5);
+	/* A (created at 1: two hops, then four cycles behind C's ejection)
+	 * leaves its VC for good as it is delivered; X (created at 3) enters
+	 * the ring the cycle after and takes its zero-load 5 cycles from there */
+	CU_ASSERT_EQUAL(a_local, 9);
+	CU_ASSERT_EQUAL(a_next, a_local);
+	CU_ASSERT_EQUAL(3 + x_local, a_local + 1 + 5);
 }
 
 static void test_bad_packets(void)
@@ -742,6 +796,7 @@ static void add_suites(void)
 	CU_add_test(s, "vc_pick=dimension: drawn afresh at each request", test_vc_pick_redraw);
 	CU_add_test(s, "links=platform: latency and bandwidth per link", test_platform_links);
 	CU_add_test(s, "a ring deadlock: watchdog, datelines, bubbles", test_watchdog);
+	CU_add_test(s, "bubble_at: where a ring entry looks for its bubble", test_bubble_at);
 	CU_add_test(s, "bad packets and parameters", test_bad_packets);
 	CU_add_test(s, "presets: timing and parsing", test_presets);
 	CU_add_test(s, "pipeline=packet: routing and VC allocation per packet",
