@@ -1,16 +1,16 @@
 /* Recorded traces as job profiles (recorded.h). */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/cleanup.h"
 #include "recorded.h"
+#include "untar.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -39,39 +39,6 @@ static int is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-/* tar xzf archive -C dir; 0 when tar succeeded. */
-static int untar(const char *archive, const char *dir, struct cmn_err *e)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return cmn_err_set(e, CMN_EIO, "%s: cannot start tar: %s", archive,
-		                   strerror(errno));
-	if (pid == 0) {
-		execlp("tar", "tar", "xzf", archive, "-C", dir, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return cmn_err_set(e, CMN_EIO, "%s: waiting for tar: %s", archive,
-			                   strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return cmn_err_set(e, CMN_EINPUT,
-		                   "%s: tar xzf failed (status %d; not a gzip'ed tar archive, or "
-		                   "tar is missing)",
-		                   archive, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	return 0;
-}
-
 int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, struct trace **out,
                       struct cmn_err *e)
 {
@@ -79,17 +46,22 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
 	char base[96], path[4096];
 	snprintf(base, sizeof base, "%s.%c.%d", kernel, cls, n);
 	snprintf(path, sizeof path, "%s/%s.txt", dir, base);
-	char tmp[64] = "", archive[4096] = "";
+	char tmp[4096] = "", archive[4096] = "";
+	struct cpl_unpacked u = {0};
 	int rc = 0;
 	if (!is_file(path)) {
 		snprintf(archive, sizeof archive, "%s/%s.tar.gz", dir, base);
 		if (!is_file(archive))
 			return 0; /* none recorded */
-		snprintf(tmp, sizeof tmp, "/tmp/cosim-recorded-XXXXXX");
+		const char *td = getenv("TMPDIR");
+		if (!td || !*td || strlen(td) > sizeof tmp - 32)
+			td = "/tmp";
+		snprintf(tmp, sizeof tmp, "%s/cosim-recorded-XXXXXX", td);
 		if (!mkdtemp(tmp))
 			return cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 			                   strerror(errno));
-		rc = untar(archive, tmp, e);
+		cmn_cleanup_add(tmp); /* a signal removes it with what is unpacked there */
+		rc = cpl_untar_gz(archive, tmp, &u, e);
 		snprintf(path, sizeof path, "%s/%s.txt", tmp, base);
 		if (!rc && !is_file(path))
 			rc = cmn_err_set(e, CMN_EINPUT, "%s: holds no %s.txt", archive, base);
@@ -111,8 +83,11 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
 			t->files[r] = NULL;
 		}
 	}
-	if (tmp[0])
-		nftw(tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (tmp[0]) {
+		cpl_unpacked_remove(&u);
+		rmdir(tmp);
+		cmn_cleanup_forget(tmp);
+	}
 	if (rc) {
 		if (t)
 			trace_free(t);

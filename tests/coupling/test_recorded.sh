@@ -38,6 +38,18 @@ R=$(ref_of "$T/rec/myapp.S.4.txt")
 R=$(ref_of "$T/pack/packed.S.4.txt")
 "$B/cosim" $FOURS $M --runtime "simgrid:mode=isolated,kernels=packed,class=S,traces=$T/rec" --jobs-out "$T/p.csv" &&
 	same_ref "$T/p.csv" "$R" && ok "a packed trace (.tar.gz) reads the same" || ko "a packed trace (netsim says $R)"
+# the unpacking is ours (no tar program): POSIX ustar and pax archives, and
+# GNU and pax long names (an extra member of a 130-character path first)
+LONG=extra/$(printf 'x%.0s' $(seq 130)).txt
+mkdir -p "$T/pack/extra" && touch "$T/pack/$LONG"
+for fmt in ustar gnu pax; do
+	mkdir -p "$T/fmt-$fmt"
+	[ "$fmt" = ustar ] && first= || first=$LONG
+	tar czf "$T/fmt-$fmt/packed.S.4.tar.gz" --format=$fmt -C "$T/pack" $first packed.S.4.txt packed.S.4.txt_files 2> /dev/null
+	"$B/cosim" $FOURS $M --runtime "simgrid:mode=isolated,kernels=packed,class=S,traces=$T/fmt-$fmt" --jobs-out "$T/p.csv" &&
+		same_ref "$T/p.csv" "$R" && ok "a packed trace, $fmt format${first:+ with a long name}" || ko "packed trace, $fmt format"
+done
+rm -r "$T/pack/extra"
 "$B/cosim" $FOURS $M --runtime "simgrid:mode=shared,kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/s1.csv" &&
 	"$B/cosim" $FOURS $M --runtime "simgrid:mode=shared,kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/s2.csv" &&
 	cmp -s "$T/s1.csv" "$T/s2.csv" && ok "shared with a recorded trace: same inputs, same outputs" || ko "shared, recorded: not deterministic"
@@ -67,10 +79,52 @@ PY
 "$B/cosim" --synthetic dq:jobs=12,n1=3,n2=3 $M --runtime "linkload:kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/x.csv" 2> "$T/err"
 [ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "job 1: .*no recorded trace myapp.S.3 in $T/rec, and no generator" "$T/err" &&
 	ok "a job of a rank count without a trace: its number, nothing written" || ko "rank count without trace: $(cat "$T/err")"
-mkdir -p "$T/bad1" "$T/bad2"
+mkdir -p "$T/bad1" "$T/bad2" "$T/tmpd"
+# bad archives: each an error naming the archive, nothing written, nothing
+# left in the temporary folder (TMPDIR), nothing written outside it
+bad_archive() { # name, expected message; the archive is $T/bad1/cg.S.4.tar.gz
+	TMPDIR="$T/tmpd" "$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad1" --jobs-out "$T/x.csv" 2> "$T/err"
+	[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "bad1/cg.S.4.tar.gz: .*$2" "$T/err" && [ -z "$(ls -A "$T/tmpd")" ] &&
+		ok "a bad archive: $1" || ko "bad archive, $1: $(cat "$T/err"); left: $(ls -A "$T/tmpd")"
+}
 echo junk > "$T/bad1/cg.S.4.tar.gz"
-"$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad1" --jobs-out "$T/x.csv" 2> "$T/err"
-[ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "bad1/cg.S.4.tar.gz: tar xzf failed" "$T/err" && ok "a corrupt archive" || ko "corrupt archive: $(cat "$T/err")"
+bad_archive "five bytes" "not a tar archive (too short)"
+head -c 2048 /dev/urandom | base64 | gzip > "$T/bad1/cg.S.4.tar.gz"
+bad_archive "text" "not a tar archive (bad header)"
+zcat "$T/rec/packed.S.4.tar.gz" | head -c 3000 | gzip > "$T/bad1/cg.S.4.tar.gz"
+bad_archive "cut short" "truncated in member packed.S.4.txt_files/"
+python3 - "$T/bad1/cg.S.4.tar.gz" << 'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
+    data = b"escaped\n"
+    i = tarfile.TarInfo("../evil.txt"); i.size = len(data); t.addfile(i, io.BytesIO(data))
+PY
+bad_archive "a member climbing out" 'member ../evil.txt: an absolute path or one with ".."'
+[ ! -e "$T/evil.txt" ] && ok "... and nothing written outside" || ko "a member climbing out was written"
+python3 - "$T/bad1/cg.S.4.tar.gz" << 'PY'
+import sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
+    i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.SYMTYPE; i.linkname = "/etc/passwd"; t.addfile(i)
+PY
+bad_archive "a symbolic link" "member cg.S.4.txt: type '2' (a link or device) is not supported"
+# a run stopped (SIGTERM) while it unpacks: a 200 MB member first (zeros,
+# 0.2 MB packed), the signal sent once its file has appeared: nothing left
+mkdir -p "$T/big" "$T/bigpack" && cp -r "$T/pack/packed.S.4.txt" "$T/pack/packed.S.4.txt_files" "$T/bigpack/" &&
+	head -c 200000000 /dev/zero > "$T/bigpack/zeros" &&
+	tar czf "$T/big/packed.S.4.tar.gz" -C "$T/bigpack" zeros packed.S.4.txt packed.S.4.txt_files && rm -r "$T/bigpack"
+TMPDIR="$T/tmpd" "$B/cosim" $FOURS $M --runtime "linkload:kernels=packed,class=S,traces=$T/big" --jobs-out "$T/x.csv" 2> "$T/err" &
+pid=$!
+seen=0
+for i in $(seq 500); do
+	ls "$T/tmpd"/cosim-recorded-*/zeros > /dev/null 2>&1 && { seen=1; break; }
+	sleep 0.01
+done
+kill -TERM $pid
+wait $pid
+st=$?
+[ $seen -eq 1 ] && [ $st -eq 143 ] && [ ! -e "$T/x.csv" ] && [ -z "$(ls -A "$T/tmpd")" ] &&
+	ok "stopped while unpacking: nothing left behind" || ko "stopped while unpacking (seen $seen, status $st): left $(ls -RA "$T/tmpd" | head -5)"
+rm -r "$T/big"
 cp -r "$T/rec/myapp.S.4.txt_files" "$T/bad2/cg.S.8.txt_files"
 sed 's/myapp.S.4/cg.S.8/' "$T/rec/myapp.S.4.txt" > "$T/bad2/cg.S.8.txt"
 "$B/cosim" --synthetic dq:jobs=12,n1=8,n2=8 $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad2" --jobs-out "$T/x.csv" 2> "$T/err"
