@@ -215,7 +215,7 @@ static int long_name(gzFile g, long long size, char type, char *name, struct cmn
 	for (char *r = buf; r < buf + size;) { /* records "LEN key=value\n" */
 		char *sp = strchr(r, ' ');
 		long len = strtol(r, NULL, 10);
-		if (!sp || len <= 0 || r + len > buf + size || r[len - 1] != '\n')
+		if (!sp || len <= 0 || r + len > buf + size || sp >= r + len || r[len - 1] != '\n')
 			return cmn_err_set(e, CMN_EINPUT, "a malformed pax header");
 		if (strncmp(sp + 1, "path=", 5) == 0) {
 			size_t n = (size_t)(r + len - 1 - (sp + 6));
@@ -294,9 +294,11 @@ int cpl_untar_gz(const char *archive, const char *dir, struct cpl_unpacked *u, s
 			if (!rc && skip(g, size + pad(size))) /* a folder has no data, normally */
 				rc = cmn_err_set(e, CMN_EINPUT, "truncated after member %s", rel);
 		} else
-			rc = cmn_err_set(e, CMN_EINPUT,
-			                 "member %s: type '%c' (a link or device) is not supported",
-			                 rel, type);
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "member %s: type '%c' is not supported (only files and folders: "
+			    "no links, devices or sparse files)",
+			    rel, type);
 		if (rc)
 			break;
 	}
