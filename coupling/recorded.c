@@ -46,7 +46,7 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
 	char base[96], path[4096];
 	snprintf(base, sizeof base, "%s.%c.%d", kernel, cls, n);
 	snprintf(path, sizeof path, "%s/%s.txt", dir, base);
-	char tmp[4096] = "", archive[4096] = "";
+	char tmp[1024] = "", archive[4096] = "";
 	struct cpl_unpacked u = {0};
 	int rc = 0;
 	if (!is_file(path)) {
