@@ -168,7 +168,8 @@ static int write_member(gzFile g, const char *dir, const char *rel, long long si
 	char path[MAX_NAME + 256];
 	if (make_folders(dir, rel, 0, u, e))
 		return e->code;
-	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, rel) >= sizeof path)
+		return cmn_err_set(e, CMN_EINPUT, "member path too long: %s", rel);
 	struct stat st;
 	if (stat(path, &st) == 0)
 		return cmn_err_set(e, CMN_EINPUT, "member %s appears twice", rel);
