@@ -24,23 +24,23 @@ struct flit_preset {
  * dimension: routing=random, deadlock=partition), and on k-ary n-trees its
  * nca_fattree routing (a random up link at each up hop). INSEE's virtual
  * cut-through router: one cycle per hop, nodes at their routers without
- * injection or consumption delay (latency H + P - 1), 2 VCs of 8 phits (its
- * transit queues of 2 4-phit packets; traces are replayed in such
- * packets), one crossbar input per VC, each output serving one packet at a
- * time, a VC kept within a dimension and drawn afresh at each request to
- * enter one (FSIN's bubble_oblivious request: vc_pick=dimension), bubble
- * flow control on tori (its default, with its check_restrictions' test of
- * the router's own queue: bubble_at=local), and for synthetic traffic a source
- * of 6 packets (its injection buffer of 4 and injection queue of 2: a
- * packet generated while they are full waits with the generator, and its
- * latency counts from when it enters: source_queue=6). */
+ * injection or consumption delay (latency H + P - 1), 2 VCs of 16 phits
+ * (the transit queues the INSEE figures of issue 8 correspond to: all nine
+ * within 0.7%, where the 8 phits of its "tql 2" with 4-phit packets give
+ * +14% at 0.4; README; traces are replayed in 4-phit packets), one crossbar input per VC, each
+ * output serving one packet at a time, a VC kept within a dimension and drawn afresh at each
+ * request to enter one (FSIN's bubble_oblivious request: vc_pick=dimension), bubble flow control on
+ * tori (its default, with its check_restrictions' test of the router's own queue: bubble_at=local),
+ * and for synthetic traffic a source of 6 packets (its injection buffer of 4 and injection queue of
+ * 2: a packet generated while they are full waits with the generator, and its latency counts from
+ * when it enters: source_queue=6). */
 static const struct flit_preset presets[] = {
     {"booksim", "BookSim 2's default input-queued router",
      "vcs=4,buf=8,router_delay=4,link_delay=1,node_link_delay=1,inject_delay=1,eject_delay=0,"
      "switching=wormhole,crossbar=port,alloc=islip,hold=flit,pipeline=packet,vc_alloc=islip",
      "link_delay=2,routing=random,deadlock=partition", "routing=random"},
     {"insee", "INSEE's virtual cut-through router, one cycle per hop",
-     "vcs=2,buf=8,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
+     "vcs=2,buf=16,router_delay=0,link_delay=1,node_link_delay=0,inject_delay=0,eject_delay=0,"
      "switching=vct,crossbar=vc,alloc=output,hold=packet,packet_flits=4,vc_pick=dimension,"
      "source_queue=6",
      "deadlock=bubble,bubble_at=local", NULL},

@@ -52,6 +52,8 @@ def main():
         sys.exit(f"fit_saturation.py: {path}: {e.strerror}")
     curves = {}
     for r in rows:
+        if " " in r["preset"]:
+            continue  # a preset with other keys: the same reference points again
         key = (r["preset"], r["machine"], int(r["vcs"]), int(r["packet"]))
         curves.setdefault(key, []).append(
             (float(r["load"]), float(r["reference_latency"]), float(r["difference_pct"])))

@@ -12,7 +12,8 @@ ns=$build/bin/netsim
 [ -x "$ns" ] || { echo "run.sh: no $ns (build first)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# preset machine vcs packet load reference_latency
+# preset machine vcs packet load reference_latency [more engine keys]
+# (insee with buf=8: the issue's "tql 2" for its 4-phit runs, README)
 refs='booksim mesh:dims=8x8 4 1 0.1 33.9
 booksim mesh:dims=8x8 4 1 0.2 35.1
 booksim mesh:dims=8x8 4 1 0.3 38.0
@@ -42,13 +43,17 @@ insee mesh:dims=8x8 2 1 0.4 10.47
 insee mesh:dims=8x8 2 4 0.1 9.58
 insee mesh:dims=8x8 2 4 0.2 11.65
 insee mesh:dims=8x8 2 4 0.3 16.16
-insee mesh:dims=8x8 2 4 0.4 30.05'
+insee mesh:dims=8x8 2 4 0.4 30.05
+insee mesh:dims=8x8 2 4 0.1 9.58 buf=8
+insee mesh:dims=8x8 2 4 0.2 11.65 buf=8
+insee mesh:dims=8x8 2 4 0.3 16.16 buf=8
+insee mesh:dims=8x8 2 4 0.4 30.05 buf=8'
 out=$tmp/validation.csv
 echo "preset,machine,vcs,packet,load,reference_latency,latency,difference_pct,accepted,converged" >"$out"
-echo "$refs" | while read -r preset machine vcs packet load ref; do
-	"$ns" --traffic uniform --machine "$machine" --engine "flit:preset=$preset,vcs=$vcs" \
+echo "$refs" | while read -r preset machine vcs packet load ref more; do
+	"$ns" --traffic uniform --machine "$machine" --engine "flit:preset=$preset,vcs=$vcs${more:+,$more}" \
 		--packet "$packet" --load "$load" --cycles 300000 --quiet --synth-out "$tmp/one.csv"
-	tail -1 "$tmp/one.csv" | awk -F, -v p="$preset" -v m="$machine" -v v="$vcs" -v k="$packet" \
+	tail -1 "$tmp/one.csv" | awk -F, -v p="$preset${more:+ $more}" -v m="$machine" -v v="$vcs" -v k="$packet" \
 		-v l="$load" -v r="$ref" '{
 		# fields after the three quoted specs: load,packet,accepted,mean,p99,...,converged
 		n = NF; conv = $(n - 4); acc = $(n - 9); lat = $(n - 8);

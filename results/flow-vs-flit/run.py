@@ -17,7 +17,7 @@ NETSIM = os.path.join(BUILD, "bin", "netsim")
 J, R = 16, 16
 MACHINE = "kary-ntree:k=4,n=4"
 # flit-comm in 8-flit packets (512 bytes), as the recorded results were made
-ENGINES = [("flow", "simgrid"), ("flit", "flit"), ("flit-comm", "flit:preset=insee,compute=zero,packet_flits=8")]
+ENGINES = [("flow", "simgrid"), ("flit", "flit"), ("flit-comm", "flit:preset=insee,compute=zero,packet_flits=8,buf=8")]
 
 
 def block(j):

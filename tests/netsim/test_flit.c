@@ -533,7 +533,7 @@ static void test_watchdog(void)
 	plat_machine_destroy(m);
 }
 
-/* bubble_at: on an 8-ring (one VC, INSEE's timing: nodes at their
+/* bubble_at: on an 8-ring (one VC of two 4-flit packets, INSEE's timing: nodes at their
  * routers, one cycle a hop) packet A (7 -> 1, the + way) waits in router
  * 1's + input VC while packet C (3 -> 1, the - way) holds node 1's
  * ejection; packet X (1 -> 3) entering the ring at router 1 the + way
@@ -547,8 +547,8 @@ static void bubble_scene(int local, int64_t *a_done, int64_t *x_lat)
 	struct cmn_params cp;
 	struct flit_params p;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_params_parse(local ? "vcs=1" : "vcs=1,bubble_at=next", "insee", m, &cp,
-	                                  &p, &e) == 0);
+	CU_ASSERT_FATAL(flit_params_parse(local ? "vcs=1,buf=8" : "vcs=1,buf=8,bubble_at=next",
+	                                  "insee", m, &cp, &p, &e) == 0);
 	CU_ASSERT_FATAL(p.bubble && p.bubble_local == local);
 	struct flit_net *n;
 	static struct log lg;

@@ -160,7 +160,7 @@ a=$(wan 0-7) && b=$(wan 0,1,2,3,8,9,10,11) && python3 -c "import sys; sys.exit(0
 	ok "flit engine, links=platform: a job across the WAN link $b s, inside a cluster $a s" || ko "flit links=platform WAN: $a $b"
 "$NS" --engine flit:preset=insee --machine torus:dims=4x4 --job cg.S.4@0-3 --quiet --jobs-out "$T/b.csv" &&
 	[ "$(wc -l < "$T/b.csv")" = 2 ] && ok "flit engine: the INSEE preset on a torus (bubbles, 4-flit packets)" || ko "flit insee on a torus"
-"$NS" --engine flit:preset=insee,packet_flits=8 --machine torus:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
+"$NS" --engine flit:preset=insee,packet_flits=16 --machine torus:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
 [ $? -eq 2 ] && grep -q "bubble flow control need buffers of two packets" "$T/err" &&
 	ok "flit engine: bubbles with packets over half a buffer, exit 2" || ko "flit bubble packets: $(cat "$T/err")"
 "$NS" --engine flit:vcs=0 --machine mesh:dims=4x4 --job cg.S.4@0-3 2> "$T/err"
