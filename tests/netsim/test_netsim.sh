@@ -189,6 +189,15 @@ PY
 "$NS" --traffic uniform --machine mesh:dims=4x4 --preset insee --engine flit:vcs=3 --load 0.05 --warmup 500 --sample 2000 > "$T/out" &&
 	grep -q "^engine .*vcs=3,.*router_delay=0,.*switching=vct,.*preset=insee" "$T/out" && grep -q "^latency " "$T/out" &&
 	ok "--preset: the preset's values, explicit keys win, echoed" || ko "--preset insee: $(cat "$T/out")"
+# the insee preset against INSEE's figures quoted in issue 8 (8x8 mesh, 2 VCs):
+# 4-phit packets at 0.4 (30.05 cycles; its 16-phit buffers: README) and
+# 1-phit at 0.35 (8.14), each within 5%
+for pl in "4 0.4 30.05" "1 0.35 8.14"; do
+	set -- $pl
+	"$NS" --traffic uniform --machine mesh:dims=8x8 --preset insee --packet $1 --load $2 --cycles 100000 --quiet --synth-out "$T/in.csv" &&
+		python3 -c "import sys; l = float(open(sys.argv[1]).read().splitlines()[-1].split(',')[-9]); sys.exit(0 if abs(l / float(sys.argv[2]) - 1) < 0.05 else 1)" "$T/in.csv" "$3" &&
+		ok "--preset insee: $1-phit packets at $2 within 5% of INSEE's $3 cycles" || ko "--preset insee, $1-phit at $2: $(tail -1 "$T/in.csv")"
+done
 "$NS" --traffic uniform --machine mesh:dims=4x4 --preset bookism 2> "$T/err"
 [ $? -eq 2 ] && grep -q "unknown flit engine preset 'bookism' (known: booksim, insee)" "$T/err" &&
 	ok "--preset: an unknown preset, exit 2" || ko "--preset bookism: $(cat "$T/err")"
