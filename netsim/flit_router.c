@@ -103,6 +103,15 @@ static int local_bubble(const struct flit_net *n, int out, int w, int len)
 	return in < 0 || n->lcap[in] - n->in[vc_id(n, in, w)].n >= 2 * len;
 }
 
+/* Whether a head of len flits may take VC w of link out: vc_takable's
+ * test for need flits, and with local set the bubble in its own router's
+ * VC of that ring (bubble_at=local). */
+static inline int vc_enterable(const struct flit_net *n, int out, int w, int need, int local,
+                               int len)
+{
+	return vc_takable(n, out, w, need) && (!local || local_bubble(n, out, w, len));
+}
+
 /* The first free downstream VC (round-robin, of its class, with room for
  * the whole packet under cut-through, for two when a bubble is needed) on
  * link out, or -1. */
@@ -123,13 +132,11 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 		int w = n->ldg[out] == q->gdim ? vin
 		                               : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
-		return vc_takable(n, out, w, need) && (!local || local_bubble(n, out, w, q->len))
-		           ? w
-		           : -1;
+		return vc_enterable(n, out, w, need, local, q->len) ? w : -1;
 	}
 	for (int i = 0; i < nv; i++) {
 		int w = lo + wrap(n->orr[out] + i, nv);
-		if (vc_takable(n, out, w, need) && (!local || local_bubble(n, out, w, q->len)))
+		if (vc_enterable(n, out, w, need, local, q->len))
 			return w;
 	}
 	return -1;
