@@ -28,6 +28,7 @@
  * process ends): the simulation and every output are made there, and its
  * status and error message come back through a pipe. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,8 @@ struct full {
 	int (*body)(void *ctx, struct cmn_err *e);
 	void *ctx;
 	long started, iterations;
-	double killed; /* the first job killed at its requested time (0: none) */
+	int any_killed;  /* a job was killed at its requested time */
+	uint64_t killed; /* the first such job */
 };
 
 static int full_create(const struct cmn_params *p, void **self, struct cmn_err *e)
@@ -245,7 +247,7 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 		                   cpl_profiles_name(f->prof, k), cpl_profiles_class(f->prof), n),
 		       -1;
 	char name[32];
-	snprintf(name, sizeof name, "job%.0f", job->f[JS_F_JOB]);
+	snprintf(name, sizeof name, "job%" PRIu64, job->id);
 	struct net_job nj = {name, f->tr[j], nodes, 0};
 	int h = net_live_start(f->lv, &nj, e);
 	if (h < 0)
@@ -262,9 +264,10 @@ static int full_advance(void *self, struct js_sim *sim, double t, double *t_out,
                         struct cmn_err *e)
 {
 	struct full *f = self;
-	if (f->killed)
+	if (f->any_killed)
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: job %.0f reached its requested time (--kill): a replay "
+		                   "full: job %" PRIu64
+		                   " reached its requested time (--kill): a replay "
 		                   "cannot be stopped while the simulation goes on (SimGrid 3.32 "
 		                   "raises link failures in its peers); run full without --kill",
 		                   f->killed),
@@ -280,8 +283,10 @@ static int full_advance(void *self, struct js_sim *sim, double t, double *t_out,
 static void full_end(void *self, struct js_sim *sim, int j, int killed)
 {
 	struct full *f = self;
-	if (killed && !f->killed) /* reported by the next advance() */
-		f->killed = js_sim_job(sim, j)->f[JS_F_JOB];
+	if (killed && !f->any_killed) { /* reported by the next advance() */
+		f->any_killed = 1;
+		f->killed = js_sim_job(sim, j)->id;
+	}
 	if (!killed) {
 		trace_free(f->tr[j]);
 		f->tr[j] = NULL;

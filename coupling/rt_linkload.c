@@ -6,6 +6,7 @@
  * Profiles: jobprof.h ("none", without communication, has rate 1).
  * Iterations are generated once per
  * (kernel, rank count) and cached. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -147,7 +148,7 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 		int k = kernel_of(l, sim, j);
 		if ((c[i] = iteration(l, k, nn, e)) < 0) {
 			rc = e->code;
-			cmn_err_prefix(e, "job %.0f", js_sim_job(sim, j)->f[JS_F_JOB]);
+			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
 		} else if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
 			js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k),
 			                l->cache[c[i]].t_ref);

@@ -26,6 +26,7 @@
  * rank count, iterations) and kept for the model's life. The engine and
  * its platform (written from the machine into a temporary file) are made
  * at the first rate update: SimGrid allows one per process. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,7 +389,7 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 			tnow[i] = g->t_job[j];
 		}
 		if (rc)
-			cmn_err_prefix(e, "job %.0f", js_sim_job(sim, j)->f[JS_F_JOB]);
+			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
 	}
 	if (!rc && g->shared && n > 1)
 		rc = shared_times(g, (int)n, jj, k, nodes, nn, mv, tnow, e);
@@ -397,9 +398,10 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 	for (size_t i = 0; !rc && i < n; i++)
 		if (!(rates[i] > 0 && isfinite(rates[i])))
 			rc = cmn_err_set(e, CMN_ESTATE,
-			                 "job %.0f: an iteration of %g s on its nodes, %g s on the "
+			                 "job %" PRIu64
+			                 ": an iteration of %g s on its nodes, %g s on the "
 			                 "reference: no rate",
-			                 js_sim_job(sim, jj[i])->f[JS_F_JOB], tnow[i], tref[i]);
+			                 js_sim_job(sim, jj[i])->id, tnow[i], tref[i]);
 	free(k);
 	free(nn);
 	free(jj);

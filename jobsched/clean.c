@@ -11,7 +11,8 @@ const char *const js_skip_names[JS_SKIP_N] = {
     [JS_SKIP_SIZE_UNKNOWN] = "size_unknown", [JS_SKIP_SIZE_NONPOS] = "size_nonpositive",
     [JS_SKIP_OVERSIZE] = "oversize",         [JS_SKIP_RUN_UNKNOWN] = "runtime_unknown",
     [JS_SKIP_RUN_ZERO] = "runtime_zero",     [JS_SKIP_STATUS] = "status",
-    [JS_SKIP_SELECTION] = "selection",
+    [JS_SKIP_SELECTION] = "selection",       [JS_SKIP_DUPLICATE] = "duplicate",
+    [JS_SKIP_PARTIAL] = "partial",
 };
 
 void js_clean_opts_default(struct js_clean_opts *o)
@@ -20,28 +21,45 @@ void js_clean_opts_default(struct js_clean_opts *o)
 	o->size_field = JS_SIZE_ALLOCATED;
 	o->oversize = JS_OVERSIZE_SKIP;
 	o->procs_per_node = 1;
-	o->status_mask = 0x7f; /* -1 .. 5 */
+	o->status_mask = JS_STATUS_ALL;
 	o->window_from_s = NAN;
 	o->window_to_s = NAN;
 	o->arrival_mult = 1.0;
 	o->runtime_coef = 1.0;
 }
 
-int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o)
+int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o, int *ppn,
+                 struct cmn_err *e)
 {
-	if (o->procs_per_node > 0)
-		return o->procs_per_node;
-	if (w->hdr.max_procs > 0 && w->hdr.max_nodes > 0 && w->hdr.max_procs >= w->hdr.max_nodes)
-		return (int)(w->hdr.max_procs / w->hdr.max_nodes);
-	return 1;
+	*ppn = o->procs_per_node;
+	if (*ppn > 0)
+		return 0;
+	long long procs = w->hdr.max_procs, nodes = w->hdr.max_nodes;
+	if (procs <= 0 || nodes <= 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--procs-per-node auto: %s has no %s header value: give the "
+		                   "number of processors per node",
+		                   w->source,
+		                   procs <= 0 && nodes <= 0 ? "MaxProcs and no MaxNodes"
+		                   : procs <= 0             ? "MaxProcs"
+		                                            : "MaxNodes");
+	if (procs % nodes != 0 || procs / nodes > (1 << 20))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--procs-per-node auto: %s: MaxProcs %lld is not a multiple of "
+		                   "MaxNodes %lld (nodes of several sizes?): give the number of "
+		                   "processors per node",
+		                   w->source, procs, nodes);
+	*ppn = (int)(procs / nodes);
+	return 0;
 }
 
 /* Returns the skip reason, or -1 when the record becomes a job. */
 static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, int nodes,
                      struct js_counts *c)
 {
-	int status = (int)j->f[JS_F_STATUS];
-	if (status < -1 || status > 5 || !(o->status_mask & (1u << (status + 1))))
+	double status = j->f[JS_F_STATUS];
+	unsigned bit = status < -1 || status > 5 ? JS_STATUS_OTHER : 1u << (int)(status + 1);
+	if (!(o->status_mask & bit))
 		return JS_SKIP_STATUS;
 	double first =
 	    o->size_field == JS_SIZE_ALLOCATED ? j->f[JS_F_ALLOC_PROCS] : j->f[JS_F_REQ_PROCS];
@@ -96,8 +114,8 @@ static int by_submit(const void *a, const void *b)
 	const struct js_job *x = a, *y = b;
 	if (x->submit_s != y->submit_s)
 		return x->submit_s < y->submit_s ? -1 : 1;
-	if (x->f[JS_F_JOB] != y->f[JS_F_JOB])
-		return x->f[JS_F_JOB] < y->f[JS_F_JOB] ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
@@ -106,7 +124,10 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 {
 	if (o->arrival_mult <= 0 || o->runtime_coef <= 0 || o->offset < 0 || o->first < 0)
 		return cmn_err_set(e, CMN_EUSAGE, "cleaning: multipliers must be > 0, counts >= 0");
-	int ppn = js_clean_ppn(w, o);
+	int ppn;
+	int rc = js_clean_ppn(w, o, &ppn, e);
+	if (rc)
+		return rc;
 	size_t kept = 0;
 	double last_submit = -INFINITY;
 	for (size_t i = 0; i < w->n; i++) {

@@ -92,7 +92,8 @@ static void usage(FILE *f, const struct cli *c)
 	    "  --overrun P            run time > requested time: keep | clamp the run time |\n"
 	    "                         raise the requested time [keep]\n"
 	    "  --procs-per-node N     processors per node, or auto (MaxProcs/MaxNodes) [1]\n"
-	    "  --status LIST          statuses to keep, e.g. 1,0,5 [all]\n"
+	    "  --status LIST          statuses to keep, e.g. 1,0,5; 'other': those outside\n"
+	    "                         the SWF's -1..5 [all]\n"
 	    "  --window FROM:TO       keep jobs submitted in [FROM, TO) seconds [all]\n"
 	    "  --offset N             skip the first N cleaned jobs [0]\n"
 	    "  --first N              keep only N cleaned jobs after the offset [all]\n"
@@ -179,20 +180,30 @@ static int word_arg(const char *opt, const char *v, const char *a, const char *b
 	return 0;
 }
 
+/* --status: a comma-separated list of statuses -1..5 and "other" (every
+ * status outside the SWF definition). */
 static int status_arg(const char *v, unsigned *mask, struct cmn_err *e)
 {
 	*mask = 0;
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", v);
-	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+		char tok[32];
+		snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1),
+		         p);
 		double s = 0;
-		if (num_arg("--status", tok, -1, 5, &s, e) || s != floor(s))
-			return cmn_err_set(e, CMN_EUSAGE, "--status: '%s' is not a status -1..5",
-			                   tok);
-		*mask |= 1u << ((int)s + 1);
+		if (strcmp(tok, "other") == 0)
+			*mask |= JS_STATUS_OTHER;
+		else if (len == 0 || len >= sizeof tok || num_arg("--status", tok, -1, 5, &s, e) ||
+		         s != floor(s))
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "--status: '%.*s' is not a status -1..5 or 'other'",
+			                   (int)(len > 40 ? 40 : len), p);
+		else
+			*mask |= 1u << ((int)s + 1);
+		p += len;
+		if (!*p)
+			break;
 	}
-	if (!*mask)
-		return cmn_err_set(e, CMN_EUSAGE, "--status: empty list");
 	return 0;
 }
 
@@ -446,6 +457,11 @@ static int load_workload(const struct cli *c, const struct plat_machine *m, stru
 	                      : js_swf_read(c->workload, c->skip_bad, w, e);
 	if (rc)
 		return rc;
+	if (!c->quiet) {
+		char prefix[80];
+		snprintf(prefix, sizeof prefix, "%s: note: ", c->prog);
+		js_workload_print_notes(stderr, prefix, *w);
+	}
 	rc = js_clean(*w, &c->clean, m->nodes, e);
 	if (!rc && c->rs_iters)
 		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed);
@@ -464,7 +480,12 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 		return rc;
 	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
 	 * procs-per-node, or MaxNodes), else the largest job of the log. */
-	int ppn = js_clean_ppn(w, &c->clean);
+	int ppn;
+	rc = js_clean_ppn(w, &c->clean, &ppn, e);
+	if (rc) {
+		js_workload_free(w);
+		return rc;
+	}
 	long long procs = 0;
 	struct plat_machine *m = NULL;
 	if (c->machine) {
@@ -558,6 +579,9 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	struct js_runtime *rt = x->rt;
 	const struct js_workload *w = x->w;
 	struct js_sim_result *res = NULL;
+	int ppn = 1; /* the cleaning that made w resolved it already */
+	if (w && js_clean_ppn(w, &c->clean, &ppn, e))
+		return CMN_ESTATE;
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
 	int rc = 0;
@@ -599,7 +623,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	                          c->seed,
 	                          c->gamma_s,
 	                          &c->clean,
-	                          w ? js_clean_ppn(w, &c->clean) : 1,
+	                          ppn,
 	                          m,
 	                          alloc};
 	if (!rc && out[OUT_JOBS].f)

@@ -1,6 +1,7 @@
 /* Per-job metrics and the summary of a simulated schedule. */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -136,13 +137,39 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 	return 0;
 }
 
+/* A statistic with 4 decimals, or "-" when undefined (no job). */
+static void stat4(FILE *f, const char *name, double v)
+{
+	if (isnan(v))
+		fprintf(f, "%-19s -\n", name);
+	else
+		fprintf(f, "%-19s %.4f\n", name, v);
+}
+
 void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workload *w)
 {
+	static const char *const hnames[JS_H_N] = {"max_jobs", "max_records", "max_nodes",
+	                                           "max_procs", "unix_start_time"};
+	const long long hval[JS_H_N] = {w->hdr.max_jobs, w->hdr.max_records, w->hdr.max_nodes,
+	                                w->hdr.max_procs, w->hdr.unix_start_time};
 	fprintf(f, "workload            %s\n", w->source);
+	for (int k = 0; k < JS_H_N; k++) /* header values, with the comment after the number */
+		if (w->hdr.key_line[k])
+			fprintf(f, "%-19s %lld%s%s\n", hnames[k], hval[k],
+			        w->hdr.rest[k] ? "  " : "", w->hdr.rest[k] ? w->hdr.rest[k] : "");
 	fprintf(f, "records_read        %ld\n", w->counts.read);
 	for (int k = 0; k < JS_SKIP_N; k++)
 		if (w->counts.skipped[k])
 			fprintf(f, "skipped_%-11s %ld\n", js_skip_names[k], w->counts.skipped[k]);
+	const struct {
+		const char *name;
+		long n;
+	} kept[] = {{"status_undefined", w->counts.status_undefined},
+	            {"negative_kept", w->counts.negative_kept},
+	            {"partial_shared", w->counts.partial_shared}};
+	for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++)
+		if (kept[k].n)
+			fprintf(f, "%-19s %ld\n", kept[k].name, kept[k].n);
 	fprintf(f, "size_from_requested %ld\n", w->counts.size_from_requested);
 	fprintf(f, "size_clamped        %ld\n", w->counts.size_clamped);
 	fprintf(f, "requested_from_run  %ld\n", w->counts.req_from_run);
@@ -151,20 +178,21 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	fprintf(f, "requested_raised    %ld\n", w->counts.req_raised);
 	fprintf(f, "submit_reordered    %ld\n", w->counts.reordered);
 	fprintf(f, "jobs                %zu\n", s->jobs);
-	fprintf(f, "size_mean           %.4f\n", s->size_mean);
-	fprintf(f, "size_sd             %.4f\n", s->size_sd);
-	fprintf(f, "run_mean_s          %.4f\n", s->run_mean);
-	fprintf(f, "run_sd_s            %.4f\n", s->run_sd);
-	fprintf(f, "work_mean_node_s    %.4f\n", s->work_mean);
-	fprintf(f, "work_sd_node_s      %.4f\n", s->work_sd);
-	fprintf(f, "frac_serial         %.4f\n", s->frac_serial);
-	fprintf(f, "frac_pow2           %.4f\n", s->frac_pow2);
-	fprintf(f, "par_pow2            %.4f\n", s->par_pow2);
-	fprintf(f, "par_pow4            %.4f\n", s->par_pow4);
-	fprintf(f, "par_pow8            %.4f\n", s->par_pow8);
+	stat4(f, "size_mean", s->size_mean);
+	stat4(f, "size_sd", s->size_sd);
+	stat4(f, "run_mean_s", s->run_mean);
+	stat4(f, "run_sd_s", s->run_sd);
+	stat4(f, "work_mean_node_s", s->work_mean);
+	stat4(f, "work_sd_node_s", s->work_sd);
+	stat4(f, "frac_serial", s->frac_serial);
+	stat4(f, "frac_pow2", s->frac_pow2);
+	stat4(f, "par_pow2", s->par_pow2);
+	stat4(f, "par_pow4", s->par_pow4);
+	stat4(f, "par_pow8", s->par_pow8);
 	fprintf(f, "load_procs          %d\n", s->procs);
 	fprintf(f, "load_jobs           %zu\n", s->load_jobs);
-	fprintf(f, "load                %.4f\n", s->load);
+	stat4(f, "load", s->load);
+	js_workload_print_notes(f, "note                ", w);
 }
 
 /* Formats v as %.15g would, with a fast path for integral values (most
@@ -243,7 +271,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		const struct js_job_result *x = &r->jobs[i];
 		double exec = x->finish_s - x->start_s, wait = x->start_s - j->submit_s;
 		double turn = x->finish_s - j->submit_s;
-		fprintf(f, "%.0f,", j->f[JS_F_JOB]);
+		fprintf(f, "%" PRIu64 ",", j->id);
 		num(f, j->submit_s, ",");
 		fprintf(f, "%d,", j->size);
 		num(f, j->req_s, ",");
@@ -449,6 +477,8 @@ static void write_clean_params(FILE *f, const struct js_run_params *p)
 			fprintf(f, "%s%d", first ? "" : " ", st);
 			first = 0;
 		}
+	if (o->status_mask & JS_STATUS_OTHER)
+		fprintf(f, "%sother", o->status_mask == JS_STATUS_OTHER ? "" : " ");
 	fputc(',', f);
 	num(f, o->window_from_s, ",");
 	num(f, o->window_to_s, ",");
@@ -473,7 +503,8 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	fprintf(
 	    f,
 	    ",size_from_requested,size_clamped,requested_from_run,run_clamped,"
-	    "overrun_kept,requested_raised,submit_reordered,jobs_simulated,jobs_killed,makespan_s,"
+	    "overrun_kept,requested_raised,submit_reordered,status_undefined,negative_kept,"
+	    "partial_shared,jobs_simulated,jobs_killed,makespan_s,"
 	    "mean_wait_s,median_wait_s,mean_response_s,mean_bounded_slowdown,"
 	    "utilization,unused_capacity,lost_capacity,load,size_q1,size_median,"
 	    "size_q3,jobs_s1,jobs_s2,jobs_s3,jobs_s4,art_s1_s,art_s2_s,art_s3_s,"
@@ -494,8 +525,9 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	fprintf(f, "%ld,%ld", c->read, skipped_total(c));
 	for (int k = 0; k < JS_SKIP_N; k++)
 		fprintf(f, ",%ld", c->skipped[k]);
-	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested, c->size_clamped,
-	        c->req_from_run, c->run_clamped, c->overrun_kept, c->req_raised, c->reordered, w->n,
+	fprintf(f, ",%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%zu,%ld,", c->size_from_requested,
+	        c->size_clamped, c->req_from_run, c->run_clamped, c->overrun_kept, c->req_raised,
+	        c->reordered, c->status_undefined, c->negative_kept, c->partial_shared, w->n,
 	        r->killed);
 	num(f, s.makespan, ",");
 	num(f, s.mean_wait, ",");
@@ -551,6 +583,17 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	        p->runtime);
 	fprintf(f, "%-24s %ld read, %ld skipped, %zu simulated, %ld killed\n", "jobs",
 	        w->counts.read, skipped_total(&w->counts), w->n, r->killed);
+	if (w->n == 0) { /* nothing simulated: say why instead of means of nothing */
+		fprintf(f, "%-24s none: every record skipped (", "simulated");
+		for (int k = 0, first = 1; k < JS_SKIP_N; k++)
+			if (w->counts.skipped[k]) {
+				fprintf(f, "%s%s %ld", first ? "" : ", ", js_skip_names[k],
+				        w->counts.skipped[k]);
+				first = 0;
+			}
+		fprintf(f, ")\n");
+		return;
+	}
 	fprintf(f, "%-24s %.1f\n", "makespan (s)", s.makespan);
 	fprintf(f, "%-24s %.1f (median %.1f)\n", "mean wait (s)", s.mean_wait, s.median_wait);
 	fprintf(f, "%-24s %.1f\n", "mean response (s)", s.mean_resp);

@@ -11,7 +11,7 @@ long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned lo
 	long made = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_job *j = &w->jobs[i];
-		if (cmn_hash_unit(seed, (uint64_t)(int64_t)j->f[JS_F_JOB]) * 100.0 < pct) {
+		if (cmn_hash_unit(seed, j->id) * 100.0 < pct) {
 			j->resizable = 1;
 			j->iters = (uint16_t)iters;
 			j->topo = JS_TOPO_ARBITRARY;

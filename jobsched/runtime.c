@@ -1,4 +1,5 @@
 /* The run-time model registry and instance wrapper. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,8 @@ int js_runtime_check_resizable(const struct js_runtime *r, const struct js_job *
 	if (r->ops->resize_iter && !r->ops->advance)
 		return 0;
 	return cmn_err_set(e, CMN_EUSAGE,
-	                   "run-time model %s cannot run resizable jobs (job %.0f): use reshape or "
+	                   "run-time model %s cannot run resizable jobs (job %" PRIu64
+	                   "): use reshape or "
 	                   "an emergent model",
-	                   r->spec, job->f[JS_F_JOB]);
+	                   r->spec, job->id);
 }

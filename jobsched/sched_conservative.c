@@ -16,6 +16,7 @@
  *   only case where a reservation can move later).
  * Jobs whose reservation time has come start; the scheduler asks for a pass
  * at the next reservation time. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +193,9 @@ static int start_due(struct cons *c, struct js_sim *sim, struct cmn_err *e)
 			return -rc;
 		if (rc == 0)
 			return cmn_err_set(e, CMN_ESTATE,
-			                   "conservative: job %.0f is due but cannot be placed",
-			                   js_sim_job(sim, j)->f[JS_F_JOB]);
+			                   "conservative: job %" PRIu64
+			                   " is due but cannot be placed",
+			                   js_sim_job(sim, j)->id);
 		/* its reservation stays in the profile as the running job */
 		c->run_end[j] = js_profile_end(now, js_sim_job(sim, j)->req_s);
 		drop(c, j);

@@ -10,6 +10,7 @@
  * (fungible) answer those questions by counts, so the pass takes them from
  * counts directly: the same schedule without building what-if states.
  * With migrate=1 this is seed 003's B+M: FCFS, migration, FCFS, backfill. */
+#include <inttypes.h>
 #include <math.h>
 
 #include "sched_common.h"
@@ -40,9 +41,10 @@ static int reserve_head(struct js_sim *sim, int head, double shadow, struct cmn_
 {
 	if (isnan(shadow))
 		return cmn_err_set(e, CMN_ESTATE,
-		                   "easy: job %.0f cannot be placed even when every running job "
+		                   "easy: job %" PRIu64
+		                   " cannot be placed even when every running job "
 		                   "has ended",
-		                   js_sim_job(sim, head)->f[JS_F_JOB]);
+		                   js_sim_job(sim, head)->id);
 	js_sim_set_reservation(sim, head, shadow);
 	return 0;
 }

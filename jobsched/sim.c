@@ -1,5 +1,6 @@
 /* The scheduling simulation core (see sim.h for the event order). */
 #include <assert.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -323,7 +324,7 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	if (st->remaining_s < 0) {
 		if (!e->msg[0])
 			cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		cmn_err_prefix(e, "run-time model %s: job %.0f", s->rt->spec, job->f[JS_F_JOB]);
+		cmn_err_prefix(e, "run-time model %s: job %" PRIu64, s->rt->spec, job->id);
 		return e->code ? e->code : CMN_ESTATE;
 	}
 	s->res->jobs[j].work_s = st->remaining_s;
@@ -442,11 +443,11 @@ static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 {
 	const struct js_job *job = &s->jobs[j];
 	if (!js_alloc_fits(s->empty, job))
-		return cmn_err_set(
-		    e, CMN_ESTATE,
-		    "job %.0f (line %u): %d nodes can never be placed on the machine "
-		    "(%s, %d nodes)",
-		    job->f[JS_F_JOB], job->line, job->size, s->alloc->spec, s->nodes);
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "job %" PRIu64
+		                   " (line %u): %d nodes can never be placed on the machine "
+		                   "(%s, %d nodes)",
+		                   job->id, job->line, job->size, s->alloc->spec, s->nodes);
 	s->st[j].phase = PH_QUEUED;
 	s->queued_nodes += job->size;
 	queue_insert(s, j);
@@ -468,8 +469,9 @@ static int update_rates(struct js_sim *s, struct cmn_err *e)
 		struct jstate *st = &s->st[j];
 		double rate = s->rates[p];
 		if (!(rate > 0) || !isfinite(rate))
-			return cmn_err_set(e, CMN_ESTATE, "run-time model %s: rate %g for job %.0f",
-			                   s->rt->spec, rate, s->jobs[j].f[JS_F_JOB]);
+			return cmn_err_set(e, CMN_ESTATE,
+			                   "run-time model %s: rate %g for job %" PRIu64,
+			                   s->rt->spec, rate, s->jobs[j].id);
 		rate *= st->speed; /* its size's speed-up (resizable jobs), else 1 */
 		if (rate == st->rate)
 			continue;
@@ -690,8 +692,8 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 	if (s->qlen)
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "scheduler %s left %zu jobs waiting on an idle machine (first: "
-		                   "job %.0f)",
-		                   s->sched->spec, s->qlen, s->jobs[s->queue[0]].f[JS_F_JOB]);
+		                   "job %" PRIu64 ")",
+		                   s->sched->spec, s->qlen, s->jobs[s->queue[0]].id);
 	return 0;
 }
 

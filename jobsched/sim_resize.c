@@ -11,6 +11,7 @@
  * resizes). A resize costs the policy's redistribution time, charged as
  * extra work at the job's speed at the start of the next segment; the
  * measured iteration time excludes it. */
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -258,14 +259,14 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	struct js_rs *rs = st->rs;
 	const struct js_job *job = &s->jobs[j];
 	if (!rs || !rs->at_point)
-		return -cmn_err_set(e, CMN_ESTATE, "job %.0f resized outside its resize point",
-		                    job->f[JS_F_JOB]);
+		return -cmn_err_set(e, CMN_ESTATE,
+		                    "job %" PRIu64 " resized outside its resize point", job->id);
 	int cur = st->nnodes;
 	if (size == cur)
 		return 1;
 	if (rs->resized)
-		return -cmn_err_set(e, CMN_ESTATE, "job %.0f resized twice at one resize point",
-		                    job->f[JS_F_JOB]);
+		return -cmn_err_set(e, CMN_ESTATE,
+		                    "job %" PRIu64 " resized twice at one resize point", job->id);
 	rs->node_s += cur * (s->now - rs->since);
 	rs->since = s->now;
 	struct rs_size *target = size_find(rs, size);
@@ -294,11 +295,11 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		s->res->expansions++;
 	} else {
 		if (!target || isnan(target->meas_s))
-			return -cmn_err_set(
-			    e, CMN_ESTATE,
-			    "job %.0f: contraction from %d to %d nodes, a size it has "
-			    "not run on",
-			    job->f[JS_F_JOB], cur, size);
+			return -cmn_err_set(e, CMN_ESTATE,
+			                    "job %" PRIu64
+			                    ": contraction from %d to %d nodes, a size it has "
+			                    "not run on",
+			                    job->id, cur, size);
 		if (js_alloc_shrink(s->alloc, st->nodes, cur, cur - size))
 			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		memcpy(buf, st->nodes + size, (size_t)(cur - size) * sizeof *buf);
@@ -318,8 +319,8 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		if (!(t > 0) || !isfinite(t)) {
 			if (!e->msg[0])
 				cmn_err_set(e, CMN_ESTATE, "iteration time %g", t);
-			cmn_err_prefix(e, "run-time model %s: job %.0f on %d nodes", s->rt->spec,
-			               job->f[JS_F_JOB], size);
+			cmn_err_prefix(e, "run-time model %s: job %" PRIu64 " on %d nodes",
+			               s->rt->spec, job->id, size);
 			return -(e->code ? e->code : CMN_ESTATE);
 		}
 		target = size_add(rs, size, t);

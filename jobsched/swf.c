@@ -1,228 +1,28 @@
-/* Standard Workload Format (SWF 2.2) reader and writer. Plain or gzip'ed
- * input is recognised by content (zlib reads plain files transparently);
- * the file is streamed in large chunks, never slurped. */
-#include <ctype.h>
+/* Standard Workload Format (SWF 2.2) files: the reader (plain or gzip'ed,
+ * recognised by content; streamed, never slurped; job numbers checked
+ * unique; what it met outside the definition noted) and the writer. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
-#include "workload.h"
+#include "swf_internal.h"
 
-const char *const js_swf_field_names[JS_SWF_FIELDS] = {
-    "job number",
-    "submit time",
-    "wait time",
-    "run time",
-    "allocated processors",
-    "average CPU time",
-    "used memory",
-    "requested processors",
-    "requested time",
-    "requested memory",
-    "status",
-    "user id",
-    "group id",
-    "executable number",
-    "queue number",
-    "partition number",
-    "preceding job number",
-    "think time",
+#define LINE_MAX_BYTES (1 << 20)
+
+/* What the reader tracks while it reads, for the notes at the end. */
+struct reading {
+	const char *path;
+	int skip_bad;
+	long neg[JS_SWF_FIELDS]; /* negative values other than -1 kept, per field */
+	uint32_t neg_line[JS_SWF_FIELDS];
 };
 
-struct js_workload *js_workload_new(const char *source)
-{
-	struct js_workload *w = calloc(1, sizeof *w);
-	if (!w)
-		return NULL;
-	snprintf(w->source, sizeof w->source, "%s", source);
-	w->hdr.max_jobs = w->hdr.max_records = w->hdr.max_nodes = w->hdr.max_procs = -1;
-	w->hdr.unix_start_time = -1;
-	return w;
-}
-
-int js_workload_push(struct js_workload *w, const struct js_job *j)
-{
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 1024;
-		struct js_job *p = realloc(w->jobs, cap * sizeof *p);
-		if (!p)
-			return CMN_ENOMEM;
-		w->jobs = p;
-		w->cap = cap;
-	}
-	w->jobs[w->n++] = *j;
-	return 0;
-}
-
-void js_workload_free(struct js_workload *w)
-{
-	if (!w)
-		return;
-	for (size_t i = 0; i < w->hdr.nlines; i++)
-		free(w->hdr.lines[i]);
-	free(w->hdr.lines);
-	free(w->jobs);
-	free(w);
-}
-
-/* Parses a token as a finite decimal number. Fast path for the plain
- * decimals SWF logs hold (exact: mantissa < 2^53 divided by a power of ten
- * <= 10^22 is correctly rounded); anything else goes through strtod. */
-static int parse_num(const char *s, size_t len, double *out)
-{
-	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	size_t i = 0;
-	int neg = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	uint64_t mant = 0;
-	int digits = 0, frac = 0;
-	for (; i < len && isdigit((unsigned char)s[i]); i++, digits++)
-		mant = mant * 10 + (uint64_t)(s[i] - '0');
-	if (i < len && s[i] == '.') {
-		for (i++; i < len && isdigit((unsigned char)s[i]); i++, digits++, frac++)
-			mant = mant * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (digits == 0)
-		return -1;
-	if (i == len && digits <= 15 && frac <= 22) {
-		double v = (double)mant / p10[frac];
-		*out = neg ? -v : v;
-		return 0;
-	}
-	char buf[64];
-	if (len >= sizeof buf)
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	char *end;
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (*end != '\0' || errno == ERANGE || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int js_swf_parse_line(char *line, double rec[JS_SWF_FIELDS], struct cmn_err *e)
-{
-	int nf = 0;
-	char *p = line;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0' || *p == '\n')
-			break;
-		char *tok = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-			p++;
-		if (nf < JS_SWF_FIELDS) {
-			double v;
-			if (parse_num(tok, (size_t)(p - tok), &v) != 0)
-				return cmn_err_set(e, CMN_EINPUT,
-				                   "error: field %d (%s): '%.*s' is not a number",
-				                   nf + 1, js_swf_field_names[nf],
-				                   (int)(p - tok > 40 ? 40 : p - tok), tok);
-			if (v < 0 && v != -1)
-				return cmn_err_set(
-				    e, CMN_EINPUT,
-				    "error: field %d (%s): %.*s is negative (only -1, "
-				    "unknown, is allowed)",
-				    nf + 1, js_swf_field_names[nf], (int)(p - tok), tok);
-			rec[nf] = v;
-		}
-		nf++;
-	}
-	if (nf != JS_SWF_FIELDS)
-		return cmn_err_set(e, CMN_EINPUT, "error: expected %d fields, found %d",
-		                   JS_SWF_FIELDS, nf);
-	return 0;
-}
-
-static long long header_int(const char *v, int *ok)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(v, &end, 10);
-	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-		end++;
-	*ok = end != v && *end == '\0' && errno == 0;
-	return x;
-}
-
-/* "; Key: value" comment lines: the keys used later are typed, others kept
- * only as counted comments. */
-static int keep_line(struct js_swf_header *h, const char *line)
-{
-	char **lines = realloc(h->lines, (h->nlines + 1) * sizeof *lines);
-	if (!lines)
-		return -1;
-	h->lines = lines;
-	size_t len = strcspn(line, "\r\n");
-	h->lines[h->nlines] = malloc(len + 1);
-	if (!h->lines[h->nlines])
-		return -1;
-	memcpy(h->lines[h->nlines], line, len);
-	h->lines[h->nlines++][len] = '\0';
-	return 0;
-}
-
-static int parse_header(struct js_swf_header *h, const char *line, struct cmn_err *e)
-{
-	h->comment_lines++;
-	if (keep_line(h, line))
-		return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
-	const char *p = line + 1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	const char *colon = strchr(p, ':');
-	if (!colon)
-		return 0;
-	char key[64];
-	size_t kl = (size_t)(colon - p);
-	if (kl == 0 || kl >= sizeof key)
-		return 0;
-	memcpy(key, p, kl);
-	key[kl] = '\0';
-	const char *v = colon + 1;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	static const struct {
-		const char *key;
-		size_t off;
-	} ints[] = {
-	    {"MaxJobs", offsetof(struct js_swf_header, max_jobs)},
-	    {"MaxRecords", offsetof(struct js_swf_header, max_records)},
-	    {"MaxNodes", offsetof(struct js_swf_header, max_nodes)},
-	    {"MaxProcs", offsetof(struct js_swf_header, max_procs)},
-	    {"UnixStartTime", offsetof(struct js_swf_header, unix_start_time)},
-	};
-	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-		if (strcmp(key, ints[i].key) != 0)
-			continue;
-		int ok;
-		long long x = header_int(v, &ok);
-		if (!ok || x < 0)
-			return cmn_err_set(
-			    e, CMN_EINPUT,
-			    "error: header %s: '%.40s' is not a non-negative integer", key, v);
-		*(long long *)((char *)h + ints[i].off) = x;
-		return 0;
-	}
-	size_t vl = strcspn(v, "\r\n");
-	if (strcmp(key, "Version") == 0)
-		snprintf(h->version, sizeof h->version, "%.*s", (int)vl, v);
-	else if (strcmp(key, "TimeZoneString") == 0)
-		snprintf(h->time_zone_string, sizeof h->time_zone_string, "%.*s", (int)vl, v);
-	return 0;
-}
-
 /* Handles one line (NUL-terminated, without its newline). */
-static int handle_line(struct js_workload *w, char *line, uint32_t lineno, int skip_bad,
+static int handle_line(struct js_workload *w, struct reading *r, char *line, uint32_t lineno,
                        struct cmn_err *e)
 {
 	char *p = line;
@@ -231,45 +31,49 @@ static int handle_line(struct js_workload *w, char *line, uint32_t lineno, int s
 	if (*p == '\0')
 		return 0;
 	if (*p == ';')
-		return parse_header(&w->hdr, p, e);
+		return js_swf_header_line(w, r->path, lineno, p, e);
 	w->counts.read++;
 	struct js_job j;
 	memset(&j, 0, sizeof j);
 	j.line = lineno;
-	int rc = js_swf_parse_line(p, j.f, e);
+	unsigned neg;
+	int rc = js_swf_parse_line(p, &j, &neg, e);
 	if (rc) {
-		if (skip_bad) {
+		if (r->skip_bad) {
 			w->counts.skipped[JS_SKIP_MALFORMED]++;
 			return 0;
 		}
 		return rc;
 	}
+	for (int k = 0; neg && k < JS_SWF_FIELDS; k++)
+		if (neg & (1u << k) && r->neg[k]++ == 0)
+			r->neg_line[k] = lineno;
 	if (js_workload_push(w, &j))
 		return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 	return 0;
 }
 
-int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e)
+/* Streams the file's lines into handle_line. A gzip stream that ends
+ * before its trailer (zlib reads such files without an error of its own)
+ * is an error wherever it is cut. */
+static int read_lines(gzFile gz, struct js_workload *w, struct reading *r, struct cmn_err *e)
 {
-	*out = NULL;
-	gzFile gz = gzopen(path, "rb");
-	if (!gz)
-		return cmn_err_set(e, CMN_EIO, "%s: cannot open: %s", path,
-		                   errno ? strerror(errno) : "zlib error");
-	gzbuffer(gz, 1 << 17);
-	struct js_workload *w = js_workload_new(path);
+	const char *path = r->path;
 	size_t cap = 1 << 20, have = 0;
 	char *buf = malloc(cap + 1);
-	if (!w || !buf) {
-		gzclose(gz);
-		free(buf);
-		js_workload_free(w);
+	if (!buf)
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
-	}
 	uint32_t lineno = 0;
 	int rc = 0, eof = 0;
 	while (!rc && !eof) {
-		if (have == cap) { /* a line longer than the buffer: grow */
+		if (have == cap) { /* a line longer than the buffer: grow, up to the limit */
+			if (cap >= LINE_MAX_BYTES) {
+				rc = cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%u: error: line longer than %d bytes (not an SWF log?)",
+				    path, lineno + 1, LINE_MAX_BYTES);
+				break;
+			}
 			char *nb = realloc(buf, 2 * cap + 1);
 			if (!nb) {
 				rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
@@ -282,10 +86,20 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
 		if (got < 0) {
 			int zerr;
 			const char *msg = gzerror(gz, &zerr);
-			rc = cmn_err_set(e, CMN_EIO, "%s: read error: %s", path, msg);
+			rc = cmn_err_set(e, CMN_EIO, "%s: error: %s (corrupt gzip?)", path, msg);
 			break;
 		}
 		if (got == 0) {
+			int zerr;
+			gzerror(gz, &zerr);
+			if (zerr == Z_BUF_ERROR) {
+				rc = cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s: error: the gzip stream is cut short after line %u "
+				    "(truncated download?)",
+				    path, lineno);
+				break;
+			}
 			eof = 1;
 			if (have == 0)
 				break;
@@ -301,11 +115,13 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
 			*nl = '\0';
 			lineno++;
 			if (memchr(buf + start, '\0', (size_t)(nl - (buf + start)))) {
-				rc = cmn_err_set(e, CMN_EINPUT, "%s:%u: error: NUL byte in line",
+				rc = cmn_err_set(e, CMN_EINPUT,
+				                 "%s:%u: error: NUL byte in line (not an "
+				                 "SWF log?)",
 				                 path, lineno);
 				break;
 			}
-			rc = handle_line(w, buf + start, lineno, skip_bad, e);
+			rc = handle_line(w, r, buf + start, lineno, e);
 			if (rc) {
 				cmn_err_prefix(e, "%s:%u", path, lineno);
 				break;
@@ -316,7 +132,208 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
 		have -= start;
 	}
 	free(buf);
-	gzclose(gz);
+	return rc;
+}
+
+static int by_id_line(const void *a, const void *b)
+{
+	const struct js_job *x = *(const struct js_job *const *)a,
+	                    *y = *(const struct js_job *const *)b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int is_partial(const struct js_job *j)
+{
+	double s = j->f[JS_F_STATUS];
+	return s >= 2 && s <= 4;
+}
+
+/* Job numbers name jobs in every output: each must be unique. The SWF's
+ * partial executions (status 2, 3, 4: parts of one checkpointed or swapped
+ * job) may share their job's number with each other and with at most one
+ * record of the whole job, which then stands for it (the parts are skipped
+ * as "partial"). Any other repeat is an error naming both lines, or with
+ * --skip-bad the later records are skipped as "duplicate". */
+static int check_job_numbers(struct js_workload *w, const struct reading *r, struct cmn_err *e)
+{
+	if (w->n < 2)
+		return 0;
+	const struct js_job **v = malloc(w->n * sizeof *v);
+	unsigned char *skip = calloc(w->n, 1);
+	if (!v || !skip) {
+		free(v);
+		free(skip);
+		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", r->path);
+	}
+	for (size_t i = 0; i < w->n; i++)
+		v[i] = &w->jobs[i];
+	qsort(v, w->n, sizeof *v, by_id_line);
+	const struct js_job *bad = NULL, *bad_first = NULL;
+	for (size_t a = 0, b; a < w->n; a = b) {
+		size_t whole = 0, first = SIZE_MAX; /* the earliest whole record stands */
+		for (b = a; b < w->n && v[b]->id == v[a]->id; b++)
+			if (!is_partial(v[b]) && whole++ == 0)
+				first = b;
+		if (b - a == 1)
+			continue;
+		for (size_t k = a; k < b; k++) {
+			size_t i = (size_t)(v[k] - w->jobs);
+			if (k == first)
+				continue;
+			if (is_partial(v[k])) {
+				w->counts.partial_shared++;
+				if (whole)
+					skip[i] = JS_SKIP_PARTIAL + 1;
+				continue;
+			}
+			skip[i] = JS_SKIP_DUPLICATE + 1;
+			if (!bad || v[k]->line < bad->line) {
+				bad = v[k];
+				bad_first = v[first];
+			}
+		}
+	}
+	free(v);
+	int rc = 0;
+	if (bad && !r->skip_bad) {
+		rc = cmn_err_set(e, CMN_EINPUT,
+		                 "%s:%u: error: field 1 (job number): %" PRIu64
+		                 " is also the job number on line %u (job numbers must be unique; "
+		                 "--skip-bad skips the later records)",
+		                 r->path, bad->line, bad->id, bad_first->line);
+	} else {
+		size_t kept = 0;
+		for (size_t i = 0; i < w->n; i++) {
+			if (skip[i])
+				w->counts.skipped[skip[i] - 1]++;
+			else
+				w->jobs[kept++] = w->jobs[i];
+		}
+		w->n = kept;
+	}
+	free(skip);
+	return rc;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Statuses outside the SWF definition (-1..5; exit codes in some logs):
+ * counted, and the most frequent listed in a note. */
+static int note_statuses(struct js_workload *w, const struct reading *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		double s = w->jobs[i].f[JS_F_STATUS];
+		n += s < -1 || s > 5;
+	}
+	w->counts.status_undefined = (long)n;
+	if (!n)
+		return 0;
+	double *v = malloc(n * sizeof *v);
+	if (!v)
+		return CMN_ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		double s = w->jobs[i].f[JS_F_STATUS];
+		if (s < -1 || s > 5)
+			v[n++] = s;
+	}
+	qsort(v, n, sizeof *v, by_double);
+	enum { SHOWN = 8 };
+	double top[SHOWN];
+	long topn[SHOWN] = {0};
+	size_t distinct = 0;
+	for (size_t a = 0, b; a < n; a = b, distinct++) {
+		for (b = a; b < n && v[b] == v[a]; b++)
+			;
+		long c = (long)(b - a);
+		for (int k = 0; k < SHOWN; k++)
+			if (c > topn[k]) { /* insert, keeping the list by count, then value */
+				memmove(top + k + 1, top + k,
+				        (SHOWN - 1 - (size_t)k) * sizeof *top);
+				memmove(topn + k + 1, topn + k,
+				        (SHOWN - 1 - (size_t)k) * sizeof *topn);
+				top[k] = v[a];
+				topn[k] = c;
+				break;
+			}
+	}
+	free(v);
+	char list[400];
+	size_t len = 0;
+	for (int k = 0; k < SHOWN && topn[k]; k++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%.0f (%ld)",
+		                        k ? ", " : "", top[k], topn[k]);
+	return js_workload_note(w,
+	                        "%s: %zu records have a status outside the SWF definition (-1..5), "
+	                        "kept as jobs (--status other selects them): %s%s",
+	                        r->path, n, list, distinct > SHOWN ? ", ..." : "");
+}
+
+static int notes_at_end(struct js_workload *w, const struct reading *r, struct cmn_err *e)
+{
+	int rc = note_statuses(w, r);
+	for (int k = 0; !rc && k < JS_SWF_FIELDS; k++) {
+		if (!r->neg[k])
+			continue;
+		w->counts.negative_kept += r->neg[k];
+		rc = js_workload_note(
+		    w,
+		    "%s:%u: field %d (%s): %ld negative values other than -1 (the "
+		    "first on this line), kept as read: the simulation does not read "
+		    "this field",
+		    r->path, r->neg_line[k], k + 1, js_swf_field_names[k], r->neg[k]);
+	}
+	if (!rc && w->counts.partial_shared)
+		rc = js_workload_note(
+		    w,
+		    "%s: %ld records of partial executions (status 2-4) share a job "
+		    "number; %ld parts skipped where the whole job has its own record",
+		    r->path, w->counts.partial_shared, w->counts.skipped[JS_SKIP_PARTIAL]);
+	return rc ? cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", r->path) : 0;
+}
+
+int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e)
+{
+	*out = NULL;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return cmn_err_set(e, CMN_EIO, "%s: error: is a directory, not an SWF log", path);
+	gzFile gz = gzopen(path, "rb");
+	if (!gz)
+		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path,
+		                   errno ? strerror(errno) : "zlib error");
+	gzbuffer(gz, 1 << 17);
+	struct js_workload *w = js_workload_new(path);
+	if (!w) {
+		gzclose(gz);
+		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
+	}
+	struct reading r = {.path = path, .skip_bad = skip_bad};
+	int rc = read_lines(gz, w, &r, e);
+	int zc = gzclose(gz);
+	if (!rc && zc != Z_OK)
+		rc = cmn_err_set(e, CMN_EINPUT, "%s: error: %s", path,
+		                 zc == Z_BUF_ERROR
+		                     ? "the gzip stream is cut short (truncated download?)"
+		                     : "read error");
+	if (!rc && w->counts.read == 0)
+		rc = cmn_err_set(
+		    e, CMN_EINPUT,
+		    "%s: error: no job record (%ld header comment lines and nothing else)", path,
+		    w->hdr.comment_lines);
+	if (!rc)
+		rc = check_job_numbers(w, &r, e);
+	if (!rc)
+		rc = notes_at_end(w, &r, e);
 	if (rc) {
 		js_workload_free(w);
 		return rc;
@@ -325,12 +342,18 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
 	return 0;
 }
 
+/* The shortest of %.15g and %.17g that reads back as v. */
 static void put_num(FILE *f, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e15)
+	if (v == floor(v) && fabs(v) < 1e15) {
 		fprintf(f, " %.0f", v);
-	else
-		fprintf(f, " %.15g", v);
+		return;
+	}
+	char buf[40];
+	snprintf(buf, sizeof buf, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	fprintf(f, " %s", buf);
 }
 
 int js_swf_write(FILE *f, const struct js_workload *w, const char *note)
@@ -356,8 +379,13 @@ int js_swf_write(FILE *f, const struct js_workload *w, const char *note)
 		rec[JS_F_RUN] = j->run_s;
 		rec[JS_F_ALLOC_PROCS] = j->size;
 		rec[JS_F_REQ_TIME] = j->req_s;
-		for (int k = 0; k < JS_SWF_FIELDS; k++)
-			put_num(f, rec[k]);
+		fprintf(f, " %" PRIu64, j->id);
+		for (int k = 1; k < JS_SWF_FIELDS; k++) {
+			if (k == JS_F_PRECEDING && rec[k] != -1)
+				fprintf(f, " %" PRIu64, j->preceding);
+			else
+				put_num(f, rec[k]);
+		}
 		fputc('\n', f);
 	}
 	return ferror(f) ? CMN_EIO : 0;

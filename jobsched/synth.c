@@ -56,6 +56,7 @@ int js_synth_push(struct js_workload *w, long id, double submit, double run, int
 	memset(&j, 0, sizeof j);
 	for (int f = 0; f < JS_SWF_FIELDS; f++)
 		j.f[f] = -1;
+	j.id = (uint64_t)id;
 	j.f[JS_F_JOB] = (double)id;
 	j.f[JS_F_SUBMIT] = round(submit * 1000.0) / 1000.0;
 	j.f[JS_F_RUN] = round(run * 1000.0) / 1000.0;

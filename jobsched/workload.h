@@ -39,6 +39,8 @@ extern const char *const js_swf_field_names[JS_SWF_FIELDS];
 
 struct js_job {
 	double f[JS_SWF_FIELDS]; /* the record as read (or generated); -1 = unknown */
+	uint64_t id;             /* the job number, exact (f[JS_F_JOB] rounds above 2^53) */
+	uint64_t preceding;      /* field 17 exact when f[JS_F_PRECEDING] != -1 */
 	double submit_s;         /* arrival in the simulation, after transformations */
 	double run_s;            /* run time at reference conditions, after cleaning */
 	double req_s;            /* requested time (estimate) after cleaning */
@@ -66,6 +68,8 @@ enum js_skip {
 	JS_SKIP_RUN_ZERO,       /* run time 0 (with --zero-runtime skip) */
 	JS_SKIP_STATUS,         /* status not selected by --status */
 	JS_SKIP_SELECTION,      /* outside --window / --offset / --first */
+	JS_SKIP_DUPLICATE,      /* --skip-bad: job number seen on an earlier line */
+	JS_SKIP_PARTIAL,        /* part (status 2-4) of a job whose whole record is kept */
 	JS_SKIP_N
 };
 extern const char *const js_skip_names[JS_SKIP_N];
@@ -80,7 +84,26 @@ struct js_counts {
 	long req_raised;          /* run time > requested time, request raised */
 	long overrun_kept;        /* run time > requested time, kept */
 	long reordered;           /* records whose submit field is below the previous record's */
+	long status_undefined;    /* status outside the SWF's -1..5, kept */
+	long negative_kept;       /* negative values other than -1 in fields not simulated, kept */
+	long partial_shared;      /* records of partial executions sharing a job number */
 };
+
+/* The statuses --status can select: bit (status + 1) for -1..5, and
+ * JS_STATUS_OTHER for every status outside the SWF definition. */
+#define JS_STATUS_OTHER (1u << 7)
+#define JS_STATUS_ALL   0xffu
+
+/* The header keys read as numbers. */
+enum js_hkey {
+	JS_H_MAX_JOBS,
+	JS_H_MAX_RECORDS,
+	JS_H_MAX_NODES,
+	JS_H_MAX_PROCS,
+	JS_H_START,
+	JS_H_N
+};
+extern const char *const js_hkey_names[JS_H_N]; /* "MaxJobs", ... as the SWF spells them */
 
 /* Header comment values (-1 when absent). */
 struct js_swf_header {
@@ -90,6 +113,10 @@ struct js_swf_header {
 	long comment_lines;
 	char **lines; /* every header comment line as read (Note, Queues, ...) */
 	size_t nlines;
+	/* For each numeric key: the text after its number ("(dual)"), or NULL,
+	 * and the line it was read from (0 when absent). */
+	char *rest[JS_H_N];
+	uint32_t key_line[JS_H_N];
 };
 
 struct js_workload {
@@ -98,7 +125,14 @@ struct js_workload {
 	struct js_swf_header hdr;
 	struct js_counts counts;
 	char source[512]; /* file name or generator specification */
+	/* What the reader met outside the SWF definition and kept (header values
+	 * with comments, statuses, negative values, ...): one sentence each,
+	 * printed by --stats and on stderr by the tools. */
+	char **notes;
+	size_t nnotes;
+	long notes_more; /* notes beyond JS_NOTES_MAX, counted only */
 };
+#define JS_NOTES_MAX 100
 
 /* --- reading and writing SWF (swf.c) --- */
 
@@ -107,9 +141,11 @@ struct js_workload {
  * read (f[]); call js_clean() to turn them into simulated jobs. */
 int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
 
-/* Parses one data line into rec; returns 0 or CMN_EINPUT with the message
- * naming the field (the caller adds file:line). */
-int js_swf_parse_line(char *line, double rec[JS_SWF_FIELDS], struct cmn_err *e);
+/* Parses one data line into j (f[], id, preceding); returns 0 or CMN_EINPUT
+ * with the message naming the field (the caller adds file:line). Bit k of
+ * *neg_fields is set where field k holds a negative value other than -1
+ * that is kept (a field the simulation does not read). */
+int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct cmn_err *e);
 
 /* Writes the workload as SWF 2.2: a header of its own, the source's header
  * lines quoted ("; > "), one line per job with the simulated submit time,
@@ -118,7 +154,13 @@ int js_swf_write(FILE *f, const struct js_workload *w, const char *note);
 
 struct js_workload *js_workload_new(const char *source);
 int js_workload_push(struct js_workload *w, const struct js_job *j);
+/* Adds a note (printf-formatted; beyond JS_NOTES_MAX only counted); 0 or
+ * CMN_ENOMEM. */
+int js_workload_note(struct js_workload *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void js_workload_free(struct js_workload *w);
+/* Prints every note, each line starting with prefix. */
+void js_workload_print_notes(FILE *f, const char *prefix, const struct js_workload *w);
 
 /* --- cleaning and transformation (clean.c) --- */
 
@@ -134,7 +176,7 @@ struct js_clean_opts {
 	int skip_zero_run;             /* default 0: keep run time 0 as 0 */
 	enum js_overrun overrun;       /* run time > requested time; default keep */
 	int procs_per_node;            /* default 1; 0 = MaxProcs / MaxNodes from the header */
-	unsigned status_mask;          /* bit (status + 1) for status -1..5; default all */
+	unsigned status_mask;          /* JS_STATUS_* bits; default JS_STATUS_ALL */
 	long offset, first;            /* skip the first `offset` jobs, keep `first` (0 = all) */
 	double window_from_s, window_to_s; /* submit time window [from, to); NaN = none */
 	double arrival_mult;               /* submit times multiplied (seed 002), default 1 */
@@ -154,7 +196,10 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
  * arbitrary topology. Returns how many. */
 long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned long seed);
 
-/* The procs-per-node factor the options give for this workload's header. */
-int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o);
+/* The procs-per-node factor the options give for this workload's header:
+ * the number given, or with auto MaxProcs / MaxNodes, an error when the
+ * header lacks either or they do not divide. */
+int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o, int *ppn,
+                 struct cmn_err *e);
 
 #endif

@@ -24,6 +24,7 @@ void th_add(struct js_workload *w, double submit, double run, double req, int si
 	memset(&j, 0, sizeof j);
 	for (int f = 0; f < JS_SWF_FIELDS; f++)
 		j.f[f] = -1;
+	j.id = w->n + 1;
 	j.f[JS_F_JOB] = (double)(w->n + 1);
 	j.f[JS_F_SUBMIT] = j.submit_s = submit;
 	j.f[JS_F_RUN] = j.run_s = run;

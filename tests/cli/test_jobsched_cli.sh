@@ -27,7 +27,7 @@ bad_case() {
 }
 bad_case fields 4 "expected 18 fields" '2 5 -1 10 2 -1'
 bad_case number 4 "field 5 (allocated processors): 'two'" '2 5 -1 10 two -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1'
-bad_case negative 4 "field 9 (requested time): -20 is negative" '2 5 -1 10 2 -1 -1 2 -20 -1 1 1 1 1 1 1 -1 -1'
+bad_case negative 4 "field 9 (requested time): '-20' is negative" '2 5 -1 10 2 -1 -1 2 -20 -1 1 1 1 1 1 1 -1 -1'
 
 # --skip-bad: counted, not fatal.
 printf '%s\n%s\n%s\n' "$hdr" "$rec" 'garbage line' > "$T/bad.swf"
@@ -203,6 +203,55 @@ check "no job simulated: summary" python3 -c "
 import csv,sys; r=next(csv.DictReader(open('$T/as.csv')))
 sys.exit(0 if r['jobs_simulated']=='0' and r['skipped_runtime_unknown']=='1' and r['mean_wait_s']=='' else 1)"
 check "no job simulated: plot" test -s "$T/as.png"
+check "no job simulated: no nan, the reason" status_says 0 eq 0 "none: every record skipped (runtime_unknown 1)" "$T/out"
+check "no job simulated: no nan" bash -c "! grep -qi nan '$T/out'"
+
+# Inputs as published: a header value with a comment and a status outside
+# the definition are read, said on stderr (not with --quiet) and counted.
+printf ';MaxNodes: 8  (dual)\n; MaxProcs: 16\n%s\n2 1 -1 10 2 -1 -1 2 20 -1 -4 1 1 1 1 1 -1 -1\n' "$rec" > "$T/odd.swf"
+"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --summary-out "$T/odd.csv" > /dev/null 2> "$T/err"
+check "as published: exit 0" test $? -eq 0
+check "as published: header comment noted" grep -q "jobsched: note: .*odd.swf:1: header MaxNodes: 8 taken, '(dual)' kept as a comment" "$T/err"
+check "as published: status noted" grep -q "jobsched: note: .*odd.swf: 1 records have a status outside" "$T/err"
+check "as published: counted in the summary" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/odd.csv')))
+sys.exit(0 if r['status_undefined']=='1' and r['jobs_simulated']=='2' and r['statuses']=='-1 0 1 2 3 4 5 other' else 1)"
+"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --quiet > /dev/null 2> "$T/err"
+check "as published: --quiet says nothing" test ! -s "$T/err"
+"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --status 1 --summary-out "$T/odd.csv" > /dev/null 2>&1
+check "--status 1 leaves the undefined out" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/odd.csv')))
+sys.exit(0 if r['skipped_status']=='1' and r['statuses']=='1' else 1)"
+"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --status other --summary-out "$T/odd.csv" > /dev/null 2>&1
+check "--status other keeps only the undefined" python3 -c "
+import csv,sys; r=next(csv.DictReader(open('$T/odd.csv')))
+sys.exit(0 if r['skipped_status']=='1' and r['jobs_simulated']=='1' and r['statuses']=='other' else 1)"
+for bad in "1," ",1" "1,,5" "6" "x" ""; do
+	"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --status "$bad" > /dev/null 2> "$T/err"
+	check "--status '$bad': exit 2" status_says $? eq 2 "--status" "$T/err"
+done
+"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --procs-per-node auto --jobs-out "$T/ppn.csv" > /dev/null 2>&1
+check "ppn auto from 16 / 8" test $? -eq 0
+printf '; MaxProcs: 16\n%s\n' "$rec" > "$T/noppn.swf"
+"$JS" --workload "$T/noppn.swf" --machine flat:nodes=8 --procs-per-node auto --jobs-out "$T/ppn2.csv" > /dev/null 2> "$T/err"
+check "ppn auto without MaxNodes: exit 2, no output" status_says $? eq 2 "procs-per-node auto: .*no MaxNodes header value" "$T/err" "$T/ppn2.csv"
+
+# A gzip cut at a line boundary, an input without a job: errors, nothing written.
+python3 -c "
+import zlib
+c = zlib.compressobj(6, zlib.DEFLATED, 31)
+lines = [b'; MaxProcs: 8\n'] + [b'%d %d -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n' % (i, i) for i in range(1, 200)]
+open('$T/cut.swf.gz', 'wb').write(b''.join(c.compress(l) + c.flush(zlib.Z_FULL_FLUSH) for l in lines[:100]))"
+"$JS" --workload "$T/cut.swf.gz" --machine flat:nodes=8 --jobs-out "$T/cut.csv" > /dev/null 2> "$T/err"
+check "gzip cut at a line: exit 1, names the file, no output" status_says $? eq 1 "cut.swf.gz: error: the gzip stream is cut short" "$T/err" "$T/cut.csv"
+"$JS" --stats "$T/cut.swf.gz" > /dev/null 2>&1
+check "gzip cut at a line: --stats exit 1" test $? -eq 1
+printf '; Version: 2.2\n; MaxProcs: 8\n' > "$T/nojob.swf"
+"$JS" --workload "$T/nojob.swf" --machine flat:nodes=8 --jobs-out "$T/nojob.csv" > "$T/out" 2> "$T/err"
+check "no job record: exit 1, no output" status_says $? eq 1 "nojob.swf: error: no job record" "$T/err" "$T/nojob.csv"
+"$JS" --stats "$T/nojob.swf" > "$T/out" 2> "$T/err"
+check "no job record: --stats exit 1, no nan" status_says $? eq 1 "no job record" "$T/err"
+check "no job record: --stats prints nothing" test ! -s "$T/out"
 # A path with a quote reaches gnuplot intact.
 "$JS" --synthetic dq:jobs=50 --machine flat:nodes=32 --plot "$T/it's.png" > /dev/null 2>&1
 check "plot path with a quote" test -s "$T/it's.png"

@@ -102,6 +102,7 @@ static void case_child(void *ctx, int fd)
 		memset(&j, 0, sizeof j);
 		for (int f = 0; f < JS_SWF_FIELDS; f++)
 			j.f[f] = -1;
+		j.id = (uint64_t)i + 1;
 		j.f[JS_F_JOB] = i + 1;
 		j.submit_s = jobs[i].submit;
 		j.run_s = jobs[i].run;

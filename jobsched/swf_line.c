@@ -1,0 +1,229 @@
+/* One SWF data line: 18 decimal numbers, each checked against what its
+ * field can hold (integers where the definition counts or names things,
+ * times within 10^12 s, values doubles hold exactly, job numbers up to 64
+ * bits), with -1 for unknown. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+const char *const js_swf_field_names[JS_SWF_FIELDS] = {
+    "job number",
+    "submit time",
+    "wait time",
+    "run time",
+    "allocated processors",
+    "average CPU time",
+    "used memory",
+    "requested processors",
+    "requested time",
+    "requested memory",
+    "status",
+    "user id",
+    "group id",
+    "executable number",
+    "queue number",
+    "partition number",
+    "preceding job number",
+    "think time",
+};
+
+/* What a field holds: a job number (exact to 64 bits), a time in seconds
+ * (real), a count or an identifier (integer), an amount of memory (real,
+ * an average per processor), or a status (any integer: codes outside the
+ * definition are kept and counted by the reader). */
+enum fkind { K_JOB, K_TIME, K_COUNT, K_MEM, K_STATUS, K_ID };
+
+static const struct {
+	enum fkind kind;
+	unsigned char simulated; /* the simulation reads it: a negative value is an error */
+} fields[JS_SWF_FIELDS] = {
+    [JS_F_JOB] = {K_JOB, 1},           [JS_F_SUBMIT] = {K_TIME, 1},
+    [JS_F_WAIT] = {K_TIME, 0},         [JS_F_RUN] = {K_TIME, 1},
+    [JS_F_ALLOC_PROCS] = {K_COUNT, 1}, [JS_F_AVG_CPU] = {K_TIME, 0},
+    [JS_F_USED_MEM] = {K_MEM, 0},      [JS_F_REQ_PROCS] = {K_COUNT, 1},
+    [JS_F_REQ_TIME] = {K_TIME, 1},     [JS_F_REQ_MEM] = {K_MEM, 0},
+    [JS_F_STATUS] = {K_STATUS, 0},     [JS_F_USER] = {K_ID, 0},
+    [JS_F_GROUP] = {K_ID, 0},          [JS_F_EXE] = {K_ID, 0},
+    [JS_F_QUEUE] = {K_ID, 0},          [JS_F_PARTITION] = {K_ID, 0},
+    [JS_F_PRECEDING] = {K_JOB, 0},     [JS_F_THINK] = {K_TIME, 0},
+};
+
+#define TIME_MAX_S  1e12
+#define EXACT_MAX   9007199254740992.0 /* 2^53: doubles hold every integer up to it */
+#define STATUS_SPAN 2147483647.0
+
+/* A token read as a decimal number. */
+struct num {
+	double v;
+	int plain;    /* written as [+-]digits: mag is exact */
+	int overflow; /* plain, but beyond 64 bits */
+	uint64_t mag;
+	int neg;
+};
+
+/* Reads s[0..len) as a decimal number ([+-]digits[.digits][e[+-]digits],
+ * at least one digit before the exponent). Plain integers are kept exact;
+ * decimals with at most 15 digits and no exponent take a correctly rounded
+ * fast path (mantissa < 2^53 over a power of ten <= 10^22); the rest go
+ * through strtod. -1 when the text is not such a number or is not finite. */
+static int scan(const char *s, size_t len, struct num *n)
+{
+	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	memset(n, 0, sizeof *n);
+	size_t i = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		n->neg = s[i++] == '-';
+	int digits = 0, frac = 0, point = 0, expo = 0;
+	for (; i < len && isdigit((unsigned char)s[i]); i++, digits++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (n->mag > (UINT64_MAX - d) / 10)
+			n->overflow = 1;
+		else
+			n->mag = n->mag * 10 + d;
+	}
+	if (i < len && s[i] == '.') {
+		point = 1;
+		for (i++; i < len && isdigit((unsigned char)s[i]); i++, frac++)
+			;
+	}
+	if (digits + frac == 0)
+		return -1;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		expo = 1;
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		size_t d0 = i;
+		while (i < len && isdigit((unsigned char)s[i]))
+			i++;
+		if (i == d0)
+			return -1;
+	}
+	if (i != len)
+		return -1;
+	if (!point && !expo) {
+		n->plain = 1;
+		n->v = n->overflow ? INFINITY : (double)n->mag;
+		if (n->neg)
+			n->v = -n->v;
+		return 0;
+	}
+	if (!expo && digits + frac <= 15 && frac <= 22) {
+		uint64_t m = 0;
+		for (size_t k = 0; k < len; k++)
+			if (isdigit((unsigned char)s[k]))
+				m = m * 10 + (uint64_t)(s[k] - '0');
+		double v = (double)m / p10[frac];
+		n->v = n->neg ? -v : v;
+		return 0;
+	}
+	char buf[64];
+	if (len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	double v = strtod(buf, NULL);
+	if (!isfinite(v))
+		return -1;
+	n->v = v;
+	return 0;
+}
+
+static int field_error(struct cmn_err *e, int k, const char *tok, int len, const char *why)
+{
+	return cmn_err_set(e, CMN_EINPUT, "error: field %d (%s): '%.*s' %s", k + 1,
+	                   js_swf_field_names[k], len > 40 ? 40 : len, tok, why);
+}
+
+/* Checks one field's value against its kind; fills rec (and the job's
+ * exact numbers). *neg is set for a negative value other than -1 kept. */
+static int check_field(int k, const char *tok, int len, const struct num *n, struct js_job *j,
+                       int *neg, struct cmn_err *e)
+{
+	enum fkind kind = fields[k].kind;
+	double v = n->v;
+	*neg = 0;
+	if (v == -1 && k != JS_F_JOB)
+		goto store;
+	if (kind != K_TIME && kind != K_MEM && v != floor(v))
+		return field_error(e, k, tok, len, "is not an integer");
+	if (kind == K_JOB) {
+		if (n->neg && v != 0)
+			return field_error(
+			    e, k, tok, len,
+			    k == JS_F_JOB ? "is not a job number (a non-negative integer)"
+			                  : "is not a job number (a non-negative integer, or -1)");
+		if (n->plain && n->overflow)
+			return field_error(e, k, tok, len, "is beyond 64 bits");
+		if (!n->plain && v > EXACT_MAX)
+			return field_error(
+			    e, k, tok, len,
+			    "is beyond 2^53 in decimal notation: write it as digits");
+		uint64_t id = n->plain ? n->mag : (uint64_t)v;
+		if (k == JS_F_JOB)
+			j->id = id;
+		else
+			j->preceding = id;
+		goto store;
+	}
+	if (kind == K_STATUS) {
+		if (fabs(v) > STATUS_SPAN)
+			return field_error(e, k, tok, len, "is beyond the 32-bit status codes");
+		goto store;
+	}
+	if (kind == K_TIME && fabs(v) > TIME_MAX_S)
+		return field_error(e, k, tok, len, "is beyond 10^12 s");
+	if (n->plain ? n->overflow || n->mag > (1ULL << 53) : fabs(v) > EXACT_MAX)
+		return field_error(e, k, tok, len,
+		                   "is beyond 2^53, where doubles stop being exact");
+	if (v < 0) {
+		if (fields[k].simulated)
+			return field_error(e, k, tok, len,
+			                   "is negative (only -1, unknown, is allowed)");
+		*neg = 1;
+	}
+store:
+	j->f[k] = v;
+	return 0;
+}
+
+int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct cmn_err *e)
+{
+	int nf = 0;
+	char *p = line;
+	*neg_fields = 0;
+	j->preceding = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (*p == '\0' || *p == '\n')
+			break;
+		char *tok = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		if (nf < JS_SWF_FIELDS) {
+			int len = (int)(p - tok);
+			struct num n;
+			if (scan(tok, (size_t)len, &n) != 0)
+				return field_error(e, nf, tok, len, "is not a decimal number");
+			int neg;
+			int rc = check_field(nf, tok, len, &n, j, &neg, e);
+			if (rc)
+				return rc;
+			if (neg)
+				*neg_fields |= 1u << nf;
+		}
+		nf++;
+	}
+	if (nf != JS_SWF_FIELDS)
+		return cmn_err_set(e, CMN_EINPUT, "error: expected %d fields, found %d",
+		                   JS_SWF_FIELDS, nf);
+	return 0;
+}

@@ -1,0 +1,434 @@
+/* SWF logs as the archive publishes them and as they arrive broken: header
+ * values with comments, statuses outside the definition, negative values
+ * kept, numbers that cannot be what their field claims, repeated job
+ * numbers, partial executions, truncated and corrupt gzip, empty inputs,
+ * and --procs-per-node auto without the header it needs. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../helpers.h"
+
+#define REC(id, submit, run, procs, status)                                                        \
+#id " " #submit " -1 " #run " " #procs " -1 -1 " #procs " 100 -1 " #status                 \
+	    " 1 1 1 1 1 -1 -1\n"
+
+static struct js_workload *read_text(const char *text, int skip_bad, int *rc, struct cmn_err *e)
+{
+	char *path = th_write_temp(text, ".swf");
+	struct js_workload *w = NULL;
+	*rc = js_swf_read(path, skip_bad, &w, e);
+	free(path);
+	return w;
+}
+
+static struct js_workload *read_ok(const char *text)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(text, 0, &rc, &e);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc)
+		fprintf(stderr, "\n  unexpected error: %s\n", e.msg);
+	return w;
+}
+
+/* Expects an input error naming ".swf:line: error" (line 0: no line, just
+ * the file) and needle. */
+static void expect_error(const char *text, int skip_bad, int line, const char *needle)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(text, skip_bad, &rc, &e);
+	CU_ASSERT_EQUAL(rc, CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(w);
+	char where[40];
+	snprintf(where, sizeof where, line ? ".swf:%d: error" : ".swf: error", line);
+	int ok = strstr(e.msg, where) && strstr(e.msg, needle);
+	CU_ASSERT(ok);
+	if (!ok)
+		fprintf(stderr, "\n  expected %s ... %s\n  got: %s\n", where, needle, e.msg);
+	js_workload_free(w);
+}
+
+static int has_note(const struct js_workload *w, const char *needle)
+{
+	for (size_t i = 0; i < w->nnotes; i++)
+		if (strstr(w->notes[i], needle))
+			return 1;
+	return 0;
+}
+
+static void test_header_comments(void)
+{
+	struct js_workload *w = read_ok(";MaxNodes: 70  (dual)\n"
+	                                "; MaxProcs: 1664 (72, 1368, 224)\n"
+	                                ";    maxjobs : 12\n"
+	                                "; MaxRecords: N/A\n"
+	                                "; UnixStartTime: -1\n"
+	                                "; MaxProcs: 999\n"
+	                                "; MaxNodes: 70\n" REC(1, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->hdr.max_nodes, 70);
+	CU_ASSERT_STRING_EQUAL(w->hdr.rest[JS_H_MAX_NODES], "(dual)");
+	CU_ASSERT_EQUAL(w->hdr.max_procs, 1664); /* the first value kept */
+	CU_ASSERT_STRING_EQUAL(w->hdr.rest[JS_H_MAX_PROCS], "(72, 1368, 224)");
+	CU_ASSERT_EQUAL(w->hdr.max_jobs, 12); /* key case and spaces do not matter */
+	CU_ASSERT_PTR_NULL(w->hdr.rest[JS_H_MAX_JOBS]);
+	CU_ASSERT_EQUAL(w->hdr.max_records, -1);
+	CU_ASSERT_EQUAL(w->hdr.unix_start_time, -1);
+	CU_ASSERT(has_note(w, ".swf:1: header MaxNodes: 70 taken, '(dual)' kept as a comment"));
+	CU_ASSERT(has_note(w, ".swf:4: header MaxRecords: 'N/A' is not a whole number"));
+	CU_ASSERT(has_note(w, ".swf:6: header MaxProcs: 999 differs from line 2's 1664"));
+	CU_ASSERT(!has_note(w, ":7:")); /* the same value again says nothing */
+	CU_ASSERT(!has_note(w, "UnixStartTime"));
+	CU_ASSERT_EQUAL(w->hdr.nlines, 7);
+	js_workload_free(w);
+	/* Values that do not start with a whole number are ignored, each noted. */
+	const char *odd[] = {"1.5", "70k", "0x40", "", "-8", "99999999999999999999"};
+	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+		char text[200];
+		snprintf(text, sizeof text, "; MaxNodes: %s\n" REC(1, 0, 10, 2, 1), odd[i]);
+		w = read_ok(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		CU_ASSERT_EQUAL(w->hdr.max_nodes, -1);
+		CU_ASSERT(has_note(w, "header MaxNodes"));
+		js_workload_free(w);
+	}
+}
+
+static void test_statuses(void)
+{
+	const char *text = REC(1, 0, 10, 2, 1) REC(2, 1, 10, 2, -4) REC(3, 2, 10, 2, 265)
+	    REC(4, 3, 10, 2, 265) REC(5, 4, 10, 2, 5) REC(6, 5, 10, 2, -1);
+	struct js_workload *w = read_ok(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->n, 6); /* kept */
+	CU_ASSERT_EQUAL(w->counts.status_undefined, 3);
+	CU_ASSERT(has_note(w, "3 records have a status outside the SWF definition"));
+	CU_ASSERT(has_note(w, "265 (2), -4 (1)"));
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 8, &e), 0);
+	CU_ASSERT_EQUAL(w->n, 6); /* and simulated by default */
+	js_workload_free(w);
+	/* --status 1,other and --status 1 */
+	const unsigned masks[] = {(1u << 2) | JS_STATUS_OTHER, 1u << 2};
+	const size_t expect[] = {4, 1};
+	for (int k = 0; k < 2; k++) {
+		w = read_ok(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		o.status_mask = masks[k];
+		CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 8, &e), 0);
+		CU_ASSERT_EQUAL(w->n, expect[k]);
+		CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_STATUS], 6 - (long)expect[k]);
+		js_workload_free(w);
+	}
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 1.5 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 11 (status): '1.5' is not an integer");
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 3000000000 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 11 (status): '3000000000' is beyond the 32-bit status codes");
+}
+
+static void test_negative_kept(void)
+{
+	struct js_workload *w =
+	    read_ok(REC(1, 0, 10, 2, 1) "2 5 -7 10 2 -1 -1 2 100 -1 1 -3 1 1 1 1 -1 -2\n"
+	                                "3 6 -9 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->n, 3);
+	CU_ASSERT_EQUAL(w->counts.negative_kept, 4);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[1].f[JS_F_WAIT], -7, 0);
+	CU_ASSERT(has_note(w, ".swf:2: field 3 (wait time): 2 negative values other than -1"));
+	CU_ASSERT(has_note(w, ".swf:2: field 12 (user id): 1 negative"));
+	CU_ASSERT(has_note(w, ".swf:2: field 18 (think time): 1 negative"));
+	js_workload_free(w);
+	/* In the fields the simulation reads, an error. */
+	expect_error(REC(1, -5, 10, 2, 1), 0, 1, "field 2 (submit time): '-5' is negative");
+	expect_error(REC(1, 0, 10, -2, 1), 0, 1,
+	             "field 5 (allocated processors): '-2' is negative");
+	expect_error("-3 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 1 (job number): '-3' is not a job number");
+	expect_error("-1 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 1 (job number): '-1' is not a job number");
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -4 -1\n", 0, 1,
+	             "field 17 (preceding job number): '-4' is not a job number");
+}
+
+static void test_numbers(void)
+{
+	/* Each class names file:line:field. */
+	expect_error(REC(1, 0, 1e13, 2, 1), 0, 1, "field 4 (run time): '1e13' is beyond 10^12 s");
+	expect_error(REC(1, 1000000000001, 10, 2, 1), 0, 1,
+	             "field 2 (submit time): "
+	             "'1000000000001' is beyond 10^12 s");
+	expect_error(REC(1, 0, 10, 9007199254740993, 1), 0, 1,
+	             "field 5 (allocated processors): '9007199254740993' is beyond 2^53");
+	expect_error("1 0 -1 10 2 -1 1e300 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 7 (used memory): '1e300' is beyond 2^53");
+	expect_error(REC(1, 0, 1e400, 2, 1), 0, 1, "field 4 (run time): '1e400' is not a decimal");
+	expect_error(REC(18446744073709551616, 0, 10, 2, 1), 0, 1,
+	             "field 1 (job number): '18446744073709551616' is beyond 64 bits");
+	expect_error(REC(1e19, 0, 10, 2, 1), 0, 1, "field 1 (job number): '1e19' is beyond 2^53");
+	expect_error(REC(0x10, 0, 10, 2, 1), 0, 1, "field 1 (job number): '0x10' is not a decimal");
+	expect_error(REC(1, 0, 0x10, 2, 1), 0, 1, "field 4 (run time): '0x10' is not a decimal");
+	expect_error(REC(1, 0, inf, 2, 1), 0, 1, "field 4 (run time): 'inf' is not a decimal");
+	expect_error(REC(1, 0, nan, 2, 1), 0, 1, "field 4 (run time): 'nan' is not a decimal");
+	expect_error(REC(1, 0, 10, 2.5, 1), 0, 1,
+	             "field 5 (allocated processors): '2.5' is not an integer");
+	expect_error(REC(1.5, 0, 10, 2, 1), 0, 1, "field 1 (job number): '1.5' is not an integer");
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 1 4.5 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 12 (user id): '4.5' is not an integer");
+	expect_error(REC(1, 0, 10, 2, 1) "2 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 7.5 -1\n", 0, 2,
+	             "field 17 (preceding job number): '7.5' is not an integer");
+	expect_error(REC(1, 0, 1e, 2, 1), 0, 1, "'1e' is not a decimal number");
+	expect_error(REC(1, 0, 1.2.3, 2, 1), 0, 1, "'1.2.3' is not a decimal number");
+	/* What the definition allows: real times and memory, exponents, plain
+	 * integers written with a point, 64-bit job numbers, exact. */
+	struct js_workload *w =
+	    read_ok("18446744073709551615 0.25 -1 1.5e2 2.0 12.75 1048576.5 2 1e3 0.5 1 1 1 1 1 1 "
+	            "18446744073709551614 7.5\n"
+	            "9007199254740993 1 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->jobs[0].id, UINT64_MAX);
+	CU_ASSERT_EQUAL(w->jobs[0].preceding, UINT64_MAX - 1);
+	CU_ASSERT_EQUAL(w->jobs[1].id, 9007199254740993ULL); /* 2^53 + 1: not a double */
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_RUN], 150, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_REQ_TIME], 1000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(w->jobs[0].f[JS_F_USED_MEM], 1048576.5, 0);
+	/* written back exactly */
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	struct cmn_err e;
+	CU_ASSERT_EQUAL_FATAL(js_clean(w, &o, 8, &e), 0);
+	char *path = th_write_temp("", ".swf");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_EQUAL(js_swf_write(f, w, NULL), 0);
+	fclose(f);
+	int rc;
+	struct js_workload *b = NULL;
+	rc = js_swf_read(path, 0, &b, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(b->jobs[0].id, UINT64_MAX);
+	CU_ASSERT_EQUAL(b->jobs[0].preceding, UINT64_MAX - 1);
+	CU_ASSERT_EQUAL(b->jobs[1].id, 9007199254740993ULL);
+	CU_ASSERT_DOUBLE_EQUAL(b->jobs[0].f[JS_F_USED_MEM], 1048576.5, 0);
+	js_workload_free(b);
+	js_workload_free(w);
+	free(path);
+}
+
+static void test_job_numbers(void)
+{
+	const char *dup = REC(1, 0, 10, 2, 1) REC(2, 1, 10, 2, 1) REC(3, 2, 10, 2, 1)
+	    REC(2, 3, 10, 2, 1) REC(1, 4, 10, 2, 0) REC(2, 5, 10, 2, 1);
+	expect_error(dup, 0, 4, "field 1 (job number): 2 is also the job number on line 2");
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(dup, 1, &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(w->n, 3);
+	CU_ASSERT_EQUAL(w->counts.read, 6);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_DUPLICATE], 3);
+	CU_ASSERT_EQUAL(w->jobs[0].line, 1);
+	CU_ASSERT_EQUAL(w->jobs[1].line, 2);
+	CU_ASSERT_EQUAL(w->jobs[2].line, 3);
+	js_workload_free(w);
+	/* Partial executions (status 2-4) share their job's number: with the
+	 * whole job's record, that record stands for the job; without, each part
+	 * is a job of its own. */
+	w = read_ok(REC(7, 0, 30, 2, 1) REC(7, 0, 10, 2, 2) REC(7, 15, 20, 2, 3) REC(8, 1, 5, 2, 2)
+	                REC(8, 9, 5, 2, 4) REC(9, 2, 5, 2, 2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->n, 4);
+	CU_ASSERT_EQUAL(w->jobs[0].line, 1);
+	CU_ASSERT_EQUAL(w->jobs[1].line, 4);
+	CU_ASSERT_EQUAL(w->counts.partial_shared, 4);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_PARTIAL], 2);
+	CU_ASSERT(has_note(w, "4 records of partial executions"));
+	js_workload_free(w);
+	/* two whole records of one job are a repeat, parts or not */
+	expect_error(REC(7, 0, 30, 2, 1) REC(7, 0, 10, 2, 2) REC(7, 15, 20, 2, 5), 0, 3,
+	             "7 is also the job number on line 1");
+}
+
+/* gzip bytes of text, whole or cut. */
+static char *gzip_file(const char *text, size_t cut_lines, int flip_crc)
+{
+	char *path = th_write_temp("", ".swf");
+	FILE *f = fopen(path, "wb");
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
+	unsigned char out[1 << 16];
+	size_t lines = 0;
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		z.next_in = (unsigned char *)(uintptr_t)p;
+		z.avail_in = (unsigned)len;
+		z.next_out = out;
+		z.avail_out = sizeof out;
+		deflate(&z, Z_FULL_FLUSH);
+		fwrite(out, 1, sizeof out - z.avail_out, f);
+		p += len;
+		if (cut_lines && ++lines == cut_lines)
+			break;
+	}
+	if (!cut_lines) {
+		z.next_out = out;
+		z.avail_out = sizeof out;
+		deflate(&z, Z_FINISH);
+		size_t n = sizeof out - z.avail_out;
+		if (flip_crc)
+			out[n - 8] ^= 0x55; /* the trailer's CRC-32 */
+		fwrite(out, 1, n, f);
+	}
+	deflateEnd(&z);
+	fclose(f);
+	return path;
+}
+
+static void test_gzip_broken(void)
+{
+	char text[4096] = "; MaxProcs: 8\n";
+	for (int i = 1; i <= 40; i++) {
+		char rec[128];
+		snprintf(rec, sizeof rec, "%d %d -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", i, i);
+		strcat(text, rec);
+	}
+	struct cmn_err e;
+	struct js_workload *w = NULL;
+	char *whole = gzip_file(text, 0, 0);
+	CU_ASSERT_EQUAL(js_swf_read(whole, 0, &w, &e), 0);
+	CU_ASSERT_EQUAL(w ? w->n : 0, 40);
+	js_workload_free(w);
+	/* cut at a line boundary: no final block, no trailer */
+	char *cut = gzip_file(text, 21, 0);
+	w = NULL;
+	CU_ASSERT_EQUAL(js_swf_read(cut, 0, &w, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(w);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, cut));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cut short"));
+	/* cut inside a block and inside the trailer, byte by byte */
+	struct stat st;
+	stat(whole, &st);
+	FILE *f = fopen(whole, "rb");
+	unsigned char *bytes = malloc((size_t)st.st_size);
+	CU_ASSERT_EQUAL_FATAL(fread(bytes, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+	fclose(f);
+	int refused = 0;
+	for (off_t len = 11; len < st.st_size; len++) {
+		f = fopen(cut, "wb");
+		fwrite(bytes, 1, (size_t)len, f);
+		fclose(f);
+		w = NULL;
+		int rc = js_swf_read(cut, 0, &w, &e);
+		refused += rc != 0 && w == NULL && strstr(e.msg, cut) != NULL;
+		js_workload_free(w);
+	}
+	CU_ASSERT_EQUAL(refused, st.st_size - 11);
+	free(bytes);
+	/* a corrupt CRC */
+	char *bad = gzip_file(text, 0, 1);
+	w = NULL;
+	CU_ASSERT_NOT_EQUAL(js_swf_read(bad, 0, &w, &e), 0);
+	CU_ASSERT_PTR_NULL(w);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad));
+	free(whole);
+	free(cut);
+	free(bad);
+}
+
+static void test_empty_inputs(void)
+{
+	expect_error("", 0, 0, "no job record");
+	expect_error("; Version: 2.2\n; MaxProcs: 8\n\n", 0, 0, "no job record");
+	char *gz = gzip_file("; MaxProcs: 8\n", 0, 0);
+	struct cmn_err e;
+	struct js_workload *w = NULL;
+	CU_ASSERT_EQUAL(js_swf_read(gz, 0, &w, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no job record"));
+	free(gz);
+	/* a directory, a missing file */
+	CU_ASSERT_EQUAL(js_swf_read("/tmp", 0, &w, &e), CMN_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/tmp: error: is a directory"));
+	CU_ASSERT_EQUAL(js_swf_read("/nonexistent/x.swf", 0, &w, &e), CMN_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/x.swf: error: cannot open"));
+	/* a NUL byte, and a line without end */
+	char *nul = th_write_temp("", ".swf");
+	FILE *f = fopen(nul, "wb");
+	fwrite(REC(1, 0, 10, 2, 1) "2 3\0 4\n", 1, sizeof(REC(1, 0, 10, 2, 1)) + 6, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(js_swf_read(nul, 0, &w, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".swf:2: error: NUL byte"));
+	free(nul);
+	char *huge = malloc((1 << 21) + 1);
+	memset(huge, '7', 1 << 21);
+	huge[1 << 21] = '\0';
+	expect_error(huge, 0, 1, "line longer than");
+	free(huge);
+}
+
+static void test_ppn_auto(void)
+{
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	o.procs_per_node = 0;
+	struct cmn_err e;
+	const struct {
+		const char *hdr;
+		int ppn; /* 0: refused */
+		const char *needle;
+	} cases[] = {
+	    {"; MaxNodes: 144\n; MaxProcs: 1152\n", 8, NULL},
+	    {"; MaxNodes: 70  (dual)\n; MaxProcs: 140\n", 2, NULL},
+	    {"; MaxProcs: 1152\n", 0, "no MaxNodes header value"},
+	    {"; MaxNodes: 144\n", 0, "no MaxProcs header value"},
+	    {"; Note: none\n", 0, "no MaxProcs and no MaxNodes"},
+	    {"; MaxNodes: 184\n; MaxProcs: 1664\n", 0,
+	     "MaxProcs 1664 is not a multiple of MaxNodes"},
+	    {"; MaxNodes: 8\n; MaxProcs: 4\n", 0, "MaxProcs 4 is not a multiple of MaxNodes 8"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[300];
+		snprintf(text, sizeof text, "%s" REC(1, 0, 10, 16, 1), cases[i].hdr);
+		struct js_workload *w = read_ok(text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		int ppn = -1;
+		int rc = js_clean_ppn(w, &o, &ppn, &e);
+		if (cases[i].ppn) {
+			CU_ASSERT_EQUAL(rc, 0);
+			CU_ASSERT_EQUAL(ppn, cases[i].ppn);
+		} else {
+			CU_ASSERT_EQUAL(rc, CMN_EUSAGE);
+			CU_ASSERT_EQUAL(js_clean(w, &o, 64, &e), CMN_EUSAGE);
+			CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, cases[i].needle));
+			CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "--procs-per-node auto"));
+		}
+		js_workload_free(w);
+	}
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("swf as published", NULL, NULL);
+	CU_add_test(s, "header values with comments, keys without a space", test_header_comments);
+	CU_add_test(s, "statuses outside the definition kept and counted", test_statuses);
+	CU_add_test(s, "negative values in fields not simulated kept", test_negative_kept);
+	CU_add_test(s, "numbers their field cannot hold", test_numbers);
+	CU_add_test(s, "job numbers unique, partial executions", test_job_numbers);
+	CU_add_test(s, "gzip cut anywhere or corrupt", test_gzip_broken);
+	CU_add_test(s, "no job, a directory, junk", test_empty_inputs);
+	CU_add_test(s, "--procs-per-node auto needs its header", test_ppn_auto);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
