@@ -143,8 +143,7 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	if (!jobs || !c || !t)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t i = 0; !rc && i < n; i++) { /* profiles first: the cache may move */
-		int j = js_sim_rjob(sim, i), nn;
-		js_sim_job_nodes(sim, j, &nn);
+		int j = js_sim_rjob(sim, i), nn = js_sim_job_nnodes(sim, j);
 		int k = kernel_of(l, sim, j);
 		if ((c[i] = iteration(l, k, nn, e)) < 0) {
 			rc = e->code;
@@ -156,6 +155,10 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	for (size_t i = 0; !rc && i < n; i++) {
 		int j = js_sim_rjob(sim, i), nn;
 		const int *nodes = js_sim_job_nodes(sim, j, &nn);
+		if (!nodes) {
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			break;
+		}
 		l->running[j] = 1;
 		int moves = js_sim_placement_version(sim, j);
 		if (l->flows[j] && l->built_moves[j] != moves) { /* moved or resized: new routes */

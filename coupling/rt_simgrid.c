@@ -375,6 +375,10 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 		mv[i] = js_sim_placement_version(sim, j);
 		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
 		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
+		if (!nodes[i]) {
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			break;
+		}
 		tref[i] = js_sim_job_result(sim, j)->iter_ref_s; /* looked up once per job */
 		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
 			js_sim_set_iter(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i]);

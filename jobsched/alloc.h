@@ -8,6 +8,7 @@
 
 #include "../common/params.h"
 #include "../platforms/platform.h"
+#include "nodeset.h"
 #include "workload.h"
 
 struct js_alloc_ops {
@@ -32,6 +33,11 @@ struct js_alloc_ops {
 	/* Marks nodes busy (they must be free) / free (they must be busy). */
 	void (*occupy)(void *self, const int *nodes, int n);
 	void (*release)(void *self, const int *nodes, int n);
+	/* Optional, both or neither: the same for a node set given as runs of
+	 * consecutive ids (nodeset.h), at a cost that follows the runs. The
+	 * core then keeps an increasing node set as runs. */
+	void (*occupy_runs)(void *self, const struct js_run *runs, int nruns);
+	void (*release_runs)(void *self, const struct js_run *runs, int nruns);
 	/* Optional: defragmentation (seed 003's migration). Given the running
 	 * jobs' node sets (nodes[i], n[i] of them) proposes new ones in out[i]
 	 * (room for n[i] each) without changing the state. Returns -1 when the

@@ -1,5 +1,7 @@
 /* The first-free allocator: any free nodes, lowest ids first (the flat
- * allocator; seed 000's non-contiguous policy). State: a busy bitmap. */
+ * allocator; seed 000's non-contiguous policy). State: a busy bitmap and,
+ * above it, a bit per word that has a free node, so that a placement visits
+ * only words with room (O(size / 64 + nodes / 4096) on any machine size). */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,27 +11,47 @@
 
 struct flat_alloc {
 	int nodes, free;
-	int words;
+	int words, tops;
+	uint64_t *room;  /* bit w set: word w has a free node (after busy[]) */
 	uint64_t busy[]; /* bit i set: node i busy */
 };
 
 static const struct cmn_param_def flat_params[] = {{NULL}};
 
-static size_t flat_bytes(int words)
+static size_t flat_bytes(int words, int tops)
 {
-	return sizeof(struct flat_alloc) + (size_t)words * sizeof(uint64_t);
+	return sizeof(struct flat_alloc) + (size_t)(words + tops) * sizeof(uint64_t);
+}
+
+/* The free bits of word w (the last word's bits beyond the machine are never free). */
+static uint64_t free_bits(const struct flat_alloc *f, int w)
+{
+	uint64_t bits = ~f->busy[w];
+	if (w == f->words - 1 && f->nodes % 64)
+		bits &= (UINT64_C(1) << (f->nodes % 64)) - 1;
+	return bits;
+}
+
+static void set_room(struct flat_alloc *f, int w)
+{
+	uint64_t bit = UINT64_C(1) << (w % 64);
+	f->room[w / 64] = free_bits(f, w) ? f->room[w / 64] | bit : f->room[w / 64] & ~bit;
 }
 
 static int flat_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
                        struct cmn_err *e)
 {
 	(void)p;
-	int words = (m->nodes + 63) / 64;
-	struct flat_alloc *f = calloc(1, flat_bytes(words));
+	int words = (m->nodes + 63) / 64, tops = (words + 63) / 64;
+	struct flat_alloc *f = calloc(1, flat_bytes(words, tops));
 	if (!f)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	f->nodes = f->free = m->nodes;
 	f->words = words;
+	f->tops = tops;
+	f->room = f->busy + words;
+	for (int w = 0; w < words; w++)
+		set_room(f, w);
 	*self = f;
 	return 0;
 }
@@ -39,19 +61,21 @@ static void flat_destroy(void *self)
 	free(self);
 }
 
-static void *flat_clone(const void *self)
-{
-	const struct flat_alloc *f = self;
-	struct flat_alloc *c = malloc(flat_bytes(f->words));
-	if (c)
-		memcpy(c, f, flat_bytes(f->words));
-	return c;
-}
-
 static void flat_copy(void *dst, const void *src)
 {
 	const struct flat_alloc *s = src;
-	memcpy(dst, src, flat_bytes(s->words));
+	struct flat_alloc *d = dst;
+	memcpy(d, s, flat_bytes(s->words, s->tops));
+	d->room = d->busy + d->words;
+}
+
+static void *flat_clone(const void *self)
+{
+	const struct flat_alloc *f = self;
+	struct flat_alloc *c = malloc(flat_bytes(f->words, f->tops));
+	if (c)
+		flat_copy(c, f);
+	return c;
 }
 
 static int flat_place(void *self, const struct js_job *job, int flags, int *nodes)
@@ -62,14 +86,18 @@ static int flat_place(void *self, const struct js_job *job, int flags, int *node
 	if (need > f->free || need <= 0)
 		return 0;
 	int got = 0;
-	for (int w = 0; w < f->words && got < need; w++) {
-		uint64_t freebits = ~f->busy[w];
-		if (w == f->words - 1 && f->nodes % 64)
-			freebits &= (UINT64_C(1) << (f->nodes % 64)) - 1;
-		while (freebits && got < need) {
-			int b = __builtin_ctzll(freebits);
-			nodes[got++] = w * 64 + b;
-			freebits &= freebits - 1;
+	for (int t = 0; t < f->tops && got < need; t++) {
+		for (uint64_t words = f->room[t]; words && got < need; words &= words - 1) {
+			int w = t * 64 + __builtin_ctzll(words);
+			uint64_t bits = free_bits(f, w);
+			if (bits == ~UINT64_C(0) && need - got >= 64) { /* a whole free word */
+				for (int b = 0; b < 64; b++)
+					nodes[got + b] = w * 64 + b;
+				got += 64;
+				continue;
+			}
+			for (; bits && got < need; bits &= bits - 1)
+				nodes[got++] = w * 64 + __builtin_ctzll(bits);
 		}
 	}
 	assert(got == need);
@@ -83,26 +111,63 @@ static int flat_fits(void *self, const struct js_job *job, int flags)
 	return job->size > 0 && job->size <= f->free;
 }
 
+/* Sets (busy = 1) or clears bits first..last of the bitmap. */
+static void mark_range(struct flat_alloc *f, int first, int last, int busy)
+{
+	for (int w = first / 64; w <= last / 64; w++) {
+		int lo = w == first / 64 ? first % 64 : 0, hi = w == last / 64 ? last % 64 : 63;
+		uint64_t mask = (hi == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1) &
+		                ~((UINT64_C(1) << lo) - 1);
+		assert(busy ? !(f->busy[w] & mask) : (f->busy[w] & mask) == mask);
+		f->busy[w] = busy ? f->busy[w] | mask : f->busy[w] & ~mask;
+		set_room(f, w);
+	}
+}
+
+static void flat_mark_runs(struct flat_alloc *f, const struct js_run *runs, int nr, int busy)
+{
+	for (int r = 0; r < nr; r++) {
+		mark_range(f, runs[r].first, runs[r].last, busy);
+		f->free += (busy ? -1 : 1) * (runs[r].last - runs[r].first + 1);
+	}
+}
+
+/* Marks a node set busy or free: run by run when it is in increasing order
+ * (allocations come so: the cost follows the runs, not the nodes), node by
+ * node otherwise. */
+static void flat_mark(struct flat_alloc *f, const int *nodes, int n, int busy)
+{
+	if (js_nodes_sorted(nodes, n)) {
+		for (int i = 0; i < n;) {
+			int k = js_nodes_run_end(nodes, n, i);
+			mark_range(f, nodes[i], nodes[k], busy);
+			i = k + 1;
+		}
+	} else {
+		for (int i = 0; i < n; i++)
+			mark_range(f, nodes[i], nodes[i], busy);
+	}
+	f->free += busy ? -n : n;
+}
+
 static void flat_occupy(void *self, const int *nodes, int n)
 {
-	struct flat_alloc *f = self;
-	for (int i = 0; i < n; i++) {
-		uint64_t bit = UINT64_C(1) << (nodes[i] % 64);
-		assert(!(f->busy[nodes[i] / 64] & bit));
-		f->busy[nodes[i] / 64] |= bit;
-	}
-	f->free -= n;
+	flat_mark(self, nodes, n, 1);
 }
 
 static void flat_release(void *self, const int *nodes, int n)
 {
-	struct flat_alloc *f = self;
-	for (int i = 0; i < n; i++) {
-		uint64_t bit = UINT64_C(1) << (nodes[i] % 64);
-		assert(f->busy[nodes[i] / 64] & bit);
-		f->busy[nodes[i] / 64] &= ~bit;
-	}
-	f->free += n;
+	flat_mark(self, nodes, n, 0);
+}
+
+static void flat_occupy_runs(void *self, const struct js_run *runs, int nr)
+{
+	flat_mark_runs(self, runs, nr, 1);
+}
+
+static void flat_release_runs(void *self, const struct js_run *runs, int nr)
+{
+	flat_mark_runs(self, runs, nr, 0);
 }
 
 static int flat_free_count(const void *self)
@@ -122,6 +187,8 @@ const struct js_alloc_ops js_alloc_first_free_ops = {
     .fits = flat_fits,
     .occupy = flat_occupy,
     .release = flat_release,
+    .occupy_runs = flat_occupy_runs,
+    .release_runs = flat_release_runs,
     .free_count = flat_free_count,
     .fungible = 1,
 };

@@ -63,8 +63,7 @@ double js_rs_expand_potential(const struct js_resize_conf *c, const struct js_si
 	double t0 = js_sim_measured(sim, j, js_sim_start_size(sim, j));
 	if (n < 2 || isnan(t0))
 		return INFINITY;
-	int cur;
-	js_sim_job_nodes(sim, j, &cur);
+	int cur = js_sim_job_nnodes(sim, j);
 	int deg = n - 1 < 2 ? n - 1 : 2;
 	gsl_matrix *X = gsl_matrix_alloc((size_t)n, (size_t)deg + 1);
 	gsl_vector *y = gsl_vector_alloc((size_t)n), *b = gsl_vector_alloc((size_t)deg + 1);
@@ -100,9 +99,7 @@ int js_rs_benefited(const struct js_sim *sim, int j)
 
 static int size_of(const struct js_sim *sim, int j)
 {
-	int n;
-	js_sim_job_nodes(sim, j, &n);
-	return n;
+	return js_sim_job_nnodes(sim, j);
 }
 
 /* At (or past) its sweet spot: no growth. */

@@ -99,10 +99,10 @@ static void cons_on_end(void *self, struct js_sim *sim, int j, int early)
 	struct cons *c = self;
 	double now = js_sim_now(sim);
 	if (c->run_end[j] > now) { /* its nodes free up before the profile said */
-		int n;
-		const int *nodes = js_sim_job_nodes(sim, j, &n);
-		if (js_profile_change(&c->prof, now, c->run_end[j], n, c->fungible ? NULL : nodes,
-		                      -1))
+		int n = js_sim_job_nnodes(sim, j);
+		const int *nodes = c->fungible ? NULL : js_sim_job_nodes(sim, j, &n);
+		if ((!c->fungible && !nodes) ||
+		    js_profile_change(&c->prof, now, c->run_end[j], n, nodes, -1))
 			c->failed = 1;
 		c->dirty = 1;
 	}
@@ -162,12 +162,12 @@ static int rebuild(struct cons *c, struct js_sim *sim)
 {
 	js_profile_reset(&c->prof, js_sim_now(sim));
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
-		int j = js_sim_rjob(sim, p), n;
-		const int *nodes = js_sim_job_nodes(sim, j, &n);
+		int j = js_sim_rjob(sim, p), n = js_sim_job_nnodes(sim, j);
+		const int *nodes = c->fungible ? NULL : js_sim_job_nodes(sim, j, &n);
 		if (c->overdue[j])
 			c->run_end[j] = INFINITY;
-		if (js_profile_change(&c->prof, js_sim_now(sim), c->run_end[j], n,
-		                      c->fungible ? NULL : nodes, +1))
+		if ((!c->fungible && !nodes) ||
+		    js_profile_change(&c->prof, js_sim_now(sim), c->run_end[j], n, nodes, +1))
 			return -1;
 	}
 	for (size_t p = 0; p < js_sim_qlen(sim); p++)

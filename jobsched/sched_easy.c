@@ -17,7 +17,8 @@
 
 static const struct cmn_param_def easy_params[] = {JS_SCHED_MIGRATE_PARAM, {NULL}};
 
-/* Fills scratch with the machine at the head's shadow time; returns it. */
+/* Fills scratch with the machine at the head's shadow time; returns it
+ * (NAN: never; -INFINITY: out of memory). */
 static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch)
 {
 	double now = js_sim_now(sim);
@@ -26,6 +27,8 @@ static double shadow_time(struct js_sim *sim, int head, struct js_alloc *scratch
 		int j = js_sim_rjob(sim, p);
 		int n;
 		const int *nodes = js_sim_job_nodes(sim, j, &n);
+		if (!nodes)
+			return -INFINITY;
 		js_alloc_release(scratch, nodes, n);
 		if (js_alloc_fits(scratch, js_sim_job(sim, head))) {
 			double end = js_sim_expected_end(sim, j);
@@ -59,9 +62,8 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 	int avail = js_alloc_free_count(real), *buf = js_sim_nodebuf(sim, 1);
 	double now = js_sim_now(sim), shadow = NAN;
 	for (size_t p = 0; p < js_sim_rlen(sim) && isnan(shadow); p++) {
-		int j = js_sim_rjob(sim, p), n;
-		js_sim_job_nodes(sim, j, &n);
-		avail += n;
+		int j = js_sim_rjob(sim, p);
+		avail += js_sim_job_nnodes(sim, j);
 		if (avail >= need) {
 			double end = js_sim_expected_end(sim, j);
 			shadow = end > now ? end : now;
@@ -103,6 +105,8 @@ static int easy_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	int head = js_sim_qjob(sim, 0);
 	js_alloc_copy(scratch, real);
 	double shadow = shadow_time(sim, head, scratch);
+	if (shadow == -INFINITY)
+		return cmn_err_set(e, CMN_ENOMEM, "easy: out of memory");
 	if (reserve_head(sim, head, shadow, e))
 		return e->code;
 	double now = js_sim_now(sim);

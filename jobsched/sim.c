@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "eventq.h"
+#include "nodeset.h"
 #include "runtime.h"
 #include "sched.h"
 #include "sim.h"
@@ -58,10 +59,39 @@ double js_sim_expected_end(const struct js_sim *s, int j)
 {
 	return s->st[j].expected_end_s;
 }
-const int *js_sim_job_nodes(const struct js_sim *s, int j, int *n)
+/* The ids of a node set kept as runs, written out once and kept while the
+ * job runs (NULL out of memory). */
+static const int *job_ids(struct js_sim *s, int j)
+{
+	struct jstate *st = &s->st[j];
+	if (!st->nodes && st->runs) {
+		st->nodes = malloc((size_t)st->nnodes * sizeof *st->nodes);
+		if (st->nodes)
+			js_runs_expand(st->runs, st->nruns, st->nodes);
+	}
+	return st->nodes;
+}
+
+const int *js_sim_job_nodes(struct js_sim *s, int j, int *n)
 {
 	*n = s->st[j].nnodes;
-	return s->st[j].nodes;
+	return job_ids(s, j);
+}
+
+int js_sim_job_nnodes(const struct js_sim *s, int j)
+{
+	return s->st[j].nnodes;
+}
+
+int js_sim_own_ids(struct js_sim *s, int j)
+{
+	struct jstate *st = &s->st[j];
+	if (!job_ids(s, j) && st->nnodes)
+		return -1;
+	free(st->runs);
+	st->runs = NULL;
+	st->nruns = 0;
+	return 0;
 }
 struct js_alloc *js_sim_alloc(struct js_sim *s)
 {
@@ -254,25 +284,50 @@ static int text_reserve(struct js_sim_result *r, size_t more)
 	return 0;
 }
 
-/* Appends nodes (sorted in place) as an interval set "0-3 8". */
-static int record_nodes(struct js_sim_result *r, int *nodes, int n, size_t *off)
+/* Writes x in decimal at p; returns the end. */
+static char *put_int(char *p, int x)
 {
-	qsort(nodes, (size_t)n, sizeof *nodes, cmp_int);
-	if (text_reserve(r, (size_t)n * 24 + 1))
+	char tmp[12];
+	int n = 0;
+	unsigned u = (unsigned)x;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* Appends a node set kept as runs, "0-3 8". */
+static int record_runs(struct js_sim_result *r, const struct js_run *runs, int nr, size_t *off)
+{
+	if (text_reserve(r, (size_t)nr * 24 + 1))
 		return -1;
-	*off = r->text_len;
 	char *p = r->text + r->text_len;
-	for (int i = 0; i < n;) {
-		int k = i;
-		while (k + 1 < n && nodes[k + 1] == nodes[k] + 1)
-			k++;
-		p += k > i ? sprintf(p, "%s%d-%d", i ? " " : "", nodes[i], nodes[k])
-		           : sprintf(p, "%s%d", i ? " " : "", nodes[i]);
-		i = k + 1;
+	for (int i = 0; i < nr; i++) {
+		if (i)
+			*p++ = ' ';
+		p = put_int(p, runs[i].first);
+		if (runs[i].last > runs[i].first) {
+			*p++ = '-';
+			p = put_int(p, runs[i].last);
+		}
 	}
+	*off = r->text_len;
 	*p++ = '\0';
 	r->text_len = (size_t)(p - r->text);
 	return 0;
+}
+
+/* Appends nodes (sorted in place when they are not already) as runs,
+ * through runbuf (room for n). */
+static int record_nodes(struct js_sim_result *r, int *nodes, int n, struct js_run *runbuf,
+                        size_t *off)
+{
+	if (!js_nodes_sorted(nodes, n))
+		qsort(nodes, (size_t)n, sizeof *nodes, cmp_int);
+	return record_runs(r, runbuf, js_nodes_to_runs(nodes, n, runbuf), off);
 }
 
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off)
@@ -306,12 +361,22 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	int j = s->queue[pos];
 	struct jstate *st = &s->st[j];
 	const struct js_job *job = &s->jobs[j];
-	st->nodes = malloc((size_t)n * sizeof *nodes);
-	if (!st->nodes)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	memcpy(st->nodes, nodes, (size_t)n * sizeof *nodes);
+	int nr = s->alloc->ops->occupy_runs ? js_nodes_to_runs(nodes, n, s->runbuf) : -1;
+	if (nr >= 0) { /* kept as runs: the work of this start and of the end follows them */
+		st->runs = malloc((size_t)(nr ? nr : 1) * sizeof *st->runs);
+		if (!st->runs)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		memcpy(st->runs, s->runbuf, (size_t)nr * sizeof *st->runs);
+		st->nruns = nr;
+		s->alloc->ops->occupy_runs(s->alloc->self, st->runs, nr);
+	} else {
+		st->nodes = malloc((size_t)n * sizeof *nodes);
+		if (!st->nodes)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		memcpy(st->nodes, nodes, (size_t)n * sizeof *nodes);
+		js_alloc_occupy(s->alloc, nodes, n);
+	}
 	st->nnodes = n;
-	js_alloc_occupy(s->alloc, nodes, n);
 	memmove(s->queue + pos, s->queue + pos + 1, (s->qlen - pos - 1) * sizeof *s->queue);
 	s->qlen--;
 	s->queued_nodes -= job->size;
@@ -374,6 +439,8 @@ int js_sim_migrate(struct js_sim *s, struct cmn_err *e)
 	int *cnt = malloc(n * sizeof *cnt), **out = calloc(n, sizeof *out), rc = 0;
 	for (size_t i = 0; nodes && cnt && out && i < n; i++) {
 		struct jstate *st = &s->st[s->running[i]];
+		if (js_sim_own_ids(s, s->running[i]))
+			rc = CMN_ENOMEM;
 		nodes[i] = st->nodes;
 		cnt[i] = st->nnodes;
 		if (!(out[i] = malloc((size_t)st->nnodes * sizeof **out)))
@@ -406,6 +473,15 @@ int js_sim_migrate(struct js_sim *s, struct cmn_err *e)
 	return rc ? cmn_err_set(e, rc, "out of memory (migration)") : 0;
 }
 
+/* Gives a job's nodes back to the allocator, by runs when kept so. */
+static void release_job(struct js_alloc *a, const struct jstate *st)
+{
+	if (st->runs)
+		a->ops->release_runs(a->self, st->runs, st->nruns);
+	else
+		js_alloc_release(a, st->nodes, st->nnodes);
+}
+
 static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
@@ -414,7 +490,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 	assert(rp < s->rlen && s->running[rp] == j);
 	memmove(s->running + rp, s->running + rp + 1, (s->rlen - rp - 1) * sizeof *s->running);
 	s->rlen--;
-	js_alloc_release(s->alloc, st->nodes, st->nnodes);
+	release_job(s->alloc, st);
 	s->busy -= st->nnodes;
 	st->phase = PH_DONE;
 	s->done++;
@@ -429,13 +505,16 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
 	if (s->rt->ops->end)
 		s->rt->ops->end(s->rt->self, s, j, killed);
-	if (record_nodes(s->res, st->nodes, st->nnodes, &r->res_off))
+	if (st->runs ? record_runs(s->res, st->runs, st->nruns, &r->res_off)
+	             : record_nodes(s->res, st->nodes, st->nnodes, s->runbuf, &r->res_off))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	int rc = js_rs_end(s, j, e);
 	if (rc)
 		return rc;
 	free(st->nodes);
+	free(st->runs);
 	st->nodes = NULL;
+	st->runs = NULL;
 	return 0;
 }
 
@@ -516,6 +595,7 @@ static void sim_free(struct js_sim *s)
 		return;
 	for (size_t j = 0; s->st && j < s->njobs; j++) {
 		free(s->st[j].nodes);
+		free(s->st[j].runs);
 		js_rs_free(s->st[j].rs);
 	}
 	free(s->st);
@@ -527,6 +607,7 @@ static void sim_free(struct js_sim *s)
 	free(s->points);
 	for (int k = 0; k < 3; k++)
 		free(s->nodebuf[k]);
+	free(s->runbuf);
 	js_alloc_destroy(s->empty);
 	js_alloc_destroy(s->scratch[0]);
 	js_alloc_destroy(s->scratch[1]);
@@ -554,6 +635,7 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	s->scratch[1] = js_alloc_clone(alloc);
 	for (int k = 0; k < 3; k++)
 		s->nodebuf[k] = malloc((size_t)s->nodes * sizeof(int));
+	s->runbuf = malloc((size_t)s->nodes * sizeof *s->runbuf);
 	size_t n = w->n ? w->n : 1;
 	s->st = calloc(n, sizeof *s->st);
 	s->queue = malloc(n * sizeof *s->queue);
@@ -567,8 +649,8 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	if (s->res)
 		s->res->jobs = malloc(n * sizeof *s->res->jobs);
 	if (!s->empty || !s->scratch[0] || !s->scratch[1] || !s->nodebuf[0] || !s->nodebuf[1] ||
-	    !s->nodebuf[2] || !s->st || !s->queue || !s->qkeys || !s->running || !s->rates ||
-	    !s->ended || !s->points || !s->res || !s->res->jobs)
+	    !s->nodebuf[2] || !s->runbuf || !s->st || !s->queue || !s->qkeys || !s->running ||
+	    !s->rates || !s->ended || !s->points || !s->res || !s->res->jobs)
 		return -1;
 	s->res->n = w->n;
 	s->res->nodes = s->nodes;
@@ -716,10 +798,8 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
 	int rc = sim_loop(s, e);
 	/* leave the allocator all free, as received */
-	for (size_t p = 0; p < s->rlen; p++) {
-		struct jstate *st = &s->st[s->running[p]];
-		js_alloc_release(alloc, st->nodes, st->nnodes);
-	}
+	for (size_t p = 0; p < s->rlen; p++)
+		release_job(alloc, &s->st[s->running[p]]);
 	if (rc)
 		js_sim_result_free(s->res);
 	else

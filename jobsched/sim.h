@@ -43,7 +43,7 @@ struct js_sim_opts {
 	FILE *series;            /* if set: one CSV row per event time (see README) */
 	int progress;            /* progress lines on stderr */
 	/* If set: called after every scheduling pass (tests watch invariants). */
-	void (*observer)(void *ctx, const struct js_sim *sim);
+	void (*observer)(void *ctx, struct js_sim *sim);
 	void *observer_ctx;
 	/* If set: resizable jobs grow and shrink at their resize points as this
 	 * policy decides (seed 004); NULL: every job runs on its first nodes. */
@@ -107,7 +107,11 @@ size_t js_sim_rlen(const struct js_sim *s);
 int js_sim_rjob(const struct js_sim *s, size_t pos);
 double js_sim_start_time(const struct js_sim *s, int j);
 double js_sim_expected_end(const struct js_sim *s, int j);
-const int *js_sim_job_nodes(const struct js_sim *s, int j, int *n);
+/* Running job j's nodes and their count; NULL when out of memory (a node
+ * set kept as runs is written out as ids on the first call). */
+const int *js_sim_job_nodes(struct js_sim *s, int j, int *n);
+/* The number of nodes running job j holds. */
+int js_sim_job_nnodes(const struct js_sim *s, int j);
 
 /* The real machine state, and scratch allocators (k = 0 or 1) of the same
  * kind for what-if states, their content left to the caller. */

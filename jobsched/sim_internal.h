@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "eventq.h"
+#include "nodeset.h"
 #include "sim.h"
 
 enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
@@ -13,8 +14,12 @@ enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
 struct jstate {
 	double start_s, expected_end_s;
 	double remaining_s, rate, last_s; /* work left at rate 1 as of last_s */
+	/* The node set: as runs of consecutive ids when it is increasing and the
+	 * allocator takes runs (nodes then NULL until someone asks for the ids),
+	 * else as ids. */
 	int *nodes;
-	int nnodes;
+	struct js_run *runs;
+	int nnodes, nruns;
 	uint32_t version;
 	uint8_t phase;
 	/* iterations: a job runs iter_left segments of seg_work each (1 segment
@@ -31,6 +36,7 @@ struct js_sim {
 	int nodes;
 	struct js_alloc *alloc, *empty, *scratch[2];
 	int *nodebuf[3];
+	struct js_run *runbuf; /* room for a run per node */
 	struct js_sched *sched;
 	struct js_runtime *rt;
 	const struct js_sim_opts *o;
@@ -64,5 +70,8 @@ int js_rs_end(struct js_sim *s, int j, struct cmn_err *e);
 void js_sim_sort_queue(struct js_sim *s);
 int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e);
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off);
+/* Job j's node set as ids only (its runs dropped), for code that changes
+ * it in place; 0, or -1 out of memory. */
+int js_sim_own_ids(struct js_sim *s, int j);
 
 #endif

@@ -242,8 +242,13 @@ static int free_nodes(const struct js_sim *s, int *out)
 		return -1;
 	for (size_t p = 0; p < s->rlen; p++) {
 		const struct jstate *r = &s->st[s->running[p]];
-		for (int i = 0; i < r->nnodes; i++)
-			busy[r->nodes[i]] = 1;
+		if (r->runs)
+			for (int k = 0; k < r->nruns; k++)
+				memset(busy + r->runs[k].first, 1,
+				       (size_t)(r->runs[k].last - r->runs[k].first + 1));
+		else
+			for (int i = 0; i < r->nnodes; i++)
+				busy[r->nodes[i]] = 1;
 	}
 	int n = 0;
 	for (int v = 0; v < s->nodes; v++)
@@ -267,6 +272,8 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	if (rs->resized)
 		return -cmn_err_set(e, CMN_ESTATE,
 		                    "job %" PRIu64 " resized twice at one resize point", job->id);
+	if (js_sim_own_ids(s, j)) /* grown and shrunk in place below */
+		return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	rs->node_s += cur * (s->now - rs->since);
 	rs->since = s->now;
 	struct rs_size *target = size_find(rs, size);

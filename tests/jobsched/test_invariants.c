@@ -30,7 +30,7 @@ static void fail(struct watch *w, const char *msg, int j, double a, double b)
 
 /* After every pass: no node twice, never more nodes busy than exist,
  * reservations never move later. */
-static void observe(void *ctx, const struct js_sim *sim)
+static void observe(void *ctx, struct js_sim *sim)
 {
 	struct watch *w = ctx;
 	memset(w->mark, 0, (size_t)w->nodes);

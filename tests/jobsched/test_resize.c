@@ -351,7 +351,7 @@ static void test_user_priority_order(void)
 struct watch {
 	int checked;
 };
-static void watch_prio(void *ctx, const struct js_sim *sim)
+static void watch_prio(void *ctx, struct js_sim *sim)
 {
 	struct watch *x = ctx;
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
@@ -480,7 +480,7 @@ struct inv {
 	int nodes, violations;
 	unsigned char *mark;
 };
-static void inv_observe(void *ctx, const struct js_sim *sim)
+static void inv_observe(void *ctx, struct js_sim *sim)
 {
 	struct inv *v = ctx;
 	memset(v->mark, 0, (size_t)v->nodes);
