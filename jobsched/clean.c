@@ -144,7 +144,8 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 		w->jobs[kept++] = j;
 	}
 	w->n = kept;
-	qsort(w->jobs, w->n, sizeof *w->jobs, by_submit);
+	if (w->n > 1)
+		qsort(w->jobs, w->n, sizeof *w->jobs, by_submit);
 	/* Selection on the cleaned, ordered jobs: time window, then offset/first. */
 	kept = 0;
 	long passed = 0;

@@ -375,6 +375,23 @@ static void test_empty_inputs(void)
 	free(huge);
 }
 
+/* Found by fuzzing (tests/fuzz): with --skip-bad every line may be skipped,
+ * leaving records read but no job; cleaning then sorted a NULL array. */
+static void test_all_lines_skipped(void)
+{
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text("x\n; MaxProcs: 4\n1 2 3\n", 1, &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(w->n, 0);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_MALFORMED], 2);
+	struct js_clean_opts o;
+	js_clean_opts_default(&o);
+	CU_ASSERT_EQUAL(js_clean(w, &o, 4, &e), 0);
+	CU_ASSERT_EQUAL(w->n, 0);
+	js_workload_free(w);
+}
+
 static void test_ppn_auto(void)
 {
 	struct js_clean_opts o;
@@ -426,6 +443,7 @@ static void add_suites(void)
 	CU_add_test(s, "gzip cut anywhere or corrupt", test_gzip_broken);
 	CU_add_test(s, "no job, a directory, junk", test_empty_inputs);
 	CU_add_test(s, "--procs-per-node auto needs its header", test_ppn_auto);
+	CU_add_test(s, "every line skipped (fuzzing)", test_all_lines_skipped);
 }
 
 int main(int argc, char **argv)

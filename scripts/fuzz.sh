@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (tests/fuzz, clang with ASan + UBSan) and
+# runs each for SECONDS (default 60), growing its corpus in
+# BUILD/fuzz/corpus-NAME from the seeds in tests/fuzz/corpus/NAME.
+# Prints one line per parser: executions, their rate, edges covered,
+# corpus size, crashes; exits 1 when any harness crashed (its input is
+# kept as BUILD/fuzz/crash-NAME-*, to become a regression test).
+# Usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: swf trace platform spec sweep tar)
+# Environment: FUZZ_BUILD_DIR (default build-fuzz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-60}
+shift || true
+names=${*:-swf trace platform spec sweep tar}
+B=${FUZZ_BUILD_DIR:-build-fuzz}
+if ! command -v clang > /dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a > /dev/null 2>&1; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "fuzz.sh: needs clang and libclang-rt-dev: apt-get install -y clang libclang-rt-dev" >&2
+		exit 1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-dev > /dev/null
+fi
+CC=clang cmake -S . -B "$B" -DPLACESIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+targets=""
+for n in $names; do targets="$targets --target fuzz_$n"; done
+# shellcheck disable=SC2086
+cmake --build "$B" -j"$(nproc)" $targets > "$B/fuzz-build.log" 2>&1 || { tail -20 "$B/fuzz-build.log"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+status=0
+printf '%-9s %8s %12s %9s %7s %7s %s\n' parser seconds executions "exec/s" edges corpus crashes
+for n in $names; do
+	c="$B/fuzz/corpus-$n"
+	mkdir -p "$c"
+	rm -f "$B/fuzz/crash-$n-"* "$B/fuzz/leak-$n-"* "$B/fuzz/oom-$n-"* "$B/fuzz/timeout-$n-"*
+	set +e +o pipefail # the figures below may be missing from a harness that crashed at once
+	"$B/fuzz/fuzz_$n" -max_total_time="$secs" -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=20 \
+		-print_final_stats=1 -artifact_prefix="$B/fuzz/crash-$n-" "$c" "tests/fuzz/corpus/$n" \
+		> "$B/fuzz/$n.log" 2>&1
+	rc=$?
+	execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$B/fuzz/$n.log" | tail -1)
+	rate=$(awk '/stat::average_exec_per_sec/ {print $2}' "$B/fuzz/$n.log" | tail -1)
+	edges=$(grep -o 'cov: [0-9]*' "$B/fuzz/$n.log" | tail -1 | awk '{print $2}')
+	crashes=$(find "$B/fuzz" -maxdepth 1 -name "crash-$n-*" | wc -l)
+	printf '%-9s %8s %12s %9s %7s %7s %s\n' "$n" "$secs" "${execs:-?}" "${rate:-?}" "${edges:-?}" \
+		"$(find "$c" -type f | wc -l)" "$crashes"
+	if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+		status=1
+		grep -m3 -E "ERROR|SUMMARY|runtime error" "$B/fuzz/$n.log" | sed 's/^/    /'
+		find "$B/fuzz" -maxdepth 1 -name "crash-$n-*" | sed 's/^/    input: /'
+	fi
+	set -e -o pipefail
+done
+exit $status

@@ -1,0 +1,38 @@
+/* Fuzz harness: "name:key=value,..." specifications against every
+ * registry, and machines built from them (their derived sizes). */
+#include "alloc.h"
+#include "fuzz_input.h"
+#include "gen.h"
+#include "netsim.h"
+#include "platform.h"
+#include "resize.h"
+#include "runtime.h"
+#include "runtimes.h"
+#include "sched.h"
+#include "synth.h"
+#include "traffic.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *spec = fuzz_string(data, size);
+	if (!spec)
+		return 0;
+	struct cmn_err e;
+	struct plat_machine *m = NULL;
+	if (plat_machine_create(spec, &m, &e) == 0 && m->nodes > 1)
+		plat_distance(m, 0, m->nodes - 1);
+	plat_machine_destroy(m);
+	const void *const *regs[] = {
+	    (const void *const *)js_alloc_registry,    (const void *const *)js_sched_registry,
+	    (const void *const *)js_resize_registry,   (const void *const *)js_synth_registry,
+	    (const void *const *)cpl_runtime_registry, (const void *const *)net_traffic_registry,
+	    (const void *const *)net_engine_registry,  (const void *const *)trace_gen_registry,
+	};
+	for (size_t r = 0; r < sizeof regs / sizeof *regs; r++) {
+		const void *ops;
+		struct cmn_params p;
+		cmn_spec_resolve(regs[r], spec, "fuzzed", &ops, &p, &e);
+	}
+	free(spec);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* Fuzz harness: tar archives (gzip'ed or plain) unpacked into a folder of
+ * this process's own, emptied after each input. */
+#include <sys/stat.h>
+
+#include "fuzz_input.h"
+#include "untar.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char dir[128];
+	if (!dir[0]) {
+		snprintf(dir, sizeof dir, "/tmp/placesim-fuzz-untar-%ld", (long)getpid());
+		mkdir(dir, 0700);
+	}
+	const char *path = fuzz_file(data, size, ".tar.gz");
+	if (!path)
+		return 0;
+	struct cpl_unpacked u = {0};
+	struct cmn_err e;
+	cpl_untar_gz(path, dir, &u, &e);
+	cpl_unpacked_remove(&u);
+	return 0;
+}
