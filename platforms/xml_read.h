@@ -6,18 +6,23 @@
 
 #include "platform.h"
 
-/* Reads path. Validation errors name file:line: unknown elements or
- * attributes, numbers without SimGrid's units (f/Gf..., Bps/GBps/bps...,
- * s/ms/us...), missing required attributes, dangling link references,
- * duplicate ids. Mapped: a platform of one cluster (FLAT, FAT_TREE of
- * k-ary n-tree shape, TORUS), written by platgen or anyone, and platgen's
- * mesh zones and multi-clusters; anything else (DRAGONFLY, other router
- * graphs) is an error naming the element and its line. */
+/* Reads path. Refused, with FILE:LINE: error: and nothing on stderr:
+ * everything SimGrid 3.32 would abort on when netsim hands it the same
+ * file (its prolog, DTD order, attributes, units, names, clusters, routes,
+ * a route between every two hosts), what has no counterpart here (README
+ * lists it), and platforms past the limits of xml_internal.h. A missing or
+ * unreadable file, a directory or an empty file: FILE: error: (CMN_EIO,
+ * CMN_EINPUT). Mapped: a platform of one cluster (FLAT, FAT_TREE of k-ary
+ * n-tree shape, TORUS), written by platgen or anyone, and platgen's mesh
+ * zones and multi-clusters; anything else (DRAGONFLY, other router graphs)
+ * is an error naming the element and its line. */
 int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e);
 
-/* SimGrid's value syntax: a number with one of the units of `kind`
- * ('f' speed in flop/s, 'b' bandwidth in bytes/s, 't' time in s); the
- * value in base units, or -1 on a syntax error. */
+/* SimGrid's value syntax: a number with one of SimGrid's units of `kind`
+ * ('f' speed in flop/s: f, kf..Yf, flops, kiloflops..yottaflops; 'b'
+ * bandwidth in bytes/s: Bps or bps with k..Y or Ki..Yi; 't' time in s:
+ * w d h m s ms us ns ps) or none (the base unit); the value in base units,
+ * or -1 on a syntax error or a negative or infinite value. */
 double plat_xml_value(const char *text, char kind);
 
 /* The line of the first <cluster topology="TORUS"> of a (valid) platform

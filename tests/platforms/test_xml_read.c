@@ -19,7 +19,16 @@ static void test_units(void)
 	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("1us", 't'), 1e-6, 1e-18);
 	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("5ms", 't'), 5e-3, 1e-15);
 	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("0.1s", 't'), 0.1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("2gigaflops", 'f'), 2e9, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("1EBps", 'b'), 1e18, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("8Kibps", 'b'), 1024, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("2w", 't'), 1209600, 0);
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("1000", 'b'), 1000, 0); /* SimGrid: Bps */
+	CU_ASSERT_DOUBLE_EQUAL(plat_xml_value("0", 't'), 0, 0);
 	CU_ASSERT(plat_xml_value("1G", 'f') < 0);
+	CU_ASSERT(plat_xml_value("1Kbps", 'b') < 0); /* k, or Ki */
+	CU_ASSERT(plat_xml_value("1e999Bps", 'b') < 0);
+	CU_ASSERT(plat_xml_value("1Gf ", 'f') < 0);
 	CU_ASSERT(plat_xml_value("fast", 'f') < 0);
 	CU_ASSERT(plat_xml_value("10GB", 'b') < 0);
 	CU_ASSERT(plat_xml_value("-1s", 't') < 0);
@@ -140,11 +149,12 @@ static void test_bad_xml(void)
 	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<host id=\"a\" "
 	     "speed=\"1f\"/>\n"
 	     "<host id=\"a\" speed=\"1f\"/></zone></platform>",
-	     "5", "used twice"},
-	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<link id=\"l\" "
-	     "bandwidth=\"1Bps\"/>\n<route src=\"a\" dst=\"b\">\n<link_ctn id=\"m\"/></route>"
+	     "5", "already the name of a host"},
+	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a\" "
+	     "speed=\"1f\"/><host id=\"b\" speed=\"1f\"/>\n<link id=\"l\" bandwidth=\"1Bps\" "
+	     "latency=\"0s\"/>\n<route src=\"a\" dst=\"b\">\n<link_ctn id=\"m\"/></route>"
 	     "</zone></platform>",
-	     "6", "no such link"},
+	     "6", "no link \"m\""},
 	    {"<platform version=\"4.1\">\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" "
 	     "radical=\"0-3\" "
 	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" "
@@ -183,7 +193,7 @@ static void test_bad_xml(void)
 	}
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(plat_load("/nonexistent/p.xml", &(struct plat_machine *){NULL}, &e),
-	                CMN_EINPUT);
+	                CMN_EIO);
 }
 
 static void add_suites(void)

@@ -1,0 +1,571 @@
+/* The syntax SimGrid 3.32's platform parser accepts, checked on our own
+ * parse: the prolog it demands, its elements in the order its DTD wants,
+ * their attributes and enumerated values, and numbers with its units. A
+ * subset: what SimGrid knows but netsim has no counterpart for is refused
+ * with the reason. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xml_internal.h"
+#include "xml_read.h"
+
+/* --- shared helpers --- */
+
+static int vfail(const struct xml_ctx *c, long line, const char *fmt, va_list ap)
+{
+	char msg[800];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return cmn_err_set(c->e, CMN_EINPUT, "%s:%ld: error: %s", c->path, line, msg);
+}
+
+int xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vfail(c, n ? xmlGetLineNo(n) : 0L, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vfail(c, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int xml_nomem(const struct xml_ctx *c)
+{
+	return cmn_err_set(c->e, CMN_ENOMEM, "%s: out of memory", c->path);
+}
+
+const char *xml_attr(const xmlNode *n, const char *name)
+{
+	for (const xmlAttr *a = n->properties; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0)
+			return a->children && a->children->content
+			           ? (const char *)a->children->content
+			           : "";
+	return NULL;
+}
+
+int xml_is(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+const char *xml_name(const xmlNode *n)
+{
+	return (const char *)n->name;
+}
+
+/* --- values with units --- */
+
+/* The factor of prefix p before a base unit: k, M, .. (1000^i), Ki, Mi, ..
+ * (1024^i) or, when long_names, kilo, mega, ..; 0 when unknown. */
+static double prefix_factor(const char *p, size_t len, int binary, int long_names)
+{
+	static const char *const shorts[] = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
+	static const char *const bins[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
+	static const char *const longs[] = {"kilo", "mega", "giga", "tera",
+	                                    "peta", "exa",  "zeta", "yotta"};
+	if (len == 0)
+		return 1;
+	double f = 1;
+	for (int i = 0; i < 8; i++) {
+		f *= 1000;
+		const char *name = long_names ? longs[i] : shorts[i];
+		if (strlen(name) == len && strncmp(p, name, len) == 0)
+			return f;
+	}
+	f = 1;
+	for (int i = 0; binary && i < 8; i++) {
+		f *= 1024;
+		if (strlen(bins[i]) == len && strncmp(p, bins[i], len) == 0)
+			return f;
+	}
+	return 0;
+}
+
+/* The factor of unit u of kind ('f', 'b', 't'), 0 when SimGrid has no
+ * such unit; an empty unit is the base unit, as in SimGrid. */
+static double unit_factor(const char *u, char kind)
+{
+	static const struct {
+		const char *name;
+		double f;
+	} times[] = {{"w", 604800}, {"d", 86400}, {"h", 3600},  {"m", 60},    {"s", 1},
+	             {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+	size_t len = strlen(u);
+	if (len == 0)
+		return 1;
+	if (kind == 't') {
+		for (size_t i = 0; i < sizeof times / sizeof *times; i++)
+			if (strcmp(u, times[i].name) == 0)
+				return times[i].f;
+		return 0;
+	}
+	if (kind == 'f') {
+		if (len >= 5 && strcmp(u + len - 5, "flops") == 0)
+			return prefix_factor(u, len - 5, 0, 1);
+		return u[len - 1] == 'f' ? prefix_factor(u, len - 1, 0, 0) : 0;
+	}
+	if (len < 3 || (strcmp(u + len - 3, "Bps") != 0 && strcmp(u + len - 3, "bps") != 0))
+		return 0;
+	return prefix_factor(u, len - 3, 1, 0) * (u[len - 3] == 'b' ? 0.125 : 1);
+}
+
+double plat_xml_value(const char *text, char kind)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v) || v < 0)
+		return -1;
+	double f = unit_factor(end, kind);
+	return f > 0 && isfinite(v * f) ? v * f : -1;
+}
+
+/* --- the prolog --- */
+
+/* Skips "<!-- .. -->" or "<? .. ?>" at *p (counting lines); 0 or -1. */
+static int skip_markup(const char **p, const char *end, const char *close, long *line)
+{
+	size_t cl = strlen(close);
+	for (const char *s = *p; s + cl <= end; s++) {
+		if (memcmp(s, close, cl) == 0) {
+			*p = s + cl;
+			return 0;
+		}
+		*line += *s == '\n';
+	}
+	return -1;
+}
+
+/* Whether the n bytes at s contain w. */
+static int contains(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	for (size_t i = 0; i + wl <= n; i++)
+		if (memcmp(s + i, w, wl) == 0)
+			return 1;
+	return 0;
+}
+
+static int is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* Consumes a run of spaces (at least one when needed); 0 or -1. */
+static int spaces(const char **p, const char *end, long *line, int needed)
+{
+	const char *s = *p;
+	for (; s < end && is_space(*s); s++)
+		*line += *s == '\n';
+	int ok = s > *p || !needed;
+	*p = s;
+	return ok ? 0 : -1;
+}
+
+static int word(const char **p, const char *end, const char *w)
+{
+	size_t l = strlen(w);
+	if ((size_t)(end - *p) < l || memcmp(*p, w, l) != 0)
+		return -1;
+	*p += l;
+	return 0;
+}
+
+/* The declaration SimGrid's parser wants: <!DOCTYPE platform SYSTEM "URL">
+ * with one of the two addresses of its DTD, and nothing else. */
+static int doctype_ok(const char **p, const char *end, long *line)
+{
+	static const char *const urls[] = {"https://simgrid.org/simgrid.dtd",
+	                                   "http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd"};
+	if (word(p, end, "<!DOCTYPE") || spaces(p, end, line, 1) || word(p, end, "platform") ||
+	    spaces(p, end, line, 1) || word(p, end, "SYSTEM") || spaces(p, end, line, 1) ||
+	    *p >= end || (**p != '"' && **p != '\''))
+		return -1;
+	char quote = *(*p)++;
+	const char *url = *p;
+	while (*p < end && **p != quote)
+		(*p)++;
+	size_t ul = (size_t)(*p - url);
+	int known = 0;
+	for (int i = 0; i < 2; i++)
+		known |= strlen(urls[i]) == ul && memcmp(url, urls[i], ul) == 0;
+	if (*p >= end || !known)
+		return -1;
+	(*p)++;
+	return spaces(p, end, line, 0) || word(p, end, ">") ? -1 : 0;
+}
+
+int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
+{
+	static const char want[] = "SimGrid's parser needs <!DOCTYPE platform SYSTEM "
+	                           "\"https://simgrid.org/simgrid.dtd\"> before <platform>";
+	const char *p = buf, *end = buf + len;
+	long line = 1;
+	int doctype = 0;
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+		return xml_fail_at(c, 1,
+		                   "the file starts with a byte-order mark, which "
+		                   "SimGrid's parser refuses");
+	for (;;) {
+		spaces(&p, end, &line, 0);
+		long at = line;
+		if (end - p >= 6 && memcmp(p, "<?xml", 5) == 0 && (is_space(p[5]) || p[5] == '?')) {
+			const char *s = p;
+			if (skip_markup(&p, end, "?>", &line))
+				break;
+			if (is_space(p[-3]) || contains(s, (size_t)(p - s), "standalone"))
+				return xml_fail_at(
+				    c, at,
+				    "SimGrid's parser refuses this XML declaration (no "
+				    "space before '?>', no standalone): write <?xml "
+				    "version=\"1.0\"?>");
+		} else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+			if (skip_markup(&p, end, "-->", &line))
+				break;
+		} else if (end - p >= 2 && memcmp(p, "<?", 2) == 0) {
+			if (skip_markup(&p, end, "?>", &line))
+				break;
+		} else if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0) {
+			if (doctype || doctype_ok(&p, end, &line))
+				return xml_fail_at(c, at, "%s, exactly so", want);
+			doctype = 1;
+		} else {
+			break;
+		}
+	}
+	return doctype ? 0 : xml_fail_at(c, line, "%s", want);
+}
+
+/* --- elements and attributes --- */
+
+struct rule {
+	const char *name;
+	/* attributes SimGrid's DTD gives the element: '!' required, '?'
+	 * accepted here only when empty (no counterpart otherwise) */
+	const char *attrs;
+	/* child elements, phase by phase (';'): a child never comes back to
+	 * an earlier phase (the order of SimGrid's DTD) */
+	const char *content;
+	const char *refused; /* SimGrid's element that netsim has no counterpart for */
+};
+
+#define ZONE_CONTENT "prop ; zone AS cluster host router link ; route zoneRoute ASroute"
+#define ZROUTE_ATTRS "!src !dst !gw_src !gw_dst symmetrical"
+#define NO_PROFILES  "availability, state and speed profiles"
+
+static const struct rule rules[] = {
+    {"platform", "!version", "config ; zone AS cluster", NULL},
+    {"config", "id", "prop", NULL},
+    {"zone", "!id !routing", ZONE_CONTENT, NULL},
+    {"AS", "!id !routing", ZONE_CONTENT, NULL},
+    {"cluster",
+     "!id !prefix !suffix !radical !speed core !bw !lat sharing_policy topology topo_parameters "
+     "bb_bw bb_lat bb_sharing_policy router_id ?limiter_link loopback_bw loopback_lat",
+     "prop", NULL},
+    {"host", "!id !speed core ?speed_file ?availability_file ?state_file ?coordinates pstate",
+     "prop", NULL},
+    {"router", "!id ?coordinates", "", NULL},
+    /* latency: SimGrid 3.32 aborts without it ("cannot parse number") */
+    {"link", "!id !bandwidth !latency ?bandwidth_file ?latency_file ?state_file sharing_policy",
+     "prop", NULL},
+    {"route", "!src !dst symmetrical", "link_ctn", NULL},
+    {"zoneRoute", ZROUTE_ATTRS, "link_ctn", NULL},
+    {"ASroute", ZROUTE_ATTRS, "link_ctn", NULL},
+    {"link_ctn", "!id direction", "", NULL},
+    {"prop", "!id !value", "", NULL},
+    {"include", NULL, NULL, "SimGrid removed it (3.18)"},
+    {"storage", NULL, NULL, "SimGrid removed it (3.27)"},
+    {"storage_type", NULL, NULL, "SimGrid removed it (3.27)"},
+    {"mount", NULL, NULL, "SimGrid removed it (3.27)"},
+    {"trace", NULL, NULL, NO_PROFILES " have no counterpart here"},
+    {"trace_connect", NULL, NULL, NO_PROFILES " have no counterpart here"},
+    {"random", NULL, NULL, "SimGrid ignores it (deprecated)"},
+    {"model_prop", NULL, NULL, "SimGrid ignores it (deprecated)"},
+    {"disk", NULL, NULL, "disks have no counterpart here"},
+    {"cabinet", NULL, NULL, "zones routed as Cluster have no counterpart here"},
+    {"backbone", NULL, NULL, "zones routed as Cluster have no counterpart here"},
+    {"host_link", NULL, NULL, "zones routed as Cluster have no counterpart here"},
+    {"peer", NULL, NULL, "Vivaldi zones have no counterpart here"},
+    {"bypassRoute", NULL, NULL, "bypass routes have no counterpart here"},
+    {"bypassZoneRoute", NULL, NULL, "bypass routes have no counterpart here"},
+    {"bypassASroute", NULL, NULL, "bypass routes have no counterpart here"},
+    {"actor", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
+    {"process", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
+    {"argument", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
+};
+
+/* Enumerated attributes: SimGrid's values; refused: those with no
+ * counterpart here. */
+static const struct {
+	const char *element, *attr, *values, *refused;
+} enums[] = {
+    {"cluster", "sharing_policy", "SHARED SPLITDUPLEX FULLDUPLEX FATPIPE", ""},
+    {"cluster", "topology", "FLAT TORUS FAT_TREE DRAGONFLY", ""},
+    {"cluster", "bb_sharing_policy", "SHARED FATPIPE", ""},
+    {"link", "sharing_policy", "SHARED SPLITDUPLEX FULLDUPLEX FATPIPE WIFI", "WIFI"},
+    {"route", "symmetrical", "YES NO yes no", ""},
+    {"zoneRoute", "symmetrical", "YES NO yes no", ""},
+    {"ASroute", "symmetrical", "YES NO yes no", ""},
+    {"link_ctn", "direction", "UP DOWN NONE", ""},
+};
+
+/* Values with units: kind 'f' speed, 'b' bandwidth (must be > 0), 't' time;
+ * optional ones may be empty (SimGrid then creates no such link). */
+static const struct {
+	const char *attr;
+	char kind;
+	int may_be_empty;
+} values[] = {
+    {"speed", 'f', 0}, {"bandwidth", 'b', 0},   {"bw", 'b', 0},
+    {"bb_bw", 'b', 1}, {"loopback_bw", 'b', 1}, {"latency", 't', 0},
+    {"lat", 't', 0},   {"bb_lat", 't', 1},      {"loopback_lat", 't', 1},
+};
+
+/* Whether word w (length wl) is in the space-separated list; the
+ * marker before it ('!', '?' or ' ') in *mark when given. */
+static int in_list(const char *list, const char *w, size_t wl, char *mark)
+{
+	for (const char *p = list; *p;) {
+		while (*p == ' ' || *p == ';')
+			p++;
+		char m = *p == '!' || *p == '?' ? *p++ : ' ';
+		size_t l = strcspn(p, " ;");
+		if (l == wl && strncmp(p, w, l) == 0) {
+			if (mark)
+				*mark = m;
+			return 1;
+		}
+		p += l;
+	}
+	return 0;
+}
+
+/* The phase (0, 1, ..) of child name in content, -1 when not allowed. */
+static int phase_of(const char *content, const char *name)
+{
+	int phase = 0;
+	for (const char *p = content; *p;) {
+		size_t l = strcspn(p, ";");
+		char group[160];
+		snprintf(group, sizeof group, "%.*s", (int)l, p);
+		if (in_list(group, name, strlen(name), NULL))
+			return phase;
+		phase++;
+		p += l + (p[l] == ';');
+	}
+	return -1;
+}
+
+static const struct rule *rule_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+		if (strcmp(rules[i].name, name) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+static const char *kind_name(char kind)
+{
+	return kind == 'f'   ? "a speed (e.g. 1Gf, 2.5e9f)"
+	       : kind == 'b' ? "a bandwidth above 0 (e.g. 1.25GBps, 10Gbps)"
+	                     : "a time (e.g. 1us, 5ms, 0s)";
+}
+
+static int check_values(const struct xml_ctx *c, const xmlNode *n)
+{
+	const char *el = xml_name(n);
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+		const char *v = xml_attr(n, values[i].attr);
+		if (!v || (values[i].may_be_empty && !*v))
+			continue;
+		if (strchr(v, ',') || (values[i].kind == 'b' && strchr(v, ';')))
+			return xml_fail(
+			    c, n,
+			    "<%s %s=\"%s\">: one value, not a list (SimGrid's lists are "
+			    "for pstates and WIFI links, which have no counterpart here)",
+			    el, values[i].attr, v);
+		double x = plat_xml_value(v, values[i].kind);
+		if (x < 0 || (values[i].kind == 'b' && x == 0))
+			return xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
+			                kind_name(values[i].kind));
+	}
+	const char *core = xml_attr(n, "core"), *pstate = xml_attr(n, "pstate");
+	char *end;
+	if (core) {
+		errno = 0;
+		long k = strtol(core, &end, 10);
+		if (end == core || *end || errno || k < 1 || k > INT_MAX || core[0] == ' ')
+			return xml_fail(c, n, "<%s core=\"%s\">: not a number of cores (1 or more)",
+			                el, core);
+	}
+	if (pstate && (strtod(pstate, &end) != 0 || end == pstate || *end))
+		return xml_fail(c, n,
+		                "<%s pstate=\"%s\">: only pstate 0 (a host has one speed here)", el,
+		                pstate);
+	return 0;
+}
+
+static int check_enums(const struct xml_ctx *c, const xmlNode *n)
+{
+	for (size_t i = 0; i < sizeof enums / sizeof *enums; i++) {
+		const char *v = xml_attr(n, enums[i].attr);
+		if (!v || strcmp(xml_name(n), enums[i].element) != 0)
+			continue;
+		if (!in_list(enums[i].values, v, strlen(v), NULL))
+			return xml_fail(c, n, "<%s %s=\"%s\">: not one of %s", xml_name(n),
+			                enums[i].attr, v, enums[i].values);
+		if (in_list(enums[i].refused, v, strlen(v), NULL))
+			return xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here", xml_name(n),
+			                enums[i].attr, v);
+	}
+	return 0;
+}
+
+static int check_attrs(const struct xml_ctx *c, const xmlNode *n, const struct rule *ru)
+{
+	const char *el = xml_name(n);
+	if (n->nsDef || n->ns)
+		return xml_fail(c, n, "<%s>: XML namespaces are not part of SimGrid's format", el);
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		const char *name = (const char *)a->name, *v = xml_attr(n, name);
+		char mark = ' ';
+		if (a->ns || !in_list(ru->attrs, name, strlen(name), &mark))
+			return xml_fail(c, n, "<%s> has no attribute '%s' in SimGrid's format", el,
+			                name);
+		if (mark == '?' && *v)
+			return xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here (only %s=\"\")",
+			                el, name, v, name);
+	}
+	for (const char *p = ru->attrs; *p;) { /* the required ones */
+		while (*p == ' ')
+			p++;
+		size_t l = strcspn(p, " ");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)l - 1, p + 1);
+		if (*p == '!' && !xml_attr(n, name))
+			return xml_fail(c, n, "<%s> needs attribute '%s'", el, name);
+		p += l;
+	}
+	int rc = check_enums(c, n);
+	return rc ? rc : check_values(c, n);
+}
+
+static int only_space(const xmlChar *s)
+{
+	for (; s && *s; s++)
+		if (!is_space((char)*s))
+			return 0;
+	return 1;
+}
+
+/* The line where a text or CDATA node's first non-space character is
+ * (libxml2 gives the line where the node ends). */
+static long text_line(const xmlNode *n)
+{
+	long line = xmlGetLineNo(n);
+	const xmlChar *p = n->content;
+	while (p && *p && is_space((char)*p))
+		p++;
+	for (; p && *p; p++)
+		line -= *p == '\n';
+	return line;
+}
+
+/* In a zone: hosts and routers, or zones and clusters, never both; routes
+ * between the first, zoneRoutes between the second. */
+static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, int *base, int *nested)
+{
+	const char *name = xml_name(ch);
+	int is_base = strcmp(name, "host") == 0 || strcmp(name, "router") == 0 ||
+	              strcmp(name, "route") == 0,
+	    is_nested = strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0 ||
+	                strcmp(name, "cluster") == 0 || strcmp(name, "zoneRoute") == 0 ||
+	                strcmp(name, "ASroute") == 0;
+	if ((is_base && *nested) || (is_nested && *base))
+		return xml_fail(c, ch,
+		                "<%s> here: a zone holds hosts, routers, links and routes, or "
+		                "zones, clusters, links and zoneRoutes (SimGrid's DTD)",
+		                name);
+	*base |= is_base;
+	*nested |= is_nested;
+	return 0;
+}
+
+static int check_element(const struct xml_ctx *c, const xmlNode *n)
+{
+	const char *el = xml_name(n);
+	const struct rule *ru = rule_of(el);
+	if (!ru)
+		return xml_fail(c, n, "<%s> is not an element of SimGrid's platform format", el);
+	if (ru->refused)
+		return xml_fail(c, n, "<%s>: SimGrid's, but %s", el, ru->refused);
+	int rc = check_attrs(c, n, ru), phase = 0, base = 0, nested = 0;
+	const char *last = NULL;
+	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
+		if (ch->type == XML_COMMENT_NODE || ch->type == XML_PI_NODE)
+			continue;
+		if (ch->type == XML_TEXT_NODE && only_space(ch->content))
+			continue;
+		if (ch->type != XML_ELEMENT_NODE)
+			return xml_fail_at(c, text_line(ch),
+			                   "%s in <%s>: SimGrid's parser takes only elements there",
+			                   ch->type == XML_TEXT_NODE ? "text"
+			                   : ch->type == XML_CDATA_SECTION_NODE
+			                       ? "a CDATA section"
+			                       : "an entity reference",
+			                   el);
+		const char *name = xml_name(ch);
+		/* unknown and refused elements: check_element() says why */
+		int ph =
+		    rule_of(name) && !rule_of(name)->refused ? phase_of(ru->content, name) : phase;
+		if (ph < 0)
+			return xml_fail(c, ch, "<%s> cannot be inside <%s> (SimGrid's DTD)", name,
+			                el);
+		if (ph < phase)
+			return xml_fail(c, ch,
+			                "<%s> after <%s>: SimGrid's DTD wants it before (%s inside "
+			                "<%s>)",
+			                name, last, ru->content, el);
+		phase = ph;
+		last = name;
+		rc = strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0
+		         ? zone_mix(c, ch, &base, &nested)
+		         : 0;
+		if (!rc)
+			rc = check_element(c, ch);
+	}
+	return rc;
+}
+
+int xml_check_tree(const struct xml_ctx *c, const xmlNode *root)
+{
+	if (!xml_is(root, "platform"))
+		return xml_fail(c, root, "the root element is <%s>, not <platform>",
+		                root ? xml_name(root) : "");
+	int rc = check_element(c, root);
+	if (rc)
+		return rc;
+	/* SimGrid: lround(100 * version), from 400 (4.0) to 410 (4.1) */
+	const char *v = xml_attr(root, "version");
+	char *end;
+	double ver = strtod(v, &end);
+	if (end == v || *end || !(lround(100 * ver) >= 400 && lround(100 * ver) <= 410))
+		return xml_fail(c, root,
+		                "platform version %s: SimGrid 3.32 reads versions 4 to 4.1 (write "
+		                "version=\"4.1\")",
+		                v);
+	return 0;
+}

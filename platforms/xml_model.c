@@ -1,0 +1,760 @@
+/* What SimGrid 3.32 would build from a platform, checked without building
+ * it, in document order as its parser goes: one namespace for hosts,
+ * routers and zones (clusters' hosts and routers included), one for
+ * links, each route checked as its zone's routing checks it, and at the
+ * end a route between every two hosts (SimGrid aborts when two hosts
+ * without one communicate). */
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xml_internal.h"
+#include "xml_read.h"
+
+enum { P_HOST, P_ROUTER, P_ZONE };
+enum { R_FULL, R_FLOYD, R_DIJKSTRA, R_CLUSTER };
+enum { L_PLAIN, L_SPLIT, L_HALF }; /* L_HALF: the _UP or _DOWN of a split one */
+
+struct point {
+	char *name;
+	int kind;
+	int zone;     /* the zone holding it (a zone's: its parent; -1: the root) */
+	int self;     /* a zone's index */
+	int required; /* a gateway */
+	long line;
+};
+
+struct zone {
+	const xmlNode *node;
+	int parent, routing, point;
+	long hosts; /* in it and below, at the end */
+	int needed; /* hosts or gateways in it or below, at the end */
+};
+
+struct link {
+	const xmlNode *node;
+	int kind;
+};
+
+struct edge { /* a route table entry: an edge of its zone's graph */
+	int zone;
+	int reverse; /* the way back of a symmetrical route */
+	long src, dst;
+	const xmlNode *node;
+};
+
+/* Names and their indices in a POSIX search tree, each name stored right
+ * after its index (libxml2's hash tables stop growing at 16k buckets:
+ * far too slow for a million "node-N"). */
+struct names {
+	void *root;
+};
+
+struct model {
+	const struct xml_ctx *c;
+	struct names points, links;
+	struct point *pt;
+	struct zone *z;
+	struct link *lk;
+	struct edge *en;
+	long npt, cappt, nz, capz, nlk, caplk, nen, capen;
+	long hosts, nlinks;
+	int fat_trees;
+};
+
+static int grow(void *vp, long *cap, long n, size_t size)
+{
+	void **v = vp;
+	if (n < *cap)
+		return 0;
+	long c = *cap ? 2 * *cap : 64;
+	void *nv = realloc(*v, (size_t)c * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The index of name in t, -1 when absent. */
+static long find(const struct names *t, const char *name)
+{
+	char *const *p = tfind(name, &t->root, cmp_name);
+	long idx = -1;
+	if (p)
+		memcpy(&idx, *p - sizeof idx, sizeof idx);
+	return idx;
+}
+
+/* Adds name (absent from t) with index idx: its stored copy, or NULL when
+ * out of memory. */
+static char *add_name(struct names *t, const char *name, long idx)
+{
+	size_t l = strlen(name);
+	char *base = malloc(sizeof idx + l + 1), *key = base ? base + sizeof idx : NULL;
+	if (!base)
+		return NULL;
+	memcpy(base, &idx, sizeof idx);
+	memcpy(key, name, l + 1);
+	if (!tsearch(key, &t->root, cmp_name)) {
+		free(base);
+		return NULL;
+	}
+	return key;
+}
+
+static void free_names(struct names *t)
+{
+	while (t->root) {
+		char *key = *(char **)t->root;
+		tdelete(key, &t->root, cmp_name);
+		free(key - sizeof(long));
+	}
+}
+
+static const char *const kind_names[] = {"host", "router", "zone"};
+
+/* Registers a host, router or zone name; what: the element for messages. */
+static int add_point(struct model *m, const xmlNode *n, const char *what, const char *name,
+                     int kind, int zone, int self)
+{
+	long old = find(&m->points, name);
+	if (old >= 0)
+		return xml_fail(
+		    m->c, n,
+		    "%s: \"%s\" is already the name of a %s (line %ld); SimGrid's hosts, "
+		    "routers and zones share one namespace",
+		    what, name, kind_names[m->pt[old].kind], m->pt[old].line);
+	char *key = NULL;
+	if (grow(&m->pt, &m->cappt, m->npt, sizeof *m->pt) ||
+	    !(key = add_name(&m->points, name, m->npt)))
+		return xml_nomem(m->c);
+	m->pt[m->npt++] = (struct point){key, kind, zone, self, 0, xmlGetLineNo(n)};
+	return 0;
+}
+
+static int add_zone(struct model *m, const xmlNode *n, int parent, int routing, int *zi)
+{
+	char what[200];
+	if (grow(&m->z, &m->capz, m->nz, sizeof *m->z))
+		return xml_nomem(m->c);
+	snprintf(what, sizeof what, "<%s id=\"%s\">", xml_name(n), xml_attr(n, "id"));
+	m->z[m->nz] = (struct zone){n, parent, routing, (int)m->npt, 0, 0};
+	int rc = add_point(m, n, what, xml_attr(n, "id"), P_ZONE, parent, (int)m->nz);
+	*zi = (int)m->nz;
+	m->nz += !rc;
+	return rc;
+}
+
+static int count_hosts(struct model *m, const xmlNode *n, long more)
+{
+	if (more > XML_MAX_HOSTS - m->hosts)
+		return xml_fail(m->c, n, "more than %ld hosts (the limit of a platform here)",
+		                XML_MAX_HOSTS);
+	m->hosts += more;
+	return 0;
+}
+
+static int count_links(struct model *m, const xmlNode *n, long more)
+{
+	if (more > XML_MAX_LINKS - m->nlinks)
+		return xml_fail(m->c, n, "more than %ld links (the limit of a platform here)",
+		                XML_MAX_LINKS);
+	m->nlinks += more;
+	return 0;
+}
+
+/* --- clusters --- */
+
+struct cluster_hosts {
+	struct model *m;
+	const xmlNode *n;
+	int zone;
+	char *name;
+	const char *prefix, *suffix;
+};
+
+static int cluster_host(void *arg, long number)
+{
+	struct cluster_hosts *h = arg;
+	char what[200];
+	sprintf(h->name, "%s%ld%s", h->prefix, number, h->suffix);
+	snprintf(what, sizeof what, "<cluster id=\"%s\">, its host", xml_attr(h->n, "id"));
+	return add_point(h->m, h->n, what, h->name, P_HOST, h->zone, -1);
+}
+
+static int walk_cluster(struct model *m, const xmlNode *n, int parent)
+{
+	struct xml_cluster cl;
+	int rc = xml_cluster_read(m->c, n, &cl);
+	if (!rc)
+		rc = count_hosts(m, n, cl.hosts);
+	if (!rc)
+		rc = count_links(m, n, cl.links);
+	int zi;
+	if (rc || (rc = add_zone(m, n, parent, R_CLUSTER, &zi)))
+		return rc;
+	const char *id = xml_attr(n, "id"), *prefix = xml_attr(n, "prefix"),
+	           *suffix = xml_attr(n, "suffix"), *router = xml_attr(n, "router_id");
+	struct cluster_hosts h = {
+	    m, n, zi, malloc(strlen(prefix) + strlen(suffix) + strlen(id) + 32), prefix, suffix};
+	if (!h.name)
+		return xml_nomem(m->c);
+	rc = xml_cluster_each_host(n, cluster_host, &h);
+	if (!rc && cl.topology == XML_FLAT) { /* SimGrid's name when router_id is empty */
+		char what[200];
+		snprintf(what, sizeof what, "<cluster id=\"%s\">, its router", id);
+		if (!router || !*router)
+			sprintf(h.name, "%s%s_router%s", prefix, id, suffix);
+		rc = add_point(m, n, what, router && *router ? router : h.name, P_ROUTER, zi, -1);
+	}
+	free(h.name);
+	m->fat_trees += cl.topology == XML_FAT_TREE;
+	return rc;
+}
+
+/* --- links --- */
+
+static int add_link_name(struct model *m, const xmlNode *n, const char *name, int kind)
+{
+	long old = find(&m->links, name);
+	if (old >= 0 && kind == L_PLAIN && m->lk[old].kind == L_PLAIN)
+		return xml_fail(m->c, n, "<link id=\"%s\">: a second link of that name (line %ld)",
+		                name, xmlGetLineNo(m->lk[old].node));
+	if (old >= 0)
+		return xml_fail(m->c, n,
+		                "<link id=\"%s\">: name \"%s\" is taken (line %ld): SimGrid names "
+		                "the halves of a SPLITDUPLEX link ID \"ID_UP\" and \"ID_DOWN\"",
+		                xml_attr(n, "id"), name, xmlGetLineNo(m->lk[old].node));
+	if (grow(&m->lk, &m->caplk, m->nlk, sizeof *m->lk) || !add_name(&m->links, name, m->nlk))
+		return xml_nomem(m->c);
+	m->lk[m->nlk++] = (struct link){n, kind};
+	return 0;
+}
+
+static int add_link(struct model *m, const xmlNode *n)
+{
+	const char *id = xml_attr(n, "id"), *policy = xml_attr(n, "sharing_policy");
+	int split =
+	    policy && (strcmp(policy, "SPLITDUPLEX") == 0 || strcmp(policy, "FULLDUPLEX") == 0);
+	int rc = count_links(m, n, split ? 2 : 1);
+	if (rc || (rc = add_link_name(m, n, id, split ? L_SPLIT : L_PLAIN)) || !split)
+		return rc;
+	char *half = malloc(strlen(id) + 6);
+	if (!half)
+		return xml_nomem(m->c);
+	sprintf(half, "%s_UP", id);
+	rc = add_link_name(m, n, half, L_HALF);
+	sprintf(half, "%s_DOWN", id);
+	if (!rc)
+		rc = add_link_name(m, n, half, L_HALF);
+	free(half);
+	return rc;
+}
+
+/* SimGrid names a cluster's links "<cluster id>_..." and a fat tree's
+ * "link_from_..." (all fat trees alike): a <link> must not take such a name. */
+static int link_names_free(struct model *m)
+{
+	for (long i = 0; i < m->nlk; i++) {
+		if (m->lk[i].kind == L_HALF)
+			continue;
+		const xmlNode *n = m->lk[i].node;
+		const char *id = xml_attr(n, "id");
+		if (m->fat_trees && strncmp(id, "link_from_", 10) == 0)
+			return xml_fail(m->c, n,
+			                "<link id=\"%s\">: SimGrid names the links of FAT_TREE "
+			                "clusters \"link_from_...\"; choose another id",
+			                id);
+		char *pre = strdup(id);
+		if (!pre)
+			return xml_nomem(m->c);
+		for (char *u = strchr(pre, '_'); u; u = strchr(u + 1, '_')) {
+			*u = '\0';
+			long p = find(&m->points, pre);
+			*u = '_';
+			if (p >= 0 && m->pt[p].kind == P_ZONE &&
+			    m->z[m->pt[p].self].routing == R_CLUSTER) {
+				*u = '\0';
+				int rc =
+				    xml_fail(m->c, n,
+				             "<link id=\"%s\">: SimGrid names cluster \"%s\"'s own "
+				             "links \"%s_...\"; choose another id",
+				             id, pre, pre);
+				free(pre);
+				return rc;
+			}
+		}
+		free(pre);
+	}
+	return 0;
+}
+
+/* --- routes --- */
+
+struct hop {
+	long key; /* link * 3 + direction */
+	const xmlNode *n;
+};
+
+static int cmp_hop(const void *a, const void *b)
+{
+	const struct hop *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	long lx = xmlGetLineNo(x->n), ly = xmlGetLineNo(y->n);
+	return (lx > ly) - (lx < ly);
+}
+
+/* The <link_ctn> children of a route: declared links, a direction exactly
+ * for SPLITDUPLEX ones, none twice, at least one. */
+static int route_links(struct model *m, const xmlNode *r)
+{
+	long k = 0, cap = 0;
+	struct hop *h = NULL;
+	int rc = 0;
+	for (const xmlNode *n = r->children; n && !rc; n = n->next) {
+		if (!xml_is(n, "link_ctn"))
+			continue;
+		const char *id = xml_attr(n, "id"), *dir = xml_attr(n, "direction");
+		int d = !dir || strcmp(dir, "NONE") == 0 ? 0 : strcmp(dir, "UP") == 0 ? 1 : 2;
+		long l = find(&m->links, id);
+		if (l < 0)
+			rc = xml_fail(m->c, n,
+			              "<link_ctn id=\"%s\">: no link \"%s\" declared before it", id,
+			              id);
+		else if (m->lk[l].kind == L_HALF)
+			rc = xml_fail(
+			    m->c, n,
+			    "<link_ctn id=\"%s\">: half of SPLITDUPLEX link \"%s\": name that "
+			    "link with direction=\"UP\" or \"DOWN\"",
+			    id, xml_attr(m->lk[l].node, "id"));
+		else if ((m->lk[l].kind == L_SPLIT) != (d != 0))
+			rc = xml_fail(
+			    m->c, n,
+			    d ? "<link_ctn id=\"%s\">: a direction is for SPLITDUPLEX links "
+			        "only"
+			      : "<link_ctn id=\"%s\">: a SPLITDUPLEX link needs "
+			        "direction=\"UP\" or \"DOWN\"",
+			    id);
+		else if (grow(&h, &cap, k, sizeof *h))
+			rc = xml_nomem(m->c);
+		else
+			h[k++] = (struct hop){3 * l + d, n};
+	}
+	if (!rc && k == 0)
+		rc = xml_fail(m->c, r, "<%s>: no <link_ctn> (SimGrid refuses empty routes)",
+		              xml_name(r));
+	if (!rc)
+		qsort(h, (size_t)k, sizeof *h, cmp_hop);
+	for (long i = 1; i < k && !rc; i++)
+		if (h[i].key == h[i - 1].key)
+			rc = xml_fail(m->c, h[i].n, "<%s>: link \"%s\" a second time in one route",
+			              xml_name(r), xml_attr(h[i].n, "id"));
+	free(h);
+	return rc;
+}
+
+/* An end of a route in zone zi: a host or router of zi, or (between
+ * zones) a zone directly in zi. */
+static int route_end(struct model *m, const xmlNode *r, const char *attr, int zi, int zones,
+                     long *out)
+{
+	const char *name = xml_attr(r, attr);
+	long p = *out = find(&m->points, name);
+	const char *zone = xml_attr(m->z[zi].node, "id");
+	if (p < 0)
+		return xml_fail(m->c, r, "<%s %s=\"%s\">: no %s \"%s\" declared before it",
+		                xml_name(r), attr, name, zones ? "zone" : "host or router", name);
+	if ((m->pt[p].kind == P_ZONE) != zones)
+		return xml_fail(m->c, r, "<%s %s=\"%s\">: a %s; a %s joins %s", xml_name(r), attr,
+		                name, kind_names[m->pt[p].kind], xml_name(r),
+		                zones ? "zones (hosts: <route>)"
+		                      : "hosts and routers (zones: <zoneRoute>)");
+	if (m->pt[p].zone != zi)
+		return xml_fail(m->c, r,
+		                "<%s %s=\"%s\">: not directly in zone \"%s\" (SimGrid routes in "
+		                "the zone holding both ends)",
+		                xml_name(r), attr, name, zone);
+	return 0;
+}
+
+/* A gateway: a host or router inside zone point z. */
+static int gateway(struct model *m, const xmlNode *r, const char *attr, long z, long *out)
+{
+	const char *name = xml_attr(r, attr);
+	long g = *out = find(&m->points, name);
+	if (g < 0 || m->pt[g].kind == P_ZONE)
+		return xml_fail(m->c, r,
+		                "<%s %s=\"%s\">: no host or router \"%s\" declared before it",
+		                xml_name(r), attr, name, name);
+	int in = m->pt[g].zone;
+	while (in >= 0 && in != m->pt[z].self)
+		in = m->z[in].parent;
+	if (in < 0)
+		return xml_fail(m->c, r, "<%s %s=\"%s\">: not inside zone \"%s\"", xml_name(r),
+		                attr, name, m->pt[z].name);
+	m->pt[g].required = 1;
+	return 0;
+}
+
+static int add_entry(struct model *m, const xmlNode *r, int zi, long src, long dst, int reverse)
+{
+	if (grow(&m->en, &m->capen, m->nen, sizeof *m->en))
+		return xml_nomem(m->c);
+	m->en[m->nen++] = (struct edge){zi, reverse, src, dst, r};
+	return 0;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	if (!x->node || !y->node) /* a key of bsearch */
+		return 0;
+	long lx = xmlGetLineNo(x->node), ly = xmlGetLineNo(y->node);
+	return lx != ly ? (lx < ly ? -1 : 1) : x->reverse - y->reverse;
+}
+
+/* Two entries for one pair: SimGrid's routings refuse the second (after
+ * sorting by pair, the second in the file follows the first). */
+static int routes_once(struct model *m)
+{
+	const struct edge *first = NULL, *second = NULL;
+	qsort(m->en, (size_t)m->nen, sizeof *m->en, cmp_edge);
+	for (long i = 1; i < m->nen;
+	     i++) { /* the earliest in the file, a route before a way back */
+		const struct edge *a = &m->en[i - 1], *b = &m->en[i];
+		long lb = xmlGetLineNo(b->node), ls = second ? xmlGetLineNo(second->node) : 0;
+		if (a->src == b->src && a->dst == b->dst &&
+		    (!second || lb < ls || (lb == ls && b->reverse < second->reverse))) {
+			first = a;
+			second = b;
+		}
+	}
+	if (!second)
+		return 0;
+	return xml_fail(m->c, second->node,
+	                second->reverse
+	                    ? "<%s>: symmetrical, but there is a route from \"%s\" to \"%s\" (line "
+	                      "%ld): give both with symmetrical=\"NO\""
+	                    : "<%s>: a second route from \"%s\" to \"%s\" (line %ld)",
+	                xml_name(second->node), m->pt[second->src].name, m->pt[second->dst].name,
+	                xmlGetLineNo(first->node));
+}
+
+static int has_entry(const struct model *m, long src, long dst)
+{
+	struct edge key = {0, 0, src, dst, NULL};
+	return bsearch(&key, m->en, (size_t)m->nen, sizeof *m->en, cmp_edge) != NULL;
+}
+
+static int add_route(struct model *m, const xmlNode *r, int zi, int zones)
+{
+	long src, dst, gs, gd;
+	int rc = route_end(m, r, "src", zi, zones, &src);
+	if (!rc)
+		rc = route_end(m, r, "dst", zi, zones, &dst);
+	if (!rc && src == dst)
+		return xml_fail(m->c, r, "<%s>: a route from \"%s\" to itself", xml_name(r),
+		                m->pt[src].name);
+	if (!rc && zones)
+		rc = gateway(m, r, "gw_src", src, &gs);
+	if (!rc && zones)
+		rc = gateway(m, r, "gw_dst", dst, &gd);
+	if (!rc && zones && gs == gd)
+		return xml_fail(m->c, r, "<%s>: gw_src and gw_dst are both \"%s\"", xml_name(r),
+		                m->pt[gs].name);
+	if (!rc)
+		rc = route_links(m, r);
+	const char *sym = xml_attr(r, "symmetrical");
+	if (!rc)
+		rc = add_entry(m, r, zi, src, dst, 0);
+	if (!rc && (!sym || strcasecmp(sym, "YES") == 0))
+		rc = add_entry(m, r, zi, dst, src, 1);
+	return rc;
+}
+
+/* --- zones --- */
+
+static int routing_of(struct model *m, const xmlNode *n, int *routing)
+{
+	static const char *const ours[] = {"Full", "Floyd", "Dijkstra", "DijkstraCache"};
+	static const char *const others[] = {"Cluster", "None", "Vivaldi", "Wifi"};
+	const char *r = xml_attr(n, "routing");
+	for (int i = 0; i < 4; i++) /* SimGrid ignores the case */
+		if (strcasecmp(r, ours[i]) == 0) {
+			*routing = i < 3 ? i : R_DIJKSTRA;
+			return 0;
+		}
+	for (int i = 0; i < 4; i++)
+		if (strcasecmp(r, others[i]) == 0)
+			return xml_fail(m->c, n,
+			                "<%s routing=\"%s\">: no counterpart here (Full, "
+			                "Floyd, Dijkstra or DijkstraCache)",
+			                xml_name(n), r);
+	return xml_fail(m->c, n,
+	                "<%s routing=\"%s\">: not one of SimGrid's routings (Full, Floyd, "
+	                "Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi)",
+	                xml_name(n), r);
+}
+
+static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
+{
+	if (depth > XML_MAX_ZONE_DEPTH)
+		return xml_fail(m->c, n, "zones nested more than %d deep (the limit here)",
+		                XML_MAX_ZONE_DEPTH);
+	if (xml_is(n, "cluster"))
+		return walk_cluster(m, n, parent);
+	int routing = R_FULL, zi, rc = routing_of(m, n, &routing);
+	if (rc || (rc = add_zone(m, n, parent, routing, &zi)))
+		return rc;
+	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
+		char what[200];
+		if (ch->type != XML_ELEMENT_NODE || xml_is(ch, "prop"))
+			continue;
+		snprintf(what, sizeof what, "<%s id=\"%s\">", xml_name(ch),
+		         xml_attr(ch, "id") ? xml_attr(ch, "id") : "");
+		if (xml_is(ch, "zone") || xml_is(ch, "AS") || xml_is(ch, "cluster"))
+			rc = walk_zone(m, ch, zi, depth + 1);
+		else if (xml_is(ch, "host") && !(rc = count_hosts(m, ch, 1)))
+			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_HOST, zi, -1);
+		else if (xml_is(ch, "host"))
+			;
+		else if (xml_is(ch, "router"))
+			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_ROUTER, zi, -1);
+		else if (xml_is(ch, "link"))
+			rc = add_link(m, ch);
+		else
+			rc = add_route(m, ch, zi, !xml_is(ch, "route"));
+	}
+	return rc;
+}
+
+/* --- a route between every two hosts --- */
+
+/* Indices 0..n-1 grouped by key(i) in 0..groups-1: idx[start[g]..start[g+1]). */
+static int group(long n, int groups, int (*key)(const struct model *, long), const struct model *m,
+                 long **start, long **idx)
+{
+	*start = calloc((size_t)groups + 2, sizeof **start);
+	*idx = malloc(((size_t)n + 1) * sizeof **idx);
+	if (!*start || !*idx)
+		return -1;
+	for (long i = 0; i < n; i++)
+		if (key(m, i) >= 0)
+			(*start)[key(m, i) + 2]++;
+	for (int g = 0; g < groups; g++)
+		(*start)[g + 2] += (*start)[g + 1];
+	for (long i = 0; i < n; i++)
+		if (key(m, i) >= 0)
+			(*idx)[(*start)[key(m, i) + 1]++] = i;
+	return 0;
+}
+
+static int point_zone(const struct model *m, long i)
+{
+	return m->pt[i].zone;
+}
+
+static int entry_zone(const struct model *m, long i)
+{
+	return m->en[i].zone;
+}
+
+/* Whether point p must reach and be reached within its zone. */
+static int wanted(const struct model *m, long p)
+{
+	return m->pt[p].kind == P_HOST || m->pt[p].required ||
+	       (m->pt[p].kind == P_ZONE && m->z[m->pt[p].self].needed);
+}
+
+/* Full tables, and zones of zones whatever their routing: an entry for
+ * every two wanted members (the scan stops at the first missing one, so it
+ * costs at most the entries there are). */
+static int complete(struct model *m, int zi, const long *mem, long k)
+{
+	for (long a = 0; a < k; a++)
+		for (long b = 0; b < k; b++) {
+			long s = mem[a], d = mem[b];
+			if (s == d || !wanted(m, s) || !wanted(m, d) || has_entry(m, s, d))
+				continue;
+			return xml_fail(
+			    m->c, m->z[zi].node,
+			    m->pt[s].kind == P_ZONE
+			        ? "zone \"%s\": no zoneRoute from zone \"%s\" to zone "
+			          "\"%s\" (a zone of zones needs one for every two, "
+			          "either way): SimGrid aborts when their hosts talk"
+			        : "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
+			          "aborts when they communicate",
+			    xml_attr(m->z[zi].node, "id"), m->pt[s].name, m->pt[d].name);
+		}
+	return 0;
+}
+
+/* Breadth-first search in the CSR graph (start, edges) of k vertices from
+ * first: seen[v] set for each one reached. */
+static void search(const long *start, const long *edges, long k, long first, char *seen,
+                   long *queue)
+{
+	long head = 0, tail = 0;
+	memset(seen, 0, (size_t)k);
+	seen[first] = 1;
+	queue[tail++] = first;
+	while (head < tail)
+		for (long v = queue[head++], e = start[v]; e < start[v + 1]; e++)
+			if (!seen[edges[e]]) {
+				seen[edges[e]] = 1;
+				queue[tail++] = edges[e];
+			}
+}
+
+/* Floyd and Dijkstra zones of hosts: every wanted member reaches the first
+ * wanted one and back (so every two reach each other) along the routes. */
+static int connected(struct model *m, int zi, const long *mem, long k, const long *ent, long ne,
+                     long *local)
+{
+	const char *zone = xml_attr(m->z[zi].node, "id");
+	long first = -1, nw = 0;
+	for (long i = 0; i < k; i++) {
+		local[mem[i]] = i;
+		if (wanted(m, mem[i]) && first < 0)
+			first = i;
+		nw += wanted(m, mem[i]);
+	}
+	long *start = calloc((size_t)k + 1, sizeof *start),
+	     *edges = malloc(((size_t)ne + 1) * sizeof *edges),
+	     *queue = malloc(((size_t)k + 1) * sizeof *queue);
+	char *seen = malloc((size_t)k + 1);
+	int rc = !start || !edges || !queue || !seen ? xml_nomem(m->c) : 0;
+	if (!rc && nw == 1 && ne == 0 && m->z[zi].routing == R_DIJKSTRA)
+		rc = xml_fail(m->c, m->z[zi].node,
+		              "zone \"%s\": no route names \"%s\": SimGrid's Dijkstra routing "
+		              "cannot route it, not even to itself",
+		              zone, m->pt[mem[first]].name);
+	for (int dir = 0; dir < 2 && !rc && nw > 1; dir++) { /* dir 1: edges reversed */
+		memset(start, 0, ((size_t)k + 1) * sizeof *start);
+		for (long e = 0; e < ne; e++)
+			start[local[dir ? m->en[ent[e]].dst : m->en[ent[e]].src] + 1]++;
+		for (long i = 0; i < k; i++)
+			start[i + 1] += start[i];
+		for (long e = 0; e < ne; e++) {
+			const struct edge *en = &m->en[ent[e]];
+			edges[start[local[dir ? en->dst : en->src]]++] =
+			    local[dir ? en->src : en->dst];
+		}
+		for (long i = k; i > 0; i--) /* back to the starts */
+			start[i] = start[i - 1];
+		start[0] = 0;
+		search(start, edges, k, first, seen, queue);
+		for (long i = 0; i < k && !rc; i++)
+			if (wanted(m, mem[i]) && !seen[i])
+				rc =
+				    xml_fail(m->c, m->z[zi].node,
+				             "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
+				             "aborts when they communicate",
+				             zone, m->pt[mem[dir ? i : first]].name,
+				             m->pt[mem[dir ? first : i]].name);
+	}
+	for (long i = 0; i < k; i++)
+		local[mem[i]] = -1;
+	free(start);
+	free(edges);
+	free(queue);
+	free(seen);
+	return rc;
+}
+
+static int reach(struct model *m)
+{
+	for (long p = 0; p < m->npt; p++) {
+		if (m->pt[p].zone < 0)
+			continue;
+		m->z[m->pt[p].zone].hosts += m->pt[p].kind == P_HOST;
+		m->z[m->pt[p].zone].needed |= m->pt[p].required;
+	}
+	for (long zi = m->nz - 1; zi >= 0; zi--) { /* a zone comes after its parent */
+		struct zone *z = &m->z[zi];
+		z->needed |= z->hosts > 0;
+		if (z->parent >= 0) {
+			m->z[z->parent].hosts += z->hosts;
+			m->z[z->parent].needed |= z->needed;
+		}
+	}
+	long *ps = NULL, *pi = NULL, *es = NULL, *ei = NULL,
+	     *local = malloc(((size_t)m->npt + 1) * sizeof *local);
+	int rc = !local || group(m->npt, (int)m->nz, point_zone, m, &ps, &pi) ||
+	                 group(m->nen, (int)m->nz, entry_zone, m, &es, &ei)
+	             ? xml_nomem(m->c)
+	             : 0;
+	for (long i = 0; !rc && i < m->npt; i++)
+		local[i] = -1;
+	for (int zi = 0; zi < m->nz && !rc; zi++) {
+		const struct zone *z = &m->z[zi];
+		const long *mem = pi + ps[zi], *ent = ei + es[zi];
+		long k = ps[zi + 1] - ps[zi], ne = es[zi + 1] - es[zi];
+		if (z->routing == R_CLUSTER || !z->needed)
+			continue; /* SimGrid's clusters route every two of their hosts */
+		int nested = k > 0 && m->pt[mem[0]].kind == P_ZONE;
+		for (long i = 0; i < k; i++)
+			nested |= m->pt[mem[i]].kind == P_ZONE;
+		rc = nested || z->routing == R_FULL ? complete(m, zi, mem, k)
+		                                    : connected(m, zi, mem, k, ent, ne, local);
+	}
+	free(local);
+	free(ps);
+	free(pi);
+	free(es);
+	free(ei);
+	return rc;
+}
+
+int xml_check_model(const struct xml_ctx *c, const xmlNode *root)
+{
+	struct model m = {.c = c};
+	int rc = 0, top = 0;
+	for (const xmlNode *ch = root->children; ch && !rc; ch = ch->next) {
+		if (ch->type != XML_ELEMENT_NODE)
+			continue;
+		if (xml_is(ch, "config")) {
+			for (const xmlNode *p = ch->children; p && !rc; p = p->next)
+				if (p->type == XML_ELEMENT_NODE)
+					rc = xml_fail(
+					    c, p,
+					    "<config>: SimGrid options in the platform have no "
+					    "counterpart here (give them to netsim with --cfg)");
+		} else if (top++) {
+			rc =
+			    xml_fail(c, ch,
+			             "a second <%s> in <platform>: SimGrid's platform has one root "
+			             "zone (put both in a zone)",
+			             xml_name(ch));
+		} else {
+			rc = walk_zone(&m, ch, -1, 1);
+		}
+	}
+	if (!rc && !top)
+		rc = xml_fail(c, root, "<platform> holds no zone or cluster");
+	if (!rc)
+		rc = link_names_free(&m);
+	if (!rc)
+		rc = routes_once(&m);
+	if (!rc)
+		rc = reach(&m);
+	free_names(&m.points);
+	free_names(&m.links);
+	free(m.pt);
+	free(m.z);
+	free(m.lk);
+	free(m.en);
+	return rc;
+}
