@@ -430,7 +430,8 @@ static int cmp_edge(const void *a, const void *b)
 static int routes_once(struct model *m)
 {
 	const struct edge *first = NULL, *second = NULL;
-	qsort(m->en, (size_t)m->nen, sizeof *m->en, cmp_edge);
+	if (m->nen > 1)
+		qsort(m->en, (size_t)m->nen, sizeof *m->en, cmp_edge);
 	for (long i = 1; i < m->nen;
 	     i++) { /* the earliest in the file, a route before a way back */
 		const struct edge *a = &m->en[i - 1], *b = &m->en[i];
@@ -455,7 +456,7 @@ static int routes_once(struct model *m)
 static int has_entry(const struct model *m, long src, long dst)
 {
 	struct edge key = {0, 0, src, dst, NULL};
-	return bsearch(&key, m->en, (size_t)m->nen, sizeof *m->en, cmp_edge) != NULL;
+	return m->nen && bsearch(&key, m->en, (size_t)m->nen, sizeof *m->en, cmp_edge) != NULL;
 }
 
 static int add_route(struct model *m, const xmlNode *r, int zi, int zones)
