@@ -259,52 +259,46 @@ struct rule {
 	/* child elements, phase by phase (';'): a child never comes back to
 	 * an earlier phase (the order of SimGrid's DTD) */
 	const char *content;
-	const char *refused; /* SimGrid's element that netsim has no counterpart for */
 };
 
 #define ZONE_CONTENT "prop ; zone AS cluster host router link ; route zoneRoute ASroute"
 #define ZROUTE_ATTRS "!src !dst !gw_src !gw_dst symmetrical"
-#define NO_PROFILES  "availability, state and speed profiles"
 
 static const struct rule rules[] = {
-    {"platform", "!version", "config ; zone AS cluster", NULL},
-    {"config", "id", "prop", NULL},
-    {"zone", "!id !routing", ZONE_CONTENT, NULL},
-    {"AS", "!id !routing", ZONE_CONTENT, NULL},
+    {"platform", "!version", "config ; zone AS cluster"},
+    {"config", "id", "prop"},
+    {"zone", "!id !routing", ZONE_CONTENT},
+    {"AS", "!id !routing", ZONE_CONTENT},
     {"cluster",
      "!id !prefix !suffix !radical !speed core !bw !lat sharing_policy topology topo_parameters "
      "bb_bw bb_lat bb_sharing_policy router_id ?limiter_link loopback_bw loopback_lat",
-     "prop", NULL},
+     "prop"},
     {"host", "!id !speed core ?speed_file ?availability_file ?state_file ?coordinates pstate",
-     "prop", NULL},
-    {"router", "!id ?coordinates", "", NULL},
+     "prop"},
+    {"router", "!id ?coordinates", ""},
     /* latency: SimGrid 3.32 aborts without it ("cannot parse number") */
     {"link", "!id !bandwidth !latency ?bandwidth_file ?latency_file ?state_file sharing_policy",
-     "prop", NULL},
-    {"route", "!src !dst symmetrical", "link_ctn", NULL},
-    {"zoneRoute", ZROUTE_ATTRS, "link_ctn", NULL},
-    {"ASroute", ZROUTE_ATTRS, "link_ctn", NULL},
-    {"link_ctn", "!id direction", "", NULL},
-    {"prop", "!id !value", "", NULL},
-    {"include", NULL, NULL, "SimGrid removed it (3.18)"},
-    {"storage", NULL, NULL, "SimGrid removed it (3.27)"},
-    {"storage_type", NULL, NULL, "SimGrid removed it (3.27)"},
-    {"mount", NULL, NULL, "SimGrid removed it (3.27)"},
-    {"trace", NULL, NULL, NO_PROFILES " have no counterpart here"},
-    {"trace_connect", NULL, NULL, NO_PROFILES " have no counterpart here"},
-    {"random", NULL, NULL, "SimGrid ignores it (deprecated)"},
-    {"model_prop", NULL, NULL, "SimGrid ignores it (deprecated)"},
-    {"disk", NULL, NULL, "disks have no counterpart here"},
-    {"cabinet", NULL, NULL, "zones routed as Cluster have no counterpart here"},
-    {"backbone", NULL, NULL, "zones routed as Cluster have no counterpart here"},
-    {"host_link", NULL, NULL, "zones routed as Cluster have no counterpart here"},
-    {"peer", NULL, NULL, "Vivaldi zones have no counterpart here"},
-    {"bypassRoute", NULL, NULL, "bypass routes have no counterpart here"},
-    {"bypassZoneRoute", NULL, NULL, "bypass routes have no counterpart here"},
-    {"bypassASroute", NULL, NULL, "bypass routes have no counterpart here"},
-    {"actor", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
-    {"process", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
-    {"argument", NULL, NULL, "actors belong in a deployment, netsim starts its own"},
+     "prop"},
+    {"route", "!src !dst symmetrical", "link_ctn"},
+    {"zoneRoute", ZROUTE_ATTRS, "link_ctn"},
+    {"ASroute", ZROUTE_ATTRS, "link_ctn"},
+    {"link_ctn", "!id direction", ""},
+    {"prop", "!id !value", ""},
+};
+
+/* SimGrid's elements that netsim has no counterpart for, and why. */
+static const struct {
+	const char *names, *why;
+} refused[] = {
+    {"include", "SimGrid removed it (3.18)"},
+    {"storage storage_type mount", "SimGrid removed it (3.27)"},
+    {"trace trace_connect", "availability, state and speed profiles have no counterpart here"},
+    {"random model_prop", "SimGrid ignores it (deprecated)"},
+    {"disk", "disks have no counterpart here"},
+    {"cabinet backbone host_link", "zones routed as Cluster have no counterpart here"},
+    {"peer", "Vivaldi zones have no counterpart here"},
+    {"bypassRoute bypassZoneRoute bypassASroute", "bypass routes have no counterpart here"},
+    {"actor process argument", "actors belong in a deployment, netsim starts its own"},
 };
 
 /* Enumerated attributes: SimGrid's values; refused: those with no
@@ -508,10 +502,11 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 {
 	const char *el = xml_name(n);
 	const struct rule *ru = rule_of(el);
+	for (size_t i = 0; !ru && i < sizeof refused / sizeof *refused; i++)
+		if (in_list(refused[i].names, el, strlen(el), NULL))
+			return xml_fail(c, n, "<%s>: SimGrid's, but %s", el, refused[i].why);
 	if (!ru)
 		return xml_fail(c, n, "<%s> is not an element of SimGrid's platform format", el);
-	if (ru->refused)
-		return xml_fail(c, n, "<%s>: SimGrid's, but %s", el, ru->refused);
 	int rc = check_attrs(c, n, ru), phase = 0, base = 0, nested = 0;
 	const char *last = NULL;
 	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
@@ -529,8 +524,7 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 			                   el);
 		const char *name = xml_name(ch);
 		/* unknown and refused elements: check_element() says why */
-		int ph =
-		    rule_of(name) && !rule_of(name)->refused ? phase_of(ru->content, name) : phase;
+		int ph = rule_of(name) ? phase_of(ru->content, name) : phase;
 		if (ph < 0)
 			return xml_fail(c, ch, "<%s> cannot be inside <%s> (SimGrid's DTD)", name,
 			                el);

@@ -152,21 +152,14 @@ static int add_zone(struct model *m, const xmlNode *n, int parent, int routing, 
 	return rc;
 }
 
-static int count_hosts(struct model *m, const xmlNode *n, long more)
+/* Adds more to *total (hosts or links), within limit. */
+static int count(struct model *m, const xmlNode *n, long *total, long more, long limit,
+                 const char *what)
 {
-	if (more > XML_MAX_HOSTS - m->hosts)
-		return xml_fail(m->c, n, "more than %ld hosts (the limit of a platform here)",
-		                XML_MAX_HOSTS);
-	m->hosts += more;
-	return 0;
-}
-
-static int count_links(struct model *m, const xmlNode *n, long more)
-{
-	if (more > XML_MAX_LINKS - m->nlinks)
-		return xml_fail(m->c, n, "more than %ld links (the limit of a platform here)",
-		                XML_MAX_LINKS);
-	m->nlinks += more;
+	if (more > limit - *total)
+		return xml_fail(m->c, n, "more than %ld %s (the limit of a platform here)", limit,
+		                what);
+	*total += more;
 	return 0;
 }
 
@@ -194,9 +187,9 @@ static int walk_cluster(struct model *m, const xmlNode *n, int parent)
 	struct xml_cluster cl;
 	int rc = xml_cluster_read(m->c, n, &cl);
 	if (!rc)
-		rc = count_hosts(m, n, cl.hosts);
+		rc = count(m, n, &m->hosts, cl.hosts, XML_MAX_HOSTS, "hosts");
 	if (!rc)
-		rc = count_links(m, n, cl.links);
+		rc = count(m, n, &m->nlinks, cl.links, XML_MAX_LINKS, "links");
 	int zi;
 	if (rc || (rc = add_zone(m, n, parent, R_CLUSTER, &zi)))
 		return rc;
@@ -243,7 +236,7 @@ static int add_link(struct model *m, const xmlNode *n)
 	const char *id = xml_attr(n, "id"), *policy = xml_attr(n, "sharing_policy");
 	int split =
 	    policy && (strcmp(policy, "SPLITDUPLEX") == 0 || strcmp(policy, "FULLDUPLEX") == 0);
-	int rc = count_links(m, n, split ? 2 : 1);
+	int rc = count(m, n, &m->nlinks, split ? 2 : 1, XML_MAX_LINKS, "links");
 	if (rc || (rc = add_link_name(m, n, id, split ? L_SPLIT : L_PLAIN)) || !split)
 		return rc;
 	char *half = malloc(strlen(id) + 6);
@@ -527,7 +520,8 @@ static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
 		         xml_attr(ch, "id") ? xml_attr(ch, "id") : "");
 		if (xml_is(ch, "zone") || xml_is(ch, "AS") || xml_is(ch, "cluster"))
 			rc = walk_zone(m, ch, zi, depth + 1);
-		else if (xml_is(ch, "host") && !(rc = count_hosts(m, ch, 1)))
+		else if (xml_is(ch, "host") &&
+		         !(rc = count(m, ch, &m->hosts, 1, XML_MAX_HOSTS, "hosts")))
 			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_HOST, zi, -1);
 		else if (xml_is(ch, "host"))
 			;
