@@ -316,8 +316,9 @@ static const struct {
     {"link_ctn", "direction", "UP DOWN NONE", ""},
 };
 
-/* Values with units: kind 'f' speed, 'b' bandwidth (must be > 0), 't' time;
- * optional ones may be empty (SimGrid then creates no such link). */
+/* Values with units: kind 'f' speed, 'b' bandwidth (both must be above 0:
+ * a resource of speed 0 never ends a transfer), 't' time; optional ones may
+ * be empty (SimGrid then creates no such link). */
 static const struct {
 	const char *attr;
 	char kind;
@@ -373,7 +374,7 @@ static const struct rule *rule_of(const char *name)
 
 static const char *kind_name(char kind)
 {
-	return kind == 'f'   ? "a speed (e.g. 1Gf, 2.5e9f)"
+	return kind == 'f'   ? "a speed above 0 (e.g. 1Gf, 2.5e9f)"
 	       : kind == 'b' ? "a bandwidth above 0 (e.g. 1.25GBps, 10Gbps)"
 	                     : "a time (e.g. 1us, 5ms, 0s)";
 }
@@ -392,7 +393,7 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 			    "for pstates and WIFI links, which have no counterpart here)",
 			    el, values[i].attr, v);
 		double x = plat_xml_value(v, values[i].kind);
-		if (x < 0 || (values[i].kind == 'b' && x == 0))
+		if (x < 0 || (values[i].kind != 't' && x == 0))
 			return xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
 			                kind_name(values[i].kind));
 	}

@@ -739,6 +739,8 @@ int xml_check_model(const struct xml_ctx *c, const xmlNode *root)
 	}
 	if (!rc && !top)
 		rc = xml_fail(c, root, "<platform> holds no zone or cluster");
+	if (!rc && !m.hosts)
+		rc = xml_fail(c, root, "<platform> holds no host: a machine needs nodes");
 	if (!rc)
 		rc = link_names_free(&m);
 	if (!rc)

@@ -173,8 +173,9 @@ static void test_bad_xml(void)
 	     "4", "taper=1/0/1"},
 	    {"<platform version=\"4.1\">\n<frobnicator/></platform>", "4", "<frobnicator>"},
 	    {"<platform version=\"3\">\n</platform>", "3", "version 3"},
-	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Dijkstra\">\n<router id=\"r\"/>"
-	     "</zone></platform>",
+	    {"<platform version=\"4.1\"><zone id=\"z\" routing=\"Dijkstra\">\n<host id=\"h\" "
+	     "speed=\"1f\"/><router id=\"r\"/><link id=\"l\" bandwidth=\"1Bps\" latency=\"0s\"/>"
+	     "<route src=\"h\" dst=\"r\"><link_ctn id=\"l\"/></route></zone></platform>",
 	     "3", "no counterpart here"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
