@@ -203,6 +203,9 @@ static void test_corpus(void)
 				printf("%s", noise);
 				bad = 1;
 			}
+			if (refused && sg == 0 && !fault)
+				printf("\n  refused here, loaded by SimGrid: %s (%s)", files[i],
+				       x.allowed);
 			only_ours += refused && sg == 0;
 		}
 		CU_ASSERT(!bad);
