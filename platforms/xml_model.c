@@ -63,19 +63,27 @@ struct model {
 	int fat_trees;
 };
 
-static int grow(void *vp, long *cap, long n, size_t size)
+/* v (n elements of size) with room for one more, doubling *cap; NULL when
+ * out of memory (v is then unchanged). */
+static void *room(void *v, long *cap, long n, size_t size)
 {
-	void **v = vp;
 	if (n < *cap)
-		return 0;
+		return v;
 	long c = *cap ? 2 * *cap : 64;
-	void *nv = realloc(*v, (size_t)c * size);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = c;
-	return 0;
+	void *nv = realloc(v, (size_t)c * size);
+	if (nv)
+		*cap = c;
+	return nv;
 }
+
+/* Makes room in array p (a struct's field) or returns out of memory. */
+#define ROOM(m, p, cap, n)                                                                         \
+	do {                                                                                       \
+		void *r_ = room((p), &(cap), (n), sizeof *(p));                                    \
+		if (!r_)                                                                           \
+			return xml_nomem((m)->c);                                                  \
+		(p) = r_;                                                                          \
+	} while (0)
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -131,9 +139,9 @@ static int add_point(struct model *m, const xmlNode *n, const char *what, const 
 		    "%s: \"%s\" is already the name of a %s (line %ld); SimGrid's hosts, "
 		    "routers and zones share one namespace",
 		    what, name, kind_names[m->pt[old].kind], m->pt[old].line);
-	char *key = NULL;
-	if (grow(&m->pt, &m->cappt, m->npt, sizeof *m->pt) ||
-	    !(key = add_name(&m->points, name, m->npt)))
+	ROOM(m, m->pt, m->cappt, m->npt);
+	char *key = add_name(&m->points, name, m->npt);
+	if (!key)
 		return xml_nomem(m->c);
 	m->pt[m->npt++] = (struct point){key, kind, zone, self, 0, xmlGetLineNo(n)};
 	return 0;
@@ -142,8 +150,7 @@ static int add_point(struct model *m, const xmlNode *n, const char *what, const 
 static int add_zone(struct model *m, const xmlNode *n, int parent, int routing, int *zi)
 {
 	char what[200];
-	if (grow(&m->z, &m->capz, m->nz, sizeof *m->z))
-		return xml_nomem(m->c);
+	ROOM(m, m->z, m->capz, m->nz);
 	snprintf(what, sizeof what, "<%s id=\"%s\">", xml_name(n), xml_attr(n, "id"));
 	m->z[m->nz] = (struct zone){n, parent, routing, (int)m->npt, 0, 0};
 	int rc = add_point(m, n, what, xml_attr(n, "id"), P_ZONE, parent, (int)m->nz);
@@ -225,7 +232,8 @@ static int add_link_name(struct model *m, const xmlNode *n, const char *name, in
 		                "<link id=\"%s\">: name \"%s\" is taken (line %ld): SimGrid names "
 		                "the halves of a SPLITDUPLEX link ID \"ID_UP\" and \"ID_DOWN\"",
 		                xml_attr(n, "id"), name, xmlGetLineNo(m->lk[old].node));
-	if (grow(&m->lk, &m->caplk, m->nlk, sizeof *m->lk) || !add_name(&m->links, name, m->nlk))
+	ROOM(m, m->lk, m->caplk, m->nlk);
+	if (!add_name(&m->links, name, m->nlk))
 		return xml_nomem(m->c);
 	m->lk[m->nlk++] = (struct link){n, kind};
 	return 0;
@@ -310,7 +318,7 @@ static int cmp_hop(const void *a, const void *b)
 static int route_links(struct model *m, const xmlNode *r)
 {
 	long k = 0, cap = 0;
-	struct hop *h = NULL;
+	struct hop *h = NULL, *more;
 	int rc = 0;
 	for (const xmlNode *n = r->children; n && !rc; n = n->next) {
 		if (!xml_is(n, "link_ctn"))
@@ -336,10 +344,10 @@ static int route_links(struct model *m, const xmlNode *r)
 			      : "<link_ctn id=\"%s\">: a SPLITDUPLEX link needs "
 			        "direction=\"UP\" or \"DOWN\"",
 			    id);
-		else if (grow(&h, &cap, k, sizeof *h))
+		else if (!(more = room(h, &cap, k, sizeof *h)))
 			rc = xml_nomem(m->c);
 		else
-			h[k++] = (struct hop){3 * l + d, n};
+			(h = more)[k++] = (struct hop){3 * l + d, n};
 	}
 	if (!rc && k == 0)
 		rc = xml_fail(m->c, r, "<%s>: no <link_ctn> (SimGrid refuses empty routes)",
@@ -399,8 +407,7 @@ static int gateway(struct model *m, const xmlNode *r, const char *attr, long z, 
 
 static int add_entry(struct model *m, const xmlNode *r, int zi, long src, long dst, int reverse)
 {
-	if (grow(&m->en, &m->capen, m->nen, sizeof *m->en))
-		return xml_nomem(m->c);
+	ROOM(m, m->en, m->capen, m->nen);
 	m->en[m->nen++] = (struct edge){zi, reverse, src, dst, r};
 	return 0;
 }
