@@ -338,6 +338,13 @@ static int map(struct reader *r, const xmlNode *platform, char *spec, size_t len
 	                (const char *)top->name, xml_attr(top, "id"), routing);
 }
 
+static int too_big(const char *path, struct cmn_err *e)
+{
+	return cmn_err_set(e, CMN_EINPUT,
+	                   "%s: error: larger than %ld MiB (the limit of a platform file here)",
+	                   path, XML_MAX_BYTES >> 20);
+}
+
 /* The whole file (malloc'ed) in *buf, or a one-line error naming it. */
 static int read_all(const char *path, char **buf, size_t *len, struct cmn_err *e)
 {
@@ -347,8 +354,11 @@ static int read_all(const char *path, char **buf, size_t *len, struct cmn_err *e
 	struct stat st;
 	if (fd < 0)
 		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	int known = fstat(fd, &st) == 0;
+	if (known && S_ISDIR(st.st_mode))
 		rc = cmn_err_set(e, CMN_EIO, "%s: error: a directory, not a platform file", path);
+	else if (known && S_ISREG(st.st_mode) && st.st_size > XML_MAX_BYTES)
+		rc = too_big(path, e);
 	for (size_t cap = 0; !rc;) {
 		if (*len == cap) {
 			char *nb = realloc(*buf, cap = cap ? 2 * cap : 1 << 16);

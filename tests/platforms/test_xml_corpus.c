@@ -233,6 +233,7 @@ static void test_not_platforms(void)
 	                "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-3\" spe"},
 	    {"badutf8.xml",
 	     "<?xml version=\"1.0\"?>\n<platform version=\"4.1\" x=\"\xe9\xe9\"/>\n"},
+	    {"huge.xml", "<"}, /* then made 600 MiB long, sparse */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char path[256], log[300], msg[1100], noise[512];
@@ -243,6 +244,8 @@ static void test_not_platforms(void)
 			FILE *f = fopen(path, "wb");
 			fwrite(cases[i][1], 1, i == 4 ? 12 : strlen(cases[i][1]), f);
 			fclose(f);
+			if (strcmp(cases[i][0], "huge.xml") == 0)
+				CU_ASSERT(truncate(path, 600L << 20) == 0);
 		}
 		int refused = ours(path, msg, sizeof msg, noise, sizeof noise);
 		char want[300];
