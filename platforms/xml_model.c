@@ -391,10 +391,13 @@ static int gateway(struct model *m, const xmlNode *r, const char *attr, long z, 
 {
 	const char *name = xml_attr(r, attr);
 	long g = *out = find(&m->points, name);
-	if (g < 0 || m->pt[g].kind == P_ZONE)
+	if (g < 0)
 		return xml_fail(m->c, r,
 		                "<%s %s=\"%s\">: no host or router \"%s\" declared before it",
 		                xml_name(r), attr, name, name);
+	if (m->pt[g].kind == P_ZONE)
+		return xml_fail(m->c, r, "<%s %s=\"%s\">: a zone; a gateway is a host or router",
+		                xml_name(r), attr, name);
 	int in = m->pt[g].zone;
 	while (in >= 0 && in != m->pt[z].self)
 		in = m->z[in].parent;
