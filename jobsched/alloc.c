@@ -75,9 +75,13 @@ void js_alloc_destroy(struct js_alloc *a)
 	free(a);
 }
 
-/* One decision: place (nodes given) or fits (nodes NULL), counted and timed. */
-static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *nodes)
+/* One decision: place as runs (runs given), place (nodes given) or fits
+ * (neither), counted and timed. */
+static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *nodes,
+                  struct js_run *runs, int *nruns)
 {
+	if (runs)
+		return a->ops->place_runs(a->self, j, flags, runs, nruns);
 	if (nodes)
 		return a->ops->place(a->self, j, flags, nodes);
 	if (a->ops->fits)
@@ -85,21 +89,33 @@ static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *no
 	return a->ops->place(a->self, j, flags, a->fitbuf) > 0;
 }
 
-int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, int *nodes)
+static int decide_counted(struct js_alloc *a, const struct js_job *j, int flags, int *nodes,
+                          struct js_run *runs, int *nruns)
 {
 	struct js_alloc_stats *st = a->stats;
 	st->decisions++;
 	if (!st->timed)
-		return decide(a, j, flags, nodes);
+		return decide(a, j, flags, nodes, runs, nruns);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int n = decide(a, j, flags, nodes);
+	int n = decide(a, j, flags, nodes, runs, nruns);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double dt = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	st->time_s += dt;
 	if (dt > st->max_s)
 		st->max_s = dt;
 	return n;
+}
+
+int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, int *nodes)
+{
+	return decide_counted(a, j, flags, nodes, NULL, NULL);
+}
+
+int js_alloc_place_runs(struct js_alloc *a, const struct js_job *j, int flags, struct js_run *runs,
+                        int *nruns)
+{
+	return decide_counted(a, j, flags, NULL, runs, nruns);
 }
 
 int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes)

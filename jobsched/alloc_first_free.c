@@ -104,6 +104,41 @@ static int flat_place(void *self, const struct js_job *job, int flags, int *node
 	return got;
 }
 
+/* place() as runs: the same nodes, the lowest free ids. */
+static int flat_place_runs(void *self, const struct js_job *job, int flags, struct js_run *runs,
+                           int *nruns)
+{
+	(void)flags;
+	struct flat_alloc *f = self;
+	int need = job->size, got = 0, nr = 0;
+	if (need > f->free || need <= 0)
+		return 0;
+	for (int t = 0; t < f->tops && got < need; t++) {
+		for (uint64_t words = f->room[t]; words && got < need; words &= words - 1) {
+			int w = t * 64 + __builtin_ctzll(words);
+			uint64_t bits = free_bits(f, w);
+			while (bits && got < need) {
+				int lo = __builtin_ctzll(bits);
+				uint64_t above =
+				    ~(bits >> lo); /* the run ends at the first 0 above lo */
+				int len = above ? __builtin_ctzll(above) : 64 - lo;
+				if (len > need - got)
+					len = need - got;
+				int first = w * 64 + lo, last = first + len - 1;
+				if (nr && runs[nr - 1].last == first - 1)
+					runs[nr - 1].last = last;
+				else
+					runs[nr++] = (struct js_run){first, last};
+				got += len;
+				bits &= len + lo >= 64 ? 0 : ~UINT64_C(0) << (lo + len);
+			}
+		}
+	}
+	assert(got == need);
+	*nruns = nr;
+	return got;
+}
+
 static int flat_fits(void *self, const struct js_job *job, int flags)
 {
 	(void)flags;
@@ -189,6 +224,7 @@ const struct js_alloc_ops js_alloc_first_free_ops = {
     .release = flat_release,
     .occupy_runs = flat_occupy_runs,
     .release_runs = flat_release_runs,
+    .place_runs = flat_place_runs,
     .free_count = flat_free_count,
     .fungible = 1,
 };

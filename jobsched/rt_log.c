@@ -24,4 +24,5 @@ const struct js_runtime_ops js_rt_log_ops = {
     .base = {"log", "the run time the log gives", log_params},
     .create = log_create,
     .work_s = log_work,
+    .nodes_unused = 1,
 };

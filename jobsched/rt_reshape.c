@@ -75,5 +75,6 @@ const struct js_runtime_ops js_rt_reshape_ops = {
     .create = reshape_create,
     .destroy = reshape_destroy,
     .work_s = reshape_work,
+    .nodes_unused = 1,
     .resize_iter = reshape_iter,
 };

@@ -38,4 +38,5 @@ const struct js_runtime_ops js_rt_speedup_ops = {
     .create = speedup_create,
     .destroy = speedup_destroy,
     .work_s = speedup_work,
+    .nodes_unused = 1,
 };

@@ -18,6 +18,9 @@ struct js_runtime_ops {
 	 * the sim (js_sim_set_psi). */
 	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n,
 	                 struct cmn_err *e);
+	/* 1: work_s and resize_iter never read nodes (it may then be NULL, so
+	 * that allocators that think in runs of ids need not write ids). */
+	int nodes_unused;
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
 	 * js_sim_rjob(). A model may record per-job values (js_sim_set_iter). */

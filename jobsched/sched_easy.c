@@ -59,7 +59,7 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 {
 	struct js_alloc *real = js_sim_alloc(sim);
 	int head = js_sim_qjob(sim, 0), need = js_sim_job(sim, head)->size;
-	int avail = js_alloc_free_count(real), *buf = js_sim_nodebuf(sim, 1);
+	int avail = js_alloc_free_count(real);
 	double now = js_sim_now(sim), shadow = NAN;
 	for (size_t p = 0; p < js_sim_rlen(sim) && isnan(shadow); p++) {
 		int j = js_sim_rjob(sim, p);
@@ -79,16 +79,16 @@ static int easy_pass_counts(struct js_sim *sim, struct cmn_err *e)
 			pos++;
 			continue;
 		}
-		int n = js_alloc_place_flags(real, job, JS_PLACE_BACKFILL, buf);
-		if (n == 0) {
+		int j = js_sim_qjob(sim, pos);
+		int rc = js_sim_try_start_flags(sim, pos, JS_PLACE_BACKFILL, e);
+		if (rc < 0)
+			return -rc;
+		if (rc == 0) {
 			pos++;
 			continue;
 		}
-		if (!ends_first)
-			extra -= n;
-		int rc = js_sim_start(sim, pos, buf, n, e); /* the queue shifts: same pos next */
-		if (rc)
-			return rc;
+		if (!ends_first) /* started: the queue shifts, same pos next */
+			extra -= js_sim_job_nnodes(sim, j);
 	}
 	return 0;
 }

@@ -355,27 +355,27 @@ int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e)
 	return 0;
 }
 
-int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct cmn_err *e)
+/* Keeps the node set runs[0..nr) as job j's and occupies it. */
+static int take_runs(struct js_sim *s, struct jstate *st, const struct js_run *runs, int nr,
+                     struct cmn_err *e)
 {
-	assert(pos < s->qlen);
+	st->runs = malloc((size_t)(nr ? nr : 1) * sizeof *st->runs);
+	if (!st->runs)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	memcpy(st->runs, runs, (size_t)nr * sizeof *st->runs);
+	st->nruns = nr;
+	s->alloc->ops->occupy_runs(s->alloc->self, st->runs, nr);
+	return 0;
+}
+
+/* Starts the job at queue position pos on nodes (n of them), which may be
+ * NULL when it was placed as runs (taken already) and the model does not
+ * read nodes. */
+static int start(struct js_sim *s, size_t pos, const int *nodes, int n, struct cmn_err *e)
+{
 	int j = s->queue[pos];
 	struct jstate *st = &s->st[j];
 	const struct js_job *job = &s->jobs[j];
-	int nr = s->alloc->ops->occupy_runs ? js_nodes_to_runs(nodes, n, s->runbuf) : -1;
-	if (nr >= 0) { /* kept as runs: the work of this start and of the end follows them */
-		st->runs = malloc((size_t)(nr ? nr : 1) * sizeof *st->runs);
-		if (!st->runs)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		memcpy(st->runs, s->runbuf, (size_t)nr * sizeof *st->runs);
-		st->nruns = nr;
-		s->alloc->ops->occupy_runs(s->alloc->self, st->runs, nr);
-	} else {
-		st->nodes = malloc((size_t)n * sizeof *nodes);
-		if (!st->nodes)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		memcpy(st->nodes, nodes, (size_t)n * sizeof *nodes);
-		js_alloc_occupy(s->alloc, nodes, n);
-	}
 	st->nnodes = n;
 	memmove(s->queue + pos, s->queue + pos + 1, (s->qlen - pos - 1) * sizeof *s->queue);
 	s->qlen--;
@@ -415,6 +415,24 @@ int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	return rc;
 }
 
+int js_sim_start(struct js_sim *s, size_t pos, const int *nodes, int n, struct cmn_err *e)
+{
+	assert(pos < s->qlen);
+	struct jstate *st = &s->st[s->queue[pos]];
+	int nr = s->alloc->ops->occupy_runs ? js_nodes_to_runs(nodes, n, s->runbuf) : -1;
+	if (nr >= 0) { /* kept as runs: the work of this start and of the end follows them */
+		if (take_runs(s, st, s->runbuf, nr, e))
+			return e->code;
+	} else {
+		st->nodes = malloc((size_t)n * sizeof *nodes);
+		if (!st->nodes)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		memcpy(st->nodes, nodes, (size_t)n * sizeof *nodes);
+		js_alloc_occupy(s->alloc, nodes, n);
+	}
+	return start(s, pos, nodes, n, e);
+}
+
 int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e)
 {
 	return js_sim_try_start_flags(s, pos, 0, e);
@@ -423,10 +441,20 @@ int js_sim_try_start(struct js_sim *s, size_t pos, struct cmn_err *e)
 int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_err *e)
 {
 	int j = s->queue[pos];
-	int n = js_alloc_place_flags(s->alloc, &s->jobs[j], flags, s->nodebuf[2]);
-	if (n == 0)
-		return 0;
-	int rc = js_sim_start(s, pos, s->nodebuf[2], n, e);
+	int rc;
+	if (s->alloc->ops->place_runs && s->rt->ops->nodes_unused) { /* no id written at all */
+		int nr, n = js_alloc_place_runs(s->alloc, &s->jobs[j], flags, s->runbuf, &nr);
+		if (n == 0)
+			return 0;
+		rc = take_runs(s, &s->st[j], s->runbuf, nr, e);
+		if (!rc)
+			rc = start(s, pos, NULL, n, e);
+	} else {
+		int n = js_alloc_place_flags(s->alloc, &s->jobs[j], flags, s->nodebuf[2]);
+		if (n == 0)
+			return 0;
+		rc = js_sim_start(s, pos, s->nodebuf[2], n, e);
+	}
 	return rc ? -rc : 1;
 }
 
