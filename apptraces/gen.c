@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "trace_values.h"
 
 const struct cmn_param_def gen_no_params[] = {{NULL}};
 
@@ -189,6 +190,11 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 	struct trace *t = trace_builder_finish(g.b, e);
 	if (!t)
 		return e->code;
+	if ((rc = trace_check_limits(t, e))) { /* flop_scale too large, or a bug */
+		cmn_err_prefix(e, "generated %s (flop scale %g)", name, flop_scale);
+		trace_free(t);
+		return rc;
+	}
 	if ((rc = trace_check(t, e))) { /* a generator bug: say so */
 		cmn_err_prefix(e, "generated %s (a bug of the generator)", name);
 		trace_free(t);

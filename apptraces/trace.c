@@ -4,6 +4,7 @@
 
 #include "../common/grow.h"
 #include "trace.h"
+#include "trace_values.h"
 
 static const char *const op_names[TR_NOPS] = {
     [TR_INIT] = "init",
@@ -79,7 +80,7 @@ struct trace_builder {
 	char *name;
 	int nranks;
 	struct rank_buf *r;
-	int32_t *counts;
+	int64_t *counts;
 	long ncounts, capcounts;
 	long *vec_at; /* open addressing: offset + 1 of each distinct vector, 0 empty */
 	int *vec_len;
@@ -123,11 +124,11 @@ static int grow(void **p, long *cap, long need, size_t size)
 	return cmn_grow(p, cap, need, 64, size);
 }
 
-static unsigned long vec_hash(const int32_t *v, int n)
+static unsigned long vec_hash(const int64_t *v, int n)
 {
 	unsigned long h = 1469598103934665603UL ^ (unsigned long)n;
 	for (int i = 0; i < n; i++)
-		h = (h ^ (uint32_t)v[i]) * 1099511628211UL;
+		h = (h ^ (uint64_t)v[i]) * 1099511628211UL;
 	return h;
 }
 
@@ -158,7 +159,7 @@ static long vec_find(struct trace_builder *b, int n)
 		b->vec_len = len;
 		b->capvec = cap;
 	}
-	const int32_t *v = b->counts + b->ncounts;
+	const int64_t *v = b->counts + b->ncounts;
 	unsigned long h = vec_hash(v, n) & (b->capvec - 1);
 	for (; b->vec_at[h]; h = (h + 1) & (b->capvec - 1))
 		if (b->vec_len[h] == n &&
@@ -180,10 +181,12 @@ int trace_builder_add(struct trace_builder *b, int r, const struct trace_action 
 	if (!a->line) /* generated: the line it will have in the rank's file */
 		rb->a[rb->n].line = (uint32_t)(rb->n + 1);
 	if (counts) {
+		if (b->ncounts + n > INT32_MAX)
+			return -2;
 		if (grow((void **)&b->counts, &b->capcounts, b->ncounts + n, sizeof *b->counts))
 			return -1;
 		for (int i = 0; i < n; i++)
-			b->counts[b->ncounts + i] = (int32_t)counts[i];
+			b->counts[b->ncounts + i] = (int64_t)counts[i];
 		long at = vec_find(b, n);
 		if (at == -2)
 			return -1;
@@ -198,6 +201,8 @@ int trace_builder_add(struct trace_builder *b, int r, const struct trace_action 
 int trace_builder_location(struct trace_builder *b, const char *file, int32_t *aux)
 {
 	long len = (long)strlen(file) + 1;
+	if (b->nstrings + len > INT32_MAX)
+		return -2;
 	if (grow((void **)&b->strings, &b->capstrings, b->nstrings + len, 1))
 		return -1;
 	memcpy(b->strings + b->nstrings, file, (size_t)len);
@@ -276,13 +281,33 @@ double trace_memory(const struct trace *t)
 	       (double)t->nranks * (sizeof *t->first + sizeof *t->files + 1) + sizeof *t;
 }
 
-void trace_scale_flops(struct trace *t, double f)
+/* The compute amount of an action, or NULL. */
+static double *flops_of(struct trace_action *a)
 {
+	if (a->op == TR_COMPUTE)
+		return &a->a;
+	if (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER)
+		return &a->b;
+	return NULL;
+}
+
+int trace_scale_flops(struct trace *t, double f, struct cmn_err *e)
+{
+	for (int r = 0; r < t->nranks; r++)
+		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
+			double *x = flops_of(&t->act[k]);
+			if (x && !(*x * f <= TRACE_MAX_VALUE))
+				return cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%u: error: rank %d: %s: flops %.17g scaled by %g "
+				    "is more than %s",
+				    t->files[r] ? t->files[r] : t->name, t->act[k].line, r,
+				    trace_op_name(t->act[k].op), *x, f, TRACE_MAX_VALUE_TEXT);
+		}
 	for (long k = 0; k < t->first[t->nranks]; k++) {
-		struct trace_action *a = &t->act[k];
-		if (a->op == TR_COMPUTE)
-			a->a *= f;
-		else if (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER)
-			a->b *= f;
+		double *x = flops_of(&t->act[k]);
+		if (x)
+			*x *= f;
 	}
+	return 0;
 }

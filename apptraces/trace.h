@@ -86,7 +86,7 @@ struct trace {
 	int nranks;
 	struct trace_action *act; /* every rank's actions, rank by rank */
 	long *first;              /* rank r: act[first[r] .. first[r+1]) */
-	int32_t *counts;          /* count vectors of v-collectives (identical ones shared) */
+	int64_t *counts;          /* count vectors of v-collectives (identical ones shared) */
 	long ncounts;
 	char **files;  /* the file each rank was read from (NULL: name) */
 	char *strings; /* location file names, NUL-separated */
@@ -105,8 +105,13 @@ double trace_bytes(const struct trace *t, int rank, int dt, double count);
 
 /* Reads path (an index of per-rank files, or one file of actions; an index's
  * entries are looked up in its folder, then its parent, then as given) and
- * validates it: syntax, argument counts and types, datatypes, ranges, then
- * trace_check(). Errors name file:line and rank. */
+ * validates it: syntax, argument counts and types, datatypes, ranges, the
+ * limits of trace_values.h, then trace_check(). Errors name file:line and
+ * rank ("FILE:LINE: error: rank R: ACTION: FIELD ..."). Files must be
+ * regular files (each is read twice); lines end with LF or CRLF; '#'
+ * starts a comment; a NUL byte or a line longer than TRACE_MAX_LINE bytes
+ * is an error. */
+#define TRACE_MAX_LINE (64L << 20)
 int trace_load(const char *path, struct trace **out, struct cmn_err *e);
 /* The same, but a file holding one rank's actions of a larger trace (a
  * per-rank file read alone) is accepted as a fragment: syntax and ranges
@@ -118,8 +123,10 @@ int trace_check(const struct trace *t, struct cmn_err *e);
 void trace_free(struct trace *t);
 /* Multiplies every compute amount (compute, and the flops of reduce,
  * allreduce, reducescatter) by f > 0: the knob that sets the share of
- * communication time. Call before sharing the trace. */
-void trace_scale_flops(struct trace *t, double f);
+ * communication time. Call before sharing the trace. An amount that would
+ * pass trace_values.h's limit is an error naming its line (nothing is
+ * scaled then). */
+int trace_scale_flops(struct trace *t, double f, struct cmn_err *e);
 /* Bytes the in-memory form takes (actions, count vectors, strings, tables). */
 double trace_memory(const struct trace *t);
 
@@ -132,7 +139,9 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f);
 struct trace_builder;
 struct trace_builder *trace_builder_new(int nranks, const char *name);
 /* Appends an action to rank r; counts (n integers >= 0, as doubles) stored
- * when not NULL, a vector equal to one stored before shared. */
+ * when not NULL, a vector equal to one stored before shared. 0, -1 when
+ * out of memory, -2 when the count pool or the location strings would pass
+ * 2^31 - 1 entries (the offsets in an action are 32-bit). */
 int trace_builder_add(struct trace_builder *b, int r, const struct trace_action *a,
                       const double *counts, int n);
 int trace_builder_location(struct trace_builder *b, const char *file, int32_t *aux);

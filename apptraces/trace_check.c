@@ -60,12 +60,24 @@ struct checker {
 	int ncoll, capcoll;
 };
 
-static const char *where(const struct checker *c, int rank, long act, char *buf, size_t n)
+/* "FILE:LINE: rank R", and "FILE:LINE: error: rank R" where a message
+ * begins (err). */
+static const char *place(const struct checker *c, int rank, long act, int err, char *buf, size_t n)
 {
 	const struct trace *t = c->t;
-	snprintf(buf, n, "%s:%u: rank %d", t->files[rank] ? t->files[rank] : t->name,
-	         t->act[act].line, rank);
+	snprintf(buf, n, "%s:%u: %srank %d", t->files[rank] ? t->files[rank] : t->name,
+	         t->act[act].line, err ? "error: " : "", rank);
 	return buf;
+}
+
+static const char *where(const struct checker *c, int rank, long act, char *buf, size_t n)
+{
+	return place(c, rank, act, 1, buf, n);
+}
+
+static const char *other(const struct checker *c, int rank, long act, char *buf, size_t n)
+{
+	return place(c, rank, act, 0, buf, n);
 }
 
 static int nomem(struct checker *c)
@@ -145,7 +157,7 @@ static int deliver(struct checker *c, const struct msg *s, const struct msg *r)
 		                   where(c, s->rank, s->act, a, sizeof a),
 		                   trace_op_name(c->t->act[s->act].op), s->bytes,
 		                   trace_op_name(c->t->act[r->act].op), r->bytes,
-		                   where(c, r->rank, r->act, b, sizeof b));
+		                   other(c, r->rank, r->act, b, sizeof b));
 	}
 	struct rank_state *rs = &c->rs[r->rank];
 	if (r->req >= 0)
@@ -242,7 +254,7 @@ static int arrive(struct checker *c, int r, long k)
 		                   "%s: collective #%d is %s (root %d) here but %s (root %d) at %s",
 		                   where(c, r, k, w, sizeof w), idx + 1, trace_op_name(a->op), root,
 		                   trace_op_name(c->coll_op[idx]), c->coll_root[idx],
-		                   where(c, r0, k0, o, sizeof o));
+		                   other(c, r0, k0, o, sizeof o));
 	}
 	c->rs[r].state = BLOCKED;
 	c->rs[r].coll++;
@@ -397,7 +409,7 @@ static int report_stuck(struct checker *c, int r)
 			    "%s at %s",
 			    where(c, r, rs->pc, w, sizeof w), idx + 1, trace_op_name(a->op), i,
 			    c->rs[i].state == DONE ? "ends" : "is blocked",
-			    where(c, i, at, o, sizeof o));
+			    other(c, i, at, o, sizeof o));
 		}
 	return cmn_err_set(c->e, CMN_EINPUT, "%s: %s never completes",
 	                   where(c, r, rs->pc, w, sizeof w), trace_op_name(a->op));

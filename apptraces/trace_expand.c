@@ -24,7 +24,7 @@ void trace_expand_sends(const struct trace *t, int r, const struct trace_action 
                         trace_emit_fn emit, void *ctx)
 {
 	int n = t->nranks, root = a->peer < 0 ? 0 : a->peer;
-	const int32_t *cv = t->counts + a->aux;
+	const int64_t *cv = t->counts + a->aux;
 	double unit = trace_bytes(t, r, a->dt1, 1);
 	switch (a->op) {
 	case TR_SEND:

@@ -1,6 +1,8 @@
-/* Writing TI traces: the layout of trace_args.h, numbers in %.12g (so that
- * write, read, write gives the same text), outputs renamed into place. */
+/* Writing TI traces: the layout of trace_args.h, counts as whole numbers
+ * and amounts in %.12g (so that write, read, write gives the same text),
+ * outputs renamed into place. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +14,11 @@
 static void num(FILE *f, double v)
 {
 	fprintf(f, " %.12g", v);
+}
+
+static void count(FILE *f, double v)
+{
+	fprintf(f, " %.0f", v);
 }
 
 int trace_write_rank(const struct trace *t, int rank, FILE *f)
@@ -29,8 +36,10 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f)
 				break;
 			switch (*p) {
 			case 'A':
-			case 'L': num(f, a->a); break;
-			case 'B': num(f, a->b); break;
+			case 'L': count(f, a->a); break;
+			case 'B': count(f, a->b); break;
+			case 'G': num(f, a->a); break;
+			case 'F': num(f, a->b); break;
 			case 'x': num(f, nx++ ? a->b : a->a); break;
 			case 'P':
 			case 'R': fprintf(f, " %d", a->peer); break;
@@ -39,9 +48,10 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f)
 			case 'D': fprintf(f, " %d", a->dt1); break;
 			case 'E': fprintf(f, " %d", a->dt2); break;
 			case 'V':
+			case 'W':
 				for (int i = 0; i < t->nranks; i++)
-					fprintf(f, " %d",
-					        (int)t->counts[a->aux + (long)nv * t->nranks + i]);
+					fprintf(f, " %" PRId64,
+					        t->counts[a->aux + (long)nv * t->nranks + i]);
 				nv++;
 				break;
 			case 'S': fprintf(f, " %s", t->strings + a->aux); break;

@@ -184,7 +184,10 @@ int main(int argc, char **argv)
 		}
 		if (trace_load(rewrite, &t, &e))
 			return fail(&e);
-		trace_scale_flops(t, scale);
+		if (trace_scale_flops(t, scale, &e)) {
+			trace_free(t);
+			return fail(&e);
+		}
 		const char *slash = strrchr(rewrite, '/');
 		char base[128];
 		snprintf(base, sizeof base, "%s", name ? name : slash ? slash + 1 : rewrite);

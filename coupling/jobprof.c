@@ -235,8 +235,11 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 			return e->code;
 		if (*out) {
 			*recorded = 1;
-			if (pr->flop_scale != 1)
-				trace_scale_flops(*out, pr->flop_scale);
+			if (pr->flop_scale != 1 && trace_scale_flops(*out, pr->flop_scale, e)) {
+				trace_free(*out);
+				*out = NULL;
+				return e->code;
+			}
 			return 0;
 		}
 	}

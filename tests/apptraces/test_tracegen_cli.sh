@@ -48,7 +48,7 @@ bad() {
 	printf '%b' "$5" > "$T/$1.txt"
 	"$TG" --check "$T/$1.txt" > /dev/null 2> "$T/err"
 	local rc=$?
-	if [ $rc -eq 1 ] && grep -q "$1.txt:$3: " "$T/err" && grep -q -- "$4" "$T/err"; then
+	if [ $rc -eq 1 ] && grep -q "$1.txt:$3: error: " "$T/err" && grep -qF -- "$4" "$T/err"; then
 		ok "bad trace: $1"
 	else
 		ko "bad trace: $1 (exit $rc): $(cat "$T/err")"
@@ -56,8 +56,8 @@ bad() {
 }
 bad unknown-action 1 2 "unknown action 'sendd'" '0 init\n0 sendd 1 0 10\n'
 bad arg-count 1 2 "expects 3 to 4 arguments, got 2" '0 init\n0 send 1 0\n1 init\n'
-bad arg-type 1 3 "not a non-negative number" '0 init\n1 init\n0 compute lots\n'
-bad negative-size 1 3 "'-5' is not a non-negative number" '0 init\n1 init\n0 send 1 0 -5\n1 recv 0 0 5\n'
+bad arg-type 1 3 "flops (argument 1) 'lots' is not a decimal number" '0 init\n1 init\n0 compute lots\n'
+bad negative-size 1 3 "count (argument 3) '-5' is negative" '0 init\n1 init\n0 send 1 0 -5\n1 recv 0 0 5\n'
 bad peer-range 1 2 "peer '7' is not a rank of this 2-rank trace" '0 init\n0 send 7 0 10\n1 init\n'
 bad bad-tag 1 2 "tag 'x'" '0 init\n0 send 1 x 10\n1 recv 0 0 10\n'
 bad datatype 1 2 "not a SimGrid datatype id" '0 init\n0 bcast 10 0 99\n1 bcast 10 0\n'
@@ -77,6 +77,73 @@ bad wait-nothing 1 2 "no such isend or irecv is pending" '0 init\n0 wait 1 0 3\n
 bad deadlock 1 2 "recv from 1 tag 0 is never matched" \
 	'0 init\n0 recv 1 0 8\n0 send 1 0 8\n1 init\n1 recv 0 0 8\n1 send 0 0 8\n'
 bad v-count 1 2 "count 2 'x'" '0 init\n0 alltoallv 10 5 x 10 5 5\n1 init\n'
+# sizes (counts of send, recv, every collective, each count of a v-list):
+# whole numbers 0..2^53 in decimal, an exponent allowed; in bytes (times the
+# datatype's size, a v-list summed) at most 2^53 too
+i=0
+for v in 1e300 -5 1.5 nan inf 0x10 18446744073709551617 9007199254740993 10abc +5 1e .5e-1; do
+	i=$((i + 1))
+	bad size-$i 1 3 "send: count (argument 3) '$v' is" "0 init\n1 init\n0 send 1 0 $v\n1 recv 0 0 8\n"
+done
+bad size-bytes 1 3 "send: count 9007199254740992 is 36028797018963968 bytes, more than 2^53" \
+	'0 init\n1 init\n0 send 1 0 9007199254740992 1\n1 recv 0 0 8\n'
+bad size-default-double 1 3 "send: count 2000000000000000 is 16000000000000000 bytes" \
+	'0 init 1\n1 init 1\n0 send 1 0 2000000000000000\n1 recv 0 0 8\n'
+bad bcast-size 1 2 "bcast: count (argument 1) '1e300' is more than 2^53 (9007199254740992)" '0 init\n0 bcast 1e300\n1 bcast 8\n'
+bad allreduce-size 1 2 "allreduce: count (argument 1) '-5' is negative" '0 init\n0 allreduce -5 0\n1 allreduce 8 0\n'
+bad gather-size 1 2 "gather: recv count (argument 2) '0x10' is not a decimal number" '0 init\n0 gather 8 0x10\n1 gather 8 8\n'
+bad alltoall-size 1 2 "alltoall: send count (argument 1) '1.5' is not a whole number" '0 init\n0 alltoall 1.5 8\n1 alltoall 8 8\n'
+bad v-fraction 1 2 "gatherv: recv counts: count 1 '1.5' is not a whole number (argument 2)" '0 init\n0 gatherv 5 1.5 2\n1 gatherv 5 1 2\n'
+bad v-huge 1 2 "scatterv: send counts: count 2 '18446744073709551617' is more than 2^53" '0 init\n0 scatterv 1 18446744073709551617 1\n1 scatterv 1 1 1\n'
+bad v-sum 1 2 "alltoallv: send counts sum to more than 2^53 (9007199254740992) bytes" \
+	'0 init\n0 alltoallv 0 9007199254740992 9007199254740992 0 0 0\n1 alltoallv 0 0 0 0 0 0\n'
+bad v-sum-reducescatter 1 2 "reducescatter: recv counts sum to more than 2^53" \
+	'0 init\n0 reducescatter 9007199254740992 1 0\n1 reducescatter 1 1 0\n'
+printf '0 init\n1 init\n0 send 1 0 9007199254740992\n1 recv 0 0 9.007199254740992e15\n0 alltoallv 0 0 9007199254740992 0 0 0\n1 alltoallv 0 0 0 0 0 0\n' > "$T/max.txt"
+check "sizes of exactly 2^53 bytes (an exponent allowed) are accepted" "$TG" --check "$T/max.txt" > /dev/null
+# compute amounts (flops) and sleeps: decimal numbers 0..2^53, fractions allowed
+bad compute-huge 1 2 "compute: flops (argument 1) '1e300' is more than 2^53" '0 init\n0 compute 1e300\n'
+bad compute-negative 1 2 "compute: flops (argument 1) '-1' is negative" '0 init\n0 compute -1\n'
+bad compute-nan 1 2 "compute: flops (argument 1) 'nan' is not a decimal number" '0 init\n0 compute nan\n'
+bad compute-hex 1 2 "compute: flops (argument 1) '0x10' is not a decimal number" '0 init\n0 compute 0x10\n'
+bad sleep-inf 1 2 "sleep: seconds (argument 1) 'inf' is not a decimal number" '0 init\n0 sleep inf\n'
+bad reduce-flops 1 2 "reduce: flops (argument 2) '1e400' is more than 2^53" '0 init\n0 reduce 8 1e400\n1 reduce 8 0\n'
+printf '0 init\n0 compute 1.5\n0 compute 1.30081e+06\n0 sleep 0.25\n0 compute 9007199254740992\n' > "$T/amounts.txt"
+check "fractional compute amounts and sleeps are accepted" "$TG" --check "$T/amounts.txt" > /dev/null
+# ranks and tags: digits only, within the trace
+bad rank-negative 1 2 "'-1' is not a rank of this 1-rank trace" '0 init\n-1 init\n'
+bad rank-huge 1 2 "rank '5000000': a trace has at most 1048576 ranks" '0 init\n5000000 init\n'
+bad rank-enormous 1 2 "rank '99999999999999999999999': a trace has at most" '0 init\n99999999999999999999999 init\n'
+bad peer-huge 1 2 "send: peer '99999999999999999999' is not a rank of this 2-rank trace" '0 init\n0 send 99999999999999999999 0 8\n1 init\n'
+bad root-negative 1 2 "bcast: root '-1' is not a rank of this 2-rank trace" '0 init\n0 bcast 8 -1\n1 bcast 8\n'
+bad wait-beyond 1 3 "wait: destination '5' is not a rank of this 2-rank trace" '0 init\n1 init\n0 wait 1 5 0\n'
+bad tag-negative 1 3 "send: tag '-3' is not an integer 0..2147483647" '0 init\n1 init\n0 send 1 -3 8\n'
+# lines: a NUL byte, an endless line; CRLF, no final newline, no finalize are fine
+bad nul-byte 1 2 "a NUL byte in the line" '0 init\n0 comp\0ute 5\n'
+{ printf '0 compute '; head -c 67200000 /dev/zero | tr '\0' '1'; printf '\n'; } > "$T/long.txt"
+"$TG" --check "$T/long.txt" > /dev/null 2> "$T/err"
+check "a line of 64 MiB: error naming the line" status_says $? eq 1 "long.txt:1: error: line longer than 67108864 bytes" "$T/err"
+rm -f "$T/long.txt"
+printf '0 init\r\n1 init\r\n0 send 1 0 5\r\n1 recv 0 0 5\r\n' > "$T/crlf.txt"
+check "CRLF line ends are accepted" "$TG" --check "$T/crlf.txt" > /dev/null
+printf '0 init\n1 init\n0 send 1 0 5\n1 recv 0 0 5' > "$T/nonl.txt"
+check "a last line without newline is read" "$TG" --check "$T/nonl.txt" > /dev/null
+printf '0 init\n1 init\n0 send 1 0 5\n1 recv 0 0 5\n' > "$T/nofin.txt"
+check "ranks without finalize are accepted" "$TG" --check "$T/nofin.txt" > /dev/null
+printf '# nothing\n\n' > "$T/empty.txt"
+"$TG" --check "$T/empty.txt" > /dev/null 2> "$T/err"
+check "an empty trace: error" status_says $? eq 1 "empty.txt: error: empty trace" "$T/err"
+mkdir -p "$T/adir" && mkfifo "$T/fifo.txt"
+"$TG" --check "$T/adir" > /dev/null 2> "$T/err"
+check "a directory as trace: error" status_says $? eq 1 "adir: error: is a directory" "$T/err"
+"$TG" --check "$T/fifo.txt" > /dev/null 2> "$T/err"
+check "a FIFO as trace: error, not a hang" status_says $? eq 1 "fifo.txt: error: not a regular file" "$T/err"
+gzip -c "$T/crlf.txt" | head -c 20 > "$T/cut.txt.gz"
+"$TG" --check "$T/cut.txt.gz" > /dev/null 2> "$T/err"
+check "a gzip'ed trace cut short: error" status_says $? eq 1 "cut.txt.gz:1: error: cannot read: the gzip'ed file is cut short" "$T/err"
+printf '0 init\n1 init\n0 send 1 0 1e300\n' > "$T/big.txt"
+"$TG" --stats "$T/big.txt" --matrix-out "$T/big.csv" > /dev/null 2> "$T/err"
+check "--stats of a bad trace: exit 1, the line, no matrix written" status_says $? eq 1 "big.txt:3: error: rank 0: send: count" "$T/err" "$T/big.csv"
 printf '0 init\n2 init\n' > "$T/gap.txt"
 "$TG" --check "$T/gap.txt" > /dev/null 2> "$T/err"
 [ $? -eq 1 ] && grep -q "rank 1 has no actions" "$T/err" && ok "bad trace: a missing rank" ||
@@ -84,13 +151,20 @@ printf '0 init\n2 init\n' > "$T/gap.txt"
 printf 'r0.txt\nmissing.txt\n' > "$T/index.txt"
 printf '0 init\n0 finalize\n' > "$T/r0.txt"
 "$TG" --check "$T/index.txt" > /dev/null 2> "$T/err"
-[ $? -eq 1 ] && grep -q "index.txt: rank 1: .*missing.txt: cannot open" "$T/err" && ok "bad index: a missing rank file" ||
+[ $? -eq 1 ] && grep -q "index.txt:2: error: rank 1: .*missing.txt: cannot open" "$T/err" && ok "bad index: a missing rank file" ||
 	ko "bad index: a missing rank file: $(cat "$T/err")"
 printf 'r1.txt\n' > "$T/index2.txt"
 printf '1 init\n' > "$T/r1.txt"
 "$TG" --check "$T/index2.txt" > /dev/null 2> "$T/err"
-[ $? -eq 1 ] && grep -q "r1.txt:1: '1' is not a rank of this 1-rank trace" "$T/err" && ok "bad index: a rank file of another rank" ||
+[ $? -eq 1 ] && grep -q "r1.txt:1: error: '1' is not a rank of this 1-rank trace" "$T/err" && ok "bad index: a rank file of another rank" ||
 	ko "bad index: a rank file of another rank: $(cat "$T/err")"
+mkdir -p "$T/rdir" && printf 'r0.txt\nrdir\n' > "$T/index3.txt"
+"$TG" --check "$T/index3.txt" > /dev/null 2> "$T/err"
+check "bad index: a directory as a rank file" status_says $? eq 1 "index3.txt:2: error: rank 1: .*rdir: is a directory" "$T/err"
+printf '1 init\n1 finalize\n' > "$T/r1b.txt"
+printf 'r0.txt\nr1b.txt\n./r0.txt\n' > "$T/index4.txt"
+"$TG" --check "$T/index4.txt" > /dev/null 2> "$T/err"
+check "bad index: one file for two ranks" status_says $? eq 1 "index4.txt:3: error: rank 2: .*r0.txt is rank 0's file too (line 1)" "$T/err"
 "$TG" --check "$T/nonexistent.txt" > /dev/null 2>&1
 [ $? -eq 1 ] && ok "missing trace: exit 1" || ko "missing trace: exit 1"
 # generation: files, statistics, matrix CSV, bad requests

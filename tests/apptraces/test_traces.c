@@ -12,6 +12,7 @@
 #include "trace.h"
 #include "trace_expand.h"
 #include "trace_stats.h"
+#include "trace_values.h"
 
 _Static_assert(sizeof(struct trace_action) <= 40, "an action stays compact");
 
@@ -315,6 +316,101 @@ static void test_matching_semantics(void)
 	/* gzip'ed traces read the same */
 }
 
+/* The syntax of numbers: sizes whole 0..2^53 exactly, amounts fractional,
+ * indices digits only; nothing but plain decimal. */
+static void test_numbers(void)
+{
+	const uint64_t m = UINT64_C(1) << 53;
+	double v;
+	long i;
+	const char *syntax[] = {"",   "nan",  "inf", "0x10", "10abc", "+5",  "1e",       ".",
+	                        "e5", "1..2", "1e+", " 5",   "5 ",    "1,5", "infinity", "0x1p3"};
+	for (size_t k = 0; k < sizeof syntax / sizeof *syntax; k++) {
+		CU_ASSERT_EQUAL(trace_num_count(syntax[k], m, &v), TN_SYNTAX);
+		CU_ASSERT_EQUAL(trace_num_amount(syntax[k], TRACE_MAX_VALUE, &v), TN_SYNTAX);
+	}
+	CU_ASSERT_EQUAL(trace_num_count("-5", m, &v), TN_NEGATIVE);
+	CU_ASSERT_EQUAL(trace_num_count("-0", m, &v), TN_NEGATIVE);
+	CU_ASSERT_EQUAL(trace_num_count("1.5", m, &v), TN_FRACTION);
+	CU_ASSERT_EQUAL(trace_num_count("123e-2", m, &v), TN_FRACTION);
+	CU_ASSERT_EQUAL(trace_num_count("1e-400", m, &v), TN_FRACTION);
+	CU_ASSERT_EQUAL(trace_num_count("1e300", m, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_count("1e99999999999999999999", m, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_count("18446744073709551617", m, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_count("9007199254740993", m, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_count("9007199254740992.5", m, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_count("9007199254740992", m, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 9007199254740992.0);
+	CU_ASSERT_EQUAL(trace_num_count("9.007199254740992e15", m, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 9007199254740992.0);
+	CU_ASSERT_EQUAL(trace_num_count("1200e-2", m, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 12);
+	CU_ASSERT_EQUAL(trace_num_count("0001e6", m, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 1e6);
+	CU_ASSERT_EQUAL(trace_num_count("0.0e99999", m, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 0);
+	CU_ASSERT_EQUAL(trace_num_count("2147483648", 2147483647, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_amount("1.30081e+06", TRACE_MAX_VALUE, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 1300810);
+	CU_ASSERT_EQUAL(trace_num_amount("0.25", TRACE_MAX_VALUE, &v), TN_OK);
+	CU_ASSERT_EQUAL(v, 0.25);
+	CU_ASSERT_EQUAL(trace_num_amount("-0.25", TRACE_MAX_VALUE, &v), TN_NEGATIVE);
+	CU_ASSERT_EQUAL(trace_num_amount("9007199254740992.5", TRACE_MAX_VALUE, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_amount("1e300", TRACE_MAX_VALUE, &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_decimal("-1.5", &v), TN_OK);
+	CU_ASSERT_EQUAL(v, -1.5);
+	CU_ASSERT_EQUAL(trace_num_decimal("1e400", &v), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_decimal("nan", &v), TN_SYNTAX);
+	CU_ASSERT_EQUAL(trace_num_index("7", 1, &i), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_index("10", 9, &i), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_index("99999999999999999999999", 9, &i), TN_RANGE);
+	CU_ASSERT_EQUAL(trace_num_index("-1", 9, &i), TN_NEGATIVE);
+	CU_ASSERT_EQUAL(trace_num_index("+1", 9, &i), TN_SYNTAX);
+	CU_ASSERT_EQUAL(trace_num_index("", 9, &i), TN_SYNTAX);
+	CU_ASSERT_EQUAL(trace_num_index("1e1", 99, &i), TN_SYNTAX);
+	CU_ASSERT_EQUAL(trace_num_index("0009", 9, &i), TN_OK);
+	CU_ASSERT_EQUAL(i, 9);
+}
+
+/* A trace built in memory (a generator's) obeys the same limits, and a
+ * flop scale that would break them is refused with nothing scaled. */
+static void test_limits(void)
+{
+	struct cmn_err e;
+	struct trace_action a = {.op = TR_COMPUTE, .dt1 = TR_NO_DT, .dt2 = TR_NO_DT, .a = 1e9};
+	struct trace *t = one_action(2, a, NULL, 0);
+	CU_ASSERT_EQUAL(trace_check_limits(t, &e), 0);
+	CU_ASSERT_EQUAL(trace_scale_flops(t, 1e7, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "t:1: error: rank 0: compute: flops 1000000000"));
+	CU_ASSERT_EQUAL(t->act[0].a, 1e9); /* untouched */
+	CU_ASSERT_EQUAL(trace_scale_flops(t, 2, &e), 0);
+	CU_ASSERT_EQUAL(t->act[0].a, 2e9);
+	trace_free(t);
+	a = (struct trace_action){.op = TR_BCAST, .dt1 = 1, .dt2 = TR_NO_DT, .a = 0x1p52};
+	t = one_action(2, a, NULL, 0); /* 2^52 ints: 2^54 bytes */
+	CU_ASSERT_EQUAL(trace_check_limits(t, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(e.msg, "bcast: count 4503599627370496 is 18014398509481984 bytes"));
+	trace_free(t);
+	a.a = 2.5, a.dt1 = TR_NO_DT;
+	t = one_action(2, a, NULL, 0);
+	CU_ASSERT_EQUAL(trace_check_limits(t, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "count 2.5 is not a whole number"));
+	trace_free(t);
+	double v[2] = {0x1p53, 1};
+	a = (struct trace_action){.op = TR_REDUCESCATTER, .dt1 = TR_NO_DT, .dt2 = TR_NO_DT};
+	t = one_action(2, a, v, 2);
+	CU_ASSERT_EQUAL(trace_check_limits(t, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "recv counts sum to more than 2^53"));
+	v[0] = 0x1p31;
+	trace_free(t);
+	t = one_action(2, a, v, 2);
+	CU_ASSERT_EQUAL(trace_check_limits(t, &e), 0);
+	CU_ASSERT_EQUAL(trace_check_counts(t, 2147483647, "an engine's ints", &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "sum to more than 2147483647: an engine's ints"));
+	trace_free(t);
+}
+
 /* One timed iteration: per rank, exactly the actions that a third
  * iteration adds to a two-iteration run (a plain iteration, lu's last-
  * iteration norms excluded), with init and finalize, for every kernel and
@@ -366,6 +462,8 @@ static void add_suites(void)
 	CU_add_test(s, "collective expansion", test_expand);
 	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
 	CU_add_test(s, "matching pass semantics", test_matching_semantics);
+	CU_add_test(s, "numbers of trace fields", test_numbers);
+	CU_add_test(s, "limits of sizes and amounts in memory", test_limits);
 }
 
 int main(int argc, char **argv)
