@@ -13,6 +13,7 @@
  * pid=-1 is gone??" in a broadcast, then a deadlock), so workloads inside
  * one simulation run on the s4u engine. */
 #include <errno.h>
+#include <limits.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <smpi/smpi.h>
@@ -21,14 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../apptraces/trace_values.h"
 #include "sg_engine.h"
 
 struct cached_trace {
 	const struct trace *t; /* the key only: a live session may free it */
 	int nranks;
 	int shift;    /* added to wait/test ranks (see files_of) */
-	char **files; /* per-rank files SMPI reads */
-	int owned;    /* files written by us (removed at cleanup) */
+	char **files; /* per-rank files SMPI reads (our copies, removed at cleanup) */
 };
 
 struct smpi_data {
@@ -59,22 +60,33 @@ static void rank_main(int argc, char **argv)
 }
 
 /* The per-rank files SMPI's replay reads for t when its ranks are actors
- * `shift`+1.. of the evaluation. SMPI 3.32's replay stores a rank's
- * pending requests under (source pid - 1, destination pid - 1, tag) but
- * looks them up under the trace's (source rank, destination rank, tag), so
- * `wait` and `test` find their request only for ranks whose pid is rank + 1:
- * for every job but the first of an evaluation the waits are skipped and the
- * job runs too fast (measured: cg.S.4 as the second of two jobs on separate
- * nodes, 0.0107 s instead of 0.0232 s). The files of a job whose first actor
- * is pid shift + 1 therefore name pids - 1 in wait and test (checked against
- * the pids SimGrid gives). A trace read from an index with shift 0 uses its
- * own files; other files are written once into a temporary folder. */
+ * `shift`+1.. of the evaluation: always copies written by trace_write, never
+ * the files t was read from. SMPI parses the text again on its own (counts
+ * through std::stoi and strtod, datatype ids, no gzip, no comment after an
+ * action, a last line without a newline dropped), so what it reads must be
+ * what trace_load validated, in the plain form both read alike. Its counts
+ * are C ints: a trace with a count (or a v-list's sum) beyond INT_MAX is
+ * refused here, naming the line, instead of aborting the replay.
+ * SMPI 3.32's replay also stores a rank's pending requests under (source
+ * pid - 1, destination pid - 1, tag) but looks them up under the trace's
+ * (source rank, destination rank, tag), so `wait` and `test` find their
+ * request only for ranks whose pid is rank + 1: for every job but the first
+ * of an evaluation the waits are skipped and the job runs too fast
+ * (measured: cg.S.4 as the second of two jobs on separate nodes, 0.0107 s
+ * instead of 0.0232 s). The copies of a job whose first actor is pid
+ * shift + 1 therefore name pids - 1 in wait and test (checked against the
+ * pids SimGrid gives). Each (trace, shift) is written once. */
 static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t, int shift,
                                      struct cmn_err *e)
 {
 	for (int i = 0; i < s->ncache; i++)
 		if (s->cache[i]->t == t && s->cache[i]->shift == shift)
 			return s->cache[i];
+	if (trace_check_counts(t, INT_MAX,
+	                       "SMPI's replay (engine simgrid) takes counts as C ints: replay "
+	                       "the trace with --engine s4u or flit",
+	                       e))
+		return NULL;
 	if (s->ncache == s->capcache) {
 		int cap = s->capcache ? 2 * s->capcache : 8;
 		struct cached_trace **c = realloc(s->cache, (size_t)cap * sizeof *c);
@@ -95,49 +107,39 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 		cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		goto fail;
 	}
-	int own = shift == 0;
-	for (int r = 0; r < t->nranks; r++)
-		own &= t->files[r] != NULL;
-	c->owned = !own;
-	if (own) {
-		for (int r = 0; r < t->nranks; r++)
-			c->files[r] = strdup(t->files[r]);
-	} else {
-		if (!s->tmpdir[0]) {
-			snprintf(s->tmpdir, sizeof s->tmpdir, "/tmp/netsim-XXXXXX");
-			if (!mkdtemp(s->tmpdir)) {
-				s->tmpdir[0] = '\0';
-				cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
-				            strerror(errno));
-				goto fail;
-			}
-		}
-		char base[32];
-		snprintf(base, sizeof base, "t%d", s->ncache);
-		struct trace copy = *t; /* the same trace, waits naming pids - 1 */
-		long nact = t->first[t->nranks];
-		copy.act = malloc((size_t)(nact ? nact : 1) * sizeof *copy.act);
-		if (!copy.act) {
-			cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (!s->tmpdir[0]) {
+		snprintf(s->tmpdir, sizeof s->tmpdir, "/tmp/netsim-XXXXXX");
+		if (!mkdtemp(s->tmpdir)) {
+			s->tmpdir[0] = '\0';
+			cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
+			            strerror(errno));
 			goto fail;
 		}
-		memcpy(copy.act, t->act, (size_t)nact * sizeof *copy.act);
-		for (long k = 0; k < nact; k++)
-			if (copy.act[k].op == TR_WAIT || copy.act[k].op == TR_TEST) {
-				copy.act[k].peer += shift;
-				copy.act[k].aux += shift;
-			}
-		int rc = trace_write(&copy, s->tmpdir, base, e);
-		free(copy.act);
-		if (rc)
-			goto fail;
-		for (int r = 0; r < t->nranks; r++) {
-			size_t n = strlen(s->tmpdir) + 64;
-			c->files[r] = malloc(n);
-			if (c->files[r])
-				snprintf(c->files[r], n, "%s/%s.txt_files/rank-%d.txt", s->tmpdir,
-				         base, r);
+	}
+	char base[32];
+	snprintf(base, sizeof base, "t%d", s->ncache);
+	struct trace copy = *t; /* the same trace, waits naming pids - 1 */
+	long nact = t->first[t->nranks];
+	copy.act = malloc((size_t)(nact ? nact : 1) * sizeof *copy.act);
+	if (!copy.act) {
+		cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		goto fail;
+	}
+	memcpy(copy.act, t->act, (size_t)nact * sizeof *copy.act);
+	for (long k = 0; k < nact; k++)
+		if (copy.act[k].op == TR_WAIT || copy.act[k].op == TR_TEST) {
+			copy.act[k].peer += shift;
+			copy.act[k].aux += shift;
 		}
+	int rc = trace_write(&copy, s->tmpdir, base, e);
+	free(copy.act);
+	if (rc)
+		goto fail;
+	for (int r = 0; r < t->nranks; r++) {
+		size_t n = strlen(s->tmpdir) + 64;
+		c->files[r] = malloc(n);
+		if (c->files[r])
+			snprintf(c->files[r], n, "%s/%s.txt_files/rank-%d.txt", s->tmpdir, base, r);
 	}
 	for (int r = 0; r < t->nranks; r++)
 		if (!c->files[r]) {
@@ -214,17 +216,15 @@ static void smpi_cleanup(struct sg_state *s)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
 		for (int r = 0; r < d->cache[i]->nranks; r++) {
-			if (d->cache[i]->owned && d->cache[i]->files[r])
+			if (d->cache[i]->files[r])
 				unlink(d->cache[i]->files[r]);
 			free(d->cache[i]->files[r]);
 		}
-		if (d->cache[i]->owned) {
-			char p[128];
-			snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
-			rmdir(p);
-			snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
-			unlink(p);
-		}
+		char p[128];
+		snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
+		rmdir(p);
+		snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
+		unlink(p);
 		free(d->cache[i]->files);
 		free(d->cache[i]);
 	}
