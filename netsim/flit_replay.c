@@ -12,6 +12,12 @@
 #include "live.h"
 
 #define EAGER_BYTES 65536.0
+/* What one action may ask of the engine (checked before a job runs,
+ * job_fits): a message of at most MAX_PACKETS packets (all are queued at
+ * once), a rank's compute and sleep of at most MAX_CYCLES cycles (so the
+ * clock stays exact in a double and far from int64_t's end). */
+#define MAX_PACKETS (1L << 20)
+#define MAX_CYCLES  9007199254740992.0 /* 2^53 */
 
 /* What a rank does next, beyond its trace's own actions: the primitives a
  * collective is expanded into. */
@@ -381,9 +387,12 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 	return bad ? -1 : 0;
 }
 
+/* Seconds as whole cycles; beyond MAX_CYCLES (a job's start, a session's
+ * end) the clock stops there instead of overflowing. */
 static int64_t cycles_of(const struct replay *rp, double seconds)
 {
-	return seconds > 0 ? (int64_t)ceil(seconds / rp->o->cycle_s - 1e-9) : 0;
+	double c = seconds > 0 ? ceil(seconds / rp->o->cycle_s - 1e-9) : 0;
+	return c < MAX_CYCLES ? (int64_t)c : (int64_t)MAX_CYCLES;
 }
 
 /* Starts a wait of `cycles` (a computation or a sleep). */
@@ -539,12 +548,71 @@ static int stuck(struct replay *rp, struct cmn_err *e)
 	                   (long long)rp->now, what);
 }
 
+/* The largest message a rank sends for an action (trace_expand_sends). */
+static void largest(void *ctx, int phase, int dst, double bytes)
+{
+	(void)phase, (void)dst;
+	double *m = ctx;
+	if (bytes > *m)
+		*m = bytes;
+}
+
+static int too_much(const struct trace *t, int r, long k, struct cmn_err *e, const char *fmt,
+                    double x, double y)
+{
+	char what[300];
+	snprintf(what, sizeof what, fmt, x, y);
+	return cmn_err_set(e, CMN_EINPUT, "%s:%u: error: rank %d: %s: %s",
+	                   t->files[r] ? t->files[r] : t->name, t->act[k].line, r,
+	                   trace_op_name(t->act[k].op), what);
+}
+
+/* Every message of the job within MAX_PACKETS, every rank's compute and
+ * sleep within MAX_CYCLES. */
+static int job_fits(const struct replay *rp, const struct trace *t, struct cmn_err *e)
+{
+	const struct flit_replay_opts *o = rp->o;
+	double packet = (double)o->flit_bytes * o->packet_flits;
+	for (int r = 0; r < t->nranks; r++) {
+		double cycles = 0;
+		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
+			const struct trace_action *a = &t->act[k];
+			double bytes = 0, s = 0;
+			trace_expand_sends(t, r, a, largest, &bytes);
+			if (ceil(bytes / packet) > MAX_PACKETS)
+				return too_much(
+				    t, r, k, e,
+				    "a message of %.0f bytes is more than %.0f packets "
+				    "(flit_bytes x packet_flits bytes each), the most the "
+				    "flit engine queues for one message",
+				    bytes, (double)MAX_PACKETS);
+			if (a->op == TR_SLEEP)
+				s = a->a;
+			else if (!o->compute_zero && a->op == TR_COMPUTE)
+				s = a->a / o->speed_flops;
+			else if (!o->compute_zero && (a->op == TR_REDUCE || a->op == TR_ALLREDUCE ||
+			                              a->op == TR_REDUCESCATTER))
+				s = a->b / o->speed_flops;
+			cycles += s / o->cycle_s;
+			if (!(cycles <= MAX_CYCLES))
+				return too_much(
+				    t, r, k, e,
+				    "the rank's compute and sleep reach %.3g cycles of "
+				    "%.3g s, more than the flit engine's clock counts (2^53)",
+				    cycles, o->cycle_s);
+		}
+	}
+	return 0;
+}
+
 /* Job j (rp->jobs[j], j = rp->njobs) joins: its ranks and their
  * collectives' action indices. Its ranks are not made ready. */
 static int add_job(struct replay *rp, int j, struct cmn_err *e)
 {
 	const struct net_job *job = &rp->jobs[j];
 	const struct trace *t = job->trace;
+	if (job_fits(rp, t, e))
+		return e->code;
 	if (grow((void **)&rp->base, &rp->capbase, j + 2, sizeof *rp->base) ||
 	    grow((void **)&rp->coll, &rp->capcoll, j + 1, sizeof *rp->coll) ||
 	    grow((void **)&rp->jleft, &rp->capjobs, j + 1, sizeof *rp->jleft) ||
