@@ -136,6 +136,24 @@ head -c 300 "$T/rec/myapp.S.4.txt_files/rank-1.txt" > "$T/cut.txt" && mkdir -p "
 [ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "rank-0.txt:[0-9]*" "$T/err" && ok "an invalid trace: its file and line" || ko "invalid trace: $(cat "$T/err")"
 "$B/cosim" $FOURS --machine kary-ntree:k=4,n=2 --quiet --runtime "full:kernels=myapp,class=S,traces=$T/rec" --jobs-out "$T/x.csv" 2> "$T/err"
 [ $? -ne 0 ] && [ ! -e "$T/x.csv" ] && grep -q "myapp.S.4 is a recorded trace" "$T/err" && ok "full refuses recorded traces" || ko "full, recorded: $(cat "$T/err")"
+# bad values in a recorded trace (one file of actions, lines as numbered):
+# every run-time model refuses them at their line, exit 1, nothing written
+bad_values() { # name, runtime, expected message; the trace is $T/$1/cg.S.4.txt
+	rm -f "$T/x.csv"
+	"$B/cosim" $FOURS $M --runtime "$2" --jobs-out "$T/x.csv" 2> "$T/err"
+	[ $? -eq 1 ] && [ ! -e "$T/x.csv" ] && grep -qF "$1/cg.S.4.txt:$3" "$T/err" &&
+		ok "a recorded trace with $1, $2: refused at its line" || ko "$1, $2: $(cat "$T/err")"
+}
+mkdir -p "$T/huge" "$T/int" "$T/flops"
+printf '0 init\n1 init\n2 init\n3 init\n0 send 1 0 1e300\n1 recv 0 0 8\n' > "$T/huge/cg.S.4.txt"
+for rt in linkload simgrid flit; do
+	bad_values huge "$rt:kernels=cg,class=S,traces=$T/huge" "5: error: rank 0: send: count (argument 3) '1e300' is more than 2^53"
+done
+printf '0 init\n1 init\n2 init\n3 init\n0 send 1 0 3000000000\n1 recv 0 0 3000000000\n' > "$T/int/cg.S.4.txt"
+bad_values int "simgrid:mode=isolated,kernels=cg,class=S,traces=$T/int" "5: error: rank 0: send: count 3000000000 is more than 2147483647: SMPI's replay"
+bad_values int "flit:kernels=cg,class=S,traces=$T/int" "5: error: rank 0: send: a message of 3000000000 bytes is more than 1048576 packets"
+printf '0 init\n1 init\n2 init\n3 init\n0 compute 1e10\n' > "$T/flops/cg.S.4.txt"
+bad_values flops "linkload:kernels=cg,class=S,flops=1e6,traces=$T/flops" "5: error: rank 0: compute: flops 10000000000 scaled by 1e+06 is more than 2^53"
 # the real NPB traces (../shared), class S: 4- and 16-node jobs use them
 NPB="$(dirname "$0")/../../../shared/traces/npb"
 if [ -d "$NPB" ]; then
