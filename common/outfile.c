@@ -1,67 +1,218 @@
-/* Atomic output files: write to PATH.tmp.XXXXXX, rename on commit. The
- * open temporaries are registered with cleanup.h, so that a run stopped by
- * SIGINT, SIGTERM or SIGHUP removes them. */
+/* Output files (outfile.h): regular targets through PATH.tmp.XXXXXX renamed
+ * on commit, direct targets (FIFOs, devices, sockets, open descriptors)
+ * through a temporary under TMPDIR copied on commit. The temporaries are
+ * registered with cleanup.h, so that a run stopped by SIGINT, SIGTERM or
+ * SIGHUP removes them. */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 
-/* The temporary's registration (a full table leaves it behind on a signal). */
-static void track(const char *tmp)
-{
-	cmn_cleanup_add(tmp);
-}
-
-static void untrack(const char *tmp)
-{
-	cmn_cleanup_forget(tmp);
-}
+#define MAX_LINKS 40 /* as the kernel's ELOOP */
 
 static void release(struct cmn_outfile *out)
 {
-	untrack(out->tmp);
+	if (out->tmp)
+		cmn_cleanup_forget(out->tmp);
+	if (out->direct && out->fd >= 0)
+		close(out->fd);
 	free(out->path);
+	free(out->dest);
 	free(out->tmp);
-	out->path = out->tmp = NULL;
-	out->f = NULL;
+	memset(out, 0, sizeof *out);
+}
+
+static char *concat(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
+	char *s = malloc(alen + blen + 1);
+	if (s) {
+		memcpy(s, a, alen);
+		memcpy(s + alen, b, blen + 1);
+	}
+	return s;
+}
+
+/* Where a chain of symbolic links starting at path ends (path itself when
+ * it is no link; a dangling link's target); NULL with errno set. */
+static char *final_path(const char *path)
+{
+	char *p = strdup(path);
+	for (int hops = 0; p; hops++) {
+		struct stat st;
+		if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+			return p;
+		char *to = NULL;
+		ssize_t n = -1;
+		for (size_t cap = 256; cap <= 65536; cap *= 4) {
+			char *b = realloc(to, cap);
+			if (!b)
+				break;
+			to = b;
+			n = readlink(p, to, cap);
+			if (n < 0 || (size_t)n < cap)
+				break;
+		}
+		if (hops == MAX_LINKS || !to || n < 0 || to[0] == '\0') {
+			int err = hops == MAX_LINKS ? ELOOP : n < 0 && to ? errno : ENOMEM;
+			free(to), free(p);
+			errno = err;
+			return NULL;
+		}
+		to[n] = '\0';
+		const char *slash = strrchr(p, '/');
+		char *q =
+		    to[0] == '/' || !slash ? strdup(to) : concat(p, (size_t)(slash - p) + 1, to);
+		free(to);
+		free(p);
+		p = q;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* The descriptor a path names (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N), or -1. */
+static int named_fd(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	const char *n = strncmp(path, "/dev/fd/", 8) == 0          ? path + 8
+	                : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+	                                                           : NULL;
+	if (!n || !*n || strlen(n) > 6)
+		return -1;
+	for (const char *c = n; *c; c++)
+		if (*c < '0' || *c > '9')
+			return -1;
+	return atoi(n);
+}
+
+/* A Unix socket's path, connected for writing. */
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un a;
+	memset(&a, 0, sizeof a);
+	a.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof a.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(a.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd >= 0 && connect(fd, (const struct sockaddr *)&a, sizeof a) != 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/* The direct target of path (its descriptor into out->fd), 0 when path is
+ * a regular file or nothing (out->dest set), or an error. */
+static int classify(struct cmn_outfile *out, const char *path, struct cmn_err *e)
+{
+	struct stat st;
+	int n = named_fd(path), fd = -1;
+	if (n >= 0) {
+		int fl = fcntl(n, F_GETFL);
+		if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+			return cmn_err_set(e, CMN_EIO,
+			                   "%s: cannot write: descriptor %d is not open for "
+			                   "writing",
+			                   path, n);
+		if ((fd = fcntl(n, F_DUPFD_CLOEXEC, 3)) < 0)
+			return cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path,
+			                   strerror(errno));
+	} else if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path,
+			                   strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		return cmn_err_set(e, CMN_EIO, "%s: cannot write: is a directory", path);
+	} else if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+			return cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path,
+			                   strerror(errno));
+	} else if (S_ISSOCK(st.st_mode)) {
+		if ((fd = connect_unix(path)) < 0)
+			return cmn_err_set(e, CMN_EIO, "%s: cannot write to the socket: %s", path,
+			                   strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		return cmn_err_set(
+		    e, CMN_EIO,
+		    "%s: cannot write: a block device or special file, not a regular "
+		    "file, FIFO, character device or socket",
+		    path);
+	} else if (access(path, W_OK) != 0) {
+		return cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path, strerror(errno));
+	}
+	if (fd >= 0) {
+		out->direct = 1;
+		out->fd = fd;
+		return 0;
+	}
+	if (!(out->dest = final_path(path)))
+		return cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path, strerror(errno));
+	return 0;
 }
 
 int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e)
 {
 	memset(out, 0, sizeof *out);
-	size_t len = strlen(path);
-	out->path = malloc(len + 1);
-	out->tmp = malloc(len + 16);
-	if (!out->path || !out->tmp) { /* nothing registered yet */
-		free(out->path);
-		free(out->tmp);
-		memset(out, 0, sizeof *out);
+	out->fd = -1;
+	if (!(out->path = strdup(path)))
+		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
+	int rc = classify(out, path, e);
+	if (rc) {
+		release(out);
+		return rc;
+	}
+	/* beside the file renamed onto, or under TMPDIR for a direct target */
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	out->tmp = out->dest ? concat(out->dest, strlen(out->dest), ".tmp.XXXXXX")
+	                     : concat(dir, strlen(dir), "/placesim-out-XXXXXX");
+	if (!out->tmp) {
+		release(out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
 	}
-	memcpy(out->path, path, len + 1);
-	snprintf(out->tmp, len + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(out->tmp);
 	if (fd < 0) {
 		int err = errno;
+		free(out->tmp);
+		out->tmp = NULL;
 		release(out);
 		return cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", path, strerror(err));
 	}
-	track(out->tmp);
-	/* mkstemp makes 0600 files; outputs are ordinary files. */
+	cmn_cleanup_add(out->tmp);
+	/* mkstemp makes 0600 files; outputs are ordinary files, a replaced
+	 * one keeps its permission bits */
+	struct stat st;
 	mode_t mask = umask(0);
 	umask(mask);
-	fchmod(fd, 0666 & ~mask);
+	fchmod(fd, out->dest && stat(out->dest, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
 	out->f = fdopen(fd, "w");
 	if (!out->f) {
+		int err = errno;
 		close(fd);
 		unlink(out->tmp);
 		release(out);
-		return cmn_err_set(e, CMN_EIO, "%s: cannot open: %s", path, strerror(errno));
+		return cmn_err_set(e, CMN_EIO, "%s: cannot open: %s", path, strerror(err));
 	}
 	return 0;
 }
@@ -72,6 +223,7 @@ int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_er
 	if (rc)
 		return rc;
 	if (fclose(out->f) != 0) {
+		out->f = NULL;
 		unlink(out->tmp);
 		release(out);
 		return cmn_err_set(e, CMN_EIO, "%s: cannot create", path);
@@ -80,35 +232,99 @@ int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_er
 	return 0;
 }
 
+/* Copies the file at src to descriptor to, SIGPIPE held (a reader gone is
+ * EPIPE); 0 or an errno. */
+static int copy_to(const char *src, int to)
+{
+	int from = open(src, O_RDONLY | O_CLOEXEC);
+	if (from < 0)
+		return errno;
+	sigset_t pipe, old;
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigset_t pending;
+	sigpending(&pending);
+	int was_pending = sigismember(&pending, SIGPIPE) == 1;
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	char buf[1 << 16];
+	int err = 0;
+	for (ssize_t n; !err && (n = read(from, buf, sizeof buf)) != 0;) {
+		if (n < 0) {
+			err = errno == EINTR ? 0 : errno;
+			continue;
+		}
+		for (ssize_t off = 0, w = 0; !err && off<n; off += w> 0 ? w : 0)
+			if ((w = write(to, buf + off, (size_t)(n - off))) < 0)
+				err = errno == EINTR ? 0 : errno;
+	}
+	if (err == EPIPE && !was_pending) { /* the signal our write raised: taken */
+		struct timespec zero = {0, 0};
+		sigtimedwait(&pipe, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(from);
+	return err;
+}
+
 int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e)
 {
 	if (!out->tmp)
 		return 0;
-	int bad = 0;
+	int err = 0;
 	if (out->f) {
-		bad = ferror(out->f);
-		if (fclose(out->f) != 0)
-			bad = 1;
+		if (ferror(out->f))
+			err = EIO;
+		if (fclose(out->f) != 0 && !err)
+			err = errno ? errno : EIO;
 		out->f = NULL;
 	}
-	untrack(out->tmp); /* from here the name is the target's, or gone */
-	if (bad || rename(out->tmp, out->path) != 0) {
-		int err = errno;
+	if (!err && out->direct) { /* what was printed before comes first */
+		fflush(stdout);
+		fflush(stderr);
+		err = copy_to(out->tmp, out->fd);
+		if (!err && close(out->fd) != 0)
+			err = errno;
+		out->fd = -1;
+		unlink(out->tmp);
+	} else if (!err) {
+		cmn_cleanup_forget(out->tmp); /* from here the name is the target's */
+		if (rename(out->tmp, out->dest) != 0)
+			err = errno;
+	}
+	if (err) {
 		unlink(out->tmp);
 		cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", out->path, strerror(err));
-		release(out);
-		return CMN_EIO;
 	}
 	release(out);
-	return 0;
+	return err ? CMN_EIO : 0;
 }
 
 void cmn_outfile_abort(struct cmn_outfile *out)
 {
-	untrack(out->tmp);
 	if (out->f)
 		fclose(out->f);
 	if (out->tmp)
 		unlink(out->tmp);
 	release(out);
+}
+
+int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e)
+{
+	struct cmn_outfile o;
+	int rc = cmn_outfile_open(&o, path, e);
+	if (rc)
+		return rc;
+	FILE *in = fopen(src, "rb");
+	char buf[1 << 16];
+	size_t n;
+	while (in && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, o.f);
+	if (!in || ferror(in)) {
+		if (in)
+			fclose(in);
+		cmn_outfile_abort(&o);
+		return cmn_err_set(e, CMN_EIO, "%s: cannot read", src);
+	}
+	fclose(in);
+	return cmn_outfile_commit(&o, e);
 }

@@ -1,5 +1,24 @@
-/* Outputs that never appear half-written: data goes to a temporary file
- * beside the target, renamed into place only on commit. */
+/* Outputs that never appear half-written, and that never replace what is
+ * not a regular file. By what the target is (symbolic links followed):
+ *  - a regular file, or nothing yet: data goes to a temporary file beside
+ *    the target, renamed onto it only on commit (atomic). The target is
+ *    the end of the link chain: a symbolic link is kept and the file it
+ *    points to replaced; a dangling link's target is created (as a shell's
+ *    '>' does), in its folder. A replaced file keeps its permission bits;
+ *    an existing file this user may not write is an error, not replaced.
+ *  - a FIFO, a character device (/dev/null, a terminal) or a socket, and
+ *    the names of open descriptors (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *    /proc/self/fd/N, written through a copy of that descriptor, at its
+ *    offset): written directly, never replaced. The target is opened at
+ *    once (a FIFO waits there for its reader); the data goes to a
+ *    temporary file under TMPDIR (or /tmp) and is copied to the target on
+ *    commit, so nothing reaches it from a run that fails before. A failure
+ *    during the copy (a reader gone: "Broken pipe", a full device) leaves
+ *    what was copied so far: no guarantee is possible there. SIGPIPE is
+ *    held during the copy, so a closed pipe is an error, not a signal.
+ *  - a directory, a block device or anything else: an error naming the
+ *    path, nothing written.
+ * Temporaries are registered with cleanup.h (a signal removes them). */
 #ifndef CMN_OUTFILE_H
 #define CMN_OUTFILE_H
 
@@ -9,21 +28,30 @@
 
 struct cmn_outfile {
 	FILE *f;
-	char *path; /* final name */
-	char *tmp;  /* temporary name, same directory */
+	char *path; /* the name given (messages) */
+	char *dest; /* the file renamed onto (NULL: a direct target) */
+	char *tmp;  /* the temporary (NULL: nothing open) */
+	int direct; /* 1: fd is the target, written on commit */
+	int fd;
 };
 
 /* Opens a temporary file for path; out->f is where to write. */
 int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e);
 
 /* Like open, for a file another program writes: creates the temporary
- * (out->tmp), closes it (out->f stays NULL); commit renames it. */
+ * (out->tmp), closes it (out->f stays NULL); commit puts it in place. */
 int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_err *e);
 
-/* Closes and renames into place; on a write error removes the temporary. */
+/* Closes and renames into place (or copies to a direct target); on a write
+ * error removes the temporary. A zeroed or committed out is a no-op. */
 int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e);
 
-/* Closes and removes the temporary (no-op on a never-opened or committed one). */
+/* Closes and removes the temporary, writing nothing to the target (no-op on
+ * a zeroed or committed one). */
 void cmn_outfile_abort(struct cmn_outfile *out);
+
+/* Puts the finished file src in place at path by the rules above (its
+ * content copied through an outfile; src is left as it is). */
+int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e);
 
 #endif
