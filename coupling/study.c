@@ -16,6 +16,7 @@
 
 #include "../common/cleanup.h"
 #include "../common/csv_read.h"
+#include "../common/outfile.h"
 #include "../jobsched/cli.h"
 #include "study.h"
 
@@ -292,7 +293,8 @@ static int collect(const struct study *s, struct cmn_err *e)
 	return rc;
 }
 
-/* Moves every file from staging into the output folder. */
+/* Puts every file from staging in place in the output folder (outfile.h:
+ * a symbolic link there is kept and its target replaced; a FIFO written). */
 static int move_out(const struct study *s, struct cmn_err *e)
 {
 	char a_[4200], b_[4200];
@@ -303,15 +305,15 @@ static int move_out(const struct study *s, struct cmn_err *e)
 		for (int f = 0; f < NPER; f++) {
 			snprintf(a_, sizeof a_, "%s/%s/%s", s->staging, s->name[a], per_files[f]);
 			snprintf(b_, sizeof b_, "%s/%s/%s", s->out, s->name[a], per_files[f]);
-			if (rename(a_, b_))
-				return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
+			if (cmn_outfile_install(a_, b_, e))
+				return e->code;
 		}
 	}
 	for (int f = 0; f < NTOP; f++) {
 		snprintf(a_, sizeof a_, "%s/%s", s->staging, top_files[f]);
 		snprintf(b_, sizeof b_, "%s/%s", s->out, top_files[f]);
-		if (rename(a_, b_))
-			return cmn_err_set(e, CMN_EIO, "%s: cannot move into place", b_);
+		if (cmn_outfile_install(a_, b_, e))
+			return e->code;
 	}
 	return 0;
 }
