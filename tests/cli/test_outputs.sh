@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Outputs of every tool (common/outfile.h): /dev/stdout and FIFOs written
+# directly (also as a non-root user), a symbolic link kept and its target
+# replaced, a dangling one's target created, a directory, a read-only folder
+# and a full device refused with exit 1 and nothing written.
+# Usage: test_outputs.sh BIN_DIR
+set -u
+B="$1"
+. "$(dirname "$0")/../check.sh"
+J=("$B/jobsched" --synthetic dq:jobs=40 --machine flat:nodes=32 --quiet)
+HDR="job_id,submission_time,"
+
+# As root, a build that renames a temporary over its target (the bug this
+# guards against) would replace /dev/stdout or /dev/full themselves. So as
+# root every command naming a device runs in a private mount namespace whose
+# /dev is a scratch folder with the same names (unshare -m); where that is
+# not allowed, /dev/fd/1 (the same code path as /dev/stdout) and a device
+# node made here stand in. Another user cannot replace anything in /dev.
+RUN=()
+STDOUT=/dev/stdout
+FULL=/dev/full
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$T/dev" && ln -s /proc/self/fd "$T/dev/fd" && ln -s /proc/self/fd/1 "$T/dev/stdout" &&
+		ln -s /proc/self/fd/2 "$T/dev/stderr"
+	mknod -m 666 "$T/dev/null" c 1 3 2> /dev/null
+	mknod -m 666 "$T/dev/full" c 1 7 2> /dev/null || FULL=
+	if unshare -m sh -c 'mount --bind "$0" /dev' "$T/dev" 2> /dev/null; then
+		RUN=(unshare -m sh -c 'mount --bind "$0" /dev && exec "$@"' "$T/dev")
+		echo "NOTE root: commands naming devices run with a private /dev (unshare -m)"
+	else
+		echo "NOTE unshare -m not allowed: /dev/fd/1 for /dev/stdout, $T/dev/full for /dev/full"
+		STDOUT=/dev/fd/1
+		[ -n "$FULL" ] && FULL="$T/dev/full"
+	fi
+fi
+
+# /dev/stdout through a pipe
+"${RUN[@]}" "${J[@]}" --jobs-out "$STDOUT" | head -3 > "$T/head.txt"
+check "jobsched --jobs-out $STDOUT | head: the CSV's first lines" \
+	bash -c "[ \$(wc -l < '$T/head.txt') -eq 3 ] && head -1 '$T/head.txt' | grep -q '^$HDR'"
+"${RUN[@]}" "${J[@]}" --jobs-out "$STDOUT" --summary-out "$T/s.csv" > "$T/out.txt"
+check "--jobs-out $STDOUT > FILE: the CSV then the summary in FILE" \
+	bash -c "head -1 '$T/out.txt' | grep -q '^$HDR' && [ \$(grep -c '^[0-9]*,' '$T/out.txt') -eq 40 ] && grep -q '^makespan' '$T/out.txt'"
+"${RUN[@]}" "$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --no-alone --quiet --jobs-out "$STDOUT" | head -1 > "$T/n.txt"
+check "netsim --jobs-out $STDOUT" grep -q '^job,trace,ranks' "$T/n.txt"
+"$B/tracegen" cg --ranks 4 --iterations 1 -o "$T/tr" 2> /dev/null
+"${RUN[@]}" "$B/tracegen" --stats "$T/tr/cg.S.4.txt" --matrix-out "$STDOUT" | grep -c '^[0-9]*,[0-9]*,' > "$T/m.txt"
+check "tracegen --matrix-out $STDOUT" bash -c "[ \$(cat '$T/m.txt') -gt 0 ]"
+"${RUN[@]}" "$B/platgen" --machine flat:nodes=4 -o "$STDOUT" | head -1 > "$T/p.txt"
+check "platgen -o $STDOUT (written by libxml2 to a temporary, copied)" grep -q '^<?xml' "$T/p.txt"
+[ -z "$(ls /tmp/placesim-out-* 2> /dev/null)" ] && ok "no temporary left under /tmp" || ko "temporaries left: $(ls /tmp/placesim-out-*)"
+
+# a FIFO with a reader: the CSV through it, the FIFO kept
+mkfifo "$T/fifo"
+timeout 30 cat "$T/fifo" > "$T/from-fifo.csv" &
+reader=$!
+"${J[@]}" --jobs-out "$T/fifo" > /dev/null
+st=$?
+wait $reader
+check "a FIFO with a reader: written, still a FIFO" \
+	bash -c "[ $st -eq 0 ] && [ -p '$T/fifo' ] && [ \$(wc -l < '$T/from-fifo.csv') -eq 41 ]"
+timeout 30 cat "$T/fifo" > "$T/from-fifo.png" &
+reader=$!
+"${J[@]}" --plot "$T/fifo" > /dev/null
+st=$?
+wait $reader
+check "--plot to a FIFO: gnuplot's PNG through it" \
+	bash -c "[ $st -eq 0 ] && [ -p '$T/fifo' ] && head -c 4 '$T/from-fifo.png' | grep -q PNG"
+
+# symbolic links: kept, their targets replaced; a dangling one's target created
+echo old > "$T/target.csv"
+ln -s target.csv "$T/link.csv"
+"${J[@]}" --jobs-out "$T/link.csv" > /dev/null
+check "a symlink: kept, its target replaced" \
+	bash -c "[ -L '$T/link.csv' ] && head -1 '$T/target.csv' | grep -q '^$HDR'"
+ln -s absent.csv "$T/dangling.csv"
+"${J[@]}" --jobs-out "$T/dangling.csv" > /dev/null
+check "a dangling symlink: kept, its target created" \
+	bash -c "[ -L '$T/dangling.csv' ] && head -1 '$T/absent.csv' | grep -q '^$HDR'"
+
+# refused: exit 1, the path named, nothing written (not the other outputs either)
+mkdir "$T/adir"
+"${J[@]}" --jobs-out "$T/adir" --summary-out "$T/s2.csv" > /dev/null 2> "$T/err"
+check "a directory: exit 1, named, nothing written" \
+	status_says $? eq 1 "adir: cannot write: is a directory" "$T/err" "$T/s2.csv"
+check "... the directory untouched" bash -c "[ -z \"\$(ls -A '$T/adir')\" ]"
+if [ -n "$FULL" ] && [ -e "$FULL" ]; then
+	"${RUN[@]}" "${J[@]}" --jobs-out "$FULL" > /dev/null 2> "$T/err"
+	check "a full device: exit 1, named" status_says $? eq 1 "$FULL: cannot write: No space left on device" "$T/err"
+	check "... and still a device" test -c "$([ ${#RUN[@]} -gt 0 ] && echo "$T/dev/full" || echo "$FULL")"
+fi
+
+# as a user who is not root: /dev/stdout through a pipe, a read-only folder
+if [ "$(id -u)" -ne 0 ]; then
+	AS=()
+	mkdir "$T/ro" && chmod 555 "$T/ro"
+elif command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+	AS=(setpriv --reuid=nobody --regid="$(id -gn nobody)" --clear-groups env TMPDIR=/tmp)
+	chmod 755 "$T" && mkdir "$T/ro" && chmod 755 "$T/ro" # root's: nobody may not write
+else
+	AS=(none)
+fi
+if [ "${AS[0]:-}" = none ]; then
+	echo "SKIP non-root outputs: running as root without setpriv or a user 'nobody'"
+else
+	"${AS[@]}" "${J[@]}" --jobs-out /dev/stdout 2> "$T/err" | head -2 > "$T/nr.txt"
+	check "non-root: --jobs-out /dev/stdout | head" bash -c "head -1 '$T/nr.txt' | grep -q '^$HDR' || { cat '$T/err'; false; }"
+	"${AS[@]}" "${J[@]}" --jobs-out "$T/ro/o.csv" --summary-out /dev/null > /dev/null 2> "$T/err"
+	check "non-root: a read-only folder: exit 1, named, nothing written" \
+		status_says $? eq 1 "ro/o.csv: cannot create: Permission denied" "$T/err" "$T/ro/o.csv"
+	check "... and nothing left in it" bash -c "[ -z \"\$(ls -A '$T/ro')\" ]"
+fi
+finish
