@@ -70,6 +70,9 @@ all_there() {
 "$B/cosim" $S --out "$T/study" > "$T/table" 2> "$T/err" && all_there "$T/study" && [ "$(wc -l < "$T/study/summary.csv")" -eq 4 ] && grep -q "^contiguous " "$T/table" &&
 	grep -q "mean effective speed-up" "$T/table" && [ -z "$(ls -A "$T/study" | grep staging)" ] &&
 	ok "study: every output, a summary row and a table line per allocator" || ko "study outputs: $(cat "$T/err")"
+mkdir -p "$T/study4" && ln -s ../kept.csv "$T/study4/summary.csv"
+"$B/cosim" $S --out "$T/study4" > /dev/null 2>&1 && [ -L "$T/study4/summary.csv" ] && cmp -s "$T/study/summary.csv" "$T/kept.csv" &&
+	ok "study: a symlink in the output folder is kept, its target written" || ko "study: symlinked summary.csv"
 "$B/cosim" $S --out "$T/study2" > /dev/null 2>&1 && cmp -s "$T/study/summary.csv" "$T/study2/summary.csv" &&
 	cmp -s "$T/study/quasi_qct_20/jobs.csv" "$T/study2/quasi_qct_20/jobs.csv" &&
 	ok "study: same inputs, same outputs" || ko "study: not deterministic"
