@@ -100,17 +100,22 @@ static int fill(struct lines *l, struct cmn_err *e)
 	return 0;
 }
 
+static int too_long(struct lines *l, struct cmn_err *e)
+{
+	char what[96];
+	snprintf(what, sizeof what, "line longer than %ld bytes", TRACE_MAX_LINE);
+	return read_err(l, what, e);
+}
+
 /* Reads the next line and splits it into tokens; 1 on a line, 0 at the
  * end, -1 with e set on an error. */
 static int next_line(struct lines *l, struct cmn_err *e)
 {
-	char *nl;
-	while (!(nl = memchr(l->buf + l->start, '\n', l->end - l->start)) && !l->eof) {
-		if (l->end - l->start > (size_t)TRACE_MAX_LINE) {
-			char what[96];
-			snprintf(what, sizeof what, "line longer than %ld bytes", TRACE_MAX_LINE);
-			return read_err(l, what, e);
-		}
+	char *nl = NULL;
+	while ((l->end == l->start || !(nl = memchr(l->buf + l->start, '\n', l->end - l->start))) &&
+	       !l->eof) {
+		if (l->end - l->start > (size_t)TRACE_MAX_LINE)
+			return too_long(l, e);
 		if (fill(l, e))
 			return -1;
 	}
@@ -118,11 +123,8 @@ static int next_line(struct lines *l, struct cmn_err *e)
 		return 0;
 	char *p = l->buf + l->start;
 	size_t len = nl ? (size_t)(nl - p) : l->end - l->start;
-	if (len > (size_t)TRACE_MAX_LINE) {
-		char what[96];
-		snprintf(what, sizeof what, "line longer than %ld bytes", TRACE_MAX_LINE);
-		return read_err(l, what, e);
-	}
+	if (len > (size_t)TRACE_MAX_LINE)
+		return too_long(l, e);
 	if (memchr(p, '\0', len))
 		return read_err(l, "a NUL byte in the line (not a text file?)", e);
 	if (l->line == UINT32_MAX)
