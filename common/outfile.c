@@ -127,6 +127,8 @@ static int classify(struct cmn_outfile *out, const char *path, struct cmn_err *e
 {
 	struct stat st;
 	int n = named_fd(path), fd = -1;
+	if (!*path)
+		return cmn_err_set(e, CMN_EIO, "an output with an empty file name");
 	if (n >= 0) {
 		int fl = fcntl(n, F_GETFL);
 		if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)

@@ -137,6 +137,7 @@ static void test_refused(void)
 	CU_ASSERT_STRING_EQUAL(l, "adir ");
 	rmdir(p);
 	CU_ASSERT_EQUAL(cmn_outfile_open(&o, in_dir("no/such/dir.csv", p, sizeof p), &e), CMN_EIO);
+	CU_ASSERT_EQUAL(cmn_outfile_open(&o, "", &e), CMN_EIO);
 	/* a descriptor open for reading only */
 	int fd = open("/dev/null", O_RDONLY);
 	snprintf(p, sizeof p, "/dev/fd/%d", fd);
