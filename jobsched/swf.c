@@ -59,7 +59,7 @@ static int handle_line(struct js_workload *w, struct reading *r, char *line, uin
 static int read_lines(gzFile gz, struct js_workload *w, struct reading *r, struct cmn_err *e)
 {
 	const char *path = r->path;
-	size_t cap = 1 << 20, have = 0;
+	size_t cap = 1 << 16, have = 0; /* grown for long lines, up to LINE_MAX_BYTES */
 	char *buf = malloc(cap + 1);
 	if (!buf)
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
