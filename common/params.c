@@ -2,10 +2,12 @@
 #include "params.h"
 
 #include <assert.h>
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "number.h"
 
 static int def_count(const struct cmn_param_def *defs)
 {
@@ -57,21 +59,22 @@ static int set_value(const struct cmn_param_def *d, int i, const char *v, struct
 		out->num[i] = 0;
 		return 0;
 	}
-	char *end;
-	errno = 0;
-	double x;
+	int st;
+	double x = 0;
 	if (d->type == CMN_PT_INT) {
-		long long l = strtoll(v, &end, 10);
+		long long l = 0;
+		st = cmn_num_int(v, LLONG_MIN, LLONG_MAX, &l);
 		x = (double)l;
 	} else {
-		x = strtod(v, &end);
+		st = cmn_num_real(v, -HUGE_VAL, HUGE_VAL, &x);
 	}
-	if (*v == '\0' || *end != '\0' || errno == ERANGE || !isfinite(x))
+	if (st == CMN_NUM_SYNTAX)
 		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: '%s' is not %s", d->key, v,
-		                   d->type == CMN_PT_INT ? "an integer" : "a finite number");
-	if (x < d->min || x > d->max)
-		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: %s is outside [%g, %g]", d->key, v,
-		                   d->min, d->max);
+		                   d->type == CMN_PT_INT ? "an integer (decimal digits)"
+		                                         : "a finite number in decimal notation");
+	if (st != CMN_NUM_OK || x < d->min || x > d->max)
+		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: %s is outside [%.15g, %.15g]",
+		                   d->key, v, d->min, d->max);
 	out->num[i] = x;
 	return 0;
 }
@@ -85,13 +88,21 @@ int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct c
 	out->defs = defs;
 	out->n = n;
 	int seen[CMN_PARAMS_MAX] = {0};
-	const char *p = kvs ? kvs : "";
-	while (*p) {
+	const char *p = kvs && *kvs ? kvs : NULL;
+	for (int item = 1; p; item++) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 		const char *eq = memchr(p, '=', len);
+		if (len == 0)
+			return cmn_err_set(e, CMN_EUSAGE, "parameter %d is empty (a %s ',')", item,
+			                   item == 1 ? "leading"
+			                   : comma   ? "doubled"
+			                             : "trailing");
 		if (!eq)
 			return cmn_err_set(e, CMN_EUSAGE, "parameter '%.*s' has no '=value'",
+			                   (int)len, p);
+		if (eq == p)
+			return cmn_err_set(e, CMN_EUSAGE, "parameter %d '%.*s' has no key", item,
 			                   (int)len, p);
 		int i = find_key(defs, p, (size_t)(eq - p));
 		if (i < 0) {
@@ -108,6 +119,8 @@ int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct c
 		seen[i] = 1;
 		char val[256];
 		size_t vl = len - (size_t)(eq + 1 - p);
+		if (vl == 0)
+			return cmn_err_set(e, CMN_EUSAGE, "parameter %s: empty value", defs[i].key);
 		if (vl >= sizeof val)
 			return cmn_err_set(e, CMN_EUSAGE, "parameter %s: value too long",
 			                   defs[i].key);
@@ -116,7 +129,7 @@ int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct c
 		int rc = set_value(&defs[i], i, val, out, e);
 		if (rc)
 			return rc;
-		p = comma ? comma + 1 : p + len;
+		p = comma ? comma + 1 : NULL;
 	}
 	for (int i = 0; i < n; i++) {
 		if (seen[i])
@@ -196,9 +209,11 @@ int cmn_spec_resolve(const void *const *entries, const char *spec, const char *k
 	const struct cmn_plugin *pl = cmn_registry_find(entries, name, kind, e);
 	if (!pl)
 		return CMN_EUSAGE;
-	int rc = cmn_params_parse(pl->params, colon ? colon + 1 : NULL, params, e);
+	int rc = colon && !colon[1]
+	             ? cmn_err_set(e, CMN_EUSAGE, "no parameters after ':'")
+	             : cmn_params_parse(pl->params, colon ? colon + 1 : NULL, params, e);
 	if (rc) {
-		cmn_err_prefix(e, "%s '%s'", kind, name);
+		cmn_err_prefix(e, "%s '%s'", kind, spec);
 		return rc;
 	}
 	*ops = pl;
@@ -220,8 +235,8 @@ void cmn_registry_help(FILE *f, const void *const *entries, const char *kind)
 				fprintf(f, "      %s=%s (default %s): %s\n", d->key, d->choices,
 				        d->def ? d->def : "required", d->help);
 			else
-				fprintf(f, "      %s=[%g..%g] (default %s): %s\n", d->key, d->min,
-				        d->max, d->def ? d->def : "required", d->help);
+				fprintf(f, "      %s=[%.15g..%.15g] (default %s): %s\n", d->key,
+				        d->min, d->max, d->def ? d->def : "required", d->help);
 		}
 	}
 }

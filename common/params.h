@@ -44,7 +44,12 @@ struct cmn_plugin {
 	const struct cmn_param_def *params; /* terminated by a {NULL} entry */
 };
 
-/* Parses "key=value,key=value" (kvs may be NULL or empty) against defs. */
+/* Parses "key=value,key=value" against defs (kvs NULL or empty: no
+ * parameters, all defaults). Refused, naming the item or key: an empty item
+ * (a leading, doubled or trailing ','), an item with
+ * no '=' or no key, an unknown or repeated key, an empty value, a number
+ * that is not one in number.h's strict sense (integers: decimal digits, no
+ * 1e3 or 4.0), a number outside the key's range. */
 int cmn_params_parse(const struct cmn_param_def *defs, const char *kvs, struct cmn_params *out,
                      struct cmn_err *e);
 
@@ -63,8 +68,10 @@ void cmn_params_format(const char *name, const struct cmn_params *p, char *buf, 
 const void *cmn_registry_find(const void *const *entries, const char *name, const char *kind,
                               struct cmn_err *e);
 
-/* Splits spec at the first ':' into name and parameters, finds the entry and
- * parses its parameters. */
+/* Splits spec at the first ':' into name and parameters (a ':' with nothing
+ * after it is an error), finds the entry and parses its parameters; a
+ * parameter error is prefixed with kind and the whole spec, e.g.
+ * "machine 'kary-ntree:k=4,n=3,': parameter 3 is empty (a trailing ',')". */
 int cmn_spec_resolve(const void *const *entries, const char *spec, const char *kind,
                      const void **ops, struct cmn_params *params, struct cmn_err *e);
 
