@@ -1,14 +1,39 @@
 /* The machine object: a family's state plus its vertices and links, built
  * through a plat_builder. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "platform.h"
 
+int plat_check_size(const char *how, long long nodes, long long links, struct cmn_err *e)
+{
+	if (nodes < 1)
+		return cmn_err_set(e, CMN_EUSAGE, "%s = %lld nodes (a machine needs at least one)",
+		                   how, nodes);
+	if (nodes > PLAT_MAX_NODES && nodes < LLONG_MAX)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s = %lld nodes: more than the limit of %d nodes per machine",
+		                   how, nodes, PLAT_MAX_NODES);
+	if (nodes > PLAT_MAX_NODES)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s nodes: more than the limit of %d nodes per machine", how,
+		                   PLAT_MAX_NODES);
+	if (links > PLAT_MAX_LINKS)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s: %s%lld links: more than the limit of %d links per machine",
+		                   how, links == LLONG_MAX ? "over " : "", links, PLAT_MAX_LINKS);
+	return 0;
+}
+
 int plat_add_vertex(struct plat_builder *b, int kind, int level, int index)
 {
 	if (b->failed)
 		return -1;
+	if (b->nv == PLAT_MAX_NODES + PLAT_MAX_LINKS) {
+		b->failed = 2;
+		return -1;
+	}
 	if (b->nv == b->cap_v) {
 		int cap = b->cap_v ? 2 * b->cap_v : 1024;
 		struct plat_vertex *v = realloc(b->v, (size_t)cap * sizeof *v);
@@ -27,6 +52,10 @@ int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, doubl
 {
 	if (b->failed)
 		return -1;
+	if (b->nl == PLAT_MAX_LINKS) {
+		b->failed = 2;
+		return -1;
+	}
 	if (b->nl == b->cap_l) {
 		int cap = b->cap_l ? 2 * b->cap_l : 1024;
 		struct plat_link *l = realloc(b->l, (size_t)cap * sizeof *l);
@@ -67,11 +96,16 @@ int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_
 	struct plat_builder b;
 	memset(&b, 0, sizeof b);
 	rc = m->ops->create(&m->params, &b, &m->state, e);
-	if (!rc && b.failed) {
+	if (!rc && (b.failed || b.nodes < 1 || b.nodes > PLAT_MAX_NODES)) {
 		m->ops->destroy(m->state);
-		rc = cmn_err_set(e, CMN_ENOMEM, "machine %s: out of memory", spec);
+		rc = b.failed == 1 ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
+		                   : cmn_err_set(e, CMN_EUSAGE,
+		                                 "%d nodes, %d links: beyond the limits of %d "
+		                                 "nodes and %d links per machine",
+		                                 b.nodes, b.nl, PLAT_MAX_NODES, PLAT_MAX_LINKS);
 	}
 	if (rc) {
+		cmn_err_prefix(e, "machine '%s'", spec);
 		free(b.v);
 		free(b.l);
 		free(m);

@@ -26,6 +26,22 @@ struct plat_vertex {
 
 enum { PLAT_V_NODE, PLAT_V_SWITCH, PLAT_V_ROUTER, PLAT_V_GATEWAY };
 
+/* The largest machine. Node, vertex and link ids are ints and every
+ * per-node or per-link table is made whole, so a machine has at most
+ * PLAT_MAX_NODES nodes (2^20 = 1,048,576: the machines studied have 10^5 to
+ * 10^6) and at most PLAT_MAX_LINKS links and as many other vertices (2^26:
+ * room for every family's links at PLAT_MAX_NODES nodes, and for the flit
+ * engine's per-link tables of 64 VCs in ints). A specification that derives
+ * more is refused, naming it and the limit, before anything is built. */
+#define PLAT_MAX_NODES (1 << 20)
+#define PLAT_MAX_LINKS (1 << 26)
+
+/* A family's derived counts, computed with common/checked.h's saturating
+ * operations (LLONG_MAX for an overflow), checked before it builds
+ * anything: 0, or CMN_EUSAGE saying which count is beyond its limit. how
+ * says where the node count comes from (e.g. "k^n = 64^11"). */
+int plat_check_size(const char *how, long long nodes, long long links, struct cmn_err *e);
+
 /* What a family's create() fills in: vertices beyond the nodes, and links. */
 struct plat_builder {
 	int nodes;
@@ -33,11 +49,11 @@ struct plat_builder {
 	int nv, cap_v;
 	struct plat_link *l;
 	int nl, cap_l;
-	int failed; /* out of memory */
+	int failed; /* 1: out of memory; 2: beyond PLAT_MAX_LINKS */
 };
 
 /* Adds a vertex (returns its id) or a link (returns its id); -1 when out of
- * memory (the builder then fails as a whole). */
+ * memory or beyond the limits (the builder then fails as a whole). */
 int plat_add_vertex(struct plat_builder *b, int kind, int level, int index);
 int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, double lat_s);
 
@@ -145,6 +161,7 @@ int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wr
 int plat_grid_node(const struct plat_machine *m, const int *c);
 /* Multi-cluster machines: number of clusters, and the first node and node
  * count of each (room for the cluster count; either may be NULL). */
+#define PLAT_MAX_CLUSTERS 1024 /* a full WAN mesh of them: a million links */
 int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,
                             struct cmn_err *e);
 int plat_cluster_of(const struct plat_machine *m, int node);
@@ -155,9 +172,19 @@ const struct plat_machine *plat_multicluster_inner(const struct plat_machine *m)
 int plat_multicluster_wan0(const struct plat_machine *m);
 int plat_multicluster_wan_route(const struct plat_machine *m, int a, int b, int *links);
 
-/* Link and host parameters shared by every family (documented defaults). */
+/* Link and host parameters shared by every family (documented defaults);
+ * a link's bandwidth, derived ones included (a tapered tree's), is in
+ * [PLAT_MIN_BW_BPS, PLAT_MAX_BW_BPS]. */
+#define PLAT_MIN_BW_BPS 1
+#define PLAT_MAX_BW_BPS 1e15
 #define PLAT_LINK_PARAMS                                                                           \
-	{"bw", CMN_PT_DOUBLE, "1.25e9", 1, 1e15, NULL, "link bandwidth, bytes/s"},                 \
+	{"bw",                                                                                     \
+	 CMN_PT_DOUBLE,                                                                            \
+	 "1.25e9",                                                                                 \
+	 PLAT_MIN_BW_BPS,                                                                          \
+	 PLAT_MAX_BW_BPS,                                                                          \
+	 NULL,                                                                                     \
+	 "link bandwidth, bytes/s"},                                                               \
 	    {"lat", CMN_PT_DOUBLE, "1e-6", 0, 10, NULL, "link latency, s"},                        \
 	{                                                                                          \
 		"speed", CMN_PT_DOUBLE, "1e9", 1, 1e18, NULL, "node speed, flop/s"                 \

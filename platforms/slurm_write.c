@@ -42,9 +42,7 @@ int plat_slurm_write(FILE *f, const struct plat_machine *m, struct cmn_err *e)
 		fputc('\n', f);
 	} else if (plat_multicluster_shape(m, &C, NULL, NULL, NULL) == 0 &&
 	           !plat_multicluster_inner(m)) {
-		int first[4096], size[4096];
-		if (C > 4096)
-			return cmn_err_set(e, CMN_EUSAGE, "too many clusters for topology.conf");
+		int first[PLAT_MAX_CLUSTERS], size[PLAT_MAX_CLUSTERS];
 		plat_multicluster_shape(m, &C, first, size, NULL);
 		for (int c = 0; c < C; c++) {
 			fprintf(f, "SwitchName=cluster-%d Nodes=", c);

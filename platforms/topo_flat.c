@@ -10,7 +10,7 @@ struct flat {
 };
 
 static const struct cmn_param_def flat_params[] = {
-    {"nodes", CMN_PT_INT, NULL, 1, 1 << 24, NULL, "number of compute nodes"},
+    {"nodes", CMN_PT_INT, NULL, 1, PLAT_MAX_NODES, NULL, "number of compute nodes"},
     PLAT_LINK_PARAMS,
     {NULL},
 };

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
+#include "../common/number.h"
 #include "platform.h"
 
 struct grid {
@@ -28,26 +30,26 @@ static const struct cmn_param_def grid_params[] = {
 
 static int parse_dims(const char *s, struct grid *g, struct cmn_err *e)
 {
-	long long nodes = 1;
-	g->nd = 0;
-	const char *p = s;
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v < 1 || v > 1 << 20 || (*end && *end != 'x') ||
-		    g->nd == PLAT_MAX_DIMS)
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "dims '%s': expected sizes >= 1 joined by 'x' (at most %d)", s,
-			    PLAT_MAX_DIMS);
-		g->dims[g->nd++] = (int)v;
-		nodes *= v;
-		if (nodes > 1 << 24)
-			return cmn_err_set(e, CMN_EUSAGE, "dims '%s': too many nodes", s);
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return cmn_err_set(e, CMN_EUSAGE, "dims '%s': trailing 'x'", s);
+	long long dims[PLAT_MAX_DIMS], nodes = 1;
+	int bad = 0;
+	g->nd = cmn_num_int_list(s, 'x', 1, PLAT_MAX_NODES, dims, PLAT_MAX_DIMS, &bad);
+	if (g->nd < 0 && bad > PLAT_MAX_DIMS)
+		return cmn_err_set(e, CMN_EUSAGE, "dims=%s: more than %d dimensions", s,
+		                   PLAT_MAX_DIMS);
+	if (g->nd < 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "dims=%s: size %d is not an integer in [1, %d] (sizes joined by "
+		                   "'x', e.g. 16x16)",
+		                   s, bad, PLAT_MAX_NODES);
+	for (int d = 0; d < g->nd; d++) {
+		nodes = cmn_sat_mul(nodes, dims[d]);
+		g->dims[d] = (int)dims[d];
 	}
+	/* a router per node; links: injection, ejection, 2 per dimension out */
+	char how[CMN_PARAM_STR + 8];
+	snprintf(how, sizeof how, "dims=%s", s);
+	if (plat_check_size(how, nodes, cmn_sat_mul(nodes, 2 + 2LL * g->nd), e))
+		return e->code;
 	g->nodes = (int)nodes;
 	return 0;
 }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
+#include "../common/number.h"
 #include "platform.h"
 
 struct tree {
@@ -24,6 +26,8 @@ struct tree {
 	double taper[12];           /* bandwidth factor of level l's links, [l-1] */
 };
 
+/* k <= 64 and n <= 12 size the arrays below (taper[12], ups[16], map[64]);
+ * k^n is checked against PLAT_MAX_NODES before anything is built. */
 static const struct cmn_param_def tree_params[] = {
     {"k", CMN_PT_INT, "4", 2, 64, NULL, "arity: down (and up) ports per switch"},
     {"n", CMN_PT_INT, "3", 1, 12, NULL, "stages; k^n nodes"},
@@ -32,14 +36,6 @@ static const struct cmn_param_def tree_params[] = {
     PLAT_LINK_PARAMS,
     {NULL},
 };
-
-static int ipow(int k, int n)
-{
-	long long r = 1;
-	for (int i = 0; i < n; i++)
-		r *= k;
-	return r > (1 << 24) ? -1 : (int)r;
-}
 
 /* Link ids: node p up 2p, down 2p+1; then for stage l < n, switch w, up
  * port u: base + 2(((l-1) S + w) k + u), its reverse (down) +1. */
@@ -60,22 +56,18 @@ static int set_digit(int w, int pos, int digit, int k)
  * and rewrites it in its full form. */
 static int parse_taper(char *s, int n, double *f, struct cmn_err *e)
 {
-	int cnt = 0;
-	for (const char *q = s; *q;) {
-		char *end;
-		double v = strtod(q, &end);
-		if (end == q || !(v > 0 && v <= 1e3) || (*end && *end != '/') || cnt == n)
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "machine kary-ntree: taper=%s: give one factor in (0, "
-			                   "1000] or %d of them separated by '/'",
-			                   s, n);
-		f[cnt++] = v;
-		q = *end ? end + 1 : end;
-	}
+	int bad = 0, cnt = cmn_num_real_list(s, '/', 0, 1e3, f, n, &bad);
+	for (int l = 0; l < cnt; l++)
+		if (!(f[l] > 0))
+			cnt = -1, bad = l + 1;
+	if (cnt < 0)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "taper=%s: factor %d: give one factor in (0, 1000] or %d of them "
+		    "separated by '/'",
+		    s, bad, n);
 	if (cnt != 1 && cnt != n)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "machine kary-ntree: taper=%s: %d factors for %d levels", s, cnt,
-		                   n);
+		return cmn_err_set(e, CMN_EUSAGE, "taper=%s: %d factors for %d levels", s, cnt, n);
 	if (cnt == 1) {
 		double r = f[0];
 		f[0] = 1;
@@ -97,19 +89,31 @@ static int tree_create(struct cmn_params *p, struct plat_builder *b, void **stat
                        struct cmn_err *e)
 {
 	int k = (int)cmn_params_num(p, "k"), n = (int)cmn_params_num(p, "n");
-	int nodes = ipow(k, n);
-	if (nodes < 0)
-		return cmn_err_set(e, CMN_EUSAGE, "machine kary-ntree: %d^%d nodes is too many", k,
-		                   n);
-	double taper[12];
+	/* k^n nodes, each with its up and down links at each of the n levels */
+	long long count = cmn_sat_pow(k, n);
+	char how[32];
+	snprintf(how, sizeof how, "k^n = %d^%d", k, n);
+	if (plat_check_size(how, count, cmn_sat_mul(2LL * n, count), e))
+		return e->code;
+	int nodes = (int)count;
+	double taper[12], bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
+	char given[CMN_PARAM_STR];
+	snprintf(given, sizeof given, "%s", cmn_params_str(p, "taper"));
 	if (parse_taper(cmn_params_str_mut(p, "taper"), n, taper, e))
 		return e->code;
+	for (int l = 0; l < n; l++)
+		if (!(bw * taper[l] >= PLAT_MIN_BW_BPS && bw * taper[l] <= PLAT_MAX_BW_BPS))
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "taper=%s: level %d's links get %g x %g = %g B/s, outside "
+			    "[%g, %g]",
+			    given, l + 1, bw, taper[l], bw * taper[l], (double)PLAT_MIN_BW_BPS,
+			    PLAT_MAX_BW_BPS);
 	struct tree *t = malloc(sizeof *t);
 	if (!t)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	*t = (struct tree){k, n, nodes, nodes / k, nodes, {0}};
 	memcpy(t->taper, taper, sizeof taper);
-	double bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
 	plat_builder_nodes(b, nodes);
 	for (int l = 1; l <= n; l++)
 		for (int w = 0; w < t->per_stage; w++)

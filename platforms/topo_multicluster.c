@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
+#include "../common/number.h"
 #include "platform.h"
 
 struct mc {
@@ -23,8 +25,8 @@ struct mc {
 };
 
 static const struct cmn_param_def mc_params[] = {
-    {"clusters", CMN_PT_INT, "5", 1, 4096, NULL, "number of clusters"},
-    {"size", CMN_PT_INT, "20", 1, 1 << 20, NULL,
+    {"clusters", CMN_PT_INT, "5", 1, PLAT_MAX_CLUSTERS, NULL, "number of clusters"},
+    {"size", CMN_PT_INT, "20", 1, PLAT_MAX_NODES, NULL,
      "nodes per cluster (for a cluster family: its node count)"},
     {"sizes", CMN_PT_STRING, "uniform", 0, 0, NULL,
      "flat clusters: sizes joined by '/' (e.g. 16/32/64), or uniform (all `size`)"},
@@ -59,18 +61,24 @@ static int parse_sizes(struct mc *m, const char *s, int size, struct cmn_err *e)
 			m->size[c] = size;
 		return 0;
 	}
-	const char *p = s;
-	for (int c = 0; c < m->clusters; c++) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v < 1 || v > 1 << 20 || (c + 1 < m->clusters && *end != '/') ||
-		    (c + 1 == m->clusters && *end))
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "sizes '%s': expected %d sizes >= 1 joined by '/'", s,
-			                   m->clusters);
-		m->size[c] = (int)v;
-		p = end + 1;
-	}
+	long long *v = malloc((size_t)m->clusters * sizeof *v);
+	if (!v)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int bad = 0, n = cmn_num_int_list(s, '/', 1, PLAT_MAX_NODES, v, m->clusters, &bad);
+	for (int c = 0; c < n; c++)
+		m->size[c] = (int)v[c];
+	free(v);
+	if (n < 0 && bad <= m->clusters)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "sizes=%s: size %d is not an integer in [1, %d] (sizes joined "
+		                   "by '/')",
+		                   s, bad, PLAT_MAX_NODES);
+	if (n < 0)
+		return cmn_err_set(e, CMN_EUSAGE, "sizes=%s: more than %d sizes for %d clusters", s,
+		                   m->clusters, m->clusters);
+	if (n != m->clusters)
+		return cmn_err_set(e, CMN_EUSAGE, "sizes=%s: %d sizes for %d clusters", s, n,
+		                   m->clusters);
 	return 0;
 }
 
@@ -96,7 +104,7 @@ static int parse_cluster(struct mc *m, struct cmn_params *p, struct cmn_err *e)
 		    spec);
 	int rc = plat_machine_create(buf, &m->inner, e);
 	if (rc) {
-		cmn_err_prefix(e, "multicluster cluster");
+		cmn_err_prefix(e, "cluster=%s", spec);
 		return rc;
 	}
 	/* echo the family with every parameter: "kary-ntree;k=4;n=2;bw=..." */
@@ -113,11 +121,9 @@ static int parse_cluster(struct mc *m, struct cmn_params *p, struct cmn_err *e)
 		}
 	if (strcmp(cmn_params_str(p, "sizes"), "uniform") != 0 ||
 	    (int)cmn_params_num(p, "size") != m->inner->nodes)
-		return cmn_err_set(
-		    e, CMN_EUSAGE,
-		    "multicluster: clusters of %s have %d nodes: give size=%d (and no "
-		    "sizes list)",
-		    m->inner->spec, m->inner->nodes, m->inner->nodes);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "clusters of %s have %d nodes: give size=%d (and no sizes list)",
+		                   m->inner->spec, m->inner->nodes, m->inner->nodes);
 	return 0;
 }
 
@@ -151,13 +157,23 @@ static int mc_create(struct cmn_params *p, struct plat_builder *b, void **state,
 	                                         : parse_cluster(m, p, e);
 	if (!rc)
 		rc = parse_sizes(m, cmn_params_str(p, "sizes"), (int)cmn_params_num(p, "size"), e);
-	long long total = 0;
-	for (int c = 0; !rc && c < m->clusters; c++) {
-		m->first[c] = (int)total;
-		total += m->size[c];
+	long long total = 0, links = 0;
+	for (int c = 0; !rc && c < m->clusters; c++)
+		total = cmn_sat_add(total, m->size[c]);
+	if (!rc) { /* each cluster's links (a flat one's: 2 per node), then the WAN's */
+		long long wan =
+		    m->backbone ? 2LL * m->clusters : (long long)m->clusters * (m->clusters - 1);
+		links =
+		    m->inner ? cmn_sat_mul(m->clusters, m->inner->nlinks) : cmn_sat_mul(2, total);
+		const char *sizes = cmn_params_str(p, "sizes");
+		int uniform = strcmp(sizes, "uniform") == 0;
+		char how[CMN_PARAM_STR + 32];
+		snprintf(how, sizeof how, "%d clusters of %s%s", m->clusters,
+		         uniform ? "" : "sizes ", uniform ? cmn_params_str(p, "size") : sizes);
+		rc = plat_check_size(how, total, cmn_sat_add(links, wan), e);
 	}
-	if (!rc && total > 1 << 24)
-		rc = cmn_err_set(e, CMN_EUSAGE, "machine multicluster: too many nodes");
+	for (int c = 0, at = 0; !rc && c < m->clusters; at += m->size[c++])
+		m->first[c] = at;
 	if (!rc && !(m->cluster_of = malloc((size_t)total * sizeof *m->cluster_of)))
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (!rc && m->inner &&

@@ -253,9 +253,7 @@ static int write_multicluster(struct ctx *c, const struct plat_machine *m)
 {
 	int C;
 	plat_multicluster_shape(m, &C, NULL, NULL, NULL);
-	int first[4096], size[4096];
-	if (C > 4096)
-		return -1;
+	int first[PLAT_MAX_CLUSTERS], size[PLAT_MAX_CLUSTERS];
 	plat_multicluster_shape(m, &C, first, size, NULL);
 	const struct plat_machine *inner = plat_multicluster_inner(m);
 	if (xmlTextWriterStartElement(c->w, X("zone")) < 0 || attr(c, "id", "world") < 0 ||

@@ -94,4 +94,39 @@ slurm "5 clusters of 20" "multicluster:clusters=5,size=20" 100
 [ ! -e "$T/x.xml" ] && ok "nothing written on error" || ko "nothing written on error"
 "$PG" --machine flat:nodes=4 --sharing HALF -o "$T/x.xml" 2> /dev/null
 [ $? -eq 2 ] && ok "bad sharing: exit 2" || ko "bad sharing: exit 2"
+# Every class of bad specification: exit 2, the message quotes the spec and
+# says what is wrong, and no file is written (a file of 0 nodes was once).
+bad_spec() { # spec needle
+	rm -f "$T/bad.xml"
+	"$PG" --machine "$1" -o "$T/bad.xml" > /dev/null 2> "$T/err"
+	check "bad spec $1: exit 2, says '$2', nothing written" \
+		status_says $? eq 2 "machine '$1': .*$2" "$T/err" "$T/bad.xml"
+}
+bad_spec "kary-ntree:k=64,n=11" "k^n = 64^11 nodes: more than the limit of 1048576 nodes"
+bad_spec "kary-ntree:k=32,n=5" "32^5 = 33554432 nodes: more than the limit"
+bad_spec "mesh:dims=65536x65536" "4294967296 nodes: more than the limit"
+bad_spec "torus:dims=99999999999x2" "size 1 is not an integer in \\[1, 1048576\\]"
+bad_spec "mesh:dims=2x2x2x2x2x2x2x2x2" "more than 8 dimensions"
+bad_spec "mesh:dims=4x" "size 2 is not an integer"
+bad_spec "multicluster:clusters=1024,size=1048576" "1073741824 nodes: more than the limit"
+bad_spec "multicluster:clusters=3,sizes=4/4/" "size 3 is not an integer"
+bad_spec "multicluster:clusters=5,cluster=kary-ntree;k=64;n=12" "64^12 nodes: more than the limit"
+bad_spec "kary-ntree:k=4,taper=1/" "factor 2: give one factor"
+bad_spec "kary-ntree:taper=1e-300" "level 2's links get"
+bad_spec "kary-ntree:k=4,n=3," "parameter 3 is empty (a trailing ',')"
+bad_spec "kary-ntree:k=4,,n=3" "parameter 2 is empty (a doubled ',')"
+bad_spec "kary-ntree:,k=4" "parameter 1 is empty (a leading ',')"
+bad_spec "kary-ntree:=4" "parameter 1 '=4' has no key"
+bad_spec "kary-ntree:k=" "parameter k: empty value"
+bad_spec "kary-ntree:" "no parameters after ':'"
+bad_spec "kary-ntree:k=4.5" "'4.5' is not an integer"
+bad_spec "kary-ntree:k=1e1" "'1e1' is not an integer"
+bad_spec "kary-ntree:k= 4" "' 4' is not an integer"
+bad_spec "kary-ntree:k=4abc" "'4abc' is not an integer"
+bad_spec "kary-ntree:k=0x10" "'0x10' is not an integer"
+bad_spec "kary-ntree:k=65" "65 is outside \\[2, 64\\]"
+bad_spec "flat:nodes=99999999999999999999" "is outside \\[1, 1048576\\]"
+bad_spec "flat:nodes=8,bw=nan" "'nan' is not a finite number"
+bad_spec "flat:nodes=8,bw=1e999" "1e999 is outside"
+bad_spec "flat:nodes=8,lat=inf" "'inf' is not a finite number"
 finish

@@ -1,6 +1,7 @@
 /* Topology families: a contract every registered family must meet (loops
  * over the registry with a sample specification per family), and fixtures
  * of each family's distances, routes, coordinates and bad specifications. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,83 @@ static int expected_len(const char *family, const char *spec, int dist)
 	return dist;
 }
 
+/* The route and distance of one pair: symmetric distance, 0 only from a
+ * node to itself, a simple path of links from a to b of the family's
+ * length (want < 0: any) and at most max_route links. used: room for
+ * nlinks flags, all 0, left so. Returns 0 when all hold. */
+static int check_pair(const struct plat_machine *m, const char *family, const char *spec, int a,
+                      int b, int *links, unsigned char *used)
+{
+	int d = plat_distance(m, a, b), bad = 0;
+	if (d != plat_distance(m, b, a) || (a == b) != (d == 0)) {
+		fprintf(stderr, "\n  %s: distance %d-%d\n", spec, a, b);
+		return 1;
+	}
+	int n = plat_route(m, a, b, links);
+	int want = expected_len(family, spec, d);
+	if ((want >= 0 && n != want) || (d > 0 && n == 0) || n > plat_max_route(m)) {
+		fprintf(stderr, "\n  %s: route %d->%d has %d links, distance %d\n", spec, a, b, n,
+		        d);
+		return 1;
+	}
+	int at = a;
+	for (int k = 0; k < n && !bad; k++) {
+		if (links[k] < 0 || links[k] >= m->nlinks || m->links[links[k]].src != at ||
+		    used[links[k]])
+			bad = 1;
+		else
+			used[links[k]] = 1, at = m->links[links[k]].dst;
+	}
+	for (int k = 0; k < n; k++)
+		if (links[k] >= 0 && links[k] < m->nlinks)
+			used[links[k]] = 0;
+	if (at != b || bad) {
+		fprintf(stderr, "\n  %s: route %d->%d is not a simple path to %d\n", spec, a, b, b);
+		return 1;
+	}
+	return 0;
+}
+
+/* The machine's vertices and links, and the pairs of nodes: all of them
+ * (all_pairs) or a sample for machines too large for that. */
+static int check_built(const struct plat_machine *m, const char *family, const char *spec,
+                       int all_pairs)
+{
+	int bad = m->nodes < 1 || m->nodes > PLAT_MAX_NODES || m->nlinks < 0 ||
+	          m->nlinks > PLAT_MAX_LINKS || m->nvertices < m->nodes || plat_max_route(m) < 0;
+	for (int i = 0; i < m->nodes && !bad; i++)
+		bad = m->vertices[i].kind != PLAT_V_NODE;
+	for (int l = 0; l < m->nlinks && !bad; l++)
+		bad = m->links[l].src < 0 || m->links[l].src >= m->nvertices ||
+		      m->links[l].dst < 0 || m->links[l].dst >= m->nvertices ||
+		      m->links[l].src == m->links[l].dst || !(m->links[l].bw_bps >= 1) ||
+		      !isfinite(m->links[l].bw_bps) || !(m->links[l].lat_s >= 0) ||
+		      !isfinite(m->links[l].lat_s);
+	if (bad) {
+		fprintf(stderr,
+		        "\n  %s: %d nodes, %d vertices, %d links (bandwidths >= 1 B/s, latencies "
+		        ">= 0, finite): not a machine\n",
+		        spec, m->nodes, m->nvertices, m->nlinks);
+		return 1;
+	}
+	int *links = malloc(((size_t)plat_max_route(m) + 1) * sizeof *links);
+	unsigned char *used = calloc((size_t)m->nlinks + 1, 1);
+	int last = m->nodes - 1;
+	const int sample[][2] = {{0, last},           {last, 0}, {0, 0},
+	                         {last, last / 2},    {1, last}, {last / 3, last},
+	                         {last / 2, last / 3}};
+	if (all_pairs)
+		for (int a = 0; a < m->nodes && !bad; a++)
+			for (int b = 0; b < m->nodes && !bad; b++)
+				bad = check_pair(m, family, spec, a, b, links, used);
+	for (size_t i = 0; !all_pairs && i < sizeof sample / sizeof *sample && !bad; i++)
+		bad = check_pair(m, family, spec, sample[i][0] % m->nodes, sample[i][1] % m->nodes,
+		                 links, used);
+	free(links);
+	free(used);
+	return bad;
+}
+
 static int check_machine(const char *family, const char *spec)
 {
 	struct plat_machine *m;
@@ -40,49 +118,7 @@ static int check_machine(const char *family, const char *spec)
 		fprintf(stderr, "\n  %s: %s\n", spec, e.msg);
 		return 1;
 	}
-	int bad = 0, *links = malloc((size_t)plat_max_route(m) * sizeof *links);
-	unsigned char *used = calloc((size_t)m->nlinks, 1);
-	for (int i = 0; i < m->nodes && !bad; i++)
-		CU_ASSERT(m->vertices[i].kind == PLAT_V_NODE);
-	for (int l = 0; l < m->nlinks; l++)
-		if (m->links[l].src < 0 || m->links[l].src >= m->nvertices || m->links[l].dst < 0 ||
-		    m->links[l].dst >= m->nvertices || m->links[l].src == m->links[l].dst)
-			bad = 1;
-	for (int a = 0; a < m->nodes && !bad; a++)
-		for (int b = 0; b < m->nodes && !bad; b++) {
-			int d = plat_distance(m, a, b);
-			if (d != plat_distance(m, b, a) || (a == b) != (d == 0)) {
-				fprintf(stderr, "\n  %s: distance %d-%d\n", spec, a, b);
-				bad = 1;
-			}
-			int n = plat_route(m, a, b, links);
-			int want = expected_len(family, spec, d);
-			if ((want >= 0 && n != want) || (d > 0 && n == 0) ||
-			    n > plat_max_route(m)) {
-				fprintf(stderr, "\n  %s: route %d->%d has %d links, distance %d\n",
-				        spec, a, b, n, d);
-				bad = 1;
-				break;
-			}
-			int at = a;
-			for (int k = 0; k < n && !bad; k++) {
-				const struct plat_link *l = &m->links[links[k]];
-				if (links[k] < 0 || links[k] >= m->nlinks || l->src != at ||
-				    used[links[k]])
-					bad = 1;
-				used[links[k]] = 1;
-				at = l->dst;
-			}
-			for (int k = 0; k < n; k++)
-				used[links[k]] = 0;
-			if (at != b || bad) {
-				fprintf(stderr, "\n  %s: route %d->%d is not a simple path to %d\n",
-				        spec, a, b, b);
-				bad = 1;
-			}
-		}
-	free(links);
-	free(used);
+	int bad = check_built(m, family, spec, 1);
 	plat_machine_destroy(m);
 	return bad;
 }
@@ -102,6 +138,195 @@ static void test_contract(void)
 		for (int k = 1; k < 7 && samples[s][k]; k++)
 			CU_ASSERT_EQUAL(check_machine(name, samples[s][k]), 0);
 	}
+}
+
+/* Extreme specifications, built from each family's own parameter table so
+ * that a newly registered family is covered the moment it is: every
+ * numeric parameter at its range's ends and beyond them, every pair of
+ * integer parameters over their extremes (k^n, clusters x size: the
+ * products that overflow), every choice, and every text parameter given
+ * each of the hostile texts below. Each must give a valid machine (within
+ * the limits, links between existing vertices, sampled routes simple paths
+ * of at most max_route links) or a usage error (or out of memory) whose
+ * message quotes the spec; never a crash. */
+static const char *const hostile_text[] = {"1",
+                                           "4",
+                                           "0",
+                                           "-1",
+                                           "1000",
+                                           "1001",
+                                           "0.5",
+                                           "1e-300",
+                                           "nan",
+                                           "inf",
+                                           "1e999",
+                                           " 4",
+                                           "4 ",
+                                           "0x10",
+                                           "99999999999999999999",
+                                           "4x4",
+                                           "1024x1024",
+                                           "1025x1024",
+                                           "65536x65536",
+                                           "4294967296x4294967296",
+                                           "2x2x2x2x2x2x2x2",
+                                           "2x2x2x2x2x2x2x2x2",
+                                           "4x",
+                                           "x4",
+                                           "4xx4",
+                                           "1/2/",
+                                           "1//2",
+                                           "/",
+                                           "1/1/1/1/1/1/1/1/1/1/1/1/1",
+                                           "uniform",
+                                           "flat",
+                                           "multicluster",
+                                           "multicluster;clusters=2",
+                                           "kary-ntree",
+                                           "kary-ntree;",
+                                           "kary-ntree;k=4;n=2",
+                                           "kary-ntree;k=4;n=2;",
+                                           "kary-ntree;k=64;n=3",
+                                           "kary-ntree;k=64;n=11",
+                                           "kary-ntree;k=64;n=12",
+                                           "kary-ntree;taper=0",
+                                           "mesh;dims=1024x1024",
+                                           "torus;dims=65536x65536",
+                                           "flat;nodes=4"};
+
+static int extreme_failures;
+
+static void try_extreme(const char *family, const char *spec)
+{
+	struct plat_machine *m = NULL;
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	int rc = plat_machine_create(spec, &m, &e);
+	if (rc) {
+		if ((rc != CMN_EUSAGE && rc != CMN_ENOMEM) || !strstr(e.msg, spec)) {
+			fprintf(stderr, "\n  %s: error %d '%s' does not quote the spec\n", spec, rc,
+			        e.msg);
+			extreme_failures++;
+		}
+		return;
+	}
+	extreme_failures += check_built(m, family, spec, m->nodes <= 16);
+	plat_machine_destroy(m);
+}
+
+/* The extremes of a numeric parameter: its ends, a step inside, the middle,
+ * its default, and a step beyond each end. Returns how many (at most 7). */
+static int extremes(const struct cmn_param_def *d, double *v)
+{
+	int n = 0;
+	double step = d->type == CMN_PT_INT ? 1 : (d->max - d->min) * 1e-6;
+	v[n++] = d->max;
+	v[n++] = d->min;
+	v[n++] = d->max - step;
+	v[n++] = d->type == CMN_PT_INT ? floor((d->min + d->max) / 2) : (d->min + d->max) / 2;
+	v[n++] = d->def ? atof(d->def) : d->min;
+	v[n++] = d->max + (step > 0 ? step : 1);
+	v[n++] = d->min - (step > 0 ? step : 1);
+	return n;
+}
+
+/* name:key=value,.. with the given keys set (NULL: left out, so the
+ * default; a required key without one gets base[i]). */
+static void spec_of(char *buf, size_t len, const char *name, const struct cmn_param_def *p,
+                    const char *const *val, const char *const *base)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s", name);
+	char sep = ':';
+	for (int i = 0; p[i].key && used < len; i++) {
+		const char *v = val[i] ? val[i] : p[i].def ? NULL : base[i];
+		if (!v)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%c%s=%s", sep, p[i].key, v);
+		sep = ',';
+	}
+}
+
+static void test_extremes(void)
+{
+	for (int f = 0; plat_topology_registry[f]; f++) {
+		const struct cmn_plugin *fam = &plat_topology_registry[f]->base;
+		const struct cmn_param_def *p = fam->params;
+		int np = 0;
+		while (p[np].key)
+			np++;
+		/* required keys: a numeric one its minimum, a text one the first
+		 * hostile text that makes a machine with every other default */
+		char num[CMN_PARAMS_MAX][7][40], spec[512];
+		const char *base[CMN_PARAMS_MAX] = {NULL}, *val[CMN_PARAMS_MAX] = {NULL};
+		int nv[CMN_PARAMS_MAX] = {0};
+		for (int i = 0; i < np; i++) {
+			double v[7];
+			nv[i] = p[i].type == CMN_PT_INT || p[i].type == CMN_PT_DOUBLE
+			            ? extremes(&p[i], v)
+			            : 0;
+			for (int k = 0; k < nv[i]; k++)
+				snprintf(num[i][k], sizeof num[i][k], "%.17g", v[k]);
+			if (nv[i])
+				base[i] = num[i][1];
+		}
+		for (int i = 0; i < np; i++)
+			for (size_t h = 0; !p[i].def && !base[i] &&
+			                   h < sizeof hostile_text / sizeof *hostile_text;
+			     h++) {
+				struct plat_machine *m;
+				struct cmn_err e;
+				base[i] = hostile_text[h];
+				spec_of(spec, sizeof spec, fam->name, p, val, base);
+				if (plat_machine_create(spec, &m, &e))
+					base[i] = NULL;
+				plat_machine_destroy(m);
+			}
+		/* one parameter at a time */
+		for (int i = 0; i < np; i++) {
+			for (int k = 0; k < nv[i]; k++) {
+				val[i] = num[i][k];
+				spec_of(spec, sizeof spec, fam->name, p, val, base);
+				try_extreme(fam->name, spec);
+			}
+			for (size_t h = 0; p[i].type == CMN_PT_STRING &&
+			                   h < sizeof hostile_text / sizeof *hostile_text;
+			     h++) {
+				val[i] = hostile_text[h];
+				spec_of(spec, sizeof spec, fam->name, p, val, base);
+				try_extreme(fam->name, spec);
+			}
+			for (const char *c = p[i].choices; p[i].type == CMN_PT_CHOICE && c && *c;) {
+				char word[64];
+				size_t l = strcspn(c, "|");
+				snprintf(word, sizeof word, "%.*s", (int)l, c);
+				val[i] = word;
+				spec_of(spec, sizeof spec, fam->name, p, val, base);
+				try_extreme(fam->name, spec);
+				c = c[l] ? c + l + 1 : c + l;
+			}
+			val[i] = NULL;
+		}
+		/* every pair of integer parameters over their extremes, within range */
+		for (int i = 0; i < np; i++)
+			for (int j = i + 1; p[i].type == CMN_PT_INT && j < np; j++)
+				for (int a = 0; p[j].type == CMN_PT_INT && a < nv[i] - 2; a++)
+					for (int b = 0; b < nv[j] - 2; b++) {
+						val[i] = num[i][a];
+						val[j] = num[j][b];
+						spec_of(spec, sizeof spec, fam->name, p, val, base);
+						try_extreme(fam->name, spec);
+						val[i] = val[j] = NULL;
+					}
+		/* every numeric parameter at its maximum, then at its minimum */
+		for (int k = 0; k < 2; k++) {
+			for (int i = 0; i < np; i++)
+				val[i] = nv[i] ? num[i][k] : NULL;
+			spec_of(spec, sizeof spec, fam->name, p, val, base);
+			try_extreme(fam->name, spec);
+			memset(val, 0, sizeof val);
+		}
+	}
+	CU_ASSERT_EQUAL(extreme_failures, 0);
 }
 
 static void test_kary_ntree(void)
@@ -499,6 +724,7 @@ static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("topology", NULL, NULL);
 	CU_add_test(s, "contract over the registry", test_contract);
+	CU_add_test(s, "extreme specifications over the registry", test_extremes);
 	CU_add_test(s, "k-ary n-tree", test_kary_ntree);
 	CU_add_test(s, "k-ary n-tree tapering", test_taper);
 	CU_add_test(s, "mesh and torus", test_mesh_and_torus);
