@@ -16,6 +16,7 @@
 
 #include "../common/cleanup.h"
 #include "../common/csv_read.h"
+#include "../common/number.h"
 #include "../common/outfile.h"
 #include "../jobsched/cli.h"
 #include "study.h"
@@ -73,7 +74,6 @@ static int parse(int argc, char **argv, struct study *s, struct cmn_err *e)
 	                                      "--plot",     "--swf-out",     "--stats"};
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		char *end;
 		for (size_t r = 0; r < sizeof refused / sizeof *refused; r++)
 			if (strncmp(argv[i], refused[r], strlen(refused[r])) == 0)
 				return cmn_err_set(
@@ -87,17 +87,13 @@ static int parse(int argc, char **argv, struct study *s, struct cmn_err *e)
 				                   MAX_ALLOCS);
 			s->alloc[s->nalloc++] = v;
 		} else if ((v = opt_value(argc, argv, &i, "--parallel"))) {
-			long p = strtol(v, &end, 10);
-			if (*v == '\0' || *end || p < 1 || p > 1024)
-				return cmn_err_set(e, CMN_EUSAGE, "--parallel: '%s' is not 1..1024",
-				                   v);
+			long long p;
+			if (cmn_opt_int("--parallel", v, 1, 1024, &p, e))
+				return e->code;
 			s->parallel = (int)p;
 		} else if ((v = opt_value(argc, argv, &i, "--snapshot"))) {
-			s->snapshot = strtod(v, &end);
-			if (*v == '\0' || *end || !(s->snapshot >= 0))
-				return cmn_err_set(e, CMN_EUSAGE,
-				                   "--snapshot: '%s' is not a time >= 0 in seconds",
-				                   v);
+			if (cmn_opt_real("--snapshot", v, 0, 1e15, &s->snapshot, e))
+				return e->code;
 		} else {
 			if ((v = opt_value(argc, argv, &i, "--machine")))
 				s->machine = v, s->base[s->nbase++] = "--machine";

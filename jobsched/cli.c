@@ -3,7 +3,6 @@
  * or generates a synthetic workload, cleans it, simulates it with the
  * chosen scheduler, allocator and run-time model, and writes per-job,
  * summary and time-series CSV and a PNG plot. */
-#include <errno.h>
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/gnuplot.h"
+#include "../common/number.h"
 #include "../common/outfile.h"
 #include "../platforms/platform.h"
 #include "../platforms/xml_read.h"
@@ -137,14 +137,14 @@ static int parse_order(struct cli *c, const char *arg, struct cmn_err *e)
 			snprintf(c->order_spec, sizeof c->order_spec, "%s", names[i]);
 			return 0;
 		}
-	if (strncmp(arg, "priority", 8) || (arg[8] && arg[8] != ':'))
+	if (strncmp(arg, "priority", 8) || (arg[8] && arg[8] != ':') || (arg[8] && !arg[9]))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "--queue-order: '%s' is not arrival, sjf, smallest or "
 		                   "priority[:qfactor_w=W,qtime_w=W,nodes_w=W,qfactor_limit=L]",
 		                   arg);
 	struct cmn_params p;
 	if (cmn_params_parse(prio_params, arg[8] ? arg + 9 : NULL, &p, e)) {
-		cmn_err_prefix(e, "--queue-order priority");
+		cmn_err_prefix(e, "--queue-order %s", arg);
 		return e->code;
 	}
 	c->order = JS_ORDER_PRIORITY;
@@ -152,19 +152,6 @@ static int parse_order(struct cli *c, const char *arg, struct cmn_err *e)
 	                               cmn_params_num(&p, "qtime_w"), cmn_params_num(&p, "nodes_w"),
 	                               cmn_params_num(&p, "qfactor_limit")};
 	cmn_params_format("priority", &p, c->order_spec, sizeof c->order_spec);
-	return 0;
-}
-
-static int num_arg(const char *opt, const char *v, double lo, double hi, double *out,
-                   struct cmn_err *e)
-{
-	char *end;
-	errno = 0;
-	double x = strtod(v, &end);
-	if (*v == '\0' || *end != '\0' || errno || !isfinite(x) || x < lo || x > hi)
-		return cmn_err_set(e, CMN_EUSAGE, "%s: '%s' is not a number in [%g, %g]", opt, v,
-		                   lo, hi);
-	*out = x;
 	return 0;
 }
 
@@ -190,20 +177,45 @@ static int status_arg(const char *v, unsigned *mask, struct cmn_err *e)
 		char tok[32];
 		snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1),
 		         p);
-		double s = 0;
+		long long st = 0;
 		if (strcmp(tok, "other") == 0)
 			*mask |= JS_STATUS_OTHER;
-		else if (len == 0 || len >= sizeof tok || num_arg("--status", tok, -1, 5, &s, e) ||
-		         s != floor(s))
+		else if (len == 0 || len >= sizeof tok ||
+		         cmn_num_int(tok, -1, 5, &st) != CMN_NUM_OK)
 			return cmn_err_set(e, CMN_EUSAGE,
 			                   "--status: '%.*s' is not a status -1..5 or 'other'",
 			                   (int)(len > 40 ? 40 : len), p);
 		else
-			*mask |= 1u << ((int)s + 1);
+			*mask |= 1u << ((int)st + 1);
 		p += len;
 		if (!*p)
 			break;
 	}
+	return 0;
+}
+
+/* --window FROM:TO: submit times in seconds, 0 <= FROM < TO. */
+static int window_arg(const char *v, struct js_clean_opts *o, struct cmn_err *e)
+{
+	const char *colon = strchr(v, ':');
+	char from[64];
+	if (!colon || (size_t)(colon - v) >= sizeof from)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--window: '%s' is not FROM:TO (submit times in seconds, e.g. "
+		                   "0:86400)",
+		                   v);
+	snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
+	double a, b;
+	if (cmn_opt_real("--window FROM", from, 0, 1e15, &a, e) ||
+	    cmn_opt_real("--window TO", colon + 1, 0, 1e15, &b, e))
+		return e->code;
+	if (!(a < b))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--window %s: FROM must be less than TO (the window [FROM, TO) "
+		                   "would keep no job)",
+		                   v);
+	o->window_from_s = a;
+	o->window_to_s = b;
 	return 0;
 }
 
@@ -289,14 +301,15 @@ static const struct option long_opts[] = {
 /* --resizable P:K: a percentage and an iteration count. */
 static int parse_resizable(struct cli *c, const char *arg, struct cmn_err *e)
 {
-	char *end;
-	double p = strtod(arg, &end);
-	long k = 0;
-	int ok = end != arg && *end == ':' && p >= 0 && p <= 100;
+	const char *colon = strchr(arg, ':');
+	char pct[64];
+	double p = 0;
+	long long k = 0;
+	int ok = colon && (size_t)(colon - arg) < sizeof pct;
 	if (ok) {
-		const char *ks = end + 1;
-		k = strtol(ks, &end, 10);
-		ok = end != ks && *end == '\0' && k >= 2 && k <= 65535;
+		snprintf(pct, sizeof pct, "%.*s", (int)(colon - arg), arg);
+		ok = cmn_num_real(pct, 0, 100, &p) == CMN_NUM_OK &&
+		     cmn_num_int(colon + 1, 2, 65535, &k) == CMN_NUM_OK;
 	}
 	if (!ok)
 		return cmn_err_set(e, CMN_EUSAGE,
@@ -326,7 +339,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 	c->gamma_s = 10;
 	js_clean_opts_default(&c->clean);
 	int opt, rc = 0, w = 0;
-	double x = 0;
+	long long x = 0;
 	opterr = 0;
 	while (!rc && (opt = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
 		switch (opt) {
@@ -348,10 +361,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_ORDER: rc = parse_order(c, optarg, e); break;
 		case O_KILL: c->kill = 1; break;
 		case O_SEED:
-			rc = num_arg("--seed", optarg, 0, 4294967295.0, &x, e);
+			rc = cmn_opt_int("--seed", optarg, 0, 4294967295LL, &x, e);
 			c->seed = (unsigned long)x;
 			break;
-		case O_GAMMA: rc = num_arg("--gamma", optarg, 0, 1e12, &c->gamma_s, e); break;
+		case O_GAMMA: rc = cmn_opt_real("--gamma", optarg, 0, 1e12, &c->gamma_s, e); break;
 		case O_SKIP_BAD: c->skip_bad = 1; break;
 		case O_SIZE_FIELD:
 			rc = word_arg("--size-field", optarg, "allocated", "requested", &w, e);
@@ -380,40 +393,27 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 			if (strcmp(optarg, "auto") == 0) {
 				c->clean.procs_per_node = 0;
 			} else {
-				rc = num_arg("--procs-per-node", optarg, 1, 1 << 20, &x, e);
+				rc = cmn_opt_int("--procs-per-node", optarg, 1, 1 << 20, &x, e);
 				c->clean.procs_per_node = (int)x;
 			}
 			break;
 		case O_STATUS: rc = status_arg(optarg, &c->clean.status_mask, e); break;
-		case O_WINDOW: {
-			const char *colon = strchr(optarg, ':');
-			char a[64] = "", b[64] = "";
-			if (!colon || colon - optarg >= 63 || strlen(colon + 1) >= 63) {
-				rc = cmn_err_set(e, CMN_EUSAGE, "--window: expected FROM:TO");
-				break;
-			}
-			memcpy(a, optarg, (size_t)(colon - optarg));
-			strcpy(b, colon + 1);
-			rc = num_arg("--window", a, 0, 1e15, &c->clean.window_from_s, e);
-			if (!rc)
-				rc = num_arg("--window", b, 0, 1e15, &c->clean.window_to_s, e);
-			break;
-		}
+		case O_WINDOW: rc = window_arg(optarg, &c->clean, e); break;
 		case O_OFFSET:
-			rc = num_arg("--offset", optarg, 0, 1e12, &x, e);
+			rc = cmn_opt_int("--offset", optarg, 0, 1000000000000LL, &x, e);
 			c->clean.offset = (long)x;
 			break;
 		case O_FIRST:
-			rc = num_arg("--first", optarg, 1, 1e12, &x, e);
+			rc = cmn_opt_int("--first", optarg, 1, 1000000000000LL, &x, e);
 			c->clean.first = (long)x;
 			break;
 		case O_AMULT:
-			rc =
-			    num_arg("--arrival-mult", optarg, 1e-9, 1e9, &c->clean.arrival_mult, e);
+			rc = cmn_opt_real("--arrival-mult", optarg, 1e-9, 1e9,
+			                  &c->clean.arrival_mult, e);
 			break;
 		case O_RCOEF:
-			rc =
-			    num_arg("--runtime-coef", optarg, 1e-9, 1e9, &c->clean.runtime_coef, e);
+			rc = cmn_opt_real("--runtime-coef", optarg, 1e-9, 1e9,
+			                  &c->clean.runtime_coef, e);
 			break;
 		case O_JOBS_OUT: c->jobs_out = optarg; break;
 		case O_SUMMARY_OUT: c->summary_out = optarg; break;

@@ -42,6 +42,7 @@ int js_synth_generate(const char *spec, unsigned long seed, int machine_nodes,
 	if (effective)
 		snprintf(effective, efflen, "%s", w->source);
 	if (rc) {
+		cmn_err_prefix(e, "synthetic model '%s'", spec);
 		js_workload_free(w);
 		return rc;
 	}

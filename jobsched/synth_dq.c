@@ -44,7 +44,7 @@ static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, st
 	double load = cmn_params_num(p, "load");
 	double req_factor = cmn_params_num(p, "req_factor");
 	if (n1 > n2)
-		return cmn_err_set(e, CMN_EUSAGE, "synthetic model dq: n1 = %d > n2 = %d", n1, n2);
+		return cmn_err_set(e, CMN_EUSAGE, "n1 = %d > n2 = %d", n1, n2);
 	size_t k = (size_t)(n2 - n1 + 1);
 	double *weight = malloc(k * sizeof *weight);
 	if (!weight)
@@ -58,18 +58,27 @@ static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, st
 		mean_size += wi * i;
 	}
 	mean_size /= sum;
-	if (load > 0) { /* derived: echo the value actually used */
+	if (load > 0) { /* derived: within mean_iat's own range, echoed as used */
 		mean_iat = mean_size * mean_run / (load * machine_nodes);
-		for (int i = 0; i < p->n; i++)
-			if (strcmp(p->defs[i].key, "mean_iat") == 0) {
-				p->num[i] = mean_iat;
-				snprintf(p->str[i], sizeof p->str[i], "%.15g", mean_iat);
-			}
+		int i = 0;
+		while (strcmp(p->defs[i].key, "mean_iat") != 0)
+			i++;
+		if (!(mean_iat >= p->defs[i].min && mean_iat <= p->defs[i].max)) {
+			free(weight);
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "load=%g on %d nodes makes mean_iat = %g s (mean size %g x "
+			    "mean_run %g / (load x nodes)), outside [%g, %g]",
+			    load, machine_nodes, mean_iat, mean_size, mean_run, p->defs[i].min,
+			    p->defs[i].max);
+		}
+		p->num[i] = mean_iat;
+		snprintf(p->str[i], sizeof p->str[i], "%.15g", mean_iat);
 	}
 	gsl_ran_discrete_t *d = gsl_ran_discrete_preproc(k, weight);
 	free(weight);
 	if (!d)
-		return cmn_err_set(e, CMN_ENOMEM, "synthetic model dq: cannot build D(q)");
+		return cmn_err_set(e, CMN_ENOMEM, "cannot build D(q)");
 	double t = 0;
 	int rc = 0;
 	for (long i = 0; i < jobs && !rc; i++) {

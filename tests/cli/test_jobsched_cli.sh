@@ -302,4 +302,53 @@ check "killed run: its temporary existed before the signal" test $seen -eq 1
 check "killed run: ended by SIGTERM" test $rc -eq 143
 check "killed run: nothing left behind" test -z "$(ls "$T/killed")"
 
+# Every class of bad option value and specification: exit 2, the option or
+# the spec named with what is wrong, nothing written.
+bad_opt() { # needle args..
+	local needle=$1
+	shift
+	rm -f "$T/bo.csv"
+	"$JS" --synthetic dq:jobs=20 --machine flat:nodes=32 --quiet --summary-out "$T/bo.csv" "$@" \
+		> /dev/null 2> "$T/err"
+	check "bad option $*: exit 2, says '$needle', nothing written" \
+		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
+}
+bad_opt "--window 10:5: FROM must be less than TO" --window 10:5
+bad_opt "--window 5:5: FROM must be less than TO" --window 5:5
+bad_opt "--window FROM: '' is not a number" --window :
+bad_opt "--window TO: '' is not a number" --window 5:
+bad_opt "--window FROM: 'a' is not a number" --window a:b
+bad_opt "--window TO: 'inf' is not a number" --window 0:inf
+bad_opt "--window TO: 'nan' is not a number" --window 0:nan
+bad_opt "--window FROM: '-1' is not a number" --window -1:5
+bad_opt "--window: '5' is not FROM:TO" --window 5
+bad_opt "--first: '-5' is not an integer" --first -5
+bad_opt "--first: '1.5' is not an integer" --first 1.5
+bad_opt "--first: '1e3' is not an integer" --first 1e3
+bad_opt "--first: '' is not an integer" --first=
+bad_opt "--offset: '1.5' is not an integer" --offset 1.5
+bad_opt "--offset: ' 3' is not an integer" --offset " 3"
+bad_opt "--seed: '99999999999999999999' is not an integer" --seed 99999999999999999999
+bad_opt "--seed: '4294967296' is not an integer" --seed 4294967296
+bad_opt "--seed: '0x10' is not an integer" --seed 0x10
+bad_opt "--seed: '7abc' is not an integer" --seed 7abc
+bad_opt "--gamma: 'nan' is not a number" --gamma nan
+bad_opt "--gamma: '1e999' is not a number" --gamma 1e999
+bad_opt "--arrival-mult: 'inf' is not a number" --arrival-mult inf
+bad_opt "--runtime-coef: '0' is not a number" --runtime-coef 0
+bad_opt "--status: '' is not a status -1..5 or 'other'" --status 1,,0
+bad_opt "--status: '1.0' is not a status" --status 1.0,0
+bad_opt "--status: ' 1' is not a status" --status " 1"
+bad_opt "--resizable: '50:1e3' is not P:K" --resizable 50:1e3
+bad_opt "--queue-order: 'priority:' is not" --queue-order priority:
+bad_opt "--queue-order priority:qfactor_w=1,: parameter 2 is empty" --queue-order priority:qfactor_w=1,
+bad_opt "machine 'kary-ntree:k=64,n=11': k^n = 64^11 nodes: more than the limit" --machine kary-ntree:k=64,n=11
+bad_opt "machine 'kary-ntree:k=4,n=3,': parameter 3 is empty" --machine kary-ntree:k=4,n=3,
+bad_opt "scheduler 'fpfs:maxjumps=1e3': parameter maxjumps: '1e3' is not an integer" --sched fpfs:maxjumps=1e3
+bad_opt "allocator 'quasi:qct=': parameter qct: empty value" --alloc quasi:qct=
+bad_opt "run-time model 'speedup:s=nan': parameter s: 'nan' is not a finite number" --runtime speedup:s=nan
+bad_opt "synthetic model 'dq:jobs=10,,q=0.5': parameter 2 is empty" --synthetic dq:jobs=10,,q=0.5
+bad_opt "synthetic model 'dq:': no parameters after ':'" --synthetic dq:
+bad_opt "load=1e-300 on 32 nodes makes mean_iat" --synthetic dq:load=1e-300
+
 finish

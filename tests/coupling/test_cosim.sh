@@ -202,5 +202,24 @@ for j in csv.DictReader(open('$T/rs.csv')):
 "$B/cosim" $R --runtime full:class=S --jobs-out "$T/rf.csv" > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && [ ! -e "$T/rf.csv" ] && grep -q "cannot run resizable jobs (job" "$T/err" &&
 	ok "full refuses resizable jobs" || ko "full resize: $(cat "$T/err")"
+# Bad option values, cosim's own (the study's) and the shared ones: exit 2,
+# the option named, nothing written.
+bad_opt() { # needle args..
+	local needle=$1
+	shift
+	rm -rf "$T/bo" "$T/bo.csv"
+	"$B/cosim" --synthetic dq:jobs=10 --machine flat:nodes=16 --quiet "$@" > /dev/null 2> "$T/err"
+	status_says $? eq 2 "$needle" "$T/err" "$T/bo" && [ ! -e "$T/bo.csv" ] &&
+		ok "bad option $*: exit 2, says '$needle', nothing written" ||
+		ko "bad option $*: $(cat "$T/err")"
+}
+bad_opt "--parallel: '2.5' is not an integer in \\[1, 1024\\]" --out "$T/bo" --parallel 2.5
+bad_opt "--parallel: '99999999999999999999' is not an integer" --out "$T/bo" --parallel 99999999999999999999
+bad_opt "--snapshot: 'inf' is not a number" --out "$T/bo" --snapshot inf
+bad_opt "--snapshot: ' 5' is not a number" --out "$T/bo" --snapshot " 5"
+bad_opt "--window 10:5: FROM must be less than TO" --window 10:5 --summary-out "$T/bo.csv"
+bad_opt "--seed: '1.5' is not an integer" --seed 1.5 --summary-out "$T/bo.csv"
+bad_opt "run-time model 'linkload:kernels=is,': parameter 2 is empty" --runtime linkload:kernels=is, \
+	--summary-out "$T/bo.csv"
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]

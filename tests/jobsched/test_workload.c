@@ -320,6 +320,23 @@ static void test_dq_generator(void)
 	CU_ASSERT_EQUAL(js_synth_generate("dq:q=1.5", 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
 	CU_ASSERT_EQUAL(js_synth_generate("poisson", 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "dq"));
+	/* bad specifications, derived values included: refused, the spec quoted */
+	static const char *const bad[][2] = {
+	    {"dq:n1=5,n2=2", "n1 = 5 > n2 = 2"},
+	    {"dq:jobs=10,", "parameter 2 is empty"},
+	    {"dq:jobs=1e3", "'1e3' is not an integer"},
+	    {"dq:load=1e-300", "makes mean_iat = 7.08"},
+	    {"dq:load=100,n1=1,n2=1,mean_run=0.001", "makes mean_iat = 1.5625e-07 s"},
+	    {"dq:", "no parameters after ':'"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		CU_ASSERT_EQUAL(js_synth_generate(bad[i][0], 1, 64, &w2, NULL, 0, &e), CMN_EUSAGE);
+		CU_ASSERT_PTR_NULL(w2);
+		char want[128];
+		snprintf(want, sizeof want, "synthetic model '%s': ", bad[i][0]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, want));
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i][1]));
+	}
 	js_workload_free(w);
 }
 
