@@ -47,6 +47,7 @@ static int flit_create(const struct net_engine_args *a, void **state, struct cmn
 	f->m = m;
 	struct cmn_params cp;
 	if (flit_params_parse(a->params, NULL, m, &cp, &f->p, e)) {
+		cmn_err_prefix(e, "engine 'flit:%s'", a->params ? a->params : "");
 		flit_destroy(f);
 		return e->code;
 	}

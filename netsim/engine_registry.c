@@ -25,5 +25,9 @@ const struct net_engine_ops *net_engine_find(const char *spec, const char **para
 	const char *colon = strchr(spec, ':');
 	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - spec) : 63, spec);
 	*params = colon ? colon + 1 : NULL;
+	if (colon && !colon[1]) {
+		cmn_err_set(e, CMN_EUSAGE, "engine '%s': no parameters after ':'", spec);
+		return NULL;
+	}
 	return cmn_registry_find((const void *const *)net_engine_registry, name, "engine", e);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/checked.h"
 #include "flit_internal.h"
 
 void flit_params_default(struct flit_params *p)
@@ -263,7 +264,7 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 		                                      : "",
 		                   n->m->spec);
 	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
-	n->dist = malloc(nv * nodes * sizeof *n->dist);
+	n->dist = malloc(cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->dist));
 	n->tie = calloc(nv, sizeof *n->tie);
 	n->picked = malloc(((size_t)n->nl + 1) * sizeof *n->picked);
 	int *queue = malloc(nv * sizeof *queue);
@@ -365,7 +366,7 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 			ring <<= 1;
 		n->wbase[l] = at;
 		n->wmask[l] = (int64_t)ring - 1;
-		at += ring;
+		at = cmn_size_add(at, ring);
 	}
 	n->wbase[n->nl] = at;
 	return 0;
@@ -394,9 +395,26 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->nodes = m->nodes;
 	n->maxr = plat_max_route(m);
 	n->rstride = n->maxr > 0 ? (size_t)n->maxr : 1;
-	/* VC v of port i at in[i V + v]: a node's injection port uses its VC 0 */
-	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
-	size_t allvc = nports * (size_t)p->vcs;
+	if (n->maxr > SHRT_MAX) { /* a flit's hop index is a short, adaptive distances too */
+		free(n);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s has routes of up to %d links; the engine "
+		                   "counts hops to %d",
+		                   m->spec, plat_max_route(m), SHRT_MAX);
+	}
+	/* VC v of port i at in[i V + v]: a node's injection port uses its VC 0
+	 * (sizes from the machine and the parameters: saturated, so that an
+	 * impossible one fails to allocate instead of wrapping around) */
+	size_t nvc = cmn_size_mul((size_t)n->nl, (size_t)p->vcs),
+	       nports = (size_t)n->nl + (size_t)n->nodes;
+	size_t allvc = cmn_size_mul(nports, (size_t)p->vcs);
+	if (allvc > INT_MAX) { /* VC ids are ints */
+		free(n);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s with vcs=%d makes %zu virtual channels, more "
+		                   "than %d",
+		                   m->spec, p->vcs, allvc, INT_MAX);
+	}
 	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
 	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
 	n->lcap = malloc(((size_t)n->nl + 1) * sizeof *n->lcap);
@@ -412,10 +430,10 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 		return e->code;
 	}
 	n->in = calloc(allvc, sizeof *n->in);
-	n->credits = malloc((nvc ? nvc : 1) * sizeof *n->credits);
+	n->credits = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->credits));
 	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
-	n->wire = malloc(n->wbase[n->nl] * sizeof *n->wire + 1);
-	n->cwire = calloc(n->wbase[n->nl] + 1, sizeof *n->cwire);
+	n->wire = malloc(cmn_size_add(cmn_size_mul(n->wbase[n->nl], sizeof *n->wire), 1));
+	n->cwire = calloc(cmn_size_add(n->wbase[n->nl], 1), sizeof *n->cwire);
 	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
 	n->port = malloc(nports * sizeof *n->port);
 	n->rr = calloc((size_t)n->nv, sizeof *n->rr);
@@ -440,16 +458,16 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	n->con = calloc((size_t)n->nl + 1, sizeof *n->con);
 	n->fact = malloc(((size_t)n->nl + 1) * sizeof *n->fact);
 	n->cact = malloc(((size_t)n->nl + 1) * sizeof *n->cact);
-	n->aptr = calloc(nports * (size_t)p->vcs, sizeof *n->aptr);
+	n->aptr = calloc(allvc, sizeof *n->aptr);
 	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
 	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
 	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
 	         n->gptr && n->aptr && n->hold && n->rbits && n->evhead && n->qbits && n->fon &&
 	         n->con && n->fact && n->cact;
 	size_t slab = 0; /* the link VCs' buffers, one after another */
-	for (size_t i = 0; i < nvc; i++)
-		slab += (size_t)n->lcap[i / (size_t)p->vcs];
-	ok = ok && (n->fslab = malloc((slab ? slab : 1) * sizeof *n->fslab)) != NULL;
+	for (int l = 0; ok && l < n->nl; l++)
+		slab = cmn_size_add(slab, cmn_size_mul((size_t)n->lcap[l], (size_t)p->vcs));
+	ok = ok && (n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))) != NULL;
 	for (size_t i = 0, at = 0; ok && i < nvc; i++) {
 		int cap = n->lcap[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
@@ -566,7 +584,7 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	/* deterministic routes cached per node pair when that takes at most 16 MB */
 	size_t pairs = (size_t)n->nodes * (size_t)n->nodes;
 	if (!p->adaptive && n->maxr > 0 &&
-	    pairs * ((size_t)n->maxr + 1) * sizeof(int) <= (16u << 20)) {
+	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->maxr + 1), sizeof(int)) <= (16u << 20)) {
 		n->rcache = malloc(pairs * (size_t)n->maxr * sizeof *n->rcache);
 		n->rlen = malloc(pairs * sizeof *n->rlen);
 		if (!n->rcache || !n->rlen) {

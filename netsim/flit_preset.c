@@ -125,7 +125,8 @@ int flit_params_parse(const char *kvs, const char *preset, const struct plat_mac
 		    append_missing(merged, sizeof merged, ps->kvs, kvs, tk))
 			return cmn_err_set(e, CMN_EUSAGE, "flit engine parameters too long");
 		size_t used = strlen(merged);
-		snprintf(merged + used, sizeof merged - used, ",preset=%s", ps->name);
+		snprintf(merged + used, sizeof merged - used, "%spreset=%s", used ? "," : "",
+		         ps->name);
 		if (cmn_params_parse(flit_param_defs, merged, cp, e))
 			return e->code;
 	}

@@ -2,6 +2,7 @@
  * each on its own nodes, and reports per job its time and its slowdown
  * against running alone on the same nodes, and per link the bytes carried. */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "../apptraces/gen.h"
+#include "../common/number.h"
 #include "../common/outfile.h"
 #include "../platforms/xml_read.h"
 #include "../platforms/xml_write.h"
@@ -76,12 +78,13 @@ static int parse_job(const char *arg, struct job_arg *j, struct cmn_err *e)
 	char *at2 = strchr(j->nodes, '@');
 	j->start = 0;
 	if (at2) {
-		char *end;
 		*at2 = '\0';
-		j->start = strtod(at2 + 1, &end);
-		if (end == at2 + 1 || *end || !(j->start >= 0))
-			return cmn_err_set(e, CMN_EUSAGE, "--job '%s': START must be seconds >= 0",
-			                   arg);
+		if (cmn_num_real(at2 + 1, 0, 1e15, &j->start) != CMN_NUM_OK)
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--job '%s': START '%s' is not a number of seconds in [0, "
+			    "1e15]",
+			    arg, at2 + 1);
 	}
 	return 0;
 }
@@ -161,13 +164,13 @@ int main(int argc, char **argv)
 	           *links_out = NULL, *cfg[MAX_CFG + 1] = {NULL};
 	static struct job_arg jobs[MAX_JOBS];
 	int njobs = 0, ncfg = 0, alone = 1, quiet = 0, periter = 0, ring = 0, opt;
-	long iterations = 0, repeat = 1;
+	long long iterations = 0, repeat = 1;
 	double until = 0;
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		char *end = NULL;
+		int bad = 0;
 		switch (opt) {
 		case O_PLAT: platform = optarg; break;
 		case O_MACH: machine = optarg; break;
@@ -180,13 +183,8 @@ int main(int argc, char **argv)
 			njobs++;
 			break;
 		case O_ENGINE: engine = optarg; break;
-		case O_ITER:
-			iterations = strtol(optarg, &end, 10);
-			if (*end || end == optarg || iterations < 0) {
-				fprintf(stderr, "netsim: --iterations: '%s' is not a count\n",
-				        optarg);
-				return 2;
-			}
+		case O_ITER: /* + 1 with --per-iteration: still an int */
+			bad = cmn_opt_int("--iterations", optarg, 0, INT_MAX - 1, &iterations, &e);
 			break;
 		case O_CFG:
 			if (ncfg == MAX_CFG || !strchr(optarg, ':')) {
@@ -196,12 +194,7 @@ int main(int argc, char **argv)
 			cfg[ncfg++] = optarg;
 			break;
 		case O_REPEAT:
-			repeat = strtol(optarg, &end, 10);
-			if (*end || end == optarg || repeat < 1) {
-				fprintf(stderr, "netsim: --repeat: '%s' is not a count >= 1\n",
-				        optarg);
-				return 2;
-			}
+			bad = cmn_opt_int("--repeat", optarg, 1, 1000000000, &repeat, &e);
 			break;
 		case O_PERITER: periter = 1; break;
 		case O_ALLTOALL:
@@ -212,14 +205,7 @@ int main(int argc, char **argv)
 			}
 			ring = optarg[0] == 'r';
 			break;
-		case O_UNTIL:
-			until = strtod(optarg, &end);
-			if (*end || end == optarg || !(until > 0)) {
-				fprintf(stderr, "netsim: --until: '%s' is not a time > 0\n",
-				        optarg);
-				return 2;
-			}
-			break;
+		case O_UNTIL: bad = cmn_opt_real_pos("--until", optarg, 1e15, &until, &e); break;
 		case O_JOBS: jobs_out = optarg; break;
 		case O_LINKS: links_out = optarg; break;
 		case O_NOALONE: alone = 0; break;
@@ -230,6 +216,10 @@ int main(int argc, char **argv)
 			fprintf(stderr,
 			        "netsim: unknown or incomplete option '%s'\n(try netsim --help)\n",
 			        argv[optind - 1]);
+			return 2;
+		}
+		if (bad) {
+			fprintf(stderr, "netsim: %s\n", e.msg);
 			return 2;
 		}
 	}
@@ -348,7 +338,8 @@ int main(int argc, char **argv)
 		rc = ops->evaluate(state, nn, njobs, until, next, &e);
 	}
 	if (!rc && repeat > 1)
-		fprintf(stderr, "netsim: %ld evaluations, %.3f ms each (wall), identical results\n",
+		fprintf(stderr,
+		        "netsim: %lld evaluations, %.3f ms each (wall), identical results\n",
 		        repeat,
 		        1e3 *
 		            ((double)(w1.tv_sec - w0.tv_sec) +

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/number.h"
 #include "netsim.h"
 
 /* "a-b,c,..." into nodes; the count must be `ranks`. */
@@ -10,34 +11,28 @@ static int parse_list(const struct plat_machine *m, const char *spec, int ranks,
                       struct cmn_err *e)
 {
 	int n = 0;
-	for (const char *p = spec; *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p || a < 0)
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "nodes '%s': not a list of ids and ranges", spec);
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				return cmn_err_set(e, CMN_EUSAGE, "nodes '%s': bad range", spec);
+	for (const char *p = spec; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t len = strcspn(p, ",");
+		char item[64];
+		long long v[2];
+		int got = len < sizeof item ? 0 : -1;
+		if (!got) {
+			snprintf(item, sizeof item, "%.*s", (int)len, p);
+			got = cmn_num_int_list(item, '-', 0, m->nodes - 1, v, 2, NULL);
 		}
-		if (*end && *end != ',')
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "nodes '%s': not a list of ids and ranges", spec);
-		for (long v = a; v <= b; v++) {
-			if (v >= m->nodes)
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "nodes '%s': node %ld is not one of the %d nodes", spec, v,
-				    m->nodes);
+		if (got < 0 || (got == 2 && v[1] < v[0]))
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "nodes '%s': '%.*s' is not a node id in [0, %d] nor a range "
+			    "a-b of them (a <= b)",
+			    spec, (int)len, p, m->nodes - 1);
+		for (long long x = v[0]; x <= v[got - 1]; x++) {
 			if (n == ranks)
 				return cmn_err_set(e, CMN_EUSAGE,
 				                   "nodes '%s': more than the trace's %d ranks",
 				                   spec, ranks);
-			nodes[n++] = (int)v;
+			nodes[n++] = (int)x;
 		}
-		p = *end ? end + 1 : end;
 	}
 	if (n != ranks)
 		return cmn_err_set(e, CMN_EUSAGE, "nodes '%s': %d nodes for a trace of %d ranks",
@@ -78,17 +73,18 @@ int net_place(const struct plat_machine *m, const char *spec, int ranks, char *u
 		for (int r = 0; r < ranks; r++)
 			used[nodes[r]] = 0;
 	} else {
-		unsigned long seed = 0;
-		char *end = NULL;
-		if (strncmp(spec, "random:seed=", 12) == 0)
-			seed = strtoul(spec + 12, &end, 10);
-		if (strcmp(spec, "random") != 0 && (!end || *end || end == spec + 12))
-			return cmn_err_set(e, CMN_EUSAGE, "placement '%s': random or random:seed=N",
+		long long seed = 0;
+		if (strcmp(spec, "random") != 0 &&
+		    (strncmp(spec, "random:seed=", 12) != 0 ||
+		     cmn_num_int(spec + 12, 0, 4294967295LL, &seed) != CMN_NUM_OK))
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "placement '%s': random or random:seed=N (N in [0, "
+			                   "4294967295])",
 			                   spec);
 		gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
 		if (!g)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		gsl_rng_set(g, seed);
+		gsl_rng_set(g, (unsigned long)seed);
 		int *pool = malloc((size_t)nfree * sizeof *pool);
 		if (!pool) {
 			gsl_rng_free(g);

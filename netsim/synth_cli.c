@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/gnuplot.h"
+#include "../common/number.h"
 #include "../common/outfile.h"
 #include "flit_preset.h"
 #include "flit_synth.h"
@@ -49,15 +50,17 @@ static void usage(FILE *f)
 	cmn_registry_help(f, (const void *const *)net_traffic_registry, "traffic pattern");
 }
 
-static int number(const char *opt, const char *arg, double lo, double hi, double *out)
+/* --sweep-load FROM:TO:STEP into v: 0 < FROM <= TO <= 1, STEP > 0, at most
+ * 1000 loads. */
+static int sweep_arg(const char *arg, double *v, struct cmn_err *e)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (*end || end == arg || !(v >= lo && v <= hi)) {
-		fprintf(stderr, "netsim: %s: '%s' is not a number in [%g, %g]\n", opt, arg, lo, hi);
-		return -1;
-	}
-	*out = v;
+	int bad = 0;
+	if (cmn_num_real_list(arg, ':', 0, 1, v, 3, &bad) != 3 || !(v[0] > 0 && v[0] <= v[1]) ||
+	    !(v[2] > 0) || (v[1] - v[0]) / v[2] > 999)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--sweep-load '%s': give FROM:TO:STEP, 0 < FROM <= TO <= 1, "
+		                   "STEP > 0, at most 1000 loads",
+		                   arg);
 	return 0;
 }
 
@@ -130,64 +133,45 @@ int netsim_synth_main(int argc, char **argv)
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
 	flit_synth_default(&o);
-	int quiet = 0, opt;
-	double v, sweep[3] = {0, 0, 0};
-	char extra;
+	int quiet = 0, opt, rc = 0;
+	long long v = 0;
+	double sweep[3] = {0, 0, 0};
 	const char *plot = NULL, *preset = NULL, *heat = NULL, *links_out = NULL;
+	struct cmn_err e;
+	cmn_err_clear(&e);
 	opterr = 0;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while (!rc && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_TRAFFIC: traffic = optarg; break;
 		case O_MACH: machine = optarg; break;
 		case O_ENGINE: engine = optarg; break;
-		case O_LOAD:
-			if (number("--load", optarg, 1e-9, 1, &o.load))
-				return 2;
-			break;
+		case O_LOAD: rc = cmn_opt_real("--load", optarg, 1e-9, 1, &o.load, &e); break;
 		case O_PACKET:
-			if (number("--packet", optarg, 1, 1e6, &v))
-				return 2;
+			rc = cmn_opt_int("--packet", optarg, 1, 1000000, &v, &e);
 			o.packet = (int)v;
 			break;
 		case O_CYCLES:
-			if (number("--cycles", optarg, 1, 1e12, &v))
-				return 2;
+			rc = cmn_opt_int("--cycles", optarg, 1, 1000000000000LL, &v, &e);
 			o.max_cycles = (long)v;
 			break;
 		case O_WARMUP:
-			if (number("--warmup", optarg, 0, 1e12, &v))
-				return 2;
+			rc = cmn_opt_int("--warmup", optarg, 0, 1000000000000LL, &v, &e);
 			o.warmup = (long)v;
 			break;
 		case O_SAMPLE:
-			if (number("--sample", optarg, 1, 1e12, &v))
-				return 2;
+			rc = cmn_opt_int("--sample", optarg, 1, 1000000000000LL, &v, &e);
 			o.sample = (long)v;
 			break;
 		case O_TOL:
-			if (number("--tolerance", optarg, 0, 10, &o.tolerance))
-				return 2;
+			rc = cmn_opt_real("--tolerance", optarg, 0, 10, &o.tolerance, &e);
 			break;
 		case O_SEED:
-			if (number("--seed", optarg, 0, 4294967295.0, &v))
-				return 2;
+			rc = cmn_opt_int("--seed", optarg, 0, 4294967295LL, &v, &e);
 			o.seed = (unsigned long)v;
 			break;
 		case O_OUT: out = optarg; break;
-		case O_SWEEP:
-			if (sscanf(optarg, "%lf:%lf:%lf%c", &sweep[0], &sweep[1], &sweep[2],
-			           &extra) != 3 ||
-			    !(sweep[0] > 0 && sweep[1] <= 1 && sweep[0] <= sweep[1] &&
-			      sweep[2] > 0) ||
-			    (sweep[1] - sweep[0]) / sweep[2] > 999) {
-				fprintf(stderr,
-				        "netsim: --sweep-load '%s': give FROM:TO:STEP, 0 < FROM <= "
-				        "TO <= 1, STEP > 0, at most 1000 loads\n",
-				        optarg);
-				return 2;
-			}
-			break;
+		case O_SWEEP: rc = sweep_arg(optarg, sweep, &e); break;
 		case O_PLOT: plot = optarg; break;
 		case O_PRESET: preset = optarg; break;
 		case O_HEAT: heat = optarg; break;
@@ -202,6 +186,10 @@ int netsim_synth_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (rc) {
+		fprintf(stderr, "netsim: %s\n", e.msg);
+		return 2;
+	}
 	if (optind < argc || !traffic || !machine) {
 		fprintf(stderr, "netsim: --traffic needs --machine and no other arguments\n");
 		return 2;
@@ -215,13 +203,15 @@ int netsim_synth_main(int argc, char **argv)
 		fprintf(stderr, "netsim: --plot draws a --sweep-load\n");
 		return 2;
 	}
-	struct cmn_err e;
-	cmn_err_clear(&e);
 	const char *colon = strchr(engine, ':');
 	size_t name_len = colon ? (size_t)(colon - engine) : strlen(engine);
 	if (name_len != 4 || strncmp(engine, "flit", 4) != 0) {
 		fprintf(stderr, "netsim: --traffic runs on the flit engine only, not '%s'\n",
 		        engine);
+		return 2;
+	}
+	if (colon && !colon[1]) {
+		fprintf(stderr, "netsim: --engine '%s': no parameters after ':'\n", engine);
 		return 2;
 	}
 	struct plat_machine *m = NULL;
@@ -243,7 +233,7 @@ int netsim_synth_main(int argc, char **argv)
 	double loads[1000];
 	int npts = 0;
 	long *lf = heat || links_out ? calloc((size_t)m->nlinks + 1, sizeof *lf) : NULL;
-	int rc = (heat || links_out) && !lf ? cmn_err_set(&e, CMN_ENOMEM, "out of memory") : 0;
+	rc = (heat || links_out) && !lf ? cmn_err_set(&e, CMN_ENOMEM, "out of memory") : 0;
 	if (!rc)
 		rc = net_traffic_open(traffic, m, &t, &e);
 	o.link_flits = lf;

@@ -30,9 +30,10 @@ enum { PLAT_V_NODE, PLAT_V_SWITCH, PLAT_V_ROUTER, PLAT_V_GATEWAY };
  * per-node or per-link table is made whole, so a machine has at most
  * PLAT_MAX_NODES nodes (2^20 = 1,048,576: the machines studied have 10^5 to
  * 10^6) and at most PLAT_MAX_LINKS links and as many other vertices (2^26:
- * room for every family's links at PLAT_MAX_NODES nodes, and for the flit
- * engine's per-link tables of 64 VCs in ints). A specification that derives
- * more is refused, naming it and the limit, before anything is built. */
+ * room for every family's links at PLAT_MAX_NODES nodes, with products of a
+ * few such counts far from overflowing 64 bits). A specification that
+ * derives more is refused, naming it and the limit, before anything is
+ * built. */
 #define PLAT_MAX_NODES (1 << 20)
 #define PLAT_MAX_LINKS (1 << 26)
 

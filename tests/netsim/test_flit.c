@@ -606,6 +606,24 @@ static void test_bad_packets(void)
 	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "vc_alloc=islip needs router_delay >= 1"));
 	plat_machine_destroy(m);
+	/* sizes derived from the machine: a hop index is a short */
+	m = machine("mesh:dims=32768");
+	flit_params_default(&p);
+	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "has routes of up to 32769 links"));
+	plat_machine_destroy(m);
+	/* the parameter list: every item key=value */
+	m = machine("mesh:dims=4x4");
+	struct cmn_params cp;
+	static const char *const bad[][2] = {
+	    {"vcs=2,", "parameter 2 is empty"},         {"vcs=2,,buf=4", "parameter 2 is empty"},
+	    {"buf=", "parameter buf: empty value"},     {"buf=1e3", "'1e3' is not an integer"},
+	    {"buf=4096x", "'4096x' is not an integer"}, {"watchdog=99999999999", "is outside"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		CU_ASSERT_EQUAL(flit_params_parse(bad[i][0], NULL, m, &cp, &p, &e), CMN_EUSAGE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i][1]));
+	}
+	plat_machine_destroy(m);
 }
 
 /* Presets: their zero-load latencies are the reference simulators' closed

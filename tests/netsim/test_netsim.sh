@@ -265,4 +265,47 @@ check "SIGINT during a SimGrid run: it and its evaluation stop, nothing written"
 [ $? -eq 2 ] && ok "unknown trace: exit 2" || ko "unknown trace: $(cat "$T/err")"
 "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --engine flot 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: simgrid, s4u" "$T/err" && ok "unknown engine: exit 2" || ko "unknown engine"
+# Every class of bad option value, node list and spec, both modes: exit 2,
+# the option, list or spec named with what is wrong, nothing written.
+bad_opt() { # needle args..
+	local needle=$1
+	shift
+	rm -f "$T/bo.csv"
+	"$NS" --quiet "$@" > /dev/null 2> "$T/err"
+	check "bad option $*: exit 2, says '$needle', nothing written" \
+		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
+}
+J="--machine flat:nodes=8 --jobs-out $T/bo.csv"
+bad_opt "--iterations: '1.5' is not an integer" $J --job is.S.4@0-3 --iterations 1.5
+bad_opt "--iterations: '-1' is not an integer" $J --job is.S.4@0-3 --iterations -1
+bad_opt "--iterations: '99999999999' is not an integer" $J --job is.S.4@0-3 --iterations 99999999999
+bad_opt "--repeat: '1e3' is not an integer" $J --job is.S.4@0-3 --repeat 1e3
+bad_opt "--until: 'inf' is not a number" $J --job is.S.4@0-3 --until inf
+bad_opt "--until: 'nan' is not a number" $J --job is.S.4@0-3 --until nan
+bad_opt "START 'inf' is not a number" $J --job is.S.4@0-3@inf
+bad_opt "nodes '0-3,': '' is not a node id" $J --job is.S.4@0-3,
+bad_opt "nodes '0- 3': '0- 3' is not a node id" $J --job "is.S.4@0- 3"
+bad_opt "nodes '3-0': '3-0' is not a node id" $J --job is.S.4@3-0
+bad_opt "placement 'random:seed=-5': random or random:seed=N" $J --job is.S.4@random:seed=-5
+bad_opt "placement 'random:seed=99999999999999999999'" $J --job is.S.4@random:seed=99999999999999999999
+bad_opt "engine 'flit:': no parameters after ':'" $J --job is.S.4@0-3 --engine flit:
+bad_opt "engine 'flit:vcs=2,': parameter 2 is empty" $J --job is.S.4@0-3 --engine flit:vcs=2,
+bad_opt "machine 'kary-ntree:k=64,n=11': k^n = 64^11 nodes: more than the limit" \
+	--machine kary-ntree:k=64,n=11 --job is.S.4@0-3 --jobs-out "$T/bo.csv"
+S="--traffic uniform --machine mesh:dims=4x4 --synth-out $T/bo.csv"
+bad_opt "--load: 'nan' is not a number" $S --load nan
+bad_opt "--packet: '1.5' is not an integer" $S --packet 1.5
+bad_opt "--cycles: '1e99' is not an integer" $S --cycles 1e99
+bad_opt "--warmup: '-5' is not an integer" $S --warmup -5
+bad_opt "--sample: '' is not an integer" $S --sample=
+bad_opt "--seed: '99999999999999999999' is not an integer" $S --seed 99999999999999999999
+bad_opt "--tolerance: '0x1' is not a number" $S --tolerance 0x1
+bad_opt "--sweep-load '0.1:0.2:': give FROM:TO:STEP" $S --sweep-load 0.1:0.2:
+bad_opt "--sweep-load ' 0.1:0.2:0.1': give FROM:TO:STEP" $S --sweep-load " 0.1:0.2:0.1"
+bad_opt "--engine 'flit:': no parameters after ':'" $S --engine flit:
+bad_opt "traffic pattern 'hotspot:node=1,': parameter 2 is empty" --traffic hotspot:node=1, \
+	--machine mesh:dims=4x4 --synth-out "$T/bo.csv"
+bad_opt "has routes of up to 40001 links; the engine counts hops to 32767" --traffic tornado \
+	--machine mesh:dims=40000 --synth-out "$T/bo.csv"
+
 finish
