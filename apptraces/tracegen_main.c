@@ -1,11 +1,12 @@
 /* tracegen: NPB-like TI traces, and checking, statistics and comparison of
  * any TI trace. */
 #include <getopt.h>
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/number.h"
 #include "../common/outfile.h"
 #include "gen.h"
 #include "trace.h"
@@ -101,23 +102,32 @@ int main(int argc, char **argv)
 	                                     {0, 0, 0, 0}};
 	const char *rewrite = NULL, *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL,
 	           *name = NULL, *matrix = NULL, *cls = "S";
-	long ranks = -1, iters = 0;
+	long long ranks = -1, iters = 0;
 	double scale = 1, tol = 0.05;
-	int opt, dry = 0;
+	int opt, dry = 0, usage_err = 0;
+	struct cmn_err e;
+	cmn_err_clear(&e);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		char *end = NULL;
+	while (!usage_err && (opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (opt) {
 		case O_CHECK: check = optarg; break;
 		case O_STATS: stats = optarg; break;
 		case O_COMPARE: cmp = optarg; break;
 		case O_CLASS: cls = optarg; break;
-		case O_RANKS: ranks = strtol(optarg, &end, 10); break;
-		case O_ITER: iters = strtol(optarg, &end, 10); break;
-		case O_SCALE: scale = strtod(optarg, &end); break;
+		case O_RANKS:
+			usage_err = cmn_opt_int("--ranks", optarg, 1, INT_MAX, &ranks, &e);
+			break;
+		case O_ITER:
+			usage_err = cmn_opt_int("--iterations", optarg, 0, INT_MAX, &iters, &e);
+			break;
+		case O_SCALE:
+			usage_err = cmn_opt_real_pos("--flop-scale", optarg, 1e12, &scale, &e);
+			break;
 		case O_NAME: name = optarg; break;
 		case O_MATRIX: matrix = optarg; break;
-		case O_TOL: tol = strtod(optarg, &end); break;
+		case O_TOL:
+			usage_err = cmn_opt_real("--tolerance", optarg, 0, 1e9, &tol, &e);
+			break;
 		case 'o': out = optarg; break;
 		case O_DRY: dry = 1; break;
 		case O_REWRITE: rewrite = optarg; break;
@@ -130,14 +140,11 @@ int main(int argc, char **argv)
 			    argv[optind - 1]);
 			return 2;
 		}
-		if (end && (*end || end == optarg)) {
-			fprintf(stderr, "tracegen: %s: '%s' is not a number\n", argv[optind - 2],
-			        optarg);
-			return 2;
-		}
 	}
-	struct cmn_err e;
-	cmn_err_clear(&e);
+	if (usage_err) {
+		fprintf(stderr, "tracegen: %s\n(try tracegen --help)\n", e.msg);
+		return 2;
+	}
 	struct trace *t;
 	struct trace_stats s;
 	if (check || stats) {
@@ -175,8 +182,7 @@ int main(int argc, char **argv)
 		return rc ? fail(&e) : 0;
 	}
 	if (rewrite) { /* any trace, compute scaled, as index + rank files */
-		if (optind < argc || !out || check || stats || cmp || !(scale > 0) ||
-		    !isfinite(scale)) {
+		if (optind < argc || !out || check || stats || cmp) {
 			fprintf(
 			    stderr,
 			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n");
@@ -202,8 +208,8 @@ int main(int argc, char **argv)
 		return rc ? fail(&e) : 0;
 	}
 	if (cmp) {
-		if (optind != argc - 1 || !(tol >= 0)) {
-			fprintf(stderr, "tracegen: --compare A B (and a tolerance >= 0)\n");
+		if (optind != argc - 1) {
+			fprintf(stderr, "tracegen: --compare A B\n");
 			return 2;
 		}
 		struct trace *t2;
@@ -227,13 +233,8 @@ int main(int argc, char **argv)
 		                "--class)\n(try tracegen --help)\n");
 		return 2;
 	}
-	if (!(scale > 0) || !isfinite(scale)) {
-		fprintf(stderr, "tracegen: --flop-scale must be > 0\n");
-		return 2;
-	}
 	int exact;
-	if (trace_generate(argv[optind], cls[0], (int)(ranks > 1 << 20 ? 1 << 20 : ranks),
-	                   (int)iters, scale, &t, &exact, &e))
+	if (trace_generate(argv[optind], cls[0], (int)ranks, (int)iters, scale, &t, &exact, &e))
 		return fail(&e);
 	char base[128];
 	snprintf(base, sizeof base, "%s", name ? name : t->name);

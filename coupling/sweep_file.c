@@ -2,12 +2,14 @@
  * its axis values, directory, command and summary path. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/number.h"
 #include "grow.h"
 #include "sweep.h"
 
@@ -158,17 +160,10 @@ static int range_values(const char *spec, const char *path, int line, char ***ou
                         struct cmn_err *e)
 {
 	double v[3];
-	const char *p = spec;
-	for (int i = 0; i < 3; i++) {
-		char *end;
-		errno = 0;
-		v[i] = strtod(p, &end);
-		if (end == p || errno || !isfinite(v[i]) || *end != (i < 2 ? ':' : '\0'))
-			return cmn_err_set(e, CMN_EINPUT,
-			                   "%s:%d: range \"%s\": expected FROM:TO:STEP (numbers)",
-			                   path, line, spec);
-		p = end + 1;
-	}
+	if (cmn_num_real_list(spec, ':', -DBL_MAX, DBL_MAX, v, 3, NULL) != 3)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s:%d: range \"%s\": expected FROM:TO:STEP (numbers)", path,
+		                   line, spec);
 	if (!(v[2] > 0) || v[1] < v[0])
 		return cmn_err_set(e, CMN_EINPUT,
 		                   "%s:%d: range \"%s\": needs FROM <= TO and STEP > 0", path, line,
@@ -385,9 +380,8 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 		}
 		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, n, line, 0};
 	} else if (!strcmp(key, "repeat")) {
-		char *end;
-		long r = nw == 1 ? strtol(w[0], &end, 10) : 0;
-		if (nw != 1 || *end || r < 1 || r > 100000) {
+		long long r = 0;
+		if (nw != 1 || cmn_num_int(w[0], 1, 100000, &r) != CMN_NUM_OK) {
 			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: repeat = N (1..100000)", s->path,
 			                 line);
 			goto done;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/number.h"
 #include "sweep.h"
 
 #ifndef PROJECT_VERSION
@@ -55,16 +56,17 @@ int main(int argc, char **argv)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, opt;
 	const char *out = NULL, *emit = NULL, *output = NULL;
+	struct cmn_err e;
+	cmn_err_clear(&e);
 	while ((opt = getopt_long(argc, argv, "j:o:", opts, NULL)) != -1) {
-		char *end;
+		long long j;
 		switch (opt) {
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 4096) {
-				fprintf(stderr, "sweep: -j %s: a number of processes, 1..4096\n",
-				        optarg);
+			if (cmn_opt_int("--jobs", optarg, 1, 4096, &j, &e)) {
+				fprintf(stderr, "sweep: %s (processes at a time)\n", e.msg);
 				return 2;
 			}
+			jobs = (int)j;
 			break;
 		case O_OUT: out = optarg; break;
 		case O_DRY: dry = 1; break;
@@ -83,8 +85,6 @@ int main(int argc, char **argv)
 		        "and --emit (-o goes with --emit)\n(try sweep --help)\n");
 		return 2;
 	}
-	struct cmn_err e;
-	cmn_err_clear(&e);
 	struct cpl_sweep *s;
 	if (cpl_sweep_read(argv[optind], out, &s, &e)) {
 		fprintf(stderr, "sweep: %s\n", e.msg);

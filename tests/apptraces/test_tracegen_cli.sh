@@ -187,4 +187,24 @@ check "bad index: one file for two ranks" status_says $? eq 1 "index4.txt:3: err
 "$TG" --help | grep -q "tracegen KERNEL" && ok "--help" || ko "--help"
 "$TG" --frobnicate > /dev/null 2>&1
 [ $? -eq 2 ] && ok "bad option: exit 2" || ko "bad option: exit 2"
+# Bad numeric option values: exit 2, the option named, nothing written.
+bad_opt() { # needle args..
+	local needle=$1
+	shift
+	rm -rf "$T/bo"
+	"$TG" "$@" > /dev/null 2> "$T/err"
+	check "bad option $*: exit 2, says '$needle', nothing written" \
+		status_says $? eq 2 "$needle" "$T/err" "$T/bo"
+}
+bad_opt "--ranks: '4.5' is not an integer" cg --ranks 4.5 -o "$T/bo"
+bad_opt "--ranks: '99999999999' is not an integer" cg --ranks 99999999999 -o "$T/bo"
+bad_opt "cg: 2147483647 ranks: give 1 to 65536" cg --ranks 2147483647 -o "$T/bo"
+bad_opt "--ranks: ' 4' is not an integer" cg --ranks " 4" -o "$T/bo"
+bad_opt "--iterations: '-1' is not an integer" cg --ranks 4 --iterations -1 -o "$T/bo"
+bad_opt "--iterations: '1e3' is not an integer" cg --ranks 4 --iterations 1e3 -o "$T/bo"
+bad_opt "--flop-scale: '0' is not a number" cg --ranks 4 --flop-scale 0 -o "$T/bo"
+bad_opt "--flop-scale: 'inf' is not a number" cg --ranks 4 --flop-scale inf -o "$T/bo"
+bad_opt "--flop-scale: '1e300' is not a number" cg --ranks 4 --flop-scale 1e300 -o "$T/bo"
+bad_opt "--tolerance: 'nan' is not a number" --compare a b --tolerance nan
+
 finish

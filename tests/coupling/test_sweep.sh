@@ -134,6 +134,10 @@ bad "axis twice" "bad.sweep:3: axis a given twice" $'command = true\naxis a = 1\
 bad "repeated value" "bad.sweep:2: axis a: value \"1\" twice" $'command = true\naxis a = 1 1'
 bad "unterminated quote" "bad.sweep:1: unterminated \" quote" 'command = echo "x'
 bad "repeat not a number" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 0'
+bad "repeat with a blank" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 2x'
+bad "range with a hex number" "bad.sweep:2: range \"0x1:2:1\"" $'command = true\nrange a = 0x1:2:1'
+bad "range with an empty step" "bad.sweep:2: range \"1:2:\"" $'command = true\nrange a = 1:2:'
+bad "range of inf" "bad.sweep:2: range \"1:inf:1\"" $'command = true\nrange a = 1:inf:1'
 bad "plot on a non-axis" "bad.sweep:3: plot p.png: \"c\" is neither" $'command = true\naxis a = 1\nplot p.png = x=a y=v c=1'
 bad "linked row too short" "bad.sweep:2: linked axes: row 2 has 1 values for 2 axes" $'command = true\naxis a b = 1 2 | 3'
 bad "linked row repeated" "bad.sweep:2: axis a: value \"1\" twice (a row repeated)" $'command = true\naxis a b = 1 2 | 1 2'
@@ -142,6 +146,11 @@ bad "reserved axis name" "bad.sweep:2: axis name \"rep\"" $'command = true\naxis
 check "missing sweep file: exit 1, named" status_says $? eq 1 "missing.sweep: No such file" nf.txt
 "$B/sweep" s.sweep -j 0 2> /dev/null
 check "bad -j: exit 2" test $? -eq 2
+for j in 4294967297 1.5 " 2" 2x ""; do
+	rm -rf bad.out
+	"$B/sweep" bad.sweep -j "$j" --out bad.out 2> err.txt
+	check "bad -j '$j': exit 2, named, nothing written" status_says $? eq 2 "jobs: '$j' is not an integer in \\[1, 4096\\]" err.txt bad.out
+done
 # a real sweep: jobsched, two schedulers x two seeds
 cat > js.sweep << SW
 command = $B/jobsched --synthetic dq:jobs=300,load=0.8 --machine flat:nodes=20 \\
