@@ -58,19 +58,21 @@ int cmn_num_real(const char *text, double lo, double hi, double *out)
 	return CMN_NUM_OK;
 }
 
-/* Calls item(text of item i, i, ctx) for each item of a sep-joined list. */
+/* Calls item(text, i, ctx) for each item of a sep-joined list, i = -1 for
+ * those beyond max (checked, not stored). */
 static int walk_list(const char *text, char sep, int max, int *bad,
                      int (*item)(const char *s, int i, void *ctx), void *ctx)
 {
-	for (int n = 0;; n++) {
+	int n = 0;
+	for (;; n++) {
 		const char *q = strchr(text, sep);
 		size_t len = q ? (size_t)(q - text) : strlen(text);
 		char buf[64];
-		int ok = n < max && len > 0 && len < sizeof buf;
+		int ok = len > 0 && len < sizeof buf;
 		if (ok) {
 			memcpy(buf, text, len);
 			buf[len] = '\0';
-			ok = item(buf, n, ctx) == CMN_NUM_OK;
+			ok = item(buf, n < max ? n : -1, ctx) == CMN_NUM_OK;
 		}
 		if (!ok) {
 			if (bad)
@@ -78,9 +80,10 @@ static int walk_list(const char *text, char sep, int max, int *bad,
 			return -1;
 		}
 		if (!q)
-			return n + 1;
+			break;
 		text = q + 1;
 	}
+	return n < max ? n + 1 : -2;
 }
 
 struct int_items {
@@ -90,7 +93,11 @@ struct int_items {
 static int int_item(const char *s, int i, void *ctx)
 {
 	struct int_items *c = ctx;
-	return cmn_num_int(s, c->lo, c->hi, &c->out[i]);
+	long long v;
+	int st = cmn_num_int(s, c->lo, c->hi, &v);
+	if (st == CMN_NUM_OK && i >= 0)
+		c->out[i] = v;
+	return st;
 }
 
 int cmn_num_int_list(const char *text, char sep, long long lo, long long hi, long long *out,
@@ -107,7 +114,11 @@ struct real_items {
 static int real_item(const char *s, int i, void *ctx)
 {
 	struct real_items *c = ctx;
-	return cmn_num_real(s, c->lo, c->hi, &c->out[i]);
+	double v;
+	int st = cmn_num_real(s, c->lo, c->hi, &v);
+	if (st == CMN_NUM_OK && i >= 0)
+		c->out[i] = v;
+	return st;
 }
 
 int cmn_num_real_list(const char *text, char sep, double lo, double hi, double *out, int max,

@@ -25,9 +25,10 @@ int cmn_num_int(const char *text, long long lo, long long hi, long long *out);
 int cmn_num_real(const char *text, double lo, double hi, double *out);
 
 /* Lists of numbers joined by sep ("16x16x8" with 'x'): every item a number
- * in [lo, hi], at most max of them, none empty. Returns the count, or -1
- * with *bad (when not NULL) the 1-based position of the first item that is
- * empty, not a number or out of range, or max + 1 when there are too many. */
+ * in [lo, hi], none empty, at most max of them. Returns the count; -1 with
+ * *bad (when not NULL) the 1-based position of the first item that is
+ * empty, not a number or out of range; -2 when every item is a number but
+ * there are more than max. */
 int cmn_num_int_list(const char *text, char sep, long long lo, long long hi, long long *out,
                      int max, int *bad);
 int cmn_num_real_list(const char *text, char sep, double lo, double hi, double *out, int max,

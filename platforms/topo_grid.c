@@ -33,7 +33,7 @@ static int parse_dims(const char *s, struct grid *g, struct cmn_err *e)
 	long long dims[PLAT_MAX_DIMS], nodes = 1;
 	int bad = 0;
 	g->nd = cmn_num_int_list(s, 'x', 1, PLAT_MAX_NODES, dims, PLAT_MAX_DIMS, &bad);
-	if (g->nd < 0 && bad > PLAT_MAX_DIMS)
+	if (g->nd == -2)
 		return cmn_err_set(e, CMN_EUSAGE, "dims=%s: more than %d dimensions", s,
 		                   PLAT_MAX_DIMS);
 	if (g->nd < 0)

@@ -60,6 +60,9 @@ static int parse_taper(char *s, int n, double *f, struct cmn_err *e)
 	for (int l = 0; l < cnt; l++)
 		if (!(f[l] > 0))
 			cnt = -1, bad = l + 1;
+	if (cnt == -2)
+		return cmn_err_set(e, CMN_EUSAGE, "taper=%s: more than %d factors for %d levels", s,
+		                   n, n);
 	if (cnt < 0)
 		return cmn_err_set(
 		    e, CMN_EUSAGE,

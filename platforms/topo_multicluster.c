@@ -68,7 +68,7 @@ static int parse_sizes(struct mc *m, const char *s, int size, struct cmn_err *e)
 	for (int c = 0; c < n; c++)
 		m->size[c] = (int)v[c];
 	free(v);
-	if (n < 0 && bad <= m->clusters)
+	if (n == -1)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "sizes=%s: size %d is not an integer in [1, %d] (sizes joined "
 		                   "by '/')",

@@ -119,12 +119,13 @@ static void test_numbers(void)
 	static const struct {
 		const char *text;
 		int bad;
-	} lists[] = {{"", 1},     {"4x", 2},  {"x4", 1},        {"4xx4", 2}, {"4x 4", 2},
-	             {"4x65", 2}, {"4x0", 2}, {"1x1x1x1x1", 5}, {"4x4.0", 2}};
+	} lists[] = {{"", 1},     {"4x", 2},  {"x4", 1},    {"4xx4", 2},      {"4x 4", 2},
+	             {"4x65", 2}, {"4x0", 2}, {"4x4.0", 2}, {"1x1x1x1x1x", 6}};
 	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
 		CU_ASSERT_EQUAL(cmn_num_int_list(lists[k].text, 'x', 1, 64, v, 4, &bad), -1);
 		CU_ASSERT_EQUAL(bad, lists[k].bad);
 	}
+	CU_ASSERT_EQUAL(cmn_num_int_list("1x1x1x1x1", 'x', 1, 64, v, 4, &bad), -2);
 	double r[3];
 	CU_ASSERT_EQUAL(cmn_num_real_list("1/0.5/.25", '/', 0, 1, r, 3, &bad), 3);
 	CU_ASSERT(r[2] == 0.25);
