@@ -1,6 +1,8 @@
 /* Growing arrays (grow.h). */
+#include <limits.h>
 #include <stdlib.h>
 
+#include "checked.h"
 #include "grow.h"
 
 int cmn_grow(void **p, long *cap, long need, long first, size_t size)
@@ -9,8 +11,8 @@ int cmn_grow(void **p, long *cap, long need, long first, size_t size)
 		return 0;
 	long c = *cap ? *cap : first;
 	while (c < need)
-		c *= 2;
-	void *q = realloc(*p, (size_t)c * size);
+		c = c > LONG_MAX / 2 ? need : 2 * c;
+	void *q = realloc(*p, cmn_size_mul((size_t)c, size));
 	if (!q)
 		return -1;
 	*p = q;

@@ -7,6 +7,7 @@
 
 #include "../apptraces/gen.h"
 #include "../common/hash.h"
+#include "../common/number.h"
 #include "jobprof.h"
 #include "recorded.h"
 
@@ -110,24 +111,19 @@ static int read_weights(struct cpl_profiles *l, const char *spec, struct cmn_err
 		for (int i = 0; i < l->nk; i++)
 			l->cum[i] = sum += 1;
 	} else {
-		char list[CMN_PARAM_STR], *save = NULL;
-		snprintf(list, sizeof list, "%s", spec);
-		int i = 0;
-		for (char *tok = strtok_r(list, "/", &save); tok;
-		     tok = strtok_r(NULL, "/", &save)) {
-			char *end;
-			double w = strtod(tok, &end);
-			if (*end || !(w >= 0) || w > 1e12 || i == l->nk)
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "weights=%s: give %d non-negative numbers separated "
-				    "by '/', one per kernel",
-				    spec, l->nk);
-			l->cum[i++] = sum += w;
-		}
-		if (i != l->nk)
-			return cmn_err_set(e, CMN_EUSAGE, "weights=%s: %d weights for %d kernels",
-			                   spec, i, l->nk);
+		double w[CPL_MAX_KERNELS];
+		int bad = 0, n = cmn_num_real_list(spec, '/', 0, 1e12, w, l->nk, &bad);
+		if (n == -1)
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "weights=%s: weight %d: give %d non-negative numbers "
+			                   "(at most 1e12) separated by '/', one per kernel",
+			                   spec, bad, l->nk);
+		if (n != l->nk)
+			return cmn_err_set(e, CMN_EUSAGE, "weights=%s: %s%d weights for %d kernels",
+			                   spec, n < 0 ? "more than " : "", n < 0 ? l->nk : n,
+			                   l->nk);
+		for (int i = 0; i < n; i++)
+			l->cum[i] = sum += w[i];
 	}
 	if (!(sum > 0))
 		return cmn_err_set(e, CMN_EUSAGE, "weights=%s: they sum to 0", spec);
@@ -153,6 +149,10 @@ int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cp
 			closedir(d);
 	}
 	snprintf(list, sizeof list, "%s", cmn_params_str(p, "kernels"));
+	if (!rc && (list[0] == '/' || strstr(list, "//") || list[strlen(list) - 1] == '/'))
+		rc = cmn_err_set(e, CMN_EUSAGE,
+		                 "kernels=%s: an empty name (a leading, doubled or trailing '/')",
+		                 list);
 	for (char *tok = strtok_r(list, "/", &save); tok && !rc; tok = strtok_r(NULL, "/", &save)) {
 		if (l->nk == CPL_MAX_KERNELS || strlen(tok) >= sizeof l->kernels[0])
 			rc = cmn_err_set(e, CMN_EUSAGE, "kernels=%s: too many or too long",

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/number.h"
 #include "resize.h"
 
 #define JS_RESIZE(sym) extern const struct js_resize_ops sym;
@@ -34,19 +35,18 @@ int js_resize_create(const char *spec, struct js_resize **out, struct cmn_err *e
 	r->conf.alpha = cmn_params_num(&r->params, "alpha");
 	r->conf.redist_s = cmn_params_num(&r->params, "redist");
 	const char *step = cmn_params_str(&r->params, "arb_step");
-	char *end;
-	long v = strtol(step, &end, 10);
+	long long v = 0;
 	if (!strcmp(step, "row"))
 		r->conf.arb_step = 0;
 	else if (!strcmp(step, "start"))
 		r->conf.arb_step = -1;
-	else if (*step && !*end && v > 0 && v <= 1000000)
+	else if (cmn_num_int(step, 1, 1000000, &v) == CMN_NUM_OK)
 		r->conf.arb_step = (int)v;
 	else {
 		cmn_err_set(e, CMN_EUSAGE,
-		            "resizing policy %s: arb_step: '%s' is not row, start or a number of "
+		            "resizing policy '%s': arb_step: '%s' is not row, start or a number of "
 		            "processors in 1..1000000",
-		            r->ops->base.name, step);
+		            spec, step);
 		free(r);
 		return CMN_EUSAGE;
 	}

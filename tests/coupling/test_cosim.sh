@@ -221,5 +221,11 @@ bad_opt "--window 10:5: FROM must be less than TO" --window 10:5 --summary-out "
 bad_opt "--seed: '1.5' is not an integer" --seed 1.5 --summary-out "$T/bo.csv"
 bad_opt "run-time model 'linkload:kernels=is,': parameter 2 is empty" --runtime linkload:kernels=is, \
 	--summary-out "$T/bo.csv"
+bad_opt "kernels=is/cg/: an empty name" --runtime linkload:kernels=is/cg/ --summary-out "$T/bo.csv"
+bad_opt "kernels=is//cg: an empty name" --runtime linkload:kernels=is//cg --summary-out "$T/bo.csv"
+bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload:kernels=is/cg/mg,weights=1//2 \
+	--summary-out "$T/bo.csv"
+bad_opt "weights=1/2/: weight 3: give 2 non-negative numbers" --runtime linkload:kernels=is/cg,weights=1/2/ \
+	--summary-out "$T/bo.csv"
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]

@@ -662,6 +662,9 @@ static void test_errors(void)
 	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:arb_step=-3", &rz, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "arb_step: '-3' is not row, start"));
 	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:arb_step=4x", &rz, &e), 0);
+	CU_ASSERT_NOT_EQUAL(js_resize_create("pba:arb_step= 4", &rz, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(e.msg, "resizing policy 'pba:arb_step= 4': arb_step: ' 4' is not row"));
 	CU_ASSERT_EQUAL(js_resize_create("pba:arb_step=start", &rz, &e), 0);
 	CU_ASSERT_EQUAL(rz->conf.arb_step, -1);
 	js_resize_destroy(rz);
