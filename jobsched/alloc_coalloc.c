@@ -18,7 +18,7 @@ struct coalloc {
 };
 
 static const struct cmn_param_def coalloc_params[] = {
-    {"thres", CMN_PT_INT, "10", 0, 1 << 24, NULL, "jobs larger than this are co-allocated"},
+    {"thres", CMN_PT_INT, "10", 0, PLAT_MAX_NODES, NULL, "jobs larger than this are co-allocated"},
     {"k", CMN_PT_INT, "4", 1, 4096, NULL, "components of a co-allocated job"},
     {NULL},
 };

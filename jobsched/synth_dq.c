@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../platforms/platform.h"
 #include "synth.h"
 
 static const struct cmn_param_def dq_params[] = {
     {"jobs", CMN_PT_INT, "1000", 1, 1e8, NULL, "number of jobs"},
     {"q", CMN_PT_DOUBLE, "0.85", 1e-6, 0.999999, NULL, "D(q) parameter: smaller q, smaller jobs"},
-    {"n1", CMN_PT_INT, "1", 1, 1 << 24, NULL, "smallest job size"},
-    {"n2", CMN_PT_INT, "19", 1, 1 << 24, NULL, "largest job size"},
+    {"n1", CMN_PT_INT, "1", 1, PLAT_MAX_NODES, NULL, "smallest job size"},
+    {"n2", CMN_PT_INT, "19", 1, PLAT_MAX_NODES, NULL, "largest job size"},
     {"mean_run", CMN_PT_DOUBLE, "10", 1e-3, 1e9, NULL, "mean run time (s), exponential"},
     {"mean_iat", CMN_PT_DOUBLE, "0.54", 1e-6, 1e9, NULL,
      "mean inter-arrival time (s), exponential"},
