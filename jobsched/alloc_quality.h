@@ -5,7 +5,10 @@
 #ifndef JS_ALLOC_QUALITY_H
 #define JS_ALLOC_QUALITY_H
 
+#include <stdint.h>
+
 #include "../platforms/platform.h"
+#include "nodeset.h"
 
 enum js_alloc_class {
 	JS_CLASS_NA,            /* not a tree */
@@ -16,18 +19,37 @@ enum js_alloc_class {
 extern const char *const js_alloc_class_names[];
 
 struct js_alloc_quality {
-	double pairwise_sum;  /* sum over unordered pairs */
+	double pairwise_sum;  /* sum over unordered pairs (exact below 2^64) */
 	double pairwise_mean; /* sum / pairs; 0 for one node */
 	int max_level;        /* trees: level of the switch above all its nodes; -1 otherwise */
 	int cls;              /* enum js_alloc_class */
 	int clusters;         /* clusters spanned (1 on single-cluster machines) */
 };
 
-/* nodes sorted ascending, n >= 1; scratch has room for n ints. */
+/* nodes sorted ascending, n >= 1; scratch has room for n ints. Time
+ * O(n d) on every family of the registry (d: dimensions or tree levels;
+ * O(n log n) on an axis longer than n), every pair on any other. */
 void js_alloc_quality(const struct plat_machine *m, const int *nodes, int n, int job_size,
                       int *scratch, struct js_alloc_quality *q);
 
+/* The same for the node set runs[0..nr) (ascending, disjoint, nr >= 1);
+ * scratch has room for its node count. Time O(nr d + the axes' lengths) on
+ * meshes and tori, O(nr d) on trees and flat clusters. */
+void js_alloc_quality_runs(const struct plat_machine *m, const struct js_run *runs, int nr,
+                           int job_size, int *scratch, struct js_alloc_quality *q);
+
 /* Parses an interval set ("0-3 8") into nodes; returns the count. */
 int js_parse_intervals(const char *text, int *nodes, int max);
+/* The same into runs (at most max); returns their count. */
+int js_parse_runs(const char *text, struct js_run *runs, int max);
+
+/* An exact sum of nonnegative integers: 64 bits, anything past 2^64 kept
+ * in a double. Zero-initialise; add integral values. */
+struct js_isum {
+	uint64_t i;
+	double d;
+};
+void js_isum_add(struct js_isum *s, double v);
+double js_isum_value(const struct js_isum *s);
 
 #endif

@@ -234,22 +234,36 @@ static double bsld(double resp, double exec, double gamma)
 	return (resp > gamma ? resp : gamma) / (exec > gamma ? exec : gamma);
 }
 
-/* Node buffers for quality computations: 2 x machine nodes. */
-static int *quality_buf(const struct plat_machine *m)
+/* Buffers for quality computations: a job's runs and scratch, room for
+ * every node of the machine. */
+struct quality_buf {
+	struct js_run *runs;
+	int *scratch;
+};
+
+static int quality_buf(const struct plat_machine *m, struct quality_buf *b)
 {
-	return malloc(2 * (size_t)m->nodes * sizeof(int));
+	b->runs = malloc((size_t)m->nodes * sizeof *b->runs);
+	b->scratch = malloc((size_t)m->nodes * sizeof *b->scratch);
+	return b->runs && b->scratch ? 0 : CMN_ENOMEM;
+}
+
+static void quality_buf_free(struct quality_buf *b)
+{
+	free(b->runs);
+	free(b->scratch);
 }
 
 static void job_quality(const struct plat_machine *m, const struct js_sim_result *r, size_t i,
-                        int size, int *buf, struct js_alloc_quality *aq)
+                        int size, const struct quality_buf *b, struct js_alloc_quality *aq)
 {
-	int n = js_parse_intervals(r->text + r->jobs[i].res_off, buf, m->nodes);
-	if (n == 0) {
+	int nr = js_parse_runs(r->text + r->jobs[i].res_off, b->runs, m->nodes);
+	if (nr == 0) {
 		memset(aq, 0, sizeof *aq);
 		aq->max_level = -1;
 		return;
 	}
-	js_alloc_quality(m, buf, n, size, buf + m->nodes, aq);
+	js_alloc_quality_runs(m, b->runs, nr, size, b->scratch, aq);
 }
 
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
@@ -257,9 +271,11 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 {
 	int q[3];
 	js_size_quartiles(w, q);
-	int *buf = quality_buf(m);
-	if (!buf)
+	struct quality_buf buf;
+	if (quality_buf(m, &buf)) {
+		quality_buf_free(&buf);
 		return CMN_ENOMEM;
+	}
 	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
 	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
 	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
@@ -286,7 +302,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, bsld(turn, exec, gamma_s), ",");
 		fprintf(f, "%d,S%d,%.0f,", x->killed, js_size_group(q, j->size), j->f[JS_F_STATUS]);
 		struct js_alloc_quality aq;
-		job_quality(m, r, i, j->size, buf, &aq);
+		job_quality(m, r, i, j->size, &buf, &aq);
 		num(f, aq.pairwise_sum, ",");
 		num(f, aq.pairwise_mean, ",");
 		if (aq.max_level >= 0)
@@ -306,7 +322,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		fprintf(f, "%d,%d,%d,%d,%s\n", j->resizable, x->expansions, x->contractions,
 		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
 	}
-	free(buf);
+	quality_buf_free(&buf);
 	return ferror(f) ? CMN_EIO : 0;
 }
 
@@ -330,17 +346,19 @@ struct summary {
 static int summarize_quality(const struct js_workload *w, const struct js_sim_result *r,
                              const struct plat_machine *m, struct summary *s)
 {
-	int *buf = quality_buf(m);
-	if (!buf)
+	struct quality_buf buf;
+	if (quality_buf(m, &buf)) {
+		quality_buf_free(&buf);
 		return CMN_ENOMEM;
+	}
+	struct js_isum pw_sum = {0, 0}; /* exact: integers */
 	size_t multi = 0, tree = 0, with_psi = 0, cn[4] = {0};
 	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0}, psi = 0, cresp[4] = {0};
-	s->pw_sum = 0;
 	s->coallocated = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_alloc_quality aq;
-		job_quality(m, r, i, w->jobs[i].size, buf, &aq);
-		s->pw_sum += aq.pairwise_sum;
+		job_quality(m, r, i, w->jobs[i].size, &buf, &aq);
+		js_isum_add(&pw_sum, aq.pairwise_sum);
 		if (r->jobs[i].nnodes > 1) {
 			pw_mean += aq.pairwise_mean;
 			multi++;
@@ -367,13 +385,13 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 		s->art_c[g] = cn[g] ? cresp[g] / (double)cn[g] : NAN;
 	s->mean_psi = with_psi ? psi / (double)with_psi : NAN;
 	double n = (double)w->n;
-	s->pw_sum = w->n ? s->pw_sum / n : NAN;
+	s->pw_sum = w->n ? js_isum_value(&pw_sum) / n : NAN;
 	s->pw_mean = multi ? pw_mean / (double)multi : NAN;
 	s->max_level = tree ? level / (double)tree : NAN;
 	for (int c = 0; c < 4; c++)
 		s->frac_class[c] = tree ? cls[c] / (double)tree : NAN;
 	s->clusters = w->n ? clusters / n : NAN;
-	free(buf);
+	quality_buf_free(&buf);
 	return 0;
 }
 
