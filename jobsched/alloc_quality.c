@@ -175,24 +175,40 @@ static int axis_values(const struct view *v, int stride, int D, int *val)
 	return sorted;
 }
 
-/* L1 distance: axis by axis, from coordinate counts on axes no longer than
- * the node count, from the sorted coordinates on longer ones. */
+/* The sum over positions as axis_sum gives them of their distance to 0. */
+static void axis_to_first(const int *val, const int *cnt, int k, int D, int wrap, struct js_isum *s)
+{
+	for (int j = 0; j < k; j++) {
+		int x = val ? val[j] : j;
+		isum_mul(s, (uint64_t)(cnt ? cnt[j] : 1),
+		         (uint64_t)(wrap && D - x < x ? D - x : x));
+	}
+}
+
+/* L1 distance, axis by axis: from coordinate counts on axes no longer than
+ * the node count, from the sorted coordinates on longer ones. The sum over
+ * pairs, or with to_first over nodes of their distance to node 0. */
 static void grid_sum(const struct plat_machine *m, const struct view *v, int n, int *scratch,
-                     struct js_isum *s)
+                     int to_first, struct js_isum *s)
 {
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
 	plat_grid_shape(m, &nd, dims, wrap, NULL);
 	for (int d = nd - 1, stride = 1; d >= 0; stride *= dims[d], d--) {
+		const int *val = NULL, *cnt = scratch;
+		int k = dims[d];
 		if (dims[d] < 2)
 			continue;
 		if (dims[d] <= n) {
 			axis_counts(v, stride, dims[d], scratch);
-			axis_sum(NULL, scratch, dims[d], dims[d], wrap[d], s);
-			continue;
+		} else {
+			if (!axis_values(v, stride, dims[d], scratch) && !to_first)
+				qsort(scratch, (size_t)n, sizeof *scratch, cmp_int);
+			val = scratch, cnt = NULL, k = n;
 		}
-		if (!axis_values(v, stride, dims[d], scratch))
-			qsort(scratch, (size_t)n, sizeof *scratch, cmp_int);
-		axis_sum(scratch, NULL, n, dims[d], wrap[d], s);
+		if (to_first)
+			axis_to_first(val, cnt, k, dims[d], wrap[d], s);
+		else
+			axis_sum(val, cnt, k, dims[d], wrap[d], s);
 	}
 }
 
@@ -230,6 +246,37 @@ static void tree_sum(const struct plat_machine *m, const struct view *v, struct 
 		isum_mul(s, 2 * (uint64_t)l, within - below);
 		below = within;
 	}
+}
+
+/* Trees: the sum over nodes of their distance to node 0, 2 l for the ids
+ * from k^(l-1) to k^l - 1. */
+static void tree_to_first(const struct plat_machine *m, const struct view *v, struct js_isum *s)
+{
+	int k, levels;
+	plat_kary_ntree_shape(m, &k, &levels, NULL);
+	for (int i = v->start, a, b; view_next(v, &i, &a, &b);) {
+		long long lo = 1;
+		for (int l = 1; l <= levels && lo <= b; l++, lo *= k) {
+			long long x = a > lo ? a : lo, y = b < lo * k - 1 ? b : lo * k - 1;
+			if (y >= x)
+				isum_mul(s, 2 * (uint64_t)l, (uint64_t)(y - x + 1));
+		}
+	}
+}
+
+/* Adds the sum over the view's n nodes of their distance to node 0. */
+static void to_first(const struct plat_machine *m, const struct view *v, int n, int *scratch,
+                     struct js_isum *s)
+{
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], k, levels;
+	if (plat_grid_shape(m, &nd, dims, wrap, NULL) == 0)
+		grid_sum(m, v, n, scratch, 1, s);
+	else if (plat_kary_ntree_shape(m, &k, &levels, NULL) == 0)
+		tree_to_first(m, v, s);
+	else
+		for (int i = v->start, a, b; view_next(v, &i, &a, &b);)
+			for (int x = a; x <= b; x++)
+				isum_mul(s, 1, (uint64_t)plat_distance(m, x, 0));
 }
 
 /* The last id of node x's cluster when up, else its first (clusters are
@@ -279,8 +326,6 @@ static int mc_sum(const struct plat_machine *m, const struct view *v, int n, int
 		for (;;) { /* the cluster's nodes, run by run */
 			int e = b < hi ? b : hi;
 			cnt += (uint64_t)(e - a + 1);
-			for (int x = a; in && x <= e; x++)
-				hops += (uint64_t)plat_distance(in, x - lo, 0);
 			last = e;
 			if (b > hi) {
 				a = hi + 1; /* the rest of the run is in the next cluster */
@@ -292,6 +337,9 @@ static int mc_sum(const struct plat_machine *m, const struct view *v, int n, int
 				break;
 		}
 		if (in) {
+			struct js_isum h = {0, 0}; /* below n times the diameter: 2^48 */
+			to_first(in, &sub, (int)cnt, scratch, &h);
+			hops = (uint64_t)js_isum_value(&h);
 			pair_sum(in, &sub, (int)cnt, scratch, s);
 		} else {
 			isum_mul(s, 2, pairs(cnt));
@@ -329,7 +377,7 @@ static int pair_sum(const struct plat_machine *m, const struct view *v, int n, i
 	if (n < 2)
 		return 1;
 	if (plat_grid_shape(m, &nd, dims, wrap, NULL) == 0)
-		grid_sum(m, v, n, scratch, s);
+		grid_sum(m, v, n, scratch, 0, s);
 	else if (plat_kary_ntree_shape(m, &k, &levels, NULL) == 0)
 		tree_sum(m, v, s);
 	else if (strcmp(m->ops->base.name, "flat") == 0)

@@ -26,15 +26,16 @@ struct js_alloc_quality {
 	int clusters;         /* clusters spanned (1 on single-cluster machines) */
 };
 
-/* nodes sorted ascending, n >= 1; scratch has room for n ints. Time
- * O(n d) on every family of the registry (d: dimensions or tree levels;
- * O(n log n) on an axis longer than n), every pair on any other. */
+/* nodes strictly ascending, n >= 1; scratch has room for n ints. Finds
+ * the runs of consecutive ids on the way, then as js_alloc_quality_runs. */
 void js_alloc_quality(const struct plat_machine *m, const int *nodes, int n, int job_size,
                       int *scratch, struct js_alloc_quality *q);
 
 /* The same for the node set runs[0..nr) (ascending, disjoint, nr >= 1);
- * scratch has room for its node count. Time O(nr d + the axes' lengths) on
- * meshes and tori, O(nr d) on trees and flat clusters. */
+ * scratch has room for its node count. Time O(nr d + the axes' lengths)
+ * on every family of the registry, multi-clusters of each included (d:
+ * dimensions or tree levels; O(n log n) on an axis longer than the n
+ * nodes); every pair on a family without a path here. */
 void js_alloc_quality_runs(const struct plat_machine *m, const struct js_run *runs, int nr,
                            int job_size, int *scratch, struct js_alloc_quality *q);
 
