@@ -64,7 +64,7 @@ struct view {
 
 /* The run at index *i or after that reaches the window, clipped to it and
  * renumbered, as a..b, and *i past it; 0 when none is left. */
-static int view_next(const struct view *v, int *i, int *a, int *b)
+static inline int view_next(const struct view *v, int *i, int *a, int *b)
 {
 	int first, last;
 	do {
@@ -118,7 +118,7 @@ static void axis_sum(const int *val, const int *cnt, int k, int D, int wrap, str
 
 /* Adds c to the len coordinates from `from` round an axis of D: diff holds
  * differences, *base what every coordinate gets. */
-static void ring_add(int *diff, int D, int from, int len, int c, int *base)
+static inline void ring_add(int *diff, int D, int from, int len, int c, int *base)
 {
 	if (len <= 0)
 		return;
