@@ -60,6 +60,11 @@ allocs() {
 	done
 }
 
+# a count with thousands separators; seconds as they are
+fmt() {
+	python3 -c "import sys; v = sys.argv[1]; print(f'{int(v):,}' if v.isdigit() else v)" "$1"
+}
+
 ratio() {
 	python3 -c "import sys; print(f'{float(sys.argv[2]) / float(sys.argv[1]):.2f}')" "$1" "$2"
 }
@@ -72,7 +77,7 @@ for mach in torus:dims=72x36x36 mesh:dims=72x36x36; do
 		run="$JS --workload $W --machine $mach --alloc $a --quiet"
 		t0=$(measure $run)
 		t1=$(measure $run --summary-out "$TMP/sum.csv")
-		echo "| $mach | $a | $t0 | $t1 | $(ratio "$t0" "$t1") |"
+		echo "| $mach | $a | $(fmt "$t0") | $(fmt "$t1") | $(ratio "$t0" "$t1") |"
 	done
 done
 
