@@ -13,13 +13,7 @@ secs=${1:-60}
 shift || true
 names=${*:-swf trace platform spec sweep tar}
 B=${FUZZ_BUILD_DIR:-build-fuzz}
-if ! command -v clang > /dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a > /dev/null 2>&1; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "fuzz.sh: needs clang and libclang-rt-dev: apt-get install -y clang libclang-rt-dev" >&2
-		exit 1
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-dev > /dev/null
-fi
+bash scripts/install-deps.sh # clang and its fuzzer runtime among them
 CC=clang cmake -S . -B "$B" -DPLACESIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 targets=""
 for n in $names; do targets="$targets --target fuzz_$n"; done
