@@ -4,6 +4,7 @@
  * are one component. Worst Fit maps the i-th widest component to the i-th
  * freest cluster (ties: lower cluster index); within a cluster the lowest
  * free ids. A job waits when a component exceeds its cluster's free nodes. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,9 @@
 #include "alloc.h"
 
 struct coalloc {
-	int thres, k, clusters, n, free;
+	int thres, k, clusters, n, free, words;
 	int *first, *size, *cfree; /* per cluster */
-	uint8_t *busy;
+	uint64_t *busy;            /* bit v set: node v busy */
 	int *cluster_of;
 };
 
@@ -46,7 +47,8 @@ static struct coalloc *co_new(int clusters, int n)
 	c->first = malloc((size_t)clusters * sizeof *c->first);
 	c->size = malloc((size_t)clusters * sizeof *c->size);
 	c->cfree = malloc((size_t)clusters * sizeof *c->cfree);
-	c->busy = calloc((size_t)n, 1);
+	c->words = (n + 63) / 64;
+	c->busy = calloc((size_t)c->words, sizeof *c->busy);
 	c->cluster_of = malloc((size_t)n * sizeof *c->cluster_of);
 	if (!c->first || !c->size || !c->cfree || !c->busy || !c->cluster_of) {
 		co_destroy(c);
@@ -93,7 +95,7 @@ static void *co_clone(const void *self)
 	memcpy(d->first, c->first, (size_t)c->clusters * sizeof *c->first);
 	memcpy(d->size, c->size, (size_t)c->clusters * sizeof *c->size);
 	memcpy(d->cfree, c->cfree, (size_t)c->clusters * sizeof *c->cfree);
-	memcpy(d->busy, c->busy, (size_t)c->n);
+	memcpy(d->busy, c->busy, (size_t)c->words * sizeof *c->busy);
 	memcpy(d->cluster_of, c->cluster_of, (size_t)c->n * sizeof *c->cluster_of);
 	d->free = c->free;
 	return d;
@@ -104,7 +106,7 @@ static void co_copy(void *dst, const void *src)
 	struct coalloc *d = dst;
 	const struct coalloc *s = src;
 	memcpy(d->cfree, s->cfree, (size_t)s->clusters * sizeof *s->cfree);
-	memcpy(d->busy, s->busy, (size_t)s->n);
+	memcpy(d->busy, s->busy, (size_t)s->words * sizeof *s->busy);
 	d->free = s->free;
 }
 
@@ -153,13 +155,17 @@ static int co_place(void *self, const struct js_job *job, int flags, int *nodes)
 	int comp[4096], order[4096], ncomp, got = 0;
 	if (c->clusters > 4096 || !mapping(c, job->size, comp, &ncomp, order))
 		return 0;
-	for (int i = 0; i < ncomp; i++) {
-		int cl = order[i], need = comp[i];
-		for (int v = c->first[cl]; v < c->first[cl] + c->size[cl] && need; v++)
-			if (!c->busy[v]) {
-				nodes[got++] = v;
-				need--;
-			}
+	for (int i = 0; i < ncomp; i++) { /* the cluster's lowest free ids, a word at a time */
+		int cl = order[i], need = comp[i], lo = c->first[cl], hi = lo + c->size[cl];
+		for (int w = lo / 64; w <= (hi - 1) / 64 && need; w++) {
+			uint64_t bits = ~c->busy[w];
+			if (w == lo / 64)
+				bits &= ~UINT64_C(0) << (lo % 64);
+			if (w == (hi - 1) / 64 && hi % 64)
+				bits &= (UINT64_C(1) << (hi % 64)) - 1;
+			for (; bits && need; bits &= bits - 1, need--)
+				nodes[got++] = w * 64 + __builtin_ctzll(bits);
+		}
 	}
 	return got;
 }
@@ -172,11 +178,24 @@ static int co_fits(void *self, const struct js_job *job, int flags)
 	return c->clusters <= 4096 && mapping(c, job->size, comp, &ncomp, order);
 }
 
-static void set_busy(struct coalloc *c, const int *nodes, int n, uint8_t v)
+/* Marks nodes busy (v = 1) or free, one word write per run of nodes in the
+ * same word and cluster (placements come in increasing order within each
+ * component). */
+static void set_busy(struct coalloc *c, const int *nodes, int n, int v)
 {
-	for (int i = 0; i < n; i++) {
-		c->busy[nodes[i]] = v;
-		c->cfree[c->cluster_of[nodes[i]]] += v ? -1 : 1;
+	for (int i = 0; i < n;) {
+		int w = nodes[i] / 64, cl = c->cluster_of[nodes[i]], k = i;
+		int end = c->first[cl] + c->size[cl]; /* the cluster's ids end before it */
+		uint64_t mask = 0;
+		for (; k < n && nodes[k] / 64 == w && (k == i || nodes[k] > nodes[k - 1]) &&
+		       nodes[k] < end;
+		     k++)
+			mask |= UINT64_C(1) << (nodes[k] % 64);
+		assert(__builtin_popcountll(mask) == k - i);
+		assert(v ? !(c->busy[w] & mask) : (c->busy[w] & mask) == mask);
+		c->busy[w] = v ? c->busy[w] | mask : c->busy[w] & ~mask;
+		c->cfree[cl] += v ? -(k - i) : k - i;
+		i = k;
 	}
 	c->free += v ? -n : n;
 }

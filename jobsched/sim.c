@@ -320,14 +320,41 @@ static int record_runs(struct js_sim_result *r, const struct js_run *runs, int n
 	return 0;
 }
 
-/* Appends nodes (sorted in place when they are not already) as runs,
- * through runbuf (room for n). */
-static int record_nodes(struct js_sim_result *r, int *nodes, int n, struct js_run *runbuf,
+static int cmp_run(const void *a, const void *b)
+{
+	int x = ((const struct js_run *)a)->first, y = ((const struct js_run *)b)->first;
+	return (x > y) - (x < y);
+}
+
+/* Appends distinct nodes in any order as runs, through runbuf (room for
+ * n): each increasing stretch cut into runs by galloping, the runs sorted
+ * and those that touch joined (a co-allocated job is a few stretches: no
+ * sort of its nodes). */
+static int record_nodes(struct js_sim_result *r, const int *nodes, int n, struct js_run *runbuf,
                         size_t *off)
 {
-	if (!js_nodes_sorted(nodes, n))
-		qsort(nodes, (size_t)n, sizeof *nodes, cmp_int);
-	return record_runs(r, runbuf, js_nodes_to_runs(nodes, n, runbuf), off);
+	int nr = 0, stretches = 0;
+	for (int i = 0; i < n; stretches++) {
+		int end = i + 1;
+		while (end < n && nodes[end] > nodes[end - 1])
+			end++;
+		for (; i < end; i++) {
+			int k = i + js_nodes_run_end(nodes + i, end - i, 0);
+			runbuf[nr++] = (struct js_run){nodes[i], nodes[k]};
+			i = k;
+		}
+	}
+	if (stretches > 1) {
+		qsort(runbuf, (size_t)nr, sizeof *runbuf, cmp_run);
+		int m = 0;
+		for (int k = 1; k < nr; k++)
+			if (runbuf[k].first == runbuf[m].last + 1)
+				runbuf[m].last = runbuf[k].last;
+			else
+				runbuf[++m] = runbuf[k];
+		nr = nr ? m + 1 : 0;
+	}
+	return record_runs(r, runbuf, nr, off);
 }
 
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off)
