@@ -417,6 +417,46 @@ done:
 	return rc;
 }
 
+/* A row of a group of linked axes (one axis alone: its value). */
+struct row {
+	const struct cpl_sweep_axis *axes;
+	int naxes, j;
+};
+
+static int by_row(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	for (int k = 0; k < a->naxes; k++) {
+		int c = strcmp(a->axes[k].vals[a->j], a->axes[k].vals[b->j]);
+		if (c)
+			return c;
+	}
+	return (a->j > b->j) - (a->j < b->j);
+}
+
+/* The first row of the group axes[0..na) equal to an earlier one (the
+ * least such index), -1 when none, -2 out of memory: sorted, so a range of
+ * 100,000 values costs n log n comparisons, not n^2. */
+static int repeated_row(const struct cpl_sweep_axis *axes, int na)
+{
+	int n = axes[0].n, first = -1;
+	struct row *r = malloc((size_t)(n ? n : 1) * sizeof *r);
+	if (!r)
+		return -2;
+	for (int j = 0; j < n; j++)
+		r[j] = (struct row){axes, na, j};
+	qsort(r, (size_t)n, sizeof *r, by_row);
+	for (int k = 1; k < n; k++) { /* equal rows sort by index: r[k] is the later one */
+		int same = 1;
+		for (int x = 0; x < na && same; x++)
+			same = !strcmp(axes[x].vals[r[k - 1].j], axes[x].vals[r[k].j]);
+		if (same && (first < 0 || r[k].j < first))
+			first = r[k].j;
+	}
+	free(r);
+	return first;
+}
+
 /* What the whole file must satisfy once read. */
 static int check(struct cpl_sweep *s, struct cmn_err *e)
 {
@@ -434,18 +474,14 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 		int end = i + 1;
 		while (end < s->naxes && s->axes[end].linked)
 			end++;
-		for (int j = 0; j < s->axes[i].n; j++)
-			for (int k = 0; k < j; k++) {
-				int same = 1;
-				for (int a = i; a < end && same; a++)
-					same = !strcmp(s->axes[a].vals[j], s->axes[a].vals[k]);
-				if (same)
-					return cmn_err_set(e, CMN_EINPUT,
-					                   "%s:%d: axis %s: value \"%s\" twice%s",
-					                   s->path, s->axes[i].line,
-					                   s->axes[i].name, s->axes[i].vals[j],
-					                   end > i + 1 ? " (a row repeated)" : "");
-			}
+		int j = repeated_row(s->axes + i, end - i);
+		if (j == -2)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		if (j >= 0)
+			return cmn_err_set(e, CMN_EINPUT, "%s:%d: axis %s: value \"%s\" twice%s",
+			                   s->path, s->axes[i].line, s->axes[i].name,
+			                   s->axes[i].vals[j],
+			                   end > i + 1 ? " (a row repeated)" : "");
 		if (s->npoints > MAX_POINTS / s->axes[i].n)
 			return cmn_err_set(e, CMN_EINPUT, "%s: more than %ld points", s->path,
 			                   MAX_POINTS);

@@ -142,6 +142,16 @@ bad "plot on a non-axis" "bad.sweep:3: plot p.png: \"c\" is neither" $'command =
 bad "linked row too short" "bad.sweep:2: linked axes: row 2 has 1 values for 2 axes" $'command = true\naxis a b = 1 2 | 3'
 bad "linked row repeated" "bad.sweep:2: axis a: value \"1\" twice (a row repeated)" $'command = true\naxis a b = 1 2 | 1 2'
 bad "reserved axis name" "bad.sweep:2: axis name \"rep\"" $'command = true\naxis rep = 1'
+# Found by fuzzing: repeated values were looked for among every pair, so a
+# range of 100,000 values took minutes (the 20 s guard against a hang fails
+# without the fix; with it the check takes 0.1 s).
+printf 'command = true\nrange a = 0:99999:1\naxis b = x y x\n' > big.sweep
+rm -rf bad.out
+timeout 20 "$B/sweep" --dry-run big.sweep > /dev/null 2> big.txt
+check "range of 100,000 values with a repeat elsewhere: refused" status_says $? eq 1 'big.sweep:3: axis b: value "x" twice' big.txt
+printf 'command = true\nrange a = 0:99999:1\nrange c = 1:3:1\naxis c2 = 5\naxis d = 1 2 3 4 5 6 7 8 2\n' > big.sweep
+timeout 20 "$B/sweep" --dry-run big.sweep > /dev/null 2> big.txt
+check "the earliest repeated value named" status_says $? eq 1 'big.sweep:5: axis d: value "2" twice' big.txt
 "$B/sweep" missing.sweep 2> nf.txt
 check "missing sweep file: exit 1, named" status_says $? eq 1 "missing.sweep: No such file" nf.txt
 "$B/sweep" s.sweep -j 0 2> /dev/null
