@@ -9,7 +9,9 @@
 # exits 1 when any harness crashed (its input is
 # kept as BUILD/fuzz/crash-NAME-*, to become a regression test).
 # Usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: swf trace platform spec sweep tar)
-# Environment: FUZZ_BUILD_DIR (default build-fuzz).
+# Environment: FUZZ_BUILD_DIR (default build-fuzz); FUZZ_SANITIZERS
+# (address,undefined by default; "undefined" runs several times faster, for
+# long accumulation runs, without leak and memory-error checks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
@@ -17,7 +19,8 @@ shift || true
 names=${*:-swf trace platform spec sweep tar}
 B=${FUZZ_BUILD_DIR:-build-fuzz}
 bash scripts/install-deps.sh # clang and its fuzzer runtime among them
-CC=clang cmake -S . -B "$B" -DPLACESIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+CC=clang cmake -S . -B "$B" -DPLACESIM_FUZZ=ON -DPLACESIM_FUZZ_SANITIZERS="${FUZZ_SANITIZERS:-address,undefined}" \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 targets=""
 for n in $names; do targets="$targets --target fuzz_$n"; done
 # shellcheck disable=SC2086

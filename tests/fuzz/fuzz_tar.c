@@ -9,7 +9,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char dir[128];
 	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/placesim-fuzz-untar-%ld", (long)getpid());
+		snprintf(dir, sizeof dir, "%s/placesim-fuzz-untar-%ld", fuzz_tmpdir(),
+		         (long)getpid());
 		mkdir(dir, 0700);
 	}
 	const char *path = fuzz_file(data, size, ".tar.gz");
