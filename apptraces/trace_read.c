@@ -1,22 +1,21 @@
 /* Reading TI traces (plain or gzip'ed): the layout of trace_args.h checked
  * for every line, numbers as trace_values.h says, errors with file:line and
  * rank, then the limits and the matching pass. */
+#include "gzpipe.h"
+#include "trace.h"
+#include "trace_args.h"
+#include "trace_values.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
-
-#include "trace.h"
-#include "trace_args.h"
-#include "trace_values.h"
 
 #define MAX_RANKS (1 << 20)
 #define CHUNK     (1 << 16)
 
 struct lines {
-	gzFile f;
+	struct cmn_gzpipe *f;
 	const char *path;
 	char *buf;
 	size_t cap, start, end; /* unread bytes: buf[start .. end) */
@@ -49,17 +48,12 @@ static int lines_open(struct lines *l, const char *path, struct cmn_err *e)
 	l->path = path;
 	if (unreadable(path, why, sizeof why))
 		return cmn_err_set(e, CMN_EIO, "%s: error: %s", path, why), -1;
-	l->f = gzopen(path, "rb");
-	if (!l->f)
-		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno)),
-		       -1;
-	return 0;
+	return cmn_gzpipe_open(path, 0, &l->f, e) ? -1 : 0; /* many small files: no thread */
 }
 
 static void lines_close(struct lines *l)
 {
-	if (l->f)
-		gzclose(l->f);
+	cmn_gzpipe_close(l->f);
 	free(l->buf);
 	free(l->tok);
 }
@@ -85,13 +79,13 @@ static int fill(struct lines *l, struct cmn_err *e)
 		l->buf = b;
 		l->cap = c;
 	}
-	int n = gzread(l->f, l->buf + l->end, (unsigned)(l->cap - l->end - 1));
-	int err;
-	const char *msg = gzerror(l->f, &err);
-	if (n < 0 || (err != Z_OK && err != Z_STREAM_END)) {
+	long n = cmn_gzpipe_read(l->f, l->buf + l->end, l->cap - l->end - 1);
+	const char *msg;
+	enum cmn_gz_end end = n > 0 ? CMN_GZ_MORE : cmn_gzpipe_end(l->f, &msg);
+	if (n < 0 || end == CMN_GZ_CUT) {
 		char what[300];
 		snprintf(what, sizeof what, "cannot read: %s",
-		         err == Z_BUF_ERROR ? "the gzip'ed file is cut short" : msg);
+		         end == CMN_GZ_CUT ? "the gzip'ed file is cut short" : msg);
 		return read_err(l, what, e);
 	}
 	if (n == 0)

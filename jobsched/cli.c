@@ -606,6 +606,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		o.series = series;
 		o.progress = !c->quiet && isatty(2);
 		o.resize = x->resize;
+		o.no_node_lists = !c->jobs_out && !c->summary_out; /* nothing prints them */
 		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
 	}
 

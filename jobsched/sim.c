@@ -537,6 +537,16 @@ static void release_job(struct js_alloc *a, const struct jstate *st)
 		js_alloc_release(a, st->nodes, st->nnodes);
 }
 
+/* A job's nodes into the results, as runs ("" when no output needs them). */
+static int record_job_nodes(struct js_sim *s, const struct jstate *st, size_t *off)
+{
+	if (s->o->no_node_lists)
+		return record_runs(s->res, NULL, 0, off);
+	if (st->runs)
+		return record_runs(s->res, st->runs, st->nruns, off);
+	return record_nodes(s->res, st->nodes, st->nnodes, s->runbuf, off);
+}
+
 static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 {
 	struct jstate *st = &s->st[j];
@@ -560,8 +570,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 		s->sched->ops->on_end(s->sched->self, s, j, s->now < st->expected_end_s);
 	if (s->rt->ops->end)
 		s->rt->ops->end(s->rt->self, s, j, killed);
-	if (st->runs ? record_runs(s->res, st->runs, st->nruns, &r->res_off)
-	             : record_nodes(s->res, st->nodes, st->nnodes, s->runbuf, &r->res_off))
+	if (record_job_nodes(s, st, &r->res_off))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	int rc = js_rs_end(s, j, e);
 	if (rc)

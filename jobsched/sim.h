@@ -48,6 +48,9 @@ struct js_sim_opts {
 	/* If set: resizable jobs grow and shrink at their resize points as this
 	 * policy decides (seed 004); NULL: every job runs on its first nodes. */
 	const struct js_resize *resize;
+	/* 1: the results keep no job's nodes (every res_off names ""), for runs
+	 * that print neither node lists nor placement metrics. */
+	int no_node_lists;
 };
 
 /* What happened to one job. Times are NAN where they do not apply. */

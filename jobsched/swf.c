@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
+#include "gzpipe.h"
 #include "swf_internal.h"
 
 #define LINE_MAX_BYTES (1 << 20)
@@ -54,9 +54,9 @@ static int handle_line(struct js_workload *w, struct reading *r, char *line, uin
 }
 
 /* Streams the file's lines into handle_line. A gzip stream that ends
- * before its trailer (zlib reads such files without an error of its own)
- * is an error wherever it is cut. */
-static int read_lines(gzFile gz, struct js_workload *w, struct reading *r, struct cmn_err *e)
+ * before its trailer is an error wherever it is cut (common/gzpipe.h). */
+static int read_lines(struct cmn_gzpipe *gz, struct js_workload *w, struct reading *r,
+                      struct cmn_err *e)
 {
 	const char *path = r->path;
 	size_t cap = 1 << 16, have = 0; /* grown for long lines, up to LINE_MAX_BYTES */
@@ -82,17 +82,16 @@ static int read_lines(gzFile gz, struct js_workload *w, struct reading *r, struc
 			buf = nb;
 			cap *= 2;
 		}
-		int got = gzread(gz, buf + have, (unsigned)(cap - have));
+		long got = cmn_gzpipe_read(gz, buf + have, cap - have);
 		if (got < 0) {
-			int zerr;
-			const char *msg = gzerror(gz, &zerr);
+			const char *msg;
+			cmn_gzpipe_end(gz, &msg);
 			rc = cmn_err_set(e, CMN_EIO, "%s: error: %s (corrupt gzip?)", path, msg);
 			break;
 		}
 		if (got == 0) {
-			int zerr;
-			gzerror(gz, &zerr);
-			if (zerr == Z_BUF_ERROR) {
+			const char *msg;
+			if (cmn_gzpipe_end(gz, &msg) == CMN_GZ_CUT) {
 				rc = cmn_err_set(
 				    e, CMN_EINPUT,
 				    "%s: error: the gzip stream is cut short after line %u "
@@ -158,7 +157,10 @@ static int is_partial(const struct js_job *j)
  * --skip-bad the later records are skipped as "duplicate". */
 static int check_job_numbers(struct js_workload *w, const struct reading *r, struct cmn_err *e)
 {
-	if (w->n < 2)
+	size_t rising = 1; /* numbers rising line by line (most logs): no repeat */
+	while (rising < w->n && w->jobs[rising - 1].id < w->jobs[rising].id)
+		rising++;
+	if (rising >= w->n)
 		return 0;
 	const struct js_job **v = malloc(w->n * sizeof *v);
 	unsigned char *skip = calloc(w->n, 1);
@@ -307,24 +309,17 @@ int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct
 		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return cmn_err_set(e, CMN_EIO, "%s: error: is a directory, not an SWF log", path);
-	gzFile gz = gzopen(path, "rb");
-	if (!gz)
-		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path,
-		                   errno ? strerror(errno) : "zlib error");
-	gzbuffer(gz, 1 << 17);
 	struct js_workload *w = js_workload_new(path);
-	if (!w) {
-		gzclose(gz);
+	if (!w)
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
+	struct cmn_gzpipe *gz;
+	if (cmn_gzpipe_open(path, 1, &gz, e)) {
+		js_workload_free(w);
+		return e->code;
 	}
 	struct reading r = {.path = path, .skip_bad = skip_bad};
 	int rc = read_lines(gz, w, &r, e);
-	int zc = gzclose(gz);
-	if (!rc && zc != Z_OK)
-		rc = cmn_err_set(e, CMN_EINPUT, "%s: error: %s", path,
-		                 zc == Z_BUF_ERROR
-		                     ? "the gzip stream is cut short (truncated download?)"
-		                     : "read error");
+	cmn_gzpipe_close(gz);
 	if (!rc && w->counts.read == 0)
 		rc = cmn_err_set(
 		    e, CMN_EINPUT,

@@ -141,6 +141,11 @@ check "a FIFO as trace: error, not a hang" status_says $? eq 1 "fifo.txt: error:
 gzip -c "$T/crlf.txt" | head -c 20 > "$T/cut.txt.gz"
 "$TG" --check "$T/cut.txt.gz" > /dev/null 2> "$T/err"
 check "a gzip'ed trace cut short: error" status_says $? eq 1 "cut.txt.gz:1: error: cannot read: the gzip'ed file is cut short" "$T/err"
+{ printf '0 init\n'; for i in $(seq 65535); do echo "0 compute 10000"; done; printf '0 finalize\n'; } > "$T/long.txt"
+gzip -c "$T/long.txt" > "$T/long.txt.gz"
+truncate -s -4 "$T/long.txt.gz" # only the trailer's size missing (gzread may see a clean end)
+"$TG" --check "$T/long.txt.gz" > /dev/null 2> "$T/err"
+check "a gzip'ed trace without its last 4 bytes: error" status_says $? eq 1 "long.txt.gz:65538: error: cannot read: the gzip'ed file is cut short" "$T/err"
 printf '0 init\n1 init\n0 send 1 0 1e300\n' > "$T/big.txt"
 "$TG" --stats "$T/big.txt" --matrix-out "$T/big.csv" > /dev/null 2> "$T/err"
 check "--stats of a bad trace: exit 1, the line, no matrix written" status_says $? eq 1 "big.txt:3: error: rank 0: send: count" "$T/err" "$T/big.csv"
