@@ -6,19 +6,21 @@
 
 #include "platform.h"
 
-int plat_check_size(const char *how, long long nodes, long long links, struct cmn_err *e)
+int plat_check_size(const struct plat_builder *b, const char *how, long long nodes, long long links,
+                    struct cmn_err *e)
 {
+	long long max = b->max_nodes;
 	if (nodes < 1)
 		return cmn_err_set(e, CMN_EUSAGE, "%s = %lld nodes (a machine needs at least one)",
 		                   how, nodes);
-	if (nodes > PLAT_MAX_NODES && nodes < LLONG_MAX)
+	if (nodes > max && nodes < LLONG_MAX)
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "%s = %lld nodes: more than the limit of %d nodes per machine",
-		                   how, nodes, PLAT_MAX_NODES);
-	if (nodes > PLAT_MAX_NODES)
+		                   "%s = %lld nodes: more than the limit of %lld nodes per machine",
+		                   how, nodes, max);
+	if (nodes > max)
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "%s nodes: more than the limit of %d nodes per machine", how,
-		                   PLAT_MAX_NODES);
+		                   "%s nodes: more than the limit of %lld nodes per machine", how,
+		                   max);
 	if (links > PLAT_MAX_LINKS)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "%s: %s%lld links: more than the limit of %d links per machine",
@@ -81,7 +83,15 @@ int plat_builder_nodes(struct plat_builder *b, int nodes)
 
 int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_err *e)
 {
+	return plat_machine_create_max(spec, PLAT_MAX_NODES, out, e);
+}
+
+int plat_machine_create_max(const char *spec, int max_nodes, struct plat_machine **out,
+                            struct cmn_err *e)
+{
 	*out = NULL;
+	if (max_nodes < 1 || max_nodes > PLAT_MAX_NODES)
+		max_nodes = PLAT_MAX_NODES;
 	struct plat_machine *m = calloc(1, sizeof *m);
 	if (!m)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -95,14 +105,15 @@ int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_
 	m->ops = ops;
 	struct plat_builder b;
 	memset(&b, 0, sizeof b);
+	b.max_nodes = max_nodes;
 	rc = m->ops->create(&m->params, &b, &m->state, e);
-	if (!rc && (b.failed || b.nodes < 1 || b.nodes > PLAT_MAX_NODES)) {
+	if (!rc && (b.failed || b.nodes < 1 || b.nodes > max_nodes)) {
 		m->ops->destroy(m->state);
 		rc = b.failed == 1 ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
 		                   : cmn_err_set(e, CMN_EUSAGE,
 		                                 "%d nodes, %d links: beyond the limits of %d "
 		                                 "nodes and %d links per machine",
-		                                 b.nodes, b.nl, PLAT_MAX_NODES, PLAT_MAX_LINKS);
+		                                 b.nodes, b.nl, max_nodes, PLAT_MAX_LINKS);
 	}
 	if (rc) {
 		cmn_err_prefix(e, "machine '%s'", spec);

@@ -41,7 +41,9 @@ enum { PLAT_V_NODE, PLAT_V_SWITCH, PLAT_V_ROUTER, PLAT_V_GATEWAY };
  * operations (LLONG_MAX for an overflow), checked before it builds
  * anything: 0, or CMN_EUSAGE saying which count is beyond its limit. how
  * says where the node count comes from (e.g. "k^n = 64^11"). */
-int plat_check_size(const char *how, long long nodes, long long links, struct cmn_err *e);
+struct plat_builder;
+int plat_check_size(const struct plat_builder *b, const char *how, long long nodes, long long links,
+                    struct cmn_err *e);
 
 /* What a family's create() fills in: vertices beyond the nodes, and links. */
 struct plat_builder {
@@ -50,7 +52,8 @@ struct plat_builder {
 	int nv, cap_v;
 	struct plat_link *l;
 	int nl, cap_l;
-	int failed; /* 1: out of memory; 2: beyond PLAT_MAX_LINKS */
+	int failed;    /* 1: out of memory; 2: beyond PLAT_MAX_LINKS */
+	int max_nodes; /* the node limit: PLAT_MAX_NODES, or lower (plat_machine_create_max) */
 };
 
 /* Adds a vertex (returns its id) or a link (returns its id); -1 when out of
@@ -107,6 +110,11 @@ struct plat_machine {
 
 /* Builds a machine from a specification such as "kary-ntree:k=4,n=3". */
 int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_err *e);
+/* The same under a lower node limit (1 <= max_nodes <= PLAT_MAX_NODES), its
+ * clusters' machines included: the fuzz harness reaches every size check
+ * without building machines of a million nodes for each input. */
+int plat_machine_create_max(const char *spec, int max_nodes, struct plat_machine **out,
+                            struct cmn_err *e);
 void plat_machine_destroy(struct plat_machine *m);
 
 static inline int plat_distance(const struct plat_machine *m, int a, int b)

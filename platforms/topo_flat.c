@@ -1,6 +1,7 @@
 /* The flat machine: N nodes under one switch, all equidistant (seed 003's
  * fully connected comparison machine). Distance 2 between distinct nodes
  * (up to the switch and down); route: the node's up link, the other's down. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "platform.h"
@@ -18,10 +19,15 @@ static const struct cmn_param_def flat_params[] = {
 static int flat_create(struct cmn_params *p, struct plat_builder *b, void **state,
                        struct cmn_err *e)
 {
+	int nodes = (int)cmn_params_num(p, "nodes");
+	char how[32];
+	snprintf(how, sizeof how, "nodes=%d", nodes);
+	if (plat_check_size(b, how, nodes, 2LL * nodes, e))
+		return e->code;
 	struct flat *f = malloc(sizeof *f);
 	if (!f)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	f->nodes = (int)cmn_params_num(p, "nodes");
+	f->nodes = nodes;
 	double bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");
 	plat_builder_nodes(b, f->nodes);
 	int sw = plat_add_vertex(b, PLAT_V_SWITCH, 1, 0);

@@ -28,7 +28,8 @@ static const struct cmn_param_def grid_params[] = {
     {NULL},
 };
 
-static int parse_dims(const char *s, struct grid *g, struct cmn_err *e)
+static int parse_dims(const struct plat_builder *b, const char *s, struct grid *g,
+                      struct cmn_err *e)
 {
 	long long dims[PLAT_MAX_DIMS], nodes = 1;
 	int bad = 0;
@@ -48,7 +49,7 @@ static int parse_dims(const char *s, struct grid *g, struct cmn_err *e)
 	/* a router per node; links: injection, ejection, 2 per dimension out */
 	char how[CMN_PARAM_STR + 8];
 	snprintf(how, sizeof how, "dims=%s", s);
-	if (plat_check_size(how, nodes, cmn_sat_mul(nodes, 2 + 2LL * g->nd), e))
+	if (plat_check_size(b, how, nodes, cmn_sat_mul(nodes, 2 + 2LL * g->nd), e))
 		return e->code;
 	g->nodes = (int)nodes;
 	return 0;
@@ -65,7 +66,7 @@ static int grid_create_wrap(struct cmn_params *p, struct plat_builder *b, void *
 	struct grid *g = calloc(1, sizeof *g);
 	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	int rc = parse_dims(cmn_params_str(p, "dims"), g, e);
+	int rc = parse_dims(b, cmn_params_str(p, "dims"), g, e);
 	if (rc) {
 		free(g);
 		return rc;

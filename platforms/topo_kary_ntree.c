@@ -96,7 +96,7 @@ static int tree_create(struct cmn_params *p, struct plat_builder *b, void **stat
 	long long count = cmn_sat_pow(k, n);
 	char how[32];
 	snprintf(how, sizeof how, "k^n = %d^%d", k, n);
-	if (plat_check_size(how, count, cmn_sat_mul(2LL * n, count), e))
+	if (plat_check_size(b, how, count, cmn_sat_mul(2LL * n, count), e))
 		return e->code;
 	int nodes = (int)count;
 	double taper[12], bw = cmn_params_num(p, "bw"), lat = cmn_params_num(p, "lat");

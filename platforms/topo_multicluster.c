@@ -83,7 +83,8 @@ static int parse_sizes(struct mc *m, const char *s, int size, struct cmn_err *e)
 }
 
 /* The nested family from "family;k=v;k=v" (NULL inner for "flat"). */
-static int parse_cluster(struct mc *m, struct cmn_params *p, struct cmn_err *e)
+static int parse_cluster(struct mc *m, const struct plat_builder *b, struct cmn_params *p,
+                         struct cmn_err *e)
 {
 	const char *spec = cmn_params_str(p, "cluster");
 	if (strcmp(spec, "flat") == 0)
@@ -102,7 +103,7 @@ static int parse_cluster(struct mc *m, struct cmn_params *p, struct cmn_err *e)
 		    "cluster '%s': flat clusters take size/sizes; clusters cannot nest "
 		    "multi-clusters",
 		    spec);
-	int rc = plat_machine_create(buf, &m->inner, e);
+	int rc = plat_machine_create_max(buf, b->max_nodes, &m->inner, e);
 	if (rc) {
 		cmn_err_prefix(e, "cluster=%s", spec);
 		return rc;
@@ -154,7 +155,7 @@ static int mc_create(struct cmn_params *p, struct plat_builder *b, void **state,
 	m->size = malloc((size_t)m->clusters * sizeof *m->size);
 	m->gw = malloc((size_t)m->clusters * sizeof *m->gw);
 	int rc = !m->first || !m->size || !m->gw ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
-	                                         : parse_cluster(m, p, e);
+	                                         : parse_cluster(m, b, p, e);
 	if (!rc)
 		rc = parse_sizes(m, cmn_params_str(p, "sizes"), (int)cmn_params_num(p, "size"), e);
 	long long total = 0, links = 0;
@@ -170,7 +171,7 @@ static int mc_create(struct cmn_params *p, struct plat_builder *b, void **state,
 		char how[CMN_PARAM_STR + 32];
 		snprintf(how, sizeof how, "%d clusters of %s%s", m->clusters,
 		         uniform ? "" : "sizes ", uniform ? cmn_params_str(p, "size") : sizes);
-		rc = plat_check_size(how, total, cmn_sat_add(links, wan), e);
+		rc = plat_check_size(b, how, total, cmn_sat_add(links, wan), e);
 	}
 	for (int c = 0, at = 0; !rc && c < m->clusters; at += m->size[c++])
 		m->first[c] = at;

@@ -720,6 +720,32 @@ static void test_unknown_family(void)
 	CU_ASSERT_EQUAL(plat_machine_create("flat:nodes=4,bw=0", &m, &e), CMN_EUSAGE);
 }
 
+/* A caller's lower node limit: every family (and a multi-cluster's
+ * clusters) refused beyond it with the limit named, built within it. */
+static void test_lower_limit(void)
+{
+	const char *over[] = {"flat:nodes=70000",
+	                      "mesh:dims=300x300",
+	                      "torus:dims=41x41x41",
+	                      "kary-ntree:k=4,n=9",
+	                      "multicluster:clusters=2,size=40000",
+	                      "multicluster:clusters=2,size=262144,cluster=kary-ntree;k=4;n=9"};
+	for (size_t i = 0; i < sizeof over / sizeof *over; i++) {
+		struct plat_machine *m = NULL;
+		struct cmn_err e;
+		CU_ASSERT_EQUAL(plat_machine_create_max(over[i], 1 << 16, &m, &e), CMN_EUSAGE);
+		CU_ASSERT_PTR_NULL(m);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "the limit of 65536 nodes"));
+		CU_ASSERT_EQUAL(plat_machine_create(over[i], &m, &e), 0); /* the default limit */
+		plat_machine_destroy(m);
+	}
+	struct plat_machine *m = NULL;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(plat_machine_create_max("torus:dims=16x64x64", 1 << 16, &m, &e), 0);
+	CU_ASSERT_EQUAL(m ? m->nodes : 0, 1 << 16);
+	plat_machine_destroy(m);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("topology", NULL, NULL);
@@ -733,6 +759,7 @@ static void add_suites(void)
 	CU_add_test(s, "canonical placements", test_canon);
 	CU_add_test(s, "counts forms of placements", test_shape);
 	CU_add_test(s, "unknown family and bad parameters", test_unknown_family);
+	CU_add_test(s, "a lower node limit", test_lower_limit);
 }
 
 int main(int argc, char **argv)
