@@ -146,17 +146,34 @@ static int flat_fits(void *self, const struct js_job *job, int flags)
 	return job->size > 0 && job->size <= f->free;
 }
 
-/* Sets (busy = 1) or clears bits first..last of the bitmap. */
+/* Sets (busy = 1) or clears the bits of mask in word w. */
+static void mark_word(struct flat_alloc *f, int w, uint64_t mask, int busy)
+{
+	assert(busy ? !(f->busy[w] & mask) : (f->busy[w] & mask) == mask);
+	f->busy[w] = busy ? f->busy[w] | mask : f->busy[w] & ~mask;
+	set_room(f, w);
+}
+
+/* Sets (busy = 1) or clears bits first..last of the bitmap: the words
+ * inside the range whole, a write each (never the machine's last word,
+ * which has bits beyond the machine). */
 static void mark_range(struct flat_alloc *f, int first, int last, int busy)
 {
-	for (int w = first / 64; w <= last / 64; w++) {
-		int lo = w == first / 64 ? first % 64 : 0, hi = w == last / 64 ? last % 64 : 63;
-		uint64_t mask = (hi == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1) &
-		                ~((UINT64_C(1) << lo) - 1);
-		assert(busy ? !(f->busy[w] & mask) : (f->busy[w] & mask) == mask);
-		f->busy[w] = busy ? f->busy[w] | mask : f->busy[w] & ~mask;
-		set_room(f, w);
+	int w0 = first / 64, w1 = last / 64;
+	uint64_t lo = ~UINT64_C(0) << (first % 64), hi = ~UINT64_C(0) >> (63 - last % 64);
+	if (w0 == w1) {
+		mark_word(f, w0, lo & hi, busy);
+		return;
 	}
+	mark_word(f, w0, lo, busy);
+	uint64_t fill = busy ? ~UINT64_C(0) : 0;
+	for (int w = w0 + 1; w < w1; w++) {
+		assert(f->busy[w] == ~fill);
+		f->busy[w] = fill;
+		uint64_t bit = UINT64_C(1) << (w % 64);
+		f->room[w / 64] = busy ? f->room[w / 64] & ~bit : f->room[w / 64] | bit;
+	}
+	mark_word(f, w1, hi, busy);
 }
 
 static void flat_mark_runs(struct flat_alloc *f, const struct js_run *runs, int nr, int busy)
