@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 23 C1: a flat machine of about 10^3, 10^4 and 93,312 nodes, 300,000
+# D(q) jobs (sizes up to 86 % of the machine, q = 0.999: mean about 1 %,
+# offered load 0.9), gzip'ed SWF, EASY with first-free: jobsched's wall time
+# beside `zcat | awk` summing a column of the same file (the yardstick: the
+# least any tool must do to read the log), each the median of RUNS runs.
+# Usage: results/bench/flat_scale.sh [BUILD_DIR] [RUNS] [JOBS]
+set -eu
+B=${1:-build}/bin
+RUNS=${2:-5}
+JOBS=${3:-300000}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+wall() { # the median wall seconds of RUNS runs of "$@"
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f '%e' -o "$T/t" "$@" > /dev/null 2>&1
+		cat "$T/t"
+	done | median
+}
+printf '%8s %8s %12s %12s %7s %8s\n' nodes jobs jobsched_s zcat_awk_s ratio peak_MB
+for n in 1000 10000 93312; do
+	f="$T/dq-$n.swf"
+	"$B/jobsched" --synthetic "dq:jobs=$JOBS,n2=$((n * 86 / 100)),q=0.999,load=0.9" \
+		--machine "flat:nodes=$n" --swf-out "$f" --quiet > /dev/null
+	gzip -f "$f"
+	js=$(wall "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" --sched easy --quiet)
+	aw=$(wall sh -c "zcat '$f.gz' | awk '{s += \$4} END {print s}'")
+	/usr/bin/time -f '%M' -o "$T/m" "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" \
+		--sched easy --quiet > /dev/null 2>&1
+	printf '%8d %8d %12s %12s %7.2f %8d\n' "$n" "$JOBS" "$js" "$aw" "$(awk -v a="$js" -v b="$aw" 'BEGIN {print a / b}')" \
+		$(($(cat "$T/m") / 1024))
+done
