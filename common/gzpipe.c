@@ -50,15 +50,16 @@ struct cmn_gzpipe {
 	struct source src;
 };
 
-/* More input when z has none: 0, or -1 (p->msg set) on a read error. */
-static int refill(struct cmn_gzpipe *p)
+/* Reads the file after the `keep` unread bytes, which move to the start
+ * of the input buffer: 0, or -1 (p->msg set) on a read error. */
+static int read_after(struct cmn_gzpipe *p, uInt keep)
 {
 	struct source *s = &p->src;
-	if (s->z.avail_in || s->eof)
-		return 0;
+	if (keep)
+		memmove(s->in, s->z.next_in, keep);
 	ssize_t n;
 	do
-		n = read(s->fd, s->in, IN_BYTES);
+		n = read(s->fd, s->in + keep, IN_BYTES - keep);
 	while (n < 0 && errno == EINTR);
 	if (n < 0) {
 		snprintf(p->msg, sizeof p->msg, "%s", strerror(errno));
@@ -66,30 +67,26 @@ static int refill(struct cmn_gzpipe *p)
 	}
 	s->eof = n == 0;
 	s->z.next_in = s->in;
-	s->z.avail_in = (uInt)n;
+	s->z.avail_in = keep + (uInt)n;
 	return 0;
+}
+
+/* More input when z has none: 0, or -1 (p->msg set) on a read error. */
+static int refill(struct cmn_gzpipe *p)
+{
+	struct source *s = &p->src;
+	return s->z.avail_in || s->eof ? 0 : read_after(p, 0);
 }
 
 /* Decides plain or gzip from the first two bytes (fewer: plain). */
 static int sniff(struct cmn_gzpipe *p)
 {
 	struct source *s = &p->src;
-	while (s->z.avail_in < 2 && !s->eof) { /* move what came and read on */
-		if (s->z.avail_in)
-			s->in[0] = s->z.next_in[0];
-		uInt have = s->z.avail_in;
-		ssize_t n;
-		do
-			n = read(s->fd, s->in + have, IN_BYTES - have);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			snprintf(p->msg, sizeof p->msg, "%s", strerror(errno));
-			return -1;
-		}
-		s->eof = n == 0;
+	if (!s->z.next_in)
 		s->z.next_in = s->in;
-		s->z.avail_in = have + (uInt)n;
-	}
+	while (s->z.avail_in < 2 && !s->eof)
+		if (read_after(p, s->z.avail_in))
+			return -1;
 	s->gzip = s->z.avail_in >= 2 && s->z.next_in[0] == 0x1f && s->z.next_in[1] == 0x8b;
 	if (s->gzip) {
 		if (inflateInit2(&s->z, 15 + 16) != Z_OK) {
