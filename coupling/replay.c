@@ -122,7 +122,7 @@ static int job_set(struct cpl_replay *rp, int cnt, const int *k, const int *cons
 		const struct trace *tr = cpl_replay_trace(rp, k[i], n[i], iters, e);
 		if (!tr)
 			return e->code;
-		jobs[i] = (struct net_job){names[i], tr, nodes[i], 0};
+		jobs[i] = (struct net_job){names[i], tr, nodes[i], 0, NULL};
 	}
 	return 0;
 }

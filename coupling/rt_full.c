@@ -248,7 +248,7 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 		       -1;
 	char name[32];
 	snprintf(name, sizeof name, "job%" PRIu64, job->id);
-	struct net_job nj = {name, f->tr[j], nodes, 0};
+	struct net_job nj = {name, f->tr[j], nodes, 0, NULL};
 	int h = net_live_start(f->lv, &nj, e);
 	if (h < 0)
 		return -1;

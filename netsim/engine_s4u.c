@@ -6,9 +6,11 @@
  * asynchronous communications that wait/waitall complete; every collective
  * expanded into point-to-point messages by apptraces/trace_expand.h (the
  * traffic matrix's expansion), phase by phase, followed by the flops of a
- * reduction. It shares set-up, one fork per evaluation and link loads with
- * the SMPI engine (sg_engine.c) and runs on the same network model
- * (network/model:SMPI), so the two can be compared on the same traces. */
+ * reduction. A job's repeated range (netsim.h's net_repeat) runs as if
+ * written out (walk.h). It shares set-up, one fork per evaluation and link
+ * loads with the SMPI engine (sg_engine.c) and runs on the same network
+ * model (network/model:SMPI), so the two can be compared on the same
+ * traces. */
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
@@ -20,16 +22,18 @@
 
 #include "../apptraces/trace_expand.h"
 #include "sg_engine.h"
+#include "walk.h"
 
 #define EAGER_BYTES 65536.0
 
-/* Per job, built in the parent: the action index of every rank's k-th
- * collective (collective k of rank r: act index coll[r][k]). */
+/* Per job, built in the parent: where every rank's k-th collective is
+ * among the trace's actions (walk.h: the trace's own order, or with its
+ * repeated range run as often as it runs). */
 struct job_plan {
-	long **coll;
-	int ncoll, nranks;    /* nranks: a live session may free the trace first */
-	struct rank_ctx *ctx; /* the ranks' contexts, made by start (in the
-	                         process that runs them), freed with the plan */
+	struct net_colls *coll; /* per rank */
+	int nranks;             /* a live session may free the trace first */
+	struct rank_ctx *ctx;   /* the ranks' contexts, made by start (in the
+	                           process that runs them), freed with the plan */
 };
 
 struct req {
@@ -52,13 +56,6 @@ static sg_mailbox_t p2p_box(const struct rank_ctx *c, int src, int dst, int tag)
 {
 	char name[96];
 	snprintf(name, sizeof name, "e%ld.j%d.%d>%d#%d", c->eval, c->j, src, dst, tag);
-	return sg_mailbox_by_name(name);
-}
-
-static sg_mailbox_t coll_box(const struct rank_ctx *c, int k, int phase, int src, int dst)
-{
-	char name[96];
-	snprintf(name, sizeof name, "e%ld.j%d.c%d.%d.%d>%d", c->eval, c->j, k, phase, src, dst);
 	return sg_mailbox_by_name(name);
 }
 
@@ -90,6 +87,19 @@ static void wait_all(struct rank_ctx *c)
 	for (int i = 0; i < c->nreq; i++)
 		sg_comm_wait(c->reqs[i].comm);
 	c->nreq = 0;
+}
+
+/* A collective's messages go through one mailbox per (job, phase, source,
+ * destination), whichever collective it is: a rank posts its sends and its
+ * receives in the collectives' order, so they match first-in first-out as
+ * with one mailbox per collective, and the mailboxes (which SimGrid keeps
+ * until the end) stay as many as the running jobs' rank pairs instead of
+ * growing with every collective run. */
+static sg_mailbox_t coll_box(const struct rank_ctx *c, int phase, int src, int dst)
+{
+	char name[96];
+	snprintf(name, sizeof name, "e%ld.j%d.c%d.%d>%d", c->eval, c->j, phase, src, dst);
+	return sg_mailbox_by_name(name);
 }
 
 /* SimGrid's mailboxes need a non-NULL payload: the sender's context
@@ -130,7 +140,7 @@ static void keep(void *ctx, int phase, int dst, double bytes)
 /* alltoall(v) in rounds (SMPI's ring): in round i this rank sends its block
  * for r + i and receives the block of r - i, one message each way even when
  * a block is empty, then the next round. */
-static void exchange_rounds(struct rank_ctx *c, int k, const struct trace_action *a)
+static void exchange_rounds(struct rank_ctx *c, const struct trace_action *a)
 {
 	const struct trace *t = c->job->trace;
 	int r = c->rank, n = t->nranks;
@@ -144,8 +154,8 @@ static void exchange_rounds(struct rank_ctx *c, int k, const struct trace_action
 	for (int i = 1; i < n; i++) {
 		void *data;
 		sg_comm_t comms[2] = {
-		    sg_mailbox_get_async(coll_box(c, k, 0, (r - i + n) % n, r), &data),
-		    sg_mailbox_put_async(coll_box(c, k, 0, r, (r + i) % n), c,
+		    sg_mailbox_get_async(coll_box(c, 0, (r - i + n) % n, r), &data),
+		    sg_mailbox_put_async(coll_box(c, 0, r, (r + i) % n), c,
 		                         (long)block[(r + i) % n])};
 		sg_comm_wait_all(comms, 2);
 	}
@@ -153,12 +163,12 @@ static void exchange_rounds(struct rank_ctx *c, int k, const struct trace_action
 	free(out.dst), free(out.bytes);
 }
 
-static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
+static void collective(struct rank_ctx *c, long k, const struct trace_action *a)
 {
 	const struct trace *t = c->job->trace;
 	int r = c->rank, n = t->nranks;
 	if (c->ring && (a->op == TR_ALLTOALL || a->op == TR_ALLTOALLV)) {
-		exchange_rounds(c, k, a);
+		exchange_rounds(c, a);
 		return;
 	}
 	int *from = malloc((size_t)n * sizeof *from);
@@ -174,7 +184,8 @@ static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
 			if (s == r)
 				continue;
 			int before = in.n;
-			trace_expand_sends(t, s, &t->act[c->plan->coll[s][k]], keep, &in);
+			trace_expand_sends(t, s, &t->act[net_colls_at(&c->plan->coll[s], k)], keep,
+			                   &in);
 			for (int i = before; i < in.n; i++)
 				from[nin++] = s;
 		}
@@ -188,17 +199,17 @@ static void collective(struct rank_ctx *c, int k, const struct trace_action *a)
 			comms = cs;
 			data = ds;
 			for (int i = 0; i < nin; i++)
-				comms[nc++] = sg_mailbox_get_async(
-				    coll_box(c, k, phase, from[i], r), &data[i]);
+				comms[nc++] =
+				    sg_mailbox_get_async(coll_box(c, phase, from[i], r), &data[i]);
 			for (int i = 0; i < out.n; i++)
 				comms[nc++] = sg_mailbox_put_async(
-				    coll_box(c, k, phase, r, out.dst[i]), c, (long)out.bytes[i]);
+				    coll_box(c, phase, r, out.dst[i]), c, (long)out.bytes[i]);
 			sg_comm_wait_all(comms, (size_t)nc);
 		} else { /* receive what comes to this rank, then pass on */
 			for (int i = 0; i < nin; i++)
-				sg_mailbox_get(coll_box(c, k, phase, from[i], r));
+				sg_mailbox_get(coll_box(c, phase, from[i], r));
 			for (int i = 0; i < out.n; i++)
-				send_bytes(c, coll_box(c, k, phase, r, out.dst[i]), out.bytes[i]);
+				send_bytes(c, coll_box(c, phase, r, out.dst[i]), out.bytes[i]);
 		}
 		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
 	}
@@ -214,10 +225,13 @@ static void rank_main(int argc, char **argv)
 	(void)argc, (void)argv;
 	struct rank_ctx *c = sg_actor_self_get_data();
 	const struct trace *t = c->job->trace;
-	int r = c->rank, k = 0;
+	int r = c->rank;
+	long k = 0, i;
+	struct net_walk w;
+	net_walk_init(&w, t, c->job->repeat, r);
 	if (c->start > simgrid_get_clock())
 		sg_actor_sleep_until(c->start);
-	for (long i = t->first[r]; i < t->first[r + 1]; i++) {
+	while ((i = net_walk_next(&w)) >= 0) {
 		const struct trace_action *a = &t->act[i];
 		double bytes = trace_bytes(t, r, a->dt1, a->a);
 		void *got;
@@ -262,6 +276,8 @@ static int s4u_prepare(struct sg_state *s, const struct net_job *job, int first_
 {
 	(void)s, (void)first_pid; /* no ids to compensate: our own mailboxes */
 	const struct trace *t = job->trace;
+	if (net_repeat_check(job, e))
+		return e->code;
 	struct job_plan *p = calloc(1, sizeof *p);
 	if (p)
 		p->coll = calloc((size_t)t->nranks, sizeof *p->coll);
@@ -270,21 +286,11 @@ static int s4u_prepare(struct sg_state *s, const struct net_job *job, int first_
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	p->nranks = t->nranks;
-	for (int r = 0; r < t->nranks; r++) {
-		long n = 0;
-		for (long i = t->first[r]; i < t->first[r + 1]; i++)
-			n += t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
-		p->coll[r] = malloc((size_t)(n ? n : 1) * sizeof **p->coll);
-		if (!p->coll[r]) {
+	for (int r = 0; r < t->nranks; r++)
+		if (net_colls_make(t, job->repeat, r, &p->coll[r])) {
 			s4u_release(job, p);
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		}
-		n = 0;
-		for (long i = t->first[r]; i < t->first[r + 1]; i++)
-			if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
-				p->coll[r][n++] = i;
-		p->ncoll = (int)n;
-	}
 	*data = p;
 	return 0;
 }
@@ -296,7 +302,7 @@ static void s4u_release(const struct net_job *job, void *data)
 		return;
 	(void)job;
 	for (int r = 0; p->coll && r < p->nranks; r++)
-		free(p->coll[r]);
+		net_colls_free(&p->coll[r]);
 	free(p->coll);
 	free(p->ctx);
 	free(p);

@@ -167,6 +167,11 @@ static struct smpi_data *data_of(struct sg_state *s, struct cmn_err *e)
 static int smpi_prepare(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
                         struct cmn_err *e)
 {
+	if (job->repeat) /* SMPI replays the trace's files as they are */
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "job %s: the simgrid engine (SMPI's replay) runs whole "
+		                   "traces, not repeated ranges (use s4u or flit)",
+		                   job->name);
 	struct smpi_data *d = data_of(s, e);
 	if (!d)
 		return e->code;

@@ -1,6 +1,11 @@
 /* Trace replay on the flit-level network (flit_replay.h): ranks as small
- * interpreters of their actions, transfers matched first-in first-out,
- * packets on a flit_net, an event heap for computations and sleeps. */
+ * interpreters of their actions (a job's repeated range run as written
+ * out, walk.h), transfers matched first-in first-out, packets on a
+ * flit_net, an event heap for computations and sleeps. What the replay
+ * holds follows what runs: a transfer's record is reused once both sides
+ * and the network are done with it, a key with no unmatched transfer
+ * leaves the table, and a job's collective plan and its ranks' buffers go
+ * when it ends. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +15,7 @@
 #include "../common/grow.h"
 #include "flit_replay.h"
 #include "live.h"
+#include "walk.h"
 
 #define EAGER_BYTES 65536.0
 /* What one action may ask of the engine (checked before a job runs,
@@ -38,6 +44,7 @@ struct xfer {
 	int wait_s, wait_r; /* the sender / receiver waits for it */
 	long packets_left;
 	int next; /* the key's queue of unmatched transfers */
+	int refs; /* until it completes, and per side holding it as a request */
 };
 
 struct req {
@@ -47,8 +54,9 @@ struct req {
 
 struct rank {
 	int job, r, node, pending, computing, finished;
-	long pc, end;
-	int k; /* collectives started */
+	struct net_walk w;
+	long last; /* the action run last (-1: none yet) */
+	long k;    /* collectives started */
 	struct prim *ops;
 	int nops, opi;
 	long capops;
@@ -78,7 +86,7 @@ struct replay {
 	const struct net_job *jobs;
 	int njobs, nrk, *base; /* base[j]: job j's first rank */
 	long capbase, capcoll, caprk, capjobs, capjend;
-	long ***coll; /* coll[j][r][k]: action index of rank r's k-th collective */
+	struct net_colls **coll; /* coll[j][r]: rank r's collectives (NULL once j ended) */
 	struct rank *rk;
 	int left;      /* ranks not finished */
 	int *jleft;    /* per job: its ranks not finished */
@@ -91,6 +99,9 @@ struct replay {
 	struct xfer *x;
 	int nx;
 	long capx;
+	int *xfree; /* transfers to reuse */
+	int nxfree;
+	long capxfree;
 	struct slot *tab;
 	int tabcap, tabn;
 	struct ev *heap;
@@ -203,6 +214,41 @@ static struct slot *lookup(struct replay *rp, int job, int src, int dst, int col
 	return &rp->tab[at];
 }
 
+/* A key's queue emptied: the key leaves the table (backward-shift
+ * deletion: the entries after it that probed past it move up). */
+static void slot_drop(struct replay *rp, struct slot *s)
+{
+	int mask = rp->tabcap - 1, i = (int)(s - rp->tab), j = i;
+	rp->tab[i].used = 0;
+	rp->tabn--;
+	for (;;) {
+		j = (j + 1) & mask;
+		struct slot *t = &rp->tab[j];
+		if (!t->used)
+			return;
+		int home =
+		    (int)(key_hash(t->job, t->src, t->dst, t->coll, t->chan) & (uint64_t)mask);
+		/* t may move to i unless its home lies cyclically in (i, j] */
+		if (i <= j ? home <= i || home > j : home <= i && home > j) {
+			rp->tab[i] = *t;
+			t->used = 0;
+			i = j;
+		}
+	}
+}
+
+/* One holder of transfer xi lets it go; the last one makes it reusable
+ * (its record stays as it is until a new transfer takes it). */
+static void unref(struct replay *rp, int xi)
+{
+	if (--rp->x[xi].refs > 0)
+		return;
+	if (grow((void **)&rp->xfree, &rp->capxfree, rp->nxfree + 1, sizeof *rp->xfree))
+		rp->oom = 1;
+	else
+		rp->xfree[rp->nxfree++] = xi;
+}
+
 static void complete(struct replay *rp, int xi)
 {
 	struct xfer *x = &rp->x[xi];
@@ -213,6 +259,7 @@ static void complete(struct replay *rp, int xi)
 		if (g[i] >= 0 && --rp->rk[g[i]].pending == 0)
 			make_ready(rp, g[i]);
 	x->wait_s = x->wait_r = 0;
+	unref(rp, xi); /* the network's hold */
 }
 
 /* Both sides posted: the data goes, in packets queued at the source node. */
@@ -234,9 +281,10 @@ static int transfer(struct replay *rp, int xi, double bytes, struct cmn_err *e)
 	return 0;
 }
 
-/* Posts one side of a transfer of rank g's job; its index, or -1 (e). */
-static int post(struct replay *rp, int g, int send, int peer, int coll, int64_t chan, double bytes,
-                struct cmn_err *e)
+/* Posts one side of a transfer of rank g's job; its index, or -1 (e).
+ * async: the side keeps it as a request (a hold until it waits for it). */
+static int post(struct replay *rp, int g, int send, int async, int peer, int coll, int64_t chan,
+                double bytes, struct cmn_err *e)
 {
 	struct rank *k = &rp->rk[g];
 	int src = send ? k->r : peer, dst = send ? peer : k->r;
@@ -247,7 +295,8 @@ static int post(struct replay *rp, int g, int send, int peer, int coll, int64_t 
 	if (h >= 0 && (send ? !rp->x[h].sent : !rp->x[h].recvd)) { /* the other side waits */
 		s->head = rp->x[h].next;
 		if (s->head < 0)
-			s->tail = -1;
+			slot_drop(rp, s);
+		rp->x[h].refs += async;
 		if (send)
 			rp->x[h].sent = 1;
 		else
@@ -258,10 +307,16 @@ static int post(struct replay *rp, int g, int send, int peer, int coll, int64_t 
 			return -1;
 		return h;
 	}
-	if (grow((void **)&rp->x, &rp->capx, rp->nx + 1, sizeof *rp->x))
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
-	int xi = rp->nx++;
-	rp->x[xi] = (struct xfer){k->job, src, dst, coll, chan, bytes, send, !send, 0, 0, 0, 0, -1};
+	int xi;
+	if (rp->nxfree) {
+		xi = rp->xfree[--rp->nxfree];
+	} else {
+		if (grow((void **)&rp->x, &rp->capx, rp->nx + 1, sizeof *rp->x))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+		xi = rp->nx++;
+	}
+	rp->x[xi] = (struct xfer){k->job, src, dst, coll, chan, bytes, send,
+	                          !send,  0,   0,   0,    0,    -1,    1 + async};
 	if (s->tail >= 0)
 		rp->x[s->tail].next = xi;
 	else
@@ -297,7 +352,7 @@ static void wait_reqs(struct replay *rp, int g, int coll)
 	int kept = 0;
 	for (int i = 0; i < k->nreq; i++)
 		if (k->reqs[i].coll == coll)
-			wait_on(rp, g, k->reqs[i].xfer);
+			wait_on(rp, g, k->reqs[i].xfer), unref(rp, k->reqs[i].xfer);
 		else
 			k->reqs[kept++] = k->reqs[i];
 	k->nreq = kept;
@@ -339,7 +394,8 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 {
 	struct rank *k = &rp->rk[g];
 	const struct trace *t = rp->jobs[k->job].trace;
-	int r = k->r, n = t->nranks, c = k->k++, bad = 0;
+	int r = k->r, n = t->nranks, bad = 0;
+	long c = k->k++;
 	int64_t ch = (int64_t)c << 20;
 	if (rp->o->ring && (a->op == TR_ALLTOALL || a->op == TR_ALLTOALLV)) {
 		struct msgs out = {.phase = 0, .me = -1};
@@ -365,7 +421,8 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 			if (s == r)
 				continue;
 			int before = in.n;
-			trace_expand_sends(t, s, &t->act[rp->coll[k->job][s][c]], keep, &in);
+			trace_expand_sends(t, s, &t->act[net_colls_at(&rp->coll[k->job][s], c)],
+			                   keep, &in);
 			for (int i = before; i < in.n && nin < n; i++)
 				from[nin++] = s;
 		}
@@ -414,11 +471,13 @@ static int exec_prim(struct replay *rp, int g, const struct prim *p, struct cmn_
 	case P_RECV:
 	case P_ISEND:
 	case P_IRECV: {
-		int send = p->kind == P_SEND || p->kind == P_ISEND;
-		xi = post(rp, g, send, p->peer, 1, p->chan, p->amount, e); /* collectives' keys */
+		int send = p->kind == P_SEND || p->kind == P_ISEND,
+		    async = p->kind == P_ISEND || p->kind == P_IRECV;
+		xi = post(rp, g, send, async, p->peer, 1, p->chan, p->amount,
+		          e); /* collectives' keys */
 		if (xi < 0)
 			return e->code;
-		if (p->kind == P_ISEND || p->kind == P_IRECV) {
+		if (async) {
 			if (add_req(k, xi, 1, 0, 0, 0))
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		} else if (!send || p->amount >= EAGER_BYTES) {
@@ -452,10 +511,11 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 	case TR_ISEND:
 	case TR_RECV:
 	case TR_IRECV: {
-		int send = a->op == TR_SEND || a->op == TR_ISEND;
-		if ((xi = post(rp, g, send, a->peer, 0, a->tag, bytes, e)) < 0)
+		int send = a->op == TR_SEND || a->op == TR_ISEND,
+		    async = a->op == TR_ISEND || a->op == TR_IRECV;
+		if ((xi = post(rp, g, send, async, a->peer, 0, a->tag, bytes, e)) < 0)
 			return e->code;
-		if (a->op == TR_ISEND || a->op == TR_IRECV)
+		if (async)
 			return add_req(k, xi, 0, send ? r : a->peer, send ? a->peer : r, a->tag)
 			           ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
 			           : 0;
@@ -468,6 +528,7 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 			if (!k->reqs[i].coll && k->reqs[i].src == a->peer &&
 			    k->reqs[i].dst == a->aux && k->reqs[i].tag == a->tag) {
 				wait_on(rp, g, k->reqs[i].xfer);
+				unref(rp, k->reqs[i].xfer);
 				memmove(&k->reqs[i], &k->reqs[i + 1],
 				        (size_t)(k->nreq - i - 1) * sizeof *k->reqs);
 				k->nreq--;
@@ -482,11 +543,21 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 	}
 }
 
+/* Job j has ended: its collectives' plan goes. */
+static void drop_colls(struct replay *rp, int j)
+{
+	for (int r = 0; rp->coll[j] && r < rp->base[j + 1] - rp->base[j]; r++)
+		net_colls_free(&rp->coll[j][r]);
+	free(rp->coll[j]);
+	rp->coll[j] = NULL;
+}
+
 /* Runs rank g until it waits, computes or ends. */
 static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 {
 	struct rank *k = &rp->rk[g];
 	const struct trace *t = rp->jobs[k->job].trace;
+	long i;
 	while (!k->pending && !k->computing && !k->finished && !rp->oom) {
 		if (k->opi < k->nops) {
 			struct prim p = k->ops[k->opi++];
@@ -494,8 +565,8 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 				k->opi = k->nops = 0;
 			if (exec_prim(rp, g, &p, e))
 				return e->code;
-		} else if (k->pc < k->end) {
-			if (exec_action(rp, g, &t->act[k->pc++], e))
+		} else if ((i = net_walk_next(&k->w)) >= 0) {
+			if (exec_action(rp, g, &t->act[k->last = i], e))
 				return e->code;
 		} else if (k->nreq) { /* what is still pending, as SMPI's replay does */
 			wait_reqs(rp, g, 0);
@@ -503,8 +574,12 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 		} else {
 			k->finished = 1;
 			k->finish = rp->now;
+			free(k->ops), free(k->reqs);
+			k->ops = NULL, k->reqs = NULL;
+			k->capops = k->capreq = 0;
 			rp->left--;
 			if (--rp->jleft[k->job] == 0) {
+				drop_colls(rp, k->job);
 				rp->jend[k->job] = rp->now;
 				if (grow((void **)&rp->ended, &rp->capended, rp->nended + 1,
 				         sizeof *rp->ended))
@@ -535,7 +610,7 @@ static int stuck(struct replay *rp, struct cmn_err *e)
 		if (k->finished)
 			continue;
 		const struct trace *t = rp->jobs[k->job].trace;
-		const struct trace_action *a = k->pc > 0 ? &t->act[k->pc - 1] : NULL;
+		const struct trace_action *a = k->last >= 0 ? &t->act[k->last] : NULL;
 		size_t len = strlen(what);
 		snprintf(what + len, sizeof what - len, "%s%s rank %d at %s (trace line %u)",
 		         shown ? "; " : "", rp->jobs[k->job].name, k->r,
@@ -568,11 +643,14 @@ static int too_much(const struct trace *t, int r, long k, struct cmn_err *e, con
 }
 
 /* Every message of the job within MAX_PACKETS, every rank's compute and
- * sleep within MAX_CYCLES. */
-static int job_fits(const struct replay *rp, const struct trace *t, struct cmn_err *e)
+ * sleep within MAX_CYCLES (a repeated range counted as often as it runs). */
+static int job_fits(const struct replay *rp, const struct net_job *job, struct cmn_err *e)
 {
 	const struct flit_replay_opts *o = rp->o;
+	const struct trace *t = job->trace;
 	double packet = (double)o->flit_bytes * o->packet_flits;
+	if (net_repeat_check(job, e))
+		return e->code;
 	for (int r = 0; r < t->nranks; r++) {
 		double cycles = 0;
 		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
@@ -593,7 +671,7 @@ static int job_fits(const struct replay *rp, const struct trace *t, struct cmn_e
 			else if (!o->compute_zero && (a->op == TR_REDUCE || a->op == TR_ALLREDUCE ||
 			                              a->op == TR_REDUCESCATTER))
 				s = a->b / o->speed_flops;
-			cycles += s / o->cycle_s;
+			cycles += s / o->cycle_s * (double)net_walk_times(job->repeat, r, k);
 			if (!(cycles <= MAX_CYCLES))
 				return too_much(
 				    t, r, k, e,
@@ -611,7 +689,7 @@ static int add_job(struct replay *rp, int j, struct cmn_err *e)
 {
 	const struct net_job *job = &rp->jobs[j];
 	const struct trace *t = job->trace;
-	if (job_fits(rp, t, e))
+	if (job_fits(rp, job, e))
 		return e->code;
 	if (grow((void **)&rp->base, &rp->capbase, j + 2, sizeof *rp->base) ||
 	    grow((void **)&rp->coll, &rp->capcoll, j + 1, sizeof *rp->coll) ||
@@ -627,25 +705,19 @@ static int add_job(struct replay *rp, int j, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int r = 0; r < t->nranks; r++) {
 		int node = job->nodes[r], rc = 0;
-		long nc = 0;
-		for (long i = t->first[r]; i < t->first[r + 1]; i++)
-			nc += t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER;
 		if (node < 0 || node >= rp->m->nodes)
 			rc = cmn_err_set(e, CMN_EUSAGE, "%s rank %d: node %d (nodes 0..%d)",
 			                 job->name, r, node, rp->m->nodes - 1);
-		else if (!(rp->coll[j][r] = malloc((size_t)(nc ? nc : 1) * sizeof ***rp->coll)))
+		else if (net_colls_make(t, job->repeat, r, &rp->coll[j][r]))
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		if (rc) { /* the job's ranks so far go: teardown sees none */
 			for (int q = 0; q < r; q++)
-				free(rp->coll[j][q]);
+				net_colls_free(&rp->coll[j][q]);
 			return rc;
 		}
-		nc = 0;
-		for (long i = t->first[r]; i < t->first[r + 1]; i++)
-			if (t->act[i].op >= TR_BARRIER && t->act[i].op <= TR_REDUCESCATTER)
-				rp->coll[j][r][nc++] = i;
-		rp->rk[rp->nrk + r] = (struct rank){
-		    .job = j, .r = r, .node = node, .pc = t->first[r], .end = t->first[r + 1]};
+		struct rank *k = &rp->rk[rp->nrk + r];
+		*k = (struct rank){.job = j, .r = r, .node = node, .last = -1};
+		net_walk_init(&k->w, t, job->repeat, r);
 	}
 	rp->nrk += t->nranks;
 	rp->base[j + 1] = rp->nrk;
@@ -665,11 +737,8 @@ static int setup(struct replay *rp, int n, struct cmn_err *e)
 
 static void teardown(struct replay *rp)
 {
-	for (int j = 0; rp->coll && j < rp->njobs; j++) { /* a live job's trace may be gone */
-		for (int r = 0; rp->coll[j] && r < rp->base[j + 1] - rp->base[j]; r++)
-			free(rp->coll[j][r]);
-		free(rp->coll[j]);
-	}
+	for (int j = 0; rp->coll && j < rp->njobs; j++) /* a live job's trace may be gone */
+		drop_colls(rp, j);
 	for (int g = 0; rp->rk && g < rp->nrk; g++) {
 		free(rp->rk[g].ops);
 		free(rp->rk[g].reqs);
@@ -682,6 +751,7 @@ static void teardown(struct replay *rp)
 	free(rp->ended);
 	free(rp->ready);
 	free(rp->x);
+	free(rp->xfree);
 	free(rp->tab);
 	free(rp->heap);
 	flit_net_destroy(rp->net);
@@ -814,7 +884,7 @@ static int fl_start(struct net_live *lv, const struct net_job *job, struct cmn_e
 	}
 	memcpy(name, job->name, len);
 	memcpy(nodes, job->nodes, (size_t)n * sizeof *nodes);
-	fl->jobs[j] = (struct net_job){name, job->trace, nodes, 0};
+	fl->jobs[j] = (struct net_job){name, job->trace, nodes, 0, job->repeat};
 	rp->jobs = fl->jobs;
 	if (add_job(rp, j, e)) {
 		if (rp->njobs > j) { /* it joined with no ranks: it leaves */
@@ -830,14 +900,19 @@ static int fl_start(struct net_live *lv, const struct net_job *job, struct cmn_e
 	return rp->oom ? cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1 : j;
 }
 
-/* The jobs that ended in the earliest cycle not yet reported (at most max). */
+/* The jobs that ended in the earliest cycle not yet reported (at most
+ * max); their copies of names and nodes go (a job's ranks have all ended,
+ * and its trace may go now). */
 static int fl_report(struct flit_live *fl, double t, double *t_out, int *ended, int max)
 {
 	const struct replay *rp = &fl->rp;
 	int64_t at = rp->jend[rp->ended[fl->reported]];
 	int n = 0;
-	while (fl->reported < rp->nended && n < max && rp->jend[rp->ended[fl->reported]] == at)
-		ended[n++] = rp->ended[fl->reported++];
+	while (fl->reported < rp->nended && n < max && rp->jend[rp->ended[fl->reported]] == at) {
+		struct net_job *job = &fl->jobs[ended[n++] = rp->ended[fl->reported++]];
+		free((char *)job->name), free((int *)job->nodes);
+		*job = (struct net_job){NULL, NULL, NULL, 0, NULL};
+	}
 	double when = (double)at * rp->o->cycle_s;
 	*t_out = when < t ? when : t;
 	return n;

@@ -11,11 +11,24 @@
 
 struct net_live;
 
+/* A range of a trace that runs several times in a row, e.g. a job's
+ * iteration held once for a job of K iterations: rank r runs its actions
+ * in order, but act[begin[r] .. end[r]) (inside its own actions) `times`
+ * times in a row (0: not at all), exactly as the trace with the range
+ * written out that many times would run. The s4u and flit engines honour
+ * it; the SMPI engine refuses it. */
+struct net_repeat {
+	const long *begin, *end; /* per rank: indices into the trace's act */
+	long times;
+};
+
 struct net_job {
-	const char *name;          /* shown in outputs */
-	const struct trace *trace; /* validated; shared, not modified */
-	const int *nodes;          /* rank r runs on node nodes[r]; a node may repeat */
-	double start;              /* seconds after the evaluation starts */
+	const char *name;                /* shown in outputs */
+	const struct trace *trace;       /* validated; shared, not modified */
+	const int *nodes;                /* rank r runs on node nodes[r]; a node may repeat */
+	double start;                    /* seconds after the evaluation starts */
+	const struct net_repeat *repeat; /* NULL: the trace as it is; shared like the
+	                                    trace, it must outlive the job */
 };
 
 struct net_job_result {

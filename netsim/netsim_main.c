@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 	char names[MAX_JOBS][16];
 	for (int j = 0; j < njobs; j++) {
 		snprintf(names[j], sizeof names[j], "job%d", j);
-		nj[j] = (struct net_job){names[j], jobs[j].t, jobs[j].nodeset, jobs[j].start};
+		nj[j] = (struct net_job){names[j], jobs[j].t, jobs[j].nodeset, jobs[j].start, NULL};
 		single[j].finish = -1;
 	}
 	if (!rc) {

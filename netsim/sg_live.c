@@ -4,7 +4,11 @@
  * (their ranks' actors, as in an evaluation); a job's last rank to end
  * records the job as ended and releases a semaphore the controller waits
  * on (with a timeout for the caller's next event), so the controller wakes
- * at the very simulated time a job ends, with no message delay. */
+ * at the very simulated time a job ends, with no message delay. What a job
+ * holds is freed once its end is reported, and its ranks' names (their
+ * mailboxes, which SimGrid keeps to the end) are those of a slot, the
+ * lowest one no running job has: so the session holds what its running
+ * jobs need, however many jobs have run. */
 #include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -27,6 +31,7 @@ struct live_job {
 	double *finish;
 	sg_actor_t *actors;
 	int remaining, over; /* ranks still running; over: ended or killed */
+	int slot;            /* its number in the names of its actors and mailboxes */
 	double end;
 	struct sg_notify notify;
 };
@@ -35,8 +40,11 @@ struct sg_live {
 	struct net_live base; /* first: the session's operations */
 	struct sg_state *s;
 	sg_sem_t sem;
-	struct live_job **jobs; /* entries stay put: actors hold their notify */
+	struct live_job **jobs; /* entries stay put: actors hold their notify;
+	                           NULL once the job's end was reported */
 	int njobs, capjobs;
+	char *slot_used; /* by slot: a running job has it */
+	int nslots;
 	int *done; /* handles that ended and were not reported yet */
 	int ndone, capdone;
 	long next_pid; /* of the next actor SimGrid creates */
@@ -86,6 +94,36 @@ static double sg_live_now(const struct net_live *lv)
 	return simgrid_get_clock();
 }
 
+/* The lowest slot no running job has (-1: out of memory). */
+static int free_slot(struct sg_live *lv)
+{
+	for (int i = 0; i < lv->nslots; i++)
+		if (!lv->slot_used[i])
+			return i;
+	int cap = lv->nslots ? 2 * lv->nslots : 64;
+	char *u = realloc(lv->slot_used, (size_t)cap);
+	if (!u)
+		return -1;
+	memset(u + lv->nslots, 0, (size_t)(cap - lv->nslots));
+	lv->slot_used = u;
+	int i = lv->nslots;
+	lv->nslots = cap;
+	return i;
+}
+
+/* Job h's end was reported: what it held goes (its ranks have all ended:
+ * none reads its context again). */
+static void release_job(struct sg_live *lv, int h)
+{
+	struct live_job *j = lv->jobs[h];
+	const struct sg_variant *v = sg_engine_variant(lv->s);
+	if (v->release)
+		v->release(&j->job, j->data);
+	lv->slot_used[j->slot] = 0;
+	free(j->nodes), free(j->finish), free(j->actors), free(j);
+	lv->jobs[h] = NULL;
+}
+
 static int sg_live_start(struct net_live *base, const struct net_job *job, struct cmn_err *e)
 {
 	struct sg_live *lv = sg_of(base);
@@ -130,13 +168,18 @@ static int sg_live_start(struct net_live *base, const struct net_job *job, struc
 	j->remaining = n;
 	int h = lv->njobs;
 	j->notify = (struct sg_notify){lv, h};
+	j->slot = free_slot(lv);
 	const struct sg_variant *v = sg_engine_variant(lv->s);
-	if (v->prepare && v->prepare(lv->s, &j->job, (int)lv->next_pid, &j->data, e)) {
+	if (j->slot < 0 ||
+	    (v->prepare && v->prepare(lv->s, &j->job, (int)lv->next_pid, &j->data, e))) {
+		if (j->slot < 0)
+			cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		free(j->nodes), free(j->finish), free(j->actors), free(j);
 		return -1;
 	}
+	lv->slot_used[j->slot] = 1;
 	lv->jobs[lv->njobs++] = j;
-	v->start(lv->s, &j->job, h, j->data, simgrid_get_clock(), j->finish, &j->notify);
+	v->start(lv->s, &j->job, j->slot, j->data, simgrid_get_clock(), j->finish, &j->notify);
 	lv->next_pid += n;
 	return h;
 }
@@ -156,6 +199,7 @@ static int sg_live_wait(struct net_live *base, double t, double *t_out, int *end
 			for (int i = 0; i < lv->ndone;) {
 				if (lv->jobs[lv->done[i]]->end == first && n < max) {
 					ended[n++] = lv->done[i];
+					release_job(lv, lv->done[i]);
 					lv->done[i] = lv->done[--lv->ndone];
 				} else {
 					i++;
@@ -189,7 +233,7 @@ static void controller(int argc, char **argv)
 	lv->rc = lv->body(lv->ctx, &lv->base, lv->e);
 	int left = 0;
 	for (int h = 0; h < lv->njobs; h++)
-		left |= !lv->jobs[h]->over;
+		left |= lv->jobs[h] && !lv->jobs[h]->over;
 	if (left)
 		sg_actor_kill_all();
 }
@@ -214,15 +258,12 @@ int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, stru
 	sg_actor_start_(c, controller, 0, NULL);
 	simgrid_run();
 	int rc = lv->rc;
-	const struct sg_variant *v = sg_engine_variant(lv->s);
-	for (int h = 0; h < lv->njobs; h++) {
-		struct live_job *j = lv->jobs[h];
-		if (v->release)
-			v->release(&j->job, j->data);
-		free(j->nodes), free(j->finish), free(j->actors), free(j);
-	}
+	for (int h = 0; h < lv->njobs; h++)
+		if (lv->jobs[h])
+			release_job(lv, h);
 	free(lv->jobs);
 	free(lv->done);
+	free(lv->slot_used);
 	sg_sem_destroy(lv->sem);
 	free(lv);
 	return rc;

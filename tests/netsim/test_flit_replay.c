@@ -60,7 +60,7 @@ static void test_message_timing(void)
 	/* 1000 bytes in flits of flit_bytes (several packets); a recv posted first */
 	struct trace *t = trace_of("0 recv 1 0 1000\n1 send 0 0 1000\n");
 	int nodes[2] = {0, 15};
-	struct net_job j = {"j", t, nodes, 0};
+	struct net_job j = {"j", t, nodes, 0, NULL};
 	struct net_job_result r;
 	struct cmn_err e;
 	int64_t cycles;
@@ -105,7 +105,7 @@ static void test_deadlock_and_until(void)
 	struct trace *t = trace_of("0 send 1 0 100000\n0 recv 1 0 100000\n"
 	                           "1 send 0 0 100000\n1 recv 0 0 100000\n");
 	int nodes[2] = {0, 1};
-	struct net_job j = {"job7", t, nodes, 0};
+	struct net_job j = {"job7", t, nodes, 0, NULL};
 	struct net_job_result r;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EINPUT);
@@ -151,7 +151,7 @@ static void test_kernels_and_isolation(void)
 		a[i] = i, b[i] = 16 + i; /* two level-2 subtrees of 16 nodes */
 	for (size_t k = 0; k < sizeof ks / sizeof *ks; k++) {
 		struct trace *t = kernel(ks[k]);
-		struct net_job jobs[2] = {{"a", t, a, 0}, {"b", t, b, 0}};
+		struct net_job jobs[2] = {{"a", t, a, 0, NULL}, {"b", t, b, 0, NULL}};
 		struct net_job_result alone, both[2], again;
 		struct cmn_err e;
 		int64_t c1, c2;
@@ -181,7 +181,7 @@ struct live_case {
 static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
 {
 	struct live_case *c = ctx;
-	struct net_job ja = {"a", c->own, c->a, 0}, jb = {"b", c->t, c->b, 0};
+	struct net_job ja = {"a", c->own, c->a, 0, NULL}, jb = {"b", c->t, c->b, 0, NULL};
 	if (net_live_start(lv, &ja, e) != 0)
 		return e->code;
 	double t_out;
@@ -219,7 +219,7 @@ static void test_live(void)
 	for (int i = 0; i < 16; i++)
 		a[i] = 2 * i, b[i] = 2 * i + 1; /* interleaved: they share links */
 	struct trace *t = kernel("ft");
-	struct net_job jobs[2] = {{"a", t, a, 0}, {"b", t, b, 0}};
+	struct net_job jobs[2] = {{"a", t, a, 0, NULL}, {"b", t, b, 0, NULL}};
 	struct net_job_result alone, both[2];
 	struct cmn_err e;
 	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, NULL, &e) == 0);

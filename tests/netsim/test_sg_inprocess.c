@@ -81,9 +81,9 @@ static void run_child(void *ctx, int fd)
 	int spread[4] = {0, 1, 4, 5}, other[4] = {2, 3, 8, 12}, pair[2] = {6, 7};
 	/* ranks 0 and 1 send to node 4 through leaf switch 0's up port 0,
 	 * which the other job's 2 -> 8 also takes (test_emergent.c) */
-	struct net_job one = {"a", ft, spread, 0},
-	               two[2] = {{"a", ft, spread, 0}, {"b", ft, other, 0}};
-	struct net_job stuck = {"dl", dl, pair, 0};
+	struct net_job one = {"a", ft, spread, 0, NULL},
+	               two[2] = {{"a", ft, spread, 0, NULL}, {"b", ft, other, 0, NULL}};
+	struct net_job stuck = {"dl", dl, pair, 0, NULL};
 	struct net_job_result r[2], d;
 	double out[NRES];
 	for (int i = 0; i < NRES; i++)
