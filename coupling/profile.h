@@ -1,8 +1,10 @@
-/* One iteration of a job profile as the analytic model sees it: the
+/* One iteration of a job profile: as the analytic model sees it, the
  * per-iteration traffic matrix (bytes rank to rank, collectives expanded as
  * trace_expand.h) and compute per rank, measured as the difference between
  * the generated traces with two iterations and with one (so setup and
- * verification cancel out); for a recorded trace, its whole run. */
+ * verification cancel out; for a recorded trace, its whole run); and as
+ * the range of the two-iteration trace that a job of K iterations runs K -
+ * 1 times (the full model's replays). */
 #ifndef CPL_PROFILE_H
 #define CPL_PROFILE_H
 
@@ -14,6 +16,26 @@ struct cpl_iteration {
 	double *matrix; /* nranks x nranks bytes, row sends */
 	double *flops;  /* per rank */
 };
+
+/* A profile's trace of any number of iterations K >= 1 without K copies
+ * of one: the generated trace of two iterations t2, in which each rank's
+ * range [begin[r], end[r]) is one iteration, so that t2 with that range
+ * run K - 1 times (netsim.h's net_repeat) is, action for action, the
+ * generated trace of K iterations. once: the actions of the one-iteration
+ * trace, body: those of one iteration (all ranks). */
+struct cpl_iterated {
+	int nranks;
+	long *begin, *end;
+	double once, body;
+};
+
+/* From the generated traces of kernel k on ranks ranks with one and two
+ * iterations (t1, t2: borrowed), checked against the trace of three
+ * (generated and freed here): a generator whose iterations are not one
+ * repeated is an error naming it (a bug of the generator). */
+int cpl_iterated_make(const struct cpl_profiles *pr, int k, int ranks, const struct trace *t1,
+                      const struct trace *t2, struct cpl_iterated *it, struct cmn_err *e);
+void cpl_iterated_free(struct cpl_iterated *it);
 
 /* Kernel k of the profiles on ranks ranks. */
 int cpl_iteration_of(const struct cpl_profiles *pr, int k, int ranks, struct cpl_iteration *it,

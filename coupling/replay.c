@@ -18,7 +18,7 @@ struct cpl_replay {
 	const struct net_engine_ops *ops;
 	void *eng;
 	char xml[64];
-	int timed;
+	int timed, ring;
 	struct tr *traces;
 	int ntraces, captraces;
 	long evaluations;
@@ -33,6 +33,7 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	rp->prof = prof;
 	rp->timed = o->timed;
+	rp->ring = o->ring;
 	int rc = 0;
 	const char *eparams;
 	rp->ops = net_engine_find(engine, &eparams, e);
@@ -230,6 +231,11 @@ const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)
 void *cpl_replay_engine(const struct cpl_replay *rp)
 {
 	return rp->eng;
+}
+
+int cpl_replay_ring(const struct cpl_replay *rp)
+{
+	return rp->ring;
 }
 
 long cpl_replay_count(const struct cpl_replay *rp)

@@ -79,9 +79,11 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double *t1,
                          struct cmn_err *e);
 
-/* The engine (for live sessions) and the replays made so far. */
+/* The engine (for live sessions), its alltoall (1: ring) and the replays
+ * made so far. */
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp);
 void *cpl_replay_engine(const struct cpl_replay *rp);
+int cpl_replay_ring(const struct cpl_replay *rp);
 long cpl_replay_count(const struct cpl_replay *rp);
 
 #endif

@@ -10,13 +10,22 @@
  * on nodes 0..n-1 and t_setup the rest of the one-iteration trace there
  * (setup and verification; both replayed before the session, once per
  * profile and size), so that it runs its log run time at the reference
- * placement up to the rounding of K. Its run time is that of the replay. Every job runs on exactly
- * its size in nodes (the model refuses an allocator that gives it more). Kills at the requested
- * time (--kill) are refused with an error when one happens: SimGrid 3.32
- * cannot stop one job's actors while the others go on (its peers get link
- * failures). Costs grow with the
- * replayed messages: meant for small workloads (a few hundred jobs with
- * run times of tens of iterations).
+ * placement up to the rounding of K. Its run time is that of the replay.
+ * The trace it replays is its profile's two-iteration trace with the
+ * iteration's range run K - 1 times (profile.h's cpl_iterated, netsim.h's
+ * net_repeat): the generated trace of K iterations action for action,
+ * held once per profile and size however long the job. Every job runs on
+ * exactly its size in nodes (the model refuses an allocator that gives it
+ * more). Kills at the requested time (--kill) are refused with an error
+ * when one happens: SimGrid 3.32 cannot stop one job's actors while the
+ * others go on (its peers get link failures).
+ *
+ * Its cost follows from the workload: every replayed action costs time.
+ * Before the session (estimate(), or drive()) the model counts the trace
+ * actions and iterations the workload will replay and bounds the memory
+ * the run needs (full_cost.c), and refuses a workload that passes
+ * max_actions or max_memory, naming the estimate and the options that
+ * would bound it.
  *
  * The engine is netsim's own replay on SimGrid (s4u): SMPI 3.32's replay
  * of a job that starts mid-simulation fails (netsim/engine_simgrid.c), so
@@ -24,9 +33,11 @@
  * or the flit-level engine (engine=flit, with its preset and compute), the
  * reference for the flit model.
  *
- * The session runs in a child process (SimGrid keeps its state until the
- * process ends): the simulation and every output are made there, and its
- * status and error message come back through a pipe. */
+ * The references are replayed in this process (SimGrid's evaluations fork
+ * from its loaded platform); the session runs in a child process (SimGrid
+ * keeps its state until the process ends): the simulation and every
+ * output are made there, and its status and error message come back
+ * through a pipe. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -39,7 +50,7 @@
 #include "../apptraces/gen.h"
 #include "../common/cleanup.h"
 #include "../jobsched/runtime.h"
-#include "jobprof.h"
+#include "full_cost.h"
 #include "replay.h"
 
 static const struct cmn_param_def full_params[] = {
@@ -49,25 +60,22 @@ static const struct cmn_param_def full_params[] = {
     CPL_FLIT_ENGINE_PARAMS,
     CPL_ALLTOALL_PARAM,
     CPL_PROFILE_PARAMS,
+    CPL_FULL_LIMIT_PARAMS,
     {NULL},
-};
-
-struct ref {
-	int kernel, nranks;
-	double t, setup; /* one iteration; setup and verification (one-iteration run - t) */
 };
 
 struct full {
 	struct cpl_profiles *prof;
 	char engine[64]; /* netsim's engine spec */
 	int ring;        /* alltoall=ring */
-	struct cpl_replay *rp;
+	struct cpl_full_limits lim;
+	struct cpl_replay *rp;      /* opened by prepare, in this process */
+	struct cpl_full_plan *plan; /* the workload's profiles and cost */
+	int checked;                /* the plan passed the limits */
 	struct net_live *lv;
-	struct ref *refs;
-	int nrefs;
-	int *handle;       /* by job index: its live handle (-1: not started) */
-	int *job_of;       /* by handle: the job index */
-	struct trace **tr; /* by job index: its whole trace while it runs */
+	int *handle;             /* by job index: its live handle (-1: not started) */
+	int *job_of;             /* by handle: the job index */
+	struct net_repeat **rep; /* by job index: its repeat while it runs */
 	int *hbuf;
 	int (*body)(void *ctx, struct cmn_err *e);
 	void *ctx;
@@ -98,6 +106,7 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 		snprintf(f->engine, sizeof f->engine, "%s", eng);
 	}
 	f->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
+	cpl_full_limits_of(p, &f->lim);
 	*self = f;
 	return 0;
 }
@@ -105,37 +114,43 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 static void full_destroy(void *self)
 {
 	struct full *f = self;
+	cpl_full_plan_free(f->plan); /* before the replay: it borrows its traces */
+	cpl_replay_close(f->rp);
 	cpl_profiles_free(f->prof);
+	free(f->handle);
+	free(f->job_of);
+	free(f->rep);
+	free(f->hbuf);
 	free(f);
 }
 
-static const struct ref *ref_of(const struct full *f, int k, int n)
+/* The engine, the references and the plan of the workload (once), and
+ * the check against the limits, with the estimate on notes (NULL: none). */
+static int prepare(struct full *f, const struct plat_machine *m, const struct js_workload *w,
+                   FILE *notes, struct cmn_err *e)
 {
-	for (int i = 0; i < f->nrefs; i++)
-		if (f->refs[i].kernel == k && f->refs[i].nranks == n)
-			return &f->refs[i];
-	return NULL;
+	if (!f->rp) {
+		if (cpl_replay_open(m, f->engine, &(struct cpl_replay_opts){f->ring, 0, 0}, f->prof,
+		                    &f->rp, e))
+			return e->code;
+		if (!cpl_replay_ops(f->rp)->live)
+			return cmn_err_set(e, CMN_EUSAGE, "full: engine %s has no live sessions",
+			                   f->engine);
+	}
+	if (!f->plan && cpl_full_plan_make(f->rp, f->prof, m, w, &f->lim, &f->plan, e))
+		return e->code;
+	if (notes)
+		cpl_full_plan_print(f->plan, f->engine, &f->lim, notes);
+	if (cpl_full_plan_check(f->plan, &f->lim, e))
+		return e->code;
+	f->checked = 1;
+	return 0;
 }
 
-/* t_ref of every (profile, size) of the workload, by replays. */
-static int references(struct full *f, const struct js_workload *w, struct cmn_err *e)
+static int full_estimate(void *self, const struct plat_machine *m, const struct js_workload *w,
+                         FILE *notes, struct cmn_err *e)
 {
-	f->refs = malloc((w->n ? w->n : 1) * sizeof *f->refs);
-	if (!f->refs)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (size_t j = 0; j < w->n; j++) {
-		int k = cpl_profiles_of(f->prof, &w->jobs[j], (int)j), n = w->jobs[j].size;
-		if (ref_of(f, k, n))
-			continue;
-		struct ref *r = &f->refs[f->nrefs];
-		*r = (struct ref){k, n, 0, 0};
-		double t1;
-		if (cpl_replay_reference(f->rp, k, n, &r->t, &t1, e))
-			return e->code;
-		r->setup = t1 > r->t ? t1 - r->t : 0;
-		f->nrefs++;
-	}
-	return 0;
+	return prepare(self, m, w, notes, e);
 }
 
 static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
@@ -145,36 +160,17 @@ static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
 	return f->body(f->ctx, e);
 }
 
-/* The child: the engine, the references, the session, the status back. */
-static void child(struct full *f, const struct plat_machine *m, const struct js_workload *w, int fd)
+/* The child: the session on the engine prepared here, the status back
+ * (the platform file and the engine are the parent's). */
+static void child(struct full *f, int fd)
 {
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	size_t n = w->n ? w->n : 1;
-	f->handle = malloc(n * sizeof *f->handle);
-	f->job_of = malloc(n * sizeof *f->job_of);
-	f->tr = calloc(n, sizeof *f->tr);
-	f->hbuf = malloc(n * sizeof *f->hbuf);
-	int rc = f->handle && f->job_of && f->tr && f->hbuf
-	             ? 0
-	             : cmn_err_set(&e, CMN_ENOMEM, "out of memory");
-	for (size_t j = 0; !rc && j < w->n; j++)
-		f->handle[j] = -1;
-	if (!rc)
-		rc = cpl_replay_open(m, f->engine, &(struct cpl_replay_opts){f->ring, 0, 0},
-		                     f->prof, &f->rp, &e);
-	if (!rc && !cpl_replay_ops(f->rp)->live)
-		rc = cmn_err_set(&e, CMN_EUSAGE, "full: engine %s has no live sessions", f->engine);
-	if (!rc)
-		rc = references(f, w, &e);
-	if (!rc)
-		rc = cpl_replay_ops(f->rp)->live(cpl_replay_engine(f->rp), live_body, f, &e);
+	int rc = cpl_replay_ops(f->rp)->live(cpl_replay_engine(f->rp), live_body, f, &e);
 	fflush(NULL);
 	if (write(fd, &rc, sizeof rc) != sizeof rc || write(fd, &e, sizeof e) != sizeof e)
 		_exit(4);
-	/* the platform file and the engine's files go; SimGrid's state dies with us */
-	cpl_replay_close(f->rp);
-	_exit(0);
+	_exit(0); /* SimGrid's state dies with us */
 }
 
 static int full_drive(void *self, const struct plat_machine *m, const struct js_workload *w,
@@ -183,6 +179,17 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 	struct full *f = self;
 	f->body = body;
 	f->ctx = ctx;
+	if (!f->checked && prepare(f, m, w, NULL, e))
+		return e->code;
+	size_t n = w->n ? w->n : 1;
+	f->handle = malloc(n * sizeof *f->handle);
+	f->job_of = malloc(n * sizeof *f->job_of);
+	f->rep = calloc(n, sizeof *f->rep);
+	f->hbuf = malloc(n * sizeof *f->hbuf);
+	if (!f->handle || !f->job_of || !f->rep || !f->hbuf)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t j = 0; j < w->n; j++)
+		f->handle[j] = -1;
 	int fd[2];
 	if (pipe(fd))
 		return cmn_err_set(e, CMN_EIO, "full: cannot create a pipe: %s", strerror(errno));
@@ -194,7 +201,7 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 	}
 	if (pid == 0) {
 		close(fd[0]);
-		child(f, m, w, fd[1]);
+		child(f, fd[1]);
 	}
 	close(fd[1]);
 	cmn_cleanup_child(pid); /* a signal that stops us stops the simulation too */
@@ -225,38 +232,33 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 	const struct js_job *job = js_sim_job(sim, j);
 	if (!f->lv)
 		return cmn_err_set(e, CMN_EUSAGE, "full: no simulation (run it through drive)"), -1;
-	int k = cpl_profiles_of(f->prof, job, j);
-	const struct ref *r = ref_of(f, k, n);
-	if (!r)
+	if (n != job->size)
 		return cmn_err_set(
 		           e, CMN_EUSAGE,
 		           "full: placed on %d nodes, not its size %d (the full model needs "
 		           "an allocator that gives a job its size)",
 		           n, job->size),
 		       -1;
-	double kk = round((job->run_s - r->setup) / r->t);
-	int iters = kk < 1 ? 1 : kk > 1e7 ? 10000000 : (int)kk;
-	int recorded;
-	if (cpl_profiles_trace(f->prof, k, n, iters, &f->tr[j], &recorded, e))
-		return -1;
-	if (recorded)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: %s.%c.%d is a recorded trace: a recorded run has no "
-		                   "iterations to repeat for the job's life (use the simgrid "
-		                   "or linkload models, or traces=none)",
-		                   cpl_profiles_name(f->prof, k), cpl_profiles_class(f->prof), n),
-		       -1;
+	const struct cpl_full_profile *p = cpl_full_plan_profile(f->plan, j);
+	long iters = cpl_full_iterations(job, p);
+	struct net_repeat *rep = malloc(sizeof *rep);
+	if (!rep)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+	*rep = (struct net_repeat){p->it.begin, p->it.end, iters - 1};
 	char name[32];
 	snprintf(name, sizeof name, "job%" PRIu64, job->id);
-	struct net_job nj = {name, f->tr[j], nodes, 0, NULL};
+	struct net_job nj = {name, p->t2, nodes, 0, rep};
 	int h = net_live_start(f->lv, &nj, e);
-	if (h < 0)
+	if (h < 0) {
+		free(rep);
 		return -1;
+	}
+	f->rep[j] = rep;
 	f->handle[j] = h;
 	f->job_of[h] = j;
 	f->started++;
 	f->iterations += iters;
-	js_sim_set_iter(sim, j, cpl_profiles_name(f->prof, k), r->t);
+	js_sim_set_iter(sim, j, cpl_profiles_name(f->prof, p->kernel), p->t);
 	return job->run_s;
 }
 
@@ -287,9 +289,9 @@ static void full_end(void *self, struct js_sim *sim, int j, int killed)
 		f->any_killed = 1;
 		f->killed = js_sim_job(sim, j)->id;
 	}
-	if (!killed) {
-		trace_free(f->tr[j]);
-		f->tr[j] = NULL;
+	if (!killed) { /* the session let the job go: its repeat with it */
+		free(f->rep[j]);
+		f->rep[j] = NULL;
 	}
 }
 
@@ -299,7 +301,7 @@ static void full_report(void *self, FILE *fo)
 	fprintf(fo,
 	        "full (engine %s): %ld jobs, %ld iterations replayed in one simulation; %d "
 	        "reference iterations (%ld replays)\n",
-	        f->engine, f->started, f->iterations, f->nrefs,
+	        f->engine, f->started, f->iterations, cpl_full_plan_profiles(f->plan),
 	        f->rp ? cpl_replay_count(f->rp) : 0);
 }
 
@@ -315,4 +317,5 @@ const struct js_runtime_ops cpl_rt_full_ops = {
     .advance = full_advance,
     .end = full_end,
     .report = full_report,
+    .estimate = full_estimate,
 };

@@ -703,6 +703,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 		rc = load_workload(c, m, &w, e);
 	if (!rc && resize) /* before a model such as full prepares every job */
 		rc = check_resizable(rt, w, e);
+	if (!rc && rt->ops->estimate) /* a model's cost, refused before it runs */
+		rc = rt->ops->estimate(rt->self, m, w, c->quiet ? NULL : stderr, e);
 	if (!rc)
 		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
 	if (!rc) {

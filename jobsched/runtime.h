@@ -53,6 +53,13 @@ struct js_runtime_ops {
 	 * e). NULL: the model cannot run resizable jobs. */
 	double (*resize_iter)(void *self, struct js_sim *sim, int j, const int *nodes, int n,
 	                      int from_n, double from_iter_s, struct cmn_err *e);
+	/* Optional, for a model whose cost follows from the workload (cosim's
+	 * full): before anything runs, estimates what the run will take
+	 * (work, memory) on machine m, prints the estimate on notes (NULL:
+	 * quiet), and refuses what passes the model's limits with a usage
+	 * error naming the estimate and the options that would bound it. */
+	int (*estimate)(void *self, const struct plat_machine *m, const struct js_workload *w,
+	                FILE *notes, struct cmn_err *e);
 };
 
 /* Seed 004's speed-up model (section 4.1): the factor by which a fixed
