@@ -126,31 +126,55 @@ static struct trace *generated(const struct cpl_profiles *pr, int n, int iters)
 	return t;
 }
 
-/* a and b do the same (line numbers aside). */
-static int same(const struct trace *ta, long i, const struct trace *tb, long j)
+/* t2 with its ranges run as rp says, written out as a trace of its own. */
+static struct trace *written_out(const struct trace *t2, const struct net_repeat *rp)
 {
-	const struct trace_action *a = &ta->act[i], *b = &tb->act[j];
-	int n = a->op == TR_ALLTOALLV ? 2 * ta->nranks : 0;
-	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->a == b->a &&
-	       a->b == b->b && a->nopt == b->nopt && a->dt1 == b->dt1 && a->dt2 == b->dt2 &&
-	       (n ? memcmp(ta->counts + a->aux, tb->counts + b->aux, (size_t)n * 8) == 0
-	          : a->aux == b->aux);
-}
-
-/* t2 with the range run times times is tk, every rank. */
-static int walks_as(const struct trace *t2, const struct net_repeat *rp, const struct trace *tk)
-{
-	for (int r = 0; r < t2->nranks; r++) {
+	struct trace_builder *b = trace_builder_new(t2->nranks, t2->name);
+	double *v = malloc(2 * (size_t)t2->nranks * sizeof *v);
+	int bad = !b || !v;
+	for (int r = 0; !bad && r < t2->nranks; r++) {
 		struct net_walk w;
 		net_walk_init(&w, t2, rp, r);
-		long i, j = tk->first[r];
-		while ((i = net_walk_next(&w)) >= 0)
-			if (j == tk->first[r + 1] || !same(t2, i, tk, j++))
-				return 0;
-		if (j != tk->first[r + 1])
-			return 0;
+		for (long i; (i = net_walk_next(&w)) >= 0;) {
+			struct trace_action a = t2->act[i];
+			int n = a.op == TR_ALLTOALLV ? 2 * t2->nranks
+			                             : 0; /* the generators' only vector */
+			for (int j = 0; j < n; j++)
+				v[j] = (double)t2->counts[a.aux + j];
+			a.line = 0;
+			bad |= trace_builder_add(b, r, &a, n ? v : NULL, n) != 0;
+		}
 	}
-	return 1;
+	free(v);
+	CU_ASSERT_FATAL(!bad);
+	struct cmn_err e;
+	struct trace *t = trace_builder_finish(b, &e);
+	CU_ASSERT_FATAL(t != NULL);
+	return t;
+}
+
+/* Every rank of t as TI text (malloc'ed). */
+static char *text_of(const struct trace *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	for (int r = 0; r < t->nranks; r++)
+		CU_ASSERT(trace_write_rank(t, r, f) == 0);
+	fclose(f);
+	return buf;
+}
+
+/* t2 with the ranges run as rp says writes as tk. */
+static int walks_as(const struct trace *t2, const struct net_repeat *rp, const struct trace *tk)
+{
+	struct trace *x = written_out(t2, rp);
+	char *a = text_of(x), *b = text_of(tk);
+	int same = strcmp(a, b) == 0;
+	free(a), free(b);
+	trace_free(x);
+	return same;
 }
 
 static void test_every_generator(void)
@@ -232,49 +256,64 @@ static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
 	return 0;
 }
 
+/* In a child process: engine `name` on MACHINE (its platform in a
+ * temporary file, removed at the child's end); exits on a failure. */
+struct engine {
+	const struct net_engine_ops *ops;
+	void *state;
+	char xml[32];
+};
+
+static void open_engine(const char *name, struct engine *g)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	const char *params;
+	snprintf(g->xml, sizeof g->xml, "/tmp/placesim-iterated-XXXXXX");
+	int x = mkstemp(g->xml);
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
+	if (x < 0 || plat_machine_create(MACHINE, &m, &e) || plat_xml_write(m, &xo, g->xml, &e))
+		_exit(2);
+	close(x);
+	g->ops = net_engine_find(name, &params, &e);
+	struct net_engine_args a = {m, g->xml, NULL, 1, 0, params, 0};
+	if (!g->ops || g->ops->create(&a, &g->state, &e))
+		_exit(2);
+}
+
 /* Job a: 3 iterations on nodes 0,1,4,5; job b: 2 iterations on 2,3,8,12
  * (its 2 -> 8 shares a's up link), starting at a third of a's time alone. */
 static void engine_child(void *ctx, int fd)
 {
 	const struct engine_case *c = ctx;
 	double out[NOUT] = {-2, -2, -2, -2};
-	struct plat_machine *m;
 	struct cmn_err e;
-	char xml[] = "/tmp/placesim-iterated-XXXXXX";
-	int x = mkstemp(xml);
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
-	if (x < 0 || plat_machine_create(MACHINE, &m, &e) || plat_xml_write(m, &xo, xml, &e))
-		_exit(2);
-	close(x);
+	struct engine g;
+	open_engine(c->engine, &g);
 	char kvs[64];
 	snprintf(kvs, sizeof kvs, "kernels=%s,class=S", c->kernel);
 	struct cpl_profiles *pr = profiles(kvs);
 	struct trace *t1 = generated(pr, 4, 1), *t2 = generated(pr, 4, 2),
 	             *t3 = generated(pr, 4, 3);
 	struct cpl_iterated it;
-	const char *params;
-	const struct net_engine_ops *ops = net_engine_find(c->engine, &params, &e);
-	struct net_engine_args a = {m, xml, NULL, 1, 0, params, 0};
-	void *eng;
-	if (!t3 || cpl_iterated_make(pr, 0, 4, t1, t2, &it, &e) || !ops ||
-	    ops->create(&a, &eng, &e))
+	if (!t3 || cpl_iterated_make(pr, 0, 4, t1, t2, &it, &e))
 		_exit(2);
 	struct net_repeat ra = {it.begin, it.end, 2}, rb = {it.begin, it.end, 1};
 	int na[4] = {0, 1, 4, 5}, nb[4] = {2, 3, 8, 12};
 	struct net_job jobs[2] = {{"a", c->repeated ? t2 : t3, na, 0, c->repeated ? &ra : NULL},
 	                          {"b", t2, nb, 0, c->repeated ? &rb : NULL}};
 	struct net_job_result r[2];
-	if (!ops->evaluate(eng, jobs, 1, 0, r, &e)) {
+	if (!g.ops->evaluate(g.state, jobs, 1, 0, r, &e)) {
 		jobs[1].start = r[0].finish / 3;
-		if (!ops->evaluate(eng, jobs, 2, 0, r, &e))
+		if (!g.ops->evaluate(g.state, jobs, 2, 0, r, &e))
 			out[0] = r[0].finish, out[1] = r[1].finish;
 	}
 	struct live_ctx lc = {jobs, {-2, -2}, 0};
-	if (jobs[1].start > 0 && !ops->live(eng, live_body, &lc, &e))
+	if (jobs[1].start > 0 && !g.ops->live(g.state, live_body, &lc, &e))
 		out[2] = lc.fin[0], out[3] = lc.fin[1];
+	unlink(g.xml);
 	if (write(fd, out, sizeof out) != sizeof out)
 		_exit(4);
-	unlink(xml);
 	_exit(0);
 }
 
@@ -304,32 +343,21 @@ static void test_engines(void)
 static void smpi_child(void *ctx, int fd)
 {
 	(void)ctx;
-	double out[1] = {0};
-	struct plat_machine *m;
-	struct cmn_err e;
-	char xml[] = "/tmp/placesim-iterated-XXXXXX";
-	int x = mkstemp(xml);
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
-	if (x < 0 || plat_machine_create(MACHINE, &m, &e) || plat_xml_write(m, &xo, xml, &e))
-		_exit(2);
-	close(x);
+	struct engine g;
+	open_engine("simgrid", &g);
 	struct trace *t = trace_of("0 compute 1\n1 compute 2\n");
 	long begin[2] = {0, 1}, end[2] = {1, 2};
 	struct net_repeat rp = {begin, end, 3};
 	int nodes[2] = {0, 1};
 	struct net_job job = {"j3", t, nodes, 0, &rp};
-	const char *params;
-	const struct net_engine_ops *ops = net_engine_find("simgrid", &params, &e);
-	struct net_engine_args a = {m, xml, NULL, 1, 0, params, 0};
-	void *eng;
 	struct net_job_result r;
-	if (!ops || ops->create(&a, &eng, &e))
-		_exit(2);
-	out[0] = ops->evaluate(eng, &job, 1, 0, &r, &e) == CMN_EUSAGE &&
-	         strstr(e.msg, "job j3: the simgrid engine (SMPI's replay) runs whole traces");
+	struct cmn_err e;
+	double out[1] = {
+	    g.ops->evaluate(g.state, &job, 1, 0, &r, &e) == CMN_EUSAGE &&
+	    strstr(e.msg, "job j3: the simgrid engine (SMPI's replay) runs whole traces")};
+	unlink(g.xml);
 	if (write(fd, out, sizeof out) != sizeof out)
 		_exit(4);
-	unlink(xml);
 	_exit(0);
 }
 
