@@ -313,29 +313,51 @@ void cpl_full_plan_print(const struct cpl_full_plan *pl, const char *engine,
 	        m.mailboxes / MB, m.jobs / MB, m.base / MB);
 }
 
+/* ", a class of longer iterations (class=W, A, B, C or D)": the classes
+ * above cls (none above D: empty). */
+static void larger_classes(char cls, char *buf, size_t n)
+{
+	static const char order[] = "SWABCD";
+	const char *at = strchr(order, cls);
+	buf[0] = '\0';
+	if (!cls || !at || !at[1])
+		return;
+	size_t len = (size_t)snprintf(buf, n, ", a class of longer iterations (class=");
+	for (const char *c = at + 1; *c && len < n; c++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%c",
+		                        c == at + 1 ? ""
+		                        : c[1]      ? ", "
+		                                    : " or ",
+		                        *c);
+	if (len < n)
+		snprintf(buf + len, n - len, ")");
+}
+
 int cpl_full_plan_check(const struct cpl_full_plan *pl, const struct cpl_full_limits *lim,
                         struct cmn_err *e)
 {
 	if (lim->actions > 0 && pl->actions > lim->actions) {
 		const struct cpl_full_profile *p = &pl->p[pl->of[pl->big]];
 		int partial = pl->made < pl->np;
+		char cls = cpl_profiles_class(pl->prof), classes[64];
+		larger_classes(cls, classes, sizeof classes);
 		return cmn_err_set(
-		    e, CMN_EUSAGE,
+		    e, CMN_ESTATE,
 		    "full: the workload's replay needs %s%.3g trace actions (%.3g iterations of "
 		    "%s%zu jobs; the largest, job %" PRIu64
 		    ", %ld iterations of %s.%c.%d: %.3g actions), more than max_actions=%g: "
 		    "bound it with fewer or shorter jobs (--first N, --window FROM:TO, "
-		    "--runtime-coef C below 1), a class of longer iterations (class=W, A, ..), or "
+		    "--runtime-coef C below 1; a synthetic workload's jobs=, mean_run=)%s, or "
 		    "raise the limit (full:max_actions=N, 0: none)",
 		    partial ? "at least " : "", pl->actions, pl->iterations,
 		    partial ? "the first " : "", pl->counted, pl->big_id, pl->big_iters,
-		    cpl_profiles_name(pl->prof, p->kernel), cpl_profiles_class(pl->prof), p->nranks,
-		    pl->big_actions, lim->actions);
+		    cpl_profiles_name(pl->prof, p->kernel), cls, p->nranks, pl->big_actions,
+		    lim->actions, classes);
 	}
 	struct memory m = memory_of(pl, lim);
 	if (lim->memory_mb > 0 && m.total > lim->memory_mb * MB)
 		return cmn_err_set(
-		    e, CMN_EUSAGE,
+		    e, CMN_ESTATE,
 		    "full: the run may need up to %.0f MB (traces of %d profiles %.0f MB, %d "
 		    "running ranks %.0f MB, %.0f mailboxes %.0f MB, %zu job records %.0f MB, "
 		    "engine "

@@ -83,7 +83,7 @@ long cpl_full_iterations(const struct js_job *job, const struct cpl_full_profile
 /* The estimate, one line (engine: the model's engine spec). */
 void cpl_full_plan_print(const struct cpl_full_plan *p, const char *engine,
                          const struct cpl_full_limits *lim, FILE *f);
-/* 0, or a usage error when the plan passes a limit, naming the estimate,
+/* 0, or CMN_ESTATE (exit 1) when the plan passes a limit, naming the estimate,
  * the largest job and the options that would bound it. */
 int cpl_full_plan_check(const struct cpl_full_plan *p, const struct cpl_full_limits *lim,
                         struct cmn_err *e);

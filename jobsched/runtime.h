@@ -56,8 +56,12 @@ struct js_runtime_ops {
 	/* Optional, for a model whose cost follows from the workload (cosim's
 	 * full): before anything runs, estimates what the run will take
 	 * (work, memory) on machine m, prints the estimate on notes (NULL:
-	 * quiet), and refuses what passes the model's limits with a usage
-	 * error naming the estimate and the options that would bound it. */
+	 * quiet), and refuses what passes the model's limits with an error
+	 * (CMN_ESTATE: exit 1) naming the estimate and the options that would
+	 * bound it. The tool calls it after reading the workload, before the
+	 * scheduler exists or anything is written. NULL: the model's cost is
+	 * bounded by the workload's size alone (a fixed amount per job or per
+	 * change of the running set). */
 	int (*estimate)(void *self, const struct plat_machine *m, const struct js_workload *w,
 	                FILE *notes, struct cmn_err *e);
 };

@@ -174,32 +174,7 @@ printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
 "$B/cosim" $F --runtime full:class=S,preset=insee > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "full: preset and compute are the flit engine's (engine=flit)" "$T/err" &&
 	ok "full: flit parameters without engine=flit refused" || ko "full preset: $(cat "$T/err")"
-# full's cost before it runs (issue 23): its estimate on stderr (not with
-# --quiet); the Quick-start workload (200 jobs of mean 600 s, class S:
-# millions of iterations) refused at once, naming the estimate and what
-# bounds it, nothing written; a memory limit below the estimate refused;
-# without limits (0) the same outputs
-"$B/cosim" $F --jobs-out "$T/f3.csv" > /dev/null 2> "$T/err"
-check "full: the estimate before the run" status_says $? eq 0 \
-	"full (engine s4u): estimate: 15 jobs, [0-9.e+]* iterations, [0-9.e+]* trace actions to replay (max_actions 1e+09); memory peak up to [0-9]* MB (max_memory 4096): traces of [0-9]* profiles" "$T/err"
-"$B/cosim" $F --quiet --jobs-out "$T/f3.csv" > /dev/null 2> "$T/err"
-check "full: no estimate with --quiet" test $? -eq 0 -a ! -s "$T/err"
-QS="--synthetic dq:jobs=200,q=0.85,n1=1,n2=32,mean_run=600,load=0.9 --seed 1 --machine kary-ntree:k=4,n=3 --sched easy"
-# (bounded: a build that runs it instead took 12 GB in a minute)
-(ulimit -v 4000000 && timeout 120 "$B/cosim" $QS --runtime full:kernels=cg/mg/ft/is/lu,class=S --jobs-out "$T/fq.csv") > /dev/null 2> "$T/err"
-check "full: the Quick-start workload refused at once (exit 2), the estimate named, nothing written" \
-	status_says $? eq 2 "cosim: full: the workload's replay needs at least [0-9.e+]* trace actions ([0-9.e+]* iterations of the first [0-9]* jobs; the largest, job [0-9]*, [0-9]* iterations of [a-z]*.S.[0-9]*: [0-9.e+]* actions), more than max_actions=1e+09: bound it with fewer or shorter jobs (--first N, --window FROM:TO, --runtime-coef C below 1)" "$T/err" "$T/fq.csv"
-check "full: ... and the option that lifts the limit" grep -q "raise the limit (full:max_actions=N, 0: none)" "$T/err"
-"$B/cosim" $F,max_memory=10 --jobs-out "$T/fm.csv" > /dev/null 2> "$T/err"
-check "full: a memory estimate above max_memory refused, naming it and the option" \
-	status_says $? eq 2 "cosim: full: the run may need up to [0-9]* MB (traces of 10 profiles .*), more than max_memory=10: .*raise the limit (full:max_memory=MB, 0: none)" "$T/err" "$T/fm.csv"
-"$B/cosim" $F,max_actions=1000 --jobs-out "$T/fm.csv" > /dev/null 2> "$T/err"
-check "full: a small max_actions refuses a small workload" status_says $? eq 2 "more than max_actions=1000:" "$T/err" "$T/fm.csv"
-"$B/cosim" $F,max_actions=0,max_memory=0 --quiet --jobs-out "$T/f4.csv" > /dev/null 2> "$T/err" && cmp -s "$T/f1.csv" "$T/f4.csv" &&
-	ok "full: no limits (0): the same outputs" || ko "full, no limits: $(cat "$T/err")"
-"$B/cosim" $F,engine=flit --jobs-out "$T/ff.csv" > /dev/null 2> "$T/err"
-check "full:engine=flit: its estimate before the run" status_says $? eq 0 \
-	"full (engine flit:preset=none,compute=flops): estimate: 15 jobs, [0-9.e+]* iterations, .* 0 mailboxes" "$T/err"
+# full's cost before it runs: test_full_cost.sh
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
 "$B/jobsched" $W --runtime linkload 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: log" "$T/err" && ok "jobsched does not (it never includes coupling)" ||
