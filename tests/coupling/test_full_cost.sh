@@ -14,7 +14,8 @@ F="--synthetic dq:jobs=15,n1=1,n2=16,mean_run=0.05,load=0.9,req_factor=1 --seed 
 # of address space, 120 s): a build without the estimate took 12 GB in a
 # minute and 24 GB in 8 minutes.
 QS="--synthetic dq:jobs=200,q=0.85,n1=1,n2=32,mean_run=600,load=0.9 --seed 1 --machine kary-ntree:k=4,n=3 --sched easy"
-bounded() { (ulimit -v 4000000 && timeout 120 "$@"); }
+# (ASan reserves terabytes of address space: there, the time limit alone)
+bounded() { ([ "${PLACESIM_SANITIZED:-0}" = 1 ] || ulimit -v 4000000 && timeout 120 "$@"); }
 
 # --- the estimate, before the run ---
 "$B/cosim" $F --jobs-out "$T/f1.csv" > /dev/null 2> "$T/err"
@@ -23,7 +24,9 @@ check "the estimate on stderr before the run (s4u)" status_says $? eq 0 \
 check "... printed before the run's own report" test "$(grep -n 'estimate:' "$T/err" | cut -d: -f1)" \
 	-lt "$(grep -n 'iterations replayed in one simulation' "$T/err" | cut -d: -f1)"
 "$B/cosim" $F --quiet --jobs-out "$T/f2.csv" > /dev/null 2> "$T/err"
-check "no estimate with --quiet" test $? -eq 0 -a ! -s "$T/err"
+# (not an empty stderr: ASan warns there about SimGrid's context switches)
+quiet_ok() { [ "$1" -eq 0 ] && ! grep -q "estimate" "$T/err"; }
+check "no estimate with --quiet" quiet_ok $?
 "$B/cosim" $F --runtime full:class=S,engine=flit --jobs-out "$T/ff.csv" > /dev/null 2> "$T/err"
 check "the estimate on the flit engine (no mailboxes)" status_says $? eq 0 \
 	"full (engine flit:preset=none,compute=flops): estimate: 15 jobs, [0-9.e+]* iterations, .* 0 mailboxes" "$T/err"
