@@ -5,26 +5,34 @@
  * lexicographic order, then bases in node order). Sizes no box can have are
  * raised to the next possible size; when no box of size p is free, the job
  * is enlarged by the minimum amount that can be placed: without limit for
- * the queue head (FCFS), by at most I nodes for a backfilled job. The
- * largest free partition comes from the POP algorithm (Appendix A): per
- * base, planes projected along dimension 2 one by one, and for each depth
- * the largest rectangle anchored at the base from the minima of the runs
- * of free nodes along dimension 1 - O(M^5) for an M x M x M torus. */
+ * the queue head (FCFS), by at most I nodes for a backfilled job.
+ *
+ * The search works on the maximal free boxes (freebox.c), not on nodes:
+ * the free boxes of size p are the bases of shape s inside some maximal
+ * box M, one range per dimension. The largest free box left when box B
+ * is taken is, over every maximal box M, M itself when it misses B, else
+ * the largest part of M beside B along one dimension i: M with its
+ * interval along i cut to the longest arc outside B's. That depends on
+ * B's base only through one coordinate per dimension, so for each
+ * dimension i and side s_i a table T_i[o] (O(boxes x side) to fill) gives
+ * the answer as max(T_0[o_0], T_1[o_1], T_2[o_2]), and the best base of a
+ * range of bases comes from three range maxima. First the search looks
+ * for a box that keeps the largest free partition whole (only the boxes
+ * of that volume count), then, when none does, for the best one. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 #include "alloc_bgl.h"
+#include "freebox.h"
 
-/* A remembered answer: for the busy state `state`, the best box of size p
- * (p > 0) or the largest free partition (p = 0). Passes between changes of
- * the machine ask the same questions; POP is the expensive part. */
+/* A remembered answer: for state `version`, the best box of size p. Passes
+ * between changes of the machine ask the same questions. */
 struct memo {
-	uint64_t hash;
-	int p, found, value;
+	uint64_t version; /* 0: empty slot */
+	int p, found;
 	int o[3], s[3];
-	uint8_t *state; /* NULL: empty slot */
 };
 #define MEMO_SLOTS 1024
 
@@ -32,13 +40,17 @@ struct bgl {
 	const struct plat_machine *m;
 	int d[3], nd, n, I, free;
 	double fn_tor, fn_max; /* migration thresholds */
-	uint8_t *busy, *work;
-	int *run;      /* runs of free nodes along dimension 1 */
+	struct js_freebox *fb;
 	int *possible; /* per size 0..n: some box has it */
-	int *proj;     /* POP scratch, d[0] entries */
 	struct memo *memo;
-	uint64_t busy_hash; /* of busy, when hash_valid */
-	int hash_valid;
+	uint64_t version; /* of the busy set: a new value at every change */
+	/* search scratch */
+	const struct js_box **big, **all; /* boxes of volume >= p; every box, largest first */
+	int cap;
+	int *table; /* T_i for side s: table + off[i] + (s - 1) d[i] */
+	long *tag;  /* per (i, s): the search that filled it */
+	int off[3], toff[3];
+	long search; /* a new value per search phase */
 };
 
 static const struct cmn_param_def bgl_params[] = {
@@ -51,24 +63,18 @@ static const struct cmn_param_def bgl_params[] = {
     {NULL},
 };
 
-static int idx(const struct bgl *g, int x, int y, int z)
-{
-	return (x * g->d[1] + y) * g->d[2] + z; /* = the machine's C-order node id */
-}
-
 static void bgl_destroy(void *self)
 {
 	struct bgl *g = self;
 	if (!g)
 		return;
-	free(g->busy);
-	free(g->work);
-	free(g->run);
+	js_freebox_destroy(g->fb);
 	free(g->possible);
-	free(g->proj);
-	for (int i = 0; g->memo && i < MEMO_SLOTS; i++)
-		free(g->memo[i].state);
 	free(g->memo);
+	free(g->big);
+	free(g->all);
+	free(g->table);
+	free(g->tag);
 	free(g);
 }
 
@@ -82,13 +88,20 @@ static struct bgl *bgl_new(const struct plat_machine *m, const int *d, int nd, i
 	g->nd = nd;
 	g->n = g->free = d[0] * d[1] * d[2];
 	g->I = I;
-	g->busy = calloc((size_t)g->n, 1);
-	g->work = calloc((size_t)g->n, 1);
-	g->run = malloc((size_t)g->n * sizeof *g->run);
+	g->version = 1;
+	size_t cells = 0, tags = 0;
+	for (int i = 0; i < 3; i++) {
+		g->off[i] = (int)cells;
+		g->toff[i] = (int)tags;
+		cells += (size_t)d[i] * (size_t)d[i];
+		tags += (size_t)d[i];
+	}
+	g->fb = js_freebox_create(d);
 	g->possible = calloc((size_t)g->n + 1, sizeof *g->possible);
-	g->proj = malloc((size_t)d[0] * sizeof *g->proj);
 	g->memo = calloc(MEMO_SLOTS, sizeof *g->memo);
-	if (!g->busy || !g->work || !g->run || !g->possible || !g->proj || !g->memo) {
+	g->table = malloc(cells * sizeof *g->table);
+	g->tag = calloc(tags, sizeof *g->tag);
+	if (!g->fb || !g->possible || !g->memo || !g->table || !g->tag) {
 		bgl_destroy(g);
 		return NULL;
 	}
@@ -121,6 +134,15 @@ static int bgl_create(const struct plat_machine *m, const struct cmn_params *p, 
 	return 0;
 }
 
+static void bgl_copy(void *dst, const void *src)
+{
+	struct bgl *d = dst;
+	const struct bgl *s = src;
+	js_freebox_copy(d->fb, s->fb);
+	d->free = s->free;
+	d->version++;
+}
+
 static void *bgl_clone(const void *self)
 {
 	const struct bgl *g = self;
@@ -128,228 +150,308 @@ static void *bgl_clone(const void *self)
 	if (c) {
 		c->fn_tor = g->fn_tor;
 		c->fn_max = g->fn_max;
-		memcpy(c->busy, g->busy, (size_t)g->n);
-		c->free = g->free;
+		bgl_copy(c, g);
 	}
 	return c;
 }
 
-static void bgl_copy(void *dst, const void *src)
+int js_bgl_largest_free(void *self, const uint8_t *busy)
 {
-	struct bgl *d = dst;
-	const struct bgl *s = src;
-	memcpy(d->busy, s->busy, (size_t)s->n);
-	d->free = s->free;
-	d->hash_valid = 0;
-}
-
-/* Free runs along dimension 1 from every node, cyclic, capped at d[1]. */
-static void runs(struct bgl *g, const uint8_t *busy)
-{
-	int Y = g->d[1];
-	for (int x = 0; x < g->d[0]; x++)
-		for (int z = 0; z < g->d[2]; z++) {
-			int any_busy = 0;
-			for (int y = 0; y < Y; y++)
-				any_busy |= busy[idx(g, x, y, z)];
-			if (!any_busy) {
-				for (int y = 0; y < Y; y++)
-					g->run[idx(g, x, y, z)] = Y;
-				continue;
-			}
-			int r = 0; /* walk backwards twice round so runs wrap */
-			for (int t = 2 * Y - 1; t >= 0; t--) {
-				int y = t % Y;
-				r = busy[idx(g, x, y, z)] ? 0 : r + 1;
-				if (t < Y)
-					g->run[idx(g, x, y, z)] = r < Y ? r : Y;
-			}
-		}
-}
-
-/* The largest free box of busy when it holds more than floor nodes, else
- * floor (a search for something better than floor prunes more). */
-static int largest_free_above(struct bgl *g, const uint8_t *busy, int floor)
-{
-	runs(g, busy);
-	int X = g->d[0], Z = g->d[2], YZ = g->d[1] * g->d[2], best = floor, nfree = 0;
-	for (int i = 0; i < g->n; i++)
-		nfree += !busy[i];
-	/* Exact pruning (the maximum is unchanged): a box from base (i, j, k)
-	 * is at most X wide, run[base] long and Z deep, and once a depth's
-	 * first projection p0 is known, deeper boxes hold at most X p0 Z
-	 * nodes; no box holds more than the free nodes. */
-	for (int i = 0; i < X && best < nfree; i++)
-		for (int j = 0; j < g->d[1]; j++)
-			for (int k = 0; k < Z; k++) {
-				if (busy[idx(g, i, j, k)] ||
-				    X * g->run[idx(g, i, j, k)] * Z <= best)
-					continue;
-				for (int w = 0; w < X; w++)
-					g->proj[w] = 1 << 30;
-				for (int depth = 1; depth <= Z;
-				     depth++) { /* project one more plane */
-					int z = k + depth - 1, m = 1 << 30;
-					z -= z >= Z
-					         ? Z
-					         : 0; /* (k + depth - 1) mod Z without a division */
-					const int *col =
-					    g->run + idx(g, 0, j, z); /* x = 0; x steps by YZ */
-					for (int w = 0; w < X; w++) {
-						int x = i + w >= X ? i + w - X : i + w;
-						int r = col[x * YZ];
-						if (r < g->proj[w])
-							g->proj[w] = r;
-						if (g->proj[w] < m)
-							m = g->proj[w];
-						if (m == 0)
-							break;
-						if ((w + 1) * m * depth > best)
-							best = (w + 1) * m * depth;
-					}
-					if (g->proj[0] == 0 || X * g->proj[0] * Z <= best)
-						break;
-				}
-			}
+	const struct bgl *g = self;
+	struct js_freebox *f = js_freebox_create(g->d);
+	int *ids = malloc((size_t)g->n * sizeof *ids), k = 0, best = -1;
+	if (f && ids) {
+		for (int i = 0; i < g->n; i++)
+			if (busy[i])
+				ids[k++] = i;
+		js_freebox_occupy_nodes(f, ids, k);
+		best = js_freebox_largest(f);
+	}
+	js_freebox_destroy(f);
+	free(ids);
 	return best;
 }
 
-int js_bgl_largest_free(void *self, const uint8_t *busy)
-{
-	return largest_free_above(self, busy, 0);
-}
+/* --- the search --- */
 
-static int box_free(const struct bgl *g, const uint8_t *busy, const int *o, const int *s)
+/* Room for every maximal box in the search lists; 0 or -1. */
+static int reserve(struct bgl *g, int n)
 {
-	for (int a = 0; a < s[0]; a++)
-		for (int b = 0; b < s[1]; b++)
-			for (int c = 0; c < s[2]; c++)
-				if (busy[idx(g, (o[0] + a) % g->d[0], (o[1] + b) % g->d[1],
-				             (o[2] + c) % g->d[2])])
-					return 0;
-	return 1;
-}
-
-static void box_set(const struct bgl *g, uint8_t *busy, const int *o, const int *s, uint8_t v)
-{
-	for (int a = 0; a < s[0]; a++)
-		for (int b = 0; b < s[1]; b++)
-			for (int c = 0; c < s[2]; c++)
-				busy[idx(g, (o[0] + a) % g->d[0], (o[1] + b) % g->d[1],
-				         (o[2] + c) % g->d[2])] = v;
-}
-
-static uint64_t state_hash(struct bgl *g)
-{
-	if (!g->hash_valid) {
-		uint64_t h = 1469598103934665603ull; /* FNV-1a */
-		for (int i = 0; i < g->n; i++)
-			h = (h ^ g->busy[i]) * 1099511628211ull;
-		g->busy_hash = h;
-		g->hash_valid = 1;
-	}
-	return g->busy_hash;
-}
-
-/* The slot for (state, p), and whether it holds the answer. */
-static struct memo *memo_slot(struct bgl *g, int p, int *hit)
-{
-	uint64_t h = state_hash(g);
-	struct memo *m = &g->memo[(h ^ (uint64_t)p * 0x9e3779b97f4a7c15ull) % MEMO_SLOTS];
-	*hit =
-	    m->state && m->hash == h && m->p == p && memcmp(m->state, g->busy, (size_t)g->n) == 0;
-	return m;
-}
-
-/* Claims the slot for (current state, p); 0 when no memory (not remembered). */
-static int memo_store(struct bgl *g, struct memo *m, int p)
-{
-	if (!m->state && !(m->state = malloc((size_t)g->n)))
+	if (n <= g->cap)
 		return 0;
-	memcpy(m->state, g->busy, (size_t)g->n);
-	m->hash = g->busy_hash;
-	m->p = p;
-	return 1;
+	const struct js_box **b = realloc(g->big, (size_t)n * sizeof *b);
+	if (b)
+		g->big = b;
+	const struct js_box **a = realloc(g->all, (size_t)n * sizeof *a);
+	if (a)
+		g->all = a;
+	if (!a || !b)
+		return -1;
+	g->cap = n;
+	return 0;
 }
 
-/* The largest free partition of the current state, remembered. */
-static int current_lfp(struct bgl *g)
+/* The part of maximal box m beside a box whose interval along dimension
+ * i starts r positions after m's (on a ring of D) and has s positions: m
+ * with that interval cut to its longest arc outside the box's; m whole
+ * when the two miss. */
+static int beside(const struct js_box *m, int i, int D, int r, int s)
 {
-	int hit;
-	struct memo *m = memo_slot(g, 0, &hit);
-	if (hit)
-		return m->value;
-	int v = js_bgl_largest_free(g, g->busy);
-	if (memo_store(g, m, 0))
-		m->value = v;
-	return v;
+	int len = m->l[i];
+	if (len == D)
+		return m->vol / D * (D - s);
+	/* [r, r + s), and [0, a) when it wraps */
+	int a = r + s > D ? r + s - D : 0, end = r < len ? r : len;
+	int left = end - a, right = len - r - s, best = left > right ? left : right;
+	return best > 0 ? m->vol / len * best : 0;
 }
 
-/* The best free box of size p (shape and base), by the largest free
- * partition it leaves; with evaluate = 0 the first free box. Returns 1 when
- * one exists. */
-static int search_box(struct bgl *g, int p, int evaluate, int *bo, int *bs);
+/* T_i[o] for side s: the largest free box above floor left by a box whose
+ * interval along i is [o, o + s), from the boxes in all, or floor. Filled
+ * once per search phase: floors only grow within one, and values above
+ * the floor they were computed with stay exact. */
+static const int *side_values(struct bgl *g, int nall, int i, int s, int floor)
+{
+	int D = g->d[i], *t = g->table + g->off[i] + (s - 1) * D;
+	long *tag = g->tag + g->toff[i] + s - 1;
+	if (*tag == g->search)
+		return t;
+	*tag = g->search;
+	for (int o = 0; o < D; o++)
+		t[o] = floor;
+	for (int k = 0; k < nall; k++) {
+		const struct js_box *m = g->all[k];
+		if (m->vol <= floor)
+			continue;
+		for (int r = 0, o = m->s[i]; r < D; r++, o = o + 1 == D ? 0 : o + 1) {
+			int v = beside(m, i, D, r, s);
+			t[o] = v > t[o] ? v : t[o];
+		}
+	}
+	return t;
+}
 
+/* The largest free box left when box (o, s) is taken, over the n boxes m. */
+static int value_of(const struct bgl *g, const struct js_box *m, int n, const int *o, const int *s)
+{
+	int best = 0;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < 3 && best < m[k].vol; i++) {
+			int r = o[i] - m[k].s[i], v;
+			v = beside(&m[k], i, g->d[i], r < 0 ? r + g->d[i] : r, s[i]);
+			best = v > best ? v : best;
+		}
+	return best;
+}
+
+/* The bases of shape s inside box m along dimension i: an arc. */
+static void base_arc(const struct bgl *g, const struct js_box *m, int i, int s, int *a, int *len)
+{
+	if (m->l[i] == g->d[i]) {
+		*a = 0;
+		*len = g->d[i];
+	} else {
+		*a = m->s[i];
+		*len = m->l[i] - s + 1;
+	}
+}
+
+static int arc_max(const int *t, int D, int a, int len)
+{
+	int best = t[a];
+	for (int k = 1, o = a + 1 == D ? 0 : a + 1; k < len; k++, o = o + 1 == D ? 0 : o + 1)
+		best = t[o] > best ? t[o] : best;
+	return best;
+}
+
+/* The smallest position of the arc, and the smallest with t == v (-1:
+ * none). */
+static int arc_min(int D, int a, int len)
+{
+	return a + len > D ? 0 : a;
+}
+
+static int arc_first(const int *t, int D, int a, int len, int v)
+{
+	for (int o = 0; o < a + len - D; o++) /* the part wrapped onto 0.. */
+		if (t[o] == v)
+			return o;
+	for (int o = a; o < a + len && o < D; o++)
+		if (t[o] == v)
+			return o;
+	return -1;
+}
+
+/* The first base (node order) of the ranges a/len with
+ * max(t0[o0], t1[o1], t2[o2]) == v, given that one exists. */
+static void first_base(const struct bgl *g, const int *const *t, const int *a, const int *len,
+                       int v, int *o)
+{
+	const int *d = g->d;
+	int in1 = arc_first(t[1], d[1], a[1], len[1], v) >= 0;
+	int in2 = arc_first(t[2], d[2], a[2], len[2], v) >= 0;
+	o[0] = in1 || in2 ? arc_min(d[0], a[0], len[0]) : arc_first(t[0], d[0], a[0], len[0], v);
+	if (t[0][o[0]] == v) {
+		o[1] = arc_min(d[1], a[1], len[1]);
+		o[2] = arc_min(d[2], a[2], len[2]);
+		return;
+	}
+	o[1] = in2 ? arc_min(d[1], a[1], len[1]) : arc_first(t[1], d[1], a[1], len[1], v);
+	o[2] =
+	    t[1][o[1]] == v ? arc_min(d[2], a[2], len[2]) : arc_first(t[2], d[2], a[2], len[2], v);
+}
+
+static int base_before(const int *x, const int *y)
+{
+	return x[0] != y[0] ? x[0] < y[0] : x[1] != y[1] ? x[1] < y[1] : x[2] < y[2];
+}
+
+static int holds(const struct js_box *m, const int *s)
+{
+	return m->l[0] >= s[0] && m->l[1] >= s[1] && m->l[2] >= s[2];
+}
+
+/* For shape s: the largest value over the free bases (-1: no free base)
+ * and the first base with it. */
+static int best_base(struct bgl *g, int nbig, int nall, const int *s, int floor, int *o)
+{
+	const int *t[3] = {NULL, NULL, NULL};
+	int best = -1;
+	for (int k = 0; k < nbig; k++) {
+		const struct js_box *m = g->big[k];
+		if (!holds(m, s))
+			continue;
+		int a[3], len[3], v = -1, cand[3];
+		for (int i = 0; i < 3; i++) {
+			if (!t[i])
+				t[i] = side_values(g, nall, i, s[i], floor);
+			base_arc(g, m, i, s[i], &a[i], &len[i]);
+			int mx = arc_max(t[i], g->d[i], a[i], len[i]);
+			v = mx > v ? mx : v;
+		}
+		if (v < best)
+			continue;
+		first_base(g, t, a, len, v, cand);
+		if (v > best || base_before(cand, o)) {
+			best = v;
+			memcpy(o, cand, sizeof cand);
+		}
+	}
+	return best;
+}
+
+/* Advances s to the next shape of p in lexicographic order (start with
+ * s = {1, 0, 0}); 0 when there is none. */
+static int next_shape(const struct bgl *g, int p, int *s)
+{
+	for (;;) {
+		if (++s[1] > g->d[1] || p % s[0]) {
+			s[1] = 1;
+			if (++s[0] > g->d[0])
+				return 0;
+		}
+		if (p % (s[0] * s[1]) == 0 && p / (s[0] * s[1]) <= g->d[2]) {
+			s[2] = p / (s[0] * s[1]);
+			return 1;
+		}
+	}
+}
+
+/* Whether a box of size p is free. */
+static int any_box(const struct bgl *g, int p, int nbig)
+{
+	int s[3] = {1, 0, 0};
+	while (next_shape(g, p, s))
+		for (int k = 0; k < nbig; k++)
+			if (holds(g->big[k], s))
+				return 1;
+	return 0;
+}
+
+/* The first shape and base (in order) whose value is above floor and
+ * above every earlier one's, of the best value; -1 when none is above
+ * floor. Boxes in all: at least those above floor. */
+static int scan(struct bgl *g, int p, int nbig, int nall, int floor, int stop, int *bo, int *bs)
+{
+	int s[3] = {1, 0, 0}, best = floor, o[3];
+	g->search++;
+	while (next_shape(g, p, s)) {
+		int v = best_base(g, nbig, nall, s, best, o);
+		if (v <= best)
+			continue;
+		best = v;
+		memcpy(bo, o, sizeof o);
+		memcpy(bs, s, sizeof s);
+		if (best >= stop)
+			break;
+	}
+	return best > floor ? best : -1;
+}
+
+/* The best free box of size p: the first (shapes in lexicographic order,
+ * then bases in node order) of those leaving the largest free partition.
+ * With evaluate = 0 whether any box of size p is free. Returns 1 when one
+ * is. */
+static int search_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
+{
+	int nmax, lfp = js_freebox_largest(g->fb);
+	const struct js_box *mx = js_freebox_maximal(g->fb, &nmax);
+	if (p > lfp || reserve(g, nmax))
+		return 0;
+	int nbig = 0, nall = 0;
+	for (int k = 0; k < nmax; k++)
+		if (mx[k].vol >= p)
+			g->big[nbig++] = &mx[k];
+	if (!evaluate || !any_box(g, p, nbig))
+		return any_box(g, p, nbig);
+	/* a box that leaves a largest free box whole: only those count */
+	for (int k = 0; k < nmax; k++)
+		if (mx[k].vol == lfp)
+			g->all[nall++] = &mx[k];
+	if (scan(g, p, nbig, nall, lfp - 1, lfp, bo, bs) == lfp)
+		return 1;
+	/* else the best value is at least that of any free box, say the
+	 * first of each shape: only boxes of that volume or more count */
+	int s[3] = {1, 0, 0}, low = 0;
+	while (next_shape(g, p, s))
+		for (int k = 0; k < nbig; k++)
+			if (holds(g->big[k], s)) {
+				int a[3], len[3];
+				for (int i = 0; i < 3; i++)
+					base_arc(g, g->big[k], i, s[i], &a[i], &len[i]);
+				int v = value_of(g, mx, nmax, a, s);
+				low = v > low ? v : low;
+				break;
+			}
+	nall = 0;
+	for (int k = 0; k < nmax; k++)
+		if (mx[k].vol >= low)
+			g->all[nall++] = &mx[k];
+	return scan(g, p, nbig, nall, low - 1, lfp, bo, bs) >= low;
+}
+
+/* The best box of size p, remembered per state; with evaluate = 0 whether
+ * one is free. */
 static int best_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
 {
 	if (!evaluate)
 		return search_box(g, p, 0, bo, bs);
-	int hit;
-	struct memo *m = memo_slot(g, p, &hit);
-	if (hit) {
+	struct memo *m = &g->memo[(g->version * 0x9e3779b97f4a7c15ull ^ (uint64_t)p) % MEMO_SLOTS];
+	if (m->version == g->version && m->p == p) {
 		memcpy(bo, m->o, sizeof m->o);
 		memcpy(bs, m->s, sizeof m->s);
 		return m->found;
 	}
 	int found = search_box(g, p, 1, bo, bs);
-	if (memo_store(g, m, p)) {
-		m->found = found;
-		memcpy(m->o, bo, sizeof m->o);
-		memcpy(m->s, bs, sizeof m->s);
-	}
+	m->version = g->version;
+	m->p = p;
+	m->found = found;
+	memcpy(m->o, bo, sizeof m->o);
+	memcpy(m->s, bs, sizeof m->s);
 	return found;
 }
 
-static int search_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
-{
-	int found = 0, best = -1, bound = evaluate ? current_lfp(g) : 0;
-	int s[3], o[3];
-	for (s[0] = 1; s[0] <= g->d[0]; s[0]++)
-		for (s[1] = 1; s[1] <= g->d[1]; s[1]++) {
-			if (p % (s[0] * s[1]) || p / (s[0] * s[1]) > g->d[2])
-				continue;
-			s[2] = p / (s[0] * s[1]);
-			for (o[0] = 0; o[0] < g->d[0]; o[0]++)
-				for (o[1] = 0; o[1] < g->d[1]; o[1]++)
-					for (o[2] = 0; o[2] < g->d[2]; o[2]++) {
-						if (!box_free(g, g->busy, o, s))
-							continue;
-						if (!evaluate) {
-							memcpy(bo, o, sizeof o);
-							memcpy(bs, s, sizeof s);
-							return 1;
-						}
-						memcpy(g->work, g->busy, (size_t)g->n);
-						box_set(g, g->work, o, s, 1);
-						/* only a partition larger than the best so far
-						 * matters */
-						int lfp = largest_free_above(g, g->work,
-						                             best < 0 ? 0 : best);
-						if (lfp > best) {
-							best = lfp;
-							memcpy(bo, o, sizeof o);
-							memcpy(bs, s, sizeof s);
-							found = 1;
-							/* placing a box never enlarges the largest
-							 * free partition: nothing can beat keeping
-							 * it whole */
-							if (best == bound)
-								return 1;
-						}
-					}
-		}
-	return found;
-}
+/* --- the allocator --- */
 
 /* Smallest possible size >= p, or 0 when none. */
 static int next_size(const struct bgl *g, int p)
@@ -360,16 +462,10 @@ static int next_size(const struct bgl *g, int p)
 	return 0;
 }
 
-/* Writes box (o, s) as node ids; returns their count. */
-static int box_nodes(const struct bgl *g, const int *o, const int *s, int *nodes)
+static struct js_box box_of(const int *o, const int *s)
 {
-	int n = 0;
-	for (int a = 0; a < s[0]; a++)
-		for (int b = 0; b < s[1]; b++)
-			for (int c = 0; c < s[2]; c++)
-				nodes[n++] = idx(g, (o[0] + a) % g->d[0], (o[1] + b) % g->d[1],
-				                 (o[2] + c) % g->d[2]);
-	return n;
+	struct js_box b = {{o[0], o[1], o[2]}, {s[0], s[1], s[2]}, s[0] * s[1] * s[2]};
+	return b;
 }
 
 static int bgl_place(void *self, const struct js_job *job, int flags, int *nodes)
@@ -378,11 +474,17 @@ static int bgl_place(void *self, const struct js_job *job, int flags, int *nodes
 	int p0 = next_size(g, job->size > 0 ? job->size : 1);
 	if (job->size <= 0 || !p0 || p0 > g->free)
 		return 0;
+	/* no free box holds more than the largest free partition */
+	if (!js_freebox_at_least(g->fb, p0))
+		return 0;
+	int lfp = js_freebox_largest(g->fb);
 	int limit = flags & JS_PLACE_BACKFILL ? p0 + g->I : g->n;
 	int o[3], s[3];
-	for (int p = p0; p <= limit && p <= g->free; p++) {
-		if (g->possible[p] && best_box(g, p, 1, o, s))
-			return box_nodes(g, o, s, nodes);
+	for (int p = p0; p <= limit && p <= g->free && p <= lfp; p++) {
+		if (g->possible[p] && best_box(g, p, 1, o, s)) {
+			struct js_box b = box_of(o, s);
+			return js_freebox_nodes(g->fb, &b, nodes);
+		}
 	}
 	return 0;
 }
@@ -393,8 +495,9 @@ static int bgl_fits(void *self, const struct js_job *job, int flags)
 	int p0 = next_size(g, job->size > 0 ? job->size : 1);
 	if (job->size <= 0 || !p0 || p0 > g->free)
 		return 0;
-	if (!(flags & JS_PLACE_BACKFILL)) /* any free box of p0 nodes or more */
-		return current_lfp(g) >= p0;
+	/* any free box of p0 nodes or more; else none of p0 .. p0 + I */
+	if (!js_freebox_at_least(g->fb, p0) || !(flags & JS_PLACE_BACKFILL))
+		return js_freebox_at_least(g->fb, p0);
 	int o[3], s[3];
 	for (int p = p0; p <= p0 + g->I && p <= g->free; p++)
 		if (g->possible[p] && best_box(g, p, 0, o, s))
@@ -402,22 +505,28 @@ static int bgl_fits(void *self, const struct js_job *job, int flags)
 	return 0;
 }
 
-static void set_busy(struct bgl *g, const int *nodes, int n, uint8_t v)
-{
-	for (int i = 0; i < n; i++)
-		g->busy[nodes[i]] = v;
-	g->free += v ? -n : n;
-	g->hash_valid = 0;
-}
-
 static void bgl_occupy(void *self, const int *nodes, int n)
 {
-	set_busy(self, nodes, n, 1);
+	struct bgl *g = self;
+	js_freebox_occupy_nodes(g->fb, nodes, n);
+	g->free -= n;
+	g->version++;
 }
 
 static void bgl_release(void *self, const int *nodes, int n)
 {
-	set_busy(self, nodes, n, 0);
+	struct bgl *g = self;
+	js_freebox_release_nodes(g->fb, nodes, n);
+	g->free += n;
+	g->version++;
+}
+
+static void take_box(struct bgl *g, const int *o, const int *s)
+{
+	struct js_box b = box_of(o, s);
+	js_freebox_occupy(g->fb, &b);
+	g->free -= b.vol;
+	g->version++;
 }
 
 /* Seed 003's migration: when FN_tor >= fn_tor and FN_max <= fn_max, the
@@ -430,7 +539,7 @@ static int bgl_migrate(void *self, int count, const int *const *nodes, const int
 	struct bgl *g = self;
 	if (g->free == 0)
 		return -1;
-	int lfp = current_lfp(g);
+	int lfp = js_freebox_largest(g->fb);
 	if ((double)g->free / g->n < g->fn_tor || (double)lfp / g->free > g->fn_max)
 		return -1;
 	struct bgl *t = bgl_new(g->m, g->d, g->nd, 0);
@@ -449,13 +558,13 @@ static int bgl_migrate(void *self, int count, const int *const *nodes, const int
 	}
 	for (int again = 1; again;) {
 		again = 0;
-		memset(t->busy, 0, (size_t)t->n);
+		js_freebox_clear(t->fb);
 		t->free = t->n;
-		t->hash_valid = 0;
+		t->version++;
 		for (int i = 0; i < count; i++)
 			if (fixed[i]) {
 				memcpy(out[i], nodes[i], (size_t)n[i] * sizeof **out);
-				set_busy(t, nodes[i], n[i], 1);
+				bgl_occupy(t, nodes[i], n[i]);
 			}
 		for (int k = 0; k < count && !again; k++) {
 			int i = order[k], o[3], sz[3];
@@ -466,11 +575,12 @@ static int bgl_migrate(void *self, int count, const int *const *nodes, const int
 				again = 1;
 				break;
 			}
-			box_nodes(t, o, sz, out[i]);
-			set_busy(t, out[i], n[i], 1);
+			struct js_box b = box_of(o, sz);
+			js_freebox_nodes(t->fb, &b, out[i]);
+			take_box(t, o, sz);
 		}
 	}
-	result = current_lfp(t) > lfp;
+	result = js_freebox_largest(t->fb) > lfp;
 done:
 	bgl_destroy(t);
 	free(order);

@@ -1,0 +1,406 @@
+/* The bgl allocator's searches against brute force: the maximal free boxes
+ * of a torus kept by freebox.c under random takes, give-backs (pending or
+ * applied), copies and undos, and the partition the allocator picks, on
+ * random busy states (wrap-around boxes included), against the seed's
+ * definition evaluated box by box. */
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "alloc_bgl.h"
+#include "freebox.h"
+#include "platform.h"
+
+/* --- brute force on a busy array (one byte per node, C order) --- */
+
+static int node_of(const int *d, int x, int y, int z)
+{
+	return (x * d[1] + y) * d[2] + z;
+}
+
+static int bf_free(const int *d, const uint8_t *busy, const int *o, const int *l)
+{
+	for (int a = 0; a < l[0]; a++)
+		for (int b = 0; b < l[1]; b++)
+			for (int c = 0; c < l[2]; c++)
+				if (busy[node_of(d, (o[0] + a) % d[0], (o[1] + b) % d[1],
+				                 (o[2] + c) % d[2])])
+					return 0;
+	return 1;
+}
+
+/* Every maximal free box (whole rings start at 0), each once, into out;
+ * returns their count. */
+static int bf_maximal(const int *d, const uint8_t *busy, struct js_box *out, int cap)
+{
+	int n = 0, o[3], l[3];
+	for (l[0] = 1; l[0] <= d[0]; l[0]++)
+		for (l[1] = 1; l[1] <= d[1]; l[1]++)
+			for (l[2] = 1; l[2] <= d[2]; l[2]++)
+				for (o[0] = 0; o[0] < (l[0] == d[0] ? 1 : d[0]); o[0]++)
+					for (o[1] = 0; o[1] < (l[1] == d[1] ? 1 : d[1]); o[1]++)
+						for (o[2] = 0; o[2] < (l[2] == d[2] ? 1 : d[2]);
+						     o[2]++) {
+							if (!bf_free(d, busy, o, l))
+								continue;
+							int grows = 0;
+							for (int i = 0; i < 3 && !grows; i++) {
+								if (l[i] == d[i])
+									continue;
+								int oo[3], ll[3];
+								memcpy(oo, o, sizeof oo);
+								memcpy(ll, l, sizeof ll);
+								ll[i] = 1;
+								oo[i] = (o[i] + d[i] - 1) % d[i];
+								grows = bf_free(d, busy, oo, ll);
+								oo[i] = (o[i] + l[i]) % d[i];
+								grows = grows ||
+								        bf_free(d, busy, oo, ll);
+							}
+							if (grows || n == cap)
+								continue;
+							struct js_box b = {{o[0], o[1], o[2]},
+							                   {l[0], l[1], l[2]},
+							                   l[0] * l[1] * l[2]};
+							out[n++] = b;
+						}
+	return n;
+}
+
+static int cmp_box(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct js_box));
+}
+
+static int bf_largest(const int *d, const uint8_t *busy)
+{
+	static struct js_box tmp[4096];
+	int n = bf_maximal(d, busy, tmp, 4096), best = 0;
+	for (int i = 0; i < n; i++)
+		best = tmp[i].vol > best ? tmp[i].vol : best;
+	return best;
+}
+
+/* Whether f's maximal boxes are brute force's (as sets). */
+static int same_maximal(struct js_freebox *f, const int *d, const uint8_t *busy)
+{
+	static struct js_box want[4096], got[4096];
+	int nw = bf_maximal(d, busy, want, 4096), ng;
+	const struct js_box *g = js_freebox_maximal(f, &ng);
+	if (ng != nw || ng > 4096)
+		return 0;
+	memcpy(got, g, (size_t)ng * sizeof *got);
+	qsort(want, (size_t)nw, sizeof *want, cmp_box);
+	qsort(got, (size_t)ng, sizeof *got, cmp_box);
+	return memcmp(want, got, (size_t)ng * sizeof *got) == 0;
+}
+
+static void mark(const int *d, uint8_t *busy, const struct js_box *b, uint8_t v)
+{
+	for (int a = 0; a < b->l[0]; a++)
+		for (int c = 0; c < b->l[1]; c++)
+			for (int e = 0; e < b->l[2]; e++)
+				busy[node_of(d, (b->s[0] + a) % d[0], (b->s[1] + c) % d[1],
+				             (b->s[2] + e) % d[2])] = v;
+}
+
+static int rnd(gsl_rng *r, int n)
+{
+	return (int)gsl_rng_uniform_int(r, (unsigned long)n);
+}
+
+/* A random box (any base, wrapping) with every node free, or vol 0. */
+static struct js_box random_free_box(gsl_rng *r, const int *d, const uint8_t *busy)
+{
+	struct js_box b = {{0, 0, 0}, {0, 0, 0}, 0};
+	for (int tries = 0; tries < 50; tries++) {
+		for (int i = 0; i < 3; i++) {
+			b.s[i] = rnd(r, d[i]);
+			b.l[i] = 1 + rnd(r, d[i] > 2 && rnd(r, 2) ? d[i] / 2 : d[i]);
+		}
+		b.vol = b.l[0] * b.l[1] * b.l[2];
+		if (bf_free(d, busy, b.s, b.l))
+			return b;
+	}
+	b.vol = 0;
+	return b;
+}
+
+/* --- the free-box set --- */
+
+/* Random takes and give-backs (whole boxes, node sets that are not
+ * boxes, the box just taken), copies, and questions at every step. */
+static void test_freebox_random(void)
+{
+	static const int tori[][3] = {{4, 4, 8}, {5, 3, 4}, {6, 1, 1}, {7, 5, 1}, {3, 3, 3},
+	                              {2, 6, 5}, {1, 1, 1}, {9, 2, 3}, {6, 6, 4}, {3, 7, 2}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	int bad = 0;
+	for (size_t t = 0; t < sizeof tori / sizeof *tori && !bad; t++) {
+		const int *d = tori[t];
+		int n = d[0] * d[1] * d[2];
+		struct js_freebox *f = js_freebox_create(d), *c = js_freebox_create(d);
+		CU_ASSERT_FATAL(f && c);
+		uint8_t *busy = calloc((size_t)n, 1);
+		struct js_box live[64];
+		int nlive = 0, *ids = malloc((size_t)n * sizeof *ids);
+		for (int step = 0; step < 2000 && !bad; step++) {
+			int what = rnd(r, 10);
+			if (what < 4 || nlive == 0) { /* take a box */
+				struct js_box b = random_free_box(r, d, busy);
+				if (!b.vol || nlive == 64)
+					continue;
+				js_freebox_occupy(f, &b);
+				mark(d, busy, &b, 1);
+				live[nlive++] = b;
+				if (rnd(r, 3) == 0) { /* give it straight back: the undo */
+					js_freebox_release(f, &b);
+					mark(d, busy, &b, 0);
+					nlive--;
+				}
+			} else if (what < 8) { /* give a box back */
+				int k = rnd(r, nlive);
+				js_freebox_release(f, &live[k]);
+				mark(d, busy, &live[k], 0);
+				live[k] = live[--nlive];
+			} else if (what == 8) { /* take some free nodes (not a box) */
+				int k = 0;
+				for (int i = 0; i < n && k < 5; i++)
+					if (!busy[i] && rnd(r, 4) == 0)
+						ids[k++] = i;
+				js_freebox_occupy_nodes(f, ids, k);
+				for (int i = 0; i < k; i++) {
+					busy[ids[i]] = 1;
+					struct js_box one = {{ids[i] / d[2] / d[1],
+					                      ids[i] / d[2] % d[1], ids[i] % d[2]},
+					                     {1, 1, 1},
+					                     1};
+					if (nlive < 64)
+						live[nlive++] = one;
+					else
+						js_freebox_release_nodes(f, ids + i, 1),
+						    busy[ids[i]] = 0;
+				}
+			} else { /* through a copy */
+				js_freebox_copy(c, f);
+				struct js_freebox *x = f;
+				f = c;
+				c = x;
+			}
+			/* questions: largest as a threshold (pending answers), then
+			 * now and then the whole set */
+			int lfp = bf_largest(d, busy), p = 1 + rnd(r, n);
+			if (js_freebox_at_least(f, p) != (lfp >= p) ||
+			    js_freebox_at_least(f, lfp) != 1 ||
+			    (lfp < n && js_freebox_at_least(f, lfp + 1) != 0))
+				bad = 1;
+			/* the whole set: through a copy (the pending releases
+			 * applied there), now and then on f itself */
+			js_freebox_copy(c, f);
+			if (!bad && (!same_maximal(c, d, busy) || js_freebox_largest(c) != lfp))
+				bad = 2;
+			if (!bad && rnd(r, 8) == 0 &&
+			    (!same_maximal(f, d, busy) || js_freebox_largest(f) != lfp))
+				bad = 2;
+			if (bad)
+				fprintf(stderr, "\n  %dx%dx%d step %d: %s\n", d[0], d[1], d[2],
+				        step, bad == 1 ? "at_least wrong" : "maximal boxes wrong");
+		}
+		free(busy);
+		free(ids);
+		js_freebox_destroy(f);
+		js_freebox_destroy(c);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(r);
+}
+
+/* --- the allocator's choice --- */
+
+/* The largest free box, box by box (whole rings once). */
+static int bf_lfp(const int *d, const uint8_t *busy)
+{
+	int best = 0, o[3], l[3];
+	for (l[0] = d[0]; l[0] >= 1; l[0]--)
+		for (l[1] = d[1]; l[1] >= 1; l[1]--)
+			for (l[2] = d[2]; l[2] >= 1; l[2]--) {
+				if (l[0] * l[1] * l[2] <= best)
+					continue;
+				int found = 0;
+				for (o[0] = 0; o[0] < (l[0] == d[0] ? 1 : d[0]) && !found; o[0]++)
+					for (o[1] = 0; o[1] < (l[1] == d[1] ? 1 : d[1]) && !found;
+					     o[1]++)
+						for (o[2] = 0;
+						     o[2] < (l[2] == d[2] ? 1 : d[2]) && !found;
+						     o[2]++)
+							found = bf_free(d, busy, o, l);
+				if (found)
+					best = l[0] * l[1] * l[2];
+			}
+	return best;
+}
+
+/* Seed 003's choice for a job of size p (raised to a possible size, then
+ * by the least amount that fits, at most limit): every shape a x b x c in
+ * lexicographic order, every free base in node order, the first leaving
+ * the largest free box. Writes its nodes; returns their count or 0. */
+static int bf_place(const int *d, uint8_t *busy, int p0, int limit, int *nodes)
+{
+	int n = d[0] * d[1] * d[2], free = 0;
+	for (int i = 0; i < n; i++)
+		free += !busy[i];
+	for (int p = p0; p <= limit && p <= free; p++) {
+		int best = -1, bo[3] = {0, 0, 0}, bs[3] = {0, 0, 0}, s[3], o[3];
+		for (s[0] = 1; s[0] <= d[0]; s[0]++)
+			for (s[1] = 1; s[1] <= d[1]; s[1]++) {
+				if (p % (s[0] * s[1]) || p / (s[0] * s[1]) > d[2])
+					continue;
+				s[2] = p / (s[0] * s[1]);
+				for (o[0] = 0; o[0] < d[0]; o[0]++)
+					for (o[1] = 0; o[1] < d[1]; o[1]++)
+						for (o[2] = 0; o[2] < d[2]; o[2]++) {
+							if (!bf_free(d, busy, o, s))
+								continue;
+							struct js_box b = {{o[0], o[1], o[2]},
+							                   {s[0], s[1], s[2]},
+							                   p};
+							mark(d, busy, &b, 1);
+							int v = bf_lfp(d, busy);
+							mark(d, busy, &b, 0);
+							if (v > best) {
+								best = v;
+								memcpy(bo, o, sizeof bo);
+								memcpy(bs, s, sizeof bs);
+							}
+						}
+			}
+		if (best >= 0) {
+			int k = 0;
+			for (int a = 0; a < bs[0]; a++)
+				for (int b = 0; b < bs[1]; b++)
+					for (int c = 0; c < bs[2]; c++)
+						nodes[k++] =
+						    node_of(d, (bo[0] + a) % d[0],
+						            (bo[1] + b) % d[1], (bo[2] + c) % d[2]);
+			return k;
+		}
+	}
+	return 0;
+}
+
+static int possible(const int *d, int p)
+{
+	for (int a = 1; a <= d[0]; a++)
+		for (int b = 1; b <= d[1]; b++)
+			if (p % (a * b) == 0 && p / (a * b) <= d[2])
+				return 1;
+	return 0;
+}
+
+/* On random states reached by the allocator's own takes and give-backs
+ * (and some node sets that are not boxes), place() and fits() for
+ * every size, as the queue head and backfilled (I = 1), against brute
+ * force. */
+static void test_place_brute_force(void)
+{
+	static const char *const tori[] = {"torus:dims=4x4x4", "torus:dims=3x4x5",
+	                                   "torus:dims=2x3x7", "torus:dims=6x5", "torus:dims=10"};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 5);
+	int bad = 0, checked = 0;
+	for (size_t t = 0; t < sizeof tori / sizeof *tori && !bad; t++) {
+		struct plat_machine *m;
+		struct js_alloc *a;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(tori[t], &m, &e) == 0);
+		CU_ASSERT_FATAL(js_alloc_create("bgl:I=1", m, &a, &e) == 0);
+		int nd, d[3] = {1, 1, 1}, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+		plat_grid_shape(m, &nd, dims, wrap, &e);
+		for (int i = 0; i < nd; i++)
+			d[i] = dims[i];
+		int n = m->nodes, *got = malloc((size_t)n * sizeof *got);
+		int *want = malloc((size_t)n * sizeof *want), *held[16], nheld[16], nh = 0;
+		uint8_t *busy = calloc((size_t)n, 1);
+		for (int step = 0; step < 60 && !bad; step++) {
+			if (nh == 16 || (nh && rnd(r, 3) == 0)) { /* end a job */
+				int k = rnd(r, nh);
+				js_alloc_release(a, held[k], nheld[k]);
+				for (int i = 0; i < nheld[k]; i++)
+					busy[held[k][i]] = 0;
+				free(held[k]);
+				held[k] = held[--nh];
+				nheld[k] = nheld[nh];
+				continue;
+			}
+			/* the answers for every size in this state */
+			for (int size = 1; size <= n && !bad; size++) {
+				struct js_job j;
+				memset(&j, 0, sizeof j);
+				j.size = size;
+				int p0 = size;
+				while (!possible(d, p0))
+					p0++;
+				for (int bf = 0; bf <= 1 && !bad; bf++) {
+					int flags = bf ? JS_PLACE_BACKFILL : 0,
+					    limit = bf ? p0 + 1 : n;
+					int ng = js_alloc_place_flags(a, &j, flags, got);
+					int nw = bf_place(d, busy, p0, limit, want);
+					if (ng != nw ||
+					    memcmp(got, want, (size_t)nw * sizeof *got) ||
+					    js_alloc_fits_flags(a, &j, flags) != (nw > 0))
+						bad = 1;
+					if (bad)
+						fprintf(
+						    stderr,
+						    "\n  %s step %d size %d backfill %d: %d nodes, "
+						    "brute force %d\n",
+						    tori[t], step, size, bf, ng, nw);
+					checked++;
+				}
+			}
+			/* start a job: a random size, or a few free nodes as one job */
+			struct js_job j;
+			memset(&j, 0, sizeof j);
+			j.size = 1 + rnd(r, n / 3);
+			int k = js_alloc_place(a, &j, got);
+			if (rnd(r, 5) == 0) {
+				k = 0;
+				for (int i = 0; i < n && k < 3; i++)
+					if (!busy[i] && rnd(r, 3) == 0)
+						got[k++] = i;
+			}
+			if (k == 0)
+				continue;
+			js_alloc_occupy(a, got, k);
+			held[nh] = malloc((size_t)k * sizeof *got);
+			memcpy(held[nh], got, (size_t)k * sizeof *got);
+			nheld[nh++] = k;
+			for (int i = 0; i < k; i++)
+				busy[got[i]] = 1;
+		}
+		while (nh--)
+			free(held[nh]);
+		free(got);
+		free(want);
+		free(busy);
+		js_alloc_destroy(a);
+		plat_machine_destroy(m);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(checked > 1000);
+	gsl_rng_free(r);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("bgl", NULL, NULL);
+	CU_add_test(s, "maximal free boxes under random changes", test_freebox_random);
+	CU_add_test(s, "place and fits = brute force", test_place_brute_force);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
