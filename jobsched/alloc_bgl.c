@@ -36,12 +36,21 @@ struct memo {
 };
 #define MEMO_SLOTS 1024
 
+/* Every shape a x b x c of every size, shared by a state and its clones:
+ * those of size p are ab[off[p]] .. ab[off[p + 1] - 1] (c = p / (a b)),
+ * in lexicographic order. */
+struct shapes {
+	int refs;
+	int *off;
+	int (*ab)[2];
+};
+
 struct bgl {
 	const struct plat_machine *m;
 	int d[3], nd, n, I, free;
 	double fn_tor, fn_max; /* migration thresholds */
 	struct js_freebox *fb;
-	int *possible; /* per size 0..n: some box has it */
+	struct shapes *sh;
 	struct memo *memo;
 	uint64_t version; /* of the busy set: a new value at every change */
 	/* search scratch */
@@ -69,7 +78,11 @@ static void bgl_destroy(void *self)
 	if (!g)
 		return;
 	js_freebox_destroy(g->fb);
-	free(g->possible);
+	if (g->sh && --g->sh->refs == 0) {
+		free(g->sh->off);
+		free(g->sh->ab);
+		free(g->sh);
+	}
 	free(g->memo);
 	free(g->big);
 	free(g->all);
@@ -78,7 +91,58 @@ static void bgl_destroy(void *self)
 	free(g);
 }
 
-static struct bgl *bgl_new(const struct plat_machine *m, const int *d, int nd, int I)
+static struct shapes *shapes_new(const int *d)
+{
+	int n = d[0] * d[1] * d[2];
+	struct shapes *sh = calloc(1, sizeof *sh);
+	if (!sh)
+		return NULL;
+	sh->refs = 1;
+	sh->off = calloc((size_t)n + 2, sizeof *sh->off);
+	sh->ab = malloc((size_t)n * sizeof *sh->ab);
+	if (!sh->off || !sh->ab) {
+		free(sh->off);
+		free(sh->ab);
+		free(sh);
+		return NULL;
+	}
+	for (int a = 1; a <= d[0]; a++) /* a counting sort by size */
+		for (int b = 1; b <= d[1]; b++)
+			for (int c = 1; c <= d[2]; c++)
+				sh->off[a * b * c + 1]++;
+	for (int p = 1; p <= n + 1; p++)
+		sh->off[p] += sh->off[p - 1];
+	for (int a = 1; a <= d[0]; a++)
+		for (int b = 1; b <= d[1]; b++)
+			for (int c = 1; c <= d[2]; c++) {
+				int k = sh->off[a * b * c]++;
+				sh->ab[k][0] = a;
+				sh->ab[k][1] = b;
+			}
+	for (int p = n + 1; p > 0; p--) /* each off[p] went to off[p + 1] */
+		sh->off[p] = sh->off[p - 1];
+	sh->off[0] = 0;
+	return sh;
+}
+
+/* Shape k of size p (k from 0 to off[p + 1] - off[p] - 1). */
+static void shape_at(const struct bgl *g, int p, int k, int *s)
+{
+	const int *ab = g->sh->ab[g->sh->off[p] + k];
+	s[0] = ab[0];
+	s[1] = ab[1];
+	s[2] = p / (ab[0] * ab[1]);
+}
+
+static int shape_count(const struct bgl *g, int p)
+{
+	return g->sh->off[p + 1] - g->sh->off[p];
+}
+
+/* A new state of torus d, with every node free; sh: the shapes of another
+ * state of the same torus, or NULL. */
+static struct bgl *bgl_new(const struct plat_machine *m, const int *d, int nd, int I,
+                           struct shapes *sh)
 {
 	struct bgl *g = calloc(1, sizeof *g);
 	if (!g)
@@ -97,18 +161,16 @@ static struct bgl *bgl_new(const struct plat_machine *m, const int *d, int nd, i
 		tags += (size_t)d[i];
 	}
 	g->fb = js_freebox_create(d);
-	g->possible = calloc((size_t)g->n + 1, sizeof *g->possible);
+	if (sh)
+		sh->refs++;
+	g->sh = sh ? sh : shapes_new(d);
 	g->memo = calloc(MEMO_SLOTS, sizeof *g->memo);
 	g->table = malloc(cells * sizeof *g->table);
 	g->tag = calloc(tags, sizeof *g->tag);
-	if (!g->fb || !g->possible || !g->memo || !g->table || !g->tag) {
+	if (!g->fb || !g->sh || !g->memo || !g->table || !g->tag) {
 		bgl_destroy(g);
 		return NULL;
 	}
-	for (int a = 1; a <= d[0]; a++)
-		for (int b = 1; b <= d[1]; b++)
-			for (int c = 1; c <= d[2]; c++)
-				g->possible[a * b * c] = 1;
 	return g;
 }
 
@@ -125,7 +187,7 @@ static int bgl_create(const struct plat_machine *m, const struct cmn_params *p, 
 	int d[3] = {1, 1, 1};
 	for (int i = 0; i < nd; i++)
 		d[i] = dims[i];
-	struct bgl *g = bgl_new(m, d, nd, (int)cmn_params_num(p, "I"));
+	struct bgl *g = bgl_new(m, d, nd, (int)cmn_params_num(p, "I"), NULL);
 	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	g->fn_tor = cmn_params_num(p, "fn_tor");
@@ -146,7 +208,7 @@ static void bgl_copy(void *dst, const void *src)
 static void *bgl_clone(const void *self)
 {
 	const struct bgl *g = self;
-	struct bgl *c = bgl_new(g->m, g->d, g->nd, g->I);
+	struct bgl *c = bgl_new(g->m, g->d, g->nd, g->I, g->sh);
 	if (c) {
 		c->fn_tor = g->fn_tor;
 		c->fn_max = g->fn_max;
@@ -340,31 +402,15 @@ static int best_base(struct bgl *g, int nbig, int nall, const int *s, int floor,
 	return best;
 }
 
-/* Advances s to the next shape of p in lexicographic order (start with
- * s = {1, 0, 0}); 0 when there is none. */
-static int next_shape(const struct bgl *g, int p, int *s)
-{
-	for (;;) {
-		if (++s[1] > g->d[1] || p % s[0]) {
-			s[1] = 1;
-			if (++s[0] > g->d[0])
-				return 0;
-		}
-		if (p % (s[0] * s[1]) == 0 && p / (s[0] * s[1]) <= g->d[2]) {
-			s[2] = p / (s[0] * s[1]);
-			return 1;
-		}
-	}
-}
-
 /* Whether a box of size p is free. */
 static int any_box(const struct bgl *g, int p, int nbig)
 {
-	int s[3] = {1, 0, 0};
-	while (next_shape(g, p, s))
+	for (int i = 0, s[3]; i < shape_count(g, p); i++) {
+		shape_at(g, p, i, s);
 		for (int k = 0; k < nbig; k++)
 			if (holds(g->big[k], s))
 				return 1;
+	}
 	return 0;
 }
 
@@ -373,9 +419,10 @@ static int any_box(const struct bgl *g, int p, int nbig)
  * floor. Boxes in all: at least those above floor. */
 static int scan(struct bgl *g, int p, int nbig, int nall, int floor, int stop, int *bo, int *bs)
 {
-	int s[3] = {1, 0, 0}, best = floor, o[3];
+	int s[3], best = floor, o[3];
 	g->search++;
-	while (next_shape(g, p, s)) {
+	for (int i = 0; i < shape_count(g, p); i++) {
+		shape_at(g, p, i, s);
 		int v = best_base(g, nbig, nall, s, best, o);
 		if (v <= best)
 			continue;
@@ -412,17 +459,19 @@ static int search_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
 		return 1;
 	/* else the best value is at least that of any free box, say the
 	 * first of each shape: only boxes of that volume or more count */
-	int s[3] = {1, 0, 0}, low = 0;
-	while (next_shape(g, p, s))
+	int s[3], low = 0;
+	for (int i = 0; i < shape_count(g, p); i++) {
+		shape_at(g, p, i, s);
 		for (int k = 0; k < nbig; k++)
 			if (holds(g->big[k], s)) {
 				int a[3], len[3];
-				for (int i = 0; i < 3; i++)
-					base_arc(g, g->big[k], i, s[i], &a[i], &len[i]);
+				for (int j = 0; j < 3; j++)
+					base_arc(g, g->big[k], j, s[j], &a[j], &len[j]);
 				int v = value_of(g, mx, nmax, a, s);
 				low = v > low ? v : low;
 				break;
 			}
+	}
 	nall = 0;
 	for (int k = 0; k < nmax; k++)
 		if (mx[k].vol >= low)
@@ -457,7 +506,7 @@ static int best_box(struct bgl *g, int p, int evaluate, int *bo, int *bs)
 static int next_size(const struct bgl *g, int p)
 {
 	for (; p <= g->n; p++)
-		if (g->possible[p])
+		if (shape_count(g, p))
 			return p;
 	return 0;
 }
@@ -481,7 +530,7 @@ static int bgl_place(void *self, const struct js_job *job, int flags, int *nodes
 	int limit = flags & JS_PLACE_BACKFILL ? p0 + g->I : g->n;
 	int o[3], s[3];
 	for (int p = p0; p <= limit && p <= g->free && p <= lfp; p++) {
-		if (g->possible[p] && best_box(g, p, 1, o, s)) {
+		if (shape_count(g, p) && best_box(g, p, 1, o, s)) {
 			struct js_box b = box_of(o, s);
 			return js_freebox_nodes(g->fb, &b, nodes);
 		}
@@ -500,7 +549,7 @@ static int bgl_fits(void *self, const struct js_job *job, int flags)
 		return js_freebox_at_least(g->fb, p0);
 	int o[3], s[3];
 	for (int p = p0; p <= p0 + g->I && p <= g->free; p++)
-		if (g->possible[p] && best_box(g, p, 0, o, s))
+		if (shape_count(g, p) && best_box(g, p, 0, o, s))
 			return 1;
 	return 0;
 }
@@ -542,7 +591,7 @@ static int bgl_migrate(void *self, int count, const int *const *nodes, const int
 	int lfp = js_freebox_largest(g->fb);
 	if ((double)g->free / g->n < g->fn_tor || (double)lfp / g->free > g->fn_max)
 		return -1;
-	struct bgl *t = bgl_new(g->m, g->d, g->nd, 0);
+	struct bgl *t = bgl_new(g->m, g->d, g->nd, 0, g->sh);
 	int *order = malloc((size_t)count * sizeof *order);
 	uint8_t *fixed = calloc((size_t)count, 1);
 	int result = 0;

@@ -50,8 +50,8 @@ struct js_freebox {
 	struct js_box undo_box;
 	int undo_valid;
 	struct boxes cut, part, tmp;
-	long *key; /* scratch: obstacle order */
-	int keycap;
+	int *order; /* scratch: obstacle order, distances, counts */
+	int ordercap;
 	int largest, largest_valid; /* of max */
 	int broken;                 /* memory ran out: rebuilt from the bits when next asked */
 };
@@ -351,7 +351,7 @@ void js_freebox_destroy(struct js_freebox *f)
 	free(f->undo.b);
 	free(f->undo_pend);
 	free(f->pend);
-	free(f->key);
+	free(f->order);
 	free(f);
 }
 
@@ -524,12 +524,6 @@ static void remove_obstacle(struct js_freebox *f, const struct js_box *c)
 	met->n = 0;
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return (x > y) - (x < y);
-}
-
 /* Distance from box o to the nearest of the boxes near[0..n-1]. */
 static long distance(const int *d, const struct js_box *o, const struct pending *near, int n)
 {
@@ -544,25 +538,32 @@ static long distance(const int *d, const struct js_box *o, const struct pending 
 }
 
 /* The cut: the busy boxes (obs, then the extra ones) nearest to near
- * first, as indices into key. */
+ * first (a counting sort: distances are at most (d0 + d1 + d2) / 2), as
+ * indices into order. */
 static int order_obstacles(struct js_freebox *f, const struct pending *near, int nnear,
                            const struct pending *extra, int nextra)
 {
-	int total = f->obs.n + nextra;
-	if (f->keycap < total) {
-		long *k = realloc(f->key, (size_t)total * sizeof *k);
+	int total = f->obs.n + nextra, span = (f->d[0] + f->d[1] + f->d[2]) / 2 + 2;
+	if (f->ordercap < 2 * total + span) {
+		int *k = realloc(f->order, (size_t)(2 * total + span) * sizeof *k);
 		if (!k) {
 			f->broken = 1;
 			return -1;
 		}
-		f->key = k;
-		f->keycap = total;
+		f->order = k;
+		f->ordercap = 2 * total + span;
 	}
+	int *dist = f->order + total, *count = dist + total;
+	memset(count, 0, (size_t)span * sizeof *count);
 	for (int i = 0; i < total; i++) {
 		const struct js_box *o = i < f->obs.n ? &f->obs.b[i] : &extra[i - f->obs.n].c;
-		f->key[i] = distance(f->d, o, near, nnear) << 32 | i;
+		dist[i] = (int)distance(f->d, o, near, nnear);
+		count[dist[i] + 1]++;
 	}
-	qsort(f->key, (size_t)total, sizeof *f->key, cmp_long);
+	for (int g = 1; g < span; g++)
+		count[g] += count[g - 1];
+	for (int i = 0; i < total; i++)
+		f->order[count[dist[i]]++] = i;
 	return total;
 }
 
@@ -589,7 +590,7 @@ static int boxes_meeting(struct js_freebox *f, const struct pending *near, int n
 	if (total < 0 || push(f, g, &u))
 		return -1;
 	for (int r = 0; r < total && g->n; r++) {
-		int idx = (int)(f->key[r] & 0xffffffff);
+		int idx = f->order[r];
 		const struct js_box *o = idx < f->obs.n ? &f->obs.b[idx] : &extra[idx - f->obs.n].c;
 		parts->n = 0;
 		for (int i = 0; i < g->n;) {
@@ -729,11 +730,51 @@ static void coords(const struct js_freebox *f, int id, int *c)
 	c[0] = id / f->d[2] / f->d[1];
 }
 
+/* Whether nodes[0..n-1] are box b's in js_freebox_nodes' order (the
+ * order the allocator hands out), b guessed from the first rows. */
+static int listed_box(const struct js_freebox *f, const int *nodes, int n, struct js_box *b)
+{
+	const int *d = f->d;
+	int c[3], len[3] = {1, 1, 1};
+	coords(f, nodes[0], c);
+	/* the first row along z, then the first rows' starts along y */
+	for (int z = c[2]; len[2] < n && len[2] < d[2]; len[2]++) {
+		z = z + 1 == d[2] ? 0 : z + 1;
+		if (nodes[len[2]] != (c[0] * d[1] + c[1]) * d[2] + z)
+			break;
+	}
+	int rows = n / len[2];
+	for (int y = c[1]; len[1] < rows && len[1] < d[1]; len[1]++) {
+		y = y + 1 == d[1] ? 0 : y + 1;
+		if (nodes[len[1] * len[2]] != (c[0] * d[1] + y) * d[2] + c[2])
+			break;
+	}
+	len[0] = rows / len[1];
+	if (n % len[2] || rows % len[1] || len[0] > d[0])
+		return 0;
+	int k = 0;
+	for (int a = 0, x = c[0]; a < len[0]; a++, x = x + 1 == d[0] ? 0 : x + 1)
+		for (int e = 0, y = c[1]; e < len[1]; e++, y = y + 1 == d[1] ? 0 : y + 1) {
+			int line = (x * d[1] + y) * d[2];
+			for (int g = 0, z = c[2]; g < len[2]; g++, z = z + 1 == d[2] ? 0 : z + 1)
+				if (nodes[k++] != line + z)
+					return 0;
+		}
+	for (int i = 0; i < 3; i++) {
+		b->s[i] = c[i];
+		b->l[i] = len[i];
+	}
+	box_set_vol(b);
+	return 1;
+}
+
 /* Whether the n distinct nodes form one box; it goes to b. */
 static int as_box(struct js_freebox *f, const int *nodes, int n, struct js_box *b)
 {
 	if (n <= 0)
 		return 0;
+	if (listed_box(f, nodes, n, b))
+		return 1;
 	int lo[3], hi[3], c[3];
 	/* a box's coordinates along a dimension form an arc */
 	unsigned char *seen[3] = {f->seen, f->seen + f->d[0], f->seen + f->d[0] + f->d[1]};
