@@ -11,6 +11,7 @@
 #include "alloc_bgl.h"
 #include "freebox.h"
 #include "platform.h"
+#include "synth.h"
 
 /* --- brute force on a busy array (one byte per node, C order) --- */
 
@@ -73,27 +74,32 @@ static int cmp_box(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct js_box));
 }
 
+#define BF_CAP 4096 /* maximal boxes of the small tori tested */
+
 static int bf_largest(const int *d, const uint8_t *busy)
 {
-	static struct js_box tmp[4096];
-	int n = bf_maximal(d, busy, tmp, 4096), best = 0;
+	struct js_box *tmp = malloc(BF_CAP * sizeof *tmp);
+	int n = bf_maximal(d, busy, tmp, BF_CAP), best = 0;
 	for (int i = 0; i < n; i++)
 		best = tmp[i].vol > best ? tmp[i].vol : best;
+	free(tmp);
 	return best;
 }
 
 /* Whether f's maximal boxes are brute force's (as sets). */
 static int same_maximal(struct js_freebox *f, const int *d, const uint8_t *busy)
 {
-	static struct js_box want[4096], got[4096];
-	int nw = bf_maximal(d, busy, want, 4096), ng;
+	struct js_box *want = malloc(2 * BF_CAP * sizeof *want), *got = want + BF_CAP;
+	int nw = bf_maximal(d, busy, want, BF_CAP), ng, same = 0;
 	const struct js_box *g = js_freebox_maximal(f, &ng);
-	if (ng != nw || ng > 4096)
-		return 0;
-	memcpy(got, g, (size_t)ng * sizeof *got);
-	qsort(want, (size_t)nw, sizeof *want, cmp_box);
-	qsort(got, (size_t)ng, sizeof *got, cmp_box);
-	return memcmp(want, got, (size_t)ng * sizeof *got) == 0;
+	if (ng == nw && ng < BF_CAP) {
+		memcpy(got, g, (size_t)ng * sizeof *got);
+		qsort(want, (size_t)nw, sizeof *want, cmp_box);
+		qsort(got, (size_t)ng, sizeof *got, cmp_box);
+		same = memcmp(want, got, (size_t)ng * sizeof *got) == 0;
+	}
+	free(want);
+	return same;
 }
 
 static void mark(const int *d, uint8_t *busy, const struct js_box *b, uint8_t v)
@@ -242,50 +248,58 @@ static int bf_lfp(const int *d, const uint8_t *busy)
 	return best;
 }
 
-/* Seed 003's choice for a job of size p (raised to a possible size, then
- * by the least amount that fits, at most limit): every shape a x b x c in
- * lexicographic order, every free base in node order, the first leaving
- * the largest free box. Writes its nodes; returns their count or 0. */
+/* Seed 003's choice among the free boxes of exactly p nodes: every shape
+ * a x b x c in lexicographic order, every free base in node order, the
+ * first leaving the largest free box. Writes its nodes; returns their
+ * count or 0 when no box of p nodes is free. */
+static int bf_best_box(const int *d, uint8_t *busy, int p, int *nodes)
+{
+	int best = -1, bo[3] = {0, 0, 0}, bs[3] = {0, 0, 0}, s[3], o[3];
+	for (s[0] = 1; s[0] <= d[0]; s[0]++)
+		for (s[1] = 1; s[1] <= d[1]; s[1]++) {
+			if (p % (s[0] * s[1]) || p / (s[0] * s[1]) > d[2])
+				continue;
+			s[2] = p / (s[0] * s[1]);
+			for (o[0] = 0; o[0] < d[0]; o[0]++)
+				for (o[1] = 0; o[1] < d[1]; o[1]++)
+					for (o[2] = 0; o[2] < d[2]; o[2]++) {
+						if (!bf_free(d, busy, o, s))
+							continue;
+						struct js_box b = {
+						    {o[0], o[1], o[2]}, {s[0], s[1], s[2]}, p};
+						mark(d, busy, &b, 1);
+						int v = bf_lfp(d, busy);
+						mark(d, busy, &b, 0);
+						if (v > best) {
+							best = v;
+							memcpy(bo, o, sizeof bo);
+							memcpy(bs, s, sizeof bs);
+						}
+					}
+		}
+	if (best < 0)
+		return 0;
+	int k = 0;
+	for (int a = 0; a < bs[0]; a++)
+		for (int b = 0; b < bs[1]; b++)
+			for (int c = 0; c < bs[2]; c++)
+				nodes[k++] = node_of(d, (bo[0] + a) % d[0], (bo[1] + b) % d[1],
+				                     (bo[2] + c) % d[2]);
+	return k;
+}
+
+/* Seed 003's choice for a job of size p0 (already a possible size): the
+ * best box of p0 nodes, else of the least larger size that has a free
+ * box, at most limit. */
 static int bf_place(const int *d, uint8_t *busy, int p0, int limit, int *nodes)
 {
 	int n = d[0] * d[1] * d[2], free = 0;
 	for (int i = 0; i < n; i++)
 		free += !busy[i];
 	for (int p = p0; p <= limit && p <= free; p++) {
-		int best = -1, bo[3] = {0, 0, 0}, bs[3] = {0, 0, 0}, s[3], o[3];
-		for (s[0] = 1; s[0] <= d[0]; s[0]++)
-			for (s[1] = 1; s[1] <= d[1]; s[1]++) {
-				if (p % (s[0] * s[1]) || p / (s[0] * s[1]) > d[2])
-					continue;
-				s[2] = p / (s[0] * s[1]);
-				for (o[0] = 0; o[0] < d[0]; o[0]++)
-					for (o[1] = 0; o[1] < d[1]; o[1]++)
-						for (o[2] = 0; o[2] < d[2]; o[2]++) {
-							if (!bf_free(d, busy, o, s))
-								continue;
-							struct js_box b = {{o[0], o[1], o[2]},
-							                   {s[0], s[1], s[2]},
-							                   p};
-							mark(d, busy, &b, 1);
-							int v = bf_lfp(d, busy);
-							mark(d, busy, &b, 0);
-							if (v > best) {
-								best = v;
-								memcpy(bo, o, sizeof bo);
-								memcpy(bs, s, sizeof bs);
-							}
-						}
-			}
-		if (best >= 0) {
-			int k = 0;
-			for (int a = 0; a < bs[0]; a++)
-				for (int b = 0; b < bs[1]; b++)
-					for (int c = 0; c < bs[2]; c++)
-						nodes[k++] =
-						    node_of(d, (bo[0] + a) % d[0],
-						            (bo[1] + b) % d[1], (bo[2] + c) % d[2]);
+		int k = bf_best_box(d, busy, p, nodes);
+		if (k)
 			return k;
-		}
 	}
 	return 0;
 }
@@ -393,11 +407,273 @@ static void test_place_brute_force(void)
 	gsl_rng_free(r);
 }
 
+/* --- the old definition as an allocator, against bgl in whole runs --- */
+
+/* Seed 003's allocator evaluated box by box on a busy array: what bgl
+ * decided before its maximal-box search, in a form too slow for anything
+ * but small tori. */
+struct ref_bgl {
+	int d[3], n, free, I;
+	double fn_tor, fn_max;
+	uint8_t *busy;
+};
+
+static void ref_destroy(void *self)
+{
+	struct ref_bgl *g = self;
+	if (g)
+		free(g->busy);
+	free(g);
+}
+
+static int ref_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
+                      struct cmn_err *e)
+{
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	int rc = plat_grid_shape(m, &nd, dims, wrap, e);
+	if (rc)
+		return rc;
+	struct ref_bgl *g = calloc(1, sizeof *g);
+	g->d[0] = g->d[1] = g->d[2] = 1;
+	for (int i = 0; i < nd; i++)
+		g->d[i] = dims[i];
+	g->n = g->free = m->nodes;
+	g->I = (int)cmn_params_num(p, "I");
+	g->fn_tor = cmn_params_num(p, "fn_tor");
+	g->fn_max = cmn_params_num(p, "fn_max");
+	g->busy = calloc((size_t)g->n, 1);
+	*self = g;
+	return 0;
+}
+
+static void ref_copy(void *dst, const void *src)
+{
+	struct ref_bgl *a = dst;
+	const struct ref_bgl *b = src;
+	memcpy(a->busy, b->busy, (size_t)b->n);
+	a->free = b->free;
+}
+
+static void *ref_clone(const void *self)
+{
+	const struct ref_bgl *g = self;
+	struct ref_bgl *c = malloc(sizeof *c);
+	*c = *g;
+	c->busy = malloc((size_t)g->n);
+	ref_copy(c, g);
+	return c;
+}
+
+static int ref_place(void *self, const struct js_job *job, int flags, int *nodes)
+{
+	struct ref_bgl *g = self;
+	if (job->size <= 0)
+		return 0;
+	int p0 = job->size;
+	while (p0 <= g->n && !possible(g->d, p0))
+		p0++;
+	if (p0 > g->n)
+		return 0;
+	return bf_place(g->d, g->busy, p0, flags & JS_PLACE_BACKFILL ? p0 + g->I : g->n, nodes);
+}
+
+static void ref_mark(void *self, const int *nodes, int n, uint8_t v)
+{
+	struct ref_bgl *g = self;
+	for (int i = 0; i < n; i++)
+		g->busy[nodes[i]] = v;
+	g->free += v ? -n : n;
+}
+
+static void ref_occupy(void *self, const int *nodes, int n)
+{
+	ref_mark(self, nodes, n, 1);
+}
+
+static void ref_release(void *self, const int *nodes, int n)
+{
+	ref_mark(self, nodes, n, 0);
+}
+
+static int ref_free_count(const void *self)
+{
+	return ((const struct ref_bgl *)self)->free;
+}
+
+/* Seed 003's migration (alloc_bgl.c's comment): thresholds on the free
+ * nodes and the largest free box; the jobs, largest first (ties: their
+ * order), each in its best box of an emptied torus; one that finds none
+ * keeps its nodes and the others start over; kept when the largest free
+ * box grows. */
+static int ref_migrate(void *self, int count, const int *const *nodes, const int *n, int **out)
+{
+	struct ref_bgl *g = self;
+	int lfp = bf_lfp(g->d, g->busy);
+	if (g->free == 0 || (double)g->free / g->n < g->fn_tor || (double)lfp / g->free > g->fn_max)
+		return -1;
+	uint8_t *t = malloc((size_t)g->n), *fixed = calloc((size_t)count + 1, 1);
+	uint8_t *done = malloc((size_t)count + 1);
+	for (int again = 1; again;) {
+		again = 0;
+		memset(t, 0, (size_t)g->n);
+		memset(done, 0, (size_t)count + 1);
+		for (int i = 0; i < count; i++)
+			if (fixed[i]) {
+				memcpy(out[i], nodes[i], (size_t)n[i] * sizeof **out);
+				for (int k = 0; k < n[i]; k++)
+					t[nodes[i][k]] = 1;
+			}
+		for (int left = count; left > 0 && !again; left--) {
+			int i = -1; /* the largest job not placed yet, first of equals */
+			for (int k = 0; k < count; k++)
+				if (!fixed[k] && !done[k] && (i < 0 || n[k] > n[i]))
+					i = k;
+			if (i < 0)
+				break;
+			done[i] = 1;
+			if (!bf_best_box(g->d, t, n[i], out[i])) {
+				fixed[i] = 1;
+				again = 1;
+			} else
+				for (int k = 0; k < n[i]; k++)
+					t[out[i][k]] = 1;
+		}
+	}
+	int result = bf_lfp(g->d, t) > lfp;
+	free(t);
+	free(fixed);
+	free(done);
+	return result;
+}
+
+static const struct js_alloc_ops ref_ops = {
+    .base = {"bgl", "the old definition, box by box", NULL},
+    .create = ref_create,
+    .destroy = ref_destroy,
+    .clone = ref_clone,
+    .copy = ref_copy,
+    .place = ref_place,
+    .occupy = ref_occupy,
+    .release = ref_release,
+    .free_count = ref_free_count,
+    .migrate = ref_migrate,
+};
+
+/* Runs w with bgl (alloc spec), or with the reference in its place. */
+static struct js_sim_result *run_one(const struct js_workload *w, const char *machine,
+                                     const char *alloc, const char *sched, int reference)
+{
+	struct plat_machine *m = NULL;
+	struct js_alloc *a = NULL;
+	struct js_sched *s = NULL;
+	struct js_runtime *rt = NULL;
+	struct js_sim_result *res = NULL;
+	struct js_sim_opts o;
+	struct cmn_err e;
+	js_sim_opts_default(&o);
+	int rc = plat_machine_create(machine, &m, &e);
+	if (!rc)
+		rc = js_alloc_create(alloc, m, &a, &e);
+	if (!rc && reference) {
+		a->ops->destroy(a->self);
+		a->ops = &ref_ops;
+		rc = ref_ops.create(m, &a->params, &a->self, &e);
+	}
+	if (!rc)
+		rc = js_runtime_create("log", &rt, &e);
+	if (!rc)
+		rc = js_sched_create(sched, w->n, m->nodes, &s, &e);
+	if (!rc)
+		rc = js_sim_run(w, a, s, rt, &o, &res, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s %s %s: %s\n", machine, alloc, sched, e.msg);
+	js_runtime_destroy(rt);
+	js_sched_destroy(s);
+	js_alloc_destroy(a);
+	plat_machine_destroy(m);
+	return res;
+}
+
+/* Whether two runs started every job at the same time on the same nodes
+ * (migrations included); says where they first differ. */
+static int same_runs(const struct js_sim_result *x, const struct js_sim_result *y, const char *what)
+{
+	if (!x || !y || x->n != y->n)
+		return 0;
+	for (size_t j = 0; j < x->n; j++) {
+		const struct js_job_result *a = &x->jobs[j], *b = &y->jobs[j];
+		if (a->start_s != b->start_s || a->finish_s != b->finish_s ||
+		    a->nnodes != b->nnodes || a->moves != b->moves ||
+		    strcmp(x->text + a->res_off, y->text + b->res_off)) {
+			fprintf(stderr, "\n  %s: job %zu: start %g on %s, reference %g on %s\n",
+			        what, j, a->start_s, x->text + a->res_off, b->start_s,
+			        y->text + b->res_off);
+			return 0;
+		}
+	}
+	return x->migrations_tried == y->migrations_tried &&
+	       x->migrations_done == y->migrations_done;
+}
+
+/* Whole runs of D(q) workloads (what-if copies for reservations, undone
+ * trials, migrations) on small tori and rings: bgl and the reference
+ * place every job on the same nodes at the same time. */
+static void test_runs_equal_reference(void)
+{
+	static const struct {
+		const char *machine, *alloc, *sched;
+		int jobs;
+	} cases[] = {
+	    {"torus:dims=4x4x4", "bgl", "easy", 400},
+	    {"torus:dims=4x4x8", "bgl", "easy", 300},
+	    {"torus:dims=4x4x4", "bgl:I=3", "fcfs", 250},
+	    {"torus:dims=3x4x5", "bgl", "conservative", 150},
+	    {"torus:dims=4x4x4", "bgl", "easy:migrate=1", 200},
+	    {"torus:dims=2x3x7", "bgl:I=0,fn_tor=0,fn_max=1", "easy:migrate=1", 200},
+	    {"torus:dims=6x5", "bgl:I=2", "easy", 250},
+	    {"torus:dims=10", "bgl:fn_tor=0,fn_max=1", "fcfs:migrate=1", 250},
+	};
+	int bad = 0;
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		struct plat_machine *m;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(cases[c].machine, &m, &e) == 0);
+		int n = m->nodes;
+		plat_machine_destroy(m);
+		char spec[128], eff[512];
+		snprintf(spec, sizeof spec, "dq:jobs=%d,n2=%d,q=0.95,load=0.9", cases[c].jobs,
+		         n * 2 / 3);
+		struct js_workload *w = NULL;
+		struct js_clean_opts co;
+		js_clean_opts_default(&co);
+		int rc = js_synth_generate(spec, 1 + c, n, &w, eff, sizeof eff, &e);
+		if (!rc)
+			rc = js_clean(w, &co, n, &e);
+		CU_ASSERT_FATAL(rc == 0);
+		struct js_sim_result *got =
+		    run_one(w, cases[c].machine, cases[c].alloc, cases[c].sched, 0);
+		struct js_sim_result *want =
+		    run_one(w, cases[c].machine, cases[c].alloc, cases[c].sched, 1);
+		char what[256];
+		snprintf(what, sizeof what, "%s %s %s", cases[c].machine, cases[c].alloc,
+		         cases[c].sched);
+		if (!same_runs(got, want, what))
+			bad++;
+		if (strstr(cases[c].sched, "migrate") && want) /* migrations happen */
+			CU_ASSERT(want->migrations_done > 0);
+		js_sim_result_free(got);
+		js_sim_result_free(want);
+		js_workload_free(w);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("bgl", NULL, NULL);
 	CU_add_test(s, "maximal free boxes under random changes", test_freebox_random);
 	CU_add_test(s, "place and fits = brute force", test_place_brute_force);
+	CU_add_test(s, "whole runs = the old definition", test_runs_equal_reference);
 }
 
 int main(int argc, char **argv)
