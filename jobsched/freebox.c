@@ -823,11 +823,13 @@ static void by_boxes(struct js_freebox *f, const int *nodes, int n,
                      void (*op)(struct js_freebox *, const struct js_box *))
 {
 	struct js_box b;
+	if (n <= 0) /* nothing to mark (nodes may be NULL) */
+		return;
 	if (as_box(f, nodes, n, &b)) {
 		op(f, &b);
 		return;
 	}
-	int *s = malloc((size_t)(n > 0 ? n : 1) * sizeof *s);
+	int *s = malloc((size_t)n * sizeof *s);
 	if (!s) {
 		f->broken = 1; /* the bits stay right: node by node */
 		for (int k = 0; k < n; k++) {
