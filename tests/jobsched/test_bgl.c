@@ -225,26 +225,37 @@ static void test_freebox_random(void)
 
 /* --- the allocator's choice --- */
 
-/* The largest free box, box by box (whole rings once). */
+/* The largest free box, by every base and every extent along dimensions
+ * 0 and 1: the box then reaches along dimension 2 as far as the shortest
+ * free run (cyclic, at most d2) from the nodes of that rectangle. */
 static int bf_lfp(const int *d, const uint8_t *busy)
 {
-	int best = 0, o[3], l[3];
-	for (l[0] = d[0]; l[0] >= 1; l[0]--)
-		for (l[1] = d[1]; l[1] >= 1; l[1]--)
-			for (l[2] = d[2]; l[2] >= 1; l[2]--) {
-				if (l[0] * l[1] * l[2] <= best)
-					continue;
-				int found = 0;
-				for (o[0] = 0; o[0] < (l[0] == d[0] ? 1 : d[0]) && !found; o[0]++)
-					for (o[1] = 0; o[1] < (l[1] == d[1] ? 1 : d[1]) && !found;
-					     o[1]++)
-						for (o[2] = 0;
-						     o[2] < (l[2] == d[2] ? 1 : d[2]) && !found;
-						     o[2]++)
-							found = bf_free(d, busy, o, l);
-				if (found)
-					best = l[0] * l[1] * l[2];
+	int n = d[0] * d[1] * d[2], best = 0;
+	int *run = malloc((size_t)n * sizeof *run), *col = malloc((size_t)d[1] * sizeof *col);
+	for (int xy = 0; xy < d[0] * d[1]; xy++) { /* backwards, twice round */
+		const uint8_t *line = busy + xy * d[2];
+		for (int t = 2 * d[2] - 1, k = 0; t >= 0; t--) {
+			k = line[t % d[2]] ? 0 : k + 1;
+			if (t < d[2])
+				run[xy * d[2] + t] = k < d[2] ? k : d[2];
+		}
+	}
+	for (int o = 0; o < n; o++) {
+		int ox = o / (d[1] * d[2]), oy = o / d[2] % d[1], oz = o % d[2];
+		for (int c = 0; c < d[1]; c++)
+			col[c] = d[2];
+		for (int l0 = 1, x = ox; l0 <= d[0]; l0++, x = (x + 1) % d[0]) {
+			int m = d[2];
+			for (int l1 = 1, y = oy; l1 <= d[1]; l1++, y = (y + 1) % d[1]) {
+				int r = run[node_of(d, x, y, oz)];
+				col[l1 - 1] = r < col[l1 - 1] ? r : col[l1 - 1];
+				m = col[l1 - 1] < m ? col[l1 - 1] : m;
+				best = l0 * l1 * m > best ? l0 * l1 * m : best;
 			}
+		}
+	}
+	free(run);
+	free(col);
 	return best;
 }
 
@@ -254,15 +265,20 @@ static int bf_lfp(const int *d, const uint8_t *busy)
  * count or 0 when no box of p nodes is free. */
 static int bf_best_box(const int *d, uint8_t *busy, int p, int *nodes)
 {
+	/* taking a box never enlarges the largest free box: the first to
+	 * keep it cannot be beaten */
+	int bound = bf_lfp(d, busy);
+	if (p > bound)
+		return 0;
 	int best = -1, bo[3] = {0, 0, 0}, bs[3] = {0, 0, 0}, s[3], o[3];
-	for (s[0] = 1; s[0] <= d[0]; s[0]++)
-		for (s[1] = 1; s[1] <= d[1]; s[1]++) {
+	for (s[0] = 1; s[0] <= d[0] && best < bound; s[0]++)
+		for (s[1] = 1; s[1] <= d[1] && best < bound; s[1]++) {
 			if (p % (s[0] * s[1]) || p / (s[0] * s[1]) > d[2])
 				continue;
 			s[2] = p / (s[0] * s[1]);
-			for (o[0] = 0; o[0] < d[0]; o[0]++)
-				for (o[1] = 0; o[1] < d[1]; o[1]++)
-					for (o[2] = 0; o[2] < d[2]; o[2]++) {
+			for (o[0] = 0; o[0] < d[0] && best < bound; o[0]++)
+				for (o[1] = 0; o[1] < d[1] && best < bound; o[1]++)
+					for (o[2] = 0; o[2] < d[2] && best < bound; o[2]++) {
 						if (!bf_free(d, busy, o, s))
 							continue;
 						struct js_box b = {
