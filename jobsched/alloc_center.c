@@ -2,36 +2,27 @@
  * mc1x1   (Bender et al.) every free node is a candidate centre; around it,
  *         shells by L-infinity distance give up their free nodes, nearest
  *         shells first; the score is the sum of the shell numbers of the k
- *         nodes; the lowest score wins (ties: the lower centre id). The
- *         free nodes counted inside a cube of radius s come from a
- *         summed-volume table, so a centre costs O(shells). In the last
- *         shell needed, the nodes nearest the centre in L1 are taken (ties:
- *         lower id) - our reading of the paper's "slightly more
+ *         nodes; the lowest score wins (ties: the lower centre id). In the
+ *         last shell needed, the nodes nearest the centre in L1 are taken
+ *         (ties: lower id) - our reading of the paper's "slightly more
  *         sophisticated" version.
  * genalg  (Krumke et al.) every free node is a candidate centre; it takes
  *         the k free nodes nearest in L1 (ties: lower id); the candidate
  *         with the smallest sum of pairwise L1 distances wins (ties: lower
  *         centre id).
  * mm      (Bender et al.) as genalg, with every node whose coordinates each
- *         appear among the free nodes (possibly different ones) as centre. */
-#include <stdint.h>
+ *         appear among the free nodes (possibly different ones) as centre.
+ * The candidates are not scored one by one: a best-first search over boxes
+ * of centres (halved until single nodes) with a lower bound on the scores
+ * in a box, from a summed-volume table of free nodes, finds the same
+ * winner (center_mc1x1.c, center_pairwise.c). This file: the state, the
+ * table, the search and the ops. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-
-enum { MC1X1, GENALG, MM };
-
-struct center {
-	int kind, n, free;
-	int dims[3];
-	uint8_t *busy;
-	int *sat;     /* summed-volume table of free nodes, (X+1)(Y+1)(Z+1) */
-	int *bucket;  /* scratch: nodes by distance */
-	int *cnt;     /* scratch: counts by distance / coordinate histograms */
-	int *cand;    /* scratch: a candidate's nodes */
-	uint8_t *has; /* mm: coordinates present among free nodes, x | y | z */
-};
+#include "center_internal.h"
 
 static const struct cmn_param_def no_params[] = {{NULL}};
 
@@ -42,9 +33,9 @@ static void center_destroy(void *self)
 		return;
 	free(c->busy);
 	free(c->sat);
-	free(c->bucket);
+	free(c->heap);
 	free(c->cnt);
-	free(c->cand);
+	free(c->bucket);
 	free(c->has);
 	free(c);
 }
@@ -57,18 +48,25 @@ static struct center *center_new(int kind, const int *dims)
 	c->kind = kind;
 	memcpy(c->dims, dims, sizeof c->dims);
 	c->n = c->free = dims[0] * dims[1] * dims[2];
-	size_t sat = (size_t)(dims[0] + 1) * (dims[1] + 1) * (dims[2] + 1);
-	/* counting keys of nearest(): (L-inf, L1) pairs, each in 0 .. span */
-	size_t span = (size_t)(dims[0] + dims[1] + dims[2] + 1);
-	size_t keys = span * span + 2;
+	c->sat_stale = 1;
+	size_t sat = (size_t)(dims[0] + 1) * (size_t)(dims[1] + 1) * (size_t)(dims[2] + 1);
 	size_t n = (size_t)c->n;
+	/* counting-sort keys: (L-inf, L1 - L-inf) pairs for mc1x1, at most the
+	 * largest dimension times the sum of the others; L1 for the others */
+	size_t most = 0, sum = 0;
+	for (int d = 0; d < 3; d++) {
+		sum += (size_t)dims[d] - 1;
+		most = (size_t)dims[d] - 1 > most ? (size_t)dims[d] - 1 : most;
+	}
+	c->nkeys = (most + 1) * (sum - most + 1) + sum + 2;
+	c->nkeys = c->nkeys > n + 2 ? c->nkeys : n + 2;
 	c->busy = calloc(n, 1);
 	c->sat = malloc(sat * sizeof *c->sat);
+	c->heap = malloc(2 * n * sizeof *c->heap);
+	c->cnt = malloc(c->nkeys * sizeof *c->cnt);
 	c->bucket = malloc(n * sizeof *c->bucket);
-	c->cnt = malloc((keys > n ? keys : n) * sizeof *c->cnt);
-	c->cand = malloc(n * sizeof *c->cand);
 	c->has = malloc((size_t)(dims[0] + dims[1] + dims[2]));
-	if (!c->busy || !c->sat || !c->bucket || !c->cnt || !c->cand || !c->has) {
+	if (!c->busy || !c->sat || !c->heap || !c->cnt || !c->bucket || !c->has) {
 		center_destroy(c);
 		return NULL;
 	}
@@ -97,30 +95,19 @@ static int mc1x1_create(const struct plat_machine *m, const struct cmn_params *p
                         struct cmn_err *e)
 {
 	(void)p;
-	return create_kind(m, MC1X1, self, e);
+	return create_kind(m, CENTER_MC1X1, self, e);
 }
 static int genalg_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
                          struct cmn_err *e)
 {
 	(void)p;
-	return create_kind(m, GENALG, self, e);
+	return create_kind(m, CENTER_GENALG, self, e);
 }
 static int mm_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
                      struct cmn_err *e)
 {
 	(void)p;
-	return create_kind(m, MM, self, e);
-}
-
-static void *center_clone(const void *self)
-{
-	const struct center *c = self;
-	struct center *k = center_new(c->kind, c->dims);
-	if (k) {
-		memcpy(k->busy, c->busy, (size_t)c->n);
-		k->free = c->free;
-	}
-	return k;
+	return create_kind(m, CENTER_MM, self, e);
 }
 
 static void center_copy(void *dst, const void *src)
@@ -129,181 +116,134 @@ static void center_copy(void *dst, const void *src)
 	const struct center *s = src;
 	memcpy(d->busy, s->busy, (size_t)s->n);
 	d->free = s->free;
+	d->sat_stale = 1;
 }
 
-/* Node id <-> coordinates (x slowest, z fastest, as the machine's C order). */
-static void xyz(const struct center *c, int node, int *p)
+static void *center_clone(const void *self)
 {
-	p[2] = node % c->dims[2];
-	p[1] = (node / c->dims[2]) % c->dims[1];
-	p[0] = node / (c->dims[2] * c->dims[1]);
+	const struct center *c = self;
+	struct center *k = center_new(c->kind, c->dims);
+	if (k)
+		center_copy(k, c);
+	return k;
 }
 
-static int iabs(int v)
+void center_sat_update(struct center *c)
 {
-	return v < 0 ? -v : v;
-}
-
-static int l1(const int *a, const int *b)
-{
-	return iabs(a[0] - b[0]) + iabs(a[1] - b[1]) + iabs(a[2] - b[2]);
-}
-
-static int linf(const int *a, const int *b)
-{
-	int d = iabs(a[0] - b[0]), e = iabs(a[1] - b[1]), f = iabs(a[2] - b[2]);
-	d = d > e ? d : e;
-	return d > f ? d : f;
-}
-
-#define SAT(c, x, y, z)                                                                            \
-	(c)->sat[(((size_t)(x) * ((c)->dims[1] + 1)) + (y)) * ((c)->dims[2] + 1) + (z)]
-
-static void build_sat(struct center *c)
-{
+	if (!c->sat_stale)
+		return;
+	c->sat_stale = 0;
 	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
-	for (int x = 0; x <= X; x++)
-		for (int y = 0; y <= Y; y++)
-			for (int z = 0; z <= Z; z++) {
-				if (!x || !y || !z) {
-					SAT(c, x, y, z) = 0;
-					continue;
-				}
-				int f = !c->busy[((x - 1) * Y + (y - 1)) * Z + (z - 1)];
-				SAT(c, x, y, z) = f + SAT(c, x - 1, y, z) + SAT(c, x, y - 1, z) +
-				                  SAT(c, x, y, z - 1) - SAT(c, x - 1, y - 1, z) -
-				                  SAT(c, x - 1, y, z - 1) -
-				                  SAT(c, x, y - 1, z - 1) +
-				                  SAT(c, x - 1, y - 1, z - 1);
+	size_t sy = (size_t)Z + 1, sx = (size_t)(Y + 1) * sy;
+	int *t = c->sat;
+	memset(t, 0, sx * sizeof *t); /* the x = 0 plane */
+	for (int x = 1; x <= X; x++) {
+		int *plane = t + (size_t)x * sx;
+		memset(plane, 0, sy * sizeof *t); /* y = 0 */
+		for (int y = 1; y <= Y; y++) {
+			int *row = plane + (size_t)y * sy;
+			const uint8_t *b =
+			    c->busy + ((size_t)(x - 1) * (size_t)Y + (size_t)(y - 1)) * (size_t)Z;
+			const int *up = row - sy;
+			int run = 0; /* free nodes of this row so far */
+			row[0] = 0;
+			for (int z = 1; z <= Z; z++) {
+				run += !b[z - 1];
+				row[z] = run + up[z];
 			}
+		}
+		const int *prev = plane - sx;
+		for (size_t i = 0; i < sx; i++)
+			plane[i] += prev[i];
+	}
 }
 
-/* Free nodes in the cube of radius s around p, clipped to the mesh. */
-static int free_within(const struct center *c, const int *p, int s)
+int center_free_in(const struct center *c, const int *lo, const int *hi)
 {
-	int lo[3], hi[3];
+	int a[3], b[3];
 	for (int d = 0; d < 3; d++) {
-		lo[d] = p[d] - s < 0 ? 0 : p[d] - s;
-		hi[d] = p[d] + s + 1 > c->dims[d] ? c->dims[d] : p[d] + s + 1;
+		a[d] = lo[d] < 0 ? 0 : lo[d];
+		b[d] = hi[d] + 1 > c->dims[d] ? c->dims[d] : hi[d] + 1;
+		if (a[d] >= b[d])
+			return 0;
 	}
-	return SAT(c, hi[0], hi[1], hi[2]) - SAT(c, lo[0], hi[1], hi[2]) -
-	       SAT(c, hi[0], lo[1], hi[2]) - SAT(c, hi[0], hi[1], lo[2]) +
-	       SAT(c, lo[0], lo[1], hi[2]) + SAT(c, lo[0], hi[1], lo[2]) +
-	       SAT(c, hi[0], lo[1], lo[2]) - SAT(c, lo[0], lo[1], lo[2]);
+	return center_sat(c, b[0], b[1], b[2]) - center_sat(c, a[0], b[1], b[2]) -
+	       center_sat(c, b[0], a[1], b[2]) - center_sat(c, b[0], b[1], a[2]) +
+	       center_sat(c, a[0], a[1], b[2]) + center_sat(c, a[0], b[1], a[2]) +
+	       center_sat(c, b[0], a[1], a[2]) - center_sat(c, a[0], a[1], a[2]);
 }
 
-/* The k free nodes nearest centre p by (dist, L1, id), dist = L-inf (mc1x1)
- * or L1; written to out. Counting sort by a key of bounded range. */
-static void nearest(struct center *c, const int *p, int k, int use_linf, int *out)
+static int box_before(const struct center_box *a, const struct center_box *b)
 {
-	int span = c->dims[0] + c->dims[1] + c->dims[2];
-	int keys = use_linf ? (span + 1) * (span + 1) : span + 1;
-	int *cnt = c->cnt;
-	memset(cnt, 0, ((size_t)keys + 1) * sizeof *cnt);
-	int q[3];
-	for (int v = 0; v < c->n; v++)
-		if (!c->busy[v]) {
-			xyz(c, v, q);
-			int key = use_linf ? linf(p, q) * (span + 1) + l1(p, q) : l1(p, q);
-			cnt[key + 1]++;
-		}
-	for (int i = 0; i < keys; i++)
-		cnt[i + 1] += cnt[i];
-	for (int v = 0; v < c->n; v++) /* stable: ids ascending within a key */
-		if (!c->busy[v]) {
-			xyz(c, v, q);
-			int key = use_linf ? linf(p, q) * (span + 1) + l1(p, q) : l1(p, q);
-			c->bucket[cnt[key]++] = v;
-		}
-	memcpy(out, c->bucket, (size_t)k * sizeof *out);
+	return a->lb < b->lb || (a->lb == b->lb && a->minid < b->minid);
 }
 
-/* Sum of pairwise L1 distances of k nodes: per coordinate histograms. */
-static long pairwise(struct center *c, const int *nodes, int k)
+static void heap_push(struct center_box *h, size_t *len, const struct center_box *b)
 {
-	long sum = 0;
-	int q[3];
-	for (int d = 0; d < 3; d++) {
-		int *h = c->cnt;
-		memset(h, 0, (size_t)c->dims[d] * sizeof *h);
-		for (int i = 0; i < k; i++) {
-			xyz(c, nodes[i], q);
-			h[q[d]]++;
-		}
-		long below = 0, seen = 0; /* sum over sorted values of v (2i - k + 1) */
-		for (int v = 0; v < c->dims[d]; v++)
-			for (int t = 0; t < h[v]; t++, seen++)
-				below += (long)v * (2 * seen - k + 1);
-		sum += below;
+	size_t i = (*len)++;
+	while (i > 0 && box_before(b, &h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
 	}
-	return sum;
+	h[i] = *b;
 }
 
-static int place_mc1x1(struct center *c, int k, int *nodes)
+static struct center_box heap_pop(struct center_box *h, size_t *len)
 {
-	build_sat(c);
-	long best = -1;
-	int best_v = -1, p[3];
-	int maxs = c->dims[0] > c->dims[1] ? c->dims[0] : c->dims[1];
-	maxs = maxs > c->dims[2] ? maxs : c->dims[2];
-	for (int v = 0; v < c->n; v++) {
-		if (c->busy[v])
-			continue;
-		xyz(c, v, p);
-		/* score = S k - sum_{s < S} F(s), S the first radius with F(S) >= k */
-		long sum = 0;
-		int s = 0, f;
-		while ((f = free_within(c, p, s)) < k && s <= maxs) {
-			sum += f;
-			s++;
-		}
-		long score = (long)s * k - sum;
-		if (best < 0 || score < best) {
-			best = score;
-			best_v = v;
-		}
+	struct center_box top = h[0], last = h[--*len];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		const struct center_box *mb = &last;
+		if (l < *len && box_before(&h[l], mb))
+			mb = &h[m = l];
+		if (l + 1 < *len && box_before(&h[l + 1], mb))
+			mb = &h[m = l + 1];
+		if (m == i)
+			break;
+		h[i] = h[m];
+		i = m;
 	}
-	xyz(c, best_v, p);
-	nearest(c, p, k, 1, nodes);
-	return k;
+	h[i] = last;
+	return top;
 }
 
-/* genalg and mm: candidates judged by the pairwise sum of their k nearest. */
-static int is_candidate(const struct center *c, int v, const int *p)
+int center_search(struct center *c, center_bound_fn bound, void *ctx)
 {
-	if (c->kind == GENALG)
-		return !c->busy[v];
-	int X = c->dims[0], Y = c->dims[1];
-	return c->has[p[0]] && c->has[X + p[1]] && c->has[X + Y + p[2]];
-}
-
-static int place_pairwise(struct center *c, int k, int *nodes)
-{
-	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2], p[3];
-	if (c->kind == MM) {
-		memset(c->has, 0, (size_t)(X + Y + Z));
-		for (int v = 0; v < c->n; v++)
-			if (!c->busy[v]) {
-				xyz(c, v, p);
-				c->has[p[0]] = c->has[X + p[1]] = c->has[X + Y + p[2]] = 1;
+	size_t len = 0;
+	struct center_box root = {
+	    0, 0, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
+	if (!bound(c, ctx, &root, LONG_MAX, &root.lb))
+		return -1;
+	heap_push(c->heap, &len, &root);
+	long best = LONG_MAX;
+	int best_id = INT_MAX;
+	while (len) {
+		struct center_box b = heap_pop(c->heap, &len);
+		int d = 0;
+		for (int e = 1; e < 3; e++)
+			if (b.hi[e] - b.lo[e] > b.hi[d] - b.lo[d])
+				d = e;
+		if (b.hi[d] == b.lo[d])
+			return b.minid; /* a single centre: nothing left beats it */
+		struct center_box half[2] = {b, b};
+		half[0].hi[d] = half[1].lo[d] = b.lo[d] + (b.hi[d] - b.lo[d]) / 2;
+		half[1].lo[d]++;
+		half[1].minid = center_id(c, half[1].lo[0], half[1].lo[1], half[1].lo[2]);
+		for (int i = 0; i < 2; i++) {
+			struct center_box *h = &half[i];
+			if (!bound(c, ctx, h, best, &h->lb))
+				continue;
+			if (h->lb > best || (h->lb == best && h->minid > best_id))
+				continue;
+			if (!memcmp(h->lo, h->hi, sizeof h->lo)) {
+				best = h->lb;
+				best_id = h->minid;
 			}
-	}
-	long best = -1;
-	int best_v = -1;
-	for (int v = 0; v < c->n; v++) {
-		xyz(c, v, p);
-		if (!is_candidate(c, v, p))
-			continue;
-		nearest(c, p, k, 0, c->cand);
-		long score = pairwise(c, c->cand, k);
-		if (best < 0 || score < best) {
-			best = score;
-			best_v = v;
+			heap_push(c->heap, &len, h);
 		}
 	}
-	xyz(c, best_v, p);
-	nearest(c, p, k, 0, nodes);
-	return k;
+	return -1;
 }
 
 static int center_place(void *self, const struct js_job *job, int flags, int *nodes)
@@ -313,7 +253,8 @@ static int center_place(void *self, const struct js_job *job, int flags, int *no
 	int k = job->size;
 	if (k <= 0 || k > c->free)
 		return 0;
-	return c->kind == MC1X1 ? place_mc1x1(c, k, nodes) : place_pairwise(c, k, nodes);
+	return c->kind == CENTER_MC1X1 ? center_place_mc1x1(c, k, nodes)
+	                               : center_place_pairwise(c, k, nodes);
 }
 
 static int center_fits(void *self, const struct js_job *job, int flags)
@@ -328,6 +269,7 @@ static void set_busy(struct center *c, const int *nodes, int n, uint8_t busy)
 	for (int i = 0; i < n; i++)
 		c->busy[nodes[i]] = busy;
 	c->free += busy ? -n : n;
+	c->sat_stale = 1;
 }
 
 static void center_occupy(void *self, const int *nodes, int n)
