@@ -47,8 +47,9 @@ static struct center *center_new(int kind, const int *dims)
 		return NULL;
 	c->kind = kind;
 	memcpy(c->dims, dims, sizeof c->dims);
+	for (c->d0 = 0; c->d0 < 2 && dims[c->d0] == 1; c->d0++)
+		;
 	c->n = c->free = dims[0] * dims[1] * dims[2];
-	c->sat_stale = 1;
 	size_t sat = (size_t)(dims[0] + 1) * (size_t)(dims[1] + 1) * (size_t)(dims[2] + 1);
 	size_t n = (size_t)c->n;
 	/* counting-sort keys: (L-inf, L1 - L-inf) pairs for mc1x1, at most the
@@ -61,7 +62,7 @@ static struct center *center_new(int kind, const int *dims)
 	c->nkeys = (most + 1) * (sum - most + 1) + sum + 2;
 	c->nkeys = c->nkeys > n + 2 ? c->nkeys : n + 2;
 	c->busy = calloc(n, 1);
-	c->sat = malloc(sat * sizeof *c->sat);
+	c->sat = calloc(sat, sizeof *c->sat); /* zero planes stay zero */
 	c->heap = malloc(2 * n * sizeof *c->heap);
 	c->cnt = malloc(c->nkeys * sizeof *c->cnt);
 	c->bucket = malloc(n * sizeof *c->bucket);
@@ -116,7 +117,7 @@ static void center_copy(void *dst, const void *src)
 	const struct center *s = src;
 	memcpy(d->busy, s->busy, (size_t)s->n);
 	d->free = s->free;
-	d->sat_stale = 1;
+	d->stale_from = 0;
 }
 
 static void *center_clone(const void *self)
@@ -130,52 +131,48 @@ static void *center_clone(const void *self)
 
 void center_sat_update(struct center *c)
 {
-	if (!c->sat_stale)
+	if (c->stale_from >= c->n)
 		return;
-	c->sat_stale = 0;
+	/* entries beyond every changed node in scan order: the planes after the
+	 * first changed one, and its next plane from the row after it on */
+	int p[3];
+	center_xyz(c, c->stale_from, p);
+	c->stale_from = c->n;
 	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
 	size_t sy = (size_t)Z + 1, sx = (size_t)(Y + 1) * sy;
-	int *t = c->sat;
-	memset(t, 0, sx * sizeof *t); /* the x = 0 plane */
-	for (int x = 1; x <= X; x++) {
-		int *plane = t + (size_t)x * sx;
-		memset(plane, 0, sy * sizeof *t); /* y = 0 */
-		for (int y = 1; y <= Y; y++) {
-			int *row = plane + (size_t)y * sy;
+	for (int x = p[0] + 1; x <= X; x++) {
+		int *plane = c->sat + (size_t)x * sx;
+		const int *prev = plane - sx; /* x - 1 (all zeros at x = 1) */
+		for (int y = x == p[0] + 1 ? p[1] + 1 : 1; y <= Y; y++) {
+			size_t r = (size_t)y * sy;
+			int *row = plane + r;
+			const int *up = row - sy, *prow = prev + r, *pup = prow - sy;
 			const uint8_t *b =
 			    c->busy + ((size_t)(x - 1) * (size_t)Y + (size_t)(y - 1)) * (size_t)Z;
-			const int *up = row - sy;
 			int run = 0; /* free nodes of this row so far */
-			row[0] = 0;
-			for (int z = 1; z <= Z; z++) {
-				run += !b[z - 1];
-				row[z] = run + up[z];
-			}
+			if (x == 1)
+				for (int z = 1; z <= Z; z++) {
+					run += !b[z - 1];
+					row[z] = run + up[z];
+				}
+			else
+				for (int z = 1; z <= Z; z++) {
+					run += !b[z - 1];
+					row[z] = run + up[z] + prow[z] - pup[z];
+				}
 		}
-		const int *prev = plane - sx;
-		for (size_t i = 0; i < sx; i++)
-			plane[i] += prev[i];
 	}
 }
 
-int center_free_in(const struct center *c, const int *lo, const int *hi)
-{
-	int a[3], b[3];
-	for (int d = 0; d < 3; d++) {
-		a[d] = lo[d] < 0 ? 0 : lo[d];
-		b[d] = hi[d] + 1 > c->dims[d] ? c->dims[d] : hi[d] + 1;
-		if (a[d] >= b[d])
-			return 0;
-	}
-	return center_sat(c, b[0], b[1], b[2]) - center_sat(c, a[0], b[1], b[2]) -
-	       center_sat(c, b[0], a[1], b[2]) - center_sat(c, b[0], b[1], a[2]) +
-	       center_sat(c, a[0], a[1], b[2]) + center_sat(c, a[0], b[1], a[2]) +
-	       center_sat(c, b[0], a[1], a[2]) - center_sat(c, a[0], a[1], a[2]);
-}
-
+/* Search order: bound, then lowest id (the tie-break), then the smaller
+ * box, which dives to single centres and so to a score that prunes. */
 static int box_before(const struct center_box *a, const struct center_box *b)
 {
-	return a->lb < b->lb || (a->lb == b->lb && a->minid < b->minid);
+	if (a->lb != b->lb)
+		return a->lb < b->lb;
+	if (a->minid != b->minid)
+		return a->minid < b->minid;
+	return a->size < b->size;
 }
 
 static void heap_push(struct center_box *h, size_t *len, const struct center_box *b)
@@ -212,7 +209,7 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx)
 {
 	size_t len = 0;
 	struct center_box root = {
-	    0, 0, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
+	    0, 0, c->n, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
 	if (!bound(c, ctx, &root, LONG_MAX, &root.lb))
 		return -1;
 	heap_push(c->heap, &len, &root);
@@ -230,6 +227,10 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx)
 		half[0].hi[d] = half[1].lo[d] = b.lo[d] + (b.hi[d] - b.lo[d]) / 2;
 		half[1].lo[d]++;
 		half[1].minid = center_id(c, half[1].lo[0], half[1].lo[1], half[1].lo[2]);
+		for (int i = 0; i < 2; i++)
+			half[i].size = (half[i].hi[0] - half[i].lo[0] + 1) *
+			               (half[i].hi[1] - half[i].lo[1] + 1) *
+			               (half[i].hi[2] - half[i].lo[2] + 1);
 		for (int i = 0; i < 2; i++) {
 			struct center_box *h = &half[i];
 			if (!bound(c, ctx, h, best, &h->lb))
@@ -269,7 +270,8 @@ static void set_busy(struct center *c, const int *nodes, int n, uint8_t busy)
 	for (int i = 0; i < n; i++)
 		c->busy[nodes[i]] = busy;
 	c->free += busy ? -n : n;
-	c->sat_stale = 1;
+	for (int i = 0; i < n; i++)
+		c->stale_from = nodes[i] < c->stale_from ? nodes[i] : c->stale_from;
 }
 
 static void center_occupy(void *self, const int *nodes, int n)

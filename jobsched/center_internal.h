@@ -15,15 +15,17 @@ enum { CENTER_MC1X1, CENTER_GENALG, CENTER_MM };
 struct center_box {
 	long lb;
 	int minid; /* lo's id: no centre in the box has a lower one */
+	int size;  /* nodes in the box */
 	int lo[3], hi[3];
 };
 
 struct center {
 	int kind, n, free;
 	int dims[3]; /* x slowest, z fastest (the machine's C order) */
+	int d0;      /* the first dimension longer than 1 (2 for a single node) */
 	uint8_t *busy;
 	int *sat;                /* summed-volume table of free nodes, (X+1)(Y+1)(Z+1) */
-	int sat_stale;           /* busy changed since sat was built */
+	int stale_from;          /* lowest node changed since sat was built (n: none) */
 	struct center_box *heap; /* search: at most one entry per box of the k-d split */
 	int *cnt;                /* scratch: counting-sort keys, histograms */
 	int *bucket;             /* scratch: nodes sorted by key */
@@ -43,16 +45,22 @@ static inline void center_xyz(const struct center *c, int node, int *p)
 	p[0] = node / (c->dims[2] * c->dims[1]);
 }
 
-static inline int center_sat(const struct center *c, int x, int y, int z)
+/* Free nodes in the box lo..hi - 1 (half-open, inside the mesh, not
+ * empty); the table must be current. In 2D the x = 0 plane is all zeros. */
+static inline int center_count(const struct center *c, const int *lo, const int *hi)
 {
-	return c
-	    ->sat[((size_t)x * (size_t)(c->dims[1] + 1) + (size_t)y) * (size_t)(c->dims[2] + 1) +
-	          (size_t)z];
+	const int *t = c->sat;
+	size_t sy = (size_t)c->dims[2] + 1, sx = (size_t)(c->dims[1] + 1) * sy;
+	size_t y0 = (size_t)lo[1] * sy, y1 = (size_t)hi[1] * sy, z0 = (size_t)lo[2],
+	       z1 = (size_t)hi[2];
+	if (c->dims[0] == 1) {
+		t += sx;
+		return t[y1 + z1] - t[y0 + z1] - t[y1 + z0] + t[y0 + z0];
+	}
+	const int *u = t + (size_t)lo[0] * sx, *v = t + (size_t)hi[0] * sx;
+	return v[y1 + z1] - u[y1 + z1] - v[y0 + z1] - v[y1 + z0] + u[y0 + z1] + u[y1 + z0] +
+	       v[y0 + z0] - u[y0 + z0];
 }
-
-/* Free nodes in the box lo..hi (inclusive), each clipped to the mesh;
- * 0 when the box misses it. The table must be current. */
-int center_free_in(const struct center *c, const int *lo, const int *hi);
 
 /* Rebuilds the table if busy changed since. */
 void center_sat_update(struct center *c);

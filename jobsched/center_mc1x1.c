@@ -9,38 +9,30 @@
 
 #include "center_internal.h"
 
-/* Nodes of the cube of radius s around the box's centre that keeps the most
- * of it inside the mesh: per dimension, the one nearest the mesh's middle. */
-static long widest_cube(const struct center *c, const struct center_box *b, int s)
-{
-	long v = 1;
-	for (int d = 0; d < 3; d++) {
-		int mid = (c->dims[d] - 1) / 2;
-		int p = mid < b->lo[d] ? b->lo[d] : mid > b->hi[d] ? b->hi[d] : mid;
-		int lo = p - s < 0 ? 0 : p - s;
-		int hi = p + s > c->dims[d] - 1 ? c->dims[d] - 1 : p + s;
-		v *= hi - lo + 1;
-	}
-	return v;
-}
-
 /* Walks the shells of box b for job size k: returns the bound (a single
  * centre's exact score), or -1 when it exceeds cut or the box holds no free
- * node. *radius: the first shell that completes the job. */
+ * node. *radius: the first shell that completes the job. The cube that
+ * keeps the most of itself inside the mesh is, per dimension, around the
+ * box's coordinate nearest the mesh's middle. */
 static long shells(const struct center *c, const struct center_box *b, int k, long cut, int *radius)
 {
-	long sum = 0;
+	int lo[3], hi[3], clo[3], chi[3]; /* the widened box, half-open; the cube */
+	for (int d = 0; d < 3; d++) {
+		int mid = (c->dims[d] - 1) / 2;
+		lo[d] = b->lo[d];
+		hi[d] = b->hi[d] + 1;
+		clo[d] = chi[d] = mid < b->lo[d] ? b->lo[d] : mid > b->hi[d] ? b->hi[d] : mid;
+	}
+	long sum = 0, known = 0; /* free nodes of the widened box at some radius <= s */
 	for (int s = 0;; s++) {
-		int lo[3], hi[3];
-		for (int d = 0; d < 3; d++) {
-			lo[d] = b->lo[d] - s;
-			hi[d] = b->hi[d] + s;
+		long f =
+		    (long)(chi[0] - clo[0] + 1) * (chi[1] - clo[1] + 1) * (chi[2] - clo[2] + 1);
+		if (known < f || s == 0) { /* else the widened box has f free nodes or more */
+			known = center_count(c, lo, hi);
+			if (known == 0)
+				return -1;
+			f = known < f ? known : f;
 		}
-		long f = center_free_in(c, lo, hi);
-		if (s == 0 && f == 0)
-			return -1;
-		long v = widest_cube(c, b, s);
-		f = f < v ? f : v;
 		if (f >= k) {
 			*radius = s;
 			return sum;
@@ -48,6 +40,13 @@ static long shells(const struct center *c, const struct center_box *b, int k, lo
 		sum += k - f;
 		if (sum > cut)
 			return -1;
+		for (int d = c->d0; d < 3; d++) {
+			int top = c->dims[d];
+			lo[d] -= lo[d] > 0;
+			hi[d] += hi[d] < top;
+			clo[d] -= clo[d] > 0;
+			chi[d] += chi[d] < top - 1;
+		}
 	}
 }
 
@@ -115,7 +114,7 @@ int center_place_mc1x1(struct center *c, int k, int *nodes)
 {
 	center_sat_update(c);
 	int best = center_search(c, mc1x1_bound, &k), radius = 0;
-	struct center_box b = {0, best, {0, 0, 0}, {0, 0, 0}};
+	struct center_box b = {0, best, 1, {0, 0, 0}, {0, 0, 0}};
 	center_xyz(c, best, b.lo);
 	for (int d = 0; d < 3; d++)
 		b.hi[d] = b.lo[d];
