@@ -36,7 +36,13 @@ static void center_destroy(void *self)
 	free(c->heap);
 	free(c->cnt);
 	free(c->bucket);
-	free(c->has);
+	free(c->zpre);
+	free(c->ypre);
+	free(c->row_dirty);
+	free(c->col_dirty);
+	free(c->hist[0]);
+	free(c->coord_free);
+	free(c->coord_next);
 	free(c);
 }
 
@@ -61,16 +67,39 @@ static struct center *center_new(int kind, const int *dims)
 	}
 	c->nkeys = (most + 1) * (sum - most + 1) + sum + 2;
 	c->nkeys = c->nkeys > n + 2 ? c->nkeys : n + 2;
+	/* canonical(): 3 (2 rk + 1), rk at most the sum of the dimensions */
+	c->nkeys = c->nkeys > 6 * sum + 30 ? c->nkeys : 6 * sum + 30;
 	c->busy = calloc(n, 1);
 	c->sat = calloc(sat, sizeof *c->sat); /* zero planes stay zero */
 	c->heap = malloc(2 * n * sizeof *c->heap);
 	c->cnt = malloc(c->nkeys * sizeof *c->cnt);
 	c->bucket = malloc(n * sizeof *c->bucket);
-	c->has = malloc((size_t)(dims[0] + dims[1] + dims[2]));
-	if (!c->busy || !c->sat || !c->heap || !c->cnt || !c->bucket || !c->has) {
+	if (!c->busy || !c->sat || !c->heap || !c->cnt || !c->bucket) {
 		center_destroy(c);
 		return NULL;
 	}
+	if (kind == CENTER_MC1X1)
+		return c;
+	size_t X = (size_t)dims[0], Y = (size_t)dims[1], Z = (size_t)dims[2], all = X + Y + Z;
+	c->zpre = calloc(X * Y * (Z + 1), sizeof *c->zpre);
+	c->ypre = calloc(X * Z * (Y + 1), sizeof *c->ypre);
+	c->row_dirty = malloc(X * Y);
+	c->col_dirty = malloc(X * Z);
+	c->hist[0] = calloc(all, sizeof *c->hist[0]);
+	c->coord_free = malloc(all * sizeof *c->coord_free);
+	c->coord_next = malloc((all + 3) * sizeof *c->coord_next);
+	if (!c->zpre || !c->ypre || !c->row_dirty || !c->col_dirty || !c->hist[0] ||
+	    !c->coord_free || !c->coord_next) {
+		center_destroy(c);
+		return NULL;
+	}
+	c->hist[1] = c->hist[0] + X;
+	c->hist[2] = c->hist[1] + Y;
+	memset(c->row_dirty, 1, X * Y);
+	memset(c->col_dirty, 1, X * Z);
+	for (int d = 0, at = 0; d < 3; at += dims[d++])
+		for (int i = 0; i < dims[d]; i++)
+			c->coord_free[at + i] = c->n / dims[d];
 	return c;
 }
 
@@ -118,6 +147,12 @@ static void center_copy(void *dst, const void *src)
 	memcpy(d->busy, s->busy, (size_t)s->n);
 	d->free = s->free;
 	d->stale_from = 0;
+	if (d->kind == CENTER_MC1X1)
+		return;
+	memset(d->row_dirty, 1, (size_t)d->dims[0] * (size_t)d->dims[1]);
+	memset(d->col_dirty, 1, (size_t)d->dims[0] * (size_t)d->dims[2]);
+	memcpy(d->coord_free, s->coord_free,
+	       (size_t)(d->dims[0] + d->dims[1] + d->dims[2]) * sizeof *d->coord_free);
 }
 
 static void *center_clone(const void *self)
@@ -208,36 +243,36 @@ static struct center_box heap_pop(struct center_box *h, size_t *len)
 int center_search(struct center *c, center_bound_fn bound, void *ctx)
 {
 	size_t len = 0;
-	struct center_box root = {
-	    0, 0, c->n, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
-	if (!bound(c, ctx, &root, LONG_MAX, &root.lb))
+	struct center_box root = {0, 0,         c->n,
+	                          0, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
+	root.exact = c->n == 1;
+	if (!bound(c, ctx, &root, LONG_MAX))
 		return -1;
 	heap_push(c->heap, &len, &root);
 	long best = LONG_MAX;
 	int best_id = INT_MAX;
 	while (len) {
 		struct center_box b = heap_pop(c->heap, &len);
+		if (b.exact)
+			return b.minid; /* nothing left beats it */
 		int d = 0;
 		for (int e = 1; e < 3; e++)
 			if (b.hi[e] - b.lo[e] > b.hi[d] - b.lo[d])
 				d = e;
-		if (b.hi[d] == b.lo[d])
-			return b.minid; /* a single centre: nothing left beats it */
 		struct center_box half[2] = {b, b};
 		half[0].hi[d] = half[1].lo[d] = b.lo[d] + (b.hi[d] - b.lo[d]) / 2;
 		half[1].lo[d]++;
-		half[1].minid = center_id(c, half[1].lo[0], half[1].lo[1], half[1].lo[2]);
-		for (int i = 0; i < 2; i++)
-			half[i].size = (half[i].hi[0] - half[i].lo[0] + 1) *
-			               (half[i].hi[1] - half[i].lo[1] + 1) *
-			               (half[i].hi[2] - half[i].lo[2] + 1);
 		for (int i = 0; i < 2; i++) {
 			struct center_box *h = &half[i];
-			if (!bound(c, ctx, h, best, &h->lb))
+			h->minid = center_id(c, h->lo[0], h->lo[1], h->lo[2]);
+			h->size = (h->hi[0] - h->lo[0] + 1) * (h->hi[1] - h->lo[1] + 1) *
+			          (h->hi[2] - h->lo[2] + 1);
+			h->exact = h->size == 1;
+			if (!bound(c, ctx, h, best))
 				continue;
 			if (h->lb > best || (h->lb == best && h->minid > best_id))
 				continue;
-			if (!memcmp(h->lo, h->hi, sizeof h->lo)) {
+			if (h->exact) {
 				best = h->lb;
 				best_id = h->minid;
 			}
@@ -272,6 +307,18 @@ static void set_busy(struct center *c, const int *nodes, int n, uint8_t busy)
 	c->free += busy ? -n : n;
 	for (int i = 0; i < n; i++)
 		c->stale_from = nodes[i] < c->stale_from ? nodes[i] : c->stale_from;
+	if (c->kind == CENTER_MC1X1)
+		return;
+	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2], p[3];
+	for (int i = 0; i < n; i++) {
+		center_xyz(c, nodes[i], p);
+		c->row_dirty[p[0] * Y + p[1]] = 1;
+		c->col_dirty[p[0] * Z + p[2]] = 1;
+		int step = busy ? -1 : 1;
+		c->coord_free[p[0]] += step;
+		c->coord_free[X + p[1]] += step;
+		c->coord_free[X + Y + p[2]] += step;
+	}
 }
 
 static void center_occupy(void *self, const int *nodes, int n)

@@ -14,9 +14,16 @@ enum { CENTER_MC1X1, CENTER_GENALG, CENTER_MM };
  * score of every centre in it; a single node's bound is its exact score. */
 struct center_box {
 	long lb;
-	int minid; /* lo's id: no centre in the box has a lower one */
+	int minid; /* no centre in the box has a lower id */
 	int size;  /* nodes in the box */
+	int exact; /* lb is the score of the centre minid, the best in the box */
 	int lo[3], hi[3];
+};
+
+/* An L1 region (center_region.c): nodes p with
+ * sum_d max(0, |2 p_d - c_d| - e_d) <= t. */
+struct center_region {
+	int c[3], e[3], t;
 };
 
 struct center {
@@ -30,7 +37,13 @@ struct center {
 	int *cnt;                /* scratch: counting-sort keys, histograms */
 	int *bucket;             /* scratch: nodes sorted by key */
 	size_t nkeys;            /* room in cnt */
-	uint8_t *has;            /* mm: coordinates present among free nodes, x | y | z */
+	/* genalg and mm: prefix sums of free nodes along z for every (x, y) row
+	 * and along y for every (x, z) column, rebuilt where dirty */
+	int *zpre, *ypre;
+	uint8_t *row_dirty, *col_dirty;
+	int *hist[3];    /* scratch: nodes per coordinate, by dimension */
+	int *coord_free; /* mm: free nodes per coordinate, x | y | z */
+	int *coord_next; /* mm: the next coordinate at or after with a free node, x | y | z */
 };
 
 static inline int center_id(const struct center *c, int x, int y, int z)
@@ -66,12 +79,30 @@ static inline int center_count(const struct center *c, const int *lo, const int 
 void center_sat_update(struct center *c);
 
 /* The search: pops boxes by (lb, minid), splits them, asks bound() for the
- * children's bounds (bound returns 0 and leaves *lb alone to drop a box
- * whose bound exceeds cut, or when it holds no candidate) until a single
- * centre comes out: returns its id. The caller guarantees one exists. */
-typedef int (*center_bound_fn)(struct center *c, void *ctx, const struct center_box *b, long cut,
-                               long *lb);
+ * children's bounds until an exact box comes out: returns its minid. bound
+ * sets b->lb, may raise b->minid and set b->exact (a single node's bound
+ * must be exact); it returns 0 to drop a box that holds no candidate or
+ * whose bound exceeds cut. The caller guarantees a candidate exists. */
+typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
 int center_search(struct center *c, center_bound_fn bound, void *ctx);
+
+/* center_region.c: tables, counts of a region's free nodes, adding to
+ * per-coordinate histograms when given (hx, hy from rows; hz from
+ * columns), the region's range in dimension d, the first `want` free nodes
+ * (by id) at L1 distance exactly radius from p added to the histograms
+ * (returns how many), and the sum over the cuts between lo and hi of
+ * L (k - L), L the nodes at or below the cut: a dimension's share of the
+ * sum of pairwise distances; with slack > 0, L may be up to slack more,
+ * and each cut counts the least of L (k - L) over that range. */
+void center_region_update(struct center *c);
+long center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy);
+void center_region_cols(const struct center *c, const struct center_region *r, int *hz);
+int center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
+                       int *hi);
+void center_region_ball(struct center_region *r, const int *p, int radius);
+int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
+                        int *hy, int *hz);
+long center_cuts(const int *h, int lo, int hi, long k, long slack);
 
 /* The allocators' searches and node choices (k <= free nodes). */
 int center_place_mc1x1(struct center *c, int k, int *nodes);

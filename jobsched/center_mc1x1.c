@@ -50,14 +50,11 @@ static long shells(const struct center *c, const struct center_box *b, int k, lo
 	}
 }
 
-static int mc1x1_bound(struct center *c, void *ctx, const struct center_box *b, long cut, long *lb)
+static int mc1x1_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 {
 	int radius;
-	long v = shells(c, b, *(const int *)ctx, cut, &radius);
-	if (v < 0)
-		return 0;
-	*lb = v;
-	return 1;
+	b->lb = shells(c, b, *(const int *)ctx, cut, &radius);
+	return b->lb >= 0;
 }
 
 static int iabs(int v)
@@ -114,7 +111,7 @@ int center_place_mc1x1(struct center *c, int k, int *nodes)
 {
 	center_sat_update(c);
 	int best = center_search(c, mc1x1_bound, &k), radius = 0;
-	struct center_box b = {0, best, 1, {0, 0, 0}, {0, 0, 0}};
+	struct center_box b = {0, best, 1, 1, {0, 0, 0}, {0, 0, 0}};
 	center_xyz(c, best, b.lo);
 	for (int d = 0; d < 3; d++)
 		b.hi[d] = b.lo[d];

@@ -1,97 +1,304 @@
 /* Gen-Alg (Krumke et al.) and MM (Bender et al.), seed 002 section V: the
  * candidate centre whose k free nodes nearest in L1 (ties: lower id) have
- * the least sum of pairwise L1 distances wins (ties: the lower centre). */
+ * the least sum of pairwise L1 distances wins (ties: the lower centre).
+ *
+ * A centre's k nearest are every free node of the L1 ball of radius R - 1
+ * (R the first radius whose ball holds k free nodes) and the first of the
+ * sphere of radius R; their sum of pairwise distances is, per dimension, the
+ * sum over the cuts between coordinates of L (k - L), L the nodes on the
+ * lower side, so it comes from per-coordinate counts of the ball's free
+ * nodes (center_region.c). The best-first search bounds a box of centres:
+ * every centre's k nearest include the free nodes of the core, the ball of
+ * radius Rlo - 1 around every centre of the box (Rlo: the first radius at
+ * which the box widened by it holds k free nodes), so at each cut L lies
+ * between the core's nodes below it and k minus those above, and L (k - L)
+ * is at least the smaller of its values at the two ends. A box whose
+ * centres all have a ball of radius rk (the least that can hold k nodes)
+ * free and inside the mesh scores exactly the canonical sum dk. */
+#include <limits.h>
 #include <string.h>
 
 #include "center_internal.h"
+
+struct pw {
+	int k;
+	int rk;    /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
+	long dk;   /* the score of a centre whose ball of radius rk is free and inside */
+	int guess; /* the radius found last: the next centre's is often the same */
+};
 
 static int iabs(int v)
 {
 	return v < 0 ? -v : v;
 }
 
-static int l1(const int *a, const int *b)
+/* Nodes of the L1 ball of radius r in nd dimensions (r < 0: none). */
+static long ball_volume(int nd, int r)
 {
-	return iabs(a[0] - b[0]) + iabs(a[1] - b[1]) + iabs(a[2] - b[2]);
+	if (r < 0)
+		return 0;
+	long v = 1;
+	for (int t = 1; t <= r; t++) /* the sphere of radius t */
+		v += nd == 1 ? 2 : nd == 2 ? 4L * t : 4L * t * t + 2;
+	return v;
 }
 
-/* The k free nodes nearest centre p by (L1, id), written to out. */
-static void nearest(struct center *c, const int *p, int k, int *out)
+/* rk and dk: the canonical k nearest of a centre in an unbounded free
+ * mesh of the same dimensions, by (L1, id). */
+static void canonical(const struct center *c, struct pw *w)
 {
-	int keys = c->dims[0] + c->dims[1] + c->dims[2] + 1;
-	int *cnt = c->cnt;
-	memset(cnt, 0, ((size_t)keys + 1) * sizeof *cnt);
-	int q[3];
-	for (int v = 0; v < c->n; v++)
-		if (!c->busy[v]) {
-			center_xyz(c, v, q);
-			cnt[l1(p, q) + 1]++;
+	int nd = 0; /* active dimensions: longer than 1 */
+	for (int d = 0; d < 3; d++)
+		nd += c->dims[d] > 1;
+	int r = 0;
+	while (ball_volume(nd, r) < w->k)
+		r++;
+	w->rk = r;
+	/* per active dimension, nodes at offset t of the ball of radius r - 1,
+	 * then the first of the sphere r in id order (offsets lexicographic) */
+	int *h = c->cnt, len = 2 * r + 1, need = w->k - (int)ball_volume(nd, r - 1);
+	for (int i = 0; i < 3 * len; i++)
+		h[i] = 0;
+	for (int i = 0; i < nd; i++)
+		for (int t = -(r - 1); t <= r - 1; t++)
+			h[i * len + t + r] = (int)ball_volume(nd - 1, r - 1 - iabs(t));
+	int off[3] = {0, 0, 0};
+	int lim0 = nd > 0 ? r : 0;
+	for (off[0] = -lim0; off[0] <= lim0 && need > 0; off[0]++) {
+		int r1 = r - iabs(off[0]), lim1 = nd > 1 ? r1 : 0;
+		for (off[1] = -lim1; off[1] <= lim1 && need > 0; off[1]++) {
+			int r2 = r1 - iabs(off[1]);
+			if (nd < 3) {
+				if (r2 != 0)
+					continue;
+				off[2] = 0;
+				for (int i = 0; i < nd; i++)
+					h[i * len + off[i] + r]++;
+				need--;
+				continue;
+			}
+			for (int side = 0; side < (r2 ? 2 : 1) && need > 0; side++, need--) {
+				off[2] = side ? r2 : -r2;
+				for (int i = 0; i < 3; i++)
+					h[i * len + off[i] + r]++;
+			}
 		}
-	for (int i = 0; i < keys; i++)
-		cnt[i + 1] += cnt[i];
-	for (int v = 0; v < c->n; v++) /* stable: ids ascending within a key */
-		if (!c->busy[v]) {
-			center_xyz(c, v, q);
-			c->bucket[cnt[l1(p, q)]++] = v;
-		}
-	memcpy(out, c->bucket, (size_t)k * sizeof *out);
-}
-
-/* Sum of pairwise L1 distances of k nodes: per coordinate histograms. */
-static long pairwise(struct center *c, const int *nodes, int k)
-{
-	long sum = 0;
-	int q[3];
-	for (int d = 0; d < 3; d++) {
-		int *h = c->cnt;
-		memset(h, 0, (size_t)c->dims[d] * sizeof *h);
-		for (int i = 0; i < k; i++) {
-			center_xyz(c, nodes[i], q);
-			h[q[d]]++;
-		}
-		long below = 0, seen = 0; /* sum over sorted values of v (2i - k + 1) */
-		for (int v = 0; v < c->dims[d]; v++)
-			for (int t = 0; t < h[v]; t++, seen++)
-				below += (long)v * (2 * seen - k + 1);
-		sum += below;
 	}
+	w->dk = 0;
+	for (int i = 0; i < nd; i++)
+		w->dk += center_cuts(h + i * len, 0, len - 1, w->k, 0);
+}
+
+static long ball_free(const struct center *c, const int *p, int r, int *hx, int *hy)
+{
+	struct center_region g;
+	center_region_ball(&g, p, r);
+	return center_region_rows(c, &g, hx, hy);
+}
+
+/* Clears the histograms over the range of the ball of radius r around p. */
+static void clear_hists(struct center *c, const int *p, int r, int *lo, int *hi)
+{
+	for (int d = 0; d < 3; d++) {
+		lo[d] = p[d] - r < 0 ? 0 : p[d] - r;
+		hi[d] = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
+		memset(c->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *c->hist[d]);
+	}
+}
+
+/* The score of centre p; *radius: its R. */
+static long score(struct center *c, struct pw *w, const int *p, int *radius)
+{
+	int k = w->k, R = w->guess > w->rk ? w->guess : w->rk, lo[3], hi[3];
+	int *hx = c->hist[0], *hy = c->hist[1], *hz = c->hist[2];
+	clear_hists(c, p, R, lo, hi);
+	long below = R > 0 ? ball_free(c, p, R - 1, hx, hy) : 0; /* free nodes nearer than R */
+	int fresh = 1;                                           /* hx, hy are of that ball */
+	if (below >= k) {
+		do {
+			R--;
+			below = R > 0 ? ball_free(c, p, R - 1, NULL, NULL) : 0;
+		} while (below >= k);
+		fresh = 0;
+	} else {
+		long at = ball_free(c, p, R, NULL, NULL);
+		for (; at < k; fresh = 0) {
+			R++;
+			below = at;
+			at = ball_free(c, p, R, NULL, NULL);
+		}
+	}
+	if (!fresh) {
+		clear_hists(c, p, R, lo, hi);
+		if (R > 0)
+			ball_free(c, p, R - 1, hx, hy);
+	}
+	if (R > 0) {
+		struct center_region g;
+		center_region_ball(&g, p, R - 1);
+		center_region_cols(c, &g, hz);
+	}
+	center_region_shell(c, p, R, k - (int)below, hx, hy, hz);
+	w->guess = *radius = R;
+	return center_cuts(hx, lo[0], hi[0], k, 0) + center_cuts(hy, lo[1], hi[1], k, 0) +
+	       center_cuts(hz, lo[2], hi[2], k, 0);
+}
+
+/* Whether every centre of b has its ball of radius rk free and inside. */
+static int all_canonical(const struct center *c, const struct pw *w, const struct center_box *b)
+{
+	int lo[3], hi[3];
+	long volume = 1;
+	for (int d = 0; d < 3; d++) {
+		int r = c->dims[d] > 1 ? w->rk : 0;
+		lo[d] = b->lo[d] - r;
+		hi[d] = b->hi[d] + r + 1;
+		if (lo[d] < 0 || hi[d] > c->dims[d])
+			return 0;
+		volume *= hi[d] - lo[d];
+	}
+	return center_count(c, lo, hi) == volume;
+}
+
+/* The bound from the core of box b (see the top). */
+static long core_bound(struct center *c, const struct pw *w, const struct center_box *b)
+{
+	int k = w->k, width = 0;
+	struct center_region g;
+	for (int d = 0; d < 3; d++) {
+		g.c[d] = b->lo[d] + b->hi[d];
+		g.e[d] = b->hi[d] - b->lo[d];
+		width += g.e[d];
+	}
+	/* Rlo: the first radius from rk on at which the widened box holds k
+	 * free nodes (no centre's ball holds k below rk). The core is empty
+	 * unless 2 (Rlo - 1) >= width: the first radius tried is the largest
+	 * that leaves it empty, or rk; then by doubling steps and halving. */
+	int empty = (width + 1) / 2, r = empty > w->rk ? empty : w->rk;
+	g.t = 2 * r;
+	if (center_region_rows(c, &g, NULL, NULL) >= k) {
+		if (r == empty)
+			return 0;
+	} else {
+		int step = 1, lo = r; /* holds fewer than k at lo, k or more at r */
+		do {
+			lo = r;
+			r += step;
+			step *= 2;
+			g.t = 2 * r;
+		} while (center_region_rows(c, &g, NULL, NULL) < k);
+		while (r - lo > 1) {
+			int mid = lo + (r - lo) / 2;
+			g.t = 2 * mid;
+			if (center_region_rows(c, &g, NULL, NULL) >= k)
+				r = mid;
+			else
+				lo = mid;
+		}
+	}
+	g.t = 2 * (r - 1) - width;
+	if (g.t < 0)
+		return 0;
+	for (int d = 0; d < 3; d++)
+		g.e[d] = 0;
+	int lo[3], hi[3];
+	for (int d = 0; d < 3; d++) {
+		if (!center_region_span(c, &g, d, &lo[d], &hi[d]))
+			return 0;
+		memset(c->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *c->hist[d]);
+	}
+	long core = center_region_rows(c, &g, c->hist[0], c->hist[1]);
+	center_region_cols(c, &g, c->hist[2]);
+	long sum = 0;
+	for (int d = 0; d < 3; d++)
+		sum += center_cuts(c->hist[d], lo[d], hi[d], k, k - core);
 	return sum;
 }
 
-static int is_candidate(const struct center *c, int v, const int *p)
+static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 {
-	if (c->kind == CENTER_GENALG)
-		return !c->busy[v];
-	int X = c->dims[0], Y = c->dims[1];
-	return c->has[p[0]] && c->has[X + p[1]] && c->has[X + Y + p[2]];
+	struct pw *w = ctx;
+	(void)cut;
+	if (c->kind == CENTER_GENALG) {
+		int hi[3] = {b->hi[0] + 1, b->hi[1] + 1, b->hi[2] + 1};
+		if (!center_count(c, b->lo, hi))
+			return 0;
+	} else {
+		int q[3];
+		for (int d = 0, at = 0; d < 3; at += c->dims[d++] + 1) {
+			q[d] = c->coord_next[at + b->lo[d]];
+			if (q[d] > b->hi[d])
+				return 0;
+		}
+		b->minid = center_id(c, q[0], q[1], q[2]);
+	}
+	if (b->exact) {
+		int radius;
+		b->lb = score(c, w, b->lo, &radius);
+	} else if (all_canonical(c, w, b)) {
+		b->lb = w->dk; /* every node of b is free: its first is a candidate */
+		b->exact = 1;
+	} else
+		b->lb = core_bound(c, w, b);
+	return 1;
+}
+
+/* MM's candidates: per dimension, the next coordinate with a free node. */
+static void mm_next(struct center *c)
+{
+	for (int d = 0, at = 0, nx = 0; d < 3; at += c->dims[d], nx += c->dims[d] + 1, d++) {
+		int next = c->dims[d];
+		c->coord_next[nx + c->dims[d]] = next;
+		for (int i = c->dims[d] - 1; i >= 0; i--) {
+			if (c->coord_free[at + i] > 0)
+				next = i;
+			c->coord_next[nx + i] = next;
+		}
+	}
+}
+
+/* The k free nodes nearest p by (L1, id), all within L1 radius r: a
+ * counting sort of the free nodes of the cube of radius r (visited in id
+ * order, so ties stay by id). */
+static void take_nearest(struct center *c, const int *p, int r, int k, int *out)
+{
+	int lo[3], hi[3], *cnt = c->cnt;
+	for (int d = 0; d < 3; d++) {
+		lo[d] = p[d] - r < 0 ? 0 : p[d] - r;
+		hi[d] = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
+	}
+	memset(cnt, 0, (size_t)(r + 2) * sizeof *cnt);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int x = lo[0]; x <= hi[0]; x++)
+			for (int y = lo[1]; y <= hi[1]; y++)
+				for (int z = lo[2]; z <= hi[2]; z++) {
+					int v = center_id(c, x, y, z);
+					int key = iabs(x - p[0]) + iabs(y - p[1]) + iabs(z - p[2]);
+					if (c->busy[v] || key > r)
+						continue;
+					if (pass == 0)
+						cnt[key + 1]++;
+					else
+						c->bucket[cnt[key]++] = v;
+				}
+		if (pass == 0)
+			for (int i = 0; i <= r; i++)
+				cnt[i + 1] += cnt[i];
+	}
+	memcpy(out, c->bucket, (size_t)k * sizeof *out);
 }
 
 int center_place_pairwise(struct center *c, int k, int *nodes)
 {
-	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2], p[3];
-	if (c->kind == CENTER_MM) {
-		memset(c->has, 0, (size_t)(X + Y + Z));
-		for (int v = 0; v < c->n; v++)
-			if (!c->busy[v]) {
-				center_xyz(c, v, p);
-				c->has[p[0]] = c->has[X + p[1]] = c->has[X + Y + p[2]] = 1;
-			}
-	}
-	long best = -1;
-	int best_v = -1;
-	int *cand = nodes; /* room for every node: scratch until the winner is known */
-	for (int v = 0; v < c->n; v++) {
-		center_xyz(c, v, p);
-		if (!is_candidate(c, v, p))
-			continue;
-		nearest(c, p, k, cand);
-		long score = pairwise(c, cand, k);
-		if (best < 0 || score < best) {
-			best = score;
-			best_v = v;
-		}
-	}
-	center_xyz(c, best_v, p);
-	nearest(c, p, k, nodes);
+	center_sat_update(c);
+	center_region_update(c);
+	if (c->kind == CENTER_MM)
+		mm_next(c);
+	struct pw w = {k, 0, 0, 0};
+	canonical(c, &w);
+	int best = center_search(c, pw_bound, &w), p[3], radius;
+	center_xyz(c, best, p);
+	score(c, &w, p, &radius);
+	take_nearest(c, p, radius, k, nodes);
 	return k;
 }
