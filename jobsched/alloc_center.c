@@ -240,12 +240,13 @@ static struct center_box heap_pop(struct center_box *h, size_t *len)
 	return top;
 }
 
-int center_search(struct center *c, center_bound_fn bound, void *ctx)
+int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0)
 {
 	size_t len = 0;
-	struct center_box root = {0, 0,         c->n,
-	                          0, {0, 0, 0}, {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
-	root.exact = c->n == 1;
+	struct center_box root = {.size = c->n,
+	                          .exact = c->n == 1,
+	                          .r = r0,
+	                          .hi = {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
 	if (!bound(c, ctx, &root, LONG_MAX))
 		return -1;
 	heap_push(c->heap, &len, &root);

@@ -17,6 +17,7 @@ struct center_box {
 	int minid; /* no centre in the box has a lower id */
 	int size;  /* nodes in the box */
 	int exact; /* lb is the score of the centre minid, the best in the box */
+	int r;     /* a radius that no centre in the box needs less than (children inherit it) */
 	int lo[3], hi[3];
 };
 
@@ -82,9 +83,10 @@ void center_sat_update(struct center *c);
  * children's bounds until an exact box comes out: returns its minid. bound
  * sets b->lb, may raise b->minid and set b->exact (a single node's bound
  * must be exact); it returns 0 to drop a box that holds no candidate or
- * whose bound exceeds cut. The caller guarantees a candidate exists. */
+ * whose bound exceeds cut. The caller guarantees a candidate exists; r0
+ * is the root box's r. */
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
-int center_search(struct center *c, center_bound_fn bound, void *ctx);
+int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0);
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from

@@ -110,8 +110,8 @@ static void take_nearest(struct center *c, const int *p, int s, int k, int *out)
 int center_place_mc1x1(struct center *c, int k, int *nodes)
 {
 	center_sat_update(c);
-	int best = center_search(c, mc1x1_bound, &k), radius = 0;
-	struct center_box b = {0, best, 1, 1, {0, 0, 0}, {0, 0, 0}};
+	int best = center_search(c, mc1x1_bound, &k, 0), radius = 0;
+	struct center_box b = {.minid = best, .size = 1, .exact = 1};
 	center_xyz(c, best, b.lo);
 	for (int d = 0; d < 3; d++)
 		b.hi[d] = b.lo[d];

@@ -22,9 +22,8 @@
 
 struct pw {
 	int k;
-	int rk;    /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
-	long dk;   /* the score of a centre whose ball of radius rk is free and inside */
-	int guess; /* the radius found last: the next centre's is often the same */
+	int rk;  /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
+	long dk; /* the score of a centre whose ball of radius rk is free and inside */
 };
 
 static int iabs(int v)
@@ -106,42 +105,30 @@ static void clear_hists(struct center *c, const int *p, int r, int *lo, int *hi)
 	}
 }
 
-/* The score of centre p; *radius: its R. */
-static long score(struct center *c, struct pw *w, const int *p, int *radius)
+/* The score of centre p, whose R is at least from (>= rk); *radius: R. */
+static long score(struct center *c, const struct pw *w, const int *p, int from, int *radius)
 {
-	int k = w->k, R = w->guess > w->rk ? w->guess : w->rk, lo[3], hi[3];
-	int *hx = c->hist[0], *hy = c->hist[1], *hz = c->hist[2];
+	int k = w->k, R = from, lo[3], hi[3];
+	long below, at = ball_free(c, p, R, NULL, NULL); /* below: free nodes nearer than R */
+	for (below = -1; at < k; R++) {
+		below = at;
+		at = ball_free(c, p, R + 1, NULL, NULL);
+	}
 	clear_hists(c, p, R, lo, hi);
-	long below = R > 0 ? ball_free(c, p, R - 1, hx, hy) : 0; /* free nodes nearer than R */
-	int fresh = 1;                                           /* hx, hy are of that ball */
-	if (below >= k) {
-		do {
-			R--;
-			below = R > 0 ? ball_free(c, p, R - 1, NULL, NULL) : 0;
-		} while (below >= k);
-		fresh = 0;
-	} else {
-		long at = ball_free(c, p, R, NULL, NULL);
-		for (; at < k; fresh = 0) {
-			R++;
-			below = at;
-			at = ball_free(c, p, R, NULL, NULL);
-		}
-	}
-	if (!fresh) {
-		clear_hists(c, p, R, lo, hi);
-		if (R > 0)
-			ball_free(c, p, R - 1, hx, hy);
-	}
 	if (R > 0) {
 		struct center_region g;
 		center_region_ball(&g, p, R - 1);
-		center_region_cols(c, &g, hz);
-	}
-	center_region_shell(c, p, R, k - (int)below, hx, hy, hz);
-	w->guess = *radius = R;
-	return center_cuts(hx, lo[0], hi[0], k, 0) + center_cuts(hy, lo[1], hi[1], k, 0) +
-	       center_cuts(hz, lo[2], hi[2], k, 0);
+		long again = center_region_rows(c, &g, c->hist[0], c->hist[1]);
+		below = below < 0 ? again : below;
+		center_region_cols(c, &g, c->hist[2]);
+	} else
+		below = 0;
+	center_region_shell(c, p, R, k - (int)below, c->hist[0], c->hist[1], c->hist[2]);
+	*radius = R;
+	long sum = 0;
+	for (int d = 0; d < 3; d++)
+		sum += center_cuts(c->hist[d], lo[d], hi[d], k, 0);
+	return sum;
 }
 
 /* Whether every centre of b has its ball of radius rk free and inside. */
@@ -161,7 +148,7 @@ static int all_canonical(const struct center *c, const struct pw *w, const struc
 }
 
 /* The bound from the core of box b (see the top). */
-static long core_bound(struct center *c, const struct pw *w, const struct center_box *b)
+static long core_bound(struct center *c, const struct pw *w, struct center_box *b)
 {
 	int k = w->k, width = 0;
 	struct center_region g;
@@ -170,14 +157,15 @@ static long core_bound(struct center *c, const struct pw *w, const struct center
 		g.e[d] = b->hi[d] - b->lo[d];
 		width += g.e[d];
 	}
-	/* Rlo: the first radius from rk on at which the widened box holds k
-	 * free nodes (no centre's ball holds k below rk). The core is empty
-	 * unless 2 (Rlo - 1) >= width: the first radius tried is the largest
-	 * that leaves it empty, or rk; then by doubling steps and halving. */
-	int empty = (width + 1) / 2, r = empty > w->rk ? empty : w->rk;
+	/* Rlo: the first radius from b->r on (the parent's Rlo, or rk: no
+	 * ball holds k nodes below it) at which the widened box holds k free
+	 * nodes. The core is empty unless 2 (Rlo - 1) >= width: the first
+	 * radius tried is the largest that leaves it empty, or b->r; then by
+	 * doubling steps and halving. */
+	int empty = (width + 1) / 2, r = empty > b->r ? empty : b->r;
 	g.t = 2 * r;
 	if (center_region_rows(c, &g, NULL, NULL) >= k) {
-		if (r == empty)
+		if (r > b->r) /* Rlo <= empty */
 			return 0;
 	} else {
 		int step = 1, lo = r; /* holds fewer than k at lo, k or more at r */
@@ -195,6 +183,7 @@ static long core_bound(struct center *c, const struct pw *w, const struct center
 			else
 				lo = mid;
 		}
+		b->r = r;
 	}
 	g.t = 2 * (r - 1) - width;
 	if (g.t < 0)
@@ -233,8 +222,7 @@ static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 		b->minid = center_id(c, q[0], q[1], q[2]);
 	}
 	if (b->exact) {
-		int radius;
-		b->lb = score(c, w, b->lo, &radius);
+		b->lb = score(c, w, b->lo, b->r, &b->r);
 	} else if (all_canonical(c, w, b)) {
 		b->lb = w->dk; /* every node of b is free: its first is a candidate */
 		b->exact = 1;
@@ -294,11 +282,11 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	center_region_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
-	struct pw w = {k, 0, 0, 0};
+	struct pw w = {k, 0, 0};
 	canonical(c, &w);
-	int best = center_search(c, pw_bound, &w), p[3], radius;
+	int best = center_search(c, pw_bound, &w, w.rk), p[3], radius;
 	center_xyz(c, best, p);
-	score(c, &w, p, &radius);
+	score(c, &w, p, w.rk, &radius);
 	take_nearest(c, p, radius, k, nodes);
 	return k;
 }
