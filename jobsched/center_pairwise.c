@@ -88,42 +88,48 @@ static void canonical(const struct center *c, struct pw *w)
 		w->dk += center_cuts(h + i * len, 0, len - 1, w->k, 0);
 }
 
-static long ball_free(const struct center *c, const int *p, int r, int *hx, int *hy)
-{
-	struct center_region g;
-	center_region_ball(&g, p, r);
-	return center_region_rows(c, &g, hx, hy);
-}
-
-/* Clears the histograms over the range of the ball of radius r around p. */
+/* Clears the histograms over the range of the ball of radius r around p
+ * beyond lo .. hi (the range cleared so far), and sets lo .. hi to it. */
 static void clear_hists(struct center *c, const int *p, int r, int *lo, int *hi)
 {
 	for (int d = 0; d < 3; d++) {
-		lo[d] = p[d] - r < 0 ? 0 : p[d] - r;
-		hi[d] = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
-		memset(c->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *c->hist[d]);
+		int a = p[d] - r < 0 ? 0 : p[d] - r;
+		int b = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
+		for (int u = a; u < lo[d]; u++)
+			c->hist[d][u] = 0;
+		for (int u = hi[d] + 1; u <= b; u++)
+			c->hist[d][u] = 0;
+		lo[d] = a;
+		hi[d] = b;
 	}
 }
 
-/* The score of centre p, whose R is at least from (>= rk); *radius: R. */
+/* The score of centre p, whose R is at least from (>= rk); *radius: R.
+ * One pass over the ball of radius from - 1, then the spheres in id order
+ * until k nodes are taken. */
 static long score(struct center *c, const struct pw *w, const int *p, int from, int *radius)
 {
 	int k = w->k, R = from, lo[3], hi[3];
-	long below, at = ball_free(c, p, R, NULL, NULL); /* below: free nodes nearer than R */
-	for (below = -1; at < k; R++) {
-		below = at;
-		at = ball_free(c, p, R + 1, NULL, NULL);
+	for (int d = 0; d < 3; d++) {
+		lo[d] = p[d] + 1;
+		hi[d] = p[d];
 	}
 	clear_hists(c, p, R, lo, hi);
+	long below = 0; /* free nodes nearer than R, all taken */
 	if (R > 0) {
 		struct center_region g;
 		center_region_ball(&g, p, R - 1);
-		long again = center_region_rows(c, &g, c->hist[0], c->hist[1]);
-		below = below < 0 ? again : below;
+		below = center_region_rows(c, &g, c->hist[0], c->hist[1]);
 		center_region_cols(c, &g, c->hist[2]);
-	} else
-		below = 0;
-	center_region_shell(c, p, R, k - (int)below, c->hist[0], c->hist[1], c->hist[2]);
+	}
+	for (;;) {
+		int want = k - (int)below;
+		int got = center_region_shell(c, p, R, want, c->hist[0], c->hist[1], c->hist[2]);
+		if (got == want)
+			break;
+		below += got;
+		clear_hists(c, p, ++R, lo, hi);
+	}
 	*radius = R;
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
@@ -147,6 +153,17 @@ static int all_canonical(const struct center *c, const struct pw *w, const struc
 	return center_count(c, lo, hi) == volume;
 }
 
+/* Free nodes of the box b widened by r in every dimension (L-inf). */
+static long cube_free(const struct center *c, const struct center_box *b, int r)
+{
+	int lo[3], hi[3];
+	for (int d = 0; d < 3; d++) {
+		lo[d] = b->lo[d] - r < 0 ? 0 : b->lo[d] - r;
+		hi[d] = b->hi[d] + r + 1 > c->dims[d] ? c->dims[d] : b->hi[d] + r + 1;
+	}
+	return center_count(c, lo, hi);
+}
+
 /* The bound from the core of box b (see the top). */
 static long core_bound(struct center *c, const struct pw *w, struct center_box *b)
 {
@@ -168,13 +185,16 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		if (r > b->r) /* Rlo <= empty */
 			return 0;
 	} else {
-		int step = 1, lo = r; /* holds fewer than k at lo, k or more at r */
-		do {
+		int lo = r; /* the widened box holds fewer than k free nodes at lo */
+		while (cube_free(c, b, lo + 1) < k)
+			lo++; /* so it does where the cube around it does */
+		int step = 1;
+		for (r = lo + 1, g.t = 2 * r; center_region_rows(c, &g, NULL, NULL) < k;
+		     g.t = 2 * r) {
 			lo = r;
 			r += step;
 			step *= 2;
-			g.t = 2 * r;
-		} while (center_region_rows(c, &g, NULL, NULL) < k);
+		}
 		while (r - lo > 1) {
 			int mid = lo + (r - lo) / 2;
 			g.t = 2 * mid;

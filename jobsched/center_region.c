@@ -130,18 +130,21 @@ void center_region_ball(struct center_region *r, const int *p, int radius)
 int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
                         int *hy, int *hz)
 {
-	int got = 0;
-	for (int x = p[0] - radius; x <= p[0] + radius && got < want; x++) {
-		if (x < 0 || x >= c->dims[0])
-			continue;
-		int rx = radius - iabs(x - p[0]);
-		for (int y = p[1] - rx; y <= p[1] + rx && got < want; y++) {
-			if (y < 0 || y >= c->dims[1])
-				continue;
+	int got = 0, x0 = p[0] - radius, x1 = p[0] + radius;
+	x0 = x0 < 0 ? 0 : x0;
+	x1 = x1 > c->dims[0] - 1 ? c->dims[0] - 1 : x1;
+	for (int x = x0; x <= x1 && got < want; x++) {
+		int rx = radius - iabs(x - p[0]), y0 = p[1] - rx, y1 = p[1] + rx;
+		y0 = y0 < 0 ? 0 : y0;
+		y1 = y1 > c->dims[1] - 1 ? c->dims[1] - 1 : y1;
+		for (int y = y0; y <= y1 && got < want; y++) {
 			int rz = rx - iabs(y - p[1]);
+			const uint8_t *row =
+			    c->busy +
+			    ((size_t)x * (size_t)c->dims[1] + (size_t)y) * (size_t)c->dims[2];
 			for (int side = 0; side < (rz ? 2 : 1) && got < want; side++) {
 				int z = side ? p[2] + rz : p[2] - rz;
-				if (z < 0 || z >= c->dims[2] || c->busy[center_id(c, x, y, z)])
+				if (z < 0 || z >= c->dims[2] || row[z])
 					continue;
 				hx[x]++;
 				hy[y]++;
