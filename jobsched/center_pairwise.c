@@ -24,6 +24,7 @@ struct pw {
 	int k;
 	int rk;  /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
 	long dk; /* the score of a centre whose ball of radius rk is free and inside */
+	int nd;  /* dimensions longer than 1 (at least 1) */
 };
 
 static int iabs(int v)
@@ -53,6 +54,7 @@ static void canonical(const struct center *c, struct pw *w)
 	while (ball_volume(nd, r) < w->k)
 		r++;
 	w->rk = r;
+	w->nd = nd > 0 ? nd : 1;
 	/* per active dimension, nodes at offset t of the ball of radius r - 1,
 	 * then the first of the sphere r in id order (offsets lexicographic) */
 	int *h = c->cnt, len = 2 * r + 1, need = w->k - (int)ball_volume(nd, r - 1);
@@ -181,7 +183,8 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	 * doubling steps and halving. */
 	int empty = (width + 1) / 2, r = empty > b->r ? empty : b->r;
 	g.t = 2 * r;
-	if (center_region_rows(c, &g, NULL, NULL) >= k) {
+	/* the widened box holds the cube around the box of radius r / nd */
+	if (cube_free(c, b, r / w->nd) >= k || center_region_rows(c, &g, NULL, NULL) >= k) {
 		if (r > b->r) /* Rlo <= empty */
 			return 0;
 	} else {
@@ -246,7 +249,7 @@ static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 	} else if (all_canonical(c, w, b)) {
 		b->lb = w->dk; /* every node of b is free: its first is a candidate */
 		b->exact = 1;
-	} else
+	} else if (w->nd < 3) /* in 3D the core is too small to prune (measured) */
 		b->lb = core_bound(c, w, b);
 	return 1;
 }
@@ -302,7 +305,7 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	center_region_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
-	struct pw w = {k, 0, 0};
+	struct pw w = {.k = k};
 	canonical(c, &w);
 	int best = center_search(c, pw_bound, &w, w.rk), p[3], radius;
 	center_xyz(c, best, p);
