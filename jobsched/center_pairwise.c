@@ -38,7 +38,7 @@ static long ball_volume(int nd, int r)
 	if (r < 0)
 		return 0;
 	long v = 1;
-	for (int t = 1; t <= r; t++) /* the sphere of radius t */
+	for (int t = 1; t <= r && nd > 0; t++) /* the sphere of radius t */
 		v += nd == 1 ? 2 : nd == 2 ? 4L * t : 4L * t * t + 2;
 	return v;
 }

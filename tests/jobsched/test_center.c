@@ -1,0 +1,319 @@
+/* The centre-based mesh allocators (mc1x1, genalg, mm) against brute-force
+ * references kept here: every candidate centre scored from a sort of every
+ * free node, on random busy states of 1D, 2D and 3D meshes (scattered,
+ * blocky, nearly empty, nearly full), through sequences of placements and
+ * releases, and on clones and copies. The placements must be the very same
+ * nodes in the same order. */
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "platform.h"
+
+struct shape {
+	const char *spec;
+	int dims[3]; /* C order, 1 for missing leading dimensions */
+};
+
+static const struct shape shapes[] = {
+    {"mesh:dims=17", {1, 1, 17}},   {"mesh:dims=9x7", {1, 9, 7}},
+    {"mesh:dims=3x20", {1, 3, 20}}, {"mesh:dims=20x20", {1, 20, 20}},
+    {"mesh:dims=4x5x6", {4, 5, 6}}, {"mesh:dims=2x8x9", {2, 8, 9}},
+    {"mesh:dims=9x9x9", {9, 9, 9}}, {"mesh:dims=1x6x6", {1, 6, 6}},
+};
+
+enum { MC1X1, GENALG, MM };
+static const char *const kinds[] = {"mc1x1", "genalg", "mm"};
+
+struct keyed {
+	long key;
+	int id;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->id - y->id;
+}
+
+static void coords(const int *dims, int v, int *p)
+{
+	p[2] = v % dims[2];
+	p[1] = v / dims[2] % dims[1];
+	p[0] = v / (dims[2] * dims[1]);
+}
+
+/* Free nodes around p, ordered by (L-inf, L1, id) when linf, else (L1, id). */
+static int order(const int *dims, const uint8_t *busy, const int *p, int linf, struct keyed *out)
+{
+	int n = dims[0] * dims[1] * dims[2], m = 0, q[3];
+	for (int v = 0; v < n; v++) {
+		if (busy[v])
+			continue;
+		coords(dims, v, q);
+		long l1 = 0, li = 0;
+		for (int d = 0; d < 3; d++) {
+			long a = labs((long)q[d] - p[d]);
+			l1 += a;
+			li = a > li ? a : li;
+		}
+		out[m].key = linf ? li * 1000 + l1 : l1;
+		out[m++].id = v;
+	}
+	qsort(out, (size_t)m, sizeof *out, cmp_keyed);
+	return m;
+}
+
+/* The reference allocators, straight from their definitions. */
+static void reference(int kind, const int *dims, const uint8_t *busy, int k, int *nodes)
+{
+	int n = dims[0] * dims[1] * dims[2], p[3], q[3], r[3];
+	struct keyed *buf = malloc((size_t)n * sizeof *buf);
+	uint8_t has[3][32] = {{0}};
+	for (int v = 0; v < n; v++)
+		if (!busy[v]) {
+			coords(dims, v, p);
+			for (int d = 0; d < 3; d++)
+				has[d][p[d]] = 1;
+		}
+	long best = -1;
+	int winner = -1;
+	for (int v = 0; v < n; v++) {
+		coords(dims, v, p);
+		if (kind == MM ? !(has[0][p[0]] && has[1][p[1]] && has[2][p[2]]) : busy[v])
+			continue;
+		order(dims, busy, p, kind == MC1X1, buf);
+		long score = 0;
+		for (int i = 0; i < k; i++) {
+			coords(dims, buf[i].id, q);
+			if (kind == MC1X1)
+				score += buf[i].key / 1000;
+			else
+				for (int j = i + 1; j < k; j++) {
+					coords(dims, buf[j].id, r);
+					for (int d = 0; d < 3; d++)
+						score += labs((long)q[d] - r[d]);
+				}
+		}
+		if (best < 0 || score < best) {
+			best = score;
+			winner = v;
+		}
+	}
+	coords(dims, winner, p);
+	order(dims, busy, p, kind == MC1X1, buf);
+	for (int i = 0; i < k; i++)
+		nodes[i] = buf[i].id;
+	free(buf);
+}
+
+struct rig {
+	const struct shape *shape;
+	struct plat_machine *m;
+	struct js_alloc *a[3];
+	int n;
+	uint8_t *busy;
+	int *want, *got;
+};
+
+static void rig_open(struct rig *g, const struct shape *s)
+{
+	struct cmn_err e;
+	memset(g, 0, sizeof *g);
+	g->shape = s;
+	CU_ASSERT_FATAL(plat_machine_create(s->spec, &g->m, &e) == 0);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_FATAL(js_alloc_create(kinds[i], g->m, &g->a[i], &e) == 0);
+	g->n = g->m->nodes;
+	g->busy = calloc((size_t)g->n, 1);
+	g->want = malloc((size_t)g->n * sizeof *g->want);
+	g->got = malloc((size_t)g->n * sizeof *g->got);
+}
+
+static void rig_close(struct rig *g)
+{
+	for (int i = 0; i < 3; i++)
+		js_alloc_destroy(g->a[i]);
+	plat_machine_destroy(g->m);
+	free(g->busy);
+	free(g->want);
+	free(g->got);
+}
+
+/* Places k with allocator instance a (of kind) and the reference on the
+ * rig's busy state; 1 when they agree. */
+static int agree(struct rig *g, int kind, struct js_alloc *a, int k)
+{
+	struct js_job j;
+	memset(&j, 0, sizeof j);
+	j.size = k;
+	reference(kind, g->shape->dims, g->busy, k, g->want);
+	int n = js_alloc_place(a, &j, g->got);
+	return n == k && memcmp(g->want, g->got, (size_t)k * sizeof *g->got) == 0;
+}
+
+/* A random busy state: scattered nodes at some density, or boxes. */
+static void random_state(struct rig *g, gsl_rng *rng)
+{
+	const int *dims = g->shape->dims;
+	memset(g->busy, 0, (size_t)g->n);
+	int style = (int)gsl_rng_uniform_int(rng, 3);
+	if (style == 0) {
+		static const double dens[] = {0, 0.05, 0.3, 0.6, 0.9};
+		double p = dens[gsl_rng_uniform_int(rng, 5)];
+		for (int v = 0; v < g->n; v++)
+			g->busy[v] = gsl_rng_uniform(rng) < p;
+	} else {
+		int boxes = 1 + (int)gsl_rng_uniform_int(rng, style == 1 ? 3 : 12);
+		for (int b = 0; b < boxes; b++) {
+			int lo[3], hi[3], p[3];
+			for (int d = 0; d < 3; d++) {
+				lo[d] = (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d]);
+				hi[d] =
+				    lo[d] + (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d]);
+			}
+			for (int v = 0; v < g->n; v++) {
+				coords(dims, v, p);
+				if (p[0] >= lo[0] && p[0] <= hi[0] && p[1] >= lo[1] &&
+				    p[1] <= hi[1] && p[2] >= lo[2] && p[2] <= hi[2])
+					g->busy[v] = 1;
+			}
+		}
+	}
+	int nfree = 0;
+	for (int v = 0; v < g->n; v++)
+		nfree += !g->busy[v];
+	if (nfree == 0)
+		g->busy[gsl_rng_uniform_int(rng, (unsigned long)g->n)] = 0;
+}
+
+static int random_size(gsl_rng *rng, int nfree)
+{
+	if (gsl_rng_uniform(rng) < 0.5) /* small jobs: whole free balls, shortcuts */
+		return 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)(nfree < 12 ? nfree : 12));
+	return 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)nfree);
+}
+
+/* Fresh allocators given each random state. */
+static void test_random_states(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 23);
+	int bad[3] = {0, 0, 0}, tried = 0;
+	for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+		struct rig g;
+		rig_open(&g, &shapes[s]);
+		int states = g.n > 500 ? 8 : 30;
+		for (int t = 0; t < states; t++) {
+			random_state(&g, rng);
+			int *list = malloc((size_t)g.n * sizeof *list), nb = 0;
+			for (int v = 0; v < g.n; v++)
+				if (g.busy[v])
+					list[nb++] = v;
+			int k = random_size(rng, g.n - nb);
+			for (int i = 0; i < 3; i++) {
+				struct cmn_err e;
+				struct js_alloc *a;
+				CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &a, &e) == 0);
+				js_alloc_occupy(a, list, nb);
+				bad[i] += !agree(&g, i, a, k);
+				js_alloc_destroy(a);
+			}
+			tried++;
+			free(list);
+		}
+		rig_close(&g);
+	}
+	CU_ASSERT(tried > 100);
+	CU_ASSERT_EQUAL(bad[MC1X1], 0);
+	CU_ASSERT_EQUAL(bad[GENALG], 0);
+	CU_ASSERT_EQUAL(bad[MM], 0);
+	gsl_rng_free(rng);
+}
+
+/* One allocator per kind through placements and releases (the tables are
+ * brought up to date, not rebuilt), then a clone and a copy of it. */
+static void test_sequences(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	int bad = 0, steps = 0;
+	for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+		struct rig g;
+		rig_open(&g, &shapes[s]);
+		int *owner = malloc((size_t)g.n * sizeof *owner), jobs = 0;
+		int *nodes = malloc((size_t)g.n * sizeof *nodes);
+		for (int i = 0; i < g.n; i++)
+			owner[i] = -1;
+		int moves = g.n > 500 ? 12 : 40;
+		for (int t = 0; t < moves; t++) {
+			int nfree = 0;
+			for (int v = 0; v < g.n; v++)
+				nfree += !g.busy[v];
+			if (nfree > 0 && gsl_rng_uniform(rng) < 0.65) {
+				int k = random_size(rng, nfree), kind = t % 3;
+				bad += !agree(&g, kind, g.a[kind], k);
+				steps++;
+				/* every instance takes the reference's nodes */
+				for (int i = 0; i < 3; i++)
+					js_alloc_occupy(g.a[i], g.want, k);
+				for (int i = 0; i < k; i++) {
+					g.busy[g.want[i]] = 1;
+					owner[g.want[i]] = jobs;
+				}
+				jobs++;
+			} else if (jobs > 0) {
+				int job = (int)gsl_rng_uniform_int(rng, (unsigned long)jobs),
+				    nn = 0;
+				for (int v = 0; v < g.n; v++)
+					if (owner[v] == job) {
+						nodes[nn++] = v;
+						owner[v] = -1;
+						g.busy[v] = 0;
+					}
+				for (int i = 0; i < 3; i++)
+					js_alloc_release(g.a[i], nodes, nn);
+			}
+		}
+		int nfree = 0;
+		for (int v = 0; v < g.n; v++)
+			nfree += !g.busy[v];
+		if (nfree > 0)
+			for (int i = 0; i < 3; i++) {
+				int k = random_size(rng, nfree);
+				struct js_alloc *clone = js_alloc_clone(g.a[i]);
+				CU_ASSERT_FATAL(clone != NULL);
+				bad += !agree(&g, i, clone, k);
+				struct cmn_err e;
+				struct js_alloc *fresh;
+				CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &fresh, &e) == 0);
+				js_alloc_copy(fresh, g.a[i]);
+				bad += !agree(&g, i, fresh, k);
+				js_alloc_destroy(fresh);
+				js_alloc_destroy(clone);
+				steps += 2;
+			}
+		free(owner);
+		free(nodes);
+		rig_close(&g);
+	}
+	CU_ASSERT(steps > 150);
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("centre-based allocators", NULL, NULL);
+	CU_add_test(s, "mc1x1, genalg, mm = brute force on random states", test_random_states);
+	CU_add_test(s, "the same through placements, releases, clones", test_sequences);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
