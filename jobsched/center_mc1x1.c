@@ -111,6 +111,8 @@ int center_place_mc1x1(struct center *c, int k, int *nodes)
 {
 	center_sat_update(c);
 	int best = center_search(c, mc1x1_bound, &k, 0), radius = 0;
+	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
+		return 0;
 	struct center_box b = {.minid = best, .size = 1, .exact = 1};
 	center_xyz(c, best, b.lo);
 	for (int d = 0; d < 3; d++)

@@ -308,6 +308,8 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	struct pw w = {.k = k};
 	canonical(c, &w);
 	int best = center_search(c, pw_bound, &w, w.rk), p[3], radius;
+	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
+		return 0;
 	center_xyz(c, best, p);
 	score(c, &w, p, w.rk, &radius);
 	take_nearest(c, p, radius, k, nodes);

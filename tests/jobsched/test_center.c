@@ -1,8 +1,9 @@
 /* The centre-based mesh allocators (mc1x1, genalg, mm) against brute-force
  * references kept here: every candidate centre scored from a sort of every
  * free node, on random busy states of 1D, 2D and 3D meshes (scattered,
- * blocky, nearly empty, nearly full), through sequences of placements and
- * releases, and on clones and copies. The placements must be the very same
+ * blocky, striped, nearly empty, nearly full), through sequences of
+ * placements and releases, and on clones and copies (also over a different
+ * state). The placements must be the very same
  * nodes in the same order. */
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
@@ -144,25 +145,46 @@ static void rig_close(struct rig *g)
 	free(g->got);
 }
 
-/* Places k with allocator instance a (of kind) and the reference on the
- * rig's busy state; 1 when they agree. */
-static int agree(struct rig *g, int kind, struct js_alloc *a, int k)
+/* Places k with allocator instance a; 1 when it takes the nodes of g->want
+ * in the same order. */
+static int same(struct rig *g, struct js_alloc *a, int k)
 {
 	struct js_job j;
 	memset(&j, 0, sizeof j);
 	j.size = k;
-	reference(kind, g->shape->dims, g->busy, k, g->want);
 	int n = js_alloc_place(a, &j, g->got);
 	return n == k && memcmp(g->want, g->got, (size_t)k * sizeof *g->got) == 0;
 }
 
-/* A random busy state: scattered nodes at some density, or boxes. */
+/* Places k with allocator instance a (of kind) and the reference on the
+ * rig's busy state; 1 when they agree. */
+static int agree(struct rig *g, int kind, struct js_alloc *a, int k)
+{
+	reference(kind, g->shape->dims, g->busy, k, g->want);
+	return same(g, a, k);
+}
+
+/* A random busy state: scattered nodes at some density, boxes, or whole
+ * planes of one dimension (MM's centres there have no free node in their
+ * plane) with a few scattered nodes. */
 static void random_state(struct rig *g, gsl_rng *rng)
 {
 	const int *dims = g->shape->dims;
 	memset(g->busy, 0, (size_t)g->n);
-	int style = (int)gsl_rng_uniform_int(rng, 3);
-	if (style == 0) {
+	int style = (int)gsl_rng_uniform_int(rng, 4);
+	if (style == 3) {
+		int d = 0, p[3];
+		while (dims[d] == 1)
+			d++;
+		d += (int)gsl_rng_uniform_int(rng, (unsigned long)(3 - d));
+		uint8_t plane[32];
+		for (int i = 0; i < dims[d]; i++)
+			plane[i] = gsl_rng_uniform(rng) < 0.4;
+		for (int v = 0; v < g->n; v++) {
+			coords(dims, v, p);
+			g->busy[v] = plane[p[d]] || gsl_rng_uniform(rng) < 0.1;
+		}
+	} else if (style == 0) {
 		static const double dens[] = {0, 0.05, 0.3, 0.6, 0.9};
 		double p = dens[gsl_rng_uniform_int(rng, 5)];
 		for (int v = 0; v < g->n; v++)
@@ -215,15 +237,30 @@ static void test_random_states(void)
 				if (g.busy[v])
 					list[nb++] = v;
 			int k = random_size(rng, g.n - nb);
+			/* the complement state, for copies to overwrite */
+			int *other = malloc((size_t)g.n * sizeof *other), no = 0;
+			for (int v = 0; v < g.n; v++)
+				if (!g.busy[v])
+					other[no++] = v;
 			for (int i = 0; i < 3; i++) {
 				struct cmn_err e;
-				struct js_alloc *a;
+				struct js_alloc *a, *b;
 				CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &a, &e) == 0);
+				CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &b, &e) == 0);
 				js_alloc_occupy(a, list, nb);
+				js_alloc_occupy(b, other, no);
 				bad[i] += !agree(&g, i, a, k);
+				js_alloc_copy(b, a);
+				bad[i] += !same(&g, b, k);
+				struct js_alloc *clone = js_alloc_clone(a);
+				CU_ASSERT_FATAL(clone != NULL);
+				bad[i] += !same(&g, clone, k);
+				js_alloc_destroy(clone);
+				js_alloc_destroy(b);
 				js_alloc_destroy(a);
 			}
 			tried++;
+			free(other);
 			free(list);
 		}
 		rig_close(&g);
