@@ -61,32 +61,56 @@ static int excess(int u, int c, int e)
 	return v > 0 ? v : 0;
 }
 
+/* The nodes u of a line of n with max(0, |2u - c| - e) <= t (t >= 0),
+ * as lo .. hi (empty when lo > hi); c, e >= 0, so the upper end is. */
+static inline void line_span(int c, int e, int t, int n, int *lo, int *hi)
+{
+	int a = c - t - e, b = c + t + e;
+	unsigned top = (unsigned)b >> 1;
+	*lo = a <= 0 ? 0 : (int)(((unsigned)a + 1u) >> 1);
+	*hi = top > (unsigned)(n - 1) ? n - 1 : (int)top;
+}
+
+/* Free nodes of the region along the lines of one plane: line i (0 .. m-1)
+ * has what is left of t after its excess, its nodes counted from its
+ * prefix sums (pre, stride apart) over the span in the other dimension
+ * (ci, ei, length n); the counts are added to h[i] when h is given. */
+static long plane_lines(const int *pre, size_t stride, int m, int cl, int el, int t, int ci, int ei,
+                        int n, int *h)
+{
+	int i0, i1;
+	if (!span(cl, el, t, m, &i0, &i1))
+		return 0;
+	long total = 0;
+	pre += (size_t)i0 * stride;
+	for (int i = i0; i <= i1; i++, pre += stride) {
+		int lo, hi;
+		line_span(ci, ei, t - excess(i, cl, el), n, &lo, &hi);
+		if (lo > hi)
+			continue;
+		int got = pre[hi + 1] - pre[lo];
+		total += got;
+		if (h)
+			h[i] += got;
+	}
+	return total;
+}
+
 long center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy)
 {
 	const int Y = c->dims[1], Z = c->dims[2];
-	int x0, x1, y0, y1, z0, z1;
+	const size_t stride = (size_t)Z + 1;
+	int x0, x1;
 	long total = 0;
 	if (!span(r->c[0], r->e[0], r->t, c->dims[0], &x0, &x1))
 		return 0;
 	for (int x = x0; x <= x1; x++) {
-		int tx = r->t - excess(x, r->c[0], r->e[0]);
-		if (!span(r->c[1], r->e[1], tx, Y, &y0, &y1))
-			continue;
-		const int *plane = c->zpre + (size_t)x * (size_t)Y * (size_t)(Z + 1);
-		int in_plane = 0;
-		for (int y = y0; y <= y1; y++) {
-			int ty = tx - excess(y, r->c[1], r->e[1]);
-			if (!span(r->c[2], r->e[2], ty, Z, &z0, &z1))
-				continue;
-			const int *pre = plane + (size_t)y * (size_t)(Z + 1);
-			int n = pre[z1 + 1] - pre[z0];
-			in_plane += n;
-			if (hy)
-				hy[y] += n;
-		}
+		long n = plane_lines(c->zpre + (size_t)x * (size_t)Y * stride, stride, Y, r->c[1],
+		                     r->e[1], r->t - excess(x, r->c[0], r->e[0]), r->c[2], r->e[2],
+		                     Z, hy);
 		if (hx)
-			hx[x] += in_plane;
-		total += in_plane;
+			hx[x] += (int)n;
+		total += n;
 	}
 	return total;
 }
@@ -94,22 +118,13 @@ long center_region_rows(const struct center *c, const struct center_region *r, i
 void center_region_cols(const struct center *c, const struct center_region *r, int *hz)
 {
 	const int Y = c->dims[1], Z = c->dims[2];
-	int x0, x1, y0, y1, z0, z1;
+	const size_t stride = (size_t)Y + 1;
+	int x0, x1;
 	if (!span(r->c[0], r->e[0], r->t, c->dims[0], &x0, &x1))
 		return;
-	for (int x = x0; x <= x1; x++) {
-		int tx = r->t - excess(x, r->c[0], r->e[0]);
-		if (!span(r->c[2], r->e[2], tx, Z, &z0, &z1))
-			continue;
-		const int *plane = c->ypre + (size_t)x * (size_t)Z * (size_t)(Y + 1);
-		for (int z = z0; z <= z1; z++) {
-			int tz = tx - excess(z, r->c[2], r->e[2]);
-			if (!span(r->c[1], r->e[1], tz, Y, &y0, &y1))
-				continue;
-			const int *pre = plane + (size_t)z * (size_t)(Y + 1);
-			hz[z] += pre[y1 + 1] - pre[y0];
-		}
-	}
+	for (int x = x0; x <= x1; x++)
+		plane_lines(c->ypre + (size_t)x * (size_t)Z * stride, stride, Z, r->c[2], r->e[2],
+		            r->t - excess(x, r->c[0], r->e[0]), r->c[1], r->e[1], Y, hz);
 }
 
 int center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
@@ -130,26 +145,34 @@ void center_region_ball(struct center_region *r, const int *p, int radius)
 int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
                         int *hy, int *hz)
 {
+	const int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
 	int got = 0, x0 = p[0] - radius, x1 = p[0] + radius;
+	if (want <= 0)
+		return 0;
 	x0 = x0 < 0 ? 0 : x0;
-	x1 = x1 > c->dims[0] - 1 ? c->dims[0] - 1 : x1;
-	for (int x = x0; x <= x1 && got < want; x++) {
+	x1 = x1 > X - 1 ? X - 1 : x1;
+	for (int x = x0; x <= x1; x++) {
 		int rx = radius - iabs(x - p[0]), y0 = p[1] - rx, y1 = p[1] + rx;
 		y0 = y0 < 0 ? 0 : y0;
-		y1 = y1 > c->dims[1] - 1 ? c->dims[1] - 1 : y1;
-		for (int y = y0; y <= y1 && got < want; y++) {
-			int rz = rx - iabs(y - p[1]);
-			const uint8_t *row =
-			    c->busy +
-			    ((size_t)x * (size_t)c->dims[1] + (size_t)y) * (size_t)c->dims[2];
-			for (int side = 0; side < (rz ? 2 : 1) && got < want; side++) {
-				int z = side ? p[2] + rz : p[2] - rz;
-				if (z < 0 || z >= c->dims[2] || row[z])
-					continue;
+		y1 = y1 > Y - 1 ? Y - 1 : y1;
+		const uint8_t *row = c->busy + ((size_t)x * (size_t)Y + (size_t)y0) * (size_t)Z;
+		for (int y = y0; y <= y1; y++, row += Z) {
+			int rz = rx - iabs(y - p[1]), z = p[2] - rz;
+			/* in id order: the lower z first, then the upper if distinct */
+			if (z >= 0 && !row[z]) {
 				hx[x]++;
 				hy[y]++;
 				hz[z]++;
-				got++;
+				if (++got == want)
+					return got;
+			}
+			z = p[2] + rz;
+			if (rz && z < Z && !row[z]) {
+				hx[x]++;
+				hy[y]++;
+				hz[z]++;
+				if (++got == want)
+					return got;
 			}
 		}
 	}
@@ -159,6 +182,13 @@ int center_region_shell(const struct center *c, const int *p, int radius, int wa
 long center_cuts(const int *h, int lo, int hi, long k, long slack)
 {
 	long sum = 0, below = 0;
+	if (slack == 0) {
+		for (int u = lo; u < hi; u++) {
+			below += h[u];
+			sum += below * (k - below);
+		}
+		return sum;
+	}
 	for (int u = lo; u < hi; u++) {
 		below += h[u];
 		long more = below + slack, g = below * (k - below), g2 = more * (k - more);
