@@ -21,6 +21,7 @@
 struct xml_ctx {
 	const char *path;
 	struct cmn_err *e;
+	long max_hosts; /* XML_MAX_HOSTS, or lower (plat_load_max) */
 };
 
 /* Sets "PATH:LINE: error: MSG" (LINE: n's) as CMN_EINPUT; returns it. */

@@ -194,7 +194,7 @@ static int walk_cluster(struct model *m, const xmlNode *n, int parent)
 	struct xml_cluster cl;
 	int rc = xml_cluster_read(m->c, n, &cl);
 	if (!rc)
-		rc = count(m, n, &m->hosts, cl.hosts, XML_MAX_HOSTS, "hosts");
+		rc = count(m, n, &m->hosts, cl.hosts, m->c->max_hosts, "hosts");
 	if (!rc)
 		rc = count(m, n, &m->nlinks, cl.links, XML_MAX_LINKS, "links");
 	int zi;
@@ -531,7 +531,7 @@ static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
 		if (xml_is(ch, "zone") || xml_is(ch, "AS") || xml_is(ch, "cluster"))
 			rc = walk_zone(m, ch, zi, depth + 1);
 		else if (xml_is(ch, "host") &&
-		         !(rc = count(m, ch, &m->hosts, 1, XML_MAX_HOSTS, "hosts")))
+		         !(rc = count(m, ch, &m->hosts, 1, m->c->max_hosts, "hosts")))
 			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_HOST, zi, -1);
 		else if (xml_is(ch, "host"))
 			;

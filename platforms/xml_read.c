@@ -439,8 +439,15 @@ static xmlDocPtr parse(const char *buf, size_t len, const char *path, struct fir
 
 int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
 {
+	return plat_load_max(path, PLAT_MAX_NODES, out, e);
+}
+
+int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, struct cmn_err *e)
+{
 	*out = NULL;
-	struct reader r = {{path, e}, NULL};
+	if (max_nodes < 1 || max_nodes > PLAT_MAX_NODES)
+		max_nodes = PLAT_MAX_NODES;
+	struct reader r = {{path, e, max_nodes}, NULL};
 	char *buf;
 	size_t len;
 	int rc = read_all(path, &buf, &len, e);
@@ -464,7 +471,7 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
 	if (!rc)
 		rc = map(&r, root, spec, sizeof spec, &nlinks);
 	struct cmn_err e2;
-	if (!rc && plat_machine_create(spec, out, &e2))
+	if (!rc && plat_machine_create_max(spec, max_nodes, out, &e2))
 		rc = xml_fail(&r.c, r.where, "%s", e2.msg);
 	if (!rc && nlinks >= 0 && nlinks != (*out)->nlinks) { /* a mesh: same links? */
 		rc =

@@ -17,6 +17,9 @@
  * zones and multi-clusters; anything else (DRAGONFLY, other router graphs)
  * is an error naming the element and its line. */
 int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e);
+/* The same with at most max_nodes hosts (plat_machine_create_max): the
+ * fuzz harness's platforms stay small. */
+int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, struct cmn_err *e);
 
 /* SimGrid's value syntax: a number with one of SimGrid's units of `kind`
  * ('f' speed in flop/s: f, kf..Yf, flops, kiloflops..yottaflops; 'b'

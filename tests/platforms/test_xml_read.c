@@ -197,6 +197,29 @@ static void test_bad_xml(void)
 	                CMN_EIO);
 }
 
+/* A caller's lower host limit: a cluster past it refused with its line
+ * (before any host is laid out), the same file read under the default. */
+static void test_lower_limit(void)
+{
+	char *path = th_write_temp(
+	    "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM "
+	    "\"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n"
+	    "<zone id=\"world\" routing=\"Full\">\n<cluster id=\"c\" prefix=\"node-\" "
+	    "suffix=\"\" radical=\"0-69999\" speed=\"1Gf\" bw=\"125MBps\" "
+	    "lat=\"1us\"/>\n</zone>\n</platform>\n",
+	    ".xml");
+	struct plat_machine *m = NULL;
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(plat_load_max(path, 1 << 16, &m, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ":5: error: more than 65536 hosts"));
+	CU_ASSERT_EQUAL(plat_load(path, &m, &e), 0);
+	CU_ASSERT_EQUAL(m ? m->nodes : 0, 70000);
+	plat_machine_destroy(m);
+	unlink(path);
+	free(path);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
@@ -204,6 +227,7 @@ static void add_suites(void)
 	CU_add_test(s, "write, read, write", test_round_trip);
 	CU_add_test(s, "SimGrid's example clusters", test_simgrid_clusters);
 	CU_add_test(s, "bad XML, each class with its line", test_bad_xml);
+	CU_add_test(s, "a lower host limit", test_lower_limit);
 }
 
 int main(int argc, char **argv)
