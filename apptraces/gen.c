@@ -12,7 +12,9 @@ static void add(struct gen *g, int r, struct trace_action a, const double *v, in
 	if (g->timed && g->timed[r] != 1 && a.op != TR_INIT && a.op != TR_FINALIZE)
 		return;
 	a.dt1 = a.dt2 = TR_NO_DT;
-	if (trace_builder_add(g->b, r, &a, v, n))
+	if (!g->b)
+		g->sink(g->sink_ctx, r, &a, v, n);
+	else if (trace_builder_add(g->b, r, &a, v, n))
 		g->failed = 1;
 }
 
@@ -148,27 +150,43 @@ int gen_is_pow2(int v)
 	return v > 0 && (v & (v - 1)) == 0;
 }
 
+/* Checks the arguments and finds the generator of kernel. */
+static const struct trace_gen_ops *generator(const char *kernel, char cls, int ranks,
+                                             int iterations, struct cmn_err *e)
+{
+	const struct trace_gen_ops *ops =
+	    cmn_registry_find((const void *const *)trace_gen_registry, kernel, "kernel", e);
+	if (!ops)
+		return NULL;
+	if (gen_class_index(cls) < 0)
+		cmn_err_set(e, CMN_EUSAGE, "%s: class '%c' is not one of S W A B C D", kernel,
+		            cls ? cls : '?');
+	else if (ranks < 1 || ranks > 65536)
+		cmn_err_set(e, CMN_EUSAGE, "%s: %d ranks: give 1 to 65536", kernel, ranks);
+	else if (iterations < 0)
+		cmn_err_set(e, CMN_EUSAGE,
+		            "%s: %d iterations: give at least 1 (0: the class's own count)", kernel,
+		            iterations);
+	else
+		return ops;
+	return NULL;
+}
+
 static int generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
                     int one, struct trace **out, int *exact, struct cmn_err *e)
 {
 	*out = NULL;
-	const struct trace_gen_ops *ops =
-	    cmn_registry_find((const void *const *)trace_gen_registry, kernel, "kernel", e);
+	const struct trace_gen_ops *ops = generator(kernel, cls, ranks, iterations, e);
 	if (!ops)
 		return e->code;
-	if (gen_class_index(cls) < 0)
-		return cmn_err_set(e, CMN_EUSAGE, "%s: class '%c' is not one of S W A B C D",
-		                   kernel, cls ? cls : '?');
-	if (ranks < 1 || ranks > 65536)
-		return cmn_err_set(e, CMN_EUSAGE, "%s: %d ranks: give 1 to 65536", kernel, ranks);
-	if (iterations < 0)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "%s: %d iterations: give at least 1 (0: the class's own count)",
-		                   kernel, iterations);
 	char name[64];
 	snprintf(name, sizeof name, one ? "%s.%c.%d.iteration" : "%s.%c.%d", kernel, cls, ranks);
-	struct gen g = {trace_builder_new(ranks, name),       ranks, iterations, cls, flop_scale, 0,
-	                one ? calloc((size_t)ranks, 1) : NULL};
+	struct gen g = {.b = trace_builder_new(ranks, name),
+	                .ranks = ranks,
+	                .iterations = iterations,
+	                .cls = cls,
+	                .flop_scale = flop_scale,
+	                .timed = one ? calloc((size_t)ranks, 1) : NULL};
 	if (!g.b || (one && !g.timed)) {
 		trace_builder_free(g.b);
 		free(g.timed);
@@ -202,6 +220,25 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 	}
 	*out = t;
 	return 0;
+}
+
+int trace_generate_stream(const char *kernel, char cls, int ranks, int iterations,
+                          double flop_scale, trace_gen_sink_fn sink, void *ctx, int *exact,
+                          struct cmn_err *e)
+{
+	const struct trace_gen_ops *ops = generator(kernel, cls, ranks, iterations, e);
+	if (!ops)
+		return e->code;
+	struct gen g = {.sink = sink,
+	                .sink_ctx = ctx,
+	                .ranks = ranks,
+	                .iterations = iterations,
+	                .cls = cls,
+	                .flop_scale = flop_scale};
+	int rc = ops->generate(&g, exact, e);
+	if (!rc && g.failed)
+		rc = cmn_err_set(e, CMN_ENOMEM, "%s.%c.%d: out of memory", kernel, cls, ranks);
+	return rc;
 }
 
 int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,

@@ -8,8 +8,15 @@
 #include "../common/params.h"
 #include "trace.h"
 
+/* Receives each action a generator emits for rank r, in the rank's order
+ * (counts: the n counts of a v-collective, else NULL). */
+typedef void (*trace_gen_sink_fn)(void *ctx, int r, const struct trace_action *a,
+                                  const double *counts, int n);
+
 struct gen {
-	struct trace_builder *b;
+	struct trace_builder *b; /* where actions go, or NULL: to sink */
+	trace_gen_sink_fn sink;
+	void *sink_ctx;
 	int ranks, iterations; /* iterations 0: the class's own count */
 	char cls;              /* S W A B C D */
 	double flop_scale;
@@ -34,6 +41,17 @@ extern const struct cmn_param_def gen_no_params[];
  * validated by trace_check; exact as above. */
 int trace_generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
                    struct trace **out, int *exact, struct cmn_err *e);
+
+/* The actions of kernel name (as trace_generate) handed to sink one by one
+ * instead of building a trace: for a consumer that only sums over them (a
+ * traffic matrix, compute per rank), so that it needs no memory for the
+ * trace. Each rank's actions come in its order (ranks may interleave);
+ * datatypes are TR_NO_DT (MPI_BYTE unless the rank's init has an argument)
+ * and counts are whole numbers as trace_builder_add stores them. Not
+ * validated by trace_check (the generators' tests validate their traces). */
+int trace_generate_stream(const char *kernel, char cls, int ranks, int iterations,
+                          double flop_scale, trace_gen_sink_fn sink, void *ctx, int *exact,
+                          struct cmn_err *e);
 
 /* The timed iterations of rank r: on = 1 before each, on = 0 after it.
  * trace_generate_one keeps only the first one (with init and finalize):

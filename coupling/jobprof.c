@@ -225,16 +225,17 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
 	return pr->flop_scale;
 }
 
-int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
-                       int *recorded, struct cmn_err *e)
+/* The recorded trace of kernel k on n ranks into *out, or *out = NULL and 0
+ * when it has a generator, else an error naming the folder. */
+static int recorded_or_generator(const struct cpl_profiles *pr, int k, int n, struct trace **out,
+                                 struct cmn_err *e)
 {
 	const char *name = pr->kernels[k];
-	*recorded = 0;
+	*out = NULL;
 	if (pr->traces[0]) {
 		if (cpl_recorded_load(pr->traces, name, pr->cls, n, out, e))
 			return e->code;
 		if (*out) {
-			*recorded = 1;
 			if (pr->flop_scale != 1 && trace_scale_flops(*out, pr->flop_scale, e)) {
 				trace_free(*out);
 				*out = NULL;
@@ -248,8 +249,32 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 		                   "kernel %s: no recorded trace %s.%c.%d in %s, and "
 		                   "no generator",
 		                   name, name, pr->cls, n, pr->traces[0] ? pr->traces : "(none)");
+	return 0;
+}
+
+int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
+                       int *recorded, struct cmn_err *e)
+{
+	if (recorded_or_generator(pr, k, n, out, e))
+		return e->code;
+	if ((*recorded = *out != NULL))
+		return 0;
+	const char *name = pr->kernels[k];
 	int exact;
 	if (iters == CPL_ONE_ITERATION)
 		return trace_generate_one(name, pr->cls, n, pr->flop_scale, out, &exact, e);
 	return trace_generate(name, pr->cls, n, iters, pr->flop_scale, out, &exact, e);
+}
+
+int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
+                        trace_gen_sink_fn sink, void *ctx, struct trace **recorded,
+                        struct cmn_err *e)
+{
+	if (recorded_or_generator(pr, k, n, recorded, e))
+		return e->code;
+	if (*recorded)
+		return 0;
+	int exact;
+	return trace_generate_stream(pr->kernels[k], pr->cls, n, iters, pr->flop_scale, sink, ctx,
+	                             &exact, e);
 }

@@ -19,6 +19,7 @@
 #ifndef CPL_JOBPROF_H
 #define CPL_JOBPROF_H
 
+#include "../apptraces/gen.h"
 #include "../common/params.h"
 #include "../jobsched/workload.h"
 
@@ -93,5 +94,12 @@ struct trace;
  * for n ranks is an error naming the folder. */
 int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
                        int *recorded, struct cmn_err *e);
+/* The same trace for a consumer that only sums over its actions: the
+ * recorded one into *recorded (the caller frees it) when the traces folder
+ * has one, else *recorded = NULL and the generated actions (iters >= 1)
+ * go to sink one by one (trace_generate_stream), no trace being built. */
+int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
+                        trace_gen_sink_fn sink, void *ctx, struct trace **recorded,
+                        struct cmn_err *e);
 
 #endif

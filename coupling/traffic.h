@@ -1,0 +1,44 @@
+/* One iteration of a job profile as the linkload model routes it: bytes
+ * rank to rank (collectives expanded as trace_expand.h) and compute per
+ * rank, the difference between the kernel's runs with two iterations and
+ * with one (setup and verification cancel out; a recorded trace: its whole
+ * run), kept compressed so that memory and time grow with the messages
+ * rather than with ranks^2: the pairs that point-to-point messages and
+ * rooted collectives touch as a sparse matrix, and the exchanges of
+ * all-to-all type (alltoall, allgather(v), alltoallv with one count vector
+ * for every rank) as a dense part of rank one. Generated kernels are summed
+ * as the generator emits them (no trace in memory). The numbers are those
+ * of trace_stats' dense matrix: whole numbers of bytes, whose sums are exact
+ * in any order (a trace with fractions of bytes takes the dense path). */
+#ifndef CPL_TRAFFIC_H
+#define CPL_TRAFFIC_H
+
+#include "../common/err.h"
+#include "jobprof.h"
+
+struct cpl_traffic {
+	int nranks;
+	double *flops; /* per rank */
+	long *row;     /* nranks + 1: rank a's entries are row[a] .. row[a + 1] - 1 */
+	int *col;      /* destination ranks, ascending within a row */
+	double *bytes; /* > 0 */
+	/* NULL, or the dense part: every pair (a, b), a != b, that has no entry
+	 * carries all_row[a] + all_mult[a] * all_col[b] > 0 bytes (an entry's
+	 * bytes include its pair's dense share) */
+	double *all_row, *all_mult, *all_col;
+};
+
+/* Kernel k of the profiles on ranks ranks. */
+int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
+                        struct cmn_err *e);
+/* From a dense matrix (n x n bytes, row sends; entries <= 0 and the
+ * diagonal dropped) and compute per rank, both copied. */
+int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, struct cpl_traffic *t,
+                            struct cmn_err *e);
+/* The bytes rank a sends rank b (0 when none, and for a == b). */
+double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b);
+/* The number of pairs with bytes (a != b). */
+double cpl_traffic_pairs(const struct cpl_traffic *t);
+void cpl_traffic_free(struct cpl_traffic *t);
+
+#endif

@@ -1,0 +1,106 @@
+/* The compressed per-iteration traffic (coupling/traffic.h) against the
+ * dense matrices of trace_stats for the two- and one-iteration traces:
+ * every kernel, rank counts where the generators change pattern (powers of
+ * two, primes, FT's 1-D and 2-D layouts), equal to the last bit; and a
+ * matrix round trip. */
+#include <stdlib.h>
+
+#include "../helpers.h"
+#include "jobprof.h"
+#include "trace_stats.h"
+#include "traffic.h"
+
+static struct cpl_profiles *profiles(const char *kvs)
+{
+	static const struct cmn_param_def defs[] = {CPL_PROFILE_PARAMS, {NULL}};
+	struct cmn_params p;
+	struct cpl_profiles *pr = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cmn_params_parse(defs, kvs, &p, &e) == 0);
+	CU_ASSERT_FATAL(cpl_profiles_create(&p, "test", &pr, &e) == 0);
+	return pr;
+}
+
+static void stats(const struct cpl_profiles *pr, int k, int n, int iters, struct trace_stats *s)
+{
+	struct trace *t;
+	int recorded;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_profiles_trace(pr, k, n, iters, &t, &recorded, &e) == 0);
+	CU_ASSERT_FATAL(trace_stats_compute(t, s, &e) == 0);
+	trace_free(t);
+}
+
+/* Mismatching pairs and ranks of kernel k on n ranks (0: equal). */
+static long compare(const struct cpl_profiles *pr, int k, int n, int *dense_used)
+{
+	struct trace_stats two, one;
+	stats(pr, k, n, 2, &two);
+	stats(pr, k, n, 1, &one);
+	struct cpl_traffic t;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_traffic_profile(pr, k, n, &t, &e) == 0);
+	long bad = 0;
+	double pairs = 0;
+	for (int a = 0; a < n; a++) {
+		double f = two.rank[a].flops - one.rank[a].flops;
+		bad += t.flops[a] != (f > 0 ? f : 0);
+		for (int b = 0; b < n; b++) {
+			double d = two.matrix[(size_t)a * n + b] - one.matrix[(size_t)a * n + b];
+			d = a != b && d > 0 ? d : 0;
+			bad += cpl_traffic_bytes(&t, a, b) != d;
+			pairs += d > 0;
+		}
+	}
+	bad += cpl_traffic_pairs(&t) != pairs;
+	*dense_used |= t.all_row != NULL;
+	cpl_traffic_free(&t);
+	trace_stats_free(&two);
+	trace_stats_free(&one);
+	return bad;
+}
+
+static void test_kernels(void)
+{
+	static const int sizes[] = {1, 2, 3, 4, 7, 16, 17, 36, 64, 100, 128, 131, 144, 256};
+	struct cpl_profiles *pr = profiles("kernels=cg/mg/ft/is/lu/ep/bt/sp/none,class=A");
+	int dense_used = 0;
+	for (int k = 0; k < cpl_profiles_count(pr); k++)
+		for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+			long bad = compare(pr, k, sizes[i], &dense_used);
+			if (bad)
+				fprintf(stderr, "%s on %d ranks: %ld values differ\n",
+				        cpl_profiles_name(pr, k), sizes[i], bad);
+			CU_ASSERT(bad == 0);
+		}
+	CU_ASSERT(dense_used); /* IS's and FT's all-to-all in the dense part */
+	cpl_profiles_free(pr);
+}
+
+static void test_matrix(void)
+{
+	double m[9] = {5, 1, 0, 0, 0, 2, 3, -1, 0}, f[3] = {1, 2, 3};
+	struct cpl_traffic t;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_traffic_from_matrix(3, m, f, &t, &e) == 0);
+	CU_ASSERT(cpl_traffic_pairs(&t) == 3);
+	CU_ASSERT(cpl_traffic_bytes(&t, 0, 0) == 0); /* the diagonal dropped */
+	CU_ASSERT(cpl_traffic_bytes(&t, 0, 1) == 1);
+	CU_ASSERT(cpl_traffic_bytes(&t, 1, 2) == 2);
+	CU_ASSERT(cpl_traffic_bytes(&t, 2, 0) == 3);
+	CU_ASSERT(cpl_traffic_bytes(&t, 2, 1) == 0);
+	CU_ASSERT(t.flops[2] == 3);
+	cpl_traffic_free(&t);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
+	CU_add_test(s, "every kernel equal to the dense matrices", test_kernels);
+	CU_add_test(s, "from a matrix", test_matrix);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
