@@ -1,21 +1,11 @@
-/* One iteration of a job profile: as the analytic model sees it, the
- * per-iteration traffic matrix (bytes rank to rank, collectives expanded as
- * trace_expand.h) and compute per rank, measured as the difference between
- * the generated traces with two iterations and with one (so setup and
- * verification cancel out; for a recorded trace, its whole run); and as
- * the range of the two-iteration trace that a job of K iterations runs K -
- * 1 times (the full model's replays). */
+/* One iteration of a job profile as the range of the two-iteration trace
+ * that a job of K iterations runs K - 1 times (the full model's replays).
+ * (The analytic model's per-iteration traffic: traffic.h.) */
 #ifndef CPL_PROFILE_H
 #define CPL_PROFILE_H
 
 #include "../common/err.h"
 #include "jobprof.h"
-
-struct cpl_iteration {
-	int nranks;
-	double *matrix; /* nranks x nranks bytes, row sends */
-	double *flops;  /* per rank */
-};
 
 /* A profile's trace of any number of iterations K >= 1 without K copies
  * of one: the generated trace of two iterations t2, in which each rank's
@@ -36,10 +26,5 @@ struct cpl_iterated {
 int cpl_iterated_make(const struct cpl_profiles *pr, int k, int ranks, const struct trace *t1,
                       const struct trace *t2, struct cpl_iterated *it, struct cmn_err *e);
 void cpl_iterated_free(struct cpl_iterated *it);
-
-/* Kernel k of the profiles on ranks ranks. */
-int cpl_iteration_of(const struct cpl_profiles *pr, int k, int ranks, struct cpl_iteration *it,
-                     struct cmn_err *e);
-void cpl_iteration_free(struct cpl_iteration *it);
 
 #endif

@@ -4,8 +4,10 @@
  * iteration alone on the reference placement (nodes 0..n-1: contiguous).
  * Its work is its log run time (the run time at the reference placement).
  * Profiles: jobprof.h ("none", without communication, has rate 1).
- * Iterations are generated once per
- * (kernel, rank count) and cached. */
+ * A (kernel, rank count)'s traffic (traffic.h) is computed when a job first
+ * needs it and kept while running jobs use it, plus the most recently used
+ * others up to a memory budget; its t_ref is kept for good. A job's flows
+ * are routed when it starts (again after a move) and dropped when it ends. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +18,9 @@
 #include "../jobsched/runtime.h"
 #include "jobprof.h"
 #include "linkload.h"
-#include "profile.h"
+
+/* Memory that traffics no running job uses may keep (bytes). */
+#define SPARE_BYTES (64.0 * 1024 * 1024)
 
 static const struct cmn_param_def ll_params[] = {
     CPL_PROFILE_PARAMS,
@@ -25,21 +29,27 @@ static const struct cmn_param_def ll_params[] = {
 
 struct cached {
 	int kernel, nranks;
-	struct cpl_iteration it;
-	double t_ref;
+	struct cpl_traffic tr; /* tr.flops == NULL: not held */
+	double t_ref, bytes;
+	int users; /* running jobs whose flows borrow it */
+	long used; /* when last needed */
 };
 
 struct linkload {
 	struct cpl_profiles *prof;
 	struct cached *cache;
 	int ncache, capcache;
+	long clock;
+	double spare; /* bytes of the held traffics without users */
 	const struct plat_machine *m;
-	/* the flows and routes of each running job, built when it first runs */
-	struct cpl_job_flows **flows; /* by job index, njobs entries */
-	int *cached_jobs, ncached;
-	int *built_moves; /* by job index: its placement version when its flows were built */
+	struct cpl_linkload *ll;
+	/* by job index (njobs entries) */
 	size_t njobs;
+	struct cpl_job_flows **flows; /* built when it first runs */
+	int *entry;                   /* the cache entry its flows borrow, or -1 */
+	int *built_moves;             /* its placement version when they were built */
 	char *running;
+	int *with_flows, nwith; /* the jobs that have flows */
 };
 
 static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
@@ -58,17 +68,14 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 static void ll_destroy(void *self)
 {
 	struct linkload *l = self;
-	for (int i = 0; i < l->ncached; i++) {
-		cpl_flows_free(l->flows[l->cached_jobs[i]]);
-		free(l->flows[l->cached_jobs[i]]);
-	}
-	free(l->flows);
-	free(l->cached_jobs);
-	free(l->built_moves);
-	free(l->running);
+	for (int i = 0; i < l->nwith; i++)
+		cpl_flows_free(l->flows[l->with_flows[i]]);
+	free(l->flows), free(l->entry), free(l->built_moves), free(l->running);
+	free(l->with_flows);
 	for (int i = 0; i < l->ncache; i++)
-		cpl_iteration_free(&l->cache[i].it);
+		cpl_traffic_free(&l->cache[i].tr);
 	free(l->cache);
+	cpl_linkload_destroy(l->ll);
 	cpl_profiles_free(l->prof);
 	free(l);
 }
@@ -78,41 +85,88 @@ static int kernel_of(const struct linkload *l, const struct js_sim *sim, int j)
 	return cpl_profiles_of(l->prof, js_sim_job(sim, j), j);
 }
 
-/* The index of the cached iteration (and reference time) of kernel k on n
- * ranks, or -1 (an index: the cache moves as it grows). */
-static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
+static double traffic_bytes(const struct cpl_traffic *t)
 {
-	for (int i = 0; i < l->ncache; i++)
-		if (l->cache[i].kernel == k && l->cache[i].nranks == n)
-			return i;
-	if (l->ncache == l->capcache) {
-		int cap = l->capcache ? 2 * l->capcache : 16;
-		struct cached *c = realloc(l->cache, (size_t)cap * sizeof *c);
-		if (!c)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
-		l->cache = c;
-		l->capcache = cap;
+	double n = t->nranks, nnz = (double)t->row[t->nranks];
+	return n * sizeof(double) * (t->all_row ? 4 : 1) + (n + 1) * sizeof(long) +
+	       nnz * (sizeof(int) + sizeof(double));
+}
+
+/* Drops the least recently used traffics without users while they take
+ * more than the budget. */
+static void trim(struct linkload *l)
+{
+	while (l->spare > SPARE_BYTES) {
+		int old = -1;
+		for (int i = 0; i < l->ncache; i++)
+			if (l->cache[i].tr.flops && !l->cache[i].users &&
+			    (old < 0 || l->cache[i].used < l->cache[old].used))
+				old = i;
+		if (old < 0)
+			return;
+		cpl_traffic_free(&l->cache[old].tr);
+		l->spare -= l->cache[old].bytes;
 	}
-	struct cached *c = &l->cache[l->ncache];
-	c->kernel = k;
-	c->nranks = n;
-	if (cpl_iteration_of(l->prof, k, n, &c->it, e))
-		return -1;
-	int *ref = malloc((size_t)n * sizeof *ref);
-	if (!ref) {
-		cpl_iteration_free(&c->it);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
-	}
+}
+
+/* The time of traffic t alone on nodes 0..n-1. */
+static int reference_time(struct linkload *l, const struct cpl_traffic *t, double *t_ref,
+                          struct cmn_err *e)
+{
+	int n = t->nranks, *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
+	if (!ref)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int r = 0; r < n; r++)
 		ref[r] = r;
-	struct cpl_job_load alone = {n, ref, c->it.matrix, c->it.flops};
-	int rc = cpl_linkload_times(l->m, &alone, 1, &c->t_ref, e);
+	struct cpl_job_load alone = {n, ref, t};
+	struct cpl_job_flows *f;
+	int rc = cpl_flows_build(l->m, &alone, &f, e);
+	if (!rc) {
+		rc = cpl_linkload_run(l->ll, (const struct cpl_job_flows *const *)&f, 1, t_ref, e);
+		cpl_flows_free(f);
+	}
 	free(ref);
-	if (rc) {
-		cpl_iteration_free(&c->it);
+	return rc;
+}
+
+/* The index of the cache entry of kernel k on n ranks, its traffic held
+ * (computed when new or dropped), or -1 (an index: the cache moves as it
+ * grows). */
+static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
+{
+	int i = 0;
+	while (i < l->ncache && (l->cache[i].kernel != k || l->cache[i].nranks != n))
+		i++;
+	if (i == l->ncache) {
+		if (l->ncache == l->capcache) {
+			int cap = l->capcache ? 2 * l->capcache : 16;
+			struct cached *c = realloc(l->cache, (size_t)cap * sizeof *c);
+			if (!c)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
+			l->cache = c;
+			l->capcache = cap;
+		}
+		memset(&l->cache[i], 0, sizeof l->cache[i]);
+		l->cache[i].kernel = k;
+		l->cache[i].nranks = n;
+		l->cache[i].t_ref = NAN;
+	}
+	struct cached *c = &l->cache[i];
+	c->used = ++l->clock;
+	if (c->tr.flops)
+		return i;
+	if (cpl_traffic_profile(l->prof, k, n, &c->tr, e))
+		return -1;
+	if (isnan(c->t_ref) && reference_time(l, &c->tr, &c->t_ref, e)) {
+		cpl_traffic_free(&c->tr);
 		return -1;
 	}
-	return l->ncache++;
+	if (i == l->ncache)
+		l->ncache++;
+	c->bytes = traffic_bytes(&c->tr);
+	if (!c->users)
+		l->spare += c->bytes;
+	return i;
 }
 
 static double ll_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
@@ -122,90 +176,108 @@ static double ll_work(void *self, struct js_sim *sim, int j, const int *nodes, i
 	return js_sim_job(sim, j)->run_s;
 }
 
+/* Job j's flows dropped (ended, moved or resized). */
+static void forget(struct linkload *l, int j)
+{
+	cpl_flows_free(l->flows[j]);
+	l->flows[j] = NULL;
+	struct cached *c = &l->cache[l->entry[j]];
+	if (!--c->users && c->tr.flops)
+		l->spare += c->bytes;
+	l->entry[j] = -1;
+	for (int q = 0; q < l->nwith; q++)
+		if (l->with_flows[q] == j) {
+			l->with_flows[q] = l->with_flows[--l->nwith];
+			break;
+		}
+}
+
+static int setup(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
+{
+	l->m = js_sim_machine(sim);
+	if (!l->ll && cpl_linkload_create(l->m, &l->ll, e))
+		return e->code;
+	if (l->flows)
+		return 0;
+	size_t n = js_sim_njobs(sim), z = n ? n : 1;
+	l->njobs = n;
+	l->flows = calloc(z, sizeof *l->flows);
+	l->entry = malloc(z * sizeof *l->entry);
+	l->with_flows = malloc(z * sizeof *l->with_flows);
+	l->running = calloc(z, 1);
+	l->built_moves = calloc(z, sizeof *l->built_moves);
+	if (!l->flows || !l->entry || !l->with_flows || !l->running || !l->built_moves)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t j = 0; j < n; j++)
+		l->entry[j] = -1;
+	return 0;
+}
+
+/* Running job j's flows, built when it has none (or moved). */
+static int job_flows(struct linkload *l, struct js_sim *sim, int j, struct cmn_err *e)
+{
+	int nn;
+	const int *nodes = js_sim_job_nodes(sim, j, &nn);
+	if (!nodes)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int moves = js_sim_placement_version(sim, j);
+	if (l->flows[j] && l->built_moves[j] != moves) /* moved or resized: new routes */
+		forget(l, j);
+	if (l->flows[j])
+		return 0;
+	int k = kernel_of(l, sim, j), c = iteration(l, k, nn, e);
+	if (c < 0) {
+		cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
+		return e->code;
+	}
+	struct cpl_job_load load = {nn, nodes, &l->cache[c].tr};
+	if (cpl_flows_build(l->m, &load, &l->flows[j], e))
+		return e->code;
+	if (!l->cache[c].users++)
+		l->spare -= l->cache[c].bytes;
+	l->entry[j] = c;
+	l->built_moves[j] = moves;
+	l->with_flows[l->nwith++] = j;
+	if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
+		js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k), l->cache[c].t_ref);
+	return 0;
+}
+
 static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
 {
 	struct linkload *l = self;
-	l->m = js_sim_machine(sim);
+	if (setup(l, sim, e))
+		return e->code;
 	size_t n = js_sim_rlen(sim);
-	if (!l->flows) {
-		l->njobs = js_sim_njobs(sim);
-		l->flows = calloc(l->njobs ? l->njobs : 1, sizeof *l->flows);
-		l->cached_jobs = malloc((l->njobs ? l->njobs : 1) * sizeof *l->cached_jobs);
-		l->running = calloc(l->njobs ? l->njobs : 1, 1);
-		l->built_moves = calloc(l->njobs ? l->njobs : 1, sizeof *l->built_moves);
-		if (!l->flows || !l->cached_jobs || !l->running || !l->built_moves)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
 	const struct cpl_job_flows **jobs = malloc((n ? n : 1) * sizeof *jobs);
-	int *c = malloc((n ? n : 1) * sizeof *c);
 	double *t = malloc((n ? n : 1) * sizeof *t);
-	int rc = 0;
-	if (!jobs || !c || !t)
-		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (size_t i = 0; !rc && i < n; i++) { /* profiles first: the cache may move */
-		int j = js_sim_rjob(sim, i), nn = js_sim_job_nnodes(sim, j);
-		int k = kernel_of(l, sim, j);
-		if ((c[i] = iteration(l, k, nn, e)) < 0) {
-			rc = e->code;
-			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
-		} else if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
-			js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k),
-			                l->cache[c[i]].t_ref);
-	}
+	int rc = !jobs || !t ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
 	for (size_t i = 0; !rc && i < n; i++) {
-		int j = js_sim_rjob(sim, i), nn;
-		const int *nodes = js_sim_job_nodes(sim, j, &nn);
-		if (!nodes) {
-			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			break;
-		}
+		int j = js_sim_rjob(sim, i);
 		l->running[j] = 1;
-		int moves = js_sim_placement_version(sim, j);
-		if (l->flows[j] && l->built_moves[j] != moves) { /* moved or resized: new routes */
-			cpl_flows_free(l->flows[j]);
-			free(l->flows[j]);
-			l->flows[j] = NULL;
-			for (int q = 0; q < l->ncached; q++)
-				if (l->cached_jobs[q] == j)
-					l->cached_jobs[q] = l->cached_jobs[--l->ncached];
-		}
-		if (!l->flows[j]) {
-			l->built_moves[j] = moves;
-			struct cpl_job_load load = {nn, nodes, l->cache[c[i]].it.matrix,
-			                            l->cache[c[i]].it.flops};
-			if (!(l->flows[j] = malloc(sizeof **l->flows))) {
-				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-				break;
-			}
-			if ((rc = cpl_flows_build(l->m, &load, l->flows[j], e))) {
-				free(l->flows[j]);
-				l->flows[j] = NULL;
-				break;
-			}
-			l->cached_jobs[l->ncached++] = j;
-		}
-		l->flows[j]->flops = l->cache[c[i]].it.flops;
-		jobs[i] = l->flows[j];
+		if (!(rc = job_flows(l, sim, j, e)))
+			jobs[i] = l->flows[j];
 	}
 	if (!rc)
-		rc = cpl_linkload_times_flows(l->m, jobs, (int)n, t, e);
-	for (size_t i = 0; !rc && i < n; i++)
-		rates[i] = t[i] > 0 && l->cache[c[i]].t_ref > 0 ? l->cache[c[i]].t_ref / t[i] : 1;
+		rc = cpl_linkload_run(l->ll, jobs, (int)n, t, e);
+	for (size_t i = 0; !rc && i < n; i++) {
+		double t_ref = l->cache[l->entry[js_sim_rjob(sim, i)]].t_ref;
+		rates[i] = t[i] > 0 && t_ref > 0 ? t_ref / t[i] : 1;
+	}
 	/* forget the jobs that ended */
-	for (int i = 0; i < l->ncached;) {
-		int j = l->cached_jobs[i];
+	for (int q = 0; q < l->nwith;) {
+		int j = l->with_flows[q];
 		if (l->running[j]) {
 			l->running[j] = 0;
-			i++;
-			continue;
+			q++;
+		} else {
+			forget(l, j);
 		}
-		cpl_flows_free(l->flows[j]);
-		free(l->flows[j]);
-		l->flows[j] = NULL;
-		l->cached_jobs[i] = l->cached_jobs[--l->ncached];
 	}
+	for (size_t i = 0; i < n; i++)
+		l->running[js_sim_rjob(sim, i)] = 0;
+	trim(l);
 	free(jobs);
-	free(c);
 	free(t);
 	return rc;
 }
@@ -218,7 +290,8 @@ static double ll_resize_iter(void *self, struct js_sim *sim, int j, const int *n
 {
 	(void)nodes;
 	struct linkload *l = self;
-	l->m = js_sim_machine(sim);
+	if (setup(l, sim, e))
+		return -1;
 	int k = kernel_of(l, sim, j), a = iteration(l, k, from_n, e);
 	if (a < 0)
 		return -1;
@@ -226,6 +299,7 @@ static double ll_resize_iter(void *self, struct js_sim *sim, int j, const int *n
 	int b = iteration(l, k, n, e);
 	if (b < 0)
 		return -1;
+	trim(l);
 	return t_from > 0 ? from_iter_s * l->cache[b].t_ref / t_from : from_iter_s;
 }
 

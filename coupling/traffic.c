@@ -516,6 +516,24 @@ double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b)
 	return t->all_row ? dense(t->all_row, t->all_mult, t->all_col, a, b) : 0;
 }
 
+int cpl_traffic_each(const struct cpl_traffic *t, int (*fn)(void *ctx, int a, int b, double bytes),
+                     void *ctx)
+{
+	int rc = 0;
+	for (int a = 0; !rc && a < t->nranks; a++) {
+		long i = t->row[a];
+		for (int b = 0; !rc && t->all_row && b < t->nranks; b++)
+			if (i < t->row[a + 1] && t->col[i] == b)
+				rc = fn(ctx, a, b, t->bytes[i++]);
+			else if (b != a)
+				rc =
+				    fn(ctx, a, b, dense(t->all_row, t->all_mult, t->all_col, a, b));
+		for (; !rc && !t->all_row && i < t->row[a + 1]; i++)
+			rc = fn(ctx, a, t->col[i], t->bytes[i]);
+	}
+	return rc;
+}
+
 double cpl_traffic_pairs(const struct cpl_traffic *t)
 {
 	double n = t->nranks;

@@ -37,6 +37,11 @@ int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, st
                             struct cmn_err *e);
 /* The bytes rank a sends rank b (0 when none, and for a == b). */
 double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b);
+/* Calls fn(ctx, a, b, bytes) for every pair with bytes, sources ascending
+ * and destinations ascending within a source; stops at fn's first non-zero
+ * return, which it returns. */
+int cpl_traffic_each(const struct cpl_traffic *t, int (*fn)(void *ctx, int a, int b, double bytes),
+                     void *ctx);
 /* The number of pairs with bytes (a != b). */
 double cpl_traffic_pairs(const struct cpl_traffic *t);
 void cpl_traffic_free(struct cpl_traffic *t);

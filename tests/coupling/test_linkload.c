@@ -10,7 +10,7 @@
 #include "jobprof.h"
 #include "linkload.h"
 #include "platform.h"
-#include "profile.h"
+#include "traffic.h"
 
 static struct plat_machine *machine(const char *spec)
 {
@@ -35,13 +35,18 @@ static struct cpl_profiles *profiles(const char *kvs)
 /* A two-rank job sending `bytes` from rank 0 to rank 1 each iteration. */
 struct pair {
 	int nodes[2];
-	double matrix[4], flops[2];
+	struct cpl_traffic tr;
 };
 
 static struct cpl_job_load pair_job(struct pair *p, int a, int b, double bytes, double flops)
 {
-	*p = (struct pair){{a, b}, {0, bytes, 0, 0}, {flops, flops}};
-	return (struct cpl_job_load){2, p->nodes, p->matrix, p->flops};
+	double matrix[4] = {0, bytes, 0, 0}, f[2] = {flops, flops};
+	struct cmn_err e;
+	cpl_traffic_free(&p->tr);
+	p->nodes[0] = a;
+	p->nodes[1] = b;
+	CU_ASSERT_FATAL(cpl_traffic_from_matrix(2, matrix, f, &p->tr, &e) == 0);
+	return (struct cpl_job_load){2, p->nodes, &p->tr};
 }
 
 static void test_shares(void)
@@ -49,7 +54,7 @@ static void test_shares(void)
 	/* flat machine, links of 1000 B/s and no latency: alone 1000 bytes take
 	 * 1 s; two flows into one node share its down link: 2 s each */
 	struct plat_machine *m = machine("flat:nodes=4,bw=1000,lat=0,speed=1e9");
-	struct pair p1, p2;
+	struct pair p1 = {0}, p2 = {0}, p3 = {0};
 	struct cpl_job_load j[2] = {pair_job(&p1, 0, 1, 1000, 0), pair_job(&p2, 2, 3, 1000, 0)};
 	double t[2];
 	struct cmn_err e;
@@ -62,7 +67,6 @@ static void test_shares(void)
 	CU_ASSERT_DOUBLE_EQUAL(t[1], 2, 1e-9);
 	/* max-min, not proportional: a third flow 3 -> 1 takes a third of node
 	 * 1's link; compute adds to the slowest rank */
-	struct pair p3;
 	struct cpl_job_load j3[3] = {pair_job(&p1, 0, 1, 1000, 0), pair_job(&p2, 2, 1, 1000, 0),
 	                             pair_job(&p3, 3, 1, 1000, 2e9)};
 	double t3[3];
@@ -75,6 +79,9 @@ static void test_shares(void)
 	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, t, &e) == 0);
 	CU_ASSERT_DOUBLE_EQUAL(t[0], 1.002, 1e-9);
 	plat_machine_destroy(m);
+	cpl_traffic_free(&p1.tr);
+	cpl_traffic_free(&p2.tr);
+	cpl_traffic_free(&p3.tr);
 }
 
 static void test_tree_contention(void)
@@ -82,7 +89,7 @@ static void test_tree_contention(void)
 	/* 4-ary 2-tree: 0 -> 4 and 1 -> 8 leave switch 0 by the same up port
 	 * (d-mod-k), 0 -> 4 and 1 -> 5 by different ones */
 	struct plat_machine *m = machine("kary-ntree:k=4,n=2,bw=1000,lat=0");
-	struct pair p1, p2;
+	struct pair p1 = {0}, p2 = {0};
 	struct cpl_job_load j[2] = {pair_job(&p1, 0, 4, 1000, 0), pair_job(&p2, 1, 8, 1000, 0)};
 	double t[2];
 	struct cmn_err e;
@@ -97,6 +104,8 @@ static void test_tree_contention(void)
 	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, t, &e) == 0);
 	CU_ASSERT_DOUBLE_EQUAL(t[0], 5e8 / 1e9, 1e-12);
 	plat_machine_destroy(m);
+	cpl_traffic_free(&p1.tr);
+	cpl_traffic_free(&p2.tr);
 }
 
 /* A generated kernel's iteration: EP has no traffic in its main loop, CG a
@@ -104,17 +113,18 @@ static void test_tree_contention(void)
  * second CG job sharing the links slows it further. */
 static void test_profiles(void)
 {
-	struct cpl_iteration ep, cg;
+	struct cpl_traffic ep, cg;
 	struct cmn_err e;
 	struct cpl_profiles *eps = profiles("kernels=ep,class=S"), *cga = profiles("kernels=cg");
-	CU_ASSERT_FATAL(cpl_iteration_of(eps, 0, 4, &ep, &e) == 0);
+	CU_ASSERT_FATAL(cpl_traffic_profile(eps, 0, 4, &ep, &e) == 0);
 	double bytes = 0;
-	for (int i = 0; i < 16; i++)
-		bytes += ep.matrix[i];
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++)
+			bytes += cpl_traffic_bytes(&ep, a, b);
 	CU_ASSERT(bytes < 1000); /* four small allreduces: reduce + bcast of 104 B */
 	CU_ASSERT(ep.flops[0] > 1e6);
-	CU_ASSERT_FATAL(cpl_iteration_of(cga, 0, 16, &cg, &e) == 0);
-	CU_ASSERT(cg.matrix[0 * 16 + 1] > 0);
+	CU_ASSERT_FATAL(cpl_traffic_profile(cga, 0, 16, &cg, &e) == 0);
+	CU_ASSERT(cpl_traffic_bytes(&cg, 0, 1) > 0);
 	struct plat_machine *m = machine("kary-ntree:k=4,n=4");
 	int contiguous[16], spread[16], other[16];
 	for (int r = 0; r < 16; r++) {
@@ -122,8 +132,7 @@ static void test_profiles(void)
 		spread[r] = 16 * r;
 		other[r] = 16 * r; /* on the spread job's nodes: every link shared */
 	}
-	struct cpl_job_load j[2] = {{16, contiguous, cg.matrix, cg.flops},
-	                            {16, other, cg.matrix, cg.flops}};
+	struct cpl_job_load j[2] = {{16, contiguous, &cg}, {16, other, &cg}};
 	double tref, tspread, tboth[2];
 	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, &tref, &e) == 0);
 	j[0].nodes = spread;
@@ -133,8 +142,8 @@ static void test_profiles(void)
 	CU_ASSERT(tspread >= tref);
 	CU_ASSERT(tboth[0] > tspread);
 	plat_machine_destroy(m);
-	cpl_iteration_free(&ep);
-	cpl_iteration_free(&cg);
+	cpl_traffic_free(&ep);
+	cpl_traffic_free(&cg);
 	cpl_profiles_free(eps);
 	cpl_profiles_free(cga);
 }
