@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "linkload.h"
+#include "ll_part.h"
 
-#define FULL 1e-9 /* a link is full within this fraction of its bandwidth */
+#define FULL       1e-9 /* a link is full within this fraction of its bandwidth */
+#define TREE_RANKS 32   /* ranks from which an all-pairs pattern is counted in aggregate */
 
 /* Progressive filling as rounds: each round raises every active flow by
  * the smallest share left on a link (inc = min residual / users), takes
@@ -24,20 +26,29 @@ struct cpl_linkload {
 	/* per used link */
 	long capu;
 	int *ulink, *cls, *next, *prev, *changed;
-	long *users, *start, *fill;
+	long *users, *mstart;
 	char *mark;
 	/* per class: residual, bandwidth, users of each member, members */
 	long capc, nc;
 	double *ccap, *cbw;
 	long *cn, *ccount;
 	int *chead, *active, *sat;
-	/* per flow and per flow-link crossing */
-	long capf, capx;
-	int *fjob;
-	double *rate; /* 0 while active */
-	int *lflows;  /* the flows of used link u: lflows[start[u] .. start[u + 1]) */
+	/* the parts on each used link: (mpart, mloc)[mstart[u] .. mstart[u + 1]) */
+	long capm;
+	int *mpart, *mloc;
+	/* the parts a round touched; a part's settled links */
+	int capp, capx;
+	int *tparts, *sx;
+	long *sby;
 	double *comm; /* per rank of one job */
 	int capr;
+};
+
+struct cpl_job_flows {
+	int nranks;
+	const double *flops;  /* borrowed from the traffic */
+	struct ll_part *part; /* NULL: no flow */
+	int aggregated;
 };
 
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e)
@@ -58,7 +69,7 @@ int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out,
 static void free_links(struct cpl_linkload *ll)
 {
 	free(ll->ulink), free(ll->cls), free(ll->next), free(ll->prev), free(ll->changed);
-	free(ll->users), free(ll->start), free(ll->fill), free(ll->mark);
+	free(ll->users), free(ll->mstart), free(ll->mark);
 }
 
 static void free_classes(struct cpl_linkload *ll)
@@ -73,14 +84,24 @@ void cpl_linkload_destroy(struct cpl_linkload *ll)
 		return;
 	free_links(ll);
 	free_classes(ll);
-	free(ll->slot), free(ll->fjob), free(ll->rate), free(ll->lflows), free(ll->comm);
+	free(ll->slot), free(ll->mpart), free(ll->mloc), free(ll->tparts), free(ll->sx),
+	    free(ll->sby);
+	free(ll->comm);
 	free(ll);
 }
 
-/* Room for nu used links, nf flows, nx crossings and nr ranks. */
-static int room(struct cpl_linkload *ll, long nu, long nf, long nx, int nr)
+/* Room for nu used links, nm part-link pairs, np parts, nx links of one
+ * part and nr ranks. */
+static int room(struct cpl_linkload *ll, long nu, long nm, int np, int nx, int nr)
 {
-	nu = nu ? nu : 1, nf = nf ? nf : 1, nx = nx ? nx : 1, nr = nr ? nr : 1;
+	nu = nu ? nu : 1, nm = nm ? nm : 1, np = np ? np : 1, nx = nx ? nx : 1, nr = nr ? nr : 1;
+	if (np > ll->capp) {
+		free(ll->tparts);
+		ll->tparts = malloc((size_t)np * sizeof *ll->tparts);
+		ll->capp = ll->tparts ? np : 0;
+		if (!ll->capp)
+			return -1;
+	}
 	if (nu > ll->capu) {
 		free_links(ll);
 		size_t z = (size_t)nu;
@@ -91,27 +112,27 @@ static int room(struct cpl_linkload *ll, long nu, long nf, long nx, int nr)
 		ll->prev = malloc(z * sizeof *ll->prev);
 		ll->changed = malloc(z * sizeof *ll->changed);
 		ll->users = malloc(z * sizeof *ll->users);
-		ll->start = malloc((z + 1) * sizeof *ll->start);
-		ll->fill = malloc(z * sizeof *ll->fill);
+		ll->mstart = malloc((z + 1) * sizeof *ll->mstart);
 		ll->mark = calloc(z, 1);
 		if (!ll->ulink || !ll->cls || !ll->next || !ll->prev || !ll->changed ||
-		    !ll->users || !ll->start || !ll->fill || !ll->mark) {
+		    !ll->users || !ll->mstart || !ll->mark) {
 			ll->capu = 0;
 			return -1;
 		}
 	}
-	if (nf > ll->capf) {
-		free(ll->fjob), free(ll->rate);
-		ll->fjob = malloc((size_t)nf * sizeof *ll->fjob);
-		ll->rate = malloc((size_t)nf * sizeof *ll->rate);
-		ll->capf = ll->fjob && ll->rate ? nf : 0;
-		if (!ll->capf)
+	if (nm > ll->capm) {
+		free(ll->mpart), free(ll->mloc);
+		ll->mpart = malloc((size_t)nm * sizeof *ll->mpart);
+		ll->mloc = malloc((size_t)nm * sizeof *ll->mloc);
+		ll->capm = ll->mpart && ll->mloc ? nm : 0;
+		if (!ll->capm)
 			return -1;
 	}
 	if (nx > ll->capx) {
-		free(ll->lflows);
-		ll->lflows = malloc((size_t)nx * sizeof *ll->lflows);
-		ll->capx = ll->lflows ? nx : 0;
+		free(ll->sx), free(ll->sby);
+		ll->sx = malloc((size_t)nx * sizeof *ll->sx);
+		ll->sby = malloc((size_t)nx * sizeof *ll->sby);
+		ll->capx = ll->sx && ll->sby ? nx : 0;
 		if (!ll->capx)
 			return -1;
 	}
@@ -234,31 +255,40 @@ static int regroup(struct cpl_linkload *ll, struct link_key *keys, long nk, int 
 	return 0;
 }
 
-/* Freezes the active flows of used link u at level lev; the links whose
+/* The parts of a round's full links freeze their flows; the links whose
  * user counts change go to the changed list. */
-static void freeze(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs,
-                   const long *base, int u, double lev, long *nchanged)
+static long settle_round(struct cpl_linkload *ll, struct ll_part *const *parts, int nsat,
+                         double level)
 {
-	for (long i = ll->start[u]; i < ll->start[u + 1]; i++) {
-		int fl = ll->lflows[i];
-		if (ll->rate[fl] > 0)
-			continue;
-		ll->rate[fl] = lev;
-		const struct cpl_job_flows *jf = jobs[ll->fjob[fl]];
-		long k = fl - base[ll->fjob[fl]];
-		for (long x = jf->first[k]; x < jf->first[k + 1]; x++) {
-			int v = ll->slot[jf->pool[x]];
-			ll->users[v]--;
-			if (!ll->mark[v]) {
-				ll->mark[v] = 1;
-				ll->changed[(*nchanged)++] = v;
+	long nchanged = 0;
+	int ntouched = 0;
+	for (int i = 0; i < nsat; i++)
+		for (int u = ll->chead[ll->sat[i]]; u >= 0; u = ll->next[u])
+			for (long q = ll->mstart[u]; q < ll->mstart[u + 1]; q++) {
+				struct ll_part *p = parts[ll->mpart[q]];
+				p->ops->fill(p, ll->mloc[q], level);
+				if (!p->touched) {
+					p->touched = 1;
+					ll->tparts[ntouched++] = ll->mpart[q];
+				}
+			}
+	for (int i = 0; i < ntouched; i++) {
+		struct ll_part *p = parts[ll->tparts[i]];
+		int n = p->ops->settle(p, ll->sx, ll->sby);
+		p->touched = 0;
+		for (int k = 0; k < n; k++) {
+			int u = p->at[ll->sx[k]];
+			ll->users[u] -= ll->sby[k];
+			if (!ll->mark[u]) {
+				ll->mark[u] = 1;
+				ll->changed[nchanged++] = u;
 			}
 		}
 	}
+	return nchanged;
 }
 
-static int fill(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs, const long *base,
-                long nu)
+static int fill(struct cpl_linkload *ll, struct ll_part *const *parts, long nu)
 {
 	const struct plat_link *links = ll->m->links;
 	struct link_key *keys = malloc((size_t)(nu ? nu : 1) * sizeof *keys);
@@ -289,10 +319,7 @@ static int fill(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs
 			if (!(ll->ccap[c] > FULL * ll->cbw[c]))
 				ll->sat[nsat++] = c;
 		}
-		long nchanged = 0;
-		for (int i = 0; i < nsat; i++)
-			for (int u = ll->chead[ll->sat[i]]; u >= 0; u = ll->next[u])
-				freeze(ll, jobs, base, u, level, &nchanged);
+		long nchanged = settle_round(ll, parts, nsat, level);
 		for (long i = 0; i < nchanged; i++) {
 			int u = ll->changed[i];
 			ll->mark[u] = 0;
@@ -312,87 +339,126 @@ static int fill(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs
 	return rc;
 }
 
-int cpl_linkload_run(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs, int n,
-                     double *t, struct cmn_err *e)
+int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,
+                     struct cmn_err *e)
 {
-	long nf = 0, nx = 0;
-	int nr = 1;
-	long *base = malloc((size_t)(n ? n : 1) * sizeof *base);
-	if (!base)
+	int np = 0, nr = 1, nx = 1;
+	long nm = 0;
+	struct ll_part **parts = malloc((size_t)(n ? n : 1) * sizeof *parts);
+	if (!parts)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int j = 0; j < n; j++) {
-		base[j] = nf;
-		nf += jobs[j]->nflows;
-		nx += jobs[j]->first[jobs[j]->nflows];
 		nr = jobs[j]->nranks > nr ? jobs[j]->nranks : nr;
+		if (!jobs[j]->part)
+			continue;
+		struct ll_part *p = parts[np++] = jobs[j]->part;
+		p->ops->reset(p);
+		p->touched = 0;
+		nm += p->nlinks;
+		nx = p->nlinks > nx ? p->nlinks : nx;
 	}
-	if (nf >= INT_MAX || room(ll, 0, nf, nx, nr)) {
-		free(base);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	/* the used links and their user counts */
+	/* the used links, their user counts and their parts */
 	long nu = 0;
-	for (int j = 0; j < n; j++)
-		for (long x = 0; x < jobs[j]->first[jobs[j]->nflows]; x++)
-			if (ll->slot[jobs[j]->pool[x]] < 0)
-				ll->slot[jobs[j]->pool[x]] = (int)nu++;
-	if (room(ll, nu, 0, 0, 0)) {
-		for (int j = 0; j < n; j++)
-			for (long x = 0; x < jobs[j]->first[jobs[j]->nflows]; x++)
-				ll->slot[jobs[j]->pool[x]] = -1;
-		free(base);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	memset(ll->users, 0, (size_t)nu * sizeof *ll->users);
-	for (int j = 0; j < n; j++)
-		for (long x = 0; x < jobs[j]->first[jobs[j]->nflows]; x++) {
-			int u = ll->slot[jobs[j]->pool[x]];
-			ll->ulink[u] = jobs[j]->pool[x];
-			ll->users[u]++;
+	for (int i = 0; i < np; i++)
+		for (int x = 0; x < parts[i]->nlinks; x++) {
+			int l = parts[i]->links[x];
+			if (ll->slot[l] < 0)
+				ll->slot[l] = (int)nu++;
+			parts[i]->at[x] = ll->slot[l];
 		}
-	/* the flows of each used link */
-	ll->start[0] = 0;
-	for (long u = 0; u < nu; u++) {
-		ll->start[u + 1] = ll->start[u] + ll->users[u];
-		ll->fill[u] = ll->start[u];
+	int rc = room(ll, nu, nm, np, nx, nr);
+	if (!rc) {
+		memset(ll->users, 0, (size_t)nu * sizeof *ll->users);
+		memset(ll->mstart, 0, ((size_t)nu + 1) * sizeof *ll->mstart);
+		for (int i = 0; i < np; i++)
+			for (int x = 0; x < parts[i]->nlinks; x++) {
+				int u = parts[i]->at[x];
+				ll->ulink[u] = parts[i]->links[x];
+				ll->users[u] += parts[i]->users[x];
+				ll->mstart[u + 1]++;
+			}
+		for (long u = 0; u < nu; u++)
+			ll->mstart[u + 1] += ll->mstart[u];
+		for (int i = 0; i < np; i++)
+			for (int x = 0; x < parts[i]->nlinks; x++) {
+				long q = ll->mstart[parts[i]->at[x]]++;
+				ll->mpart[q] = i;
+				ll->mloc[q] = x;
+			}
+		for (long u = nu; u > 0; u--)
+			ll->mstart[u] = ll->mstart[u - 1];
+		ll->mstart[0] = 0;
+		rc = fill(ll, parts, nu);
 	}
-	for (int j = 0; j < n; j++)
-		for (long k = 0; k < jobs[j]->nflows; k++) {
-			ll->fjob[base[j] + k] = j;
-			ll->rate[base[j] + k] = 0;
-			for (long x = jobs[j]->first[k]; x < jobs[j]->first[k + 1]; x++)
-				ll->lflows[ll->fill[ll->slot[jobs[j]->pool[x]]]++] =
-				    (int)(base[j] + k);
-		}
-	int rc = fill(ll, jobs, base, nu);
-	for (long u = 0; u < nu; u++)
-		ll->slot[ll->ulink[u]] = -1;
-	if (rc) {
-		free(base);
+	for (int i = 0; i < np; i++)
+		for (int x = 0; x < parts[i]->nlinks; x++)
+			ll->slot[parts[i]->links[x]] = -1;
+	free(parts);
+	if (rc)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
 	/* each rank's slowest flow, each job's slowest rank */
 	for (int j = 0; j < n; j++) {
-		const struct cpl_job_flows *jf = jobs[j];
 		double *comm = ll->comm;
-		for (int a = 0; a < jf->nranks; a++)
+		for (int a = 0; a < jobs[j]->nranks; a++)
 			comm[a] = 0;
-		for (long k = 0; k < jf->nflows; k++) {
-			double d = jf->bytes[k] / ll->rate[base[j] + k] + jf->lat[k];
-			if (d > comm[jf->src[k]])
-				comm[jf->src[k]] = d;
-			if (d > comm[jf->dst[k]])
-				comm[jf->dst[k]] = d;
-		}
+		if (jobs[j]->part)
+			jobs[j]->part->ops->comm(jobs[j]->part, comm);
 		t[j] = 0;
-		for (int a = 0; a < jf->nranks; a++) {
-			double x = jf->flops[a] / ll->m->speed_flops + comm[a];
+		for (int a = 0; a < jobs[j]->nranks; a++) {
+			double x = jobs[j]->flops[a] / ll->m->speed_flops + comm[a];
 			if (x > t[j])
 				t[j] = x;
 		}
 	}
-	free(base);
 	return 0;
+}
+
+int cpl_flows_build_as(const struct plat_machine *m, const struct cpl_job_load *job,
+                       enum cpl_flows_form form, struct cpl_job_flows **out, struct cmn_err *e)
+{
+	struct cpl_job_flows *f = calloc(1, sizeof *f);
+	*out = NULL;
+	if (!f)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int rc = 0;
+	if (form == CPL_FLOWS_AGGREGATE || (form == CPL_FLOWS_AUTO && job->nranks >= TREE_RANKS))
+		rc = ll_tree_part(m, job, &f->part);
+	f->aggregated = f->part != NULL;
+	if (!rc && !f->part)
+		rc = ll_flows_part(m, job, &f->part);
+	if (rc) {
+		free(f);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	f->nranks = job->nranks;
+	f->flops = job->traffic->flops;
+	*out = f;
+	return 0;
+}
+
+int cpl_flows_build(const struct plat_machine *m, const struct cpl_job_load *job,
+                    struct cpl_job_flows **out, struct cmn_err *e)
+{
+	return cpl_flows_build_as(m, job, CPL_FLOWS_AUTO, out, e);
+}
+
+int cpl_flows_aggregated(const struct cpl_job_flows *f)
+{
+	return f->aggregated;
+}
+
+void cpl_flows_free(struct cpl_job_flows *f)
+{
+	if (!f)
+		return;
+	if (f->part)
+		f->part->ops->destroy(f->part);
+	free(f);
+}
+
+double cpl_flows_memory(const struct cpl_job_flows *f)
+{
+	return sizeof *f + (f->part ? f->part->ops->memory(f->part) : 0);
 }
 
 int cpl_linkload_times(const struct plat_machine *m, const struct cpl_job_load *jobs, int n,
@@ -404,7 +470,7 @@ int cpl_linkload_times(const struct plat_machine *m, const struct cpl_job_load *
 	for (int j = 0; !rc && j < n; j++)
 		rc = cpl_flows_build(m, &jobs[j], &f[j], e);
 	if (!rc)
-		rc = cpl_linkload_run(ll, (const struct cpl_job_flows *const *)f, n, t, e);
+		rc = cpl_linkload_run(ll, f, n, t, e);
 	for (int j = 0; f && j < n; j++)
 		cpl_flows_free(f[j]);
 	free(f);

@@ -18,8 +18,9 @@
  *    communication.
  *
  * Cost: a job's flows are routed once while its nodes stay; each call
- * fills the links its jobs use, in time O(F log L) for F flow-link
- * crossings on L used links. */
+ * fills the links its jobs use in rounds, computed once per class of links
+ * whose residual and user count are equal (main's link-by-link arithmetic
+ * to the last bit), freezing each flow once. */
 #ifndef CPL_LINKLOAD_H
 #define CPL_LINKLOAD_H
 
@@ -33,18 +34,20 @@ struct cpl_job_load {
 	const struct cpl_traffic *traffic; /* per iteration; nranks ranks */
 };
 
-/* A job's flows with their routes (built once while its nodes stay). */
-struct cpl_job_flows {
-	int nranks;
-	const double *flops; /* per rank, borrowed from the traffic */
-	long nflows;
-	int *src, *dst; /* ranks */
-	double *bytes, *lat;
-	long *first; /* flow k's links: pool[first[k] .. first[k + 1]) */
-	int *pool;
-};
+/* A job's flows routed on its nodes (built once while its nodes stay):
+ * one by one, or, on a k-ary n-tree, a job whose traffic reaches every
+ * pair of its ranks (all-to-all) in aggregate (ll_tree.c: memory and time
+ * per rank instead of per pair). The results are the same to the last
+ * bit; AUTO takes the aggregate where it applies from 32 ranks on. */
+enum cpl_flows_form { CPL_FLOWS_AUTO, CPL_FLOWS_EACH, CPL_FLOWS_AGGREGATE };
+struct cpl_job_flows;
 int cpl_flows_build(const struct plat_machine *m, const struct cpl_job_load *job,
                     struct cpl_job_flows **out, struct cmn_err *e);
+/* The same in a given form (AGGREGATE where it applies, else EACH). */
+int cpl_flows_build_as(const struct plat_machine *m, const struct cpl_job_load *job,
+                       enum cpl_flows_form form, struct cpl_job_flows **out, struct cmn_err *e);
+/* Whether f holds its flows in aggregate. */
+int cpl_flows_aggregated(const struct cpl_job_flows *f);
 void cpl_flows_free(struct cpl_job_flows *f); /* NULL: nothing */
 /* Bytes f holds. */
 double cpl_flows_memory(const struct cpl_job_flows *f);
@@ -55,8 +58,8 @@ struct cpl_linkload;
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e);
 void cpl_linkload_destroy(struct cpl_linkload *ll); /* NULL: nothing */
 /* Writes the iteration time of each of the n jobs into t[i]. */
-int cpl_linkload_run(struct cpl_linkload *ll, const struct cpl_job_flows *const *jobs, int n,
-                     double *t, struct cmn_err *e);
+int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,
+                     struct cmn_err *e);
 
 /* The same for jobs given by their nodes and traffic (routes built and
  * freed inside). */

@@ -1,91 +1,228 @@
-/* A job's flows for the linkload model (linkload.h): one per pair of ranks
- * on different nodes with bytes in its traffic, with its route's links and
- * latency. */
+/* A job's flows one by one for the linkload model (ll_part.h): one per
+ * pair of ranks on different nodes with bytes in its traffic, its route's
+ * links (as indices into the part's own link list) and latency. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "linkload.h"
+#include "ll_part.h"
 
-struct build {
+struct flows {
+	struct ll_part base;
 	const struct plat_machine *m;
 	const int *nodes;
-	struct cpl_job_flows *f;
-	long used;
+	long nflows, ncross;
+	int *src, *dst; /* ranks */
+	double *bytes, *lat, *rate;
+	long *first; /* flow k's links: path[first[k] .. first[k + 1]) */
+	int *path;
+	long *users0;
+	long *lstart; /* local link x's flows: lflows[lstart[x] .. lstart[x + 1]) */
+	int *lflows;
+	long *drop; /* per local link: users lost this round */
+	int *pending, npending;
 };
 
 static int count(void *ctx, int a, int b, double bytes)
 {
-	struct build *c = ctx;
+	struct flows *f = ctx;
 	(void)bytes;
-	c->f->nflows += c->nodes[a] != c->nodes[b];
+	f->nflows += f->nodes[a] != f->nodes[b];
 	return 0;
 }
 
 static int add(void *ctx, int a, int b, double bytes)
 {
-	struct build *c = ctx;
-	struct cpl_job_flows *f = c->f;
-	int na = c->nodes[a], nb = c->nodes[b];
+	struct flows *f = ctx;
+	int na = f->nodes[a], nb = f->nodes[b];
 	if (na == nb)
 		return 0;
 	long k = f->nflows++;
-	int len = plat_route(c->m, na, nb, f->pool + c->used);
+	int len = plat_route(f->m, na, nb, f->path + f->ncross);
 	double lat = 0;
 	for (int i = 0; i < len; i++)
-		lat += c->m->links[f->pool[c->used + i]].lat_s;
+		lat += f->m->links[f->path[f->ncross + i]].lat_s;
 	f->src[k] = a;
 	f->dst[k] = b;
 	f->bytes[k] = bytes;
 	f->lat[k] = lat;
-	f->first[k] = c->used;
-	c->used += len;
+	f->first[k] = f->ncross;
+	f->ncross += len;
 	return 0;
 }
 
-int cpl_flows_build(const struct plat_machine *m, const struct cpl_job_load *job,
-                    struct cpl_job_flows **out, struct cmn_err *e)
+static int cmp_int(const void *a, const void *b)
 {
-	struct cpl_job_flows *f = calloc(1, sizeof *f);
-	*out = NULL;
-	if (!f)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	struct build c = {m, job->nodes, f, 0};
-	f->nranks = job->nranks;
-	f->flops = job->traffic->flops;
-	cpl_traffic_each(job->traffic, count, &c);
-	size_t nf = (size_t)f->nflows, maxr = (size_t)plat_max_route(m);
-	f->src = malloc((nf ? nf : 1) * sizeof *f->src);
-	f->dst = malloc((nf ? nf : 1) * sizeof *f->dst);
-	f->bytes = malloc((nf ? nf : 1) * sizeof *f->bytes);
-	f->lat = malloc((nf ? nf : 1) * sizeof *f->lat);
-	f->first = malloc((nf + 1) * sizeof *f->first);
-	f->pool = malloc((nf ? nf : 1) * (maxr ? maxr : 1) * sizeof *f->pool);
-	if (!f->src || !f->dst || !f->bytes || !f->lat || !f->first || !f->pool) {
-		cpl_flows_free(f);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The machine links of the routes made local: the distinct ones listed,
+ * each crossing renumbered, the flows of each link listed. */
+static int localize(struct flows *f)
+{
+	size_t nx = (size_t)f->ncross;
+	int *ids = malloc((nx ? nx : 1) * sizeof *ids);
+	if (!ids)
+		return -1;
+	memcpy(ids, f->path, nx * sizeof *ids);
+	qsort(ids, nx, sizeof *ids, cmp_int);
+	int nl = 0;
+	for (size_t i = 0; i < nx; i++)
+		if (!nl || ids[nl - 1] != ids[i])
+			ids[nl++] = ids[i];
+	struct ll_part *p = &f->base;
+	size_t z = (size_t)(nl ? nl : 1);
+	p->nlinks = nl;
+	p->links = realloc(ids, z * sizeof *ids);
+	if (!p->links) {
+		p->links = ids;
+		return -1;
 	}
-	f->nflows = 0;
-	cpl_traffic_each(job->traffic, add, &c);
-	f->first[f->nflows] = c.used;
-	int *pool = realloc(f->pool, (size_t)(c.used ? c.used : 1) * sizeof *f->pool);
-	if (pool)
-		f->pool = pool;
-	*out = f;
+	p->users = calloc(z, sizeof *p->users);
+	p->at = malloc(z * sizeof *p->at);
+	f->users0 = calloc(z, sizeof *f->users0);
+	f->lstart = calloc(z + 1, sizeof *f->lstart);
+	f->drop = calloc(z, sizeof *f->drop);
+	f->pending = malloc(z * sizeof *f->pending);
+	f->lflows = malloc((nx ? nx : 1) * sizeof *f->lflows);
+	if (!p->users || !p->at || !f->users0 || !f->lstart || !f->drop || !f->pending ||
+	    !f->lflows)
+		return -1;
+	for (size_t i = 0; i < nx; i++) {
+		int *hit = bsearch(&f->path[i], p->links, (size_t)nl, sizeof *p->links, cmp_int);
+		f->path[i] = (int)(hit - p->links);
+		f->users0[f->path[i]]++;
+	}
+	for (int x = 0; x < nl; x++)
+		f->lstart[x + 1] = f->lstart[x] + f->users0[x];
+	long *fill = f->drop; /* zero now, zero again after */
+	for (long k = 0; k < f->nflows; k++)
+		for (long i = f->first[k]; i < f->first[k + 1]; i++) {
+			int x = f->path[i];
+			f->lflows[f->lstart[x] + fill[x]++] = (int)k;
+		}
+	memset(fill, 0, z * sizeof *fill);
 	return 0;
 }
 
-void cpl_flows_free(struct cpl_job_flows *f)
+static void flows_reset(struct ll_part *p)
 {
+	struct flows *f = (struct flows *)p;
+	memcpy(p->users, f->users0, (size_t)p->nlinks * sizeof *p->users);
+	memset(f->rate, 0, (size_t)f->nflows * sizeof *f->rate);
+}
+
+static void flows_fill(struct ll_part *p, int x, double level)
+{
+	struct flows *f = (struct flows *)p;
+	for (long i = f->lstart[x]; i < f->lstart[x + 1]; i++) {
+		int k = f->lflows[i];
+		if (f->rate[k] > 0)
+			continue;
+		f->rate[k] = level;
+		for (long j = f->first[k]; j < f->first[k + 1]; j++) {
+			int y = f->path[j];
+			p->users[y]--;
+			if (!f->drop[y]++)
+				f->pending[f->npending++] = y;
+		}
+	}
+}
+
+static int flows_settle(struct ll_part *p, int *x, long *by)
+{
+	struct flows *f = (struct flows *)p;
+	int n = f->npending;
+	for (int i = 0; i < n; i++) {
+		x[i] = f->pending[i];
+		by[i] = f->drop[x[i]];
+		f->drop[x[i]] = 0;
+	}
+	f->npending = 0;
+	return n;
+}
+
+static void flows_comm(const struct ll_part *p, double *comm)
+{
+	const struct flows *f = (const struct flows *)p;
+	for (long k = 0; k < f->nflows; k++) {
+		double d = f->bytes[k] / f->rate[k] + f->lat[k];
+		if (d > comm[f->src[k]])
+			comm[f->src[k]] = d;
+		if (d > comm[f->dst[k]])
+			comm[f->dst[k]] = d;
+	}
+}
+
+static void flows_destroy(struct ll_part *p)
+{
+	struct flows *f = (struct flows *)p;
 	if (!f)
 		return;
-	free(f->src), free(f->dst), free(f->bytes), free(f->lat), free(f->first), free(f->pool);
+	free(p->links), free(p->users), free(p->at);
+	free(f->src), free(f->dst), free(f->bytes), free(f->lat), free(f->rate), free(f->first);
+	free(f->path), free(f->users0), free(f->lstart), free(f->lflows), free(f->drop);
+	free(f->pending);
 	free(f);
 }
 
-double cpl_flows_memory(const struct cpl_job_flows *f)
+static double flows_memory(const struct ll_part *p)
 {
+	const struct flows *f = (const struct flows *)p;
 	return sizeof *f +
-	       (double)f->nflows * (sizeof *f->src + sizeof *f->dst + sizeof *f->bytes +
-	                            sizeof *f->lat + sizeof *f->first) +
-	       (double)f->first[f->nflows] * sizeof *f->pool;
+	       (double)f->nflows * (2 * sizeof(int) + 3 * sizeof(double) + sizeof(long)) +
+	       (double)f->ncross * 2 * sizeof(int) +
+	       (double)p->nlinks * (2 * sizeof(int) + 4 * sizeof(long));
+}
+
+static const struct ll_part_ops flows_ops = {
+    .reset = flows_reset,
+    .fill = flows_fill,
+    .settle = flows_settle,
+    .comm = flows_comm,
+    .destroy = flows_destroy,
+    .memory = flows_memory,
+};
+
+int ll_flows_part(const struct plat_machine *m, const struct cpl_job_load *job,
+                  struct ll_part **out)
+{
+	struct flows *f = calloc(1, sizeof *f);
+	*out = NULL;
+	if (!f)
+		return -1;
+	f->base.ops = &flows_ops;
+	f->m = m;
+	f->nodes = job->nodes;
+	cpl_traffic_each(job->traffic, count, f);
+	if (!f->nflows) {
+		free(f);
+		return 0;
+	}
+	size_t nf = (size_t)f->nflows, maxr = (size_t)plat_max_route(m);
+	f->src = malloc(nf * sizeof *f->src);
+	f->dst = malloc(nf * sizeof *f->dst);
+	f->bytes = malloc(nf * sizeof *f->bytes);
+	f->lat = malloc(nf * sizeof *f->lat);
+	f->rate = malloc(nf * sizeof *f->rate);
+	f->first = malloc((nf + 1) * sizeof *f->first);
+	f->path = malloc(nf * (maxr ? maxr : 1) * sizeof *f->path);
+	if (!f->src || !f->dst || !f->bytes || !f->lat || !f->rate || !f->first || !f->path) {
+		flows_destroy(&f->base);
+		return -1;
+	}
+	f->nflows = 0;
+	cpl_traffic_each(job->traffic, add, f);
+	f->first[f->nflows] = f->ncross;
+	int *path = realloc(f->path, (size_t)(f->ncross ? f->ncross : 1) * sizeof *f->path);
+	if (path)
+		f->path = path;
+	f->nodes = NULL; /* borrowed for the build only */
+	if (localize(f)) {
+		flows_destroy(&f->base);
+		return -1;
+	}
+	*out = &f->base;
+	return 0;
 }

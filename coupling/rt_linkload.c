@@ -122,7 +122,7 @@ static int reference_time(struct linkload *l, const struct cpl_traffic *t, doubl
 	struct cpl_job_flows *f;
 	int rc = cpl_flows_build(l->m, &alone, &f, e);
 	if (!rc) {
-		rc = cpl_linkload_run(l->ll, (const struct cpl_job_flows *const *)&f, 1, t_ref, e);
+		rc = cpl_linkload_run(l->ll, &f, 1, t_ref, e);
 		cpl_flows_free(f);
 	}
 	free(ref);
@@ -249,7 +249,7 @@ static int ll_rates(void *self, struct js_sim *sim, double *rates, struct cmn_er
 	if (setup(l, sim, e))
 		return e->code;
 	size_t n = js_sim_rlen(sim);
-	const struct cpl_job_flows **jobs = malloc((n ? n : 1) * sizeof *jobs);
+	struct cpl_job_flows **jobs = malloc((n ? n : 1) * sizeof *jobs);
 	double *t = malloc((n ? n : 1) * sizeof *t);
 	int rc = !jobs || !t ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
 	for (size_t i = 0; !rc && i < n; i++) {

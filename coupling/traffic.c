@@ -516,6 +516,11 @@ double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b)
 	return t->all_row ? dense(t->all_row, t->all_mult, t->all_col, a, b) : 0;
 }
 
+double cpl_traffic_dense(const struct cpl_traffic *t, int a, int b)
+{
+	return dense(t->all_row, t->all_mult, t->all_col, a, b);
+}
+
 int cpl_traffic_each(const struct cpl_traffic *t, int (*fn)(void *ctx, int a, int b, double bytes),
                      void *ctx)
 {

@@ -37,6 +37,8 @@ int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, st
                             struct cmn_err *e);
 /* The bytes rank a sends rank b (0 when none, and for a == b). */
 double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b);
+/* The dense part's share of that (t->all_row set; any a, b). */
+double cpl_traffic_dense(const struct cpl_traffic *t, int a, int b);
 /* Calls fn(ctx, a, b, bytes) for every pair with bytes, sources ascending
  * and destinations ascending within a source; stops at fn's first non-zero
  * return, which it returns. */

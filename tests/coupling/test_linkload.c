@@ -3,8 +3,11 @@
  * per-iteration profiles of the generated kernels. (d-mod-k spreads the
  * flows of two stride placements over different links, so the contending
  * job here shares its nodes' links.) */
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
 
 #include "../helpers.h"
 #include "jobprof.h"
@@ -148,12 +151,134 @@ static void test_profiles(void)
 	cpl_profiles_free(cga);
 }
 
+/* A running set on random nodes: kernel traffics (several sizes) placed on
+ * disjoint random nodes in random rank order. */
+struct scenario {
+	int n;
+	struct cpl_job_load jobs[8];
+	int *nodes[8];
+};
+
+static void place(gsl_rng *rng, const struct plat_machine *m, struct cpl_traffic *tr, int ntr,
+                  struct scenario *sc)
+{
+	char *busy = calloc((size_t)m->nodes, 1);
+	int free_nodes = m->nodes;
+	CU_ASSERT_FATAL(busy != NULL);
+	sc->n = 0;
+	while (sc->n < 8) {
+		const struct cpl_traffic *t = &tr[gsl_rng_uniform_int(rng, (unsigned long)ntr)];
+		if (t->nranks > free_nodes)
+			break;
+		int *nodes = malloc((size_t)t->nranks * sizeof *nodes);
+		CU_ASSERT_FATAL(nodes != NULL);
+		/* the next free nodes from a random one (as first-free leaves
+		 * them), or free nodes anywhere; ranks in node order or not */
+		int next = gsl_rng_uniform(rng) < 0.5,
+		    at = (int)gsl_rng_uniform_int(rng, (unsigned long)m->nodes);
+		for (int r = 0; r < t->nranks; r++) {
+			while (busy[at])
+				at = next ? (at + 1) % m->nodes
+				          : (int)gsl_rng_uniform_int(rng, (unsigned long)m->nodes);
+			busy[at] = 1;
+			nodes[r] = at;
+		}
+		free_nodes -= t->nranks;
+		if (gsl_rng_uniform(rng) < 0.5)
+			gsl_ran_shuffle(rng, nodes, (size_t)t->nranks, sizeof *nodes);
+		sc->nodes[sc->n] = nodes;
+		sc->jobs[sc->n++] = (struct cpl_job_load){t->nranks, nodes, t};
+	}
+	free(busy);
+}
+
+/* Times of a scenario with every job's flows in the given form. */
+static void times_as(const struct plat_machine *m, struct scenario *sc, enum cpl_flows_form form,
+                     double *t, int *aggregated)
+{
+	struct cpl_job_flows *f[8];
+	struct cpl_linkload *ll;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(cpl_linkload_create(m, &ll, &e) == 0);
+	for (int j = 0; j < sc->n; j++) {
+		CU_ASSERT_FATAL(cpl_flows_build_as(m, &sc->jobs[j], form, &f[j], &e) == 0);
+		*aggregated += cpl_flows_aggregated(f[j]);
+	}
+	CU_ASSERT_FATAL(cpl_linkload_run(ll, f, sc->n, t, &e) == 0);
+	for (int j = 0; j < sc->n; j++)
+		cpl_flows_free(f[j]);
+	cpl_linkload_destroy(ll);
+}
+
+/* The aggregate of all-pairs patterns on k-ary n-trees (ll_tree.c) gives
+ * the times of the flows listed one by one, to the last bit: IS and FT
+ * (all-to-all, with the allreduce's and reduce's pairs on top) beside CG
+ * and MG, alone and sharing links, on random nodes of trees of several
+ * arities, depths and tapers. */
+static void test_aggregate(void)
+{
+	static const char *machines[] = {"kary-ntree:k=4,n=3", "kary-ntree:k=3,n=4",
+	                                 "kary-ntree:k=8,n=2", "kary-ntree:k=4,n=3,taper=0.5",
+	                                 "kary-ntree:k=2,n=6"};
+	static const int sizes[] = {2, 5, 12, 16, 23, 32};
+	struct cpl_profiles *pr = profiles("kernels=is/ft/cg/mg,class=S");
+	struct cpl_traffic tr[4 * 6];
+	struct cmn_err e;
+	int ntr = 0;
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 6; i++)
+			CU_ASSERT_FATAL(cpl_traffic_profile(pr, k, sizes[i], &tr[ntr++], &e) == 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 23);
+	int aggregated = 0, differ = 0, runs = 0;
+	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+		struct plat_machine *m = machine(machines[mi]);
+		for (int rep = 0; rep < 12; rep++) {
+			struct scenario sc;
+			/* IS or FT alone, then sharing with the others */
+			place(rng, m, tr, rep < 4 ? 12 : ntr, &sc);
+			if (rep < 4 && sc.n > 1) {
+				for (int j = 1; j < sc.n; j++)
+					free(sc.nodes[j]);
+				sc.n = 1;
+			}
+			double each[8], agg[8];
+			int unused = 0;
+			times_as(m, &sc, CPL_FLOWS_EACH, each, &unused);
+			times_as(m, &sc, CPL_FLOWS_AGGREGATE, agg, &aggregated);
+			for (int j = 0; j < sc.n; j++) {
+				runs++;
+				if (each[j] != agg[j]) {
+					differ++;
+					fprintf(stderr,
+					        "%s: job %d of %d (%d ranks): %.17g flow by flow, "
+					        "%.17g "
+					        "in aggregate\n",
+					        machines[mi], j, sc.n, sc.jobs[j].nranks, each[j],
+					        agg[j]);
+				}
+			}
+			for (int j = 0; j < sc.n; j++)
+				free(sc.nodes[j]);
+		}
+		plat_machine_destroy(m);
+	}
+	CU_ASSERT(differ == 0);
+	CU_ASSERT(aggregated > 20); /* the aggregate was taken */
+	CU_ASSERT(runs > 100);
+	for (int i = 0; i < ntr; i++)
+		cpl_traffic_free(&tr[i]);
+	gsl_rng_free(rng);
+	cpl_profiles_free(pr);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("linkload", NULL, NULL);
 	CU_add_test(s, "max-min shares by hand", test_shares);
 	CU_add_test(s, "contention on a tree where routes share links", test_tree_contention);
 	CU_add_test(s, "per-iteration profiles", test_profiles);
+	CU_add_test(s, "all-pairs patterns in aggregate = flow by flow", test_aggregate);
 }
 
 int main(int argc, char **argv)

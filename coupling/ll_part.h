@@ -1,0 +1,51 @@
+/* What the max-min computation of linkload.c sees of a job's flows: parts,
+ * each using some links (machine link ids) with a number of active flows
+ * on each, that freeze their flows when links fill and say which counts
+ * changed. Two kinds: the flows one by one (ll_flows.c) and, on k-ary
+ * n-trees, a job's all-pairs pattern counted in aggregate (ll_tree.c).
+ * Internal to the linkload model. */
+#ifndef CPL_LL_PART_H
+#define CPL_LL_PART_H
+
+#include "../platforms/platform.h"
+
+struct ll_part;
+
+struct ll_part_ops {
+	/* Every flow active again, users = the initial counts. */
+	void (*reset)(struct ll_part *p);
+	/* Local link x filled in the round at this level: its active flows
+	 * freeze at rate level. */
+	void (*fill)(struct ll_part *p, int x, double level);
+	/* After a round's fills: the local links whose user counts dropped,
+	 * into x[] with the drop into by[] (users updated); returns how many. */
+	int (*settle)(struct ll_part *p, int *x, long *by);
+	/* Each rank's slowest flow (bytes / rate + latency) into comm[rank]
+	 * where larger. */
+	void (*comm)(const struct ll_part *p, double *comm);
+	void (*destroy)(struct ll_part *p);
+	double (*memory)(const struct ll_part *p); /* bytes */
+};
+
+struct ll_part {
+	const struct ll_part_ops *ops;
+	int nlinks;
+	int *links;  /* machine link ids, each once */
+	long *users; /* active flows on each, during a computation */
+	int *at;     /* the computation's index of each link */
+	int touched; /* a fill reached it in the current round */
+};
+
+/* The flows one by one; *out = NULL when the job has no flow. 0 or -1 out
+ * of memory. */
+struct cpl_job_load;
+int ll_flows_part(const struct plat_machine *m, const struct cpl_job_load *job,
+                  struct ll_part **out);
+/* The all-pairs pattern in aggregate: *out = NULL where it does not apply
+ * (not a k-ary n-tree, links of different latencies, no dense part
+ * reaching every pair, two ranks on a node, more than 4 bytes classes, a
+ * listed pair below its dense share). 0 or -1 out of memory. */
+int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job,
+                 struct ll_part **out);
+
+#endif
