@@ -2,6 +2,7 @@
  * jobs (linkload.h): progressive filling on the links the jobs use. */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ struct cpl_linkload {
 	double *ccap, *cbw;
 	long *cn, *ccount;
 	int *chead, *active, *sat;
+	struct group *groups; /* regroup()'s table */
+	long capg;
 	/* the parts on each used link: (mpart, mloc)[mstart[u] .. mstart[u + 1]) */
 	long capm;
 	int *mpart, *mloc;
@@ -42,6 +45,7 @@ struct cpl_linkload {
 	long *sby;
 	double *comm; /* per rank of one job */
 	int capr;
+	struct cpl_linkload_stats stats;
 };
 
 struct cpl_job_flows {
@@ -84,9 +88,8 @@ void cpl_linkload_destroy(struct cpl_linkload *ll)
 		return;
 	free_links(ll);
 	free_classes(ll);
-	free(ll->slot), free(ll->mpart), free(ll->mloc), free(ll->tparts), free(ll->sx),
-	    free(ll->sby);
-	free(ll->comm);
+	free(ll->slot), free(ll->mpart), free(ll->mloc), free(ll->tparts), free(ll->sx);
+	free(ll->sby), free(ll->groups), free(ll->comm);
 	free(ll);
 }
 
@@ -209,50 +212,68 @@ static void leave(struct cpl_linkload *ll, int u)
 	ll->cls[u] = -1;
 }
 
-struct link_key {
+/* A slot of the table that regroup() groups links with: (old class, its
+ * bandwidth, new users) -> new class. */
+struct group {
 	double bw;
 	long n;
-	int c, u;
+	int c, to, used;
 };
 
-static int cmp_key(const void *a, const void *b)
+static uint64_t mix(uint64_t h)
 {
-	const struct link_key *x = a, *y = b;
-	if (x->c != y->c)
-		return (x->c > y->c) - (x->c < y->c);
-	if (x->bw != y->bw)
-		return (x->bw > y->bw) - (x->bw < y->bw);
-	if (x->n != y->n)
-		return (x->n > y->n) - (x->n < y->n);
-	return (x->u > y->u) - (x->u < y->u);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdU;
+	h ^= h >> 33;
+	return h;
 }
 
-/* Moves the links of keys (sorted) into new classes, one per run of equal
- * (class, bandwidth, users); the residual is the old class's (bandwidth
- * when c < 0); links without users leave. -1 when out of memory. */
-static int regroup(struct cpl_linkload *ll, struct link_key *keys, long nk, int *nactive)
+/* Moves links u[0 .. nk) into new classes, one per (class, bandwidth,
+ * users) among them (class -1: none yet, residual = bandwidth); the links
+ * left without users leave. The classes are found by hashing (order does
+ * not matter: every class goes through the same arithmetic). -1 when out
+ * of memory. */
+static int regroup(struct cpl_linkload *ll, const int *u, long nk, int *nactive)
 {
-	for (long i = 0; i < nk;) {
-		long j = i;
-		while (j < nk && keys[j].c == keys[i].c && keys[j].bw == keys[i].bw &&
-		       keys[j].n == keys[i].n)
-			j++;
-		int old = keys[i].c, c = -1;
-		if (keys[i].n > 0) {
-			c = new_class(ll, old >= 0 ? ll->ccap[old] : keys[i].bw, keys[i].bw,
-			              keys[i].n);
-			if (c < 0)
-				return -1;
-			ll->active[(*nactive)++] = c;
-		}
-		for (; i < j; i++) {
-			if (ll->cls[keys[i].u] >= 0)
-				leave(ll, keys[i].u);
-			if (c >= 0)
-				join(ll, keys[i].u, c);
-		}
+	long size = 16;
+	while (size < 2 * nk)
+		size *= 2;
+	if (size > ll->capg) {
+		free(ll->groups);
+		ll->groups = calloc((size_t)size, sizeof *ll->groups);
+		ll->capg = ll->groups ? size : 0;
+		if (!ll->groups)
+			return -1;
 	}
-	return 0;
+	struct group *g = ll->groups;
+	uint64_t mask = (uint64_t)size - 1;
+	int rc = 0;
+	for (long i = 0; i < nk; i++) {
+		int c = ll->cls[u[i]];
+		double bw = c >= 0 ? ll->cbw[c] : ll->m->links[ll->ulink[u[i]]].bw_bps;
+		long n = ll->users[u[i]];
+		uint64_t bits;
+		memcpy(&bits, &bw, sizeof bits);
+		uint64_t h = mix(mix((uint64_t)(int64_t)c ^ mix(bits)) ^ (uint64_t)n) & mask;
+		while (g[h].used && (g[h].c != c || g[h].n != n || g[h].bw != bw))
+			h = (h + 1) & mask;
+		if (!g[h].used) {
+			g[h] = (struct group){bw, n, c, -1, 1};
+			if (n > 0) {
+				g[h].to = new_class(ll, c >= 0 ? ll->ccap[c] : bw, bw, n);
+				if (g[h].to < 0)
+					rc = -1;
+				else
+					ll->active[(*nactive)++] = g[h].to;
+			}
+		}
+		if (c >= 0)
+			leave(ll, u[i]);
+		if (g[h].to >= 0)
+			join(ll, u[i], g[h].to);
+	}
+	memset(g, 0, (size_t)size * sizeof *g);
+	return rc;
 }
 
 /* The parts of a round's full links freeze their flows; the links whose
@@ -272,6 +293,7 @@ static long settle_round(struct cpl_linkload *ll, struct ll_part *const *parts, 
 					ll->tparts[ntouched++] = ll->mpart[q];
 				}
 			}
+	ll->stats.settles += ntouched;
 	for (int i = 0; i < ntouched; i++) {
 		struct ll_part *p = parts[ll->tparts[i]];
 		int n = p->ops->settle(p, ll->sx, ll->sby);
@@ -290,21 +312,18 @@ static long settle_round(struct cpl_linkload *ll, struct ll_part *const *parts, 
 
 static int fill(struct cpl_linkload *ll, struct ll_part *const *parts, long nu)
 {
-	const struct plat_link *links = ll->m->links;
-	struct link_key *keys = malloc((size_t)(nu ? nu : 1) * sizeof *keys);
-	int nactive = 0, rc = 0;
-	if (!keys)
-		return -1;
+	int nactive = 0;
 	ll->nc = 0;
 	for (long u = 0; u < nu; u++) {
 		ll->cls[u] = -1;
-		keys[u] = (struct link_key){links[ll->ulink[u]].bw_bps, ll->users[u], -1, (int)u};
+		ll->changed[u] = (int)u;
 	}
-	qsort(keys, (size_t)nu, sizeof *keys, cmp_key);
-	if (regroup(ll, keys, nu, &nactive))
-		rc = -1;
+	if (regroup(ll, ll->changed, nu, &nactive))
+		return -1;
 	double level = 0;
-	while (!rc && nactive > 0) {
+	while (nactive > 0) {
+		ll->stats.rounds++;
+		ll->stats.class_rounds += nactive;
 		double inc = INFINITY;
 		for (int i = 0; i < nactive; i++) {
 			int c = ll->active[i];
@@ -320,28 +339,28 @@ static int fill(struct cpl_linkload *ll, struct ll_part *const *parts, long nu)
 				ll->sat[nsat++] = c;
 		}
 		long nchanged = settle_round(ll, parts, nsat, level);
-		for (long i = 0; i < nchanged; i++) {
-			int u = ll->changed[i];
-			ll->mark[u] = 0;
-			keys[i] =
-			    (struct link_key){ll->cbw[ll->cls[u]], ll->users[u], ll->cls[u], u};
-		}
-		qsort(keys, (size_t)nchanged, sizeof *keys, cmp_key);
-		if (regroup(ll, keys, nchanged, &nactive))
-			rc = -1;
+		for (long i = 0; i < nchanged; i++)
+			ll->mark[ll->changed[i]] = 0;
+		if (regroup(ll, ll->changed, nchanged, &nactive))
+			return -1;
 		int kept = 0;
 		for (int i = 0; i < nactive; i++)
 			if (ll->ccount[ll->active[i]] > 0)
 				ll->active[kept++] = ll->active[i];
 		nactive = kept;
 	}
-	free(keys);
-	return rc;
+	return 0;
+}
+
+void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s)
+{
+	*s = ll->stats;
 }
 
 int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,
                      struct cmn_err *e)
 {
+	ll->stats.runs++;
 	int np = 0, nr = 1, nx = 1;
 	long nm = 0;
 	struct ll_part **parts = malloc((size_t)(n ? n : 1) * sizeof *parts);

@@ -61,6 +61,14 @@ void cpl_linkload_destroy(struct cpl_linkload *ll); /* NULL: nothing */
 int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,
                      struct cmn_err *e);
 
+/* What the computations of ll did so far. */
+struct cpl_linkload_stats {
+	long runs, rounds;
+	double class_rounds; /* classes of links processed over the rounds */
+	double settles;      /* parts that settled fills over the rounds */
+};
+void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s);
+
 /* The same for jobs given by their nodes and traffic (routes built and
  * freed inside). */
 int cpl_linkload_times(const struct plat_machine *m, const struct cpl_job_load *jobs, int n,

@@ -40,7 +40,8 @@ struct linkload {
 	struct cached *cache;
 	int ncache, capcache;
 	long clock;
-	double spare; /* bytes of the held traffics without users */
+	double spare;         /* bytes of the held traffics without users */
+	long profiles, again; /* traffics computed, of which again after a drop */
 	const struct plat_machine *m;
 	struct cpl_linkload *ll;
 	/* by job index (njobs entries) */
@@ -157,6 +158,8 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 		return i;
 	if (cpl_traffic_profile(l->prof, k, n, &c->tr, e))
 		return -1;
+	l->profiles++;
+	l->again += !isnan(c->t_ref);
 	if (isnan(c->t_ref) && reference_time(l, &c->tr, &c->t_ref, e)) {
 		cpl_traffic_free(&c->tr);
 		return -1;
@@ -303,6 +306,18 @@ static double ll_resize_iter(void *self, struct js_sim *sim, int j, const int *n
 	return t_from > 0 ? from_iter_s * l->cache[b].t_ref / t_from : from_iter_s;
 }
 
+static void ll_report(void *self, FILE *f)
+{
+	const struct linkload *l = self;
+	struct cpl_linkload_stats s = {0};
+	if (l->ll)
+		cpl_linkload_stats(l->ll, &s);
+	fprintf(f,
+	        "linkload: %ld sharing computations, %ld rounds (%.3g link classes, %.3g part "
+	        "updates); %ld traffics computed (%ld again after a drop), %d kept\n",
+	        s.runs, s.rounds, s.class_rounds, s.settles, l->profiles, l->again, l->ncache);
+}
+
 const struct js_runtime_ops cpl_rt_linkload_ops = {
     .base = {"linkload",
              "emergent: iteration time from every running job's traffic routed on the "
@@ -312,5 +327,6 @@ const struct js_runtime_ops cpl_rt_linkload_ops = {
     .destroy = ll_destroy,
     .work_s = ll_work,
     .rates = ll_rates,
+    .report = ll_report,
     .resize_iter = ll_resize_iter,
 };
