@@ -121,9 +121,9 @@ static void flush(struct run *u)
 
 static void add_sparse(struct run *u, int a, int b, double bytes)
 {
-	if (!(bytes > 0) || a == b) /* empty messages (barriers) and self-messages */
+	if (bytes == 0 || a == b) /* empty messages (barriers) and self-messages */
 		return;
-	if (!whole(bytes)) {
+	if (!whole(bytes)) { /* a fraction, too large, or a generator's negative size */
 		u->inexact = 1;
 		return;
 	}

@@ -4,6 +4,7 @@
  * two, primes, FT's 1-D and 2-D layouts), equal to the last bit; and a
  * matrix round trip. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../helpers.h"
 #include "jobprof.h"
@@ -93,11 +94,32 @@ static void test_matrix(void)
 	cpl_traffic_free(&t);
 }
 
+/* A generator's message of a negative size (LU on 26 ranks of class S: 2
+ * x 13 ranks for 12 x 12 points, an empty column) is refused as the trace
+ * checker refuses it (main's message: the trace, its line, the rank and
+ * the action), not dropped. */
+static void test_generator_bug(void)
+{
+	struct cpl_profiles *pr = profiles("kernels=lu,class=S");
+	struct cpl_traffic t;
+	struct cmn_err e;
+	CU_ASSERT(cpl_traffic_profile(pr, 0, 26, &t, &e) != 0);
+	CU_ASSERT(strstr(e.msg, "generated lu.S.26") != NULL);
+	CU_ASSERT(
+	    strstr(e.msg, "lu.S.26:30: error: rank 24: send: count -40 is not a whole number") !=
+	    NULL);
+	CU_ASSERT(t.flops == NULL);
+	CU_ASSERT_FATAL(cpl_traffic_profile(pr, 0, 13, &t, &e) == 0); /* 1 x 13: no empty column */
+	cpl_traffic_free(&t);
+	cpl_profiles_free(pr);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
 	CU_add_test(s, "every kernel equal to the dense matrices", test_kernels);
 	CU_add_test(s, "from a matrix", test_matrix);
+	CU_add_test(s, "a generator's negative size refused", test_generator_bug);
 }
 
 int main(int argc, char **argv)
