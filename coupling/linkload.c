@@ -1,6 +1,5 @@
 /* Max-min fair sharing of link bandwidth among the flows of the running
  * jobs (linkload.h): progressive filling on the links the jobs use. */
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,38 +7,37 @@
 
 #include "linkload.h"
 #include "ll_part.h"
+#include "ll_queue.h"
 
-#define FULL       1e-9 /* a link is full within this fraction of its bandwidth */
-#define TREE_RANKS 32   /* ranks from which an all-pairs pattern is counted in aggregate */
+#define FULL        1e-9 /* a link is full within this fraction of its bandwidth */
+#define TREE_RANKS  32   /* ranks from which a job's all-pairs patterns are counted in aggregate */
+#define GROUP_RANKS 16   /* ... and its groups of ranks exchanging all pairs, from this size */
 
-/* Progressive filling as rounds: each round raises every active flow by
- * the smallest share left on a link (inc = min residual / users), takes
- * inc x users off every link with users, and freezes the flows of every
- * link left within FULL of its bandwidth. Links whose residual and user
- * count are equal go through the same arithmetic, so they are kept in
- * classes and each round computes once per class: a link leaves its class
- * when its user count changes (the links of one class whose counts change
- * alike form a new one). The results are those of the link-by-link rounds
- * to the last bit. */
+/* Progressive filling driven by events: the level of every active flow
+ * rises together; a link with residual R and n active flows at level
+ * lam fills at level lam + R / n. The next event is the lowest such level;
+ * at it, every link left within FULL of its bandwidth counts as full and
+ * freezes its active flows at that level, and the links whose user counts
+ * drop take their residual to that level (R -= (level - lam) n) before the
+ * new count. Links wait in a queue by filling level (ll_queue.h), so
+ * an event costs the links it changes (times log links), not every link.
+ * A link's arithmetic depends only on the levels at which its user count
+ * changes, so the same flows in any form give the same results. */
 struct cpl_linkload {
 	const struct plat_machine *m;
-	int *slot; /* machine link -> its index among the used links, or -1 */
-	/* per used link */
+	int *slot;       /* machine link -> its index among the used links, or -1 */
+	double full_gap; /* FULL x the largest bandwidth: no full link fills later */
+	/* per used link: its state, and where its parts are */
 	long capu;
-	int *ulink, *cls, *next, *prev, *changed;
-	long *users, *mstart;
-	char *mark;
-	/* per class: residual, bandwidth, users of each member, members */
-	long capc, nc;
-	double *ccap, *cbw;
-	long *cn, *ccount;
-	int *chead, *active, *sat;
-	struct group *groups; /* regroup()'s table */
-	long capg;
+	struct ll_link *l;
+	int *changed;
+	long *mstart;
+	struct ll_queue queue;
+	int *fullv; /* the links full at the current event */
 	/* the parts on each used link: (mpart, mloc)[mstart[u] .. mstart[u + 1]) */
 	long capm;
 	int *mpart, *mloc;
-	/* the parts a round touched; a part's settled links */
+	/* the parts an event touched; a part's settled links */
 	int capp, capx;
 	int *tparts, *sx;
 	long *sby;
@@ -50,9 +48,9 @@ struct cpl_linkload {
 
 struct cpl_job_flows {
 	int nranks;
-	const double *flops;  /* borrowed from the traffic */
-	struct ll_part *part; /* NULL: no flow */
-	int aggregated;
+	const double *flops; /* borrowed from the traffic */
+	int nparts;          /* 0: no flow */
+	struct ll_part **parts;
 };
 
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e)
@@ -64,22 +62,20 @@ int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	ll->m = m;
-	for (int i = 0; i < m->nlinks; i++)
+	for (int i = 0; i < m->nlinks; i++) {
 		ll->slot[i] = -1;
+		if (FULL * m->links[i].bw_bps > ll->full_gap)
+			ll->full_gap = FULL * m->links[i].bw_bps;
+	}
 	*out = ll;
 	return 0;
 }
 
 static void free_links(struct cpl_linkload *ll)
 {
-	free(ll->ulink), free(ll->cls), free(ll->next), free(ll->prev), free(ll->changed);
-	free(ll->users), free(ll->mstart), free(ll->mark);
-}
-
-static void free_classes(struct cpl_linkload *ll)
-{
-	free(ll->ccap), free(ll->cbw), free(ll->cn), free(ll->ccount), free(ll->chead);
-	free(ll->active), free(ll->sat);
+	free(ll->l), free(ll->changed), free(ll->mstart);
+	free(ll->fullv);
+	ll_queue_free(&ll->queue);
 }
 
 void cpl_linkload_destroy(struct cpl_linkload *ll)
@@ -87,9 +83,8 @@ void cpl_linkload_destroy(struct cpl_linkload *ll)
 	if (!ll)
 		return;
 	free_links(ll);
-	free_classes(ll);
 	free(ll->slot), free(ll->mpart), free(ll->mloc), free(ll->tparts), free(ll->sx);
-	free(ll->sby), free(ll->groups), free(ll->comm);
+	free(ll->sby), free(ll->comm);
 	free(ll);
 }
 
@@ -109,16 +104,12 @@ static int room(struct cpl_linkload *ll, long nu, long nm, int np, int nx, int n
 		free_links(ll);
 		size_t z = (size_t)nu;
 		ll->capu = nu;
-		ll->ulink = malloc(z * sizeof *ll->ulink);
-		ll->cls = malloc(z * sizeof *ll->cls);
-		ll->next = malloc(z * sizeof *ll->next);
-		ll->prev = malloc(z * sizeof *ll->prev);
+		ll->l = calloc(z, sizeof *ll->l);
 		ll->changed = malloc(z * sizeof *ll->changed);
-		ll->users = malloc(z * sizeof *ll->users);
 		ll->mstart = malloc((z + 1) * sizeof *ll->mstart);
-		ll->mark = calloc(z, 1);
-		if (!ll->ulink || !ll->cls || !ll->next || !ll->prev || !ll->changed ||
-		    !ll->users || !ll->mstart || !ll->mark) {
+		ll->fullv = malloc(z * sizeof *ll->fullv);
+		if (!ll->l || !ll->changed || !ll->mstart || !ll->fullv ||
+		    ll_queue_room(&ll->queue, nu)) {
 			ll->capu = 0;
 			return -1;
 		}
@@ -149,150 +140,57 @@ static int room(struct cpl_linkload *ll, long nu, long nm, int np, int nx, int n
 	return 0;
 }
 
-/* A new empty class; -1 when out of memory. */
-static int new_class(struct cpl_linkload *ll, double cap, double bw, long n)
+/* Link u's filling level after its state changed. */
+static void set_key(struct cpl_linkload *ll, int u)
 {
-	if (ll->nc == ll->capc) {
-		long cap2 = ll->capc ? 2 * ll->capc : 1024;
-		double *a = realloc(ll->ccap, (size_t)cap2 * sizeof *a);
-		if (a)
-			ll->ccap = a;
-		double *b = realloc(ll->cbw, (size_t)cap2 * sizeof *b);
-		if (b)
-			ll->cbw = b;
-		long *c = realloc(ll->cn, (size_t)cap2 * sizeof *c);
-		if (c)
-			ll->cn = c;
-		long *d = realloc(ll->ccount, (size_t)cap2 * sizeof *d);
-		if (d)
-			ll->ccount = d;
-		int *h = realloc(ll->chead, (size_t)cap2 * sizeof *h);
-		if (h)
-			ll->chead = h;
-		int *x = realloc(ll->active, (size_t)cap2 * sizeof *x);
-		if (x)
-			ll->active = x;
-		int *y = realloc(ll->sat, (size_t)cap2 * sizeof *y);
-		if (y)
-			ll->sat = y;
-		if (!a || !b || !c || !d || !h || !x || !y)
-			return -1;
-		ll->capc = cap2;
+	struct ll_link *l = &ll->l[u];
+	if (l->users > 0)
+		l->key = l->lam + l->res / (double)l->users;
+}
+
+/* Whether link u is full at level x (within FULL of its bandwidth). */
+static int full_at(const struct cpl_linkload *ll, int u, double x)
+{
+	const struct ll_link *l = &ll->l[u];
+	return !(l->res - (x - l->lam) * (double)l->users > FULL * l->bw);
+}
+
+/* The links full at the next event's level x (the lowest filling level:
+ * that link is full whatever the rounding), out of the queue into fullv;
+ * how many. Only links filling within full_gap of x can be. */
+static int take_full(struct cpl_linkload *ll, double x)
+{
+	int nfull = 0, nback = 0, u;
+	while ((u = ll_queue_front(&ll->queue, ll->l)) >= 0 && ll->l[u].key <= x + ll->full_gap) {
+		ll_queue_pop(&ll->queue);
+		if (!nfull || full_at(ll, u, x))
+			ll->fullv[nfull++] = u;
+		else
+			ll->changed[nback++] = u; /* not full yet: back after */
 	}
-	int c = (int)ll->nc++;
-	ll->ccap[c] = cap;
-	ll->cbw[c] = bw;
-	ll->cn[c] = n;
-	ll->ccount[c] = 0;
-	ll->chead[c] = -1;
-	return c;
+	for (int i = 0; i < nback; i++)
+		ll_queue_push(&ll->queue, ll->changed[i], ll->l[ll->changed[i]].key);
+	return nfull;
 }
 
-static void join(struct cpl_linkload *ll, int u, int c)
-{
-	ll->cls[u] = c;
-	ll->prev[u] = -1;
-	ll->next[u] = ll->chead[c];
-	if (ll->chead[c] >= 0)
-		ll->prev[ll->chead[c]] = u;
-	ll->chead[c] = u;
-	ll->ccount[c]++;
-}
-
-static void leave(struct cpl_linkload *ll, int u)
-{
-	int c = ll->cls[u];
-	if (ll->prev[u] >= 0)
-		ll->next[ll->prev[u]] = ll->next[u];
-	else
-		ll->chead[c] = ll->next[u];
-	if (ll->next[u] >= 0)
-		ll->prev[ll->next[u]] = ll->prev[u];
-	ll->ccount[c]--;
-	ll->cls[u] = -1;
-}
-
-/* A slot of the table that regroup() groups links with: (old class, its
- * bandwidth, new users) -> new class. */
-struct group {
-	double bw;
-	long n;
-	int c, to, used;
-};
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdU;
-	h ^= h >> 33;
-	return h;
-}
-
-/* Moves links u[0 .. nk) into new classes, one per (class, bandwidth,
- * users) among them (class -1: none yet, residual = bandwidth); the links
- * left without users leave. The classes are found by hashing (order does
- * not matter: every class goes through the same arithmetic). -1 when out
- * of memory. */
-static int regroup(struct cpl_linkload *ll, const int *u, long nk, int *nactive)
-{
-	long size = 16;
-	while (size < 2 * nk)
-		size *= 2;
-	if (size > ll->capg) {
-		free(ll->groups);
-		ll->groups = calloc((size_t)size, sizeof *ll->groups);
-		ll->capg = ll->groups ? size : 0;
-		if (!ll->groups)
-			return -1;
-	}
-	struct group *g = ll->groups;
-	uint64_t mask = (uint64_t)size - 1;
-	int rc = 0;
-	for (long i = 0; i < nk; i++) {
-		int c = ll->cls[u[i]];
-		double bw = c >= 0 ? ll->cbw[c] : ll->m->links[ll->ulink[u[i]]].bw_bps;
-		long n = ll->users[u[i]];
-		uint64_t bits;
-		memcpy(&bits, &bw, sizeof bits);
-		uint64_t h = mix(mix((uint64_t)(int64_t)c ^ mix(bits)) ^ (uint64_t)n) & mask;
-		while (g[h].used && (g[h].c != c || g[h].n != n || g[h].bw != bw))
-			h = (h + 1) & mask;
-		if (!g[h].used) {
-			g[h] = (struct group){bw, n, c, -1, 1};
-			if (n > 0) {
-				g[h].to = new_class(ll, c >= 0 ? ll->ccap[c] : bw, bw, n);
-				if (g[h].to < 0)
-					rc = -1;
-				else
-					ll->active[(*nactive)++] = g[h].to;
-			}
-		}
-		if (c >= 0)
-			leave(ll, u[i]);
-		if (g[h].to >= 0)
-			join(ll, u[i], g[h].to);
-	}
-	memset(g, 0, (size_t)size * sizeof *g);
-	return rc;
-}
-
-/* The parts of a round's full links freeze their flows; the links whose
- * user counts change go to the changed list. */
-static long settle_round(struct cpl_linkload *ll, struct ll_part *const *parts, int nsat,
-                         double level)
+/* The parts of an event's full links freeze their flows at level x; the
+ * links whose user counts drop take their residual to x, then their new
+ * count and filling level. */
+static void settle_event(struct cpl_linkload *ll, struct ll_part *const *parts, int nfull, double x)
 {
 	long nchanged = 0;
 	int ntouched = 0;
-	for (int i = 0; i < nsat; i++)
-		for (int u = ll->chead[ll->sat[i]]; u >= 0; u = ll->next[u])
-			for (long q = ll->mstart[u]; q < ll->mstart[u + 1]; q++) {
-				struct ll_part *p = parts[ll->mpart[q]];
-				p->ops->fill(p, ll->mloc[q], level);
-				if (!p->touched) {
-					p->touched = 1;
-					ll->tparts[ntouched++] = ll->mpart[q];
-				}
+	for (int i = 0; i < nfull; i++) {
+		int u = ll->fullv[i];
+		for (long q = ll->mstart[u]; q < ll->mstart[u + 1]; q++) {
+			struct ll_part *p = parts[ll->mpart[q]];
+			p->ops->fill(p, ll->mloc[q], x);
+			if (!p->touched) {
+				p->touched = 1;
+				ll->tparts[ntouched++] = ll->mpart[q];
 			}
+		}
+	}
 	ll->stats.settles += ntouched;
 	for (int i = 0; i < ntouched; i++) {
 		struct ll_part *p = parts[ll->tparts[i]];
@@ -300,56 +198,41 @@ static long settle_round(struct cpl_linkload *ll, struct ll_part *const *parts, 
 		p->touched = 0;
 		for (int k = 0; k < n; k++) {
 			int u = p->at[ll->sx[k]];
-			ll->users[u] -= ll->sby[k];
-			if (!ll->mark[u]) {
-				ll->mark[u] = 1;
+			struct ll_link *l = &ll->l[u];
+			if (!l->mark) {
+				l->mark = 1;
 				ll->changed[nchanged++] = u;
+				l->res -= (x - l->lam) * (double)l->users;
+				l->lam = x;
 			}
+			l->users -= ll->sby[k];
 		}
 	}
-	return nchanged;
+	ll->stats.link_updates += nchanged;
+	for (long i = 0; i < nchanged; i++) {
+		ll->l[ll->changed[i]].mark = 0;
+		set_key(ll, ll->changed[i]);
+	}
 }
 
-static int fill(struct cpl_linkload *ll, struct ll_part *const *parts, long nu)
+static void fill(struct cpl_linkload *ll, struct ll_part *const *parts, long nu)
 {
-	int nactive = 0;
-	ll->nc = 0;
 	for (long u = 0; u < nu; u++) {
-		ll->cls[u] = -1;
-		ll->changed[u] = (int)u;
+		ll->l[u].res = ll->l[u].bw;
+		ll->l[u].lam = 0;
+		set_key(ll, (int)u);
 	}
-	if (regroup(ll, ll->changed, nu, &nactive))
-		return -1;
-	double level = 0;
-	while (nactive > 0) {
-		ll->stats.rounds++;
-		ll->stats.class_rounds += nactive;
-		double inc = INFINITY;
-		for (int i = 0; i < nactive; i++) {
-			int c = ll->active[i];
-			if (ll->ccap[c] / (double)ll->cn[c] < inc)
-				inc = ll->ccap[c] / (double)ll->cn[c];
-		}
-		level += inc;
-		int nsat = 0;
-		for (int i = 0; i < nactive; i++) {
-			int c = ll->active[i];
-			ll->ccap[c] -= inc * (double)ll->cn[c];
-			if (!(ll->ccap[c] > FULL * ll->cbw[c]))
-				ll->sat[nsat++] = c;
-		}
-		long nchanged = settle_round(ll, parts, nsat, level);
-		for (long i = 0; i < nchanged; i++)
-			ll->mark[ll->changed[i]] = 0;
-		if (regroup(ll, ll->changed, nchanged, &nactive))
-			return -1;
-		int kept = 0;
-		for (int i = 0; i < nactive; i++)
-			if (ll->ccount[ll->active[i]] > 0)
-				ll->active[kept++] = ll->active[i];
-		nactive = kept;
+	ll_queue_start(&ll->queue, ll->l, nu);
+	int u;
+	while ((u = ll_queue_front(&ll->queue, ll->l)) >= 0) {
+		double x = ll->l[u].key;
+		int nfull = take_full(ll, x);
+		ll->stats.events++;
+		settle_event(ll, parts, nfull, x);
+		for (int i = 0; i < nfull; i++) /* none: their flows froze */
+			if (ll->l[ll->fullv[i]].users > 0)
+				ll_queue_push(&ll->queue, ll->fullv[i], ll->l[ll->fullv[i]].key);
 	}
-	return 0;
 }
 
 void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s)
@@ -363,18 +246,21 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 	ll->stats.runs++;
 	int np = 0, nr = 1, nx = 1;
 	long nm = 0;
-	struct ll_part **parts = malloc((size_t)(n ? n : 1) * sizeof *parts);
+	for (int j = 0; j < n; j++)
+		np += jobs[j]->nparts;
+	struct ll_part **parts = malloc((size_t)(np ? np : 1) * sizeof *parts);
 	if (!parts)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	np = 0;
 	for (int j = 0; j < n; j++) {
 		nr = jobs[j]->nranks > nr ? jobs[j]->nranks : nr;
-		if (!jobs[j]->part)
-			continue;
-		struct ll_part *p = parts[np++] = jobs[j]->part;
-		p->ops->reset(p);
-		p->touched = 0;
-		nm += p->nlinks;
-		nx = p->nlinks > nx ? p->nlinks : nx;
+		for (int i = 0; i < jobs[j]->nparts; i++) {
+			struct ll_part *p = parts[np++] = jobs[j]->parts[i];
+			p->ops->reset(p);
+			p->touched = 0;
+			nm += p->nlinks;
+			nx = p->nlinks > nx ? p->nlinks : nx;
+		}
 	}
 	/* the used links, their user counts and their parts */
 	long nu = 0;
@@ -387,13 +273,15 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 		}
 	int rc = room(ll, nu, nm, np, nx, nr);
 	if (!rc) {
-		memset(ll->users, 0, (size_t)nu * sizeof *ll->users);
+		for (long u = 0; u < nu; u++)
+			ll->l[u].users = 0;
 		memset(ll->mstart, 0, ((size_t)nu + 1) * sizeof *ll->mstart);
 		for (int i = 0; i < np; i++)
 			for (int x = 0; x < parts[i]->nlinks; x++) {
 				int u = parts[i]->at[x];
-				ll->ulink[u] = parts[i]->links[x];
-				ll->users[u] += parts[i]->users[x];
+				ll->l[u].id = parts[i]->links[x];
+				ll->l[u].bw = ll->m->links[ll->l[u].id].bw_bps;
+				ll->l[u].users += parts[i]->users[x];
 				ll->mstart[u + 1]++;
 			}
 		for (long u = 0; u < nu; u++)
@@ -407,7 +295,7 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 		for (long u = nu; u > 0; u--)
 			ll->mstart[u] = ll->mstart[u - 1];
 		ll->mstart[0] = 0;
-		rc = fill(ll, parts, nu);
+		fill(ll, parts, nu);
 	}
 	for (int i = 0; i < np; i++)
 		for (int x = 0; x < parts[i]->nlinks; x++)
@@ -420,8 +308,8 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 		double *comm = ll->comm;
 		for (int a = 0; a < jobs[j]->nranks; a++)
 			comm[a] = 0;
-		if (jobs[j]->part)
-			jobs[j]->part->ops->comm(jobs[j]->part, comm);
+		for (int i = 0; i < jobs[j]->nparts; i++)
+			jobs[j]->parts[i]->ops->comm(jobs[j]->parts[i], comm);
 		t[j] = 0;
 		for (int a = 0; a < jobs[j]->nranks; a++) {
 			double x = jobs[j]->flops[a] / ll->m->speed_flops + comm[a];
@@ -439,13 +327,10 @@ int cpl_flows_build_as(const struct plat_machine *m, const struct cpl_job_load *
 	*out = NULL;
 	if (!f)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	int rc = 0;
-	if (form == CPL_FLOWS_AGGREGATE || (form == CPL_FLOWS_AUTO && job->nranks >= TREE_RANKS))
-		rc = ll_tree_part(m, job, &f->part);
-	f->aggregated = f->part != NULL;
-	if (!rc && !f->part)
-		rc = ll_flows_part(m, job, &f->part);
-	if (rc) {
+	int min_group = form == CPL_FLOWS_AGGREGATE                           ? 3
+	                : form == CPL_FLOWS_AUTO && job->nranks >= TREE_RANKS ? GROUP_RANKS
+	                                                                      : 0;
+	if (ll_job_parts(m, job, min_group, &f->parts, &f->nparts)) {
 		free(f);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
@@ -463,21 +348,28 @@ int cpl_flows_build(const struct plat_machine *m, const struct cpl_job_load *job
 
 int cpl_flows_aggregated(const struct cpl_job_flows *f)
 {
-	return f->aggregated;
+	int n = 0;
+	for (int i = 0; i < f->nparts; i++)
+		n += f->parts[i]->aggregate;
+	return n;
 }
 
 void cpl_flows_free(struct cpl_job_flows *f)
 {
 	if (!f)
 		return;
-	if (f->part)
-		f->part->ops->destroy(f->part);
+	for (int i = 0; i < f->nparts; i++)
+		f->parts[i]->ops->destroy(f->parts[i]);
+	free(f->parts);
 	free(f);
 }
 
 double cpl_flows_memory(const struct cpl_job_flows *f)
 {
-	return sizeof *f + (f->part ? f->part->ops->memory(f->part) : 0);
+	double b = sizeof *f + (double)f->nparts * sizeof *f->parts;
+	for (int i = 0; i < f->nparts; i++)
+		b += f->parts[i]->ops->memory(f->parts[i]);
+	return b;
 }
 
 int cpl_linkload_times(const struct plat_machine *m, const struct cpl_job_load *jobs, int n,

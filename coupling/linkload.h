@@ -17,10 +17,13 @@
  *    iteration time is the largest, over its ranks, of compute / speed +
  *    communication.
  *
- * Cost: a job's flows are routed once while its nodes stay; each call
- * fills the links its jobs use in rounds, computed once per class of links
- * whose residual and user count are equal (main's link-by-link arithmetic
- * to the last bit), freezing each flow once. */
+ * Cost: a job's flows are routed once while its nodes stay (on k-ary
+ * n-trees its all-to-all pattern, or its groups of ranks exchanging all
+ * pairs, counted in aggregate: ll_tree.c, ll_groups.c); each call fills
+ * the links its jobs use by events, one per level at which links fill
+ * (ll_queue.h orders them), each costing the links and parts it changes;
+ * every flow freezes once. Equal to main's round-by-round arithmetic to
+ * rounding (1e-14 relative in linkload_compare.sh's cases). */
 #ifndef CPL_LINKLOAD_H
 #define CPL_LINKLOAD_H
 
@@ -63,9 +66,10 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 
 /* What the computations of ll did so far. */
 struct cpl_linkload_stats {
-	long runs, rounds;
-	double class_rounds; /* classes of links processed over the rounds */
-	double settles;      /* parts that settled fills over the rounds */
+	long runs;           /* sharing computations */
+	double events;       /* levels at which links filled */
+	double link_updates; /* links whose user counts changed at an event */
+	double settles;      /* parts that settled fills at an event */
 };
 void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s);
 

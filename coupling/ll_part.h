@@ -30,10 +30,11 @@ struct ll_part_ops {
 struct ll_part {
 	const struct ll_part_ops *ops;
 	int nlinks;
-	int *links;  /* machine link ids, each once */
-	long *users; /* active flows on each, during a computation */
-	int *at;     /* the computation's index of each link */
-	int touched; /* a fill reached it in the current round */
+	int *links;    /* machine link ids, each once */
+	long *users;   /* active flows on each, during a computation */
+	int *at;       /* the computation's index of each link */
+	int touched;   /* a fill reached it in the current event */
+	int aggregate; /* counts flows in aggregate (ll_tree.c) */
 };
 
 /* The flows one by one; *out = NULL when the job has no flow. 0 or -1 out
@@ -41,11 +42,31 @@ struct ll_part {
 struct cpl_job_load;
 int ll_flows_part(const struct plat_machine *m, const struct cpl_job_load *job,
                   struct ll_part **out);
-/* The all-pairs pattern in aggregate: *out = NULL where it does not apply
- * (not a k-ary n-tree, links of different latencies, no dense part
- * reaching every pair, two ranks on a node, more than 4 bytes classes, a
- * listed pair below its dense share). 0 or -1 out of memory. */
+/* Whether ll_tree_part can apply on m: a k-ary n-tree (whose links have
+ * one latency: checked on the links a part uses). */
+int ll_tree_machine(const struct plat_machine *m);
+/* On a machine ll_tree_machine accepts, the all-pairs pattern in
+ * aggregate: *out = NULL where it does not apply (no dense part reaching
+ * every pair, two ranks on a node, more than 4 bytes classes, a listed
+ * pair below its dense share, links of different latencies). 0 or -1 out of memory. */
 int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job,
                  struct ll_part **out);
+/* The same for a group of a job's ranks: job holds the members' nodes and
+ * their traffic among them, jrank[i] the job's rank of member i (comm[] is
+ * the job's); own (the traffic job points to) is the part's from here on,
+ * freed in any case. */
+struct cpl_traffic;
+int ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job, const int *jrank,
+                  struct cpl_traffic *own, struct ll_part **out);
+
+/* A job's parts: its all-pairs pattern in aggregate where ll_tree_part
+ * applies; else, without a dense part, the groups of at least min_group
+ * ranks whose listed pairs reach every pair among them (FT's row and
+ * column transposes) each in aggregate, and the other pairs one by one
+ * (ll_groups.c). min_group 0: the flows one by one. *out: an array of *n
+ * parts (none for a job without flows); 0 or -1 out of memory (nothing
+ * kept). */
+int ll_job_parts(const struct plat_machine *m, const struct cpl_job_load *job, int min_group,
+                 struct ll_part ***out, int *n);
 
 #endif

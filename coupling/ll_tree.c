@@ -48,19 +48,22 @@ struct level {
 struct tree {
 	struct ll_part base;
 	const struct plat_machine *m;
-	struct cpl_traffic tr; /* its arrays borrowed: held while the job runs */
+	struct cpl_traffic tr; /* its arrays borrowed while the job runs, or owned */
+	int own_tr;
 	int k, H, n;
 	long kl[MAXH + 1]; /* k^l */
 	int *node, *rank;  /* job nodes ascending, the rank on each */
+	int *crank;        /* the rank comm[] counts it as (a group's: the job's) */
 	struct level lv[MAXH + 1];
 	/* positions: every link the pattern could use (up and down links of
 	 * the nodes at 0..n-1 and n..2n-1, then per level) */
 	long npos;
-	double *lam; /* per position: the level at which it filled, or INFINITY */
-	long *cnt;   /* per position: its active flows (count()) */
-	long *pos;   /* per local link: its position */
+	double *lam;         /* per position: the level at which it filled, or INFINITY */
+	unsigned char *full; /* per position: filled (the same, denser for count()) */
+	long *cnt;           /* per position: its active flows (count()) */
+	long *pos;           /* per local link: its position */
 	long *users0;
-	long *X[MAXH + 1], *Y[MAXH + 1], *W, *up;
+	int *X[MAXH + 1], *Y[MAXH + 1], *W, *up; /* counts of nodes: at most 2^20 */
 	int *delta;
 	/* bytes classes: destinations by all_col, sources by (all_row, all_mult) */
 	int nv, nw, *cv, *cw, repb[MAXCLS], repa[MAXCLS];
@@ -73,7 +76,7 @@ struct tree {
 
 static int sat(const struct tree *t, long p)
 {
-	return t->lam[p] < INFINITY;
+	return t->full[p];
 }
 
 static long up_pos(const struct tree *t, int l, int s, int c)
@@ -106,7 +109,7 @@ static void count(struct tree *t)
 	}
 	const struct level *L1 = &t->lv[1];
 	for (int s = 0; s < L1->nb; s++) {
-		long x = 0;
+		int x = 0;
 		for (int i = L1->first[s]; i < L1->first[s + 1]; i++)
 			x += !sat(t, i);
 		t->X[1][s] = x;
@@ -116,7 +119,7 @@ static void count(struct tree *t)
 		int stride = t->lv[l - 1].nr;
 		for (int p = 0; p < b->nb; p++)
 			for (int c = 0; c < a->nr; c++) {
-				long x = 0;
+				int x = 0;
 				for (int s = b->cfirst[p]; s < b->cfirst[p + 1]; s++)
 					if (!sat(t, up_pos(t, l, s, c)))
 						x += t->X[l][(long)s * stride + a->red[c]];
@@ -140,7 +143,7 @@ static void count(struct tree *t)
 				if (t->delta[i] >= l + 1)
 					t->W[a->res[i]]++;
 			for (int s = b->cfirst[p]; s < b->cfirst[p + 1]; s++) {
-				long *y = t->Y[l] + (long)s * a->nr;
+				int *y = t->Y[l] + (long)s * a->nr;
 				for (int c = 0; c < a->nr; c++)
 					y[c] = t->W[c] + t->up[c];
 				for (int i = a->first[s]; i < a->first[s + 1]; i++)
@@ -157,9 +160,10 @@ static void count(struct tree *t)
 		for (int s = 0; s < a->nb; s++)
 			for (int c = 0; c < a->nr; c++) {
 				long p = up_pos(t, l, s, c);
-				t->cnt[p] = sat(t, p) ? 0
-				                      : t->X[l][(long)s * stride + a->red[c]] *
-				                            t->Y[l][(long)s * a->nr + c];
+				t->cnt[p] = sat(t, p)
+				                ? 0
+				                : (long)t->X[l][(long)s * stride + a->red[c]] *
+				                      t->Y[l][(long)s * a->nr + c];
 			}
 	}
 	for (int i = 0; i < n; i++) { /* down links: sources by their ancestor level */
@@ -188,6 +192,7 @@ static void tree_reset(struct ll_part *p)
 	struct tree *t = (struct tree *)p;
 	for (long i = 0; i < t->npos; i++)
 		t->lam[i] = INFINITY;
+	memset(t->full, 0, (size_t)t->npos);
 	memcpy(p->users, t->users0, (size_t)p->nlinks * sizeof *p->users);
 }
 
@@ -195,6 +200,7 @@ static void tree_fill(struct ll_part *p, int x, double level)
 {
 	struct tree *t = (struct tree *)p;
 	t->lam[t->pos[x]] = level;
+	t->full[t->pos[x]] = 1;
 }
 
 static int tree_settle(struct ll_part *p, int *x, long *by)
@@ -334,7 +340,7 @@ static void tree_comm(const struct ll_part *p, double *comm)
 				}
 	}
 	for (int i = 0; i < n; i++) {
-		double worst = comm[t->rank[i]];
+		double worst = comm[t->crank[i]];
 		const double *out = M[0] + (long)i * H * nv;
 		for (int L = 1; L <= H; L++)
 			for (int v = 0; v < nv; v++)
@@ -378,7 +384,7 @@ static void tree_comm(const struct ll_part *p, double *comm)
 				           t->lat[L];
 				worst = y > worst ? y : worst;
 			}
-		comm[t->rank[i]] = worst;
+		comm[t->crank[i]] = worst;
 	}
 	for (long q = 0; q < t->nsp; q++) { /* pairs with more bytes than the dense share */
 		int a = t->spa[q], b = t->spb[q], L = nca(t, t->node[a], t->node[b]);
@@ -387,10 +393,10 @@ static void tree_comm(const struct ll_part *p, double *comm)
 			r = lower(r, t->lam[up_pos(t, l, t->lv[l].blk[a], t->lv[l].res[b])]);
 		r = lower(r, dm[(long)b * (H + 1) + L]);
 		double x = t->spbytes[q] / r + t->lat[L];
-		if (x > comm[t->rank[a]])
-			comm[t->rank[a]] = x;
-		if (x > comm[t->rank[b]])
-			comm[t->rank[b]] = x;
+		if (x > comm[t->crank[a]])
+			comm[t->crank[a]] = x;
+		if (x > comm[t->crank[b]])
+			comm[t->crank[b]] = x;
 	}
 out:
 	for (int l = 0; l <= MAXH; l++)
@@ -404,7 +410,12 @@ static void tree_destroy(struct ll_part *p)
 	if (!t)
 		return;
 	free(p->links), free(p->users), free(p->at);
-	free(t->node), free(t->rank), free(t->lam), free(t->cnt), free(t->pos), free(t->users0);
+	if (t->crank != t->rank)
+		free(t->crank);
+	if (t->own_tr)
+		cpl_traffic_free(&t->tr);
+	free(t->node), free(t->rank), free(t->lam), free(t->full), free(t->cnt), free(t->pos),
+	    free(t->users0);
 	for (int l = 0; l <= MAXH; l++) {
 		struct level *a = &t->lv[l];
 		free(a->first), free(a->cfirst), free(a->blk), free(a->rval), free(a->res);
@@ -419,15 +430,15 @@ static void tree_destroy(struct ll_part *p)
 static double tree_memory(const struct ll_part *p)
 {
 	const struct tree *t = (const struct tree *)p;
-	double b = sizeof *t + (double)t->npos * (sizeof(double) + sizeof(long)) +
+	double b = sizeof *t + (double)t->npos * (sizeof(double) + sizeof(long) + 1) +
 	           (double)p->nlinks * (2 * sizeof(int) + 3 * sizeof(long)) +
 	           (double)t->nsp * (2 * sizeof(int) + sizeof(double));
 	for (int l = 0; l <= t->H; l++) {
 		const struct level *a = &t->lv[l];
 		b += (double)t->n * 2 * sizeof(int) + (double)a->nb * 2 * sizeof(int) +
 		     (double)a->nr * 6 * sizeof(int);
-		b += (double)a->nb * (l ? t->lv[l - 1].nr : 1) * sizeof(long);
-		b += (double)a->nb * a->nr * sizeof(long);
+		b += (double)a->nb * (l ? t->lv[l - 1].nr : 1) * sizeof(int);
+		b += (double)a->nb * a->nr * sizeof(int);
 	}
 	return b;
 }
@@ -638,18 +649,17 @@ static int sparse_pairs(struct tree *t, int *usable)
 	return 0;
 }
 
-/* Whether the aggregate applies: a k-ary n-tree whose links have one
- * latency, a dense part reaching every pair, ranks on distinct nodes. */
+int ll_tree_machine(const struct plat_machine *m)
+{
+	int k, H;
+	return !plat_kary_ntree_shape(m, &k, &H, NULL) && H <= MAXH;
+}
+
+/* Whether the aggregate applies on a machine ll_tree_machine accepts: a
+ * dense part reaching every pair. */
 static int applies(const struct plat_machine *m, const struct cpl_job_load *job, int *k, int *H)
 {
-	struct cmn_err e;
-	if (!job->traffic->all_row || job->nranks < 2 || plat_kary_ntree_shape(m, k, H, &e) ||
-	    *H > MAXH)
-		return 0;
-	for (int i = 1; i < m->nlinks; i++)
-		if (m->links[i].lat_s != m->links[0].lat_s)
-			return 0;
-	return 1;
+	return job->traffic->all_row && job->nranks >= 2 && !plat_kary_ntree_shape(m, k, H, NULL);
 }
 
 struct order {
@@ -662,8 +672,9 @@ static int cmp_order(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* The positions, the initial counts and the links used. */
-static int links(struct tree *t)
+/* The positions, the initial counts and the links used (*usable cleared
+ * when their latencies differ: the family gives them one). */
+static int links(struct tree *t, int *usable)
 {
 	int n = t->n;
 	long np = 2L * n;
@@ -675,6 +686,7 @@ static int links(struct tree *t)
 	}
 	t->npos = np;
 	t->lam = malloc((size_t)np * sizeof *t->lam);
+	t->full = calloc((size_t)np, 1);
 	t->cnt = malloc((size_t)np * sizeof *t->cnt);
 	t->delta = malloc((size_t)n * sizeof *t->delta);
 	int maxr = 1;
@@ -690,7 +702,7 @@ static int links(struct tree *t)
 	}
 	t->W = malloc((size_t)maxr * sizeof *t->W);
 	t->up = malloc((size_t)maxr * sizeof *t->up);
-	if (!t->lam || !t->cnt || !t->delta || !t->W || !t->up)
+	if (!t->lam || !t->full || !t->cnt || !t->delta || !t->W || !t->up)
 		return -1;
 	for (long p = 0; p < np; p++)
 		t->lam[p] = INFINITY;
@@ -716,6 +728,7 @@ static int links(struct tree *t)
 		int a = 0, b = 1, at = 0;
 		witness(t, p, &a, &b, &at);
 		plat_route(t->m, t->node[a], t->node[b], route);
+		*usable &= t->m->links[route[at]].lat_s == t->m->links[0].lat_s;
 		t->pos[x] = p;
 		t->users0[x] = t->cnt[p];
 		part->links[x++] = route[at];
@@ -726,19 +739,35 @@ static int links(struct tree *t)
 
 int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job, struct ll_part **out)
 {
+	return ll_tree_group(m, job, NULL, NULL, out);
+}
+
+int ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job, const int *jrank,
+                  struct cpl_traffic *own, struct ll_part **out)
+{
 	int k, H;
 	*out = NULL;
-	if (!applies(m, job, &k, &H))
+	if (!applies(m, job, &k, &H)) {
+		if (own)
+			cpl_traffic_free(own);
 		return 0;
+	}
 	struct tree *t = calloc(1, sizeof *t);
 	struct order *o = malloc((size_t)job->nranks * sizeof *o);
 	if (!t || !o) {
 		free(t), free(o);
+		if (own)
+			cpl_traffic_free(own);
 		return -1;
 	}
 	t->base.ops = &tree_ops;
+	t->base.aggregate = 1;
 	t->m = m;
 	t->tr = *job->traffic;
+	if (own) { /* ours from here on */
+		t->own_tr = 1;
+		memset(own, 0, sizeof *own);
+	}
 	t->k = k, t->H = H, t->n = job->nranks;
 	t->kl[0] = 1;
 	for (int l = 1; l <= H; l++)
@@ -751,11 +780,13 @@ int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job, s
 	t->rank = malloc((size_t)t->n * sizeof *t->rank);
 	t->cv = malloc((size_t)t->n * sizeof *t->cv);
 	t->cw = malloc((size_t)t->n * sizeof *t->cw);
-	if (!t->node || !t->rank || !t->cv || !t->cw)
+	t->crank = jrank ? malloc((size_t)t->n * sizeof *t->crank) : t->rank;
+	if (!t->node || !t->rank || !t->cv || !t->cw || !t->crank)
 		rc = -1;
 	for (int i = 0; !rc && i < t->n; i++) {
 		t->node[i] = o[i].node;
 		t->rank[i] = o[i].rank;
+		t->crank[i] = jrank ? jrank[o[i].rank] : o[i].rank;
 		usable &= !i || o[i].node != o[i - 1].node;
 	}
 	free(o);
@@ -765,7 +796,7 @@ int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job, s
 	if (!rc && usable)
 		rc = sparse_pairs(t, &usable);
 	if (!rc && usable)
-		rc = links(t);
+		rc = links(t, &usable);
 	for (int l = 1; !rc && usable && l <= H; l++) {
 		double x = 0; /* the route's links one by one, as ll_flows.c sums them */
 		for (int i = 0; i < 2 * l; i++)

@@ -313,9 +313,9 @@ static void ll_report(void *self, FILE *f)
 	if (l->ll)
 		cpl_linkload_stats(l->ll, &s);
 	fprintf(f,
-	        "linkload: %ld sharing computations, %ld rounds (%.3g link classes, %.3g part "
-	        "updates); %ld traffics computed (%ld again after a drop), %d kept\n",
-	        s.runs, s.rounds, s.class_rounds, s.settles, l->profiles, l->again, l->ncache);
+	        "linkload: %ld sharing computations, %.3g filling events (%.3g link updates, "
+	        "%.3g part updates); %ld traffics computed (%ld again after a drop), %d kept\n",
+	        s.runs, s.events, s.link_updates, s.settles, l->profiles, l->again, l->ncache);
 }
 
 const struct js_runtime_ops cpl_rt_linkload_ops = {

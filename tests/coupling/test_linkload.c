@@ -168,6 +168,8 @@ static void place(gsl_rng *rng, const struct plat_machine *m, struct cpl_traffic
 	sc->n = 0;
 	while (sc->n < 8) {
 		const struct cpl_traffic *t = &tr[gsl_rng_uniform_int(rng, (unsigned long)ntr)];
+		for (int tries = 0; tries < 8 && t->nranks > free_nodes; tries++)
+			t = &tr[gsl_rng_uniform_int(rng, (unsigned long)ntr)];
 		if (t->nranks > free_nodes)
 			break;
 		int *nodes = malloc((size_t)t->nranks * sizeof *nodes);
@@ -210,23 +212,31 @@ static void times_as(const struct plat_machine *m, struct scenario *sc, enum cpl
 	cpl_linkload_destroy(ll);
 }
 
-/* The aggregate of all-pairs patterns on k-ary n-trees (ll_tree.c) gives
- * the times of the flows listed one by one, to the last bit: IS and FT
- * (all-to-all, with the allreduce's and reduce's pairs on top) beside CG
- * and MG, alone and sharing links, on random nodes of trees of several
- * arities, depths and tapers. */
+/* The aggregates on k-ary n-trees (ll_tree.c, ll_groups.c) give the times
+ * of the flows listed one by one, to the last bit: IS and FT (all-to-all,
+ * with the allreduce's and reduce's pairs on top; FT above 64 ranks in
+ * rows and columns of a 2-D layout, square on 100) beside CG and MG, alone
+ * and sharing links, on random nodes of trees of several arities, depths
+ * and tapers; sizes prime, powers of two and neither, multiples of k or
+ * not. */
 static void test_aggregate(void)
 {
-	static const char *machines[] = {"kary-ntree:k=4,n=3", "kary-ntree:k=3,n=4",
-	                                 "kary-ntree:k=8,n=2", "kary-ntree:k=4,n=3,taper=0.5",
-	                                 "kary-ntree:k=2,n=6"};
-	static const int sizes[] = {2, 5, 12, 16, 23, 32};
+	static const char *machines[] = {"kary-ntree:k=4,n=3",
+	                                 "kary-ntree:k=3,n=4",
+	                                 "kary-ntree:k=8,n=2",
+	                                 "kary-ntree:k=4,n=3,taper=0.5",
+	                                 "kary-ntree:k=2,n=6",
+	                                 "kary-ntree:k=5,n=3",
+	                                 "kary-ntree:k=7,n=3,taper=0.25",
+	                                 "kary-ntree:k=3,n=5"};
+	enum { NS = 10 };
+	static const int sizes[NS] = {2, 5, 12, 16, 23, 32, 66, 67, 77, 100};
 	struct cpl_profiles *pr = profiles("kernels=is/ft/cg/mg,class=S");
-	struct cpl_traffic tr[4 * 6];
+	struct cpl_traffic tr[4 * NS];
 	struct cmn_err e;
 	int ntr = 0;
 	for (int k = 0; k < 4; k++)
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < NS; i++)
 			CU_ASSERT_FATAL(cpl_traffic_profile(pr, k, sizes[i], &tr[ntr++], &e) == 0);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 23);
@@ -236,7 +246,7 @@ static void test_aggregate(void)
 		for (int rep = 0; rep < 12; rep++) {
 			struct scenario sc;
 			/* IS or FT alone, then sharing with the others */
-			place(rng, m, tr, rep < 4 ? 12 : ntr, &sc);
+			place(rng, m, tr, rep < 4 ? 2 * NS : ntr, &sc);
 			if (rep < 4 && sc.n > 1) {
 				for (int j = 1; j < sc.n; j++)
 					free(sc.nodes[j]);
@@ -252,8 +262,7 @@ static void test_aggregate(void)
 					differ++;
 					fprintf(stderr,
 					        "%s: job %d of %d (%d ranks): %.17g flow by flow, "
-					        "%.17g "
-					        "in aggregate\n",
+					        "%.17g in aggregate\n",
 					        machines[mi], j, sc.n, sc.jobs[j].nranks, each[j],
 					        agg[j]);
 				}
@@ -264,11 +273,53 @@ static void test_aggregate(void)
 		plat_machine_destroy(m);
 	}
 	CU_ASSERT(differ == 0);
-	CU_ASSERT(aggregated > 20); /* the aggregate was taken */
-	CU_ASSERT(runs > 100);
+	CU_ASSERT(aggregated > 100); /* the aggregates were taken */
+	CU_ASSERT(runs > 150);
 	for (int i = 0; i < ntr; i++)
 		cpl_traffic_free(&tr[i]);
 	gsl_rng_free(rng);
+	cpl_profiles_free(pr);
+}
+
+/* FT on 77 ranks of class S is a 7 x 11 layout: its 7 rows and 11 columns
+ * are counted as groups (100 ranks: 10 + 10), its pairs with the root's
+ * broadcasts and reduces on top listed; on nodes shared by two ranks, or
+ * off a k-ary n-tree, the flows are listed one by one. */
+static void test_groups(void)
+{
+	struct cpl_profiles *pr = profiles("kernels=ft,class=S");
+	struct plat_machine *tree = machine("kary-ntree:k=5,n=3"),
+	                    *mesh = machine("mesh:dims=11x11");
+	struct cmn_err e;
+	static const int sizes[] = {77, 100}, groups[] = {18, 20};
+	for (int i = 0; i < 2; i++) {
+		struct cpl_traffic t;
+		CU_ASSERT_FATAL(cpl_traffic_profile(pr, 0, sizes[i], &t, &e) == 0);
+		CU_ASSERT(t.all_row == NULL);
+		int nodes[100];
+		for (int r = 0; r < sizes[i]; r++)
+			nodes[r] = (r * 7 + 3) % 125; /* 7 is prime to 125: distinct */
+		struct cpl_job_load job = {sizes[i], nodes, &t};
+		struct cpl_job_flows *f;
+		CU_ASSERT_FATAL(cpl_flows_build_as(tree, &job, CPL_FLOWS_AGGREGATE, &f, &e) == 0);
+		CU_ASSERT(cpl_flows_aggregated(f) == groups[i]);
+		cpl_flows_free(f);
+		CU_ASSERT_FATAL(cpl_flows_build_as(tree, &job, CPL_FLOWS_EACH, &f, &e) == 0);
+		CU_ASSERT(cpl_flows_aggregated(f) == 0);
+		cpl_flows_free(f);
+		nodes[1] = nodes[0]; /* ranks 0 and 1 share a row: that row is listed */
+		CU_ASSERT_FATAL(cpl_flows_build_as(tree, &job, CPL_FLOWS_AGGREGATE, &f, &e) == 0);
+		CU_ASSERT(cpl_flows_aggregated(f) == groups[i] - 1);
+		cpl_flows_free(f);
+		for (int r = 0; r < sizes[i]; r++)
+			nodes[r] = r;
+		CU_ASSERT_FATAL(cpl_flows_build_as(mesh, &job, CPL_FLOWS_AGGREGATE, &f, &e) == 0);
+		CU_ASSERT(cpl_flows_aggregated(f) == 0);
+		cpl_flows_free(f);
+		cpl_traffic_free(&t);
+	}
+	plat_machine_destroy(tree);
+	plat_machine_destroy(mesh);
 	cpl_profiles_free(pr);
 }
 
@@ -279,6 +330,7 @@ static void add_suites(void)
 	CU_add_test(s, "contention on a tree where routes share links", test_tree_contention);
 	CU_add_test(s, "per-iteration profiles", test_profiles);
 	CU_add_test(s, "all-pairs patterns in aggregate = flow by flow", test_aggregate);
+	CU_add_test(s, "groups of ranks exchanging all pairs", test_groups);
 }
 
 int main(int argc, char **argv)
