@@ -10,8 +10,9 @@
  *    active at once;
  *  - rates are the max-min fair allocation of link bandwidth (progressive
  *    filling: raise every unfrozen flow's rate equally, freeze the flows of
- *    each link that fills, a link counting as full within 1e-9 of its
- *    bandwidth), not re-allocated when short flows end;
+ *    each link that fills; a link whose count drops with less than 1e-9 of
+ *    its bandwidth left counts as full at that level), not re-allocated
+ *    when short flows end;
  *  - a flow takes bytes / rate + the latency of its route; a rank's
  *    communication time is its slowest outgoing or incoming flow; the job's
  *    iteration time is the largest, over its ranks, of compute / speed +
@@ -19,11 +20,15 @@
  *
  * Cost: a job's flows are routed once while its nodes stay (on k-ary
  * n-trees its all-to-all pattern, or its groups of ranks exchanging all
- * pairs, counted in aggregate: ll_tree.c, ll_groups.c); each call fills
- * the links its jobs use by events, one per level at which links fill
- * (ll_queue.h orders them), each costing the links and parts it changes;
- * every flow freezes once. Equal to main's round-by-round arithmetic to
- * rounding (1e-14 relative in linkload_compare.sh's cases). */
+ * pairs, counted in aggregate: ll_tree.c, ll_groups.c). A computation
+ * fills links by events, one per level at which links fill (ll_queue.h
+ * orders them), each costing the links and parts it changes; every flow
+ * freezes once. It keeps the running jobs in clusters bound by tight links
+ * (links their flows fill, or nearly) and computes again only the
+ * clusters a job joined or left: the times are those of computing every
+ * running job together, to the last bit. Equal to main's round-by-round
+ * arithmetic to rounding (within 4e-14 relative on linkload_compare.sh's
+ * cases). */
 #ifndef CPL_LINKLOAD_H
 #define CPL_LINKLOAD_H
 
@@ -55,18 +60,24 @@ void cpl_flows_free(struct cpl_job_flows *f); /* NULL: nothing */
 /* Bytes f holds. */
 double cpl_flows_memory(const struct cpl_job_flows *f);
 
-/* The sharing computation, with buffers sized for machine m that calls
- * reuse (the caller keeps m alive). */
+/* The sharing computation for machine m (the caller keeps m alive): it
+ * holds the jobs of its last call, and their clusters' results, until a
+ * call without them or cpl_flows_free. */
 struct cpl_linkload;
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e);
 void cpl_linkload_destroy(struct cpl_linkload *ll); /* NULL: nothing */
-/* Writes the iteration time of each of the n jobs into t[i]. */
+/* Writes the iteration time of each of the n jobs (distinct) into t[i]:
+ * jobs new to ll are computed with the clusters they join, jobs of its
+ * last call missing here leave theirs (a job is held by one computation
+ * at a time: another's lets it go). */
 int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,
                      struct cmn_err *e);
 
 /* What the computations of ll did so far. */
 struct cpl_linkload_stats {
-	long runs;           /* sharing computations */
+	long runs;           /* calls */
+	double clusters;     /* clusters computed */
+	double jobs;         /* jobs computed in them */
 	double events;       /* levels at which links filled */
 	double link_updates; /* links whose user counts changed at an event */
 	double settles;      /* parts that settled fills at an event */

@@ -2,22 +2,24 @@
  * each using some links (machine link ids) with a number of active flows
  * on each, that freeze their flows when links fill and say which counts
  * changed. Two kinds: the flows one by one (ll_flows.c) and, on k-ary
- * n-trees, a job's all-pairs pattern counted in aggregate (ll_tree.c).
- * Internal to the linkload model. */
+ * n-trees, a job's all-pairs pattern or a group of its ranks exchanging
+ * all pairs counted in aggregate (ll_tree.c, ll_groups.c). Internal to the
+ * linkload model. */
 #ifndef CPL_LL_PART_H
 #define CPL_LL_PART_H
 
 #include "../platforms/platform.h"
 
 struct ll_part;
+struct cpl_job_flows;
 
 struct ll_part_ops {
 	/* Every flow active again, users = the initial counts. */
 	void (*reset)(struct ll_part *p);
-	/* Local link x filled in the round at this level: its active flows
-	 * freeze at rate level. */
+	/* Local link x filled at this level: its active flows freeze at rate
+	 * level. */
 	void (*fill)(struct ll_part *p, int x, double level);
-	/* After a round's fills: the local links whose user counts dropped,
+	/* After an event's fills: the local links whose user counts dropped,
 	 * into x[] with the drop into by[] (users updated); returns how many. */
 	int (*settle)(struct ll_part *p, int *x, long *by);
 	/* Each rank's slowest flow (bytes / rate + latency) into comm[rank]
@@ -32,9 +34,14 @@ struct ll_part {
 	int nlinks;
 	int *links;    /* machine link ids, each once */
 	long *users;   /* active flows on each, during a computation */
-	int *at;       /* the computation's index of each link */
+	int *at;       /* each link's index among linkload.c's used links */
 	int touched;   /* a fill reached it in the current event */
 	int aggregate; /* counts flows in aggregate (ll_tree.c) */
+	/* while a linkload computation holds it (linkload.c) */
+	struct cpl_job_flows *job;
+	int *memb;    /* each link's entry in the list of parts on it */
+	double *load; /* the rates of its flows on each link, summed */
+	long active;  /* the computation it is in */
 };
 
 /* The flows one by one; *out = NULL when the job has no flow. 0 or -1 out

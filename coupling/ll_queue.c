@@ -68,12 +68,12 @@ static void sort_run(struct ll_queue *q)
 	}
 }
 
-void ll_queue_start(struct ll_queue *q, const struct ll_link *l, long n)
+void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list, long n)
 {
 	q->nrun = q->at = q->nheap = 0;
-	for (long u = 0; u < n; u++)
-		if (l[u].users > 0)
-			q->run[q->nrun++] = (struct llq_entry){l[u].key, (int)u};
+	for (long i = 0; i < n; i++)
+		if (l[list[i]].users > 0)
+			q->run[q->nrun++] = (struct llq_entry){l[list[i]].key, list[i]};
 	if (q->nrun > 1)
 		sort_run(q);
 }

@@ -33,8 +33,8 @@ struct ll_queue {
 /* Room for n links; -1 when out of memory. */
 int ll_queue_room(struct ll_queue *q, long n);
 void ll_queue_free(struct ll_queue *q);
-/* Links 0 .. n-1 with users, at their keys (positive). */
-void ll_queue_start(struct ll_queue *q, const struct ll_link *l, long n);
+/* Links list[0 .. n) with users, at their keys (positive). */
+void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list, long n);
 /* The link with the lowest key among those with users (their current
  * keys), or -1; it stays queued until ll_queue_pop. */
 int ll_queue_front(struct ll_queue *q, const struct ll_link *l);

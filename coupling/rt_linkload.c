@@ -6,8 +6,9 @@
  * Profiles: jobprof.h ("none", without communication, has rate 1).
  * A (kernel, rank count)'s traffic (traffic.h) is computed when a job first
  * needs it and kept while running jobs use it, plus the most recently used
- * others up to a memory budget; its t_ref is kept for good. A job's flows
- * are routed when it starts (again after a move) and dropped when it ends. */
+ * others up to a memory budget; its t_ref is kept for good (computed apart
+ * from the running jobs, whose clusters stay). A job's flows are routed
+ * when it starts (again after a move) and dropped when it ends. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -43,7 +44,7 @@ struct linkload {
 	double spare;         /* bytes of the held traffics without users */
 	long profiles, again; /* traffics computed, of which again after a drop */
 	const struct plat_machine *m;
-	struct cpl_linkload *ll;
+	struct cpl_linkload *ll, *ll_ref; /* the running jobs; reference placements */
 	/* by job index (njobs entries) */
 	size_t njobs;
 	struct cpl_job_flows **flows; /* built when it first runs */
@@ -77,6 +78,7 @@ static void ll_destroy(void *self)
 		cpl_traffic_free(&l->cache[i].tr);
 	free(l->cache);
 	cpl_linkload_destroy(l->ll);
+	cpl_linkload_destroy(l->ll_ref);
 	cpl_profiles_free(l->prof);
 	free(l);
 }
@@ -123,7 +125,7 @@ static int reference_time(struct linkload *l, const struct cpl_traffic *t, doubl
 	struct cpl_job_flows *f;
 	int rc = cpl_flows_build(l->m, &alone, &f, e);
 	if (!rc) {
-		rc = cpl_linkload_run(l->ll, &f, 1, t_ref, e);
+		rc = cpl_linkload_run(l->ll_ref, &f, 1, t_ref, e);
 		cpl_flows_free(f);
 	}
 	free(ref);
@@ -198,7 +200,8 @@ static void forget(struct linkload *l, int j)
 static int setup(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
 {
 	l->m = js_sim_machine(sim);
-	if (!l->ll && cpl_linkload_create(l->m, &l->ll, e))
+	if ((!l->ll && cpl_linkload_create(l->m, &l->ll, e)) ||
+	    (!l->ll_ref && cpl_linkload_create(l->m, &l->ll_ref, e)))
 		return e->code;
 	if (l->flows)
 		return 0;
@@ -313,9 +316,11 @@ static void ll_report(void *self, FILE *f)
 	if (l->ll)
 		cpl_linkload_stats(l->ll, &s);
 	fprintf(f,
-	        "linkload: %ld sharing computations, %.3g filling events (%.3g link updates, "
-	        "%.3g part updates); %ld traffics computed (%ld again after a drop), %d kept\n",
-	        s.runs, s.events, s.link_updates, s.settles, l->profiles, l->again, l->ncache);
+	        "linkload: %ld sharing computations, %.3g clusters of jobs computed (%.3g jobs), "
+	        "%.3g filling events (%.3g link updates, %.3g part updates); %ld traffics computed "
+	        "(%ld again after a drop), %d kept\n",
+	        s.runs, s.clusters, s.jobs, s.events, s.link_updates, s.settles, l->profiles,
+	        l->again, l->ncache);
 }
 
 const struct js_runtime_ops cpl_rt_linkload_ops = {

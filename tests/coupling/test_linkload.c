@@ -6,6 +6,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -323,6 +324,113 @@ static void test_groups(void)
 	cpl_profiles_free(pr);
 }
 
+/* Nodes for a job of n ranks among the free ones (busy marked): the next
+ * free ones from a random node, or free nodes anywhere; 0, or -1 when too
+ * few are free. */
+static int take_nodes(gsl_rng *rng, int nodes, char *busy, int n, int *out)
+{
+	int nfree = 0;
+	for (int i = 0; i < nodes; i++)
+		nfree += !busy[i];
+	if (n > nfree)
+		return -1;
+	int next = gsl_rng_uniform(rng) < 0.5,
+	    at = (int)gsl_rng_uniform_int(rng, (unsigned long)nodes);
+	for (int r = 0; r < n; r++) {
+		while (busy[at])
+			at = next ? (at + 1) % nodes
+			          : (int)gsl_rng_uniform_int(rng, (unsigned long)nodes);
+		busy[at] = 1;
+		out[r] = at;
+	}
+	return 0;
+}
+
+/* Jobs start and end at random (some of them fragmented, so that they share
+ * links); one computation that keeps its clusters of jobs from call to
+ * call gives at every step the times of a fresh computation of the whole
+ * running set, to the last bit, and computes at most two thirds of the
+ * jobs the sets hold (on the flat machine each job once). On trees with aggregates and groups, a
+ * tapered tree (its upper links tight), a mesh and a flat machine (no link shared). */
+static void test_kept(void)
+{
+	static const char *machines[] = {"kary-ntree:k=4,n=3", "kary-ntree:k=4,n=3,taper=0.25",
+	                                 "kary-ntree:k=8,n=2", "mesh:dims=8x8", "flat:nodes=64"};
+	enum { NS = 7, MAXJ = 16 };
+	static const int sizes[NS] = {2, 3, 5, 8, 12, 16, 33};
+	struct cpl_profiles *pr = profiles("kernels=is/ft/cg/mg/lu,class=S");
+	struct cpl_traffic tr[5 * NS];
+	struct cmn_err e;
+	for (int k = 0; k < 5; k++)
+		for (int i = 0; i < NS; i++)
+			CU_ASSERT_FATAL(cpl_traffic_profile(pr, k, sizes[i], &tr[k * NS + i], &e) ==
+			                0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	double held = 0, differ = 0;
+	struct cpl_linkload_stats st = {0};
+	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+		struct plat_machine *m = machine(machines[mi]);
+		struct cpl_linkload *ll;
+		CU_ASSERT_FATAL(cpl_linkload_create(m, &ll, &e) == 0);
+		char busy[64] = {0};
+		int nodes[MAXJ][64], n = 0;
+		struct cpl_job_load load[MAXJ];
+		struct cpl_job_flows *f[MAXJ];
+		for (int step = 0; step < 80; step++) {
+			if (n > 0 && (n == MAXJ || gsl_rng_uniform(rng) < 0.4)) { /* one ends */
+				int j = (int)gsl_rng_uniform_int(rng, (unsigned long)n);
+				for (int r = 0; r < load[j].nranks; r++)
+					busy[nodes[j][r]] = 0;
+				cpl_flows_free(f[j]);
+				n--;
+				if (j != n) {
+					memcpy(nodes[j], nodes[n], sizeof nodes[j]);
+					load[j] = load[n];
+					load[j].nodes = nodes[j];
+					f[j] = f[n];
+				}
+			} else { /* one starts, if it fits */
+				const struct cpl_traffic *t = &tr[gsl_rng_uniform_int(rng, 5 * NS)];
+				if (take_nodes(rng, m->nodes, busy, t->nranks, nodes[n]))
+					continue;
+				load[n] = (struct cpl_job_load){t->nranks, nodes[n], t};
+				CU_ASSERT_FATAL(cpl_flows_build(m, &load[n], &f[n], &e) == 0);
+				n++;
+			}
+			double kept[MAXJ], fresh[MAXJ];
+			CU_ASSERT_FATAL(cpl_linkload_run(ll, f, n, kept, &e) == 0);
+			CU_ASSERT_FATAL(cpl_linkload_times(m, load, n, fresh, &e) == 0);
+			held += n;
+			for (int j = 0; j < n; j++)
+				if (kept[j] != fresh[j]) {
+					differ++;
+					fprintf(stderr,
+					        "%s step %d: job %d of %d (%d ranks): %.17g kept, "
+					        "%.17g fresh\n",
+					        machines[mi], step, j, n, load[j].nranks, kept[j],
+					        fresh[j]);
+				}
+		}
+		struct cpl_linkload_stats s;
+		cpl_linkload_stats(ll, &s);
+		st.jobs += s.jobs;
+		st.clusters += s.clusters;
+		for (int j = 0; j < n; j++)
+			cpl_flows_free(f[j]);
+		cpl_linkload_destroy(ll);
+		plat_machine_destroy(m);
+	}
+	CU_ASSERT(differ == 0);
+	CU_ASSERT(held > 500);
+	CU_ASSERT(st.jobs < held * 2 / 3); /* kept a third of the jobs' times at least */
+	CU_ASSERT(st.clusters > 100);
+	for (int i = 0; i < 5 * NS; i++)
+		cpl_traffic_free(&tr[i]);
+	gsl_rng_free(rng);
+	cpl_profiles_free(pr);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("linkload", NULL, NULL);
@@ -331,6 +439,7 @@ static void add_suites(void)
 	CU_add_test(s, "per-iteration profiles", test_profiles);
 	CU_add_test(s, "all-pairs patterns in aggregate = flow by flow", test_aggregate);
 	CU_add_test(s, "groups of ranks exchanging all pairs", test_groups);
+	CU_add_test(s, "clusters kept from call to call = computed afresh", test_kept);
 }
 
 int main(int argc, char **argv)
