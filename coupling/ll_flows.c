@@ -74,11 +74,10 @@ static int localize(struct flows *f)
 	struct ll_part *p = &f->base;
 	size_t z = (size_t)(nl ? nl : 1);
 	p->nlinks = nl;
-	p->links = realloc(ids, z * sizeof *ids);
-	if (!p->links) {
-		p->links = ids;
+	int *links = realloc(ids, z * sizeof *ids);
+	p->links = links ? links : ids; /* kept either way: freed with the part */
+	if (!links)
 		return -1;
-	}
 	p->users = calloc(z, sizeof *p->users);
 	p->at = malloc(z * sizeof *p->at);
 	f->users0 = calloc(z, sizeof *f->users0);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "linkload.h"
 #include "ll_part.h"
 #include "traffic.h"
@@ -89,22 +90,9 @@ static int prune(struct finder *f)
 static int keep_group(struct finder *f)
 {
 	const struct cpl_traffic *t = f->tr;
-	if (f->ngroups + 1 >= f->capg) {
-		long cap = f->capg ? 2 * f->capg : 64;
-		long *g = realloc(f->gstart, (size_t)cap * sizeof *g);
-		if (!g)
-			return -1;
-		f->gstart = g;
-		f->capg = cap;
-	}
-	if (f->nmem + f->ncand > f->capm) {
-		long cap = 2 * (f->nmem + f->ncand);
-		int *mem = realloc(f->gmem, (size_t)cap * sizeof *mem);
-		if (!mem)
-			return -1;
-		f->gmem = mem;
-		f->capm = cap;
-	}
+	if (cmn_grow((void **)&f->gstart, &f->capg, f->ngroups + 2, 64, sizeof *f->gstart) ||
+	    cmn_grow((void **)&f->gmem, &f->capm, f->nmem + f->ncand, 1024, sizeof *f->gmem))
+		return -1;
 	qsort(f->cand, (size_t)f->ncand, sizeof *f->cand, cmp_int);
 	f->gstart[f->ngroups] = f->nmem;
 	for (int c = 0; c < f->ncand; c++) {

@@ -84,16 +84,11 @@ static long up_pos(const struct tree *t, int l, int s, int c)
 	return t->lv[l].pos_up + (long)s * t->lv[l].nr + c;
 }
 
-/* Nearest-common-ancestor level of nodes a and b. */
+/* Nearest-common-ancestor level of nodes a and b (the family's distance
+ * goes up there and down). */
 static int nca(const struct tree *t, int a, int b)
 {
-	int l = 0;
-	while (a != b) {
-		a /= t->k;
-		b /= t->k;
-		l++;
-	}
-	return l;
+	return plat_distance(t->m, a, b) / 2;
 }
 
 /* Active flows on every position from the filled ones. */

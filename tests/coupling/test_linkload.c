@@ -11,6 +11,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "../helpers.h"
+#include "cpl_helpers.h"
 #include "jobprof.h"
 #include "linkload.h"
 #include "platform.h"
@@ -22,18 +23,6 @@ static struct plat_machine *machine(const char *spec)
 	struct cmn_err e;
 	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
 	return m;
-}
-
-/* Profiles of the given parameters (kernel 0 first). */
-static struct cpl_profiles *profiles(const char *kvs)
-{
-	static const struct cmn_param_def defs[] = {CPL_PROFILE_PARAMS, {NULL}};
-	struct cmn_params p;
-	struct cpl_profiles *pr = NULL;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(cmn_params_parse(defs, kvs, &p, &e) == 0);
-	CU_ASSERT_FATAL(cpl_profiles_create(&p, "test", &pr, &e) == 0);
-	return pr;
 }
 
 /* A two-rank job sending `bytes` from rank 0 to rank 1 each iteration. */
@@ -119,7 +108,8 @@ static void test_profiles(void)
 {
 	struct cpl_traffic ep, cg;
 	struct cmn_err e;
-	struct cpl_profiles *eps = profiles("kernels=ep,class=S"), *cga = profiles("kernels=cg");
+	struct cpl_profiles *eps = cpl_test_profiles("kernels=ep,class=S"),
+	                    *cga = cpl_test_profiles("kernels=cg");
 	CU_ASSERT_FATAL(cpl_traffic_profile(eps, 0, 4, &ep, &e) == 0);
 	double bytes = 0;
 	for (int a = 0; a < 4; a++)
@@ -232,7 +222,7 @@ static void test_aggregate(void)
 	                                 "kary-ntree:k=3,n=5"};
 	enum { NS = 10 };
 	static const int sizes[NS] = {2, 5, 12, 16, 23, 32, 66, 67, 77, 100};
-	struct cpl_profiles *pr = profiles("kernels=is/ft/cg/mg,class=S");
+	struct cpl_profiles *pr = cpl_test_profiles("kernels=is/ft/cg/mg,class=S");
 	struct cpl_traffic tr[4 * NS];
 	struct cmn_err e;
 	int ntr = 0;
@@ -288,7 +278,7 @@ static void test_aggregate(void)
  * off a k-ary n-tree, the flows are listed one by one. */
 static void test_groups(void)
 {
-	struct cpl_profiles *pr = profiles("kernels=ft,class=S");
+	struct cpl_profiles *pr = cpl_test_profiles("kernels=ft,class=S");
 	struct plat_machine *tree = machine("kary-ntree:k=5,n=3"),
 	                    *mesh = machine("mesh:dims=11x11");
 	struct cmn_err e;
@@ -358,7 +348,7 @@ static void test_kept(void)
 	                                 "kary-ntree:k=8,n=2", "mesh:dims=8x8", "flat:nodes=64"};
 	enum { NS = 7, MAXJ = 16 };
 	static const int sizes[NS] = {2, 3, 5, 8, 12, 16, 33};
-	struct cpl_profiles *pr = profiles("kernels=is/ft/cg/mg/lu,class=S");
+	struct cpl_profiles *pr = cpl_test_profiles("kernels=is/ft/cg/mg/lu,class=S");
 	struct cpl_traffic tr[5 * NS];
 	struct cmn_err e;
 	for (int k = 0; k < 5; k++)

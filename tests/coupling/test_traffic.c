@@ -7,20 +7,10 @@
 #include <string.h>
 
 #include "../helpers.h"
+#include "cpl_helpers.h"
 #include "jobprof.h"
 #include "trace_stats.h"
 #include "traffic.h"
-
-static struct cpl_profiles *profiles(const char *kvs)
-{
-	static const struct cmn_param_def defs[] = {CPL_PROFILE_PARAMS, {NULL}};
-	struct cmn_params p;
-	struct cpl_profiles *pr = NULL;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(cmn_params_parse(defs, kvs, &p, &e) == 0);
-	CU_ASSERT_FATAL(cpl_profiles_create(&p, "test", &pr, &e) == 0);
-	return pr;
-}
 
 static void stats(const struct cpl_profiles *pr, int k, int n, int iters, struct trace_stats *s)
 {
@@ -64,7 +54,7 @@ static long compare(const struct cpl_profiles *pr, int k, int n, int *dense_used
 static void test_kernels(void)
 {
 	static const int sizes[] = {1, 2, 3, 4, 7, 16, 17, 36, 64, 100, 128, 131, 144, 256};
-	struct cpl_profiles *pr = profiles("kernels=cg/mg/ft/is/lu/ep/bt/sp/none,class=A");
+	struct cpl_profiles *pr = cpl_test_profiles("kernels=cg/mg/ft/is/lu/ep/bt/sp/none,class=A");
 	int dense_used = 0;
 	for (int k = 0; k < cpl_profiles_count(pr); k++)
 		for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
@@ -100,7 +90,7 @@ static void test_matrix(void)
  * the action), not dropped. */
 static void test_generator_bug(void)
 {
-	struct cpl_profiles *pr = profiles("kernels=lu,class=S");
+	struct cpl_profiles *pr = cpl_test_profiles("kernels=lu,class=S");
 	struct cpl_traffic t;
 	struct cmn_err e;
 	CU_ASSERT(cpl_traffic_profile(pr, 0, 26, &t, &e) != 0);
