@@ -130,7 +130,6 @@ static void pintgr_phase(struct gen *g, int r, const struct nb *b, double west, 
 
 static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	(void)e;
 	int c = gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : itmaxs[c];
 	struct lu l = {1, np, sizes[c], 0};
@@ -138,6 +137,14 @@ static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 		if (np % x == 0)
 			l.xdim = x;
 	l.ydim = np / l.xdim;
+	if (l.xdim > 1 && l.ydim > l.n) /* the last column: -1 interior points */
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "lu.%c.%d: %d ranks make a %d x %d process grid, wider than the "
+		    "class's %d points: its last column of ranks would hold none and "
+		    "send messages of negative size (xdim is the largest divisor of np "
+		    "<= sqrt(np); with xdim > 1, np / xdim must be <= %d)",
+		    g->cls, np, np, l.xdim, l.ydim, l.n, l.n);
 	double n = l.n;
 	l.flops = (1984.77 * n * n * n - 10923.3 * n * n + 27770.9 * n - 144010) / np;
 	*exact = gen_is_pow2(np) && l.xdim == 1 << (gen_ilog2(np) / 2);

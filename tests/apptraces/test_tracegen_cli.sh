@@ -190,6 +190,13 @@ check "bad index: one file for two ranks" status_says $? eq 1 "index4.txt:3: err
 "$TG" dt --ranks 4 -o "$T/q" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: ep, ft, is, cg, mg, lu, bt, sp, none" "$T/err" && ok "unknown kernel" || ko "unknown kernel"
 "$TG" --help | grep -q "tracegen KERNEL" && ok "--help" || ko "--help"
+# LU's process grid wider than the class's points: refused, nothing written
+"$TG" lu --class A --ranks 2990 -o "$T/q" 2> "$T/err"
+[ $? -eq 2 ] && [ ! -e "$T/q" ] &&
+	grep -q "lu.A.2990: 2990 ranks make a 46 x 65 process grid, wider than the class's 64 points" "$T/err" &&
+	ok "lu: a grid wider than the class refused" || ko "lu: a grid wider than the class refused"
+"$TG" lu --class S --ranks 144 -o "$T/lu144" > /dev/null 2>&1 && "$TG" --check "$T/lu144/lu.S.144.txt" > /dev/null &&
+	ok "lu: 12 x 12 ranks of class S" || ko "lu: 12 x 12 ranks of class S"
 "$TG" --frobnicate > /dev/null 2>&1
 [ $? -eq 2 ] && ok "bad option: exit 2" || ko "bad option: exit 2"
 # Bad numeric option values: exit 2, the option named, nothing written.
