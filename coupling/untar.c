@@ -1,7 +1,9 @@
 /* Unpacking a gzip'ed tar archive (untar.h). A tar archive is a sequence
  * of 512-byte headers (name, octal size, type, checksum), each followed by
- * its data padded to 512 bytes, ended by zero blocks; zlib's gzread reads
- * it through the compression (and a plain archive as it is). */
+ * its data padded to 512 bytes, ended by zero blocks; read through the
+ * compression by common/gzpipe.h (a plain archive as it is), which also
+ * says whether the gzip stream itself was whole: a stream cut short or
+ * corrupt is an error even where the tar inside looks complete. */
 #include "untar.h"
 
 #include <errno.h>
@@ -10,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "../common/cleanup.h"
+#include "../common/gzpipe.h"
 
 enum { BLOCK = 512, MAX_NAME = 4096 };
 
@@ -89,9 +91,15 @@ static int checksum_ok(const unsigned char *h)
 }
 
 /* Reads n bytes; 0, or -1 at the end of the archive or on an error. */
-static int get(gzFile g, void *buf, size_t n)
+static int get(struct cmn_gzpipe *g, void *buf, size_t n)
 {
-	return gzread(g, buf, (unsigned)n) == (int)n ? 0 : -1;
+	for (size_t got = 0; got < n;) {
+		long r = cmn_gzpipe_read(g, (char *)buf + got, n - got);
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
 }
 
 /* The padding after n bytes of data: up to the next block. */
@@ -101,7 +109,7 @@ static long long pad(long long n)
 }
 
 /* Skips n bytes; 0, or -1 at the end of the archive. */
-static int skip(gzFile g, long long n)
+static int skip(struct cmn_gzpipe *g, long long n)
 {
 	unsigned char b[BLOCK];
 	for (; n > 0; n -= BLOCK)
@@ -162,7 +170,7 @@ static int make_folders(const char *dir, const char *rel, int whole, struct cpl_
 }
 
 /* Writes a member's size bytes to dir/rel. */
-static int write_member(gzFile g, const char *dir, const char *rel, long long size,
+static int write_member(struct cmn_gzpipe *g, const char *dir, const char *rel, long long size,
                         struct cpl_unpacked *u, struct cmn_err *e)
 {
 	char path[MAX_NAME + 256];
@@ -199,7 +207,7 @@ static int write_member(gzFile g, const char *dir, const char *rel, long long si
 
 /* Reads a GNU long name or a pax header's data (at most MAX_NAME bytes) and
  * takes the name from it: all of it ('L'), or its "path=" record ('x'). */
-static int long_name(gzFile g, long long size, char type, char *name, struct cmn_err *e)
+static int long_name(struct cmn_gzpipe *g, long long size, char type, char *name, struct cmn_err *e)
 {
 	if (size < 1 || size > MAX_NAME)
 		return cmn_err_set(e, CMN_EINPUT, "a %s of %lld bytes",
@@ -228,11 +236,32 @@ static int long_name(gzFile g, long long size, char type, char *name, struct cmn
 	return 0;
 }
 
+/* After the archive's end (rc 0) the rest of the stream read to its end;
+ * a gzip stream cut short or corrupt, there or where the tar stopped
+ * (rc != 0), said so. */
+static int stream_end(struct cmn_gzpipe *g, int rc, struct cmn_err *e)
+{
+	char rest[BLOCK];
+	if (!rc)
+		while (cmn_gzpipe_read(g, rest, sizeof rest) > 0)
+			;
+	const char *msg = "";
+	enum cmn_gz_end end = cmn_gzpipe_end(g, &msg);
+	if (end == CMN_GZ_END || end == CMN_GZ_MORE)
+		return rc;
+	char what[sizeof e->msg];
+	snprintf(what, sizeof what, "%s", rc ? e->msg : "after the archive's end");
+	if (end == CMN_GZ_CUT)
+		return cmn_err_set(e, CMN_EINPUT, "%s: the gzip stream is cut short", what);
+	return cmn_err_set(e, end == CMN_GZ_IO ? CMN_EIO : CMN_EINPUT, "%s: %s%s", what,
+	                   end == CMN_GZ_IO ? "" : "corrupt gzip data: ", msg);
+}
+
 int cpl_untar_gz(const char *archive, const char *dir, struct cpl_unpacked *u, struct cmn_err *e)
 {
-	gzFile g = gzopen(archive, "rb");
-	if (!g)
-		return cmn_err_set(e, CMN_EIO, "%s: %s", archive, strerror(errno ? errno : ENOMEM));
+	struct cmn_gzpipe *g;
+	if (cmn_gzpipe_open(archive, 0, &g, e))
+		return e->code;
 	unsigned char h[BLOCK];
 	char next[MAX_NAME + 1] = ""; /* a long name or pax path for the next member */
 	int rc = 0, members = 0;
@@ -303,7 +332,8 @@ int cpl_untar_gz(const char *archive, const char *dir, struct cpl_unpacked *u, s
 		if (rc)
 			break;
 	}
-	gzclose(g);
+	rc = stream_end(g, rc, e);
+	cmn_gzpipe_close(g);
 	if (rc)
 		cmn_err_prefix(e, "%s", archive);
 	return rc;

@@ -93,6 +93,20 @@ head -c 2048 /dev/urandom | base64 | gzip > "$T/bad1/cg.S.4.tar.gz"
 bad_archive "text" "not a tar archive (bad header)"
 zcat "$T/rec/packed.S.4.tar.gz" | head -c 3000 | gzip > "$T/bad1/cg.S.4.tar.gz"
 bad_archive "cut short" "truncated in member packed.S.4.txt_files/"
+# the gzip stream itself damaged where the tar inside looks whole: its
+# 8-byte trailer cut by 4 bytes (zlib's gzread read this as complete), a
+# flipped byte in the trailer's checksum, junk after the member
+f="$T/rec/packed.S.4.tar.gz"
+head -c $(($(stat -c %s "$f") - 4)) "$f" > "$T/bad1/cg.S.4.tar.gz"
+bad_archive "the gzip trailer cut" "after the archive's end: the gzip stream is cut short"
+python3 - "$f" "$T/bad1/cg.S.4.tar.gz" << 'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read()); b[-6] ^= 0xFF
+open(sys.argv[2], "wb").write(b)
+PY
+bad_archive "the gzip checksum wrong" "corrupt gzip data"
+{ cat "$f"; echo junk; } > "$T/bad1/cg.S.4.tar.gz"
+bad_archive "junk after the gzip member" "corrupt gzip data"
 python3 - "$T/bad1/cg.S.4.tar.gz" << 'PY'
 import io, sys, tarfile
 with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
