@@ -32,6 +32,7 @@ struct study {
 	char **base; /* the other arguments, argv[0] first */
 	int nbase;
 	char staging[4096];
+	int made; /* ancestors of out that did not exist (the nearest first) */
 };
 
 int cpl_study_wanted(int argc, char **argv)
@@ -160,6 +161,36 @@ static void each_staging_path(const struct study *s, void (*fn)(const char *))
 	}
 	fn(s->staging);
 	fn(s->out);
+	snprintf(p, sizeof p, "%s", s->out);
+	for (int i = 0; i < s->made; i++) { /* folders made above it, if empty */
+		char *slash = strrchr(p, '/');
+		while (slash && slash > p && slash[1] == '\0') /* a trailing '/' */
+			*slash = '\0', slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+		fn(p);
+	}
+}
+
+/* How many of out's ancestors do not exist (those mkdir_p will make). */
+static int missing_ancestors(const char *out)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", out);
+	int n = 0;
+	for (;;) {
+		char *slash = strrchr(p, '/');
+		while (slash && slash > p && slash[1] == '\0')
+			*slash = '\0', slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			return n;
+		*slash = '\0';
+		struct stat st;
+		if (stat(p, &st) == 0)
+			return n;
+		n++;
+	}
 }
 
 static void remove_path(const char *p)
@@ -327,6 +358,7 @@ int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *ru
 		return 2;
 	}
 	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
+	s.made = missing_ancestors(s.out);
 	each_staging_path(&s, add_path); /* a signal from here removes them */
 	rc = mkdir_p(s.staging) ? cmn_err_set(&e, CMN_EIO, "%s: cannot create", s.staging) : 0;
 	for (int a = 0; !rc && a < s.nalloc; a++) {

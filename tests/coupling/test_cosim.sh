@@ -94,6 +94,10 @@ st=$?
 "$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/bad" > /dev/null 2> "$T/err"
 [ $? -ne 0 ] && [ ! -e "$T/bad" ] && grep -q "quasi:qct=x" "$T/err" && grep -q "nothing written" "$T/err" &&
 	ok "study: a failing run leaves nothing, says which" || ko "study failure: $(cat "$T/err")"
+mkdir -p "$T/have"
+"$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/have/new1/new2/out/" > /dev/null 2> "$T/err"
+[ $? -ne 0 ] && [ -d "$T/have" ] && [ -z "$(ls -A "$T/have")" ] &&
+	ok "study: a failing run removes the folders it made above --out" || ko "study failure, left: $(find "$T/have")"
 "$B/cosim" $W --runtime linkload --out "$T/x" --jobs-out "$T/x.csv" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "with --out every output goes into the folder" "$T/err" && ok "study: --jobs-out refused" || ko "study --jobs-out: $(cat "$T/err")"
 # the SimGrid model from the command line: determinism, its report line
