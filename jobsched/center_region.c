@@ -9,33 +9,33 @@
 
 #include "center_internal.h"
 
+/* Prefix sums of free nodes again along the dirty lines of one family:
+ * line l of plane x (flag x * lines + l) has len nodes, node_step apart,
+ * from busy + x * Y * Z + l * line_step. */
+static void update_lines(const struct center *c, uint8_t *dirty, int lines, int len,
+                         size_t line_step, size_t node_step, int *pre)
+{
+	size_t plane = (size_t)c->dims[1] * (size_t)c->dims[2];
+	for (int x = 0; x < c->dims[0]; x++)
+		for (int l = 0; l < lines; l++) {
+			size_t at = (size_t)x * (size_t)lines + (size_t)l;
+			if (!dirty[at])
+				continue;
+			dirty[at] = 0;
+			const uint8_t *b = c->busy + (size_t)x * plane + (size_t)l * line_step;
+			int *p = pre + at * (size_t)(len + 1);
+			for (int i = 0; i < len; i++)
+				p[i + 1] = p[i] + !b[(size_t)i * node_step];
+		}
+}
+
 /* The rows and columns whose nodes changed since the tables were built
  * get their prefix sums again. */
 void center_region_update(struct center *c)
 {
-	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
-	for (int x = 0; x < X; x++)
-		for (int y = 0; y < Y; y++) {
-			size_t row = (size_t)x * (size_t)Y + (size_t)y;
-			if (!c->row_dirty[row])
-				continue;
-			c->row_dirty[row] = 0;
-			const uint8_t *b = c->busy + row * (size_t)Z;
-			int *pre = c->zpre + row * (size_t)(Z + 1);
-			for (int z = 0; z < Z; z++)
-				pre[z + 1] = pre[z] + !b[z];
-		}
-	for (int x = 0; x < X; x++)
-		for (int z = 0; z < Z; z++) {
-			size_t col = (size_t)x * (size_t)Z + (size_t)z;
-			if (!c->col_dirty[col])
-				continue;
-			c->col_dirty[col] = 0;
-			const uint8_t *b = c->busy + (size_t)x * (size_t)Y * (size_t)Z + (size_t)z;
-			int *pre = c->ypre + col * (size_t)(Y + 1);
-			for (int y = 0; y < Y; y++)
-				pre[y + 1] = pre[y] + !b[(size_t)y * (size_t)Z];
-		}
+	int Y = c->dims[1], Z = c->dims[2];
+	update_lines(c, c->row_dirty, Y, Z, (size_t)Z, 1, c->zpre);
+	update_lines(c, c->col_dirty, Z, Y, 1, (size_t)Z, c->ypre);
 }
 
 static int iabs(int v)
