@@ -43,15 +43,24 @@ static int iabs(int v)
 	return v < 0 ? -v : v;
 }
 
+/* floor(v / 2) and ceil(v / 2) for any sign. */
+static inline int floor_half(int v)
+{
+	return v >= 0 ? v / 2 : -((1 - v) / 2);
+}
+static inline int ceil_half(int v)
+{
+	return -floor_half(-v);
+}
+
 /* The range of coordinates u in 0 .. n-1 with max(0, |2u - c| - e) <= t:
  * |2u - c| <= t + e. Returns 0 when empty. */
 static int span(int c, int e, int t, int n, int *lo, int *hi)
 {
-	int a = c - t - e, b = c + t + e; /* 2u in [a, b] */
-	*lo = a <= 0 ? 0 : (a + 1) / 2;
-	*hi = b < 0 ? -1 : b / 2;
-	if (*hi > n - 1)
-		*hi = n - 1;
+	*lo = ceil_half(c - t - e);
+	*lo = *lo < 0 ? 0 : *lo;
+	*hi = floor_half(c + t + e);
+	*hi = *hi > n - 1 ? n - 1 : *hi;
 	return *lo <= *hi;
 }
 
@@ -61,37 +70,47 @@ static int excess(int u, int c, int e)
 	return v > 0 ? v : 0;
 }
 
-/* The nodes u of a line of n with max(0, |2u - c| - e) <= t (t >= 0),
- * as lo .. hi (empty when lo > hi); c, e >= 0, so the upper end is. */
-static inline void line_span(int c, int e, int t, int n, int *lo, int *hi)
+/* Lines i0 .. i1 of a plane, from the prefix sums of i0 on (stride apart):
+ * line i0 holds the nodes a .. b - 1 of the unclipped span (half-open),
+ * each next line `grow` more at both ends (-1: fewer, 0: the same); the
+ * free nodes of each span clipped to 0 .. n are added to h[i] when h is
+ * given; returns their total. */
+static inline long line_run(const int *pre, size_t stride, int i0, int i1, int a, int b, int grow,
+                            int n, int *h)
 {
-	int a = c - t - e, b = c + t + e;
-	unsigned top = (unsigned)b >> 1;
-	*lo = a <= 0 ? 0 : (int)(((unsigned)a + 1u) >> 1);
-	*hi = top > (unsigned)(n - 1) ? n - 1 : (int)top;
+	long total = 0;
+	for (int i = i0; i <= i1; i++, pre += stride, a -= grow, b += grow) {
+		int lo = a < 0 ? 0 : a, hi = b > n ? n : b;
+		int got = pre[hi] - pre[lo];
+		total += got;
+		if (h)
+			h[i] += got;
+	}
+	return total;
 }
 
 /* Free nodes of the region along the lines of one plane: line i (0 .. m-1)
  * has what is left of t after its excess, its nodes counted from its
  * prefix sums (pre, stride apart) over the span in the other dimension
- * (ci, ei, length n); the counts are added to h[i] when h is given. */
+ * (ci, ei, length n); the counts are added to h[i] when h is given. The
+ * lines go in three runs - the excess falling by 2 a line, none, rising by
+ * 2 a line - in which the span grows, stays or shrinks by one at each end. */
 static long plane_lines(const int *pre, size_t stride, int m, int cl, int el, int t, int ci, int ei,
                         int n, int *h)
 {
 	int i0, i1;
 	if (!span(cl, el, t, m, &i0, &i1))
 		return 0;
+	int flat[2] = {ceil_half(cl - el), floor_half(cl + el)}; /* no excess */
+	int runs[3][2] = {{i0, flat[0] - 1}, {flat[0], flat[1]}, {flat[1] + 1, i1}};
 	long total = 0;
-	pre += (size_t)i0 * stride;
-	for (int i = i0; i <= i1; i++, pre += stride) {
-		int lo, hi;
-		line_span(ci, ei, t - excess(i, cl, el), n, &lo, &hi);
-		if (lo > hi)
+	for (int r = 0; r < 3; r++) {
+		int a = runs[r][0] > i0 ? runs[r][0] : i0, b = runs[r][1] < i1 ? runs[r][1] : i1;
+		if (a > b)
 			continue;
-		int got = pre[hi + 1] - pre[lo];
-		total += got;
-		if (h)
-			h[i] += got;
+		int ti = t - excess(a, cl, el);
+		total += line_run(pre + (size_t)a * stride, stride, a, b, ceil_half(ci - ei - ti),
+		                  floor_half(ci + ei + ti) + 1, 1 - r, n, h);
 	}
 	return total;
 }
