@@ -23,9 +23,11 @@
  * pairs, counted in aggregate: ll_tree.c, ll_groups.c). A computation
  * fills links by events, one per level at which links fill (ll_queue.h
  * orders them), each costing the links and parts it changes; every flow
- * freezes once. It keeps the running jobs in clusters bound by tight links
- * (links their flows fill, or nearly) and computes again only the
- * clusters a job joined or left: the times are those of computing every
+ * freezes once. Each part keeps a record of the levels at which its flows
+ * froze, and once jobs start or end only the parts whose flows freeze at
+ * other levels are computed again, from the level where they change
+ * (ll_fill.h): the others' records are replayed on the links they share
+ * with those. The times are those of computing every
  * running job together, to the last bit. Equal to main's round-by-round
  * arithmetic to rounding (within 4e-14 relative on linkload_compare.sh's
  * cases). */
@@ -76,11 +78,13 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 /* What the computations of ll did so far. */
 struct cpl_linkload_stats {
 	long runs;           /* calls */
-	double clusters;     /* clusters computed */
-	double jobs;         /* jobs computed in them */
-	double events;       /* levels at which links filled */
+	double jobs;         /* jobs whose times were computed */
+	double parts;        /* parts computed (the others replayed) */
+	double events;       /* rounds of links filling */
 	double link_updates; /* links whose user counts changed at an event */
 	double settles;      /* parts that settled fills at an event */
+	double replayed;     /* recorded drops replayed */
+	double redone;       /* computations redone with every part */
 };
 void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s);
 

@@ -16,7 +16,6 @@ struct flows {
 	double *bytes, *lat, *rate;
 	long *first; /* flow k's links: path[first[k] .. first[k + 1]) */
 	int *path;
-	long *users0;
 	long *lstart; /* local link x's flows: lflows[lstart[x] .. lstart[x + 1]) */
 	int *lflows;
 	long *drop; /* per local link: users lost this round */
@@ -73,28 +72,24 @@ static int localize(struct flows *f)
 			ids[nl++] = ids[i];
 	struct ll_part *p = &f->base;
 	size_t z = (size_t)(nl ? nl : 1);
-	p->nlinks = nl;
-	int *links = realloc(ids, z * sizeof *ids);
-	p->links = links ? links : ids; /* kept either way: freed with the part */
-	if (!links)
-		return -1;
-	p->users = calloc(z, sizeof *p->users);
-	p->at = malloc(z * sizeof *p->at);
-	f->users0 = calloc(z, sizeof *f->users0);
+	int rc = ll_part_links(p, nl);
+	if (!rc)
+		memcpy(p->links, ids, (size_t)nl * sizeof *ids);
+	free(ids);
 	f->lstart = calloc(z + 1, sizeof *f->lstart);
 	f->drop = calloc(z, sizeof *f->drop);
 	f->pending = malloc(z * sizeof *f->pending);
 	f->lflows = malloc((nx ? nx : 1) * sizeof *f->lflows);
-	if (!p->users || !p->at || !f->users0 || !f->lstart || !f->drop || !f->pending ||
-	    !f->lflows)
+	if (rc || !f->lstart || !f->drop || !f->pending || !f->lflows)
 		return -1;
+	memset(p->users0, 0, z * sizeof *p->users0);
 	for (size_t i = 0; i < nx; i++) {
 		int *hit = bsearch(&f->path[i], p->links, (size_t)nl, sizeof *p->links, cmp_int);
 		f->path[i] = (int)(hit - p->links);
-		f->users0[f->path[i]]++;
+		p->users0[f->path[i]]++;
 	}
 	for (int x = 0; x < nl; x++)
-		f->lstart[x + 1] = f->lstart[x] + f->users0[x];
+		f->lstart[x + 1] = f->lstart[x] + p->users0[x];
 	long *fill = f->drop; /* zero now, zero again after */
 	for (long k = 0; k < f->nflows; k++)
 		for (long i = f->first[k]; i < f->first[k + 1]; i++) {
@@ -108,8 +103,24 @@ static int localize(struct flows *f)
 static void flows_reset(struct ll_part *p)
 {
 	struct flows *f = (struct flows *)p;
-	memcpy(p->users, f->users0, (size_t)p->nlinks * sizeof *p->users);
+	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
 	memset(f->rate, 0, (size_t)f->nflows * sizeof *f->rate);
+}
+
+/* Flows frozen above level (at it unless incl) active again; the counts
+ * from the frozen ones. */
+static void flows_rewind(struct ll_part *p, double level, int incl)
+{
+	struct flows *f = (struct flows *)p;
+	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
+	for (long k = 0; k < f->nflows; k++) {
+		double r = f->rate[k];
+		if (r > level || (r == level && !incl))
+			f->rate[k] = 0;
+		else if (r > 0)
+			for (long j = f->first[k]; j < f->first[k + 1]; j++)
+				p->users[f->path[j]]--;
+	}
 }
 
 static void flows_fill(struct ll_part *p, int x, double level)
@@ -159,9 +170,9 @@ static void flows_destroy(struct ll_part *p)
 	struct flows *f = (struct flows *)p;
 	if (!f)
 		return;
-	free(p->links), free(p->users), free(p->at);
+	ll_part_free(p);
 	free(f->src), free(f->dst), free(f->bytes), free(f->lat), free(f->rate), free(f->first);
-	free(f->path), free(f->users0), free(f->lstart), free(f->lflows), free(f->drop);
+	free(f->path), free(f->lstart), free(f->lflows), free(f->drop);
 	free(f->pending);
 	free(f);
 }
@@ -177,6 +188,7 @@ static double flows_memory(const struct ll_part *p)
 
 static const struct ll_part_ops flows_ops = {
     .reset = flows_reset,
+    .rewind = flows_rewind,
     .fill = flows_fill,
     .settle = flows_settle,
     .comm = flows_comm,

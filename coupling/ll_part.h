@@ -1,10 +1,10 @@
-/* What the max-min computation of linkload.c sees of a job's flows: parts,
- * each using some links (machine link ids) with a number of active flows
- * on each, that freeze their flows when links fill and say which counts
- * changed. Two kinds: the flows one by one (ll_flows.c) and, on k-ary
- * n-trees, a job's all-pairs pattern or a group of its ranks exchanging
- * all pairs counted in aggregate (ll_tree.c, ll_groups.c). Internal to the
- * linkload model. */
+/* What the max-min computation of the linkload model (ll_fill.c) sees of a
+ * job's flows: parts, each using some links (machine link ids) with a
+ * number of active flows on each, that freeze their flows when links fill
+ * and say which counts changed. Two kinds: the flows one by one
+ * (ll_flows.c) and, on k-ary n-trees, a job's all-pairs pattern or a group
+ * of its ranks exchanging all pairs counted in aggregate (ll_tree.c,
+ * ll_groups.c). Internal to the linkload model. */
 #ifndef CPL_LL_PART_H
 #define CPL_LL_PART_H
 
@@ -14,8 +14,11 @@ struct ll_part;
 struct cpl_job_flows;
 
 struct ll_part_ops {
-	/* Every flow active again, users = the initial counts. */
+	/* Every flow active again, users = users0. */
 	void (*reset)(struct ll_part *p);
+	/* Back to the state after its fills below level (at or below it when
+	 * incl), the later ones undone; users recounted. */
+	void (*rewind)(struct ll_part *p, double level, int incl);
 	/* Local link x filled at this level: its active flows freeze at rate
 	 * level. */
 	void (*fill)(struct ll_part *p, int x, double level);
@@ -29,20 +32,47 @@ struct ll_part_ops {
 	double (*memory)(const struct ll_part *p); /* bytes */
 };
 
+/* A drop of a part's active flows on one of its links in a computation:
+ * at level, by |by| flows; by < 0 when the link filled there while the
+ * part had active flows on it (the drop is then that fill's). */
+struct ll_drop {
+	double level;
+	long by;
+};
+
 struct ll_part {
 	const struct ll_part_ops *ops;
 	int nlinks;
 	int *links;    /* machine link ids, each once */
 	long *users;   /* active flows on each, during a computation */
-	int *at;       /* each link's index among linkload.c's used links */
-	int touched;   /* a fill reached it in the current event */
+	long *users0;  /* ... with every flow active */
+	int *at;       /* each link's index among ll_fill.c's used links */
 	int aggregate; /* counts flows in aggregate (ll_tree.c) */
-	/* while a linkload computation holds it (linkload.c) */
+	/* while a linkload computation holds it (ll_fill.c) */
 	struct cpl_job_flows *job;
-	int *memb;    /* each link's entry in the list of parts on it */
-	double *load; /* the rates of its flows on each link, summed */
-	long active;  /* the computation it is in */
+	int *memb;            /* each link's entry in the list of parts on it */
+	long held;            /* its index among the parts held */
+	long live;            /* the run that computes it, from level from on */
+	double from;          /* ... (with its fills at from kept when incl) */
+	int incl;             /* ... */
+	long diverged;        /* the run in which it must be computed from the current level */
+	double replayed;      /* the last level of its drops replayed in the current run */
+	int touched;          /* a fill reached it in the current event */
+	unsigned char *bound; /* per link: filled with active flows in the current event */
+	/* its drops in the last computation, by link: hist[hoff[x] .. hoff[x + 1]),
+	 * levels ascending */
+	long *hoff;
+	struct ll_drop *hist;
+	/* during a computation: its new drops, in order */
+	struct ll_logged *log;
+	long nlog, caplog;
 };
+
+/* The link arrays of a part of n links (links, users, users0, at); 0 or
+ * -1 out of memory. */
+int ll_part_links(struct ll_part *p, int n);
+/* Frees what ll_part_links and a computation gave p (not p). */
+void ll_part_free(struct ll_part *p);
 
 /* The flows one by one; *out = NULL when the job has no flow. 0 or -1 out
  * of memory. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "ll_queue.h"
 
 int ll_queue_room(struct ll_queue *q, long n)
@@ -14,18 +15,19 @@ int ll_queue_room(struct ll_queue *q, long n)
 	ll_queue_free(q);
 	q->run = malloc((size_t)n * sizeof *q->run);
 	q->tmp = malloc((size_t)n * sizeof *q->tmp);
-	q->heap = malloc((size_t)n * sizeof *q->heap);
-	if (!q->run || !q->tmp || !q->heap) {
+	q->heap.e = malloc((size_t)n * sizeof *q->heap.e);
+	if (!q->run || !q->tmp || !q->heap.e) {
 		ll_queue_free(q);
 		return -1;
 	}
-	q->cap = n;
+	q->cap = q->heap.cap = n;
 	return 0;
 }
 
 void ll_queue_free(struct ll_queue *q)
 {
-	free(q->run), free(q->tmp), free(q->heap);
+	free(q->run), free(q->tmp);
+	llq_heap_free(&q->heap);
 	memset(q, 0, sizeof *q);
 }
 
@@ -70,7 +72,7 @@ static void sort_run(struct ll_queue *q)
 
 void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list, long n)
 {
-	q->nrun = q->at = q->nheap = 0;
+	q->nrun = q->at = q->heap.n = 0;
 	for (long i = 0; i < n; i++)
 		if (l[list[i]].users > 0)
 			q->run[q->nrun++] = (struct llq_entry){l[list[i]].key, list[i]};
@@ -83,9 +85,9 @@ static int before(struct llq_entry a, struct llq_entry b)
 	return a.key < b.key || (a.key == b.key && a.u < b.u);
 }
 
-static void sift_up(struct ll_queue *q, long i)
+static void sift_up(struct llq_entry *h, long i)
 {
-	struct llq_entry *h = q->heap, x = h[i];
+	struct llq_entry x = h[i];
 	while (i > 0 && before(x, h[(i - 1) / 4])) {
 		h[i] = h[(i - 1) / 4];
 		i = (i - 1) / 4;
@@ -93,10 +95,9 @@ static void sift_up(struct ll_queue *q, long i)
 	h[i] = x;
 }
 
-static void sift_down(struct ll_queue *q, long i)
+static void sift_down(struct llq_entry *h, long n, long i)
 {
-	struct llq_entry *h = q->heap, x = h[i];
-	long n = q->nheap;
+	struct llq_entry x = h[i];
 	for (;;) {
 		long c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
 		if (c >= n)
@@ -112,18 +113,32 @@ static void sift_down(struct ll_queue *q, long i)
 	h[i] = x;
 }
 
-static void heap_pop(struct ll_queue *q)
+int llq_heap_push(struct llq_heap *h, double key, int u)
 {
-	if (--q->nheap > 0) {
-		q->heap[0] = q->heap[q->nheap];
-		sift_down(q, 0);
+	if (cmn_grow((void **)&h->e, &h->cap, h->n + 1, 1024, sizeof *h->e))
+		return -1;
+	h->e[h->n++] = (struct llq_entry){key, u};
+	sift_up(h->e, h->n - 1);
+	return 0;
+}
+
+void llq_heap_pop(struct llq_heap *h)
+{
+	if (--h->n > 0) {
+		h->e[0] = h->e[h->n];
+		sift_down(h->e, h->n, 0);
 	}
+}
+
+void llq_heap_free(struct llq_heap *h)
+{
+	free(h->e);
+	memset(h, 0, sizeof *h);
 }
 
 void ll_queue_push(struct ll_queue *q, int u, double key)
 {
-	q->heap[q->nheap++] = (struct llq_entry){key, u};
-	sift_up(q, q->nheap - 1);
+	(void)llq_heap_push(&q->heap, key, u); /* within the room made: no growth */
 }
 
 int ll_queue_front(struct ll_queue *q, const struct ll_link *l)
@@ -141,30 +156,31 @@ int ll_queue_front(struct ll_queue *q, const struct ll_link *l)
 				continue;
 			}
 		}
-		if (q->nheap > 0) { /* the heap's top likewise */
-			struct llq_entry *h = &q->heap[0];
-			if (l[h->u].users <= 0) {
-				heap_pop(q);
+		struct llq_heap *h = &q->heap;
+		if (h->n > 0) { /* the heap's top likewise */
+			struct llq_entry *top = &h->e[0];
+			if (l[top->u].users <= 0) {
+				llq_heap_pop(h);
 				continue;
 			}
-			if (h->key < l[h->u].key) {
-				h->key = l[h->u].key;
-				sift_down(q, 0);
+			if (top->key < l[top->u].key) {
+				top->key = l[top->u].key;
+				sift_down(h->e, h->n, 0);
 				continue;
 			}
 		}
-		int run = q->at<q->nrun, heap = q->nheap> 0;
+		int run = q->at<q->nrun, heap = h->n> 0;
 		if (!run && !heap)
 			return -1;
-		q->from_heap = !run || (heap && before(q->heap[0], q->run[q->at]));
-		return q->from_heap ? q->heap[0].u : q->run[q->at].u;
+		q->from_heap = !run || (heap && before(h->e[0], q->run[q->at]));
+		return q->from_heap ? h->e[0].u : q->run[q->at].u;
 	}
 }
 
 void ll_queue_pop(struct ll_queue *q)
 {
 	if (q->from_heap)
-		heap_pop(q);
+		llq_heap_pop(&q->heap);
 	else
 		q->at++;
 }

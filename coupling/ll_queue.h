@@ -24,9 +24,22 @@ struct llq_entry {
 	int u;
 };
 
+/* A 4-ary min-heap of entries by (key, u): the top at e[0]. */
+struct llq_heap {
+	struct llq_entry *e;
+	long n, cap;
+};
+
+/* Adds (key, u); 0 or -1 out of memory. */
+int llq_heap_push(struct llq_heap *h, double key, int u);
+/* Removes the top (n > 0). */
+void llq_heap_pop(struct llq_heap *h);
+void llq_heap_free(struct llq_heap *h);
+
 struct ll_queue {
-	struct llq_entry *run, *tmp, *heap;
-	long cap, nrun, at, nheap;
+	struct llq_entry *run, *tmp;
+	struct llq_heap heap;
+	long cap, nrun, at;
 	int from_heap; /* where the front is (ll_queue_front) */
 };
 
@@ -40,7 +53,7 @@ void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list
 int ll_queue_front(struct ll_queue *q, const struct ll_link *l);
 /* Removes the front (after ll_queue_front). */
 void ll_queue_pop(struct ll_queue *q);
-/* Queues link u (not queued) at level key. */
+/* Queues link u (not queued) at level key (room made by ll_queue_room). */
 void ll_queue_push(struct ll_queue *q, int u, double key);
 
 #endif

@@ -62,7 +62,6 @@ struct tree {
 	unsigned char *full; /* per position: filled (the same, denser for count()) */
 	long *cnt;           /* per position: its active flows (count()) */
 	long *pos;           /* per local link: its position */
-	long *users0;
 	int *X[MAXH + 1], *Y[MAXH + 1], *W, *up; /* counts of nodes: at most 2^20 */
 	int *delta;
 	/* bytes classes: destinations by all_col, sources by (all_row, all_mult) */
@@ -188,7 +187,20 @@ static void tree_reset(struct ll_part *p)
 	for (long i = 0; i < t->npos; i++)
 		t->lam[i] = INFINITY;
 	memset(t->full, 0, (size_t)t->npos);
-	memcpy(p->users, t->users0, (size_t)p->nlinks * sizeof *p->users);
+	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
+}
+
+static void tree_rewind(struct ll_part *p, double level, int incl)
+{
+	struct tree *t = (struct tree *)p;
+	for (long i = 0; i < t->npos; i++)
+		if (t->lam[i] > level || (t->lam[i] == level && !incl)) {
+			t->lam[i] = INFINITY;
+			t->full[i] = 0;
+		}
+	count(t);
+	for (int i = 0; i < p->nlinks; i++)
+		p->users[i] = t->cnt[t->pos[i]];
 }
 
 static void tree_fill(struct ll_part *p, int x, double level)
@@ -404,13 +416,12 @@ static void tree_destroy(struct ll_part *p)
 	struct tree *t = (struct tree *)p;
 	if (!t)
 		return;
-	free(p->links), free(p->users), free(p->at);
+	ll_part_free(p);
 	if (t->crank != t->rank)
 		free(t->crank);
 	if (t->own_tr)
 		cpl_traffic_free(&t->tr);
-	free(t->node), free(t->rank), free(t->lam), free(t->full), free(t->cnt), free(t->pos),
-	    free(t->users0);
+	free(t->node), free(t->rank), free(t->lam), free(t->full), free(t->cnt), free(t->pos);
 	for (int l = 0; l <= MAXH; l++) {
 		struct level *a = &t->lv[l];
 		free(a->first), free(a->cfirst), free(a->blk), free(a->rval), free(a->res);
@@ -440,6 +451,7 @@ static double tree_memory(const struct ll_part *p)
 
 static const struct ll_part_ops tree_ops = {
     .reset = tree_reset,
+    .rewind = tree_rewind,
     .fill = tree_fill,
     .settle = tree_settle,
     .comm = tree_comm,
@@ -703,16 +715,12 @@ static int links(struct tree *t, int *usable)
 		t->lam[p] = INFINITY;
 	count(t);
 	struct ll_part *part = &t->base;
+	int nl = 0;
 	for (long p = 0; p < np; p++)
-		part->nlinks += t->cnt[p] > 0;
-	size_t z = (size_t)(part->nlinks ? part->nlinks : 1);
-	part->links = malloc(z * sizeof *part->links);
-	part->users = malloc(z * sizeof *part->users);
-	part->at = malloc(z * sizeof *part->at);
-	t->pos = malloc(z * sizeof *t->pos);
-	t->users0 = malloc(z * sizeof *t->users0);
+		nl += t->cnt[p] > 0;
+	t->pos = malloc((size_t)(nl ? nl : 1) * sizeof *t->pos);
 	int *route = malloc((size_t)plat_max_route(t->m) * sizeof *route);
-	if (!part->links || !part->users || !part->at || !t->pos || !t->users0 || !route) {
+	if (ll_part_links(part, nl) || !t->pos || !route) {
 		free(route);
 		return -1;
 	}
@@ -725,7 +733,7 @@ static int links(struct tree *t, int *usable)
 		plat_route(t->m, t->node[a], t->node[b], route);
 		*usable &= t->m->links[route[at]].lat_s == t->m->links[0].lat_s;
 		t->pos[x] = p;
-		t->users0[x] = t->cnt[p];
+		part->users0[x] = t->cnt[p];
 		part->links[x++] = route[at];
 	}
 	free(route);

@@ -1,0 +1,694 @@
+/* Progressive filling for the linkload model (ll_fill.h): events over the
+ * links in use, the parts computed or replayed from their records.
+ *
+ * The filling: the level of every active flow rises together; a link with
+ * residual R and n active flows at level lam fills at lam + R / n. Each
+ * event is the lowest such level x: the links filling there freeze their
+ * active flows at x, and the links whose user counts drop take their
+ * residual to x (R -= (x - lam) n) before the new count; one left within
+ * FULL of its bandwidth fills at x too. Links wait in a queue by filling
+ * level (ll_queue.h), so an event costs the links and parts it changes.
+ * A link's arithmetic depends only on the levels at which its count drops
+ * and by how much: how the fills at one level are grouped into rounds
+ * changes neither (its residual moves at the first drop at a level only),
+ * nor which flows freeze there (those crossing a link that fills, or one
+ * within FULL of full that they leave), so the same flows in any form, in
+ * any grouping, give the same rates to the last bit.
+ *
+ * Records: each computed part keeps its drops by link and level, marked
+ * where the link filled with its flows active (ll_part.h). A part's drops
+ * follow from the levels at which its links fill while it has active flows
+ * on them, so in the next computation a part is replayed while those fills
+ * stay: its drops are applied from its record on the links that are
+ * followed (live: those of computed parts and of parts let go), the
+ * others' states being those of the record. It is computed (rewound to the
+ * level and made live with its links, whose states are rebuilt from the
+ * records) from the level x at which
+ *  - a live link fills while the part has flows active on it that its
+ *    record keeps active past x, or
+ *  - a live link whose filling at x its record holds does not fill there
+ *    (checked before its drops at x are applied).
+ * A record that cannot be followed (a link it says fills at x that does
+ * not, once the part's drops there were applied) makes the computation
+ * start again with every part computed: counted as redone. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "ll_fill.h"
+#include "ll_queue.h"
+
+#define FULL 1e-9 /* a link is full within this fraction of its bandwidth */
+
+/* A part's drop logged during a computation (by as in ll_drop). */
+struct ll_logged {
+	double level;
+	long by;
+	int x;
+};
+
+/* An entry of the list of parts on a used link. */
+struct memb {
+	struct ll_part *p;
+	int x; /* the link's index in p */
+	int next, prev;
+	/* while the link is live and p replayed: p's next recorded drop on it
+	 * (an index into p->hist) and p's active flows on it */
+	long cur, cu;
+};
+
+struct ll_fill {
+	const struct plat_machine *m;
+	int *slot; /* machine link -> used link, or -1 */
+	/* used links: those of the parts held; per used link its state, its
+	 * part-links and their list, the run in which it is live and the level
+	 * at which it fills (or is to) in that run */
+	long nu, capu;
+	struct ll_link *l;
+	int *refs, *head, *freeu, nfreeu;
+	long *live;
+	double *filled;
+	struct memb *mb;
+	long nmb, capmb;
+	int freemb; /* free entries, chained by next, or -1 */
+	struct ll_part **held;
+	long nheld, capheld;
+	long run;
+	int all;    /* the next computation computes every part */
+	int *start; /* links that lost parts since the last computation */
+	long nstart, capstart;
+	/* a computation's state: links to fill at the current level (by used
+	 * link, capu), the changed ones, the queue, the replayed parts' next
+	 * drops by level, the drops due at the current level and the parts to
+	 * compute from it, links to check at its end */
+	int *fullv, *work, *changed;
+	long nfull, nwork, nchanged;
+	struct ll_queue queue;
+	struct llq_heap replay;
+	int *due;
+	long ndue, capdue, checked;
+	struct ll_part **div, **touched;
+	long ndiv, ntouched; /* capheld */
+	int *verify;
+	long nverify, capverify;
+	int *sx; /* a part's settled links */
+	long *sby, capx;
+	int fail, oom;
+	struct ll_fill_stats stats;
+};
+
+int ll_fill_create(const struct plat_machine *m, struct ll_fill **out)
+{
+	struct ll_fill *fs = calloc(1, sizeof *fs);
+	*out = NULL;
+	if (!fs || !(fs->slot = malloc((size_t)(m->nlinks ? m->nlinks : 1) * sizeof *fs->slot))) {
+		free(fs);
+		return -1;
+	}
+	fs->m = m;
+	fs->freemb = -1;
+	for (int i = 0; i < m->nlinks; i++)
+		fs->slot[i] = -1;
+	*out = fs;
+	return 0;
+}
+
+void ll_fill_destroy(struct ll_fill *fs)
+{
+	if (!fs)
+		return;
+	while (fs->nheld > 0)
+		ll_fill_let_go(fs, fs->held[fs->nheld - 1]);
+	free(fs->slot), free(fs->l), free(fs->refs), free(fs->head), free(fs->freeu);
+	free(fs->live), free(fs->filled), free(fs->mb), free(fs->held), free(fs->start);
+	free(fs->fullv), free(fs->work), free(fs->changed), free(fs->due), free(fs->div);
+	free(fs->touched), free(fs->verify), free(fs->sx), free(fs->sby);
+	ll_queue_free(&fs->queue);
+	llq_heap_free(&fs->replay);
+	free(fs);
+}
+
+void ll_fill_begin(struct ll_fill *fs)
+{
+	fs->run++;
+}
+
+long ll_fill_run(const struct ll_fill *fs)
+{
+	return fs->run;
+}
+
+void ll_fill_stats(const struct ll_fill *fs, struct ll_fill_stats *s)
+{
+	*s = fs->stats;
+}
+
+/* Room for need used links in every per-link array. */
+static int room_links(struct ll_fill *fs, long need)
+{
+	if (need <= fs->capu)
+		return 0;
+	long c = fs->capu, c1 = c, c2 = c, c3 = c, c4 = c, c5 = c, c6 = c, c7 = c, c8 = c;
+	if (cmn_grow((void **)&fs->l, &c, need, 1024, sizeof *fs->l) ||
+	    cmn_grow((void **)&fs->refs, &c1, need, 1024, sizeof *fs->refs) ||
+	    cmn_grow((void **)&fs->head, &c2, need, 1024, sizeof *fs->head) ||
+	    cmn_grow((void **)&fs->freeu, &c3, need, 1024, sizeof *fs->freeu) ||
+	    cmn_grow((void **)&fs->live, &c4, need, 1024, sizeof *fs->live) ||
+	    cmn_grow((void **)&fs->filled, &c5, need, 1024, sizeof *fs->filled) ||
+	    cmn_grow((void **)&fs->fullv, &c6, need, 1024, sizeof *fs->fullv) ||
+	    cmn_grow((void **)&fs->work, &c7, need, 1024, sizeof *fs->work) ||
+	    cmn_grow((void **)&fs->changed, &c8, need, 1024, sizeof *fs->changed) ||
+	    ll_queue_room(&fs->queue, c))
+		return -1;
+	for (long u = fs->capu; u < c; u++) {
+		fs->l[u].mark = 0;
+		fs->live[u] = 0;
+	}
+	fs->capu = c;
+	return 0;
+}
+
+int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
+{
+	long capheld = fs->capheld, c2 = capheld;
+	if (cmn_grow((void **)&fs->held, &fs->capheld, fs->nheld + 1, 64, sizeof *fs->held) ||
+	    cmn_grow((void **)&fs->div, &capheld, fs->capheld, 64, sizeof *fs->div) ||
+	    cmn_grow((void **)&fs->touched, &c2, fs->capheld, 64, sizeof *fs->touched) ||
+	    cmn_grow((void **)&fs->mb, &fs->capmb, fs->nmb + p->nlinks, 1024, sizeof *fs->mb) ||
+	    room_links(fs, fs->nu + p->nlinks))
+		return -1;
+	long cx = fs->capx;
+	if (cmn_grow((void **)&fs->sx, &cx, p->nlinks, 1024, sizeof *fs->sx) ||
+	    cmn_grow((void **)&fs->sby, &fs->capx, p->nlinks, 1024, sizeof *fs->sby))
+		return -1;
+	size_t z = (size_t)(p->nlinks ? p->nlinks : 1);
+	p->memb = malloc(z * sizeof *p->memb);
+	p->bound = calloc(z, 1);
+	if (!p->memb || !p->bound) {
+		free(p->memb), free(p->bound);
+		p->memb = NULL, p->bound = NULL;
+		return -1;
+	}
+	for (int x = 0; x < p->nlinks; x++) {
+		int id = p->links[x], u = fs->slot[id];
+		if (u < 0) {
+			u = fs->nfreeu ? fs->freeu[--fs->nfreeu] : (int)fs->nu++;
+			fs->slot[id] = u;
+			fs->l[u].id = id;
+			fs->l[u].bw = fs->m->links[id].bw_bps;
+			fs->refs[u] = 0;
+			fs->head[u] = -1;
+		}
+		int q = fs->freemb;
+		if (q >= 0)
+			fs->freemb = fs->mb[q].next;
+		else
+			q = (int)fs->nmb++;
+		fs->mb[q] = (struct memb){p, x, fs->head[u], -1, 0, 0};
+		if (fs->head[u] >= 0)
+			fs->mb[fs->head[u]].prev = q;
+		fs->head[u] = q;
+		fs->refs[u]++;
+		p->at[x] = u;
+		p->memb[x] = q;
+	}
+	p->held = fs->nheld;
+	fs->held[fs->nheld++] = p;
+	p->live = fs->run;
+	p->from = 0;
+	p->incl = 0;
+	p->diverged = 0;
+	p->replayed = -1;
+	p->touched = 0;
+	p->nlog = 0;
+	return 0;
+}
+
+void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p)
+{
+	for (int x = 0; x < p->nlinks; x++) {
+		int u = p->at[x], q = p->memb[x];
+		struct memb *b = &fs->mb[q];
+		if (b->prev >= 0)
+			fs->mb[b->prev].next = b->next;
+		else
+			fs->head[u] = b->next;
+		if (b->next >= 0)
+			fs->mb[b->next].prev = b->prev;
+		b->next = fs->freemb;
+		fs->freemb = q;
+		if (!--fs->refs[u]) {
+			fs->slot[fs->l[u].id] = -1;
+			fs->freeu[fs->nfreeu++] = u;
+			fs->live[u] = 0;
+		} else if (cmn_grow((void **)&fs->start, &fs->capstart, fs->nstart + 1, 1024,
+		                    sizeof *fs->start)) {
+			fs->all = 1; /* no room to note it: every part computed next */
+		} else {
+			fs->start[fs->nstart++] = u;
+		}
+	}
+	free(p->memb), free(p->bound), free(p->hoff), free(p->hist), free(p->log);
+	p->memb = NULL, p->bound = NULL, p->hoff = NULL, p->hist = NULL, p->log = NULL;
+	p->nlog = p->caplog = 0;
+	struct ll_part *last = fs->held[--fs->nheld];
+	fs->held[p->held] = last;
+	last->held = p->held;
+}
+
+/* Link u's filling level after its state changed. */
+static void set_key(struct ll_link *l)
+{
+	if (l->users > 0)
+		l->key = l->lam + l->res / (double)l->users;
+}
+
+/* Link u fills at level x (once). */
+static void to_fill(struct ll_fill *fs, int u, double x)
+{
+	if (fs->filled[u] != x) {
+		fs->filled[u] = x;
+		fs->fullv[fs->nfull++] = u;
+	}
+}
+
+/* by of link u's active flows froze at level x: its residual taken to x
+ * at its first drop there. */
+static void drop(struct ll_fill *fs, int u, double x, long by)
+{
+	struct ll_link *l = &fs->l[u];
+	if (!l->mark) {
+		l->mark = 1;
+		fs->changed[fs->nchanged++] = u;
+		l->res -= (x - l->lam) * (double)l->users;
+		l->lam = x;
+	}
+	l->users -= by;
+}
+
+/* The changed links' levels; those left within FULL of full fill at x. */
+static void finalize(struct ll_fill *fs, double x)
+{
+	fs->stats.link_updates += (double)fs->nchanged;
+	for (long i = 0; i < fs->nchanged; i++) {
+		int u = fs->changed[i];
+		struct ll_link *l = &fs->l[u];
+		l->mark = 0;
+		set_key(l);
+		if (l->users > 0 && !(l->res > FULL * l->bw))
+			to_fill(fs, u, x);
+	}
+	fs->nchanged = 0;
+}
+
+/* Part p to be computed from the current level. */
+static void diverge(struct ll_fill *fs, struct ll_part *p)
+{
+	if (p->diverged != fs->run) {
+		p->diverged = fs->run;
+		fs->div[fs->ndiv++] = p;
+	}
+}
+
+static long entries_end(const struct memb *b)
+{
+	return b->p->hoff[b->x + 1];
+}
+
+/* A replayed part's active flows on a link after level x, from its record. */
+static long after(const struct memb *b, double x)
+{
+	const struct ll_part *p = b->p;
+	long c = b->cu;
+	for (long i = b->cur; i < entries_end(b) && p->hist[i].level == x; i++)
+		c -= labs(p->hist[i].by);
+	return c;
+}
+
+/* The parts on link u filling at level x: the computed ones freeze their
+ * flows there, a replayed one keeping flows active past x is computed. */
+static void fill_link(struct ll_fill *fs, int u, double x)
+{
+	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
+		const struct memb *b = &fs->mb[q];
+		struct ll_part *p = b->p;
+		if (p->live == fs->run) {
+			if (p->users[b->x] > 0)
+				p->bound[b->x] = 1;
+			p->ops->fill(p, b->x, x);
+			if (!p->touched) {
+				p->touched = 1;
+				fs->touched[fs->ntouched++] = p;
+			}
+		} else if (b->cu > 0 && p->diverged != fs->run && after(b, x) > 0) {
+			diverge(fs, p);
+		}
+	}
+}
+
+/* Room for n more drops in p's log. */
+static int log_room(struct ll_part *p, long n)
+{
+	return cmn_grow((void **)&p->log, &p->caplog, p->nlog + n, 256, sizeof *p->log);
+}
+
+/* The touched parts' drops at level x applied and logged. */
+static void settle_touched(struct ll_fill *fs, double x)
+{
+	fs->stats.settles += (double)fs->ntouched;
+	for (long i = 0; i < fs->ntouched; i++) {
+		struct ll_part *p = fs->touched[i];
+		int n = p->ops->settle(p, fs->sx, fs->sby);
+		p->touched = 0;
+		if (log_room(p, n)) {
+			fs->oom = 1;
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			int x0 = fs->sx[k];
+			drop(fs, p->at[x0], x, fs->sby[k]);
+			p->log[p->nlog++] =
+			    (struct ll_logged){x, p->bound[x0] ? -fs->sby[k] : fs->sby[k], x0};
+			p->bound[x0] = 0;
+		}
+	}
+	fs->ntouched = 0;
+}
+
+/* Rounds of fills at level x until none is left. */
+static void rounds(struct ll_fill *fs, double x)
+{
+	while (fs->nfull) {
+		long n = fs->nfull;
+		int *w = fs->fullv;
+		fs->fullv = fs->work;
+		fs->work = w;
+		fs->nfull = 0;
+		fs->stats.events++;
+		for (long i = 0; i < n; i++)
+			fill_link(fs, w[i], x);
+		settle_touched(fs, x);
+		finalize(fs, x);
+	}
+}
+
+/* A replayed part's recorded drops at level x on the link of b applied
+ * (the links it says filled there noted, to be checked, when check). */
+static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
+{
+	const struct ll_part *p = b->p;
+	int u = p->at[b->x];
+	for (; b->cur < entries_end(b) && p->hist[b->cur].level == x; b->cur++) {
+		long by = p->hist[b->cur].by;
+		if (by < 0 && check) {
+			if (cmn_grow((void **)&fs->verify, &fs->capverify, fs->nverify + 1, 64,
+			             sizeof *fs->verify))
+				fs->oom = 1;
+			else
+				fs->verify[fs->nverify++] = u;
+		}
+		drop(fs, u, x, labs(by));
+		b->cu -= labs(by);
+		fs->stats.replayed++;
+	}
+}
+
+/* Replays the next recorded drop of b's part on its link, in order. */
+static void follow(struct ll_fill *fs, int q)
+{
+	const struct memb *b = &fs->mb[q];
+	if (b->cur < entries_end(b) && llq_heap_push(&fs->replay, b->p->hist[b->cur].level, q))
+		fs->oom = 1;
+}
+
+/* Link u followed from level x on (its state there rebuilt from the
+ * records of the parts on it: p, about to be computed, from its own, with
+ * its drops at x when p->incl): filled at x when its level is x, else
+ * queued (when queue; else into work[] for the start). */
+static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p, int queue)
+{
+	struct ll_link *l = &fs->l[u];
+	fs->live[u] = fs->run;
+	fs->filled[u] = -1;
+	l->res = l->bw;
+	l->lam = 0;
+	l->users = 0;
+	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
+		struct memb *b = &fs->mb[q];
+		if (b->p->live == fs->run && b->p != p) { /* computed: its count now */
+			l->users += b->p->users[b->x];
+			continue;
+		}
+		b->cur = b->p->hoff[b->x];
+		b->cu = b->p->users0[b->x];
+		l->users += b->cu;
+	}
+	for (;;) { /* the recorded drops below x, level by level */
+		double lv = x;
+		for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
+			const struct memb *b = &fs->mb[q];
+			if ((b->p->live != fs->run || b->p == p) && b->cur < entries_end(b) &&
+			    b->p->hist[b->cur].level < lv)
+				lv = b->p->hist[b->cur].level;
+		}
+		if (!(lv < x))
+			break;
+		l->res -= (lv - l->lam) * (double)l->users;
+		l->lam = lv;
+		for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
+			struct memb *b = &fs->mb[q];
+			if (b->p->live == fs->run && b->p != p)
+				continue;
+			for (; b->cur < entries_end(b) && b->p->hist[b->cur].level == lv;
+			     b->cur++) {
+				l->users -= labs(b->p->hist[b->cur].by);
+				b->cu -= labs(b->p->hist[b->cur].by);
+			}
+		}
+	}
+	if (l->users > 0) {
+		set_key(l);
+		if (l->key <= x) {
+			fs->fail |= l->key < x; /* it filled before x: not its record */
+			to_fill(fs, u, x);
+		} else if (queue) {
+			ll_queue_push(&fs->queue, u, l->key);
+		} else {
+			fs->work[fs->nwork++] = u;
+		}
+	}
+	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
+		struct memb *b = &fs->mb[q];
+		if (b->p == p) { /* its count from the record = its rewound one */
+			if (p->incl)
+				consume(fs, b, x, 1);
+			fs->fail |= b->cu != p->users[b->x];
+		} else if (b->p->live != fs->run) {
+			if (b->p->replayed == x) /* its drops at x applied elsewhere */
+				consume(fs, b, x, 1);
+			follow(fs, q);
+		}
+	}
+}
+
+/* Part p computed from level x: rewound there (with its recorded drops at
+ * x when they were applied), its links followed, fed the fills at x. */
+static void go_live(struct ll_fill *fs, struct ll_part *p, double x)
+{
+	fs->stats.parts++;
+	p->incl = p->replayed == x;
+	p->live = fs->run;
+	p->from = x;
+	p->nlog = 0;
+	p->ops->rewind(p, x, p->incl);
+	for (int i = 0; i < p->nlinks; i++) {
+		int u = p->at[i];
+		if (fs->live[u] == fs->run)
+			fs->fail |= fs->mb[p->memb[i]].cu != p->users[i];
+		else
+			make_live(fs, u, x, p, 1);
+	}
+	for (int i = 0; i < p->nlinks; i++)
+		if (fs->filled[p->at[i]] == x) {
+			if (p->users[i] > 0)
+				p->bound[i] = 1;
+			p->ops->fill(p, i, x);
+			if (!p->touched) {
+				p->touched = 1;
+				fs->touched[fs->ntouched++] = p;
+			}
+		}
+}
+
+/* Every event at level x: rounds of fills, the replayed drops due there
+ * (after the checks of the parts' records), the parts to compute from x. */
+static void level(struct ll_fill *fs, double x)
+{
+	for (;;) {
+		rounds(fs, x);
+		while (fs->replay.n > 0 && fs->replay.e[0].key <= x) {
+			if (cmn_grow((void **)&fs->due, &fs->capdue, fs->ndue + 1, 256,
+			             sizeof *fs->due)) {
+				fs->oom = 1;
+				return;
+			}
+			fs->due[fs->ndue++] = fs->replay.e[0].u;
+			llq_heap_pop(&fs->replay);
+		}
+		for (; fs->checked < fs->ndue; fs->checked++) { /* the fills they record happened */
+			const struct memb *b = &fs->mb[fs->due[fs->checked]];
+			struct ll_part *p = b->p;
+			if (p->live == fs->run || p->diverged == fs->run)
+				continue;
+			for (long i = b->cur; i < entries_end(b) && p->hist[i].level == x; i++)
+				if (p->hist[i].by < 0 && fs->filled[p->at[b->x]] != x)
+					diverge(fs, p);
+		}
+		if (fs->ndiv) {
+			for (long i = 0; i < fs->ndiv; i++)
+				go_live(fs, fs->div[i], x);
+			fs->ndiv = 0;
+			settle_touched(fs, x);
+			finalize(fs, x);
+			continue;
+		}
+		if (!fs->ndue)
+			break;
+		for (long i = 0; i < fs->ndue; i++) {
+			struct memb *b = &fs->mb[fs->due[i]];
+			if (b->p->live == fs->run)
+				continue;
+			consume(fs, b, x, 0);
+			b->p->replayed = x;
+			follow(fs, fs->due[i]);
+		}
+		fs->ndue = fs->checked = 0;
+		finalize(fs, x);
+	}
+	for (long i = 0; i < fs->nverify; i++)
+		fs->fail |= fs->filled[fs->verify[i]] != x;
+	fs->nverify = 0;
+}
+
+/* The computation's parts and links: the live ones at level 0. */
+static void start(struct ll_fill *fs)
+{
+	fs->nfull = fs->nwork = fs->nchanged = fs->ndue = fs->checked = fs->ndiv = fs->ntouched = 0;
+	fs->nverify = 0;
+	fs->replay.n = 0;
+	for (long i = 0; i < fs->nheld; i++) {
+		struct ll_part *p = fs->held[i];
+		p->replayed = -1;
+		if (fs->all) {
+			p->live = fs->run;
+			p->from = 0;
+			p->incl = 0;
+			p->nlog = 0;
+			p->touched = 0;
+			memset(p->bound, 0, (size_t)p->nlinks);
+		}
+		if (p->live == fs->run) {
+			p->ops->reset(p);
+			fs->stats.parts++;
+		}
+	}
+	if (fs->all)
+		for (long u = 0; u < fs->nu; u++) {
+			fs->l[u].mark = 0;
+			fs->live[u] = 0;
+		}
+	for (long i = 0; i < fs->nheld; i++) { /* into work[] */
+		struct ll_part *p = fs->held[i];
+		for (int x = 0; p->live == fs->run && x < p->nlinks; x++)
+			if (fs->live[p->at[x]] != fs->run)
+				make_live(fs, p->at[x], 0, NULL, 0);
+	}
+	for (long i = 0; i < fs->nstart; i++) {
+		int u = fs->start[i];
+		if (fs->refs[u] > 0 && fs->live[u] != fs->run)
+			make_live(fs, u, 0, NULL, 0);
+	}
+	fs->nstart = 0;
+	ll_queue_start(&fs->queue, fs->l, fs->work, fs->nwork);
+	fs->all = 0;
+}
+
+/* The computed parts' records: the kept part of the last one (below the
+ * level each was computed from) and the drops logged. */
+static int records(struct ll_fill *fs)
+{
+	for (long i = 0; i < fs->nheld; i++) {
+		struct ll_part *p = fs->held[i];
+		if (p->live != fs->run)
+			continue;
+		long *off = calloc((size_t)p->nlinks + 1, sizeof *off), n = 0;
+		if (!off)
+			return -1;
+		for (int x = 0; p->hoff && x < p->nlinks; x++) {
+			long k = p->hoff[x];
+			while (k < p->hoff[x + 1] && (p->hist[k].level < p->from ||
+			                              (p->incl && p->hist[k].level == p->from)))
+				k++;
+			off[x + 1] = k - p->hoff[x];
+		}
+		for (long k = 0; k < p->nlog; k++)
+			off[p->log[k].x + 1]++;
+		for (int x = 0; x < p->nlinks; x++)
+			off[x + 1] += off[x];
+		n = off[p->nlinks];
+		struct ll_drop *h = malloc((size_t)(n ? n : 1) * sizeof *h);
+		long *fillp = malloc((size_t)(p->nlinks ? p->nlinks : 1) * sizeof *fillp);
+		if (!h || !fillp) {
+			free(off), free(h), free(fillp);
+			return -1;
+		}
+		for (int x = 0; x < p->nlinks; x++) {
+			fillp[x] = off[x];
+			for (long k = p->hoff ? p->hoff[x] : 0; p->hoff && k < p->hoff[x + 1]; k++)
+				if (p->hist[k].level < p->from ||
+				    (p->incl && p->hist[k].level == p->from))
+					h[fillp[x]++] = p->hist[k];
+		}
+		for (long k = 0; k < p->nlog; k++)
+			h[fillp[p->log[k].x]++] = (struct ll_drop){p->log[k].level, p->log[k].by};
+		free(fillp), free(p->hoff), free(p->hist), free(p->log);
+		p->hoff = off;
+		p->hist = h;
+		p->log = NULL;
+		p->nlog = p->caplog = 0;
+	}
+	return 0;
+}
+
+int ll_fill_compute(struct ll_fill *fs)
+{
+	fs->fail = fs->oom = 0;
+	for (;;) {
+		start(fs);
+		for (;;) {
+			int u = ll_queue_front(&fs->queue, fs->l);
+			if (u < 0 && !fs->replay.n)
+				break;
+			double x = u >= 0 ? fs->l[u].key : fs->replay.e[0].key;
+			if (fs->replay.n && fs->replay.e[0].key < x)
+				x = fs->replay.e[0].key;
+			while ((u = ll_queue_front(&fs->queue, fs->l)) >= 0 && fs->l[u].key <= x) {
+				ll_queue_pop(&fs->queue);
+				to_fill(fs, u, x);
+			}
+			level(fs, x);
+			if (fs->oom || fs->fail)
+				break;
+		}
+		if (fs->oom)
+			break;
+		if (!fs->fail)
+			return records(fs) ? fs->all = 1, -1 : 0;
+		fs->stats.redone++;
+		fs->fail = 0;
+		fs->all = 1;
+	}
+	fs->all = 1;
+	return -1;
+}
