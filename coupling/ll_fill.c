@@ -83,9 +83,8 @@ struct ll_fill {
 	 * drops by level, the drops due at the current level and the parts to
 	 * compute from it, links to check at its end */
 	int *fullv, *work, *changed;
-	long nfull, nwork, nchanged;
-	struct ll_queue queue;
-	struct llq_heap replay;
+	long nfull, nchanged;
+	struct ll_queue queue, replay;
 	int *due;
 	long ndue, capdue, checked;
 	struct ll_part **div, **touched;
@@ -125,7 +124,7 @@ void ll_fill_destroy(struct ll_fill *fs)
 	free(fs->fullv), free(fs->work), free(fs->changed), free(fs->due), free(fs->div);
 	free(fs->touched), free(fs->verify), free(fs->sx), free(fs->sby);
 	ll_queue_free(&fs->queue);
-	llq_heap_free(&fs->replay);
+	ll_queue_free(&fs->replay);
 	free(fs);
 }
 
@@ -158,8 +157,7 @@ static int room_links(struct ll_fill *fs, long need)
 	    cmn_grow((void **)&fs->filled, &c5, need, 1024, sizeof *fs->filled) ||
 	    cmn_grow((void **)&fs->fullv, &c6, need, 1024, sizeof *fs->fullv) ||
 	    cmn_grow((void **)&fs->work, &c7, need, 1024, sizeof *fs->work) ||
-	    cmn_grow((void **)&fs->changed, &c8, need, 1024, sizeof *fs->changed) ||
-	    ll_queue_room(&fs->queue, c))
+	    cmn_grow((void **)&fs->changed, &c8, need, 1024, sizeof *fs->changed))
 		return -1;
 	for (long u = fs->capu; u < c; u++) {
 		fs->l[u].mark = 0;
@@ -326,6 +324,19 @@ static long after(const struct memb *b, double x)
 	return c;
 }
 
+/* Part p's local link i filled at level x while it had active flows on
+ * it: they freeze (a fill of a link without them would change nothing but
+ * its level, below which all its flows froze: none is made). */
+static void touch(struct ll_fill *fs, struct ll_part *p, int i, double x)
+{
+	p->bound[i] = 1;
+	p->ops->fill(p, i, x);
+	if (!p->touched) {
+		p->touched = 1;
+		fs->touched[fs->ntouched++] = p;
+	}
+}
+
 /* The parts on link u filling at level x: the computed ones freeze their
  * flows there, a replayed one keeping flows active past x is computed. */
 static void fill_link(struct ll_fill *fs, int u, double x)
@@ -334,13 +345,8 @@ static void fill_link(struct ll_fill *fs, int u, double x)
 		const struct memb *b = &fs->mb[q];
 		struct ll_part *p = b->p;
 		if (p->live == fs->run) {
-			if (p->users[b->x] > 0)
-				p->bound[b->x] = 1;
-			p->ops->fill(p, b->x, x);
-			if (!p->touched) {
-				p->touched = 1;
-				fs->touched[fs->ntouched++] = p;
-			}
+			if (p->users[b->x] > 0) /* else nothing to freeze */
+				touch(fs, p, b->x, x);
 		} else if (b->cu > 0 && p->diverged != fs->run && after(b, x) > 0) {
 			diverge(fs, p);
 		}
@@ -418,15 +424,15 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 static void follow(struct ll_fill *fs, int q)
 {
 	const struct memb *b = &fs->mb[q];
-	if (b->cur < entries_end(b) && llq_heap_push(&fs->replay, b->p->hist[b->cur].level, q))
+	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, b->p->hist[b->cur].level, q))
 		fs->oom = 1;
 }
 
 /* Link u followed from level x on (its state there rebuilt from the
  * records of the parts on it: p, about to be computed, from its own, with
  * its drops at x when p->incl): filled at x when its level is x, else
- * queued (when queue; else into work[] for the start). */
-static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p, int queue)
+ * queued. */
+static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p)
 {
 	struct ll_link *l = &fs->l[u];
 	fs->live[u] = fs->run;
@@ -472,10 +478,8 @@ static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p, in
 		if (l->key <= x) {
 			fs->fail |= l->key < x; /* it filled before x: not its record */
 			to_fill(fs, u, x);
-		} else if (queue) {
-			ll_queue_push(&fs->queue, u, l->key);
-		} else {
-			fs->work[fs->nwork++] = u;
+		} else if (ll_queue_push(&fs->queue, l->key, u)) {
+			fs->oom = 1;
 		}
 	}
 	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
@@ -507,18 +511,11 @@ static void go_live(struct ll_fill *fs, struct ll_part *p, double x)
 		if (fs->live[u] == fs->run)
 			fs->fail |= fs->mb[p->memb[i]].cu != p->users[i];
 		else
-			make_live(fs, u, x, p, 1);
+			make_live(fs, u, x, p);
 	}
 	for (int i = 0; i < p->nlinks; i++)
-		if (fs->filled[p->at[i]] == x) {
-			if (p->users[i] > 0)
-				p->bound[i] = 1;
-			p->ops->fill(p, i, x);
-			if (!p->touched) {
-				p->touched = 1;
-				fs->touched[fs->ntouched++] = p;
-			}
-		}
+		if (fs->filled[p->at[i]] == x && p->users[i] > 0)
+			touch(fs, p, i, x);
 }
 
 /* Every event at level x: rounds of fills, the replayed drops due there
@@ -527,14 +524,18 @@ static void level(struct ll_fill *fs, double x)
 {
 	for (;;) {
 		rounds(fs, x);
-		while (fs->replay.n > 0 && fs->replay.e[0].key <= x) {
-			if (cmn_grow((void **)&fs->due, &fs->capdue, fs->ndue + 1, 256,
-			             sizeof *fs->due)) {
+		while (ll_queue_min(&fs->replay, NULL) <= x) { /* = x */
+			long n;
+			const int *got = ll_queue_take(&fs->replay, NULL, x, &n);
+			if (!got || cmn_grow((void **)&fs->due, &fs->capdue, fs->ndue + n, 256,
+			                     sizeof *fs->due)) {
 				fs->oom = 1;
 				return;
 			}
-			fs->due[fs->ndue++] = fs->replay.e[0].u;
-			llq_heap_pop(&fs->replay);
+			memcpy(fs->due + fs->ndue, got, (size_t)n * sizeof *got);
+			fs->ndue += n;
+			if (!n)
+				break;
 		}
 		for (; fs->checked < fs->ndue; fs->checked++) { /* the fills they record happened */
 			const struct memb *b = &fs->mb[fs->due[fs->checked]];
@@ -574,9 +575,10 @@ static void level(struct ll_fill *fs, double x)
 /* The computation's parts and links: the live ones at level 0. */
 static void start(struct ll_fill *fs)
 {
-	fs->nfull = fs->nwork = fs->nchanged = fs->ndue = fs->checked = fs->ndiv = fs->ntouched = 0;
+	fs->nfull = fs->nchanged = fs->ndue = fs->checked = fs->ndiv = fs->ntouched = 0;
 	fs->nverify = 0;
-	fs->replay.n = 0;
+	ll_queue_clear(&fs->queue);
+	ll_queue_clear(&fs->replay);
 	for (long i = 0; i < fs->nheld; i++) {
 		struct ll_part *p = fs->held[i];
 		p->replayed = -1;
@@ -598,19 +600,18 @@ static void start(struct ll_fill *fs)
 			fs->l[u].mark = 0;
 			fs->live[u] = 0;
 		}
-	for (long i = 0; i < fs->nheld; i++) { /* into work[] */
+	for (long i = 0; i < fs->nheld; i++) {
 		struct ll_part *p = fs->held[i];
 		for (int x = 0; p->live == fs->run && x < p->nlinks; x++)
 			if (fs->live[p->at[x]] != fs->run)
-				make_live(fs, p->at[x], 0, NULL, 0);
+				make_live(fs, p->at[x], 0, NULL);
 	}
 	for (long i = 0; i < fs->nstart; i++) {
 		int u = fs->start[i];
 		if (fs->refs[u] > 0 && fs->live[u] != fs->run)
-			make_live(fs, u, 0, NULL, 0);
+			make_live(fs, u, 0, NULL);
 	}
 	fs->nstart = 0;
-	ll_queue_start(&fs->queue, fs->l, fs->work, fs->nwork);
 	fs->all = 0;
 }
 
@@ -666,16 +667,25 @@ int ll_fill_compute(struct ll_fill *fs)
 	fs->fail = fs->oom = 0;
 	for (;;) {
 		start(fs);
-		for (;;) {
-			int u = ll_queue_front(&fs->queue, fs->l);
-			if (u < 0 && !fs->replay.n)
+		for (;;) { /* the next level: links filling, or recorded drops */
+			double lq = ll_queue_min(&fs->queue, fs->l),
+			       lr = ll_queue_min(&fs->replay, NULL);
+			if (isnan(lq) || isnan(lr)) {
+				fs->oom = 1;
 				break;
-			double x = u >= 0 ? fs->l[u].key : fs->replay.e[0].key;
-			if (fs->replay.n && fs->replay.e[0].key < x)
-				x = fs->replay.e[0].key;
-			while ((u = ll_queue_front(&fs->queue, fs->l)) >= 0 && fs->l[u].key <= x) {
-				ll_queue_pop(&fs->queue);
-				to_fill(fs, u, x);
+			}
+			if (lq == INFINITY && lr == INFINITY)
+				break;
+			double x = lq < lr ? lq : lr;
+			if (lq == x) {
+				long n;
+				const int *got = ll_queue_take(&fs->queue, fs->l, x, &n);
+				if (!got) {
+					fs->oom = 1;
+					break;
+				}
+				for (long i = 0; i < n; i++)
+					to_fill(fs, got[i], x);
 			}
 			level(fs, x);
 			if (fs->oom || fs->fail)

@@ -1,35 +1,11 @@
-/* The links of a linkload computation by filling level (ll_queue.h): a
- * sorted run consumed from the front, and a 4-ary heap. */
-#include <stdint.h>
+/* The levels of a linkload computation in order (ll_queue.h): a radix
+ * queue over the levels' bits. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/grow.h"
 #include "ll_queue.h"
-
-int ll_queue_room(struct ll_queue *q, long n)
-{
-	n = n ? n : 1;
-	if (n <= q->cap)
-		return 0;
-	ll_queue_free(q);
-	q->run = malloc((size_t)n * sizeof *q->run);
-	q->tmp = malloc((size_t)n * sizeof *q->tmp);
-	q->heap.e = malloc((size_t)n * sizeof *q->heap.e);
-	if (!q->run || !q->tmp || !q->heap.e) {
-		ll_queue_free(q);
-		return -1;
-	}
-	q->cap = q->heap.cap = n;
-	return 0;
-}
-
-void ll_queue_free(struct ll_queue *q)
-{
-	free(q->run), free(q->tmp);
-	llq_heap_free(&q->heap);
-	memset(q, 0, sizeof *q);
-}
 
 static uint64_t bits(double x)
 {
@@ -38,149 +14,130 @@ static uint64_t bits(double x)
 	return b; /* ordered as x for positive x */
 }
 
-/* Stable LSD radix sort of q->run by key, 8 bits a pass, passes where
- * every key has the same digit skipped. */
-static void sort_run(struct ll_queue *q)
+static double level(uint64_t b)
 {
-	long n = q->nrun, count[8][256] = {{0}};
-	for (long i = 0; i < n; i++) {
-		uint64_t b = bits(q->run[i].key);
-		for (int d = 0; d < 8; d++)
-			count[d][(b >> (8 * d)) & 255]++;
-	}
-	struct llq_entry *src = q->run, *dst = q->tmp;
-	for (int d = 0; d < 8; d++) {
-		long *c = count[d], sum = 0;
-		if (c[(bits(src[0].key) >> (8 * d)) & 255] == n)
-			continue;
-		for (int v = 0; v < 256; v++) {
-			long x = c[v];
-			c[v] = sum;
-			sum += x;
+	double x;
+	memcpy(&x, &b, sizeof x);
+	return x;
+}
+
+/* The bucket of key k: the length of its difference from last. */
+static int bucket(uint64_t last, uint64_t k)
+{
+	uint64_t d = k ^ last;
+	int n = 0;
+	for (int s = 32; s > 0; s /= 2)
+		if (d >> s) {
+			n += s;
+			d >>= s;
 		}
-		for (long i = 0; i < n; i++)
-			dst[c[(bits(src[i].key) >> (8 * d)) & 255]++] = src[i];
-		struct llq_entry *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != q->run) {
-		q->tmp = q->run;
-		q->run = src;
-	}
+	return n + (int)d;
 }
 
-void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list, long n)
+void ll_queue_free(struct ll_queue *q)
 {
-	q->nrun = q->at = q->heap.n = 0;
-	for (long i = 0; i < n; i++)
-		if (l[list[i]].users > 0)
-			q->run[q->nrun++] = (struct llq_entry){l[list[i]].key, list[i]};
-	if (q->nrun > 1)
-		sort_run(q);
+	for (int i = 0; i < 65; i++)
+		free(q->b[i]);
+	free(q->out);
+	memset(q, 0, sizeof *q);
 }
 
-static int before(struct llq_entry a, struct llq_entry b)
+void ll_queue_clear(struct ll_queue *q)
 {
-	return a.key < b.key || (a.key == b.key && a.u < b.u);
+	memset(q->n, 0, sizeof q->n);
+	q->last = 0;
+	q->haslow = 0;
 }
 
-static void sift_up(struct llq_entry *h, long i)
+static int append(struct ll_queue *q, int i, struct llq_entry e)
 {
-	struct llq_entry x = h[i];
-	while (i > 0 && before(x, h[(i - 1) / 4])) {
-		h[i] = h[(i - 1) / 4];
-		i = (i - 1) / 4;
-	}
-	h[i] = x;
-}
-
-static void sift_down(struct llq_entry *h, long n, long i)
-{
-	struct llq_entry x = h[i];
-	for (;;) {
-		long c = 4 * i + 1, end = c + 4 < n ? c + 4 : n;
-		if (c >= n)
-			break;
-		for (long d = c + 1; d < end; d++)
-			if (before(h[d], h[c]))
-				c = d;
-		if (!before(h[c], x))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
-int llq_heap_push(struct llq_heap *h, double key, int u)
-{
-	if (cmn_grow((void **)&h->e, &h->cap, h->n + 1, 1024, sizeof *h->e))
+	if (cmn_grow((void **)&q->b[i], &q->cap[i], q->n[i] + 1, 256, sizeof *q->b[i]))
 		return -1;
-	h->e[h->n++] = (struct llq_entry){key, u};
-	sift_up(h->e, h->n - 1);
+	q->b[i][q->n[i]++] = e;
 	return 0;
 }
 
-void llq_heap_pop(struct llq_heap *h)
+int ll_queue_push(struct ll_queue *q, double key, int u)
 {
-	if (--h->n > 0) {
-		h->e[0] = h->e[h->n];
-		sift_down(h->e, h->n, 0);
+	uint64_t k = bits(key);
+	int i = bucket(q->last, k);
+	if (k < q->last || append(q, i, (struct llq_entry){k, u}))
+		return -1;
+	if (q->haslow && k < q->low) {
+		q->low = k;
+		q->lowb = i;
 	}
+	return 0;
 }
 
-void llq_heap_free(struct llq_heap *h)
+/* Bucket i's entries of links without users dropped, those whose level
+ * rose moved to their bucket; -1 out of memory. */
+static int check(struct ll_queue *q, const struct ll_link *l, int i)
 {
-	free(h->e);
-	memset(h, 0, sizeof *h);
-}
-
-void ll_queue_push(struct ll_queue *q, int u, double key)
-{
-	(void)llq_heap_push(&q->heap, key, u); /* within the room made: no growth */
-}
-
-int ll_queue_front(struct ll_queue *q, const struct ll_link *l)
-{
-	for (;;) {
-		if (q->at < q->nrun) { /* the run's front: gone, risen (to the heap) or right */
-			struct llq_entry *r = &q->run[q->at];
-			if (l[r->u].users <= 0) {
-				q->at++;
-				continue;
-			}
-			if (r->key < l[r->u].key) {
-				q->at++;
-				ll_queue_push(q, r->u, l[r->u].key);
-				continue;
-			}
-		}
-		struct llq_heap *h = &q->heap;
-		if (h->n > 0) { /* the heap's top likewise */
-			struct llq_entry *top = &h->e[0];
-			if (l[top->u].users <= 0) {
-				llq_heap_pop(h);
-				continue;
-			}
-			if (top->key < l[top->u].key) {
-				top->key = l[top->u].key;
-				sift_down(h->e, h->n, 0);
-				continue;
-			}
-		}
-		int run = q->at<q->nrun, heap = h->n> 0;
-		if (!run && !heap)
+	long w = 0;
+	for (long j = 0; j < q->n[i]; j++) {
+		struct llq_entry e = q->b[i][j];
+		if (l[e.u].users <= 0)
+			continue;
+		e.key = bits(l[e.u].key);
+		int to = bucket(q->last, e.key);
+		if (to == i)
+			q->b[i][w++] = e;
+		else if (append(q, to, e))
 			return -1;
-		q->from_heap = !run || (heap && before(h->e[0], q->run[q->at]));
-		return q->from_heap ? h->e[0].u : q->run[q->at].u;
 	}
+	q->n[i] = w;
+	return 0;
 }
 
-void ll_queue_pop(struct ll_queue *q)
+double ll_queue_min(struct ll_queue *q, const struct ll_link *l)
 {
-	if (q->from_heap)
-		llq_heap_pop(&q->heap);
-	else
-		q->at++;
+	if (q->haslow)
+		return level(q->low);
+	for (int i = 0; i < 65; i++) {
+		if (q->n[i] && l && check(q, l, i))
+			return NAN;
+		if (!q->n[i])
+			continue;
+		uint64_t m = q->b[i][0].key;
+		for (long j = 1; j < q->n[i]; j++)
+			m = q->b[i][j].key < m ? q->b[i][j].key : m;
+		q->low = m;
+		q->lowb = i;
+		q->haslow = 1;
+		return level(m);
+	}
+	return INFINITY;
+}
+
+const int *ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n)
+{
+	*n = 0;
+	if (ll_queue_min(q, l) != x || !q->haslow)
+		return q->out; /* nothing there */
+	int i = q->lowb;
+	q->haslow = 0;
+	if (i > 0) { /* its entries under the new last: in lower buckets */
+		q->last = bits(x);
+		long m = q->n[i];
+		q->n[i] = 0;
+		for (long j = 0; j < m; j++) {
+			struct llq_entry e = q->b[i][j];
+			if (l && l[e.u].users <= 0)
+				continue;
+			if (l)
+				e.key = bits(l[e.u].key);
+			if (append(q, bucket(q->last, e.key), e))
+				return NULL;
+		}
+	}
+	if (l && check(q, l, 0))
+		return NULL;
+	if (cmn_grow((void **)&q->out, &q->capout, q->n[0], 256, sizeof *q->out))
+		return NULL;
+	for (long j = 0; j < q->n[0]; j++)
+		q->out[j] = q->b[0][j].u;
+	*n = q->n[0];
+	q->n[0] = 0;
+	return q->out;
 }

@@ -1,15 +1,19 @@
-/* The links of a linkload computation by filling level (linkload.c): the
- * next link to fill, with levels that only rise. Built sorted (a radix
- * sort of the initial levels), then a heap for the links whose level rose
- * before their turn: a link's entry keeps the level it was queued with, a
- * lower bound, set right when it comes to the front. Ties go to the lower
- * link index, so the order never depends on the order of updates.
+/* The levels of a linkload computation (ll_fill.c) in order: the links by
+ * the level at which they fill, and the replayed drops by level. Levels
+ * only rise, so a radix queue (entries by the highest bit in which their
+ * key differs from the last level taken, 65 buckets; an entry moves to a
+ * lower bucket only when the level gets near it) costs O(1) per entry
+ * added and a few moves per entry taken. For links, an entry keeps the
+ * level it was queued with, a lower bound: entries of links whose level
+ * rose are moved when met, those of links left without users dropped.
  * Internal to the linkload model. */
 #ifndef CPL_LL_QUEUE_H
 #define CPL_LL_QUEUE_H
 
-/* A used link's state in a computation (linkload.c), in one place for
- * the cache: the queue orders the links with users by key. */
+#include <stdint.h>
+
+/* A used link's state in a computation (ll_fill.c), in one place for the
+ * cache: the queue orders the links with users by key. */
 struct ll_link {
 	double key; /* the level at which it fills */
 	double res; /* its residual bandwidth at level lam */
@@ -20,40 +24,35 @@ struct ll_link {
 };
 
 struct llq_entry {
-	double key;
+	uint64_t key; /* a positive level's bits: ordered as the level */
 	int u;
 };
 
-/* A 4-ary min-heap of entries by (key, u): the top at e[0]. */
-struct llq_heap {
-	struct llq_entry *e;
-	long n, cap;
-};
-
-/* Adds (key, u); 0 or -1 out of memory. */
-int llq_heap_push(struct llq_heap *h, double key, int u);
-/* Removes the top (n > 0). */
-void llq_heap_pop(struct llq_heap *h);
-void llq_heap_free(struct llq_heap *h);
-
 struct ll_queue {
-	struct llq_entry *run, *tmp;
-	struct llq_heap heap;
-	long cap, nrun, at;
-	int from_heap; /* where the front is (ll_queue_front) */
+	struct llq_entry *b[65];
+	long n[65], cap[65];
+	uint64_t last; /* the level taken last */
+	/* the lowest key found (ll_queue_min) and its bucket, while no lower
+	 * one was added and none was taken */
+	uint64_t low;
+	int lowb, haslow;
+	int *out; /* what ll_queue_take took */
+	long capout;
 };
 
-/* Room for n links; -1 when out of memory. */
-int ll_queue_room(struct ll_queue *q, long n);
 void ll_queue_free(struct ll_queue *q);
-/* Links list[0 .. n) with users, at their keys (positive). */
-void ll_queue_start(struct ll_queue *q, const struct ll_link *l, const int *list, long n);
-/* The link with the lowest key among those with users (their current
- * keys), or -1; it stays queued until ll_queue_pop. */
-int ll_queue_front(struct ll_queue *q, const struct ll_link *l);
-/* Removes the front (after ll_queue_front). */
-void ll_queue_pop(struct ll_queue *q);
-/* Queues link u (not queued) at level key (room made by ll_queue_room). */
-void ll_queue_push(struct ll_queue *q, int u, double key);
+/* Empty, at level 0. */
+void ll_queue_clear(struct ll_queue *q);
+/* Adds entry u at level key (positive, not below the level taken last);
+ * 0 or -1 out of memory. */
+int ll_queue_push(struct ll_queue *q, double key, int u);
+/* The lowest level queued, or INFINITY; with links l, their current
+ * levels (entries of links without users dropped). A lower bound when
+ * levels rose since the last call, never above the lowest. */
+double ll_queue_min(struct ll_queue *q, const struct ll_link *l);
+/* Takes the entries at level x, the last ll_queue_min (with l: the links
+ * still there at x): their u, *n of them (none when x is not the lowest
+ * level), valid until the next call; NULL out of memory. */
+const int *ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n);
 
 #endif
