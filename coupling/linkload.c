@@ -33,10 +33,11 @@ struct cpl_job_flows {
 	struct ll_part **parts;
 	/* while a computation holds it */
 	struct cpl_linkload *ll;
-	long reg;  /* its index in ll->jobs */
-	long seen; /* the last run that had it */
-	int fresh; /* held since the last computation */
-	double t;  /* its iteration time */
+	long reg;   /* its index in ll->jobs */
+	long seen;  /* the last run that had it */
+	long timed; /* the last run that computed its time */
+	int fresh;  /* held since the last computation */
+	double t;   /* its iteration time */
 };
 
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e)
@@ -140,17 +141,21 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 			let_go(ll, ll->jobs[k]);
 	if (ll_fill_compute(ll->fs))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	long live = ll_fill_run(ll->fs);
-	for (long k = 0; k < ll->njobs; k++) { /* the times of the jobs computed */
+	long np;
+	struct ll_part *const *comp = ll_fill_computed(ll->fs, &np);
+	for (long i = 0; i < np; i++) /* the times of the jobs computed */
+		if (comp[i]->job->timed != run) {
+			comp[i]->job->timed = run;
+			job_time(ll, comp[i]->job);
+			ll->computed++;
+		}
+	for (long k = 0; k < ll->njobs; k++) { /* and of the new ones without flows */
 		struct cpl_job_flows *f = ll->jobs[k];
-		int computed = f->fresh;
-		for (int i = 0; i < f->nparts && !computed; i++)
-			computed = f->parts[i]->live == live;
-		if (computed) {
+		if (f->fresh && f->timed != run) {
 			job_time(ll, f);
 			ll->computed++;
-			f->fresh = 0;
 		}
+		f->fresh = 0;
 	}
 	for (int j = 0; j < n; j++)
 		t[j] = jobs[j]->t;

@@ -53,8 +53,12 @@ struct memb {
 	struct ll_part *p;
 	int x; /* the link's index in p */
 	int next, prev;
+	/* p's record on the link, h[h0 .. h1) (h = p->hist), and its flows
+	 * with every flow active */
+	const struct ll_drop *h;
+	long h0, h1, u0;
 	/* while the link is live and p replayed: p's next recorded drop on it
-	 * (an index into p->hist) and p's active flows on it */
+	 * and p's active flows on it */
 	long cur, cu;
 };
 
@@ -74,6 +78,8 @@ struct ll_fill {
 	int freemb; /* free entries, chained by next, or -1 */
 	struct ll_part **held;
 	long nheld, capheld;
+	struct ll_part **comp; /* the parts computed in the run (capheld) */
+	long ncomp;
 	long run;
 	int all;    /* the next computation computes every part */
 	int *start; /* links that lost parts since the last computation */
@@ -91,6 +97,8 @@ struct ll_fill {
 	long ndiv, ntouched; /* capheld */
 	int *verify;
 	long nverify, capverify;
+	struct ll_drop *merge; /* a link's recorded drops, by level */
+	long capmerge;
 	int *sx; /* a part's settled links */
 	long *sby, capx;
 	int fail, oom;
@@ -122,7 +130,8 @@ void ll_fill_destroy(struct ll_fill *fs)
 	free(fs->slot), free(fs->l), free(fs->refs), free(fs->head), free(fs->freeu);
 	free(fs->live), free(fs->filled), free(fs->mb), free(fs->held), free(fs->start);
 	free(fs->fullv), free(fs->work), free(fs->changed), free(fs->due), free(fs->div);
-	free(fs->touched), free(fs->verify), free(fs->sx), free(fs->sby);
+	free(fs->touched), free(fs->comp), free(fs->verify), free(fs->sx), free(fs->sby);
+	free(fs->merge);
 	ll_queue_free(&fs->queue);
 	ll_queue_free(&fs->replay);
 	free(fs);
@@ -131,11 +140,13 @@ void ll_fill_destroy(struct ll_fill *fs)
 void ll_fill_begin(struct ll_fill *fs)
 {
 	fs->run++;
+	fs->ncomp = 0;
 }
 
-long ll_fill_run(const struct ll_fill *fs)
+struct ll_part *const *ll_fill_computed(const struct ll_fill *fs, long *n)
 {
-	return fs->run;
+	*n = fs->ncomp;
+	return fs->comp;
 }
 
 void ll_fill_stats(const struct ll_fill *fs, struct ll_fill_stats *s)
@@ -169,10 +180,11 @@ static int room_links(struct ll_fill *fs, long need)
 
 int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
 {
-	long capheld = fs->capheld, c2 = capheld;
+	long capheld = fs->capheld, c2 = capheld, c3 = capheld;
 	if (cmn_grow((void **)&fs->held, &fs->capheld, fs->nheld + 1, 64, sizeof *fs->held) ||
 	    cmn_grow((void **)&fs->div, &capheld, fs->capheld, 64, sizeof *fs->div) ||
 	    cmn_grow((void **)&fs->touched, &c2, fs->capheld, 64, sizeof *fs->touched) ||
+	    cmn_grow((void **)&fs->comp, &c3, fs->capheld, 64, sizeof *fs->comp) ||
 	    cmn_grow((void **)&fs->mb, &fs->capmb, fs->nmb + p->nlinks, 1024, sizeof *fs->mb) ||
 	    room_links(fs, fs->nu + p->nlinks))
 		return -1;
@@ -203,7 +215,7 @@ int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
 			fs->freemb = fs->mb[q].next;
 		else
 			q = (int)fs->nmb++;
-		fs->mb[q] = (struct memb){p, x, fs->head[u], -1, 0, 0};
+		fs->mb[q] = (struct memb){p, x, fs->head[u], -1, NULL, 0, 0, p->users0[x], 0, 0};
 		if (fs->head[u] >= 0)
 			fs->mb[fs->head[u]].prev = q;
 		fs->head[u] = q;
@@ -213,6 +225,7 @@ int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
 	}
 	p->held = fs->nheld;
 	fs->held[fs->nheld++] = p;
+	fs->comp[fs->ncomp++] = p;
 	p->live = fs->run;
 	p->from = 0;
 	p->incl = 0;
@@ -309,18 +322,23 @@ static void diverge(struct ll_fill *fs, struct ll_part *p)
 	}
 }
 
+/* Whether p's recorded drops at level x were applied. */
+static int replayed_at(const struct ll_fill *fs, const struct ll_part *p, double x)
+{
+	return p->rrun == fs->run && p->replayed == x;
+}
+
 static long entries_end(const struct memb *b)
 {
-	return b->p->hoff[b->x + 1];
+	return b->h1;
 }
 
 /* A replayed part's active flows on a link after level x, from its record. */
 static long after(const struct memb *b, double x)
 {
-	const struct ll_part *p = b->p;
 	long c = b->cu;
-	for (long i = b->cur; i < entries_end(b) && p->hist[i].level == x; i++)
-		c -= labs(p->hist[i].by);
+	for (long i = b->cur; i < entries_end(b) && b->h[i].level == x; i++)
+		c -= labs(b->h[i].by);
 	return c;
 }
 
@@ -405,8 +423,8 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 {
 	const struct ll_part *p = b->p;
 	int u = p->at[b->x];
-	for (; b->cur < entries_end(b) && p->hist[b->cur].level == x; b->cur++) {
-		long by = p->hist[b->cur].by;
+	for (; b->cur < entries_end(b) && b->h[b->cur].level == x; b->cur++) {
+		long by = b->h[b->cur].by;
 		if (by < 0 && check) {
 			if (cmn_grow((void **)&fs->verify, &fs->capverify, fs->nverify + 1, 64,
 			             sizeof *fs->verify))
@@ -424,15 +442,22 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 static void follow(struct ll_fill *fs, int q)
 {
 	const struct memb *b = &fs->mb[q];
-	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, b->p->hist[b->cur].level, q))
+	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, b->h[b->cur].level, q))
 		fs->oom = 1;
 }
 
-/* Link u followed from level x on (its state there rebuilt from the
- * records of the parts on it: p, about to be computed, from its own, with
- * its drops at x when p->incl): filled at x when its level is x, else
- * queued. */
-static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p)
+static int cmp_level(const void *a, const void *b)
+{
+	double x = ((const struct ll_drop *)a)->level, y = ((const struct ll_drop *)b)->level;
+	return (x > y) - (x < y);
+}
+
+/* Link u followed from level x on, its state there rebuilt from the
+ * records of the parts on it (those computed from a level where they had
+ * no flows active on it included: their records hold their drops there;
+ * one computed from x with its drops at x when incl): filled at x when its
+ * level is x, else queued. */
+static void make_live(struct ll_fill *fs, int u, double x)
 {
 	struct ll_link *l = &fs->l[u];
 	fs->live[u] = fs->run;
@@ -440,38 +465,33 @@ static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p)
 	l->res = l->bw;
 	l->lam = 0;
 	l->users = 0;
+	long ne = 0;
+	int from = 0; /* members with drops below x */
 	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
 		struct memb *b = &fs->mb[q];
-		if (b->p->live == fs->run && b->p != p) { /* computed: its count now */
-			l->users += b->p->users[b->x];
-			continue;
-		}
-		b->cur = b->p->hoff[b->x];
-		b->cu = b->p->users0[b->x];
+		b->cur = b->h0;
+		b->cu = b->u0;
 		l->users += b->cu;
-	}
-	for (;;) { /* the recorded drops below x, level by level */
-		double lv = x;
-		for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
-			const struct memb *b = &fs->mb[q];
-			if ((b->p->live != fs->run || b->p == p) && b->cur < entries_end(b) &&
-			    b->p->hist[b->cur].level < lv)
-				lv = b->p->hist[b->cur].level;
+		from += b->cur < b->h1 && b->h[b->cur].level < x;
+		for (; b->cur < b->h1 && b->h[b->cur].level < x; b->cur++) {
+			if (ne == fs->capmerge && cmn_grow((void **)&fs->merge, &fs->capmerge,
+			                                   ne + 1, 256, sizeof *fs->merge)) {
+				fs->oom = 1;
+				return;
+			}
+			fs->merge[ne].level = b->h[b->cur].level;
+			fs->merge[ne++].by = labs(b->h[b->cur].by);
+			b->cu -= labs(b->h[b->cur].by);
 		}
-		if (!(lv < x))
-			break;
+	}
+	if (from > 1)
+		qsort(fs->merge, (size_t)ne, sizeof *fs->merge, cmp_level);
+	for (long i = 0; i < ne;) { /* the recorded drops below x, level by level */
+		double lv = fs->merge[i].level;
 		l->res -= (lv - l->lam) * (double)l->users;
 		l->lam = lv;
-		for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
-			struct memb *b = &fs->mb[q];
-			if (b->p->live == fs->run && b->p != p)
-				continue;
-			for (; b->cur < entries_end(b) && b->p->hist[b->cur].level == lv;
-			     b->cur++) {
-				l->users -= labs(b->p->hist[b->cur].by);
-				b->cu -= labs(b->p->hist[b->cur].by);
-			}
-		}
+		for (; i < ne && fs->merge[i].level == lv; i++)
+			l->users -= fs->merge[i].by;
 	}
 	if (l->users > 0) {
 		set_key(l);
@@ -484,12 +504,12 @@ static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p)
 	}
 	for (int q = fs->head[u]; q >= 0; q = fs->mb[q].next) {
 		struct memb *b = &fs->mb[q];
-		if (b->p == p) { /* its count from the record = its rewound one */
-			if (p->incl)
+		if (b->p->live == fs->run) { /* its count from the record = its own */
+			if (b->p->incl && b->p->from == x)
 				consume(fs, b, x, 1);
-			fs->fail |= b->cu != p->users[b->x];
-		} else if (b->p->live != fs->run) {
-			if (b->p->replayed == x) /* its drops at x applied elsewhere */
+			fs->fail |= b->cu != b->p->users[b->x];
+		} else {
+			if (replayed_at(fs, b->p, x)) /* its drops at x applied elsewhere */
 				consume(fs, b, x, 1);
 			follow(fs, q);
 		}
@@ -501,7 +521,8 @@ static void make_live(struct ll_fill *fs, int u, double x, struct ll_part *p)
 static void go_live(struct ll_fill *fs, struct ll_part *p, double x)
 {
 	fs->stats.parts++;
-	p->incl = p->replayed == x;
+	fs->comp[fs->ncomp++] = p;
+	p->incl = replayed_at(fs, p, x);
 	p->live = fs->run;
 	p->from = x;
 	p->nlog = 0;
@@ -510,8 +531,8 @@ static void go_live(struct ll_fill *fs, struct ll_part *p, double x)
 		int u = p->at[i];
 		if (fs->live[u] == fs->run)
 			fs->fail |= fs->mb[p->memb[i]].cu != p->users[i];
-		else
-			make_live(fs, u, x, p);
+		else if (p->users[i] > 0) /* else its record holds it there */
+			make_live(fs, u, x);
 	}
 	for (int i = 0; i < p->nlinks; i++)
 		if (fs->filled[p->at[i]] == x && p->users[i] > 0)
@@ -542,8 +563,8 @@ static void level(struct ll_fill *fs, double x)
 			struct ll_part *p = b->p;
 			if (p->live == fs->run || p->diverged == fs->run)
 				continue;
-			for (long i = b->cur; i < entries_end(b) && p->hist[i].level == x; i++)
-				if (p->hist[i].by < 0 && fs->filled[p->at[b->x]] != x)
+			for (long i = b->cur; i < entries_end(b) && b->h[i].level == x; i++)
+				if (b->h[i].by < 0 && fs->filled[p->at[b->x]] != x)
 					diverge(fs, p);
 		}
 		if (fs->ndiv) {
@@ -562,6 +583,7 @@ static void level(struct ll_fill *fs, double x)
 				continue;
 			consume(fs, b, x, 0);
 			b->p->replayed = x;
+			b->p->rrun = fs->run;
 			follow(fs, fs->due[i]);
 		}
 		fs->ndue = fs->checked = 0;
@@ -579,10 +601,10 @@ static void start(struct ll_fill *fs)
 	fs->nverify = 0;
 	ll_queue_clear(&fs->queue);
 	ll_queue_clear(&fs->replay);
-	for (long i = 0; i < fs->nheld; i++) {
-		struct ll_part *p = fs->held[i];
-		p->replayed = -1;
-		if (fs->all) {
+	if (fs->all) {
+		fs->ncomp = 0;
+		for (long i = 0; i < fs->nheld; i++) {
+			struct ll_part *p = fs->comp[fs->ncomp++] = fs->held[i];
 			p->live = fs->run;
 			p->from = 0;
 			p->incl = 0;
@@ -590,26 +612,24 @@ static void start(struct ll_fill *fs)
 			p->touched = 0;
 			memset(p->bound, 0, (size_t)p->nlinks);
 		}
-		if (p->live == fs->run) {
-			p->ops->reset(p);
-			fs->stats.parts++;
-		}
-	}
-	if (fs->all)
 		for (long u = 0; u < fs->nu; u++) {
 			fs->l[u].mark = 0;
 			fs->live[u] = 0;
 		}
-	for (long i = 0; i < fs->nheld; i++) {
-		struct ll_part *p = fs->held[i];
-		for (int x = 0; p->live == fs->run && x < p->nlinks; x++)
+	}
+	for (long i = 0; i < fs->ncomp; i++) /* the new ones */
+		fs->comp[i]->ops->reset(fs->comp[i]);
+	fs->stats.parts += (double)fs->ncomp;
+	for (long i = 0; i < fs->ncomp; i++) {
+		struct ll_part *p = fs->comp[i];
+		for (int x = 0; x < p->nlinks; x++)
 			if (fs->live[p->at[x]] != fs->run)
-				make_live(fs, p->at[x], 0, NULL);
+				make_live(fs, p->at[x], 0);
 	}
 	for (long i = 0; i < fs->nstart; i++) {
 		int u = fs->start[i];
 		if (fs->refs[u] > 0 && fs->live[u] != fs->run)
-			make_live(fs, u, 0, NULL);
+			make_live(fs, u, 0);
 	}
 	fs->nstart = 0;
 	fs->all = 0;
@@ -619,10 +639,8 @@ static void start(struct ll_fill *fs)
  * level each was computed from) and the drops logged. */
 static int records(struct ll_fill *fs)
 {
-	for (long i = 0; i < fs->nheld; i++) {
-		struct ll_part *p = fs->held[i];
-		if (p->live != fs->run)
-			continue;
+	for (long i = 0; i < fs->ncomp; i++) {
+		struct ll_part *p = fs->comp[i];
 		long *off = calloc((size_t)p->nlinks + 1, sizeof *off), n = 0;
 		if (!off)
 			return -1;
@@ -656,6 +674,12 @@ static int records(struct ll_fill *fs)
 		free(fillp), free(p->hoff), free(p->hist), free(p->log);
 		p->hoff = off;
 		p->hist = h;
+		for (int x = 0; x < p->nlinks; x++) {
+			struct memb *b = &fs->mb[p->memb[x]];
+			b->h = h;
+			b->h0 = off[x];
+			b->h1 = off[x + 1];
+		}
 		p->log = NULL;
 		p->nlog = p->caplog = 0;
 	}

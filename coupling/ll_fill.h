@@ -36,8 +36,6 @@ int ll_fill_create(const struct plat_machine *m, struct ll_fill **out);
 void ll_fill_destroy(struct ll_fill *fs); /* NULL: nothing; lets go of the parts held */
 /* A new run: the parts held from here on are computed in it. */
 void ll_fill_begin(struct ll_fill *fs);
-/* The current run (a part with live equal to it was computed in it). */
-long ll_fill_run(const struct ll_fill *fs);
 /* Part p on its links' lists, to be computed; 0 or -1 out of memory
  * (nothing held). */
 int ll_fill_hold(struct ll_fill *fs, struct ll_part *p);
@@ -48,6 +46,9 @@ void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p);
  * freeze at other levels computed, their records renewed. 0 or -1 out of
  * memory (the next computation then computes every part). */
 int ll_fill_compute(struct ll_fill *fs);
+/* The parts computed in the run (held in it, or computed again): *n of
+ * them, valid until the next run. */
+struct ll_part *const *ll_fill_computed(const struct ll_fill *fs, long *n);
 void ll_fill_stats(const struct ll_fill *fs, struct ll_fill_stats *s);
 
 #endif

@@ -1,6 +1,7 @@
 /* A job's flows one by one for the linkload model (ll_part.h): one per
  * pair of ranks on different nodes with bytes in its traffic, its route's
- * links (as indices into the part's own link list) and latency. */
+ * links (as indices into the part's own link list) and latency; the flows
+ * of each block of sources a part of their own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,14 +22,6 @@ struct flows {
 	long *drop; /* per local link: users lost this round */
 	int *pending, npending;
 };
-
-static int count(void *ctx, int a, int b, double bytes)
-{
-	struct flows *f = ctx;
-	(void)bytes;
-	f->nflows += f->nodes[a] != f->nodes[b];
-	return 0;
-}
 
 static int add(void *ctx, int a, int b, double bytes)
 {
@@ -196,44 +189,96 @@ static const struct ll_part_ops flows_ops = {
     .memory = flows_memory,
 };
 
-int ll_flows_part(const struct plat_machine *m, const struct cpl_job_load *job,
-                  struct ll_part **out)
+/* The flows of a job split by source: per block of sources, the number
+ * of flows, then the part being filled. */
+struct split {
+	const struct plat_machine *m;
+	const int *nodes;
+	int per;
+	long *nf;
+	struct flows **f;
+};
+
+static int count_split(void *ctx, int a, int b, double bytes)
+{
+	struct split *s = ctx;
+	(void)bytes;
+	s->nf[a / s->per] += s->nodes[a] != s->nodes[b];
+	return 0;
+}
+
+static int add_split(void *ctx, int a, int b, double bytes)
+{
+	struct split *s = ctx;
+	return s->nodes[a] == s->nodes[b] ? 0 : add(s->f[a / s->per], a, b, bytes);
+}
+
+/* An empty part for nf flows; NULL out of memory. */
+static struct flows *new_flows(const struct plat_machine *m, const int *nodes, long nf)
 {
 	struct flows *f = calloc(1, sizeof *f);
-	*out = NULL;
 	if (!f)
-		return -1;
+		return NULL;
 	f->base.ops = &flows_ops;
 	f->m = m;
-	f->nodes = job->nodes;
-	cpl_traffic_each(job->traffic, count, f);
-	if (!f->nflows) {
-		free(f);
-		return 0;
-	}
-	size_t nf = (size_t)f->nflows, maxr = (size_t)plat_max_route(m);
-	f->src = malloc(nf * sizeof *f->src);
-	f->dst = malloc(nf * sizeof *f->dst);
-	f->bytes = malloc(nf * sizeof *f->bytes);
-	f->lat = malloc(nf * sizeof *f->lat);
-	f->rate = malloc(nf * sizeof *f->rate);
-	f->first = malloc((nf + 1) * sizeof *f->first);
-	f->path = malloc(nf * (maxr ? maxr : 1) * sizeof *f->path);
+	f->nodes = nodes;
+	size_t z = (size_t)nf, maxr = (size_t)plat_max_route(m);
+	f->src = malloc(z * sizeof *f->src);
+	f->dst = malloc(z * sizeof *f->dst);
+	f->bytes = malloc(z * sizeof *f->bytes);
+	f->lat = malloc(z * sizeof *f->lat);
+	f->rate = malloc(z * sizeof *f->rate);
+	f->first = malloc((z + 1) * sizeof *f->first);
+	f->path = malloc(z * (maxr ? maxr : 1) * sizeof *f->path);
 	if (!f->src || !f->dst || !f->bytes || !f->lat || !f->rate || !f->first || !f->path) {
 		flows_destroy(&f->base);
-		return -1;
+		return NULL;
 	}
-	f->nflows = 0;
-	cpl_traffic_each(job->traffic, add, f);
+	return f;
+}
+
+/* Part f's routes made local once its flows are in; 0 or -1. */
+static int finish(struct flows *f)
+{
 	f->first[f->nflows] = f->ncross;
 	int *path = realloc(f->path, (size_t)(f->ncross ? f->ncross : 1) * sizeof *f->path);
 	if (path)
 		f->path = path;
 	f->nodes = NULL; /* borrowed for the build only */
-	if (localize(f)) {
-		flows_destroy(&f->base);
-		return -1;
+	return localize(f);
+}
+
+int ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
+                   struct ll_part ***out, int *n)
+{
+	int nb = job->nranks / per + (job->nranks % per != 0);
+	struct split s = {m, job->nodes, per, calloc((size_t)(nb ? nb : 1), sizeof *s.nf),
+	                  calloc((size_t)(nb ? nb : 1), sizeof *s.f)};
+	struct ll_part **parts = malloc((size_t)(nb ? nb : 1) * sizeof *parts);
+	int rc = !s.nf || !s.f || !parts ? -1 : 0, np = 0;
+	*out = NULL;
+	*n = 0;
+	if (!rc)
+		cpl_traffic_each(job->traffic, count_split, &s);
+	for (int i = 0; !rc && i < nb; i++)
+		if (s.nf[i] && !(s.f[i] = new_flows(m, job->nodes, s.nf[i])))
+			rc = -1;
+	if (!rc)
+		cpl_traffic_each(job->traffic, add_split, &s);
+	for (int i = 0; i < nb && s.f; i++) {
+		if (s.f[i] && !rc && !(rc = finish(s.f[i])))
+			parts[np++] = &s.f[i]->base;
+		else if (s.f[i])
+			flows_destroy(&s.f[i]->base);
 	}
-	*out = &f->base;
-	return 0;
+	if (rc) {
+		for (int i = 0; i < np; i++)
+			flows_destroy(parts[i]);
+		free(parts);
+		parts = NULL, np = 0;
+	}
+	free(s.nf), free(s.f);
+	*out = parts;
+	*n = np;
+	return rc;
 }

@@ -50,13 +50,14 @@ struct ll_part {
 	int aggregate; /* counts flows in aggregate (ll_tree.c) */
 	/* while a linkload computation holds it (ll_fill.c) */
 	struct cpl_job_flows *job;
-	int *memb;            /* each link's entry in the list of parts on it */
-	long held;            /* its index among the parts held */
-	long live;            /* the run that computes it, from level from on */
-	double from;          /* ... (with its fills at from kept when incl) */
-	int incl;             /* ... */
-	long diverged;        /* the run in which it must be computed from the current level */
-	double replayed;      /* the last level of its drops replayed in the current run */
+	int *memb;       /* each link's entry in the list of parts on it */
+	long held;       /* its index among the parts held */
+	long live;       /* the run that computes it, from level from on */
+	double from;     /* ... (with its fills at from kept when incl) */
+	int incl;        /* ... */
+	long diverged;   /* the run in which it must be computed from the current level */
+	double replayed; /* the last level of its drops replayed in run rrun */
+	long rrun;
 	int touched;          /* a fill reached it in the current event */
 	unsigned char *bound; /* per link: filled with active flows in the current event */
 	/* its drops in the last computation, by link: hist[hoff[x] .. hoff[x + 1]),
@@ -74,11 +75,12 @@ int ll_part_links(struct ll_part *p, int n);
 /* Frees what ll_part_links and a computation gave p (not p). */
 void ll_part_free(struct ll_part *p);
 
-/* The flows one by one; *out = NULL when the job has no flow. 0 or -1 out
- * of memory. */
+/* The flows one by one, a part per block of per sources (none without
+ * flows): *out an array of *n parts; 0 or -1 out of memory (nothing
+ * kept). */
 struct cpl_job_load;
-int ll_flows_part(const struct plat_machine *m, const struct cpl_job_load *job,
-                  struct ll_part **out);
+int ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
+                   struct ll_part ***out, int *n);
 /* Whether ll_tree_part can apply on m: a k-ary n-tree (whose links have
  * one latency: checked on the links a part uses). */
 int ll_tree_machine(const struct plat_machine *m);
