@@ -24,64 +24,9 @@
 #include <string.h>
 
 #include "linkload.h"
-#include "ll_part.h"
+#include "ll_tree.h"
 
-#define MAXH   12   /* the family's largest n */
-#define MAXCLS 4    /* distinct bytes per destination (per source) handled */
-#define NONE   -1.0 /* no flow in a set (levels are positive) */
-
-struct level {
-	int nb;      /* blocks of k^l nodes that hold job nodes */
-	int *first;  /* nb + 1: block s holds sorted job nodes first[s] .. first[s + 1] - 1 */
-	int *cfirst; /* l >= 1, nb + 1: its blocks at level l - 1 */
-	int *blk;    /* per job node: its block */
-	int nr;      /* l < H: the residues mod k^l of the job nodes */
-	int *rval;   /* ascending */
-	int *res;    /* per job node: its residue's index */
-	int *red;    /* l >= 1: index of rval mod k^(l-1) at level l - 1 */
-	int *efirst, *elist; /* l < H - 1: the residues at level l + 1 extending each */
-	int *rep;            /* l < H, 2 per residue: job nodes with it in two blocks, or -1 */
-	long pos_up,
-	    pos_dn; /* 1 <= l < H: U(l, s, c) at pos_up + s nr + c, D(l, i) at pos_dn + i */
-};
-
-struct tree {
-	struct ll_part base;
-	const struct plat_machine *m;
-	struct cpl_traffic tr; /* its arrays borrowed while the job runs, or owned */
-	int own_tr;
-	int k, H, n;
-	long kl[MAXH + 1]; /* k^l */
-	int *node, *rank;  /* job nodes ascending, the rank on each */
-	int *crank;        /* the rank comm[] counts it as (a group's: the job's) */
-	struct level lv[MAXH + 1];
-	/* positions: every link the pattern could use (up and down links of
-	 * the nodes at 0..n-1 and n..2n-1, then per level) */
-	long npos;
-	double *lam;         /* per position: the level at which it filled, or INFINITY */
-	unsigned char *full; /* per position: filled (the same, denser for count()) */
-	long *cnt;           /* per position: its active flows (count()) */
-	long *pos;           /* per local link: its position */
-	int *X[MAXH + 1], *Y[MAXH + 1], *W, *up; /* counts of nodes: at most 2^20 */
-	int *delta;
-	/* bytes classes: destinations by all_col, sources by (all_row, all_mult) */
-	int nv, nw, *cv, *cw, repb[MAXCLS], repa[MAXCLS];
-	/* the pairs whose bytes exceed the dense share (sorted node indices) */
-	long nsp;
-	int *spa, *spb;
-	double *spbytes;
-	double lat[MAXH + 1]; /* a route's latency by nearest-ancestor level */
-};
-
-static int sat(const struct tree *t, long p)
-{
-	return t->full[p];
-}
-
-static long up_pos(const struct tree *t, int l, int s, int c)
-{
-	return t->lv[l].pos_up + (long)s * t->lv[l].nr + c;
-}
+#define NONE -1.0 /* no flow in a set (levels are positive) */
 
 /* Nearest-common-ancestor level of nodes a and b (the family's distance
  * goes up there and down). */
@@ -90,103 +35,13 @@ static int nca(const struct tree *t, int a, int b)
 	return plat_distance(t->m, a, b) / 2;
 }
 
-/* Active flows on every position from the filled ones. */
-static void count(struct tree *t)
-{
-	int n = t->n, H = t->H;
-	for (int i = 0; i < n; i++) { /* the lowest full link down to each node */
-		int d = sat(t, n + i) ? 0 : H + 1;
-		for (int l = 1; l < H && d > H; l++)
-			if (sat(t, t->lv[l].pos_dn + i))
-				d = l;
-		t->delta[i] = d;
-	}
-	const struct level *L1 = &t->lv[1];
-	for (int s = 0; s < L1->nb; s++) {
-		int x = 0;
-		for (int i = L1->first[s]; i < L1->first[s + 1]; i++)
-			x += !sat(t, i);
-		t->X[1][s] = x;
-	}
-	for (int l = 1; l < H; l++) { /* X upwards */
-		const struct level *a = &t->lv[l], *b = &t->lv[l + 1];
-		int stride = t->lv[l - 1].nr;
-		for (int p = 0; p < b->nb; p++)
-			for (int c = 0; c < a->nr; c++) {
-				int x = 0;
-				for (int s = b->cfirst[p]; s < b->cfirst[p + 1]; s++)
-					if (!sat(t, up_pos(t, l, s, c)))
-						x += t->X[l][(long)s * stride + a->red[c]];
-				t->X[l + 1][(long)p * a->nr + c] = x;
-			}
-	}
-	for (int l = H - 1; l >= 0; l--) { /* Y downwards */
-		const struct level *a = &t->lv[l], *b = &t->lv[l + 1];
-		for (int p = 0; p < b->nb; p++) {
-			for (int c = 0; c < a->nr; c++) { /* beyond p: through its up links */
-				t->W[c] = 0;
-				t->up[c] = 0;
-				if (l + 1 == H)
-					continue;
-				for (int e = a->efirst[c]; e < a->efirst[c + 1]; e++)
-					if (!sat(t, up_pos(t, l + 1, p, a->elist[e])))
-						t->up[c] +=
-						    t->Y[l + 1][(long)p * b->nr + a->elist[e]];
-			}
-			for (int i = b->first[p]; i < b->first[p + 1]; i++)
-				if (t->delta[i] >= l + 1)
-					t->W[a->res[i]]++;
-			for (int s = b->cfirst[p]; s < b->cfirst[p + 1]; s++) {
-				int *y = t->Y[l] + (long)s * a->nr;
-				for (int c = 0; c < a->nr; c++)
-					y[c] = t->W[c] + t->up[c];
-				for (int i = a->first[s]; i < a->first[s + 1]; i++)
-					if (t->delta[i] >= l + 1)
-						y[a->res[i]]--;
-			}
-		}
-	}
-	for (int i = 0; i < n; i++)
-		t->cnt[i] = sat(t, i) ? 0 : t->Y[0][i];
-	for (int l = 1; l < H; l++) {
-		const struct level *a = &t->lv[l];
-		int stride = t->lv[l - 1].nr;
-		for (int s = 0; s < a->nb; s++)
-			for (int c = 0; c < a->nr; c++) {
-				long p = up_pos(t, l, s, c);
-				t->cnt[p] = sat(t, p)
-				                ? 0
-				                : (long)t->X[l][(long)s * stride + a->red[c]] *
-				                      t->Y[l][(long)s * a->nr + c];
-			}
-	}
-	for (int i = 0; i < n; i++) { /* down links: sources by their ancestor level */
-		long v[MAXH + 2], sum = 0;
-		v[1] = t->X[1][L1->blk[i]] - !sat(t, i);
-		for (int L = 2; L <= H; L++) {
-			const struct level *a = &t->lv[L - 1];
-			long own = sat(t, up_pos(t, L - 1, a->blk[i], a->res[i]))
-			               ? 0
-			               : t->X[L - 1][(long)a->blk[i] * t->lv[L - 2].nr +
-			                             t->lv[L - 2].res[i]];
-			v[L] = t->X[L][(long)t->lv[L].blk[i] * a->nr + a->res[i]] - own;
-		}
-		int top = t->delta[i] < H ? t->delta[i] : H;
-		for (int l = H - 1; l >= 0; l--) {
-			if (l + 1 <= top)
-				sum += v[l + 1];
-			long p = l ? t->lv[l].pos_dn + i : n + i;
-			t->cnt[p] = t->delta[i] > l ? sum : 0;
-		}
-	}
-}
-
 static void tree_reset(struct ll_part *p)
 {
 	struct tree *t = (struct tree *)p;
 	for (long i = 0; i < t->npos; i++)
 		t->lam[i] = INFINITY;
 	memset(t->full, 0, (size_t)t->npos);
+	ll_tree_count(t);
 	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
 }
 
@@ -198,7 +53,7 @@ static void tree_rewind(struct ll_part *p, double level, int incl)
 			t->lam[i] = INFINITY;
 			t->full[i] = 0;
 		}
-	count(t);
+	ll_tree_count(t);
 	for (int i = 0; i < p->nlinks; i++)
 		p->users[i] = t->cnt[t->pos[i]];
 }
@@ -206,24 +61,17 @@ static void tree_rewind(struct ll_part *p, double level, int incl)
 static void tree_fill(struct ll_part *p, int x, double level)
 {
 	struct tree *t = (struct tree *)p;
-	t->lam[t->pos[x]] = level;
-	t->full[t->pos[x]] = 1;
+	long q = t->pos[x];
+	if (!t->full[q]) {
+		t->lam[q] = level;
+		t->full[q] = 1;
+		ll_tree_filled(t, q);
+	}
 }
 
 static int tree_settle(struct ll_part *p, int *x, long *by)
 {
-	struct tree *t = (struct tree *)p;
-	count(t);
-	int m = 0;
-	for (int i = 0; i < p->nlinks; i++) {
-		long c = t->cnt[t->pos[i]];
-		if (c != p->users[i]) {
-			x[m] = i;
-			by[m++] = p->users[i] - c;
-			p->users[i] = c;
-		}
-	}
-	return m;
+	return ll_tree_settle((struct tree *)p, x, by);
 }
 
 static double lower(double a, double b)
@@ -421,14 +269,14 @@ static void tree_destroy(struct ll_part *p)
 		free(t->crank);
 	if (t->own_tr)
 		cpl_traffic_free(&t->tr);
+	ll_tree_counts_free(t);
 	free(t->node), free(t->rank), free(t->lam), free(t->full), free(t->cnt), free(t->pos);
 	for (int l = 0; l <= MAXH; l++) {
 		struct level *a = &t->lv[l];
 		free(a->first), free(a->cfirst), free(a->blk), free(a->rval), free(a->res);
 		free(a->red), free(a->efirst), free(a->elist), free(a->rep);
-		free(t->X[l]), free(t->Y[l]);
 	}
-	free(t->W), free(t->up), free(t->delta), free(t->cv), free(t->cw);
+	free(t->cv), free(t->cw);
 	free(t->spa), free(t->spb), free(t->spbytes);
 	free(t);
 }
@@ -443,10 +291,8 @@ static double tree_memory(const struct ll_part *p)
 		const struct level *a = &t->lv[l];
 		b += (double)t->n * 2 * sizeof(int) + (double)a->nb * 2 * sizeof(int) +
 		     (double)a->nr * 6 * sizeof(int);
-		b += (double)a->nb * (l ? t->lv[l - 1].nr : 1) * sizeof(int);
-		b += (double)a->nb * a->nr * sizeof(int);
 	}
-	return b;
+	return b + ll_tree_counts_memory(t);
 }
 
 static const struct ll_part_ops tree_ops = {
@@ -695,25 +541,11 @@ static int links(struct tree *t, int *usable)
 	t->lam = malloc((size_t)np * sizeof *t->lam);
 	t->full = calloc((size_t)np, 1);
 	t->cnt = malloc((size_t)np * sizeof *t->cnt);
-	t->delta = malloc((size_t)n * sizeof *t->delta);
-	int maxr = 1;
-	for (int l = 0; l <= t->H; l++) {
-		const struct level *a = &t->lv[l];
-		maxr = l < t->H && a->nr > maxr ? a->nr : maxr;
-		size_t nx = (size_t)a->nb * (l ? (size_t)t->lv[l - 1].nr : 1);
-		t->X[l] = malloc((nx ? nx : 1) * sizeof *t->X[l]);
-		t->Y[l] =
-		    malloc(((size_t)a->nb * (l < t->H ? (size_t)a->nr : 1)) * sizeof *t->Y[l]);
-		if (!t->X[l] || !t->Y[l])
-			return -1;
-	}
-	t->W = malloc((size_t)maxr * sizeof *t->W);
-	t->up = malloc((size_t)maxr * sizeof *t->up);
-	if (!t->lam || !t->full || !t->cnt || !t->delta || !t->W || !t->up)
+	if (!t->lam || !t->full || !t->cnt || ll_tree_counts(t))
 		return -1;
 	for (long p = 0; p < np; p++)
 		t->lam[p] = INFINITY;
-	count(t);
+	ll_tree_count(t);
 	struct ll_part *part = &t->base;
 	int nl = 0;
 	for (long p = 0; p < np; p++)
@@ -737,6 +569,10 @@ static int links(struct tree *t, int *usable)
 		part->links[x++] = route[at];
 	}
 	free(route);
+	for (long p = 0; p < np; p++)
+		t->lidx[p] = -1;
+	for (int i = 0; i < nl; i++)
+		t->lidx[t->pos[i]] = i;
 	return 0;
 }
 
