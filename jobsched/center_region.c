@@ -208,10 +208,12 @@ long center_cuts(const int *h, int lo, int hi, long k, long slack)
 		}
 		return sum;
 	}
+	/* L (k - L) is least at the end of the range farther from k / 2: the
+	 * lower end while 2 L + slack <= k, the upper one after */
 	for (int u = lo; u < hi; u++) {
 		below += h[u];
-		long more = below + slack, g = below * (k - below), g2 = more * (k - more);
-		sum += g < g2 ? g : g2;
+		long at = 2 * below + slack <= k ? below : below + slack;
+		sum += at * (k - at);
 	}
 	return sum;
 }
