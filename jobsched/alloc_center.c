@@ -240,7 +240,26 @@ static struct center_box heap_pop(struct center_box *h, size_t *len)
 	return top;
 }
 
-int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0)
+/* Bounds a child box and keeps it when it may hold a centre better than
+ * the best so far (and records it as the best when exact). */
+static void search_child(struct center *c, center_bound_fn bound, void *ctx, struct center_box *h,
+                         size_t *len, long *best, int *best_id)
+{
+	h->minid = center_id(c, h->lo[0], h->lo[1], h->lo[2]);
+	h->size = (h->hi[0] - h->lo[0] + 1) * (h->hi[1] - h->lo[1] + 1) * (h->hi[2] - h->lo[2] + 1);
+	h->exact = h->size == 1;
+	if (!bound(c, ctx, h, *best))
+		return;
+	if (h->lb > *best || (h->lb == *best && h->minid > *best_id))
+		return;
+	if (h->exact) {
+		*best = h->lb;
+		*best_id = h->minid;
+	}
+	heap_push(c->heap, len, h);
+}
+
+int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread)
 {
 	size_t len = 0;
 	struct center_box root = {.size = c->n,
@@ -256,6 +275,20 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0)
 		struct center_box b = heap_pop(c->heap, &len);
 		if (b.exact)
 			return b.minid; /* nothing left beats it */
+		if (b.size <= spread) { /* straight to its centres */
+			int p[3];
+			for (p[0] = b.lo[0]; p[0] <= b.hi[0]; p[0]++)
+				for (p[1] = b.lo[1]; p[1] <= b.hi[1]; p[1]++)
+					for (p[2] = b.lo[2]; p[2] <= b.hi[2]; p[2]++) {
+						struct center_box one =
+						    b; /* b's r: none needs less */
+						memcpy(one.lo, p, sizeof p);
+						memcpy(one.hi, p, sizeof p);
+						search_child(c, bound, ctx, &one, &len, &best,
+						             &best_id);
+					}
+			continue;
+		}
 		int d = 0;
 		for (int e = 1; e < 3; e++)
 			if (b.hi[e] - b.lo[e] > b.hi[d] - b.lo[d])
@@ -263,22 +296,8 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0)
 		struct center_box half[2] = {b, b};
 		half[0].hi[d] = half[1].lo[d] = b.lo[d] + (b.hi[d] - b.lo[d]) / 2;
 		half[1].lo[d]++;
-		for (int i = 0; i < 2; i++) {
-			struct center_box *h = &half[i];
-			h->minid = center_id(c, h->lo[0], h->lo[1], h->lo[2]);
-			h->size = (h->hi[0] - h->lo[0] + 1) * (h->hi[1] - h->lo[1] + 1) *
-			          (h->hi[2] - h->lo[2] + 1);
-			h->exact = h->size == 1;
-			if (!bound(c, ctx, h, best))
-				continue;
-			if (h->lb > best || (h->lb == best && h->minid > best_id))
-				continue;
-			if (h->exact) {
-				best = h->lb;
-				best_id = h->minid;
-			}
-			heap_push(c->heap, &len, h);
-		}
+		for (int i = 0; i < 2; i++)
+			search_child(c, bound, ctx, &half[i], &len, &best, &best_id);
 	}
 	return -1;
 }

@@ -84,9 +84,10 @@ void center_sat_update(struct center *c);
  * sets b->lb, may raise b->minid and set b->exact (a single node's bound
  * must be exact); it returns 0 to drop a box that holds no candidate or
  * whose bound exceeds cut. The caller guarantees a candidate exists; r0
- * is the root box's r. */
+ * is the root box's r. A box of at most `spread` centres is split into
+ * its single centres at once (no bounds of the boxes between). */
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
-int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0);
+int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread);
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from
