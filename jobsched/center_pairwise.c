@@ -12,9 +12,12 @@
  * radius Rlo - 1 around every centre of the box (Rlo: the first radius at
  * which the box widened by it holds k free nodes), so at each cut L lies
  * between the core's nodes below it and k minus those above, and L (k - L)
- * is at least the smaller of its values at the two ends. A box whose
- * centres all have a ball of radius rk (the least that can hold k nodes)
- * free and inside the mesh scores exactly the canonical sum dk. */
+ * is at least the smaller of its values at the two ends. Two kinds of box
+ * are scored exactly at once: one whose centres all have a ball of radius
+ * rk (the least that can hold k nodes) free and inside the mesh (the box
+ * widened by rk in L1 is), which scores the canonical sum dk; and one in a
+ * free stretch along a wall, whose centres in a row along the stretch are
+ * translates of each other (slide_box). */
 #include <limits.h>
 #include <string.h>
 
@@ -166,6 +169,124 @@ static long cube_free(const struct center *c, const struct center_box *b, int r)
 	return center_count(c, lo, hi);
 }
 
+/* Nodes of the box b widened by r in L1 along the mesh's dimensions
+ * longer than 1, the mesh's walls ignored: by the set S of dimensions in
+ * which a node lies outside b, 2^|S| sides times C(r, |S|) offsets (|S|
+ * positive numbers summing to at most r) times b's extent in the others. */
+static long widened_volume(const struct center *c, const struct center_box *b, int r)
+{
+	long sum = 0;
+	for (int set = 0; set < 8; set++) {
+		long term = 1;
+		int n = 0;
+		for (int d = 0; d < 3 && term; d++)
+			if (set >> d & 1) {
+				term = c->dims[d] > 1 ? term * 2 : 0;
+				n++;
+			} else {
+				term *= b->hi[d] - b->lo[d] + 1;
+			}
+		for (int i = 0; i < n && term; i++) /* C(r, n) */
+			term = term * (r - i) / (i + 1);
+		sum += term > 0 ? term : 0;
+	}
+	return sum;
+}
+
+/* Whether every centre of b has its ball of radius rk free and inside:
+ * the box widened by rk in L1 is (its free nodes are all its nodes). Asked
+ * after the cube test (the cube asks more), and only counted when the
+ * cube inscribed in the widened box is free. */
+static int canonical_box(const struct center *c, const struct pw *w, const struct center_box *b)
+{
+	struct center_region g;
+	for (int d = 0; d < 3; d++) {
+		if (c->dims[d] > 1 && (b->lo[d] < w->rk || b->hi[d] + w->rk > c->dims[d] - 1))
+			return 0;
+		g.c[d] = b->lo[d] + b->hi[d];
+		g.e[d] = b->hi[d] - b->lo[d];
+	}
+	long inner = cube_free(c, b, w->rk / w->nd), size = 1;
+	for (int d = 0; d < 3; d++) {
+		int r = c->dims[d] > 1 ? w->rk / w->nd : 0;
+		size *= b->hi[d] - b->lo[d] + 1 + 2 * r;
+	}
+	if (inner != size)
+		return 0;
+	g.t = 2 * w->rk;
+	return center_region_rows(c, &g, NULL, NULL) == widened_volume(c, b, w->rk);
+}
+
+/* Whether the box b widened by r in L-inf, clipped to the mesh in every
+ * dimension but d (in which it must stay inside), holds no busy node. */
+static int free_slab(const struct center *c, const struct center_box *b, int r, int d)
+{
+	int lo[3], hi[3];
+	long volume = 1;
+	for (int e = 0; e < 3; e++) {
+		int re = c->dims[e] > 1 ? r : 0;
+		lo[e] = b->lo[e] - re;
+		hi[e] = b->hi[e] + re + 1;
+		if (e == d ? lo[e] < 0 || hi[e] > c->dims[e] : 0)
+			return 0;
+		lo[e] = lo[e] < 0 ? 0 : lo[e];
+		hi[e] = hi[e] > c->dims[e] ? c->dims[e] : hi[e];
+		volume *= hi[e] - lo[e];
+	}
+	return center_count(c, lo, hi) == volume;
+}
+
+/* A box in a free stretch along dimension d next to a wall: if the box
+ * widened by some r >= rk is free (clipped by the walls across d, inside
+ * the mesh along d), the centres of b that differ only in their d
+ * coordinate see the same free nodes, shifted, out to distance r: those
+ * whose R <= r have the same R and score (the first nodes of the last
+ * sphere too, since a shift keeps the id order). So b is scored from its
+ * slice at d = lo_d, exactly, when every centre there has R <= r: each
+ * one's score is that of the centres of b behind it, whose ids are
+ * higher. Returns 0 when this does not apply (b at least 4 long in d; r
+ * the largest with a free widened box). */
+static int slide_box(struct center *c, const struct pw *w, struct center_box *b)
+{
+	int d = -1;
+	for (int e = 0; e < 3;
+	     e++) /* the longest dimension that the box widened by rk keeps inside */
+		if (b->hi[e] - b->lo[e] >= 3 &&
+		    (d < 0 || b->hi[e] - b->lo[e] > b->hi[d] - b->lo[d]) && b->lo[e] >= w->rk &&
+		    b->hi[e] + w->rk <= c->dims[e] - 1)
+			d = e;
+	if (d < 0 || !free_slab(c, b, w->rk, d))
+		return 0;
+	int lo = w->rk,
+	    hi = b->lo[d] < c->dims[d] - 1 - b->hi[d] ? b->lo[d] : c->dims[d] - 1 - b->hi[d];
+	while (lo < hi) { /* the largest r with a free slab */
+		int mid = lo + (hi - lo + 1) / 2;
+		if (free_slab(c, b, mid, d))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	struct center_box slice = *b;
+	slice.hi[d] = b->lo[d];
+	long best = -1;
+	int p[3];
+	for (p[0] = slice.lo[0]; p[0] <= slice.hi[0]; p[0]++)
+		for (p[1] = slice.lo[1]; p[1] <= slice.hi[1]; p[1]++)
+			for (p[2] = slice.lo[2]; p[2] <= slice.hi[2]; p[2]++) {
+				int radius;
+				long sc = score(c, w, p, b->r, &radius);
+				if (radius > lo)
+					return 0;
+				if (best < 0 || sc < best) {
+					best = sc;
+					b->minid = center_id(c, p[0], p[1], p[2]);
+				}
+			}
+	b->lb = best;
+	b->exact = 1;
+	return 1;
+}
+
 /* The bound from the core of box b (see the top). */
 static long core_bound(struct center *c, const struct pw *w, struct center_box *b)
 {
@@ -246,11 +367,13 @@ static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 	}
 	if (b->exact) {
 		b->lb = score(c, w, b->lo, b->r, &b->r);
-	} else if (all_canonical(c, w, b)) {
+	} else if (all_canonical(c, w, b) || canonical_box(c, w, b)) {
 		b->lb = w->dk; /* every node of b is free: its first is a candidate */
 		b->exact = 1;
-	} else if (w->nd < 3) /* in 3D the core is too small to prune (measured) */
+	} else if (!slide_box(c, w, b) &&
+	           w->nd < 3) { /* in 3D the core is too small to prune (measured) */
 		b->lb = core_bound(c, w, b);
+	}
 	return 1;
 }
 

@@ -3,8 +3,9 @@
  * free node, on random busy states of 1D, 2D and 3D meshes (scattered,
  * blocky, striped, nearly empty, nearly full), through sequences of
  * placements and releases, and on clones and copies (also over a different
- * state). The placements must be the very same
- * nodes in the same order. */
+ * state); and on states made for the boxes that genalg and mm score at
+ * once (free diamond-shaped pockets, free bands along walls). The
+ * placements must be the very same nodes in the same order. */
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +47,11 @@ static void coords(const int *dims, int v, int *p)
 	p[2] = v % dims[2];
 	p[1] = v / dims[2] % dims[1];
 	p[0] = v / (dims[2] * dims[1]);
+}
+
+static int center_of(const int *dims, const int *p)
+{
+	return (p[0] * dims[1] + p[1]) * dims[2] + p[2];
 }
 
 /* Free nodes around p, ordered by (L-inf, L1, id) when linf, else (L1, id). */
@@ -343,11 +349,194 @@ static void test_sequences(void)
 	gsl_rng_free(rng);
 }
 
+/* Free diamond-shaped pockets (the balls of the box centres around them
+ * all free, though not the cubes around them), some touching a wall or
+ * with a busy node inside, in a busy mesh. */
+static void pocket_state(struct rig *g, gsl_rng *rng)
+{
+	const int *dims = g->shape->dims;
+	int p[3];
+	memset(g->busy, 1, (size_t)g->n);
+	int pockets = 1 + (int)gsl_rng_uniform_int(rng, 4);
+	for (int i = 0; i < pockets; i++) {
+		int c[3], r = 2 + (int)gsl_rng_uniform_int(rng, 6),
+		          w = (int)gsl_rng_uniform_int(rng, 4);
+		for (int d = 0; d < 3; d++)
+			c[d] = (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d]);
+		for (int v = 0; v < g->n; v++) {
+			coords(dims, v, p);
+			int dist = 0;
+			for (int d = 0; d < 3; d++) { /* to the box c .. c + w (L1) */
+				int lo = c[d], hi = dims[d] > 1 ? c[d] + w : c[d];
+				dist += p[d] < lo ? lo - p[d] : p[d] > hi ? p[d] - hi : 0;
+			}
+			if (dist <= r)
+				g->busy[v] = 0;
+		}
+		if (gsl_rng_uniform(rng) < 0.3) /* a busy node inside */
+			g->busy[center_of(dims, c)] = 1;
+	}
+	for (int v = 0; v < g->n; v++)
+		if (gsl_rng_uniform(rng) < 0.02)
+			g->busy[v] = 0;
+}
+
+/* A free band along one wall (the other nodes busy but for a few): its
+ * ends ragged (some busy nodes near them), so that the best centres tend
+ * to lie along the band, where translates of a centre score the same. */
+static void band_state(struct rig *g, gsl_rng *rng)
+{
+	const int *dims = g->shape->dims;
+	int p[3], d = dims[1] > 1 ? 1 + (int)gsl_rng_uniform_int(rng, 2) : 2, e = 3 - d;
+	int width = 3 + (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d] / 2 - 2);
+	int low = gsl_rng_uniform(rng)<0.5, len = dims[e]> 1 ? dims[e] : 1;
+	int whole = gsl_rng_uniform(rng) < 0.5; /* from wall to wall, or ragged ends */
+	int a = whole ? 0 : (int)gsl_rng_uniform_int(rng, (unsigned long)(len / 3 + 1));
+	int b =
+	    whole ? len - 1 : len - 1 - (int)gsl_rng_uniform_int(rng, (unsigned long)(len / 3 + 1));
+	for (int v = 0; v < g->n; v++) {
+		coords(dims, v, p);
+		int in = (low ? p[d] < width : p[d] >= dims[d] - width) &&
+		         (dims[e] == 1 || (p[e] >= a && p[e] <= b));
+		int ragged = !whole && dims[e] > 1 && (p[e] - a < 2 || b - p[e] < 2);
+		g->busy[v] =
+		    in ? ragged && gsl_rng_uniform(rng) < 0.3 : gsl_rng_uniform(rng) > 0.05;
+	}
+}
+
+/* genalg and mm on pocket and band states of meshes large enough for
+ * boxes of centres to be scored whole (a box whose centres all have a
+ * free ball of the least radius inside the mesh; a box in a free band
+ * along a wall, scored from its first slice across the band). */
+static void test_pockets_and_bands(void)
+{
+	static const struct shape big[] = {
+	    {"mesh:dims=26x26", {1, 26, 26}},
+	    {"mesh:dims=30x18", {1, 30, 18}},
+	    {"mesh:dims=28", {1, 1, 28}},
+	};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 11);
+	int bad = 0, tried = 0;
+	for (size_t s = 0; s < sizeof big / sizeof *big; s++) {
+		struct rig g;
+		rig_open(&g, &big[s]);
+		for (int t = 0; t < 40; t++) {
+			if (t % 3)
+				band_state(&g, rng);
+			else
+				pocket_state(&g, rng);
+			int *list = malloc((size_t)g.n * sizeof *list), nb = 0;
+			for (int v = 0; v < g.n; v++)
+				if (g.busy[v])
+					list[nb++] = v;
+			if (nb == g.n) {
+				free(list);
+				continue;
+			}
+			int k = 1 + (int)gsl_rng_uniform_int(
+			                rng, (unsigned long)(g.n - nb < 60 ? g.n - nb : 60));
+			for (int i = GENALG; i <= MM; i++) {
+				struct cmn_err e;
+				struct js_alloc *a;
+				CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &a, &e) == 0);
+				js_alloc_occupy(a, list, nb);
+				bad += !agree(&g, i, a, k);
+				js_alloc_destroy(a);
+				tried++;
+			}
+			free(list);
+		}
+		rig_close(&g);
+	}
+	CU_ASSERT(tried > 100);
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
+/* Whole free bands along each wall of a small mesh, every width and many
+ * job sizes: the best centres are then often the first of a stretch of
+ * translates (scored the same), which the box at the start of the stretch
+ * must report. */
+static void test_band_sweep(void)
+{
+	static const struct shape sh = {"mesh:dims=16x12", {1, 16, 12}};
+	struct rig g;
+	rig_open(&g, &sh);
+	int bad = 0, tried = 0, p[3];
+	for (int wall = 0; wall < 4; wall++)
+		for (int width = 2; width <= 7; width++)
+			for (int ragged = 0; ragged <= 3; ragged++) {
+				/* the band's first lines along it: every other node busy */
+				int d = wall < 2 ? 1 : 2, e = 3 - d;
+				for (int v = 0; v < g.n; v++) {
+					coords(sh.dims, v, p);
+					g.busy[v] =
+					    wall % 2 ? p[d] < sh.dims[d] - width : p[d] >= width;
+					if (p[e] < ragged && (p[d] + p[e]) % 2)
+						g.busy[v] = 1;
+				}
+				int *list = malloc((size_t)g.n * sizeof *list), nb = 0;
+				for (int v = 0; v < g.n; v++)
+					if (g.busy[v])
+						list[nb++] = v;
+				for (int k = 2; k <= g.n - nb; k += 3)
+					for (int i = GENALG; i <= MM; i++) {
+						struct cmn_err e;
+						struct js_alloc *a;
+						CU_ASSERT_FATAL(
+						    js_alloc_create(kinds[i], g.m, &a, &e) == 0);
+						js_alloc_occupy(a, list, nb);
+						bad += !agree(&g, i, a, k);
+						js_alloc_destroy(a);
+						tried++;
+					}
+				free(list);
+			}
+	rig_close(&g);
+	CU_ASSERT(tried > 300);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* A free stretch along the top wall that starts behind a busy staircase:
+ * the best centre is the first one past the staircase, the first of a
+ * run of translates that the box holding them must report (by the slice
+ * at its low end, not any other). */
+static void test_staircase(void)
+{
+	static const struct shape sh = {"mesh:dims=12x18", {1, 12, 18}};
+	struct rig g;
+	rig_open(&g, &sh);
+	int bad = 0, p[3], *list = malloc((size_t)g.n * sizeof *list), nb = 0;
+	for (int v = 0; v < g.n; v++) {
+		coords(sh.dims, v, p);
+		g.busy[v] = p[2] < 8 - 2 * p[1];
+		if (g.busy[v])
+			list[nb++] = v;
+	}
+	for (int k = 2; k <= 12; k++)
+		for (int i = GENALG; i <= MM; i++) {
+			struct cmn_err e;
+			struct js_alloc *a;
+			CU_ASSERT_FATAL(js_alloc_create(kinds[i], g.m, &a, &e) == 0);
+			js_alloc_occupy(a, list, nb);
+			bad += !agree(&g, i, a, k);
+			js_alloc_destroy(a);
+		}
+	free(list);
+	rig_close(&g);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("centre-based allocators", NULL, NULL);
 	CU_add_test(s, "mc1x1, genalg, mm = brute force on random states", test_random_states);
 	CU_add_test(s, "the same through placements, releases, clones", test_sequences);
+	CU_add_test(s, "genalg, mm = brute force on free pockets and bands",
+	            test_pockets_and_bands);
+	CU_add_test(s, "genalg, mm = brute force on bands along each wall", test_band_sweep);
+	CU_add_test(s, "genalg, mm = brute force past a staircase", test_staircase);
 }
 
 int main(int argc, char **argv)
