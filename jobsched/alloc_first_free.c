@@ -13,7 +13,7 @@ struct flat_alloc {
 	int nodes, free;
 	int words, tops;
 	uint64_t *room;  /* bit w set: word w has a free node (after busy[]) */
-	uint64_t busy[]; /* bit i set: node i busy */
+	uint64_t busy[]; /* bit i set: node i busy (or beyond the machine) */
 };
 
 static const struct cmn_param_def flat_params[] = {{NULL}};
@@ -23,19 +23,16 @@ static size_t flat_bytes(int words, int tops)
 	return sizeof(struct flat_alloc) + (size_t)(words + tops) * sizeof(uint64_t);
 }
 
-/* The free bits of word w (the last word's bits beyond the machine are never free). */
+/* The free bits of word w. */
 static uint64_t free_bits(const struct flat_alloc *f, int w)
 {
-	uint64_t bits = ~f->busy[w];
-	if (w == f->words - 1 && f->nodes % 64)
-		bits &= (UINT64_C(1) << (f->nodes % 64)) - 1;
-	return bits;
+	return ~f->busy[w];
 }
 
-static void set_room(struct flat_alloc *f, int w)
+static void set_room(struct flat_alloc *f, unsigned w)
 {
 	uint64_t bit = UINT64_C(1) << (w % 64);
-	f->room[w / 64] = free_bits(f, w) ? f->room[w / 64] | bit : f->room[w / 64] & ~bit;
+	f->room[w / 64] = ~f->busy[w] ? f->room[w / 64] | bit : f->room[w / 64] & ~bit;
 }
 
 static int flat_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
@@ -50,6 +47,8 @@ static int flat_create(const struct plat_machine *m, const struct cmn_params *p,
 	f->words = words;
 	f->tops = tops;
 	f->room = f->busy + words;
+	if (m->nodes % 64) /* the bits beyond the machine: busy for good */
+		f->busy[words - 1] = ~UINT64_C(0) << (m->nodes % 64);
 	for (int w = 0; w < words; w++)
 		set_room(f, w);
 	*self = f;
@@ -117,6 +116,14 @@ static int flat_place_runs(void *self, const struct js_job *job, int flags, stru
 		for (uint64_t words = f->room[t]; words && got < need; words &= words - 1) {
 			int w = t * 64 + __builtin_ctzll(words);
 			uint64_t bits = free_bits(f, w);
+			if (bits == ~UINT64_C(0) && need - got >= 64) { /* a whole free word */
+				if (nr && runs[nr - 1].last == w * 64 - 1)
+					runs[nr - 1].last += 64;
+				else
+					runs[nr++] = (struct js_run){w * 64, w * 64 + 63};
+				got += 64;
+				continue;
+			}
 			while (bits && got < need) {
 				int lo = __builtin_ctzll(bits);
 				uint64_t above =
@@ -147,7 +154,7 @@ static int flat_fits(void *self, const struct js_job *job, int flags)
 }
 
 /* Sets (busy = 1) or clears the bits of mask in word w. */
-static void mark_word(struct flat_alloc *f, int w, uint64_t mask, int busy)
+static void mark_word(struct flat_alloc *f, unsigned w, uint64_t mask, int busy)
 {
 	assert(busy ? !(f->busy[w] & mask) : (f->busy[w] & mask) == mask);
 	f->busy[w] = busy ? f->busy[w] | mask : f->busy[w] & ~mask;
@@ -157,9 +164,9 @@ static void mark_word(struct flat_alloc *f, int w, uint64_t mask, int busy)
 /* Sets (busy = 1) or clears bits first..last of the bitmap: the words
  * inside the range whole, a write each (never the machine's last word,
  * which has bits beyond the machine). */
-static void mark_range(struct flat_alloc *f, int first, int last, int busy)
+static void mark_range(struct flat_alloc *f, unsigned first, unsigned last, int busy)
 {
-	int w0 = first / 64, w1 = last / 64;
+	unsigned w0 = first / 64, w1 = last / 64;
 	uint64_t lo = ~UINT64_C(0) << (first % 64), hi = ~UINT64_C(0) >> (63 - last % 64);
 	if (w0 == w1) {
 		mark_word(f, w0, lo & hi, busy);
@@ -167,7 +174,7 @@ static void mark_range(struct flat_alloc *f, int first, int last, int busy)
 	}
 	mark_word(f, w0, lo, busy);
 	uint64_t fill = busy ? ~UINT64_C(0) : 0;
-	for (int w = w0 + 1; w < w1; w++) {
+	for (unsigned w = w0 + 1; w < w1; w++) {
 		assert(f->busy[w] == ~fill);
 		f->busy[w] = fill;
 		uint64_t bit = UINT64_C(1) << (w % 64);
@@ -179,7 +186,7 @@ static void mark_range(struct flat_alloc *f, int first, int last, int busy)
 static void flat_mark_runs(struct flat_alloc *f, const struct js_run *runs, int nr, int busy)
 {
 	for (int r = 0; r < nr; r++) {
-		mark_range(f, runs[r].first, runs[r].last, busy);
+		mark_range(f, (unsigned)runs[r].first, (unsigned)runs[r].last, busy);
 		f->free += (busy ? -1 : 1) * (runs[r].last - runs[r].first + 1);
 	}
 }
@@ -192,12 +199,12 @@ static void flat_mark(struct flat_alloc *f, const int *nodes, int n, int busy)
 	if (js_nodes_sorted(nodes, n)) {
 		for (int i = 0; i < n;) {
 			int k = js_nodes_run_end(nodes, n, i);
-			mark_range(f, nodes[i], nodes[k], busy);
+			mark_range(f, (unsigned)nodes[i], (unsigned)nodes[k], busy);
 			i = k + 1;
 		}
 	} else {
 		for (int i = 0; i < n; i++)
-			mark_range(f, nodes[i], nodes[i], busy);
+			mark_range(f, (unsigned)nodes[i], (unsigned)nodes[i], busy);
 	}
 	f->free += busy ? -n : n;
 }

@@ -152,7 +152,7 @@ static int check_field(int k, const char *tok, int len, const struct num *n, str
 	*neg = 0;
 	if (v == -1 && k != JS_F_JOB)
 		goto store;
-	if (kind != K_TIME && kind != K_MEM && v != floor(v))
+	if (kind != K_TIME && kind != K_MEM && !n->plain && v != floor(v))
 		return field_error(e, k, tok, len, "is not an integer");
 	if (kind == K_JOB) {
 		if (n->neg && v != 0)
@@ -194,6 +194,41 @@ store:
 	return 0;
 }
 
+static int is_end(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0';
+}
+
+/* The usual token read in one pass from p: [+-]digits with at most 18
+ * digits, or [+-]digits.digits with at most 15, followed by a separator;
+ * the same number scan() gives. Its end, or NULL for anything else (then
+ * scan() reads it). */
+static const char *quick(const char *p, struct num *n)
+{
+	int neg = *p == '-';
+	if (neg || *p == '+')
+		p++;
+	uint64_t m = 0;
+	const char *d0 = p;
+	for (; (unsigned)(*p - '0') < 10; p++)
+		m = m * 10 + (uint64_t)(*p - '0');
+	long digits = p - d0, frac = -1;
+	if (*p == '.') {
+		const char *f0 = ++p;
+		for (; (unsigned)(*p - '0') < 10; p++)
+			m = m * 10 + (uint64_t)(*p - '0');
+		frac = p - f0;
+	}
+	if (!is_end(*p) ||
+	    (frac < 0 ? digits == 0 || digits > 18 : digits + frac == 0 || digits + frac > 15))
+		return NULL;
+	static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	double v = frac < 0 ? (double)m : (double)m / p10[frac];
+	*n = (struct num){neg ? -v : v, frac < 0, 0, frac < 0 ? m : 0, neg};
+	return p;
+}
+
 int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct cmn_err *e)
 {
 	int nf = 0;
@@ -206,12 +241,16 @@ int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct
 		if (*p == '\0' || *p == '\n')
 			break;
 		char *tok = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
-			p++;
+		struct num n;
+		const char *q = nf < JS_SWF_FIELDS ? quick(p, &n) : NULL;
+		if (q)
+			p += q - tok;
+		else
+			while (!is_end(*p))
+				p++;
 		if (nf < JS_SWF_FIELDS) {
 			int len = (int)(p - tok);
-			struct num n;
-			if (scan(tok, (size_t)len, &n) != 0)
+			if (!q && scan(tok, (size_t)len, &n) != 0)
 				return field_error(e, nf, tok, len, "is not a decimal number");
 			int neg;
 			int rc = check_field(nf, tok, len, &n, j, &neg, e);

@@ -4,6 +4,7 @@
  * numbers, partial executions, truncated and corrupt gzip, empty inputs,
  * and --procs-per-node auto without the header it needs. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -220,6 +221,61 @@ static void test_numbers(void)
 	js_workload_free(b);
 	js_workload_free(w);
 	free(path);
+}
+
+/* Every decimal reads as strtod rounds it, whichever way the reader takes
+ * (at most 18 digits plain or 15 with a point read in one pass, the rest
+ * by strtod): run times and used memory of random lengths, signs and points. */
+static void test_decimals_exact(void)
+{
+	enum { N = 2000 };
+	static char tok[N][2][32];
+	size_t cap = (size_t)N * 160, len = 0;
+	char *text = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	uint64_t x = 88172645463325252ULL;
+	for (int i = 0; i < N; i++) {
+		for (int k = 0; k < 2; k++) {
+			char *t = tok[i][k];
+			int n = 0, digits = 1 + (int)((x >> 7) % 20),
+			    point = (int)((x >> 13) % (digits + 2));
+			if (k == 1 && (x >> 21) % 4 == 0)
+				t[n++] = (x >> 23) % 2 ? '-' : '+';
+			for (int d = 0; d < digits; d++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				if (d == point)
+					t[n++] = '.';
+				t[n++] = (char)('0' + x % 10);
+			}
+			t[n] = '\0';
+			if (k == 0 && strtod(t, NULL) > 1e12) /* beyond a time */
+				t[12] = '\0';
+			if (k == 1 && fabs(strtod(t, NULL)) > 9e15) /* beyond 2^53 */
+				t[15] = '\0';
+			if (k == 1 && strtod(t, NULL) == -1)
+				t[0] = '+';
+		}
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "%d 0 -1 %s 2 -1 %s 2 100 -1 1 1 1 1 1 1 -1 -1\n", i + 1,
+		                        tok[i][0], tok[i][1]);
+	}
+	struct js_workload *w = read_ok(text);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL_FATAL(w->n, N);
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		double r = strtod(tok[i][0], NULL), m = strtod(tok[i][1], NULL);
+		if (memcmp(&w->jobs[i].f[JS_F_RUN], &r, sizeof r) ||
+		    memcmp(&w->jobs[i].f[JS_F_USED_MEM], &m, sizeof m)) {
+			if (bad++ < 5)
+				fprintf(stderr, "\n  line %d: '%s' '%s' read as %.17g %.17g", i + 1,
+				        tok[i][0], tok[i][1], w->jobs[i].f[JS_F_RUN],
+				        w->jobs[i].f[JS_F_USED_MEM]);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	js_workload_free(w);
+	free(text);
 }
 
 static void test_job_numbers(void)
@@ -457,6 +513,7 @@ static void add_suites(void)
 	CU_add_test(s, "statuses outside the definition kept and counted", test_statuses);
 	CU_add_test(s, "negative values in fields not simulated kept", test_negative_kept);
 	CU_add_test(s, "numbers their field cannot hold", test_numbers);
+	CU_add_test(s, "decimals read as strtod rounds them", test_decimals_exact);
 	CU_add_test(s, "job numbers unique, partial executions", test_job_numbers);
 	CU_add_test(s, "gzip cut anywhere or corrupt", test_gzip_broken);
 	CU_add_test(s, "no job, a directory, junk", test_empty_inputs);
