@@ -34,7 +34,10 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 fi
 
-# /dev/stdout through a pipe
+# /dev/stdout through a pipe (temporaries in a folder of this test's own:
+# other tests running beside it write theirs under /tmp)
+mkdir "$T/tmp"
+export TMPDIR="$T/tmp"
 "${RUN[@]}" "${J[@]}" --jobs-out "$STDOUT" | head -3 > "$T/head.txt"
 check "jobsched --jobs-out $STDOUT | head: the CSV's first lines" \
 	bash -c "[ \$(wc -l < '$T/head.txt') -eq 3 ] && head -1 '$T/head.txt' | grep -q '^$HDR'"
@@ -48,7 +51,8 @@ check "netsim --jobs-out $STDOUT" grep -q '^job,trace,ranks' "$T/n.txt"
 check "tracegen --matrix-out $STDOUT" bash -c "[ \$(cat '$T/m.txt') -gt 0 ]"
 "${RUN[@]}" "$B/platgen" --machine flat:nodes=4 -o "$STDOUT" | head -1 > "$T/p.txt"
 check "platgen -o $STDOUT (written by libxml2 to a temporary, copied)" grep -q '^<?xml' "$T/p.txt"
-[ -z "$(ls /tmp/placesim-out-* 2> /dev/null)" ] && ok "no temporary left under /tmp" || ko "temporaries left: $(ls /tmp/placesim-out-*)"
+[ -z "$(ls "$TMPDIR")" ] && ok "no temporary left under TMPDIR" || ko "temporaries left: $(ls "$TMPDIR")"
+unset TMPDIR
 
 # a FIFO with a reader: the CSV through it, the FIFO kept
 mkfifo "$T/fifo"
