@@ -454,6 +454,8 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 	s->util = cap > 0 ? used / cap : NAN;
 	s->unused = cap > 0 ? r->unused_node_s / cap : NAN;
 	s->lost = cap > 0 ? 1 - s->util - s->unused : NAN;
+	if (s->lost < 0 && s->lost > -1e-9) /* rounding of the two fractions: none lost */
+		s->lost = 0;
 	size_t kept;
 	s->load = js_load_eq2(n, arr, end, work, r->nodes, &kept);
 	for (int g = 0; g < 4; g++)
@@ -616,7 +618,11 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "%-24s %.3f\n", "mean bounded slowdown", s.mean_bsld);
 	fprintf(f, "%-24s %.4f / %.4f / %.4f\n", "utilized / unused / lost", s.util, s.unused,
 	        s.lost);
-	fprintf(f, "%-24s %.4f\n", "load (seed 000 eq. 2)", s.load);
+	if (isnan(s.load)) /* no job ends before the last arrival (after the first 1 %) */
+		fprintf(f, "%-24s - (no job ends within the span of arrivals it needs)\n",
+		        "load (seed 000 eq. 2)");
+	else
+		fprintf(f, "%-24s %.4f\n", "load (seed 000 eq. 2)", s.load);
 	fprintf(f, "%-24s %.4f\n", "mean effective speed-up", s.mean_speedup);
 	fprintf(f, "%-24s", "mean response by size");
 	for (int g = 0; g < 4; g++) /* "-": no job of that size class */

@@ -206,6 +206,13 @@ check "no job simulated: plot" test -s "$T/as.png"
 check "no job simulated: no nan, the reason" status_says 0 eq 0 "none: every record skipped (runtime_unknown 1)" "$T/out"
 check "no job simulated: no nan" bash -c "! grep -qi nan '$T/out'"
 
+# One job: eq. 2's load undefined (said, not 'nan'), no '-0.0000' lost
+# from the rounding of the other two fractions.
+printf '; MaxProcs: 10000\n1 0 -1 100 8192 -1 -1 8192 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > "$T/one.swf"
+"$JS" --workload "$T/one.swf" --machine flat:nodes=10000 > "$T/out" 2>&1
+check "one job: load said undefined, no nan" bash -c "grep -q '^load (seed 000 eq. 2) *- (no job ends' '$T/out' && ! grep -qi nan '$T/out'"
+check "one job: none lost, not -0" bash -c "grep -q '^utilized / unused / lost 0.8192 / 0.1808 / 0.0000$' '$T/out'"
+
 # Inputs as published: a header value with a comment and a status outside
 # the definition are read, said on stderr (not with --quiet) and counted.
 printf ';MaxNodes: 8  (dual)\n; MaxProcs: 16\n%s\n2 1 -1 10 2 -1 -1 2 20 -1 -4 1 1 1 1 1 -1 -1\n' "$rec" > "$T/odd.swf"
