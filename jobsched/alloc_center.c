@@ -276,16 +276,25 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, in
 		if (b.exact)
 			return b.minid; /* nothing left beats it */
 		if (b.size <= spread) { /* straight to its centres */
-			int p[3];
+			int p[3], last = b.r, at[3];
+			memcpy(at, b.lo, sizeof at);
 			for (p[0] = b.lo[0]; p[0] <= b.hi[0]; p[0]++)
 				for (p[1] = b.lo[1]; p[1] <= b.hi[1]; p[1]++)
 					for (p[2] = b.lo[2]; p[2] <= b.hi[2]; p[2]++) {
-						struct center_box one =
-						    b; /* b's r: none needs less */
+						/* none in b needs less than b's r, nor than
+						 * the last centre's r less their distance */
+						struct center_box one = b;
+						int near = last;
+						for (int d = 0; d < 3; d++)
+							near -= p[d] > at[d] ? p[d] - at[d]
+							                     : at[d] - p[d];
+						one.r = near > b.r ? near : b.r;
 						memcpy(one.lo, p, sizeof p);
 						memcpy(one.hi, p, sizeof p);
 						search_child(c, bound, ctx, &one, &len, &best,
 						             &best_id);
+						last = one.r;
+						memcpy(at, p, sizeof at);
 					}
 			continue;
 		}

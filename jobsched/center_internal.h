@@ -85,7 +85,10 @@ void center_sat_update(struct center *c);
  * must be exact); it returns 0 to drop a box that holds no candidate or
  * whose bound exceeds cut. The caller guarantees a candidate exists; r0
  * is the root box's r. A box of at most `spread` centres is split into
- * its single centres at once (no bounds of the boxes between). */
+ * its single centres at once (no bounds of the boxes between), in id
+ * order, each given as r the larger of the box's and the last centre's
+ * r less their L1 distance (a ball of radius r' around it lies in the
+ * last one's ball of r' + distance, so it needs no less). */
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
 int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread);
 

@@ -430,9 +430,10 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 		mm_next(c);
 	struct pw w = {.k = k};
 	canonical(c, &w);
-	/* a box of four centres or fewer: its halves' bounds cost about what
-	 * scoring the centres does, and seldom prune */
-	int best = center_search(c, pw_bound, &w, w.rk, 4), p[3], radius;
+	/* a box of eight centres or fewer: its halves' bounds cost about what
+	 * scoring the centres does (each starting from its neighbour's radius),
+	 * and seldom prune */
+	int best = center_search(c, pw_bound, &w, w.rk, 8), p[3], radius;
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	center_xyz(c, best, p);
