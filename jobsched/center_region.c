@@ -5,6 +5,7 @@
  * L1 (c = lo + hi, e = hi - lo, t = 2r), or a ball around a box's middle. A
  * region meets O(r) rows of a 2D mesh, O(r^2) of a 3D one, each counted in
  * O(1). */
+#include <stddef.h>
 #include <string.h>
 
 #include "center_internal.h"
@@ -75,8 +76,8 @@ static int excess(int u, int c, int e)
  * each next line `grow` more at both ends (-1: fewer, 0: the same); the
  * free nodes of each span clipped to 0 .. n are added to h[i] when h is
  * given; returns their total. */
-static inline long line_run(const int *pre, size_t stride, int i0, int i1, int a, int b, int grow,
-                            int n, int *h)
+static inline long line_clipped(const int *pre, size_t stride, int i0, int i1, int a, int b,
+                                int grow, int n, int *h)
 {
 	long total = 0;
 	for (int i = i0; i <= i1; i++, pre += stride, a -= grow, b += grow) {
@@ -87,6 +88,43 @@ static inline long line_run(const int *pre, size_t stride, int i0, int i1, int a
 			h[i] += got;
 	}
 	return total;
+}
+
+/* As line_clipped, the lines whose span lies inside 0 .. n (a run of them:
+ * the ends move one way) counted without clipping. */
+static inline long line_run(const int *pre, size_t stride, int i0, int i1, int a, int b, int grow,
+                            int n, int *h)
+{
+	int s = i0, e = i1; /* the inside run, empty when s > e */
+	if (grow == 0) {
+		s = a >= 0 && b <= n ? i0 : i1 + 1;
+	} else if (grow > 0) { /* inside while t <= a and t <= n - b */
+		int t = a < n - b ? a : n - b;
+		e = t < 0 ? i0 - 1 : i0 + t < i1 ? i0 + t : i1;
+		s = e < i0 ? i1 + 1 : i0;
+	} else { /* inside once t >= -a and t >= b - n */
+		int t = -a > b - n ? -a : b - n;
+		s = t > 0 ? i0 + t : i0;
+	}
+	if (s > e)
+		return line_clipped(pre, stride, i0, i1, a, b, grow, n, h);
+	long total = line_clipped(pre, stride, i0, s - 1, a, b, grow, n, h);
+	int t = s - i0;
+	const int *pa = pre + (size_t)t * stride + (a - grow * t),
+	          *pb = pre + (size_t)t * stride + (b + grow * t);
+	ptrdiff_t sa = (ptrdiff_t)stride - grow, sb = (ptrdiff_t)stride + grow;
+	if (h)
+		for (int i = s; i <= e; i++, pa += sa, pb += sb) {
+			int got = *pb - *pa;
+			total += got;
+			h[i] += got;
+		}
+	else
+		for (int i = s; i <= e; i++, pa += sa, pb += sb)
+			total += *pb - *pa;
+	t = e + 1 - i0;
+	return total + line_clipped(pre + (size_t)t * stride, stride, e + 1, i1, a - grow * t,
+	                            b + grow * t, grow, n, h);
 }
 
 /* Free nodes of the region along the lines of one plane: line i (0 .. m-1)
