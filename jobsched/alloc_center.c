@@ -240,13 +240,18 @@ static struct center_box heap_pop(struct center_box *h, size_t *len)
 	return top;
 }
 
+static int box_size(const struct center_box *b)
+{
+	return (b->hi[0] - b->lo[0] + 1) * (b->hi[1] - b->lo[1] + 1) * (b->hi[2] - b->lo[2] + 1);
+}
+
 /* Bounds a child box and keeps it when it may hold a centre better than
  * the best so far (and records it as the best when exact). */
 static void search_child(struct center *c, center_bound_fn bound, void *ctx, struct center_box *h,
                          size_t *len, long *best, int *best_id)
 {
 	h->minid = center_id(c, h->lo[0], h->lo[1], h->lo[2]);
-	h->size = (h->hi[0] - h->lo[0] + 1) * (h->hi[1] - h->lo[1] + 1) * (h->hi[2] - h->lo[2] + 1);
+	h->size = box_size(h);
 	h->exact = h->size == 1;
 	if (!bound(c, ctx, h, *best))
 		return;
@@ -257,6 +262,18 @@ static void search_child(struct center *c, center_bound_fn bound, void *ctx, str
 		*best_id = h->minid;
 	}
 	heap_push(c->heap, len, h);
+}
+
+/* Splits b across its longest dimension (the first of the longest). */
+static void halve(const struct center_box *b, struct center_box *half)
+{
+	int d = 0;
+	for (int e = 1; e < 3; e++)
+		if (b->hi[e] - b->lo[e] > b->hi[d] - b->lo[d])
+			d = e;
+	half[0] = half[1] = *b;
+	half[0].hi[d] = half[1].lo[d] = b->lo[d] + (b->hi[d] - b->lo[d]) / 2;
+	half[1].lo[d]++;
 }
 
 int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread)
@@ -298,15 +315,21 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, in
 					}
 			continue;
 		}
-		int d = 0;
-		for (int e = 1; e < 3; e++)
-			if (b.hi[e] - b.lo[e] > b.hi[d] - b.lo[d])
-				d = e;
-		struct center_box half[2] = {b, b};
-		half[0].hi[d] = half[1].lo[d] = b.lo[d] + (b.hi[d] - b.lo[d]) / 2;
-		half[1].lo[d]++;
-		for (int i = 0; i < 2; i++)
-			search_child(c, bound, ctx, &half[i], &len, &best, &best_id);
+		/* its halves' halves: the bounds of the halves cost about as much
+		 * as they save (measured); a half of at most spread stays whole */
+		struct center_box half[2], part[4];
+		int parts = 0;
+		halve(&b, half);
+		for (int i = 0; i < 2; i++) {
+			if (box_size(&half[i]) <= spread) {
+				part[parts++] = half[i];
+				continue;
+			}
+			halve(&half[i], part + parts);
+			parts += 2;
+		}
+		for (int i = 0; i < parts; i++)
+			search_child(c, bound, ctx, &part[i], &len, &best, &best_id);
 	}
 	return -1;
 }
