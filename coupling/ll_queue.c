@@ -25,13 +25,7 @@ static double level(uint64_t b)
 static int bucket(uint64_t last, uint64_t k)
 {
 	uint64_t d = k ^ last;
-	int n = 0;
-	for (int s = 32; s > 0; s /= 2)
-		if (d >> s) {
-			n += s;
-			d >>= s;
-		}
-	return n + (int)d;
+	return d ? 64 - __builtin_clzll(d) : 0;
 }
 
 void ll_queue_free(struct ll_queue *q)
@@ -131,7 +125,7 @@ const int *ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, 
 				return NULL;
 		}
 	}
-	if (l && check(q, l, 0))
+	if (l && !i && check(q, l, 0)) /* else bucket 0 holds just the ones moved, checked */
 		return NULL;
 	if (cmn_grow((void **)&q->out, &q->capout, q->n[0], 256, sizeof *q->out))
 		return NULL;
