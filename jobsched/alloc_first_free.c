@@ -24,7 +24,7 @@ static size_t flat_bytes(int words, int tops)
 }
 
 /* The free bits of word w. */
-static uint64_t free_bits(const struct flat_alloc *f, int w)
+static uint64_t free_bits(const struct flat_alloc *f, unsigned w)
 {
 	return ~f->busy[w];
 }
@@ -32,7 +32,7 @@ static uint64_t free_bits(const struct flat_alloc *f, int w)
 static void set_room(struct flat_alloc *f, unsigned w)
 {
 	uint64_t bit = UINT64_C(1) << (w % 64);
-	f->room[w / 64] = ~f->busy[w] ? f->room[w / 64] | bit : f->room[w / 64] & ~bit;
+	f->room[w / 64] = free_bits(f, w) ? f->room[w / 64] | bit : f->room[w / 64] & ~bit;
 }
 
 static int flat_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
@@ -103,6 +103,16 @@ static int flat_place(void *self, const struct js_job *job, int flags, int *node
 	return got;
 }
 
+/* Nodes first..last appended to runs[0..*nr), joined to the last run
+ * when they follow it. */
+static void add_run(struct js_run *runs, int *nr, int first, int last)
+{
+	if (*nr && runs[*nr - 1].last == first - 1)
+		runs[*nr - 1].last = last;
+	else
+		runs[(*nr)++] = (struct js_run){first, last};
+}
+
 /* place() as runs: the same nodes, the lowest free ids. */
 static int flat_place_runs(void *self, const struct js_job *job, int flags, struct js_run *runs,
                            int *nruns)
@@ -117,10 +127,7 @@ static int flat_place_runs(void *self, const struct js_job *job, int flags, stru
 			int w = t * 64 + __builtin_ctzll(words);
 			uint64_t bits = free_bits(f, w);
 			if (bits == ~UINT64_C(0) && need - got >= 64) { /* a whole free word */
-				if (nr && runs[nr - 1].last == w * 64 - 1)
-					runs[nr - 1].last += 64;
-				else
-					runs[nr++] = (struct js_run){w * 64, w * 64 + 63};
+				add_run(runs, &nr, w * 64, w * 64 + 63);
 				got += 64;
 				continue;
 			}
@@ -132,10 +139,7 @@ static int flat_place_runs(void *self, const struct js_job *job, int flags, stru
 				if (len > need - got)
 					len = need - got;
 				int first = w * 64 + lo, last = first + len - 1;
-				if (nr && runs[nr - 1].last == first - 1)
-					runs[nr - 1].last = last;
-				else
-					runs[nr++] = (struct js_run){first, last};
+				add_run(runs, &nr, first, last);
 				got += len;
 				bits &= len + lo >= 64 ? 0 : ~UINT64_C(0) << (lo + len);
 			}

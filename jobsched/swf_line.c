@@ -56,6 +56,11 @@ static const struct {
 #define EXACT_MAX   9007199254740992.0 /* 2^53: doubles hold every integer up to it */
 #define STATUS_SPAN 2147483647.0
 
+/* Powers of ten doubles hold exactly: dividing a mantissa below 2^53 by
+ * one is correctly rounded. */
+static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
 /* A token read as a decimal number. */
 struct num {
 	double v;
@@ -72,9 +77,6 @@ struct num {
  * through strtod. -1 when the text is not such a number or is not finite. */
 static int scan(const char *s, size_t len, struct num *n)
 {
-	static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 	memset(n, 0, sizeof *n);
 	size_t i = 0;
 	if (i < len && (s[i] == '-' || s[i] == '+'))
@@ -222,8 +224,6 @@ static const char *quick(const char *p, struct num *n)
 	if (!is_end(*p) ||
 	    (frac < 0 ? digits == 0 || digits > 18 : digits + frac == 0 || digits + frac > 15))
 		return NULL;
-	static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 	double v = frac < 0 ? (double)m : (double)m / p10[frac];
 	*n = (struct num){neg ? -v : v, frac < 0, 0, frac < 0 ? m : 0, neg};
 	return p;
