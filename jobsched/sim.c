@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloc_count.h"
 #include "eventq.h"
 #include "nodeset.h"
 #include "runtime.h"
@@ -469,7 +470,13 @@ int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_e
 {
 	int j = s->queue[pos];
 	int rc;
-	if (s->alloc->ops->place_runs && s->rt->ops->nodes_unused) { /* no id written at all */
+	if (s->counter) { /* counts suffice: no node chosen */
+		int n = s->jobs[j].size;
+		if (!js_alloc_fits_flags(s->alloc, &s->jobs[j], flags))
+			return 0;
+		js_alloc_count_take(s->counter, n);
+		rc = start(s, pos, NULL, n, e);
+	} else if (s->alloc->ops->place_runs && s->rt->ops->nodes_unused) { /* no id written */
 		int nr, n = js_alloc_place_runs(s->alloc, &s->jobs[j], flags, s->runbuf, &nr);
 		if (n == 0)
 			return 0;
@@ -528,10 +535,14 @@ int js_sim_migrate(struct js_sim *s, struct cmn_err *e)
 	return rc ? cmn_err_set(e, rc, "out of memory (migration)") : 0;
 }
 
-/* Gives a job's nodes back to the allocator, by runs when kept so. */
-static void release_job(struct js_alloc *a, const struct jstate *st)
+/* Gives a job's nodes back to the allocator: by runs when kept so, as a
+ * count to a counter. */
+static void release_job(struct js_sim *s, const struct jstate *st)
 {
-	if (st->runs)
+	struct js_alloc *a = s->alloc;
+	if (s->counter)
+		js_alloc_count_give(a, st->nnodes);
+	else if (st->runs)
 		a->ops->release_runs(a->self, st->runs, st->nruns);
 	else
 		js_alloc_release(a, st->nodes, st->nnodes);
@@ -555,7 +566,7 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 	assert(rp < s->rlen && s->running[rp] == j);
 	memmove(s->running + rp, s->running + rp + 1, (s->rlen - rp - 1) * sizeof *s->running);
 	s->rlen--;
-	release_job(s->alloc, st);
+	release_job(s, st);
 	s->busy -= st->nnodes;
 	st->phase = PH_DONE;
 	s->done++;
@@ -675,6 +686,7 @@ static void sim_free(struct js_sim *s)
 	js_alloc_destroy(s->empty);
 	js_alloc_destroy(s->scratch[0]);
 	js_alloc_destroy(s->scratch[1]);
+	js_alloc_destroy(s->counter);
 	js_eventq_free(&s->ev);
 	free(s);
 }
@@ -688,11 +700,25 @@ void js_sim_result_free(struct js_sim_result *r)
 	free(r);
 }
 
+/* Whether the number of free nodes decides every placement and nothing reads
+ * which nodes a job holds: no output of node lists or placement metrics, a
+ * model that ignores nodes, no migration, resizing or observer, and an
+ * allocator whose placements succeed whenever the job's size is free. */
+static int counts_suffice(const struct js_alloc *a, const struct js_runtime *rt,
+                          const struct js_sim_opts *o)
+{
+	return o->no_node_lists && a->ops->fungible && !a->ops->migrate && rt->ops->nodes_unused &&
+	       !o->resize && !o->observer;
+}
+
 static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_alloc *alloc)
 {
 	s->jobs = w->jobs;
 	s->njobs = w->n;
 	s->nodes = alloc->nodes;
+	if (counts_suffice(alloc, s->rt, s->o) &&
+	    !(alloc = s->counter = js_alloc_count_create(alloc)))
+		return -1;
 	s->alloc = alloc;
 	s->empty = js_alloc_clone(alloc);
 	s->scratch[0] = js_alloc_clone(alloc);
@@ -849,6 +875,10 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 {
 	*out = NULL;
 	struct js_sim *s = calloc(1, sizeof *s);
+	if (s) {
+		s->rt = rt;
+		s->o = o;
+	}
 	if (!s || sim_setup(s, w, alloc)) {
 		if (s)
 			js_sim_result_free(s->res);
@@ -861,9 +891,10 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 	s->resize = o->resize;
 	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
 	int rc = sim_loop(s, e);
-	/* leave the allocator all free, as received */
-	for (size_t p = 0; p < s->rlen; p++)
-		release_job(alloc, &s->st[s->running[p]]);
+	/* leave the allocator all free, as received (a counter in its place
+	 * never changed it) */
+	for (size_t p = 0; !s->counter && p < s->rlen; p++)
+		release_job(s, &s->st[s->running[p]]);
 	if (rc)
 		js_sim_result_free(s->res);
 	else

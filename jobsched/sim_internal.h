@@ -35,6 +35,7 @@ struct js_sim {
 	size_t njobs;
 	int nodes;
 	struct js_alloc *alloc, *empty, *scratch[2];
+	struct js_alloc *counter; /* alloc when counts suffice (alloc_count.h), else NULL */
 	int *nodebuf[3];
 	struct js_run *runbuf; /* room for a run per node */
 	struct js_sched *sched;

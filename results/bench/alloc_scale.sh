@@ -3,7 +3,10 @@
 # and 10^5 nodes, 30,000 D(q) jobs each (sizes up to a tenth of the
 # machine, mean about 1%, offered load 0.9), EASY: wall time and peak
 # memory, so the cost growth of each allocator shows. A run over TIMEOUT
-# seconds (default 300) prints "timeout".
+# seconds (default 300) prints "timeout". Each run writes --jobs-out, so
+# that every allocator chooses nodes: without an output that reads them, a
+# fungible allocator's choices are replaced by a count (README, "When
+# nothing reads the nodes").
 # Usage: results/bench/alloc_scale.sh [BUILD_DIR] [JOBS] [ALLOCATOR...]
 set -u
 B=${1:-build}/bin
@@ -46,7 +49,7 @@ echo "$cases" | while IFS='|' read -r alloc m1 m2 m3; do
 		n=$(nodes_of "$m")
 		w=$(workload "$n")
 		/usr/bin/time -f '%e %M' -o "$T/time" timeout "${TIMEOUT:-300}" "$B/jobsched" --workload "$w" \
-			--machine "$m" --alloc "$alloc" --sched easy --oversize clamp --quiet > /dev/null 2> "$T/err"
+			--machine "$m" --alloc "$alloc" --sched easy --oversize clamp --jobs-out "$T/jobs.csv" --quiet > /dev/null 2> "$T/err"
 		rc=$?
 		read -r wall kb < <(tail -1 "$T/time")
 		[ $rc -eq 124 ] && wall=timeout

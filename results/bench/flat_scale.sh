@@ -3,7 +3,9 @@
 # D(q) jobs (sizes up to 86 % of the machine, q = 0.999: mean about 1 %,
 # offered load 0.9), gzip'ed SWF, EASY with first-free: jobsched's wall time
 # beside `zcat | awk` summing a column of the same file (the yardstick: the
-# least any tool must do to read the log), each the median of RUNS runs.
+# least any tool must do to read the log), each the median of RUNS runs;
+# jobsched without outputs (first-free's choices replaced by a count of free
+# nodes: nothing reads them) and with --jobs-out (nodes chosen and written).
 # Usage: results/bench/flat_scale.sh [BUILD_DIR] [RUNS] [JOBS]
 set -eu
 B=${1:-build}/bin
@@ -18,16 +20,20 @@ wall() { # the median wall seconds of RUNS runs of "$@"
 		cat "$T/t"
 	done | median
 }
-printf '%8s %8s %12s %12s %7s %8s\n' nodes jobs jobsched_s zcat_awk_s ratio peak_MB
+printf '%8s %8s %12s %12s %7s %8s %14s %7s\n' nodes jobs jobsched_s zcat_awk_s ratio peak_MB \
+	with_jobs_out_s ratio
 for n in 1000 10000 93312; do
 	f="$T/dq-$n.swf"
 	"$B/jobsched" --synthetic "dq:jobs=$JOBS,n2=$((n * 86 / 100)),q=0.999,load=0.9" \
 		--machine "flat:nodes=$n" --swf-out "$f" --quiet > /dev/null
 	gzip -f "$f"
 	js=$(wall "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" --sched easy --quiet)
+	jo=$(wall "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" --sched easy --quiet \
+		--jobs-out "$T/jobs.csv")
 	aw=$(wall sh -c "zcat '$f.gz' | awk '{s += \$4} END {print s}'")
 	/usr/bin/time -f '%M' -o "$T/m" "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" \
 		--sched easy --quiet > /dev/null 2>&1
-	printf '%8d %8d %12s %12s %7.2f %8d\n' "$n" "$JOBS" "$js" "$aw" "$(awk -v a="$js" -v b="$aw" 'BEGIN {print a / b}')" \
-		$(($(cat "$T/m") / 1024))
+	printf '%8d %8d %12s %12s %7.2f %8d %14s %7.2f\n' "$n" "$JOBS" "$js" "$aw" \
+		"$(awk -v a="$js" -v b="$aw" 'BEGIN {print a / b}')" $(($(cat "$T/m") / 1024)) "$jo" \
+		"$(awk -v a="$jo" -v b="$aw" 'BEGIN {print a / b}')"
 done
