@@ -2,8 +2,9 @@
 # Issue 23 C: every allocator on machines of its family at about 10^3, 10^4
 # and 10^5 nodes, 30,000 D(q) jobs each (sizes up to a tenth of the
 # machine, mean about 1%, offered load 0.9), EASY: wall time and peak
-# memory, so the cost growth of each allocator shows. A run over TIMEOUT
-# seconds (default 300) prints "timeout". Each run writes --jobs-out, so
+# memory, so the cost growth of each allocator shows (CPU seconds too: user
+# + system, which other work on the machine changes less). A run over
+# TIMEOUT seconds (default 300) prints "timeout". Each run writes --jobs-out, so
 # that every allocator chooses nodes: without an output that reads them, a
 # fungible allocator's choices are replaced by a count (README, "When
 # nothing reads the nodes").
@@ -42,18 +43,19 @@ workload() { # the D(q) workload for a machine of $1 nodes (made once per size)
 	fi
 	echo "$f"
 }
-printf '%-38s %-36s %8s %9s %8s\n' allocator machine nodes wall_s peak_MB
+printf '%-38s %-36s %8s %9s %8s %8s\n' allocator machine nodes wall_s cpu_s peak_MB
 echo "$cases" | while IFS='|' read -r alloc m1 m2 m3; do
 	case "$only" in "  ") ;; *" ${alloc%%:*} "*) ;; *) continue ;; esac
 	for m in "$m1" "$m2" "$m3"; do
 		n=$(nodes_of "$m")
 		w=$(workload "$n")
-		/usr/bin/time -f '%e %M' -o "$T/time" timeout "${TIMEOUT:-300}" "$B/jobsched" --workload "$w" \
+		/usr/bin/time -f '%e %U %S %M' -o "$T/time" timeout "${TIMEOUT:-300}" "$B/jobsched" --workload "$w" \
 			--machine "$m" --alloc "$alloc" --sched easy --oversize clamp --jobs-out "$T/jobs.csv" --quiet > /dev/null 2> "$T/err"
 		rc=$?
-		read -r wall kb < <(tail -1 "$T/time")
+		read -r wall us ss kb < <(tail -1 "$T/time")
+		cpu=$(awk -v u="${us:-0}" -v s="${ss:-0}" 'BEGIN {printf "%.2f", u + s}')
 		[ $rc -eq 124 ] && wall=timeout
 		[ $rc -ne 0 ] && [ $rc -ne 124 ] && wall="exit$rc" && head -c 150 "$T/err" >&2
-		printf '%-38s %-36s %8s %9s %8d\n' "$alloc" "$m" "$n" "$wall" $((${kb:-0} / 1024))
+		printf '%-38s %-36s %8s %9s %8s %8d\n' "$alloc" "$m" "$n" "$wall" "$cpu" $((${kb:-0} / 1024))
 	done
 done
