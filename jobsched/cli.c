@@ -41,7 +41,7 @@ struct cli {
 	enum js_queue_order order;
 	struct js_priority prio;
 	char order_spec[CMN_PARAM_STR * 2]; /* the order as echoed, with its weights */
-	int kill, skip_bad, quiet, time_alloc;
+	int kill, skip_bad, quiet, time_alloc, choose_nodes;
 	unsigned long seed;
 	double gamma_s;
 	struct js_clean_opts clean;
@@ -84,6 +84,8 @@ static void usage(FILE *f, const struct cli *c)
 	    "  --gamma S              bounded slowdown threshold in s (default 10)\n"
 	    "  --time-alloc           time every allocator decision (summary columns; the\n"
 	    "                         times vary from run to run)\n"
+	    "  --choose-nodes         the allocator chooses every job's nodes even when\n"
+	    "                         nothing reads them (to time it; same schedule)\n"
 	    "cleaning (defaults in brackets):\n"
 	    "  --skip-bad             count and skip malformed lines [error]\n"
 	    "  --size-field F         allocated | requested [allocated; the other if -1]\n"
@@ -252,6 +254,7 @@ enum {
 	O_HELP,
 	O_VERSION,
 	O_TIME_ALLOC,
+	O_CHOOSE_NODES,
 	O_PLATFORM,
 	O_RESIZE,
 	O_GROUPS_OUT,
@@ -292,6 +295,7 @@ static const struct option long_opts[] = {
     {"platform", 1, 0, O_PLATFORM},
     {"version", 0, 0, O_VERSION},
     {"time-alloc", 0, 0, O_TIME_ALLOC},
+    {"choose-nodes", 0, 0, O_CHOOSE_NODES},
     {"resize", 1, 0, O_RESIZE},
     {"groups-out", 1, 0, O_GROUPS_OUT},
     {"resizable", 1, 0, O_RESIZABLE},
@@ -421,6 +425,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_PLOT: c->plot = optarg; break;
 		case O_QUIET: c->quiet = 1; break;
 		case O_TIME_ALLOC: c->time_alloc = 1; break;
+		case O_CHOOSE_NODES: c->choose_nodes = 1; break;
 		case O_HELP: usage(stdout, c); return -1;
 		case O_VERSION: printf("%s %s\n", c->prog, PROJECT_VERSION); return -1;
 		default:
@@ -607,6 +612,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		o.progress = !c->quiet && isatty(2);
 		o.resize = x->resize;
 		o.no_node_lists = !c->jobs_out && !c->summary_out; /* nothing prints them */
+		o.choose_nodes = c->choose_nodes;
 		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
 	}
 

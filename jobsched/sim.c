@@ -703,12 +703,13 @@ void js_sim_result_free(struct js_sim_result *r)
 /* Whether the number of free nodes decides every placement and nothing reads
  * which nodes a job holds: no output of node lists or placement metrics, a
  * model that ignores nodes, no migration, resizing or observer, and an
- * allocator whose placements succeed whenever the job's size is free. */
+ * allocator whose placements succeed whenever the job's size is free (and
+ * the user did not ask for the allocator's choices: --choose-nodes). */
 static int counts_suffice(const struct js_alloc *a, const struct js_runtime *rt,
                           const struct js_sim_opts *o)
 {
-	return o->no_node_lists && a->ops->fungible && !a->ops->migrate && rt->ops->nodes_unused &&
-	       !o->resize && !o->observer;
+	return o->no_node_lists && !o->choose_nodes && a->ops->fungible && !a->ops->migrate &&
+	       rt->ops->nodes_unused && !o->resize && !o->observer;
 }
 
 static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_alloc *alloc)

@@ -51,6 +51,10 @@ struct js_sim_opts {
 	/* 1: the results keep no job's nodes (every res_off names ""), for runs
 	 * that print neither node lists nor placement metrics. */
 	int no_node_lists;
+	/* 1: the allocator chooses every job's nodes even when nothing reads
+	 * them (by default a fungible allocator's choices are then replaced by
+	 * a count of free nodes: alloc_count.h). */
+	int choose_nodes;
 };
 
 /* What happened to one job. Times are NAN where they do not apply. */

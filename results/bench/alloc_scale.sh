@@ -4,10 +4,10 @@
 # machine, mean about 1%, offered load 0.9), EASY: wall time and peak
 # memory, so the cost growth of each allocator shows (CPU seconds too: user
 # + system, which other work on the machine changes less). A run over
-# TIMEOUT seconds (default 300) prints "timeout". Each run writes --jobs-out, so
-# that every allocator chooses nodes: without an output that reads them, a
-# fungible allocator's choices are replaced by a count (README, "When
-# nothing reads the nodes").
+# TIMEOUT seconds (default 300) prints "timeout". Each run asks for the
+# allocator's choices (--choose-nodes): without an output that reads them,
+# a fungible allocator's choices are otherwise replaced by a count (README,
+# "When nothing reads the nodes").
 # Usage: results/bench/alloc_scale.sh [BUILD_DIR] [JOBS] [ALLOCATOR...]
 set -u
 B=${1:-build}/bin
@@ -50,7 +50,7 @@ echo "$cases" | while IFS='|' read -r alloc m1 m2 m3; do
 		n=$(nodes_of "$m")
 		w=$(workload "$n")
 		/usr/bin/time -f '%e %U %S %M' -o "$T/time" timeout "${TIMEOUT:-300}" "$B/jobsched" --workload "$w" \
-			--machine "$m" --alloc "$alloc" --sched easy --oversize clamp --jobs-out "$T/jobs.csv" --quiet > /dev/null 2> "$T/err"
+			--machine "$m" --alloc "$alloc" --sched easy --oversize clamp --choose-nodes --quiet > /dev/null 2> "$T/err"
 		rc=$?
 		read -r wall us ss kb < <(tail -1 "$T/time")
 		cpu=$(awk -v u="${us:-0}" -v s="${ss:-0}" 'BEGIN {printf "%.2f", u + s}')

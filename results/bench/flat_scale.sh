@@ -5,7 +5,7 @@
 # beside `zcat | awk` summing a column of the same file (the yardstick: the
 # least any tool must do to read the log), each the median of RUNS runs;
 # jobsched without outputs (first-free's choices replaced by a count of free
-# nodes: nothing reads them) and with --jobs-out (nodes chosen and written).
+# nodes: nothing reads them) and with --choose-nodes (first-free chooses).
 # Usage: results/bench/flat_scale.sh [BUILD_DIR] [RUNS] [JOBS]
 set -eu
 B=${1:-build}/bin
@@ -21,7 +21,7 @@ wall() { # the median wall seconds of RUNS runs of "$@"
 	done | median
 }
 printf '%8s %8s %12s %12s %7s %8s %14s %7s\n' nodes jobs jobsched_s zcat_awk_s ratio peak_MB \
-	with_jobs_out_s ratio
+	choose_nodes_s ratio
 for n in 1000 10000 93312; do
 	f="$T/dq-$n.swf"
 	"$B/jobsched" --synthetic "dq:jobs=$JOBS,n2=$((n * 86 / 100)),q=0.999,load=0.9" \
@@ -29,7 +29,7 @@ for n in 1000 10000 93312; do
 	gzip -f "$f"
 	js=$(wall "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" --sched easy --quiet)
 	jo=$(wall "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" --sched easy --quiet \
-		--jobs-out "$T/jobs.csv")
+		--choose-nodes)
 	aw=$(wall sh -c "zcat '$f.gz' | awk '{s += \$4} END {print s}'")
 	/usr/bin/time -f '%M' -o "$T/m" "$B/jobsched" --workload "$f.gz" --machine "flat:nodes=$n" \
 		--sched easy --quiet > /dev/null 2>&1

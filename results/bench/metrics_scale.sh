@@ -3,7 +3,10 @@
 # a mesh of 72x36x36 (93,312 nodes), 30,000 D(q) jobs placed first-free and
 # along every curve order the machine accepts: the run without outputs and
 # with --summary-out (its pairwise-distance columns follow every job's
-# nodes; target: at most 2x), then the metric's cost as the machine grows
+# nodes; target: at most 2x), both choosing nodes (--choose-nodes: without
+# an output that reads nodes, these allocators' choices would otherwise be
+# replaced by a count, and the ratio would compare allocation against
+# none), then the metric's cost as the machine grows
 # (10^3, 10^4, 10^5 nodes, job sizes scaled with it). Prints Markdown
 # tables; record them with the machine (lscpu, date).
 # Wall time is the best of REPS runs. CALLGRIND=1 counts instructions with
@@ -74,7 +77,7 @@ echo "| machine (93,312 nodes), 30,000 D(q) jobs | alloc | without outputs: $UNI
 echo "|---|---|---|---|---|"
 for mach in torus:dims=72x36x36 mesh:dims=72x36x36; do
 	for a in $(allocs "$W" "$mach"); do
-		run="$JS --workload $W --machine $mach --alloc $a --quiet"
+		run="$JS --workload $W --machine $mach --alloc $a --choose-nodes --quiet"
 		t0=$(measure $run)
 		t1=$(measure $run --summary-out "$TMP/sum.csv")
 		echo "| $mach | $a | $(fmt "$t0") | $(fmt "$t1") | $(ratio "$t0" "$t1") |"
@@ -92,7 +95,7 @@ for shape in 16x8x8 34x17x17 72x36x36; do
 	alloc_nodes=$(awk '!/^;/ { s += $5 } END { print s }' "$W")
 	for fam in torus mesh; do
 		for a in $(printf '%s\n' first-free curve:order=snake-col | grep -E "${ALLOCS:-.}"); do
-			run="$JS --workload $W --machine $fam:dims=$shape --alloc $a --quiet"
+			run="$JS --workload $W --machine $fam:dims=$shape --alloc $a --choose-nodes --quiet"
 			t0=$(measure $run)
 			t1=$(measure $run --summary-out "$TMP/sum.csv")
 			python3 - "$fam:dims=$shape" "$n" "$a" "$t0" "$t1" "$alloc_nodes" <<'PY'

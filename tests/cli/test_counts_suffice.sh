@@ -4,8 +4,8 @@
 # (jobsched/alloc_count.h). The schedule must be the same: every scheduler
 # and allocator below is run with only the outputs that need no node lists
 # (series and groups CSVs, terminal summary), then again with --jobs-out
-# (which makes it choose nodes), and every output of the first run must be
-# byte-identical to the second's. Non-fungible allocators are in the list
+# (which makes it choose nodes) and with --choose-nodes, and every output of
+# the first run must be byte-identical to the others'. Non-fungible allocators are in the list
 # too: they always choose nodes, so they check the comparison itself.
 # Usage: test_counts_suffice.sh BUILD_BIN_DIR SHARED_DIR
 set -u
@@ -22,10 +22,15 @@ same_schedule() {
 	"$JS" "$@" --quiet --series-out "$T/b.series" --groups-out "$T/b.groups" \
 		--jobs-out "$T/b.jobs" > "$T/b.out" 2>&1
 	local rb=$?
-	check "$name: both exit 0" test $ra -eq 0 -a $rb -eq 0
-	check "$name: same series" cmp -s "$T/a.series" "$T/b.series"
-	check "$name: same groups" cmp -s "$T/a.groups" "$T/b.groups"
-	check "$name: same summary" cmp -s "$T/a.out" "$T/b.out"
+	"$JS" "$@" --quiet --series-out "$T/c.series" --groups-out "$T/c.groups" --choose-nodes \
+		> "$T/c.out" 2>&1
+	local rc=$?
+	check "$name: all exit 0" test $ra -eq 0 -a $rb -eq 0 -a $rc -eq 0
+	for x in b c; do
+		check "$name: same series ($x)" cmp -s "$T/a.series" "$T/$x.series"
+		check "$name: same groups ($x)" cmp -s "$T/a.groups" "$T/$x.groups"
+		check "$name: same summary ($x)" cmp -s "$T/a.out" "$T/$x.out"
+	done
 	check "$name: jobs waited" awk -F, 'NR > 1 && $5 > 0 {n++} END {exit !(n > 0)}' "$T/a.series"
 }
 
