@@ -26,8 +26,25 @@ struct gen {
 	unsigned char *timed;
 };
 
+/* Sets of ranks among which every pair exchanges in an iteration (an
+ * alltoall's ranks, FT's rows and columns): count sets of size ranks. */
+struct trace_gen_sets {
+	int n;
+	struct {
+		double count;
+		int size;
+	} set[2];
+};
+
 struct trace_gen_ops {
 	struct cmn_plugin base; /* name "cg", help, kernel parameters (none yet) */
+	/* Optional: what one timed iteration on ranks ranks of class cls
+	 * connects (collectives expanded as trace_expand.h), without generating
+	 * it: returns at least the number of rank pairs (a != b) its messages
+	 * join, of which the pairs within the sets of ranks it fills into sets
+	 * (n = 0: none) exchange all pairs. For cost estimates (the linkload
+	 * model's memory); NULL: up to every pair. */
+	double (*pairs)(char cls, int ranks, struct trace_gen_sets *sets);
 	/* Writes the trace of g->ranks ranks; 0 or an error (e.g. a class the
 	 * kernel lacks). *exact tells whether the rank count is one the real
 	 * NPB kernel runs on (else the generalized pattern README describes). */

@@ -32,4 +32,5 @@ const struct trace_gen_ops trace_gen_bt_ops = {
     .base = {"bt", "block tridiagonal ADI on a multi-partition (square rank counts)",
              gen_no_params},
     .generate = bt_generate,
+    .pairs = gen_multipart_pairs,
 };

@@ -77,11 +77,9 @@ static void matvec(struct gen *g, const struct cg *c, int r, double flops)
 	exchange(g, r, ex, ex, 1, 8 * c->trlen);
 }
 
-static int cg_generate(struct gen *g, int *exact, struct cmn_err *e)
+/* The process grid of np ranks. */
+static struct cg grid(int np)
 {
-	(void)e;
-	int k = gen_class_index(g->cls), np = g->ranks,
-	    iters = g->iterations ? g->iterations : niters[k];
 	struct cg c = {np, 1, np, 1, 0, 0, 0, 0};
 	for (int n = 1; n * n <= np; n++)
 		if (np % (n * n) == 0)
@@ -90,6 +88,23 @@ static int cg_generate(struct gen *g, int *exact, struct cmn_err *e)
 	c.m = c.npcols / c.nprows;
 	c.pow2 = gen_is_pow2(c.npcols);
 	c.l2 = c.npcols > 1 ? gen_ilog2(c.npcols - 1) + 1 : 0; /* ceil(log2 npcols) */
+	return c;
+}
+
+/* A rank sends to its l2 partners and its transpose partner. */
+static double cg_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	(void)cls;
+	sets->n = 0;
+	return (double)ranks * (grid(ranks).l2 + 1);
+}
+
+static int cg_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	(void)e;
+	int k = gen_class_index(g->cls), np = g->ranks,
+	    iters = g->iterations ? g->iterations : niters[k];
+	struct cg c = grid(np);
 	c.rowlen = round(nas[k] / c.nprows);
 	c.trlen = round(nas[k] / c.npcols);
 	*exact = gen_is_pow2(np) && (c.m == 1 || c.m == 2);
@@ -125,4 +140,5 @@ const struct trace_gen_ops trace_gen_cg_ops = {
     .base = {"cg", "conjugate gradient on a 2-D process grid: row sums, transposes, dots",
              gen_no_params},
     .generate = cg_generate,
+    .pairs = cg_pairs,
 };

@@ -39,7 +39,16 @@ static int ep_generate(struct gen *g, int *exact, struct cmn_err *e)
 	return 0;
 }
 
+/* The allreduces: every rank to 0 and the binomial tree from 0. */
+static double ep_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	(void)cls;
+	sets->n = 0;
+	return 2.0 * (ranks - 1);
+}
+
 const struct trace_gen_ops trace_gen_ep_ops = {
     .base = {"ep", "embarrassingly parallel: Gaussian pairs, four small allreduces", gen_no_params},
     .generate = ep_generate,
+    .pairs = ep_pairs,
 };

@@ -65,11 +65,9 @@ static void fft(struct gen *g, const struct ft *f, int r, double flops)
 	g_compute(g, r, flops / 3);
 }
 
-static int ft_generate(struct gen *g, int *exact, struct cmn_err *e)
+/* The layout of np ranks in class index c. */
+static struct ft layout(int c, int np)
 {
-	(void)e;
-	int c = gen_class_index(g->cls), np = g->ranks,
-	    iters = g->iterations ? g->iterations : niters[c];
 	struct ft f = {np, 1, np, (double)dims[c][0] * dims[c][1] * dims[c][2]};
 	if (np > dims[c][2]) { /* 2-D layout: np1 x np2 with np1 <= np2 */
 		f.np1 = (int)floor(sqrt(np));
@@ -77,6 +75,29 @@ static int ft_generate(struct gen *g, int *exact, struct cmn_err *e)
 			f.np1--;
 		f.np2 = np / f.np1;
 	}
+	return f;
+}
+
+/* The transposes (every pair of a row, of a column; or of all ranks) and
+ * the checksum's reduce to rank 0. */
+static double ft_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	struct ft f = layout(gen_class_index(cls), ranks);
+	double n = ranks;
+	if (f.np1 == 1) {
+		*sets = (struct trace_gen_sets){1, {{1, ranks}, {0, 0}}};
+		return n * (n - 1);
+	}
+	*sets = (struct trace_gen_sets){2, {{f.np1, f.np2}, {f.np2, f.np1}}};
+	return n * (f.np2 - 1) + n * (f.np1 - 1) + n - 1;
+}
+
+static int ft_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	(void)e;
+	int c = gen_class_index(g->cls), np = g->ranks,
+	    iters = g->iterations ? g->iterations : niters[c];
+	struct ft f = layout(c, np);
 	*exact = gen_is_pow2(np) && f.np1 == 1;
 	double lnN = log(f.ntotal), setup = f.ntotal * (14.8157 + 7.19641 * lnN) / np,
 	       per_iter = f.ntotal * (5.23518 + 7.21113 * lnN) / np;
@@ -104,4 +125,5 @@ const struct trace_gen_ops trace_gen_ft_ops = {
     .base = {"ft", "3-D FFT: all-to-all transposes, a checksum reduce per iteration",
              gen_no_params},
     .generate = ft_generate,
+    .pairs = ft_pairs,
 };

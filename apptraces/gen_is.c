@@ -61,7 +61,16 @@ static int is_generate(struct gen *g, int *exact, struct cmn_err *e)
 	return 0;
 }
 
+/* Every pair (the alltoall(v)), the allreduce's among them. */
+static double is_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	(void)cls;
+	*sets = (struct trace_gen_sets){1, {{1, ranks}, {0, 0}}};
+	return (double)ranks * (ranks - 1);
+}
+
 const struct trace_gen_ops trace_gen_is_ops = {
     .base = {"is", "integer sort: bucket allreduce, all-to-all(v) of the keys", gen_no_params},
     .generate = is_generate,
+    .pairs = is_pairs,
 };

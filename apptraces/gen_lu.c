@@ -128,6 +128,14 @@ static void pintgr_phase(struct gen *g, int r, const struct nb *b, double west, 
 	g_allreduce(g, r, 8, 1);
 }
 
+/* The four grid neighbours, and the last iteration's allreduces. */
+static double lu_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	(void)cls;
+	sets->n = 0;
+	return 4.0 * ranks + 2.0 * (ranks - 1);
+}
+
 static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	int c = gen_class_index(g->cls), np = g->ranks,
@@ -188,4 +196,5 @@ static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 const struct trace_gen_ops trace_gen_lu_ops = {
     .base = {"lu", "SSOR: pipelined 2-D wavefront sweeps and halo exchanges", gen_no_params},
     .generate = lu_generate,
+    .pairs = lu_pairs,
 };

@@ -166,10 +166,9 @@ static void vcycle(struct gen *g, const struct mg *m, const struct mg_rank *v, i
 	comm3(g, m, v, r, m->lt); /* resid after the cycle */
 }
 
-static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
+/* The process grid of np ranks in class index c. */
+static struct mg grid(int c, int np)
 {
-	int c = gen_class_index(g->cls), np = g->ranks,
-	    iters = g->iterations ? g->iterations : nits[c];
 	struct mg m = {{1, 1, 1}, sizes_log2[c], 0};
 	int rest = np, axis = 2;       /* factors dealt to axes 3, 2, 1, 3, ...: NPB's grid */
 	for (int f = 2; rest > 1; f++) /* for powers of two */
@@ -178,6 +177,26 @@ static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 			rest /= f;
 			axis = (axis + 2) % 3;
 		}
+	return m;
+}
+
+/* Per axis and direction one neighbour per level, among the p - 1 other
+ * ranks of the axis; the norms' allreduces. */
+static double mg_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	struct mg m = grid(gen_class_index(cls), ranks);
+	double per = 0;
+	for (int a = 0; a < 3; a++)
+		per += 2 * (m.p[a] - 1 < m.lt ? m.p[a] - 1 : m.lt);
+	sets->n = 0;
+	return ranks * per + 2.0 * (ranks - 1);
+}
+
+static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
+{
+	int c = gen_class_index(g->cls), np = g->ranks,
+	    iters = g->iterations ? g->iterations : nits[c];
+	struct mg m = grid(c, np);
 	*exact = gen_is_pow2(np);
 	/* buffers: nm2 = 2 nm^2 doubles, nm = 2 + the largest local side rounded
 	 * up to a power of two */
@@ -226,4 +245,5 @@ static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 const struct trace_gen_ops trace_gen_mg_ops = {
     .base = {"mg", "multigrid V-cycles: 3-D halo exchanges at every level", gen_no_params},
     .generate = mg_generate,
+    .pairs = mg_pairs,
 };

@@ -36,5 +36,8 @@ struct multipart {
 };
 
 int gen_multipart(struct gen *g, const struct multipart *mp, int *exact);
+/* The trace_gen_ops pairs of both: a predecessor and a successor per
+ * direction. */
+double gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets);
 
 #endif

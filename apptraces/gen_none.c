@@ -26,7 +26,15 @@ static int none_generate(struct gen *g, int *exact, struct cmn_err *e)
 	return 0;
 }
 
+static double none_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+{
+	(void)cls, (void)ranks;
+	sets->n = 0;
+	return 0;
+}
+
 const struct trace_gen_ops trace_gen_none_ops = {
     .base = {"none", "control profile: compute only, no communication", gen_no_params},
     .generate = none_generate,
+    .pairs = none_pairs,
 };

@@ -32,4 +32,5 @@ const struct trace_gen_ops trace_gen_sp_ops = {
     .base = {"sp", "scalar pentadiagonal ADI on a multi-partition (square rank counts)",
              gen_no_params},
     .generate = sp_generate,
+    .pairs = gen_multipart_pairs,
 };

@@ -225,6 +225,19 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
 	return pr->flop_scale;
 }
 
+double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets)
+{
+	const struct trace_gen_ops *g =
+	    pr->traces[0] ? NULL
+	                  : cmn_registry_find((const void *const *)trace_gen_registry,
+	                                      pr->kernels[k], "kernel", NULL);
+	double all = (double)n * (n - 1), pairs = all;
+	sets->n = 0;
+	if (g && g->pairs)
+		pairs = g->pairs(pr->cls, n, sets);
+	return pairs < all ? pairs : all;
+}
+
 /* The recorded trace of kernel k on n ranks into *out, or *out = NULL and 0
  * when it has a generator, else an error naming the folder. */
 static int recorded_or_generator(const struct cpl_profiles *pr, int k, int n, struct trace **out,

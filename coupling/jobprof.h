@@ -85,6 +85,13 @@ const char *cpl_profiles_name(const struct cpl_profiles *pr, int k); /* "cg", "n
 char cpl_profiles_class(const struct cpl_profiles *pr);
 double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
 
+/* At least the rank pairs one iteration of kernel k on n ranks connects,
+ * of which those within sets (gen.h) exchange all pairs, from the
+ * generator's description without generating it: every pair, and no sets,
+ * for a kernel without that description or when a traces folder is given
+ * (a recorded trace may connect any pairs). */
+double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets);
+
 struct trace;
 #define CPL_ONE_ITERATION (-1) /* iters: one timed iteration (trace_generate_one) */
 /* The trace of kernel k on n ranks with iters iterations into *out (the

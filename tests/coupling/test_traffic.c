@@ -68,6 +68,55 @@ static void test_kernels(void)
 	cpl_profiles_free(pr);
 }
 
+/* The generators' description of an iteration (gen.h's pairs, what the
+ * linkload model's memory bound counts: ll_cost.h) against the traffic:
+ * at least its pairs, the pairs of a dense part of every pair listed only
+ * where they carry more than its share (LISTED_PER_RANK: at most 4 per
+ * rank), the sets' pairs among the pairs; within 8 times the pairs (plus
+ * 12 per rank: MG's ranks without points on small classes) so that the
+ * bound stays one with margin. */
+static void check_pairs(const struct cpl_profiles *pr, int k, int n)
+{
+	struct cpl_traffic t;
+	struct cmn_err e;
+	if (cpl_traffic_profile(pr, k, n, &t, &e)) /* a count the generator refuses */
+		return;
+	struct trace_gen_sets sets;
+	double pairs = cpl_traffic_pairs(&t), bound = cpl_profiles_pairs(pr, k, n, &sets),
+	       in_sets = 0;
+	int whole = 0;
+	for (int i = 0; i < sets.n; i++) {
+		in_sets += sets.set[i].count * sets.set[i].size * (sets.set[i].size - 1.0);
+		whole |= sets.set[i].size == n;
+	}
+	int ok = bound >= pairs && bound <= 8 * pairs + 12.0 * n && in_sets <= bound &&
+	         (!whole || n < 2 || (t.all_row && t.row[n] <= 4.0 * n));
+	if (!ok)
+		fprintf(stderr, "%s.%c.%d: %.0f pairs, bound %.0f (%.0f in sets), %ld listed\n",
+		        cpl_profiles_name(pr, k), cpl_profiles_class(pr), n, pairs, bound, in_sets,
+		        t.row[n]);
+	CU_ASSERT(ok);
+	cpl_traffic_free(&t);
+}
+
+static void test_pairs(void)
+{
+	static const int sizes[] = {1,   2,   3,   4,   5,   7,    8,    9,    16,  17,  27,
+	                            30,  36,  60,  64,  100, 128,  129,  130,  131, 144, 210,
+	                            256, 500, 512, 513, 600, 1000, 1024, 2048, 2990};
+	static const char *classes[] = {"S", "A", "C"};
+	for (size_t c = 0; c < sizeof classes / sizeof *classes; c++) {
+		char kvs[96];
+		snprintf(kvs, sizeof kvs, "kernels=cg/mg/ft/is/lu/ep/bt/sp/none,class=%s",
+		         classes[c]);
+		struct cpl_profiles *pr = cpl_test_profiles(kvs);
+		for (int k = 0; k < cpl_profiles_count(pr); k++)
+			for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+				check_pairs(pr, k, sizes[i]);
+		cpl_profiles_free(pr);
+	}
+}
+
 static void test_matrix(void)
 {
 	double m[9] = {5, 1, 0, 0, 0, 2, 3, -1, 0}, f[3] = {1, 2, 3};
@@ -106,6 +155,7 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
 	CU_add_test(s, "every kernel equal to the dense matrices", test_kernels);
 	CU_add_test(s, "from a matrix", test_matrix);
+	CU_add_test(s, "the generators' pairs bound the traffic's", test_pairs);
 	CU_add_test(s, "a profile the generator refuses", test_generator_refusal);
 }
 
