@@ -11,9 +11,6 @@
 #include "ll_fill.h"
 #include "ll_part.h"
 
-#define TREE_RANKS  32 /* ranks from which a job's all-pairs patterns are counted in aggregate */
-#define GROUP_RANKS 16 /* ... and its groups of ranks exchanging all pairs, from this size */
-
 struct cpl_linkload {
 	const struct plat_machine *m;
 	struct ll_fill *fs;
@@ -169,9 +166,10 @@ int cpl_flows_build_as(const struct plat_machine *m, const struct cpl_job_load *
 	*out = NULL;
 	if (!f)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	int min_group = form == CPL_FLOWS_AGGREGATE                           ? 3
-	                : form == CPL_FLOWS_AUTO && job->nranks >= TREE_RANKS ? GROUP_RANKS
-	                                                                      : 0;
+	int min_group = form == CPL_FLOWS_AGGREGATE ? 3
+	                : form == CPL_FLOWS_AUTO && job->nranks >= CPL_LL_TREE_RANKS
+	                    ? CPL_LL_GROUP_RANKS
+	                    : 0;
 	if (ll_job_parts(m, job, min_group, &f->parts, &f->nparts)) {
 		free(f);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

@@ -8,7 +8,9 @@
  * needs it and kept while running jobs use it, plus the most recently used
  * others up to a memory budget; its t_ref is kept for good (computed apart
  * from the running jobs, whose clusters stay). A job's flows are routed
- * when it starts (again after a move) and dropped when it ends. */
+ * when it starts (again after a move) and dropped when it ends. Before
+ * the run, estimate() bounds its memory from the workload and the machine
+ * (ll_cost.h) and refuses a run past max_memory. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,12 +21,14 @@
 #include "../jobsched/runtime.h"
 #include "jobprof.h"
 #include "linkload.h"
+#include "ll_cost.h"
 
 /* Memory that traffics no running job uses may keep (bytes). */
 #define SPARE_BYTES (64.0 * 1024 * 1024)
 
 static const struct cmn_param_def ll_params[] = {
     CPL_PROFILE_PARAMS,
+    CPL_LL_LIMIT_PARAM,
     {NULL},
 };
 
@@ -38,6 +42,7 @@ struct cached {
 
 struct linkload {
 	struct cpl_profiles *prof;
+	double max_mb; /* max_memory (0: none) */
 	struct cached *cache;
 	int ncache, capcache;
 	long clock;
@@ -63,8 +68,22 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 		free(l);
 		return e->code;
 	}
+	l->max_mb = cmn_params_num(p, "max_memory");
 	*self = l;
 	return 0;
+}
+
+/* The memory bound of the run, on notes, and the limit checked. */
+static int ll_estimate(void *self, const struct plat_machine *m, const struct js_workload *w,
+                       FILE *notes, struct cmn_err *e)
+{
+	struct linkload *l = self;
+	struct cpl_ll_cost c;
+	if (cpl_ll_cost_of(l->prof, m, w, &c, e))
+		return e->code;
+	if (notes)
+		cpl_ll_cost_print(&c, l->prof, l->max_mb, notes);
+	return cpl_ll_cost_check(&c, l->prof, l->max_mb, e);
 }
 
 static void ll_destroy(void *self)
@@ -335,4 +354,5 @@ const struct js_runtime_ops cpl_rt_linkload_ops = {
     .rates = ll_rates,
     .report = ll_report,
     .resize_iter = ll_resize_iter,
+    .estimate = ll_estimate,
 };
