@@ -34,7 +34,7 @@ static int by_profile(const void *a, const void *b)
 static int by_density(const void *a, const void *b)
 {
 	const struct prof *x = a, *y = b;
-	double u = x->held / x->ranks, v = y->held / y->ranks;
+	double u = x->ranks > 0 ? x->held / x->ranks : 0, v = y->ranks > 0 ? y->held / y->ranks : 0;
 	return (u < v) - (u > v);
 }
 
@@ -123,7 +123,7 @@ int cpl_ll_cost_of(const struct cpl_profiles *pr, const struct plat_machine *m,
 	qsort(p, (size_t)np, sizeof *p, by_density);
 	double room = m->nodes;
 	for (int i = 0; i < np && room > 0; i++) {
-		if (p[i].ranks > m->nodes)
+		if (p[i].ranks < 1 || p[i].ranks > m->nodes)
 			continue; /* never runs */
 		double take = p[i].jobs * p[i].ranks <= room ? p[i].jobs : room / p[i].ranks;
 		c->running += take * p[i].held;

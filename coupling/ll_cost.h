@@ -12,8 +12,8 @@
  * + the largest transient of one job start (its traffic being generated;
  * its reference placement's flows come and go before its own) + the
  * traffics kept without users (up to 64 MB) + the process, machine and job records. The per-item
- * sizes are measured ones with margin (results/bench/README.md), so the bound is an estimate with
- * margin, not a proof; resized jobs are counted at their submitted size. */
+ * sizes are measured ones with margin (test_linkload_cost.sh compares measured peaks), so the bound
+ * is an estimate with margin, not a proof; resized jobs are counted at their submitted size. */
 #ifndef CPL_LL_COST_H
 #define CPL_LL_COST_H
 

@@ -101,9 +101,9 @@ static void check_pairs(const struct cpl_profiles *pr, int k, int n)
 
 static void test_pairs(void)
 {
-	static const int sizes[] = {1,   2,   3,   4,   5,   7,    8,    9,    16,  17,  27,
-	                            30,  36,  60,  64,  100, 128,  129,  130,  131, 144, 210,
-	                            256, 500, 512, 513, 600, 1000, 1024, 2048, 2990};
+	static const int sizes[] = {1,   2,   3,   4,   5,   7,   8,   9,    16,   17,
+	                            27,  30,  36,  60,  64,  100, 128, 129,  130,  131,
+	                            144, 210, 256, 500, 512, 513, 600, 1000, 1024, 2990};
 	static const char *classes[] = {"S", "A", "C"};
 	for (size_t c = 0; c < sizeof classes / sizeof *classes; c++) {
 		char kvs[96];
@@ -112,7 +112,8 @@ static void test_pairs(void)
 		struct cpl_profiles *pr = cpl_test_profiles(kvs);
 		for (int k = 0; k < cpl_profiles_count(pr); k++)
 			for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-				check_pairs(pr, k, sizes[i]);
+				if (c < 2 || sizes[i] <= 600) /* C: FT's 1-D and 2-D layouts */
+					check_pairs(pr, k, sizes[i]);
 		cpl_profiles_free(pr);
 	}
 }
