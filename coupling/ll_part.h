@@ -13,10 +13,11 @@
 struct ll_part;
 struct cpl_job_flows;
 
-#define CPL_LL_TREE_RANKS                                                                          \
-	32 /* ranks from which a job's all-pairs patterns are counted in aggregate */
-#define CPL_LL_GROUP_RANKS 16 /* ... and its groups of ranks exchanging all pairs, from this size  \
-	                       */
+/* Ranks from which a job's all-pairs patterns are counted in aggregate on
+ * k-ary n-trees, and the size from which its groups of ranks exchanging
+ * all pairs are (linkload.c builds them so, ll_cost.c counts them so). */
+#define CPL_LL_TREE_RANKS  32
+#define CPL_LL_GROUP_RANKS 16
 
 struct ll_part_ops {
 	/* Every flow active again, users = users0. */
