@@ -145,6 +145,44 @@ const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j)
 	return &s->res->jobs[j];
 }
 
+int js_sim_queue_indexed(struct js_sim *s)
+{
+	if (s->o->order != JS_ORDER_ARRIVAL)
+		return 0;
+	if (!s->qx) { /* built on first use: schedulers that never ask pay nothing */
+		if (!(s->qx = malloc(sizeof *s->qx)) || js_qindex_init(s->qx, (int)s->njobs)) {
+			free(s->qx);
+			s->qx = NULL;
+			return 0;
+		}
+		for (size_t p = 0; p < s->qlen; p++) {
+			const struct js_job *job = &s->jobs[s->queue[p]];
+			js_qindex_set(s->qx, s->queue[p], job->size, job->req_s);
+		}
+	}
+	return 1;
+}
+
+int js_sim_queue_find(const struct js_sim *s, int from, int fit, int small, double until)
+{
+	assert(s->qx);
+	return js_qindex_find(s->qx, from, fit, small, s->now, until);
+}
+
+size_t js_sim_queue_pos(const struct js_sim *s, int j)
+{
+	size_t lo = 0, hi = s->qlen; /* arrival order: the queue is in index order */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->queue[mid] < j)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	assert(lo < s->qlen && s->queue[lo] == j);
+	return lo;
+}
+
 /* --- ordered arrays --- */
 
 static int queue_before(const struct js_sim *s, int a, int b)
@@ -405,8 +443,15 @@ static int start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	struct jstate *st = &s->st[j];
 	const struct js_job *job = &s->jobs[j];
 	st->nnodes = n;
-	memmove(s->queue + pos, s->queue + pos + 1, (s->qlen - pos - 1) * sizeof *s->queue);
+	if (pos < s->qlen / 2) { /* the shorter side moves: the head's start is O(1) */
+		memmove(s->queue + 1, s->queue, pos * sizeof *s->queue);
+		s->queue++;
+	} else {
+		memmove(s->queue + pos, s->queue + pos + 1, (s->qlen - pos - 1) * sizeof *s->queue);
+	}
 	s->qlen--;
+	if (s->qx)
+		js_qindex_clear(s->qx, j);
 	s->queued_nodes -= job->size;
 	s->busy += n;
 	st->phase = PH_RUNNING;
@@ -605,6 +650,8 @@ static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 	s->st[j].phase = PH_QUEUED;
 	s->queued_nodes += job->size;
 	queue_insert(s, j);
+	if (s->qx)
+		js_qindex_set(s->qx, j, job->size, job->req_s);
 	return 0;
 }
 
@@ -674,7 +721,7 @@ static void sim_free(struct js_sim *s)
 		js_rs_free(s->st[j].rs);
 	}
 	free(s->st);
-	free(s->queue);
+	free(s->queue_mem);
 	free(s->qkeys);
 	free(s->running);
 	free(s->rates);
@@ -687,6 +734,9 @@ static void sim_free(struct js_sim *s)
 	js_alloc_destroy(s->scratch[0]);
 	js_alloc_destroy(s->scratch[1]);
 	js_alloc_destroy(s->counter);
+	if (s->qx)
+		js_qindex_free(s->qx);
+	free(s->qx);
 	js_eventq_free(&s->ev);
 	free(s);
 }
@@ -729,7 +779,7 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	s->runbuf = malloc((size_t)s->nodes * sizeof *s->runbuf);
 	size_t n = w->n ? w->n : 1;
 	s->st = calloc(n, sizeof *s->st);
-	s->queue = malloc(n * sizeof *s->queue);
+	s->queue = s->queue_mem = malloc(n * sizeof *s->queue);
 	s->qkeys = malloc(n * sizeof *s->qkeys);
 	s->running = malloc(n * sizeof *s->running);
 	s->rates = malloc(n * sizeof *s->rates);

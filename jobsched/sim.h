@@ -108,6 +108,16 @@ const struct js_job *js_sim_job(const struct js_sim *s, int j);
 /* The waiting queue in the chosen order. */
 size_t js_sim_qlen(const struct js_sim *s);
 int js_sim_qjob(const struct js_sim *s, size_t pos);
+/* 1 when the queue is in job index order (arrival order) and indexed
+ * (queue_index.h, built at the first call), so that the two calls below
+ * answer; 0 otherwise (another order, or out of memory: walk the queue). */
+int js_sim_queue_indexed(struct js_sim *s);
+/* The first queued job j >= from whose size is at most fit and that is
+ * either at most small or ends in time (now + its requested time <= until),
+ * -1 when there is none, in a few steps however long the queue. */
+int js_sim_queue_find(const struct js_sim *s, int from, int fit, int small, double until);
+/* The queue position of queued job j, under arrival order. */
+size_t js_sim_queue_pos(const struct js_sim *s, int j);
 
 /* Running jobs sorted by expected end (start + requested time), then index. */
 size_t js_sim_rlen(const struct js_sim *s);

@@ -7,6 +7,7 @@
 
 #include "eventq.h"
 #include "nodeset.h"
+#include "queue_index.h"
 #include "sim.h"
 
 enum phase { PH_FUTURE, PH_QUEUED, PH_RUNNING, PH_DONE };
@@ -36,13 +37,17 @@ struct js_sim {
 	int nodes;
 	struct js_alloc *alloc, *empty, *scratch[2];
 	struct js_alloc *counter; /* alloc when counts suffice (alloc_count.h), else NULL */
+	struct js_qindex *qx;     /* the queued jobs by index, once a scheduler asks */
 	int *nodebuf[3];
 	struct js_run *runbuf; /* room for a run per node */
 	struct js_sched *sched;
 	struct js_runtime *rt;
 	const struct js_sim_opts *o;
 	double now, last_t;
-	int *queue, *running;
+	/* queue[0..qlen): within queue_mem (a slot per job), from where its
+	 * head has moved to: every job enters once, so its end never passes
+	 * the last slot */
+	int *queue, *queue_mem, *running;
 	struct prio_key *qkeys; /* scratch of sort_by_priority, one per job */
 	size_t qlen, rlen;
 	struct jstate *st;
