@@ -4,6 +4,7 @@
  * maxjumps times; after that nothing jumps it until it has started. Only
  * jumps over the job while it is at the head count (the paper limits "the
  * number of times a job at the head of the queue can be jumped"). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "sched_common.h"
@@ -43,6 +44,29 @@ static void fpfs_destroy(void *self)
 	free(f);
 }
 
+/* Starts the first queued job after the head that can start: 1, 0 when
+ * none can, < 0 on an error. With an allocator whose placements succeed
+ * whenever the job's size is free, under arrival order, that job is the
+ * first whose size is free, found through the queue index (the same job a
+ * walk over the queue finds, without asking about every job before it). */
+static int start_first_fitting(struct js_sim *sim, int head, struct cmn_err *e)
+{
+	struct js_alloc *real = js_sim_alloc(sim);
+	if (real->ops->fungible && js_sim_queue_indexed(sim)) {
+		int n = js_alloc_free_count(real);
+		int j = js_sim_queue_find(sim, head + 1, n, n, -INFINITY);
+		return j < 0 ? 0
+		             : js_sim_try_start_flags(sim, js_sim_queue_pos(sim, j),
+		                                      JS_PLACE_BACKFILL, e);
+	}
+	for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0; pos++) {
+		int rc = js_sim_try_start_flags(sim, pos, JS_PLACE_BACKFILL, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int fpfs_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 {
 	struct fpfs *f = self;
@@ -53,20 +77,9 @@ static int fpfs_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 		int head = js_sim_qjob(sim, 0);
 		if (f->jumps[head] >= f->maxjumps)
 			return 0;
-		int started = 0;
-		struct js_alloc *real = js_sim_alloc(sim);
-		for (size_t pos = 1; pos < js_sim_qlen(sim) && js_alloc_free_count(real) > 0;
-		     pos++) {
-			rc = js_sim_try_start_flags(sim, pos, JS_PLACE_BACKFILL, e);
-			if (rc < 0)
-				return -rc;
-			if (rc > 0) {
-				started = 1;
-				break;
-			}
-		}
-		if (!started)
-			return 0;
+		rc = start_first_fitting(sim, head, e);
+		if (rc <= 0)
+			return -rc;
 		f->jumps[head]++;
 	}
 }
