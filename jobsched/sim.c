@@ -147,9 +147,9 @@ const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j)
 
 int js_sim_queue_indexed(struct js_sim *s)
 {
-	if (s->o->order != JS_ORDER_ARRIVAL)
+	if (s->o->order != JS_ORDER_ARRIVAL || (!s->qx && s->qlen < JS_QINDEX_FROM))
 		return 0;
-	if (!s->qx) { /* built on first use: schedulers that never ask pay nothing */
+	if (!s->qx) { /* built on first need: runs whose queue stays short pay nothing */
 		if (!(s->qx = malloc(sizeof *s->qx)) || js_qindex_init(s->qx, (int)s->njobs)) {
 			free(s->qx);
 			s->qx = NULL;

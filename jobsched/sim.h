@@ -109,8 +109,11 @@ const struct js_job *js_sim_job(const struct js_sim *s, int j);
 size_t js_sim_qlen(const struct js_sim *s);
 int js_sim_qjob(const struct js_sim *s, size_t pos);
 /* 1 when the queue is in job index order (arrival order) and indexed
- * (queue_index.h, built at the first call), so that the two calls below
- * answer; 0 otherwise (another order, or out of memory: walk the queue). */
+ * (queue_index.h, built at the first call that finds JS_QINDEX_FROM jobs
+ * queued or more, kept from then on), so that the two calls below answer;
+ * 0 otherwise (a shorter queue, which a walk visits faster, another order,
+ * or out of memory: walk the queue). */
+enum { JS_QINDEX_FROM = 128 };
 int js_sim_queue_indexed(struct js_sim *s);
 /* The first queued job j >= from whose size is at most fit and that is
  * either at most small or ends in time (now + its requested time <= until),
