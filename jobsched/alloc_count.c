@@ -42,16 +42,23 @@ static int counter_place(void *self, const struct js_job *job, int flags, int *n
 	return 0;
 }
 
+/* n nodes taken (n > 0: they must be free) or given back (n < 0). */
+static void counter_add(struct counter *c, int n)
+{
+	assert(n <= c->free);
+	c->free -= n;
+}
+
 static void counter_occupy(void *self, const int *nodes, int n)
 {
 	(void)nodes;
-	js_alloc_count_take(&(struct js_alloc){.self = self}, n);
+	counter_add(self, n);
 }
 
 static void counter_release(void *self, const int *nodes, int n)
 {
 	(void)nodes;
-	js_alloc_count_give(&(struct js_alloc){.self = self}, n);
+	counter_add(self, -n);
 }
 
 static int counter_free_count(const void *self)
@@ -91,13 +98,12 @@ struct js_alloc *js_alloc_count_create(const struct js_alloc *real)
 
 void js_alloc_count_take(struct js_alloc *a, int n)
 {
-	struct counter *c = a->self;
-	assert(n >= 0 && n <= c->free);
-	c->free -= n;
+	assert(a->ops == &counter_ops && n >= 0);
+	counter_add(a->self, n);
 }
 
 void js_alloc_count_give(struct js_alloc *a, int n)
 {
-	struct counter *c = a->self;
-	c->free += n;
+	assert(a->ops == &counter_ops && n >= 0);
+	counter_add(a->self, -n);
 }

@@ -517,7 +517,7 @@ int js_sim_try_start_flags(struct js_sim *s, size_t pos, int flags, struct cmn_e
 	int rc;
 	if (s->counter) { /* counts suffice: no node chosen */
 		int n = s->jobs[j].size;
-		if (!js_alloc_fits_flags(s->alloc, &s->jobs[j], flags))
+		if (!js_alloc_fits_flags(s->counter, &s->jobs[j], flags))
 			return 0;
 		js_alloc_count_take(s->counter, n);
 		rc = start(s, pos, NULL, n, e);
@@ -586,7 +586,7 @@ static void release_job(struct js_sim *s, const struct jstate *st)
 {
 	struct js_alloc *a = s->alloc;
 	if (s->counter)
-		js_alloc_count_give(a, st->nnodes);
+		js_alloc_count_give(s->counter, st->nnodes);
 	else if (st->runs)
 		a->ops->release_runs(a->self, st->runs, st->nruns);
 	else
@@ -926,9 +926,11 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 {
 	*out = NULL;
 	struct js_sim *s = calloc(1, sizeof *s);
-	if (s) {
+	if (s) { /* before the setup, which asks whether counts suffice */
+		s->sched = sched;
 		s->rt = rt;
 		s->o = o;
+		s->resize = o->resize;
 	}
 	if (!s || sim_setup(s, w, alloc)) {
 		if (s)
@@ -936,10 +938,6 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 		sim_free(s);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	s->sched = sched;
-	s->rt = rt;
-	s->o = o;
-	s->resize = o->resize;
 	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
 	int rc = sim_loop(s, e);
 	/* leave the allocator all free, as received (a counter in its place
