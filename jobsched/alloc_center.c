@@ -15,9 +15,9 @@
  * The candidates are not scored one by one: a best-first search over boxes
  * of centres (halved until single nodes) with a lower bound on the scores
  * in a box, from a summed-volume table of free nodes, finds the same
- * winner (center_mc1x1.c, center_pairwise.c). This file: the state, the
- * table, the search and the ops. */
-#include <limits.h>
+ * winner (center_search.c, on one thread or two; the bounds in
+ * center_mc1x1.c and center_pairwise.c). This file: the state, the table
+ * and the ops. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +25,12 @@
 #include "center_internal.h"
 
 static const struct cmn_param_def no_params[] = {{NULL}};
+static const struct cmn_param_def pairwise_params[] = {
+    {"threads", CMN_PT_CHOICE, "auto", 0, 0, "auto|1|2",
+     "threads of the centre search, the same placements with any; auto: 2 for jobs of 16 "
+     "nodes or more on meshes of 4,096 or more, else 1"},
+    {NULL},
+};
 
 static void center_destroy(void *self)
 {
@@ -41,6 +47,7 @@ static void center_destroy(void *self)
 	free(c->row_dirty);
 	free(c->col_dirty);
 	free(c->hist[0]);
+	free(c->hist2[0]);
 	free(c->coord_free);
 	free(c->coord_next);
 	free(c);
@@ -86,15 +93,18 @@ static struct center *center_new(int kind, const int *dims)
 	c->row_dirty = malloc(X * Y);
 	c->col_dirty = malloc(X * Z);
 	c->hist[0] = calloc(all, sizeof *c->hist[0]);
+	c->hist2[0] = calloc(all, sizeof *c->hist2[0]);
 	c->coord_free = malloc(all * sizeof *c->coord_free);
 	c->coord_next = malloc((all + 3) * sizeof *c->coord_next);
-	if (!c->zpre || !c->ypre || !c->row_dirty || !c->col_dirty || !c->hist[0] ||
+	if (!c->zpre || !c->ypre || !c->row_dirty || !c->col_dirty || !c->hist[0] || !c->hist2[0] ||
 	    !c->coord_free || !c->coord_next) {
 		center_destroy(c);
 		return NULL;
 	}
 	c->hist[1] = c->hist[0] + X;
 	c->hist[2] = c->hist[1] + Y;
+	c->hist2[1] = c->hist2[0] + X;
+	c->hist2[2] = c->hist2[1] + Y;
 	memset(c->row_dirty, 1, X * Y);
 	memset(c->col_dirty, 1, X * Z);
 	for (int d = 0, at = 0; d < 3; at += dims[d++])
@@ -127,17 +137,24 @@ static int mc1x1_create(const struct plat_machine *m, const struct cmn_params *p
 	(void)p;
 	return create_kind(m, CENTER_MC1X1, self, e);
 }
+static int pairwise_create(const struct plat_machine *m, const struct cmn_params *p, int kind,
+                           void **self, struct cmn_err *e)
+{
+	int rc = create_kind(m, kind, self, e);
+	if (!rc)
+		((struct center *)*self)->threads =
+		    atoi(cmn_params_str(p, "threads")); /* auto: 0 */
+	return rc;
+}
 static int genalg_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
                          struct cmn_err *e)
 {
-	(void)p;
-	return create_kind(m, CENTER_GENALG, self, e);
+	return pairwise_create(m, p, CENTER_GENALG, self, e);
 }
 static int mm_create(const struct plat_machine *m, const struct cmn_params *p, void **self,
                      struct cmn_err *e)
 {
-	(void)p;
-	return create_kind(m, CENTER_MM, self, e);
+	return pairwise_create(m, p, CENTER_MM, self, e);
 }
 
 static void center_copy(void *dst, const void *src)
@@ -159,8 +176,10 @@ static void *center_clone(const void *self)
 {
 	const struct center *c = self;
 	struct center *k = center_new(c->kind, c->dims);
-	if (k)
+	if (k) {
+		k->threads = c->threads;
 		center_copy(k, c);
+	}
 	return k;
 }
 
@@ -197,141 +216,6 @@ void center_sat_update(struct center *c)
 				}
 		}
 	}
-}
-
-/* Search order: bound, then lowest id (the tie-break), then the smaller
- * box, which dives to single centres and so to a score that prunes. */
-static int box_before(const struct center_box *a, const struct center_box *b)
-{
-	if (a->lb != b->lb)
-		return a->lb < b->lb;
-	if (a->minid != b->minid)
-		return a->minid < b->minid;
-	return a->size < b->size;
-}
-
-static void heap_push(struct center_box *h, size_t *len, const struct center_box *b)
-{
-	size_t i = (*len)++;
-	while (i > 0 && box_before(b, &h[(i - 1) / 2])) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = *b;
-}
-
-static struct center_box heap_pop(struct center_box *h, size_t *len)
-{
-	struct center_box top = h[0], last = h[--*len];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		const struct center_box *mb = &last;
-		if (l < *len && box_before(&h[l], mb))
-			mb = &h[m = l];
-		if (l + 1 < *len && box_before(&h[l + 1], mb))
-			mb = &h[m = l + 1];
-		if (m == i)
-			break;
-		h[i] = h[m];
-		i = m;
-	}
-	h[i] = last;
-	return top;
-}
-
-static int box_size(const struct center_box *b)
-{
-	return (b->hi[0] - b->lo[0] + 1) * (b->hi[1] - b->lo[1] + 1) * (b->hi[2] - b->lo[2] + 1);
-}
-
-/* Bounds a child box and keeps it when it may hold a centre better than
- * the best so far (and records it as the best when exact). */
-static void search_child(struct center *c, center_bound_fn bound, void *ctx, struct center_box *h,
-                         size_t *len, long *best, int *best_id)
-{
-	h->minid = center_id(c, h->lo[0], h->lo[1], h->lo[2]);
-	h->size = box_size(h);
-	h->exact = h->size == 1;
-	if (!bound(c, ctx, h, *best))
-		return;
-	if (h->lb > *best || (h->lb == *best && h->minid > *best_id))
-		return;
-	if (h->exact) {
-		*best = h->lb;
-		*best_id = h->minid;
-	}
-	heap_push(c->heap, len, h);
-}
-
-/* Splits b across its longest dimension (the first of the longest). */
-static void halve(const struct center_box *b, struct center_box *half)
-{
-	int d = 0;
-	for (int e = 1; e < 3; e++)
-		if (b->hi[e] - b->lo[e] > b->hi[d] - b->lo[d])
-			d = e;
-	half[0] = half[1] = *b;
-	half[0].hi[d] = half[1].lo[d] = b->lo[d] + (b->hi[d] - b->lo[d]) / 2;
-	half[1].lo[d]++;
-}
-
-int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread)
-{
-	size_t len = 0;
-	struct center_box root = {.size = c->n,
-	                          .exact = c->n == 1,
-	                          .r = r0,
-	                          .hi = {c->dims[0] - 1, c->dims[1] - 1, c->dims[2] - 1}};
-	if (!bound(c, ctx, &root, LONG_MAX))
-		return -1;
-	heap_push(c->heap, &len, &root);
-	long best = LONG_MAX;
-	int best_id = INT_MAX;
-	while (len) {
-		struct center_box b = heap_pop(c->heap, &len);
-		if (b.exact)
-			return b.minid; /* nothing left beats it */
-		if (b.size <= spread) { /* straight to its centres */
-			int p[3], last = b.r, at[3];
-			memcpy(at, b.lo, sizeof at);
-			for (p[0] = b.lo[0]; p[0] <= b.hi[0]; p[0]++)
-				for (p[1] = b.lo[1]; p[1] <= b.hi[1]; p[1]++)
-					for (p[2] = b.lo[2]; p[2] <= b.hi[2]; p[2]++) {
-						/* none in b needs less than b's r, nor than
-						 * the last centre's r less their distance */
-						struct center_box one = b;
-						int near = last;
-						for (int d = 0; d < 3; d++)
-							near -= p[d] > at[d] ? p[d] - at[d]
-							                     : at[d] - p[d];
-						one.r = near > b.r ? near : b.r;
-						memcpy(one.lo, p, sizeof p);
-						memcpy(one.hi, p, sizeof p);
-						search_child(c, bound, ctx, &one, &len, &best,
-						             &best_id);
-						last = one.r;
-						memcpy(at, p, sizeof at);
-					}
-			continue;
-		}
-		/* its halves' halves: the bounds of the halves cost about as much
-		 * as they save (measured); a half of at most spread stays whole */
-		struct center_box half[2], part[4];
-		int parts = 0;
-		halve(&b, half);
-		for (int i = 0; i < 2; i++) {
-			if (box_size(&half[i]) <= spread) {
-				part[parts++] = half[i];
-				continue;
-			}
-			halve(&half[i], part + parts);
-			parts += 2;
-		}
-		for (int i = 0; i < parts; i++)
-			search_child(c, bound, ctx, &part[i], &len, &best, &best_id);
-	}
-	return -1;
 }
 
 static int center_place(void *self, const struct js_job *job, int flags, int *nodes)
@@ -388,9 +272,9 @@ static int center_free_count(const void *self)
 	return ((const struct center *)self)->free;
 }
 
-#define CENTER_OPS(sym, nm, help, create_fn)                                                       \
+#define CENTER_OPS(sym, nm, help, params, create_fn)                                               \
 	const struct js_alloc_ops sym = {                                                          \
-	    .base = {nm, help, no_params},                                                         \
+	    .base = {nm, help, params},                                                            \
 	    .create = create_fn,                                                                   \
 	    .destroy = center_destroy,                                                             \
 	    .clone = center_clone,                                                                 \
@@ -404,10 +288,11 @@ static int center_free_count(const void *self)
 	}
 
 CENTER_OPS(js_alloc_mc1x1_ops, "mc1x1",
-           "seed 002: shells by L-inf distance around the best free centre (mesh)", mc1x1_create);
+           "seed 002: shells by L-inf distance around the best free centre (mesh)", no_params,
+           mc1x1_create);
 CENTER_OPS(js_alloc_genalg_ops, "genalg",
            "Krumke et al.: L1 diamonds around free centres, least pairwise sum (mesh)",
-           genalg_create);
+           pairwise_params, genalg_create);
 CENTER_OPS(js_alloc_mm_ops, "mm",
            "Bender et al.: as genalg over every centre sharing coordinates with free nodes",
-           mm_create);
+           pairwise_params, mm_create);

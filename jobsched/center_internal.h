@@ -10,6 +10,11 @@
 
 enum { CENTER_MC1X1, CENTER_GENALG, CENTER_MM };
 
+/* genalg and mm with threads=auto search on two threads for jobs of at
+ * least this many nodes on meshes of at least this many: below, a search
+ * takes less than starting a thread (measured: results/bench/README.md). */
+enum { CENTER_THREAD_MIN_K = 16, CENTER_THREAD_MIN_N = 4096 };
+
 /* A box of candidate centres, lo..hi inclusive, with a lower bound on the
  * score of every centre in it; a single node's bound is its exact score. */
 struct center_box {
@@ -43,6 +48,8 @@ struct center {
 	int *zpre, *ypre;
 	uint8_t *row_dirty, *col_dirty;
 	int *hist[3];    /* scratch: nodes per coordinate, by dimension */
+	int *hist2[3];   /* the same for the search's second thread */
+	int threads;     /* genalg and mm: threads of the search (1, 2, or 0: by size) */
 	int *coord_free; /* mm: free nodes per coordinate, x | y | z */
 	int *coord_next; /* mm: the next coordinate at or after with a free node, x | y | z */
 };
@@ -88,9 +95,12 @@ void center_sat_update(struct center *c);
  * its single centres at once (no bounds of the boxes between), in id
  * order, each given as r the larger of the box's and the last centre's
  * r less their L1 distance (a ball of radius r' around it lies in the
- * last one's ball of r' + distance, so it needs no less). */
+ * last one's ball of r' + distance, so it needs no less). With ctx2 (the
+ * bound's context for a second thread: its own scratch), two threads
+ * search together and find the same centre (center_search.c). */
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
-int center_search(struct center *c, center_bound_fn bound, void *ctx, int r0, int spread);
+int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
+                  int spread);
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from

@@ -25,9 +25,10 @@
 
 struct pw {
 	int k;
-	int rk;  /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
-	long dk; /* the score of a centre whose ball of radius rk is free and inside */
-	int nd;  /* dimensions longer than 1 (at least 1) */
+	int rk;       /* the least radius whose L1 ball (in the mesh's dimensions) holds k nodes */
+	long dk;      /* the score of a centre whose ball of radius rk is free and inside */
+	int nd;       /* dimensions longer than 1 (at least 1) */
+	int *hist[3]; /* this thread's histograms by coordinate (x | y | z) */
 };
 
 static int iabs(int v)
@@ -95,15 +96,16 @@ static void canonical(const struct center *c, struct pw *w)
 
 /* Clears the histograms over the range of the ball of radius r around p
  * beyond lo .. hi (the range cleared so far), and sets lo .. hi to it. */
-static void clear_hists(struct center *c, const int *p, int r, int *lo, int *hi)
+static void clear_hists(const struct center *c, int *const *hist, const int *p, int r, int *lo,
+                        int *hi)
 {
 	for (int d = 0; d < 3; d++) {
 		int a = p[d] - r < 0 ? 0 : p[d] - r;
 		int b = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
 		for (int u = a; u < lo[d]; u++)
-			c->hist[d][u] = 0;
+			hist[d][u] = 0;
 		for (int u = hi[d] + 1; u <= b; u++)
-			c->hist[d][u] = 0;
+			hist[d][u] = 0;
 		lo[d] = a;
 		hi[d] = b;
 	}
@@ -119,26 +121,26 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
 	}
-	clear_hists(c, p, R, lo, hi);
+	clear_hists(c, w->hist, p, R, lo, hi);
 	long below = 0; /* free nodes nearer than R, all taken */
 	if (R > 0) {
 		struct center_region g;
 		center_region_ball(&g, p, R - 1);
-		below = center_region_rows(c, &g, c->hist[0], c->hist[1]);
-		center_region_cols(c, &g, c->hist[2]);
+		below = center_region_rows(c, &g, w->hist[0], w->hist[1]);
+		center_region_cols(c, &g, w->hist[2]);
 	}
 	for (;;) {
 		int want = k - (int)below;
-		int got = center_region_shell(c, p, R, want, c->hist[0], c->hist[1], c->hist[2]);
+		int got = center_region_shell(c, p, R, want, w->hist[0], w->hist[1], w->hist[2]);
 		if (got == want)
 			break;
 		below += got;
-		clear_hists(c, p, ++R, lo, hi);
+		clear_hists(c, w->hist, p, ++R, lo, hi);
 	}
 	*radius = R;
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
-		sum += center_cuts(c->hist[d], lo[d], hi[d], k, 0);
+		sum += center_cuts(w->hist[d], lo[d], hi[d], k, 0);
 	return sum;
 }
 
@@ -338,13 +340,13 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	for (int d = 0; d < 3; d++) {
 		if (!center_region_span(c, &g, d, &lo[d], &hi[d]))
 			return 0;
-		memset(c->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *c->hist[d]);
+		memset(w->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *w->hist[d]);
 	}
-	long core = center_region_rows(c, &g, c->hist[0], c->hist[1]);
-	center_region_cols(c, &g, c->hist[2]);
+	long core = center_region_rows(c, &g, w->hist[0], w->hist[1]);
+	center_region_cols(c, &g, w->hist[2]);
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
-		sum += center_cuts(c->hist[d], lo[d], hi[d], k, k - core);
+		sum += center_cuts(w->hist[d], lo[d], hi[d], k, k - core);
 	return sum;
 }
 
@@ -428,12 +430,18 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	center_region_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
-	struct pw w = {.k = k};
+	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}};
 	canonical(c, &w);
+	/* a second thread when the search is worth one: a job of a few nodes
+	 * is placed in microseconds, less than starting a thread takes */
+	struct pw w2 = w;
+	memcpy(w2.hist, c->hist2, sizeof w2.hist);
+	int two = c->threads == 2 ||
+	          (c->threads == 0 && k >= CENTER_THREAD_MIN_K && c->n >= CENTER_THREAD_MIN_N);
 	/* a box of eight centres or fewer: its halves' bounds cost about what
 	 * scoring the centres does (each starting from its neighbour's radius),
 	 * and seldom prune */
-	int best = center_search(c, pw_bound, &w, w.rk, 8), p[3], radius;
+	int best = center_search(c, pw_bound, &w, two ? &w2 : NULL, w.rk, 8), p[3], radius;
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	center_xyz(c, best, p);

@@ -8,6 +8,7 @@
  * placements must be the very same nodes in the same order. */
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ static void reference(int kind, const int *dims, const uint8_t *busy, int k, int
 {
 	int n = dims[0] * dims[1] * dims[2], p[3], q[3], r[3];
 	struct keyed *buf = malloc((size_t)n * sizeof *buf);
-	uint8_t has[3][32] = {{0}};
+	uint8_t has[3][64] = {{0}};
 	for (int v = 0; v < n; v++)
 		if (!busy[v]) {
 			coords(dims, v, p);
@@ -512,6 +513,92 @@ static void test_staircase(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* genalg and mm with threads=2 (the search on two threads: any job on
+ * any mesh) place as with threads=1 through long sequences of placements
+ * and releases, on a 2D and a 3D mesh of 4,096 nodes (threads=auto's
+ * two-thread size) and a small one; a few of the placements also against
+ * the reference. */
+static void test_two_threads(void)
+{
+	static const struct shape sh[] = {
+	    {"mesh:dims=64x64", {1, 64, 64}},
+	    {"mesh:dims=16x16x16", {16, 16, 16}},
+	    {"mesh:dims=20x20", {1, 20, 20}},
+	};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 42);
+	int bad = 0, steps = 0, checked = 0;
+	for (size_t s = 0; s < sizeof sh / sizeof *sh; s++) {
+		struct rig g;
+		rig_open(&g, &sh[s]);
+		for (int kind = GENALG; kind <= MM; kind++) {
+			char spec[2][32];
+			struct js_alloc *a[2];
+			for (int t = 0; t < 2; t++) {
+				struct cmn_err e;
+				snprintf(spec[t], sizeof spec[t], "%s:threads=%d", kinds[kind],
+				         t + 1);
+				CU_ASSERT_FATAL(js_alloc_create(spec[t], g.m, &a[t], &e) == 0);
+			}
+			memset(g.busy, 0, (size_t)g.n);
+			int *owner = malloc((size_t)g.n * sizeof *owner), jobs = 0;
+			int *nodes = malloc((size_t)g.n * sizeof *nodes);
+			for (int i = 0; i < g.n; i++)
+				owner[i] = -1;
+			for (int t = 0; t < 300; t++) {
+				int nfree = 0;
+				for (int v = 0; v < g.n; v++)
+					nfree += !g.busy[v];
+				if (nfree > 0 && gsl_rng_uniform(rng) < 0.6) {
+					int cap = nfree < g.n / 12 ? nfree : g.n / 12;
+					int k =
+					    1 + (int)gsl_rng_uniform_int(rng, (unsigned long)cap);
+					struct js_job j;
+					memset(&j, 0, sizeof j);
+					j.size = k;
+					if (t % 60 == 59 && g.shape->dims[0] == 1) {
+						reference(kind, g.shape->dims, g.busy, k, g.want);
+						checked++;
+					} else {
+						CU_ASSERT_FATAL(js_alloc_place(a[0], &j, g.want) ==
+						                k);
+					}
+					bad += !same(&g, a[1], k);
+					steps++;
+					for (int i = 0; i < 2; i++)
+						js_alloc_occupy(a[i], g.want, k);
+					for (int i = 0; i < k; i++) {
+						g.busy[g.want[i]] = 1;
+						owner[g.want[i]] = jobs;
+					}
+					jobs++;
+				} else if (jobs > 0) {
+					int job =
+					        (int)gsl_rng_uniform_int(rng, (unsigned long)jobs),
+					    nn = 0;
+					for (int v = 0; v < g.n; v++)
+						if (owner[v] == job) {
+							nodes[nn++] = v;
+							owner[v] = -1;
+							g.busy[v] = 0;
+						}
+					for (int i = 0; i < 2; i++)
+						js_alloc_release(a[i], nodes, nn);
+				}
+			}
+			free(owner);
+			free(nodes);
+			for (int t = 0; t < 2; t++)
+				js_alloc_destroy(a[t]);
+		}
+		rig_close(&g);
+	}
+	CU_ASSERT(steps > 900);
+	CU_ASSERT(checked >= 8);
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("centre-based allocators", NULL, NULL);
@@ -521,6 +608,7 @@ static void add_suites(void)
 	            test_pockets_and_bands);
 	CU_add_test(s, "genalg, mm = brute force on bands along each wall", test_band_sweep);
 	CU_add_test(s, "genalg, mm = brute force past a staircase", test_staircase);
+	CU_add_test(s, "genalg, mm on two threads = on one", test_two_threads);
 }
 
 int main(int argc, char **argv)
