@@ -50,6 +50,7 @@ static void center_destroy(void *self)
 	free(c->hist2[0]);
 	free(c->coord_free);
 	free(c->coord_next);
+	center_diag_free(c);
 	free(c);
 }
 
@@ -110,6 +111,10 @@ static struct center *center_new(int kind, const int *dims)
 	for (int d = 0, at = 0; d < 3; at += dims[d++])
 		for (int i = 0; i < dims[d]; i++)
 			c->coord_free[at + i] = c->n / dims[d];
+	if (center_diag_init(c)) {
+		center_destroy(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -170,6 +175,8 @@ static void center_copy(void *dst, const void *src)
 	memset(d->col_dirty, 1, (size_t)d->dims[0] * (size_t)d->dims[2]);
 	memcpy(d->coord_free, s->coord_free,
 	       (size_t)(d->dims[0] + d->dims[1] + d->dims[2]) * sizeof *d->coord_free);
+	for (int x = 0; x < d->dims[0]; x++)
+		center_diag_mark(d, x, 0);
 }
 
 static void *center_clone(const void *self)
@@ -249,6 +256,7 @@ static void set_busy(struct center *c, const int *nodes, int n, uint8_t busy)
 	for (int i = 0; i < n; i++) {
 		center_xyz(c, nodes[i], p);
 		c->row_dirty[p[0] * Y + p[1]] = 1;
+		center_diag_mark(c, p[0], p[1]);
 		c->col_dirty[p[0] * Z + p[2]] = 1;
 		int step = busy ? -1 : 1;
 		c->coord_free[p[0]] += step;

@@ -32,6 +32,15 @@ struct center_region {
 	int c[3], e[3], t;
 };
 
+/* Prefix sums along the diagonals and anti-diagonals of each plane's row
+ * prefix sums, for counting an L1 region's free nodes in O(1) a plane
+ * (center_diag.c). */
+struct center_diag {
+	int *pre;  /* per plane, rows 0 .. Y: Y + Z diagonals then Y + Z anti-diagonals */
+	int *tot;  /* per plane, the prefix sums of the row totals */
+	int *from; /* per plane, the first row to build again (Y: none) */
+};
+
 struct center {
 	int kind, n, free;
 	int dims[3]; /* x slowest, z fastest (the machine's C order) */
@@ -47,10 +56,11 @@ struct center {
 	 * and along y for every (x, z) column, rebuilt where dirty */
 	int *zpre, *ypre;
 	uint8_t *row_dirty, *col_dirty;
-	int *hist[3];    /* scratch: nodes per coordinate, by dimension */
-	int *hist2[3];   /* the same for the search's second thread */
-	int threads;     /* genalg and mm: threads of the search (1, 2, or 0: by size) */
-	int *coord_free; /* mm: free nodes per coordinate, x | y | z */
+	int *hist[3];            /* scratch: nodes per coordinate, by dimension */
+	int *hist2[3];           /* the same for the search's second thread */
+	int threads;             /* genalg and mm: threads of the search (1, 2, or 0: by size) */
+	struct center_diag diag; /* genalg and mm */
+	int *coord_free;         /* mm: free nodes per coordinate, x | y | z */
 	int *coord_next; /* mm: the next coordinate at or after with a free node, x | y | z */
 };
 
@@ -119,6 +129,16 @@ void center_region_ball(struct center_region *r, const int *p, int radius);
 int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
                         int *hy, int *hz);
 long center_cuts(const int *h, int lo, int hi, long k, long slack);
+
+/* center_diag.c (genalg and mm): the tables (init: -1 out of memory;
+ * mark: row y of plane x changed; update: after center_region_update,
+ * the planes marked) and the free nodes of a region, as
+ * center_region_rows counts them without histograms. */
+int center_diag_init(struct center *c);
+void center_diag_free(struct center *c);
+void center_diag_mark(struct center *c, int x, int y);
+void center_diag_update(struct center *c);
+long center_region_count(const struct center *c, const struct center_region *r);
 
 /* The allocators' searches and node choices (k <= free nodes). */
 int center_place_mc1x1(struct center *c, int k, int *nodes);

@@ -111,12 +111,35 @@ static void clear_hists(const struct center *c, int *const *hist, const int *p, 
 	}
 }
 
+/* Free nodes of the L1 ball of radius r around p. */
+static long ball_count(const struct center *c, const int *p, int r)
+{
+	struct center_region g;
+	center_region_ball(&g, p, r);
+	return center_region_count(c, &g);
+}
+
 /* The score of centre p, whose R is at least from (>= rk); *radius: R.
- * One pass over the ball of radius from - 1, then the spheres in id order
- * until k nodes are taken. */
+ * R first, counting balls (doubling steps from `from`, then halving),
+ * then one pass over the ball of radius R - 1 and the first free nodes
+ * of the sphere R in id order until k nodes are taken. */
 static long score(struct center *c, const struct pw *w, const int *p, int from, int *radius)
 {
-	int k = w->k, R = from, lo[3], hi[3];
+	int k = w->k, R = from, below_r = from - 1, step = 1, lo[3], hi[3];
+	int far = c->dims[0] + c->dims[1] + c->dims[2]; /* beyond every node */
+	while (R < far && ball_count(c, p, R) < k) {    /* the ball of below_r holds fewer */
+		below_r = R;
+		R += step;
+		step *= 2;
+	}
+	R = R < far ? R : far;
+	while (R - below_r > 1) {
+		int mid = below_r + (R - below_r) / 2;
+		if (ball_count(c, p, mid) >= k)
+			R = mid;
+		else
+			below_r = mid;
+	}
 	for (int d = 0; d < 3; d++) {
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
@@ -129,14 +152,7 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 		below = center_region_rows(c, &g, w->hist[0], w->hist[1]);
 		center_region_cols(c, &g, w->hist[2]);
 	}
-	for (;;) {
-		int want = k - (int)below;
-		int got = center_region_shell(c, p, R, want, w->hist[0], w->hist[1], w->hist[2]);
-		if (got == want)
-			break;
-		below += got;
-		clear_hists(c, w->hist, p, ++R, lo, hi);
-	}
+	center_region_shell(c, p, R, k - (int)below, w->hist[0], w->hist[1], w->hist[2]);
 	*radius = R;
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
@@ -216,7 +232,7 @@ static int canonical_box(const struct center *c, const struct pw *w, const struc
 	if (inner != size)
 		return 0;
 	g.t = 2 * w->rk;
-	return center_region_rows(c, &g, NULL, NULL) == widened_volume(c, b, w->rk);
+	return center_region_count(c, &g) == widened_volume(c, b, w->rk);
 }
 
 /* Whether the box b widened by r in L-inf, clipped to the mesh in every
@@ -307,7 +323,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	int empty = (width + 1) / 2, r = empty > b->r ? empty : b->r;
 	g.t = 2 * r;
 	/* the widened box holds the cube around the box of radius r / nd */
-	if (cube_free(c, b, r / w->nd) >= k || center_region_rows(c, &g, NULL, NULL) >= k) {
+	if (cube_free(c, b, r / w->nd) >= k || center_region_count(c, &g) >= k) {
 		if (r > b->r) /* Rlo <= empty */
 			return 0;
 	} else {
@@ -315,8 +331,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		while (cube_free(c, b, lo + 1) < k)
 			lo++; /* so it does where the cube around it does */
 		int step = 1;
-		for (r = lo + 1, g.t = 2 * r; center_region_rows(c, &g, NULL, NULL) < k;
-		     g.t = 2 * r) {
+		for (r = lo + 1, g.t = 2 * r; center_region_count(c, &g) < k; g.t = 2 * r) {
 			lo = r;
 			r += step;
 			step *= 2;
@@ -324,7 +339,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		while (r - lo > 1) {
 			int mid = lo + (r - lo) / 2;
 			g.t = 2 * mid;
-			if (center_region_rows(c, &g, NULL, NULL) >= k)
+			if (center_region_count(c, &g) >= k)
 				r = mid;
 			else
 				lo = mid;
@@ -428,6 +443,7 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 {
 	center_sat_update(c);
 	center_region_update(c);
+	center_diag_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
 	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}};

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../helpers.h"
+#include "center_internal.h"
 #include "platform.h"
 
 struct shape {
@@ -599,6 +600,73 @@ static void test_two_threads(void)
 	gsl_rng_free(rng);
 }
 
+/* The O(1)-a-plane region counts (center_diag.c) against the row by row
+ * ones (center_region.c): balls, widened boxes and balls around a box's
+ * middle (odd centres), of any budget, on 1D, 2D and 3D meshes, through
+ * placements and releases that bring the tables up to date row by row,
+ * and after a copy. */
+static void test_region_counts(void)
+{
+	static const struct shape sh[] = {
+	    {"mesh:dims=23", {1, 1, 23}},   {"mesh:dims=17x9", {1, 17, 9}},
+	    {"mesh:dims=5x31", {1, 5, 31}}, {"mesh:dims=40x40", {1, 40, 40}},
+	    {"mesh:dims=6x7x8", {6, 7, 8}}, {"mesh:dims=2x13x3", {2, 13, 3}},
+	};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	int bad = 0, tried = 0;
+	for (size_t m = 0; m < sizeof sh / sizeof *sh; m++) {
+		struct rig g;
+		rig_open(&g, &sh[m]);
+		struct js_alloc *a = g.a[GENALG];
+		struct center *c = a->self;
+		const int *dims = sh[m].dims;
+		for (int step = 0; step < 60; step++) {
+			int v = (int)gsl_rng_uniform_int(rng, (unsigned long)g.n),
+			    run = 1 + (int)gsl_rng_uniform_int(rng, 6), list[6], n = 0;
+			for (int i = 0; i < run && v + i < g.n; i++)
+				if (g.busy[v + i] == (step % 4 == 3))
+					list[n++] = v + i;
+			for (int i = 0; i < n; i++)
+				g.busy[list[i]] = step % 4 != 3;
+			if (step % 4 == 3)
+				js_alloc_release(a, list, n);
+			else
+				js_alloc_occupy(a, list, n);
+			if (step == 40) { /* a copy builds every table again */
+				struct js_alloc *b = js_alloc_clone(a);
+				CU_ASSERT_FATAL(b != NULL);
+				js_alloc_copy(a, b);
+				js_alloc_destroy(b);
+			}
+			center_sat_update(c);
+			center_region_update(c);
+			center_diag_update(c);
+			for (int q = 0; q < 40; q++, tried++) {
+				struct center_region r;
+				int lo[3], hi[3], kind = (int)gsl_rng_uniform_int(rng, 3);
+				for (int d = 0; d < 3; d++) {
+					lo[d] =
+					    (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d]);
+					hi[d] =
+					    lo[d] + (kind ? (int)gsl_rng_uniform_int(rng, 4) : 0);
+					hi[d] = hi[d] > dims[d] - 1 ? dims[d] - 1 : hi[d];
+					r.c[d] = lo[d] + hi[d];
+					r.e[d] = kind == 1 ? hi[d] - lo[d] : 0;
+				}
+				r.t = (int)gsl_rng_uniform_int(
+				    rng, 2 * (dims[0] + dims[1] + dims[2]) + 4);
+				bad += center_region_count(c, &r) !=
+				       center_region_rows(c, &r, NULL, NULL);
+			}
+		}
+		rig_close(&g);
+	}
+	CU_ASSERT(tried > 10000);
+	CU_ASSERT_EQUAL(bad, 0);
+	gsl_rng_free(rng);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("centre-based allocators", NULL, NULL);
@@ -609,6 +677,7 @@ static void add_suites(void)
 	CU_add_test(s, "genalg, mm = brute force on bands along each wall", test_band_sweep);
 	CU_add_test(s, "genalg, mm = brute force past a staircase", test_staircase);
 	CU_add_test(s, "genalg, mm on two threads = on one", test_two_threads);
+	CU_add_test(s, "region counts by diagonals = row by row", test_region_counts);
 }
 
 int main(int argc, char **argv)
