@@ -48,6 +48,8 @@ static void center_destroy(void *self)
 	free(c->col_dirty);
 	free(c->hist[0]);
 	free(c->hist2[0]);
+	free(c->spill[0]);
+	free(c->spill[1]);
 	free(c->coord_free);
 	free(c->coord_next);
 	center_diag_free(c);
@@ -95,10 +97,12 @@ static struct center *center_new(int kind, const int *dims)
 	c->col_dirty = malloc(X * Z);
 	c->hist[0] = calloc(all, sizeof *c->hist[0]);
 	c->hist2[0] = calloc(all, sizeof *c->hist2[0]);
+	c->spill[0] = calloc(Z, sizeof *c->spill[0]);
+	c->spill[1] = calloc(Z, sizeof *c->spill[1]);
 	c->coord_free = malloc(all * sizeof *c->coord_free);
 	c->coord_next = malloc((all + 3) * sizeof *c->coord_next);
 	if (!c->zpre || !c->ypre || !c->row_dirty || !c->col_dirty || !c->hist[0] || !c->hist2[0] ||
-	    !c->coord_free || !c->coord_next) {
+	    !c->spill[0] || !c->spill[1] || !c->coord_free || !c->coord_next) {
 		center_destroy(c);
 		return NULL;
 	}

@@ -91,7 +91,7 @@ void center_diag_update(struct center *c)
 
 /* Sum over rows y0 .. y1 (inside the plane) of the row prefix before
  * column a + y (diagonal) or e - y (anti-diagonal). */
-static long sum_diag(const struct center *c, int x, int a, int y0, int y1)
+static inline long sum_diag(const struct center *c, int x, int a, int y0, int y1)
 {
 	const struct center_diag *t = &c->diag;
 	int Y = c->dims[1], Z = c->dims[2];
@@ -106,7 +106,7 @@ static long sum_diag(const struct center *c, int x, int a, int y0, int y1)
 	return (long)tab[((size_t)y1 + 1) * 2 * nd + i] - tab[(size_t)y0 * 2 * nd + i];
 }
 
-static long sum_anti(const struct center *c, int x, int e, int y0, int y1)
+static inline long sum_anti(const struct center *c, int x, int e, int y0, int y1)
 {
 	const struct center_diag *t = &c->diag;
 	int Y = c->dims[1], Z = c->dims[2];
@@ -180,6 +180,25 @@ static long plane_count(const struct center *c, int x, const struct center_regio
 		int l = ceil_half(c2 - e2 - tr), rr = floor_half(c2 + e2 + tr) + 1;
 		/* row y: columns l + (y - lo) .. rr - 1 - (y - lo) */
 		n += sum_anti(c, x, rr + lo, lo, y1) - sum_diag(c, x, l - lo, lo, y1);
+	}
+	return n;
+}
+
+long center_ball_count(const struct center *c, const int *p, int r)
+{
+	int X = c->dims[0], Y = c->dims[1], x0 = p[0] - r < 0 ? 0 : p[0] - r,
+	    x1 = p[0] + r > X - 1 ? X - 1 : p[0] + r, py = p[1], pz = p[2];
+	long n = 0;
+	for (int x = x0; x <= x1; x++) {
+		int rx = r - (x < p[0] ? p[0] - x : x - p[0]);
+		/* rows py - rx .. py: span pz - w .. pz + w, w = rx - (py - y),
+		 * growing; rows py + 1 .. py + rx: shrinking */
+		int y0 = py - rx < 0 ? 0 : py - rx, y1 = py + rx > Y - 1 ? Y - 1 : py + rx;
+		n +=
+		    sum_diag(c, x, pz + rx + 1 - py, y0, py) - sum_anti(c, x, pz - rx + py, y0, py);
+		if (py < y1)
+			n += sum_anti(c, x, pz + rx + 1 + py, py + 1, y1) -
+			     sum_diag(c, x, pz - rx - py, py + 1, y1);
 	}
 	return n;
 }

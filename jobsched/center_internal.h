@@ -58,6 +58,7 @@ struct center {
 	uint8_t *row_dirty, *col_dirty;
 	int *hist[3];            /* scratch: nodes per coordinate, by dimension */
 	int *hist2[3];           /* the same for the search's second thread */
+	int *spill[2];           /* each thread's scratch, zero between scores: sphere nodes by z */
 	int threads;             /* genalg and mm: threads of the search (1, 2, or 0: by size) */
 	struct center_diag diag; /* genalg and mm */
 	int *coord_free;         /* mm: free nodes per coordinate, x | y | z */
@@ -139,6 +140,12 @@ void center_diag_free(struct center *c);
 void center_diag_mark(struct center *c, int x, int y);
 void center_diag_update(struct center *c);
 long center_region_count(const struct center *c, const struct center_region *r);
+long center_ball_count(const struct center *c, const int *p, int r); /* the ball of radius r */
+
+/* center_score2d.c: the score of centre p of a mesh of one plane
+ * (dims[0] == 1) whose radius is R and whose ball of radius R - 1 holds m
+ * free nodes; spill: Z zeros, left zero. */
+long center_score_plane(const struct center *c, long k, const int *p, int R, long m, int *spill);
 
 /* The allocators' searches and node choices (k <= free nodes). */
 int center_place_mc1x1(struct center *c, int k, int *nodes);

@@ -29,6 +29,7 @@ struct pw {
 	long dk;      /* the score of a centre whose ball of radius rk is free and inside */
 	int nd;       /* dimensions longer than 1 (at least 1) */
 	int *hist[3]; /* this thread's histograms by coordinate (x | y | z) */
+	int *spill;   /* this thread's sphere nodes by column, zero between scores (one plane) */
 };
 
 static int iabs(int v)
@@ -114,9 +115,7 @@ static void clear_hists(const struct center *c, int *const *hist, const int *p, 
 /* Free nodes of the L1 ball of radius r around p. */
 static long ball_count(const struct center *c, const int *p, int r)
 {
-	struct center_region g;
-	center_region_ball(&g, p, r);
-	return center_region_count(c, &g);
+	return center_ball_count(c, p, r);
 }
 
 /* The score of centre p, whose R is at least from (>= rk); *radius: R.
@@ -127,33 +126,40 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 {
 	int k = w->k, R = from, below_r = from - 1, step = 1, lo[3], hi[3];
 	int far = c->dims[0] + c->dims[1] + c->dims[2]; /* beyond every node */
-	while (R < far && ball_count(c, p, R) < k) {    /* the ball of below_r holds fewer */
+	long n, below = -1; /* the free nodes of the ball of below_r, when counted */
+	while (R < far && (n = ball_count(c, p, R)) < k) {
 		below_r = R;
+		below = n;
 		R += step;
 		step *= 2;
 	}
 	R = R < far ? R : far;
 	while (R - below_r > 1) {
 		int mid = below_r + (R - below_r) / 2;
-		if (ball_count(c, p, mid) >= k)
+		if ((n = ball_count(c, p, mid)) >= k) {
 			R = mid;
-		else
+		} else {
 			below_r = mid;
+			below = n;
+		}
 	}
+	*radius = R;
+	if (below < 0) /* free nodes nearer than R, all taken */
+		below = R > 0 ? ball_count(c, p, R - 1) : 0;
+	if (c->dims[0] == 1)
+		return center_score_plane(c, k, p, R, below, w->spill);
 	for (int d = 0; d < 3; d++) {
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
 	}
 	clear_hists(c, w->hist, p, R, lo, hi);
-	long below = 0; /* free nodes nearer than R, all taken */
 	if (R > 0) {
 		struct center_region g;
 		center_region_ball(&g, p, R - 1);
-		below = center_region_rows(c, &g, w->hist[0], w->hist[1]);
+		center_region_rows(c, &g, w->hist[0], w->hist[1]);
 		center_region_cols(c, &g, w->hist[2]);
 	}
 	center_region_shell(c, p, R, k - (int)below, w->hist[0], w->hist[1], w->hist[2]);
-	*radius = R;
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
 		sum += center_cuts(w->hist[d], lo[d], hi[d], k, 0);
@@ -446,12 +452,13 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	center_diag_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
-	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}};
+	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}, .spill = c->spill[0]};
 	canonical(c, &w);
 	/* a second thread when the search is worth one: a job of a few nodes
 	 * is placed in microseconds, less than starting a thread takes */
 	struct pw w2 = w;
 	memcpy(w2.hist, c->hist2, sizeof w2.hist);
+	w2.spill = c->spill[1];
 	int two = c->threads == 2 ||
 	          (c->threads == 0 && k >= CENTER_THREAD_MIN_K && c->n >= CENTER_THREAD_MIN_N);
 	/* a box of eight centres or fewer: its halves' bounds cost about what
