@@ -142,10 +142,15 @@ void center_diag_update(struct center *c);
 long center_region_count(const struct center *c, const struct center_region *r);
 long center_ball_count(const struct center *c, const int *p, int r); /* the ball of radius r */
 
-/* center_score2d.c: the score of centre p of a mesh of one plane
+/* center_plane.c: the score of centre p of a mesh of one plane
  * (dims[0] == 1) whose radius is R and whose ball of radius R - 1 holds m
  * free nodes; spill: Z zeros, left zero. */
 long center_score_plane(const struct center *c, long k, const int *p, int R, long m, int *spill);
+/* The sum over the cuts between the lines of both dimensions of a mesh of
+ * one plane of L (k - L), L the free nodes of region g up to the cut and
+ * up to slack more (the least over that range), as center_cuts sums them
+ * from the region's histograms. */
+long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack);
 
 /* The allocators' searches and node choices (k <= free nodes). */
 int center_place_mc1x1(struct center *c, int k, int *nodes);

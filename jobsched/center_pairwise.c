@@ -357,6 +357,10 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		return 0;
 	for (int d = 0; d < 3; d++)
 		g.e[d] = 0;
+	if (c->dims[0] == 1) { /* one plane: the cuts as the lines are counted */
+		long core = center_region_count(c, &g);
+		return center_plane_cuts(c, &g, k, k - core);
+	}
 	int lo[3], hi[3];
 	for (int d = 0; d < 3; d++) {
 		if (!center_region_span(c, &g, d, &lo[d], &hi[d]))
