@@ -57,10 +57,18 @@ void center_diag_mark(struct center *c, int x, int y)
 		c->diag.from[x] = y;
 }
 
-/* A row's prefix sum before column u, u clamped to the row. */
-static inline int row_pre(const int *pre, int Z, int u)
+/* down[i] = up[i] + the row's prefix before column i + off (clamped to
+ * 0 .. Z), i < n: a stretch before the row, one inside, one after. */
+static void add_row(int *down, const int *up, const int *pre, int Z, int off, int n)
 {
-	return pre[u < 0 ? 0 : u > Z ? Z : u];
+	int i0 = -off < 0 ? 0 : -off > n ? n : -off;                      /* first inside */
+	int i1 = Z - off + 1 < 0 ? 0 : Z - off + 1 > n ? n : Z - off + 1; /* first after */
+	for (int i = 0; i < i0; i++)
+		down[i] = up[i];
+	for (int i = i0; i < i1; i++)
+		down[i] = up[i] + pre[i + off];
+	for (int i = i1 > i0 ? i1 : i0; i < n; i++)
+		down[i] = up[i] + pre[Z];
 }
 
 void center_diag_update(struct center *c)
@@ -79,12 +87,10 @@ void center_diag_update(struct center *c)
 			const int *up = tab + (size_t)y * 2 * nd;
 			int *down = tab + ((size_t)y + 1) * 2 * nd;
 			tot[y + 1] = tot[y] + pre[Z];
-			for (int i = 0; i < Y + Z; i++) { /* diagonal a = i - (Y - 1) */
-				int u = i - (Y - 1) + y;
-				down[i] = up[i] + row_pre(pre, Z, u);
-			}
-			for (int i = 0; i < Y + Z; i++) /* anti-diagonal e = i */
-				down[nd + i] = up[nd + i] + row_pre(pre, Z, i - y);
+			/* diagonal i reads column i - (Y - 1) + y, anti-diagonal i column
+			 * i - y: 0 before the row, its total after, in three stretches */
+			add_row(down, up, pre, Z, y - (Y - 1), Y + Z);
+			add_row(down + nd, up + nd, pre, Z, -y, Y + Z);
 		}
 	}
 }
