@@ -53,6 +53,7 @@ static void center_destroy(void *self)
 	free(c->coord_free);
 	free(c->coord_next);
 	center_diag_free(c);
+	center_pool_free(c);
 	free(c);
 }
 

@@ -56,12 +56,13 @@ struct center {
 	 * and along y for every (x, z) column, rebuilt where dirty */
 	int *zpre, *ypre;
 	uint8_t *row_dirty, *col_dirty;
-	int *hist[3];            /* scratch: nodes per coordinate, by dimension */
-	int *hist2[3];           /* the same for the search's second thread */
-	int *spill[2];           /* each thread's scratch, zero between scores: sphere nodes by z */
-	int threads;             /* genalg and mm: threads of the search (1, 2, or 0: by size) */
-	struct center_diag diag; /* genalg and mm */
-	int *coord_free;         /* mm: free nodes per coordinate, x | y | z */
+	int *hist[3];  /* scratch: nodes per coordinate, by dimension */
+	int *hist2[3]; /* the same for the search's second thread */
+	int *spill[2]; /* each thread's scratch, zero between scores: sphere nodes by z */
+	int threads;   /* genalg and mm: threads of the search (1, 2, or 0: by size) */
+	struct center_pool *pool; /* the search's second thread, once started */
+	struct center_diag diag;  /* genalg and mm */
+	int *coord_free;          /* mm: free nodes per coordinate, x | y | z */
 	int *coord_next; /* mm: the next coordinate at or after with a free node, x | y | z */
 };
 
@@ -112,6 +113,7 @@ void center_sat_update(struct center *c);
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
 int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
                   int spread);
+void center_pool_free(struct center *c); /* stops the second thread, if any */
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from

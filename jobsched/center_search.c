@@ -12,10 +12,18 @@
  * parts could come before too). Pruning only ever drops boxes whose bound
  * is above, or equal with higher ids than, an exact centre found, so the
  * winner is the same least (score, id) whatever the interleaving: the
- * placements do not depend on the number of threads. */
+ * placements do not depend on the number of threads. A worker with
+ * nothing to do spins a little on the search's generation (bumped at every
+ * change) before it sleeps. The second worker is a thread kept by the
+ * allocator between searches (a search takes a few hundred microseconds
+ * to milliseconds; starting a thread for each cost a tenth of the run in
+ * system time). */
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "center_internal.h"
 
@@ -90,6 +98,8 @@ struct search {
 	int working[2]; /* a worker is bounding the parts of key[i] */
 	struct center_box key[2];
 	int done, winner;
+	atomic_uint gen; /* bumped (under the lock) at every change of the above */
+	int sleepers;    /* workers waiting on `changed` */
 };
 
 struct worker {
@@ -179,16 +189,56 @@ static int bound_parts(struct search *s, void *ctx, const struct center_box *b, 
 	return n;
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* The lock, with two workers: tried a little before sleeping on it (it is
+ * held for a heap operation or two, microseconds apart). */
 static void hold(struct search *s)
 {
-	if (s->threads > 1)
-		pthread_mutex_lock(&s->lock);
+	if (s->threads < 2)
+		return;
+	for (int i = 0; i < 100; i++) {
+		if (!pthread_mutex_trylock(&s->lock))
+			return;
+		cpu_relax();
+	}
+	pthread_mutex_lock(&s->lock);
 }
 
 static void release(struct search *s)
 {
 	if (s->threads > 1)
 		pthread_mutex_unlock(&s->lock);
+}
+
+/* Under the lock, with two workers: the state changed. */
+static void changed(struct search *s)
+{
+	atomic_fetch_add_explicit(&s->gen, 1, memory_order_release);
+	if (s->sleepers)
+		pthread_cond_broadcast(&s->changed);
+}
+
+/* Under the lock, with two workers: waits for a change, spinning a
+ * little without the lock before sleeping. */
+static void await(struct search *s)
+{
+	unsigned gen = atomic_load_explicit(&s->gen, memory_order_relaxed);
+	release(s);
+	for (unsigned i = 0; i < 300 && atomic_load_explicit(&s->gen, memory_order_acquire) == gen;
+	     i++)
+		cpu_relax();
+	hold(s);
+	if (atomic_load_explicit(&s->gen, memory_order_relaxed) == gen) {
+		s->sleepers++;
+		pthread_cond_wait(&s->changed, &s->lock);
+		s->sleepers--;
+	}
 }
 
 static void *work(void *arg)
@@ -206,7 +256,7 @@ static void *work(void *arg)
 				s->winner = -1;
 				break;
 			}
-			pthread_cond_wait(&s->changed, &s->lock); /* two workers only */
+			await(s); /* two workers only */
 			continue;
 		}
 		if (s->c->heap[0].exact) { /* nothing left, nor being bounded, beats it */
@@ -225,12 +275,83 @@ static void *work(void *arg)
 			keep(s, &part[i]);
 		s->working[w->me] = 0;
 		if (s->threads > 1)
-			pthread_cond_broadcast(&s->changed);
+			changed(s);
 	}
 	if (s->threads > 1)
-		pthread_cond_broadcast(&s->changed);
+		changed(s);
 	release(s);
 	return NULL;
+}
+
+/* The allocator's second worker, asleep between searches. */
+struct center_pool {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake, idle;
+	struct worker *job; /* the search it works on until done */
+	int quit;
+	pid_t pid; /* the process it runs in (a forked child has no such thread) */
+};
+
+static void *pool_main(void *arg)
+{
+	struct center_pool *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->job && !p->quit)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (p->quit)
+			break;
+		struct worker *w = p->job;
+		pthread_mutex_unlock(&p->lock);
+		work(w);
+		pthread_mutex_lock(&p->lock);
+		p->job = NULL;
+		pthread_cond_signal(&p->idle);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* The pool, started on first use; NULL when no thread could start. */
+static struct center_pool *pool_get(struct center *c)
+{
+	if (c->pool && c->pool->pid != getpid())
+		c->pool = NULL; /* inherited by fork: its thread is not here (left as it is) */
+	if (c->pool)
+		return c->pool;
+	struct center_pool *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	pthread_cond_init(&p->idle, NULL);
+	p->pid = getpid();
+	if (pthread_create(&p->thread, NULL, pool_main, p)) {
+		pthread_cond_destroy(&p->idle);
+		pthread_cond_destroy(&p->wake);
+		pthread_mutex_destroy(&p->lock);
+		free(p);
+		return NULL;
+	}
+	return c->pool = p;
+}
+
+void center_pool_free(struct center *c)
+{
+	struct center_pool *p = c->pool;
+	if (!p || p->pid != getpid()) /* none, or inherited by fork (no thread here) */
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->quit = 1;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	pthread_cond_destroy(&p->idle);
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+	c->pool = NULL;
 }
 
 int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
@@ -252,21 +373,25 @@ int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2
 		return -1;
 	heap_push(c->heap, &s.len, &root);
 	struct worker w[2] = {{&s, ctx, 0}, {&s, ctx2, 1}};
-	pthread_t helper;
-	if (s.threads > 1) {
-		pthread_mutex_init(&s.lock, NULL);
-		pthread_cond_init(&s.changed, NULL);
-		if (pthread_create(&helper, NULL, work, &w[1]))
-			s.threads = 1; /* no second thread: the same search on one */
+	struct center_pool *p = s.threads > 1 ? pool_get(c) : NULL;
+	if (!p) {
+		s.threads = 1; /* no second thread: the same search on one */
+		work(&w[0]);
+		return s.winner;
 	}
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.changed, NULL);
+	atomic_init(&s.gen, 0);
+	pthread_mutex_lock(&p->lock);
+	p->job = &w[1];
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
 	work(&w[0]);
-	if (s.threads > 1) {
-		pthread_join(helper, NULL);
-		pthread_cond_destroy(&s.changed);
-		pthread_mutex_destroy(&s.lock);
-	} else if (ctx2) {
-		pthread_cond_destroy(&s.changed);
-		pthread_mutex_destroy(&s.lock);
-	}
+	pthread_mutex_lock(&p->lock);
+	while (p->job)
+		pthread_cond_wait(&p->idle, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	pthread_cond_destroy(&s.changed);
+	pthread_mutex_destroy(&s.lock);
 	return s.winner;
 }
