@@ -280,6 +280,22 @@ static void test_random_states(void)
 	gsl_rng_free(rng);
 }
 
+/* Releases the nodes of a random one of jobs placed so far (owner: each
+ * node's job, -1 when free) in the rig and in the n allocators a. */
+static void release_random(struct rig *g, gsl_rng *rng, int *owner, int jobs, int *nodes,
+                           struct js_alloc **a, int n)
+{
+	int job = (int)gsl_rng_uniform_int(rng, (unsigned long)jobs), nn = 0;
+	for (int v = 0; v < g->n; v++)
+		if (owner[v] == job) {
+			nodes[nn++] = v;
+			owner[v] = -1;
+			g->busy[v] = 0;
+		}
+	for (int i = 0; i < n; i++)
+		js_alloc_release(a[i], nodes, nn);
+}
+
 /* One allocator per kind through placements and releases (the tables are
  * brought up to date, not rebuilt), then a clone and a copy of it. */
 static void test_sequences(void)
@@ -312,16 +328,7 @@ static void test_sequences(void)
 				}
 				jobs++;
 			} else if (jobs > 0) {
-				int job = (int)gsl_rng_uniform_int(rng, (unsigned long)jobs),
-				    nn = 0;
-				for (int v = 0; v < g.n; v++)
-					if (owner[v] == job) {
-						nodes[nn++] = v;
-						owner[v] = -1;
-						g.busy[v] = 0;
-					}
-				for (int i = 0; i < 3; i++)
-					js_alloc_release(g.a[i], nodes, nn);
+				release_random(&g, rng, owner, jobs, nodes, g.a, 3);
 			}
 		}
 		int nfree = 0;
@@ -574,17 +581,7 @@ static void test_two_threads(void)
 					}
 					jobs++;
 				} else if (jobs > 0) {
-					int job =
-					        (int)gsl_rng_uniform_int(rng, (unsigned long)jobs),
-					    nn = 0;
-					for (int v = 0; v < g.n; v++)
-						if (owner[v] == job) {
-							nodes[nn++] = v;
-							owner[v] = -1;
-							g.busy[v] = 0;
-						}
-					for (int i = 0; i < 2; i++)
-						js_alloc_release(a[i], nodes, nn);
+					release_random(&g, rng, owner, jobs, nodes, a, 2);
 				}
 			}
 			free(owner);
