@@ -48,12 +48,14 @@ const struct cmn_param_def flit_param_defs[] = {
      "cycles: link_delay and node_link_delay, a flit per cycle; platform: each link's "
      "latency in cycles and bandwidth (slower links take a flit every few cycles; "
      "deeper buffers keep their rate): wide-area links as long pipelines"},
-    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive|random",
+    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive|random|fsin",
      "deterministic: the machine's routes (dimension order, d-mod-k on trees); random: "
      "k-ary n-trees, an up link drawn at random at each up hop (BookSim's nca_fattree), "
      "down deterministic; adaptive: "
      "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
-     "deterministic"},
+     "deterministic; fsin: k-ary n-trees, INSEE's (FSIN's check_rr_fattree_adaptive): at "
+     "every hop, of the VCs of the links one hop closer (every up link, or the one down), "
+     "the one whose downstream queue holds the fewest flits, ties drawn at each request"},
     {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|partition|bubble|none",
      "tori: dateline virtual-channel classes (the upper half of the VCs once a packet has "
      "crossed its ring's wraparound link; needs vcs >= 2), partition (BookSim's "
@@ -116,9 +118,11 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
 	p->vc_pipeline = strcmp(cmn_params_str(cp, "pipeline"), "packet") == 0;
 	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
-	p->adaptive = strcmp(cmn_params_str(cp, "routing"), "adaptive") == 0 ? 1
-	              : strcmp(cmn_params_str(cp, "routing"), "random") == 0 ? 2
-	                                                                     : 0;
+	const char *routing = cmn_params_str(cp, "routing");
+	p->adaptive = strcmp(routing, "adaptive") == 0 ? 1
+	              : strcmp(routing, "random") == 0 ? 2
+	              : strcmp(routing, "fsin") == 0   ? 3
+	                                               : 0;
 	p->platform_links = strcmp(cmn_params_str(cp, "links"), "platform") == 0;
 	const char *al = cmn_params_str(cp, "alloc");
 	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
@@ -258,7 +262,9 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
 		                   "choices, deadlock-free there)%s, not %s",
-		                   n->p.adaptive == 2 ? "random" : "adaptive",
+		                   n->p.adaptive == 2   ? "random"
+		                   : n->p.adaptive == 3 ? "fsin"
+		                                        : "adaptive",
 		                   n->p.adaptive == 2 ? " and plain tori (dimension order, ties "
 		                                        "either way)"
 		                                      : "",

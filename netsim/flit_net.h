@@ -69,7 +69,8 @@ struct flit_params {
 	enum flit_alloc { FLIT_ALLOC_RR, FLIT_ALLOC_OUTPUT, FLIT_ALLOC_ISLIP } alloc;
 	int hold_packet;    /* output and islip allocation: an output kept for a packet */
 	int adaptive;       /* k-ary n-trees, at each up hop: 1 the least occupied up link,
-	                       2 one drawn at random (fixed once the head asks) */
+	                       2 one drawn at random (fixed once the head asks), 3 FSIN's
+	                       choice of link and VC (the least occupied downstream queue) */
 	int platform_links; /* each link's latency and bandwidth from the machine */
 	int dateline;       /* tori: VCs in two classes, the upper one after the wrap link */
 	int bubble;         /* tori: bubble flow control (cut-through; INSEE's default) */

@@ -2,6 +2,7 @@
  * (its packet's next link, adaptive on trees), VC classes and free VCs,
  * switch allocation (rr, output, islip) and the sending of a flit with its
  * credit back upstream. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -198,6 +199,44 @@ static int random_next(struct flit_net *n, int x, int t)
 	return cand[pick < nc ? pick : nc - 1];
 }
 
+/* INSEE's routing on k-ary n-trees (FSIN's check_rr_fattree_adaptive with
+ * min_queue_occupation, on every hop: up, down and from the node): of the
+ * VCs of x's out links one hop closer to node t, the one whose downstream
+ * queue holds the fewest flits (its buffer less the credits), ties drawn
+ * afresh at each request; as in FSIN's list, the first queue found at the
+ * least occupation counts twice in the draw. Returns the VC, or -1 when it
+ * cannot take the packet now (the head asks again next cycle); *outp: its
+ * link (-1: none closer, the packet is at its node). */
+static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *outp)
+{
+	enum { MAXC = 256 };
+	int first = n->out_first[x], no = n->out_first[x + 1] - first, V = n->p.vcs;
+	int least = INT_MAX, nc = 0, cl[MAXC], cv[MAXC];
+	for (int i = 0; i < no; i++) {
+		int l = n->outl[first + i];
+		if (!closer(n, x, l, q->dst))
+			continue;
+		for (int v = 0; v < V; v++) {
+			int occ = n->lcap[l] - n->credits[l * V + v];
+			if (occ < least) { /* FSIN: nm = 1 with this queue, then added again */
+				least = occ;
+				nc = 0;
+				cl[nc] = l, cv[nc++] = v;
+			}
+			if (occ == least && nc < MAXC)
+				cl[nc] = l, cv[nc++] = v;
+		}
+	}
+	if (!nc) {
+		*outp = -1;
+		return -1;
+	}
+	int pick = (int)(cmn_hash_unit(0x5eed + 2, n->draws++) * nc);
+	pick = pick < nc ? pick : nc - 1;
+	*outp = cl[pick];
+	return vc_takable(n, cl[pick], cv[pick], q->len) ? cv[pick] : -1;
+}
+
 enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
 
 /* Whether link l is slower than a flit a cycle and still busy with its
@@ -226,8 +265,11 @@ static int request(struct flit_net *n, int x, size_t g)
 	}
 	const struct flit *f = &c->f[c->first];
 	struct packet *q = &n->pk[f->pkt];
-	int h = f->hop + 1, out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
-	if (h < q->nhops && h >= q->decided && n->p.adaptive == 2) { /* random: drawn once */
+	int h = f->hop + 1, out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1, fsin_w = -1;
+	if (h < q->nhops && h >= q->decided && n->p.adaptive == 3) { /* fsin: link and VC */
+		fsin_w = fsin_next(n, q, x, &out);
+		c->pick = out;
+	} else if (h < q->nhops && h >= q->decided && n->p.adaptive == 2) { /* random: drawn once */
 		out = pk_route(n, f->pkt)[h] = random_next(n, x, q->dst);
 		q->decided = h + 1;
 	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
@@ -243,7 +285,7 @@ static int request(struct flit_net *n, int x, size_t g)
 	}
 	if (slow_link_busy(n, out))
 		return -1;
-	int w = c->want = free_vc(n, q, c->v, out);
+	int w = c->want = n->p.adaptive == 3 ? fsin_w : free_vc(n, q, c->v, out);
 	c->pick = out;
 	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
 }

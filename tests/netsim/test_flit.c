@@ -628,8 +628,9 @@ static void test_bad_packets(void)
 
 /* Presets: their zero-load latencies are the reference simulators' closed
  * forms (BookSim 7 + 5H over H router hops on meshes and trees, 2-cycle
- * links on tori; INSEE H + P - 1), explicit keys win over a preset, and
- * unknown or conflicting presets are refused. */
+ * links on tori; INSEE H + P - 1, and on trees, whose nodes are a link
+ * away from their switches, H + 2 + P - 1), explicit keys win over a
+ * preset, and unknown or conflicting presets are refused. */
 static void test_presets(void)
 {
 	static const char *const specs[] = {"mesh:dims=8x8", "kary-ntree:k=4,n=3",
@@ -655,7 +656,8 @@ static void test_presets(void)
 				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
 				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
 				int H = plat_route(m, a, b, route) - 2; /* router hops */
-				long want = ps ? H + P - 1 : 7L + (s == 2 ? 6 : 5) * H;
+				long want =
+				    ps ? H + (s == 1 ? 2 : 0) + P - 1 : 7L + (s == 2 ? 6 : 5) * H;
 				CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, want);
 			}
 			flit_net_destroy(n);

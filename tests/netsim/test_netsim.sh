@@ -198,6 +198,16 @@ for pl in "4 0.4 30.05" "1 0.35 8.14"; do
 		python3 -c "import sys; l = float(open(sys.argv[1]).read().splitlines()[-1].split(',')[-9]); sys.exit(0 if abs(l / float(sys.argv[2]) - 1) < 0.05 else 1)" "$T/in.csv" "$3" &&
 		ok "--preset insee: $1-phit packets at $2 within 5% of INSEE's $3 cycles" || ko "--preset insee, $1-phit at $2: $(tail -1 "$T/in.csv")"
 done
+# on k-ary n-trees (node links, FSIN's routing: routing=fsin) against FSIN
+# built from navaridas/insee (fattree_4_3, nchan=2, tql=4, uniform): 1-phit
+# packets at 0.3 (6.09 cycles) and 4-phit at 0.5 (15.05) and 0.7 (26.17),
+# each within 5%; without routing=fsin and the node links it gave 3.85 at 0.3
+for pl in "1 0.3 6.09" "4 0.5 15.05" "4 0.7 26.17"; do
+	set -- $pl
+	"$NS" --traffic uniform --machine kary-ntree:k=4,n=3 --preset insee --packet $1 --load $2 --cycles 100000 --quiet --synth-out "$T/in.csv" &&
+		python3 -c "import sys; l = float(open(sys.argv[1]).read().splitlines()[-1].split(',')[-9]); sys.exit(0 if abs(l / float(sys.argv[2]) - 1) < 0.05 else 1)" "$T/in.csv" "$3" &&
+		ok "--preset insee, 4-ary 3-tree: $1-phit packets at $2 within 5% of FSIN's $3 cycles" || ko "--preset insee tree, $1-phit at $2: $(tail -1 "$T/in.csv")"
+done
 "$NS" --traffic uniform --machine mesh:dims=4x4 --preset bookism 2> "$T/err"
 [ $? -eq 2 ] && grep -q "unknown flit engine preset 'bookism' (known: booksim, insee)" "$T/err" &&
 	ok "--preset: an unknown preset, exit 2" || ko "--preset bookism: $(cat "$T/err")"
