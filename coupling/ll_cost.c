@@ -90,7 +90,8 @@ static int profiles_of(const struct cpl_profiles *pr, const struct js_workload *
 }
 
 int cpl_ll_cost_of(const struct cpl_profiles *pr, const struct plat_machine *m,
-                   const struct js_workload *w, struct cpl_ll_cost *c, struct cmn_err *e)
+                   const struct js_workload *w, int workers, struct cpl_ll_cost *c,
+                   struct cmn_err *e)
 {
 	struct prof *p;
 	int np;
@@ -131,9 +132,12 @@ int cpl_ll_cost_of(const struct cpl_profiles *pr, const struct plat_machine *m,
 		room -= take * p[i].ranks;
 	}
 	c->spare = kept < CPL_LL_SPARE_BYTES ? kept : CPL_LL_SPARE_BYTES;
+	if (workers > 0)
+		c->ahead = (kept < CPL_LL_AHEAD_BYTES ? kept : CPL_LL_AHEAD_BYTES) +
+		           workers * c->transient;
 	c->base = CPL_LL_BASE_BYTES + CPL_LL_PER_NODE_BYTES * m->nodes +
 	          CPL_LL_PER_JOB_BYTES * (double)w->n;
-	c->total = c->running + c->transient + c->spare + c->base;
+	c->total = c->running + c->transient + c->spare + c->ahead + c->base;
 	free(p);
 	return 0;
 }
@@ -144,10 +148,11 @@ void cpl_ll_cost_print(const struct cpl_ll_cost *c, const struct cpl_profiles *p
 	fprintf(f,
 	        "linkload: estimate: %zu jobs, %d profiles; memory peak up to %.0f MB "
 	        "(max_memory %g): running jobs %.1f MB (up to %.4g at once on %d nodes), "
-	        "a job's start %.1f MB, kept traffics %.1f MB, process and records %.1f MB; "
+	        "a job's start %.1f MB, kept traffics %.1f MB, profiles ahead %.1f MB, process "
+	        "and records %.1f MB; "
 	        "the largest job %" PRIu64 ", %s on %d ranks, %.4g flows one by one%s, %.1f MB\n",
 	        c->njobs, c->profiles, c->total / MB, max_mb, c->running / MB, c->at_once, c->nodes,
-	        c->transient / MB, c->spare / MB, c->base / MB, c->big_id,
+	        c->transient / MB, c->spare / MB, c->ahead / MB, c->base / MB, c->big_id,
 	        c->njobs ? cpl_profiles_name(pr, c->big_kernel) : "-", c->big_ranks, c->big_flows,
 	        c->big_grouped ? " (all-pairs sets in aggregate)" : "", c->big_bytes / MB);
 }

@@ -11,7 +11,9 @@
  * fractional knapsack by bytes per node, an upper bound of any such set),
  * + the largest transient of one job start (its traffic being generated;
  * its reference placement's flows come and go before its own) + the
- * traffics kept without users (up to 64 MB) + the process, machine and job records. The per-item
+ * traffics kept without users (up to 64 MB) + with workers computing
+ * profiles ahead (ll_ahead.h), their budget (64 MB) and a transient each +
+ * the process, machine and job records. The per-item
  * sizes are measured ones with margin (test_linkload_cost.sh compares measured peaks), so the bound
  * is an estimate with margin, not a proof; resized jobs are counted at their submitted size. */
 #ifndef CPL_LL_COST_H
@@ -49,6 +51,7 @@
 #define CPL_LL_GEN_RANK_BYTES  128.0
 #define CPL_LL_GEN_PAIR_BYTES  64.0
 #define CPL_LL_SPARE_BYTES     (64.0 * 1024 * 1024)
+#define CPL_LL_AHEAD_BYTES     (64.0 * 1024 * 1024)
 #define CPL_LL_BASE_BYTES      (40.0 * 1024 * 1024)
 #define CPL_LL_PER_NODE_BYTES  1024.0
 #define CPL_LL_PER_JOB_BYTES   512.0
@@ -56,7 +59,7 @@
 
 struct cpl_ll_cost {
 	double total; /* bytes: the sum of the following */
-	double running, transient, spare, base;
+	double running, transient, spare, ahead, base;
 	size_t njobs;
 	int profiles; /* distinct (kernel, ranks) */
 	int nodes, tree;
@@ -68,9 +71,11 @@ struct cpl_ll_cost {
 	int big_grouped; /* some of its pairs counted in aggregate */
 };
 
-/* The bound for workload w on machine m with profiles pr; 0 or CMN_ENOMEM. */
+/* The bound for workload w on machine m with profiles pr, workers
+ * computing profiles ahead; 0 or CMN_ENOMEM. */
 int cpl_ll_cost_of(const struct cpl_profiles *pr, const struct plat_machine *m,
-                   const struct js_workload *w, struct cpl_ll_cost *c, struct cmn_err *e);
+                   const struct js_workload *w, int workers, struct cpl_ll_cost *c,
+                   struct cmn_err *e);
 /* The estimate, one line. */
 void cpl_ll_cost_print(const struct cpl_ll_cost *c, const struct cpl_profiles *pr, double max_mb,
                        FILE *f);

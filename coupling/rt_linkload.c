@@ -4,10 +4,11 @@
  * iteration alone on the reference placement (nodes 0..n-1: contiguous).
  * Its work is its log run time (the run time at the reference placement).
  * Profiles: jobprof.h ("none", without communication, has rate 1).
- * A (kernel, rank count)'s traffic (traffic.h) is computed when a job first
- * needs it and kept while running jobs use it, plus the most recently used
- * others up to a memory budget; its t_ref is kept for good (computed apart
- * from the running jobs, whose clusters stay). A job's flows are routed
+ * A (kernel, rank count)'s traffic (traffic.h) and t_ref are computed ahead
+ * by workers (threads > 1: ll_ahead.h, in the jobs' order) or when a job
+ * first needs them; the traffic is kept while running jobs use it, plus
+ * the most recently used others up to a memory budget; its t_ref is kept
+ * for good (computed apart from the running jobs, whose clusters stay). A job's flows are routed
  * when it starts (again after a move) and dropped when it ends. Before
  * the run, estimate() bounds its memory from the workload and the machine
  * (ll_cost.h) and refuses a run past max_memory. */
@@ -21,6 +22,7 @@
 #include "../jobsched/runtime.h"
 #include "jobprof.h"
 #include "linkload.h"
+#include "ll_ahead.h"
 #include "ll_cost.h"
 
 /* Memory that traffics no running job uses may keep (bytes). */
@@ -29,6 +31,9 @@
 static const struct cmn_param_def ll_params[] = {
     CPL_PROFILE_PARAMS,
     CPL_LL_LIMIT_PARAM,
+    {"threads", CMN_PT_INT, "2", 1, 64, NULL,
+     "threads: the model's own and workers that compute the profiles the jobs will need "
+     "ahead (1: none; the results are the same)"},
     {NULL},
 };
 
@@ -43,6 +48,8 @@ struct cached {
 struct linkload {
 	struct cpl_profiles *prof;
 	double max_mb; /* max_memory (0: none) */
+	int threads;
+	struct ll_ahead *ahead; /* the profiles computed ahead, with threads > 1 */
 	struct cached *cache;
 	int ncache, capcache;
 	long clock;
@@ -69,6 +76,7 @@ static int ll_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 		return e->code;
 	}
 	l->max_mb = cmn_params_num(p, "max_memory");
+	l->threads = (int)cmn_params_num(p, "threads");
 	*self = l;
 	return 0;
 }
@@ -79,7 +87,7 @@ static int ll_estimate(void *self, const struct plat_machine *m, const struct js
 {
 	struct linkload *l = self;
 	struct cpl_ll_cost c;
-	if (cpl_ll_cost_of(l->prof, m, w, &c, e))
+	if (cpl_ll_cost_of(l->prof, m, w, l->threads - 1, &c, e))
 		return e->code;
 	if (notes)
 		cpl_ll_cost_print(&c, l->prof, l->max_mb, notes);
@@ -89,6 +97,7 @@ static int ll_estimate(void *self, const struct plat_machine *m, const struct js
 static void ll_destroy(void *self)
 {
 	struct linkload *l = self;
+	ll_ahead_destroy(l->ahead);
 	for (int i = 0; i < l->nwith; i++)
 		cpl_flows_free(l->flows[l->with_flows[i]]);
 	free(l->flows), free(l->entry), free(l->built_moves), free(l->running);
@@ -107,13 +116,6 @@ static int kernel_of(const struct linkload *l, const struct js_sim *sim, int j)
 	return cpl_profiles_of(l->prof, js_sim_job(sim, j), j);
 }
 
-static double traffic_bytes(const struct cpl_traffic *t)
-{
-	double n = t->nranks, nnz = (double)t->row[t->nranks];
-	return n * sizeof(double) * (t->all_row ? 4 : 1) + (n + 1) * sizeof(long) +
-	       nnz * (sizeof(int) + sizeof(double));
-}
-
 /* Drops the least recently used traffics without users while they take
  * more than the budget. */
 static void trim(struct linkload *l)
@@ -129,26 +131,6 @@ static void trim(struct linkload *l)
 		cpl_traffic_free(&l->cache[old].tr);
 		l->spare -= l->cache[old].bytes;
 	}
-}
-
-/* The time of traffic t alone on nodes 0..n-1. */
-static int reference_time(struct linkload *l, const struct cpl_traffic *t, double *t_ref,
-                          struct cmn_err *e)
-{
-	int n = t->nranks, *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
-	if (!ref)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int r = 0; r < n; r++)
-		ref[r] = r;
-	struct cpl_job_load alone = {n, ref, t};
-	struct cpl_job_flows *f;
-	int rc = cpl_flows_build(l->m, &alone, &f, e);
-	if (!rc) {
-		rc = cpl_linkload_run(l->ll_ref, &f, 1, t_ref, e);
-		cpl_flows_free(f);
-	}
-	free(ref);
-	return rc;
 }
 
 /* The index of the cache entry of kernel k on n ranks, its traffic held
@@ -177,17 +159,16 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 	c->used = ++l->clock;
 	if (c->tr.flops)
 		return i;
-	if (cpl_traffic_profile(l->prof, k, n, &c->tr, e))
+	int again = !isnan(c->t_ref),
+	    got = l->ahead && !again ? ll_ahead_take(l->ahead, k, n, &c->tr, &c->t_ref, e) : 0;
+	if (got < 0 || (!got && ll_ahead_profile(l->prof, l->m, l->ll_ref, k, n, &c->tr,
+	                                         again ? NULL : &c->t_ref, e)))
 		return -1;
 	l->profiles++;
-	l->again += !isnan(c->t_ref);
-	if (isnan(c->t_ref) && reference_time(l, &c->tr, &c->t_ref, e)) {
-		cpl_traffic_free(&c->tr);
-		return -1;
-	}
+	l->again += again;
 	if (i == l->ncache)
 		l->ncache++;
-	c->bytes = traffic_bytes(&c->tr);
+	c->bytes = ll_ahead_bytes(&c->tr);
 	if (!c->users)
 		l->spare += c->bytes;
 	return i;
@@ -216,6 +197,28 @@ static void forget(struct linkload *l, int j)
 		}
 }
 
+/* The workers that compute the profiles of the jobs that can run, in
+ * the order of the jobs (submission: about that of their starts). */
+static int ahead(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
+{
+	size_t n = js_sim_njobs(sim), m = 0;
+	int *kernel = malloc((n ? n : 1) * sizeof *kernel),
+	    *ranks = malloc((n ? n : 1) * sizeof *ranks);
+	int rc = !kernel || !ranks ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
+	for (size_t j = 0; !rc && j < n; j++) {
+		int size = js_sim_job(sim, (int)j)->size;
+		if (size >= 1 && size <= l->m->nodes) {
+			kernel[m] = kernel_of(l, sim, (int)j);
+			ranks[m++] = size;
+		}
+	}
+	if (!rc)
+		rc = ll_ahead_create(l->prof, l->m, l->threads - 1, kernel, ranks, m,
+		                     CPL_LL_AHEAD_BYTES, &l->ahead, e);
+	free(kernel), free(ranks);
+	return rc;
+}
+
 static int setup(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
 {
 	l->m = js_sim_machine(sim);
@@ -235,7 +238,7 @@ static int setup(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < n; j++)
 		l->entry[j] = -1;
-	return 0;
+	return l->threads > 1 ? ahead(l, sim, e) : 0;
 }
 
 /* Running job j's flows, built when it has none (or moved). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cosim with the linkload model: a profile without communication gives the
 # log's run times exactly; communication-heavy profiles sharing links slow
-# jobs down; same inputs, same outputs; jobsched does not offer the model.
+# jobs down; same inputs, same outputs (with any number of threads);
+# jobsched does not offer the model.
 # Usage: test_cosim.sh BIN_DIR
 set -u
 B="$1"
@@ -33,6 +34,23 @@ sys.exit(0 if 0 < float(r["mean_effective_speedup"]) < 1 else 1)
 PY
 "$B/cosim" $W --runtime linkload:kernels=is --jobs-out "$T/is2.csv" && cmp -s "$T/is.csv" "$T/is2.csv" &&
 	ok "same inputs, same outputs" || ko "same inputs, same outputs"
+# profiles computed ahead by workers (threads=2, the default) or by the
+# model alone: the same jobs to the last bit, every kernel
+"$B/cosim" $W --runtime linkload:kernels=cg/mg/ft/is,class=S --jobs-out "$T/t2.csv"
+for t in 1 4; do
+	"$B/cosim" $W --runtime linkload:kernels=cg/mg/ft/is,class=S,threads=$t --jobs-out "$T/t$t.csv" &&
+		cmp -s "$T/t2.csv" "$T/t$t.csv" &&
+		ok "threads=$t: the same jobs as threads=2" || ko "threads=$t: the same jobs as threads=2"
+done
+# ... and the same error when a job's profile fails (lu refuses some sizes)
+for t in 1 2; do
+	"$B/cosim" --synthetic dq:jobs=20,n1=20,n2=40,mean_run=600 --machine kary-ntree:k=4,n=3 \
+		--runtime linkload:kernels=lu,class=S,threads=$t --quiet > /dev/null 2> "$T/lu$t.err"
+	echo "exit $?" >> "$T/lu$t.err"
+done
+grep -q "^cosim: job 15: lu.S.26: 26 ranks" "$T/lu1.err" && cmp -s "$T/lu1.err" "$T/lu2.err" &&
+	ok "a failing profile: the same error with threads=2 as alone" ||
+	ko "a failing profile: the same error with threads=2 as alone"
 # a map file: the synthetic jobs' executable number is -1
 printf -- '# every synthetic job\n-1 none\n' > "$T/map.txt"
 "$B/cosim" $W --runtime "linkload:kernels=is,map=$T/map.txt" --jobs-out "$T/map.csv" &&

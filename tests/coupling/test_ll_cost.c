@@ -34,7 +34,8 @@ static struct js_workload *jobs(const int *size, int n)
 	return w;
 }
 
-static struct cpl_ll_cost cost_of(const char *kvs, const char *machine, const int *size, int n)
+static struct cpl_ll_cost cost_with(const char *kvs, const char *machine, const int *size, int n,
+                                    int workers)
 {
 	struct cpl_profiles *pr = cpl_test_profiles(kvs);
 	struct plat_machine *m;
@@ -42,11 +43,16 @@ static struct cpl_ll_cost cost_of(const char *kvs, const char *machine, const in
 	CU_ASSERT_FATAL(plat_machine_create(machine, &m, &e) == 0);
 	struct js_workload *w = jobs(size, n);
 	struct cpl_ll_cost c;
-	CU_ASSERT_FATAL(cpl_ll_cost_of(pr, m, w, &c, &e) == 0);
+	CU_ASSERT_FATAL(cpl_ll_cost_of(pr, m, w, workers, &c, &e) == 0);
 	js_workload_free(w);
 	plat_machine_destroy(m);
 	cpl_profiles_free(pr);
 	return c;
+}
+
+static struct cpl_ll_cost cost_of(const char *kvs, const char *machine, const int *size, int n)
+{
+	return cost_with(kvs, machine, size, n, 0);
 }
 
 static int near(double a, double b)
@@ -69,7 +75,12 @@ static void test_hand(void)
 	    near(c.base, CPL_LL_BASE_BYTES + 8 * CPL_LL_PER_NODE_BYTES + CPL_LL_PER_JOB_BYTES));
 	CU_ASSERT(near(c.total, c.running + c.transient + c.spare + c.base));
 	CU_ASSERT(c.at_once == 1 && c.profiles == 1 && c.big_flows == 8 && c.big_id == 1);
-	CU_ASSERT(!c.tree);
+	CU_ASSERT(!c.tree && c.ahead == 0);
+	/* two workers computing profiles ahead: the traffics they may hold and
+	 * a transient each */
+	struct cpl_ll_cost a = cost_with("kernels=cg", "flat:nodes=8", (int[]){4}, 1, 2);
+	CU_ASSERT(near(a.ahead, traffic + 2 * c.transient));
+	CU_ASSERT(near(a.total, c.total + a.ahead));
 }
 
 /* IS jobs of 4, 4, 4, 2 and 9 ranks on 8 flat nodes: IS on 4 ranks takes
