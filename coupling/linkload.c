@@ -116,8 +116,9 @@ void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats
 {
 	struct ll_fill_stats f;
 	ll_fill_stats(ll->fs, &f);
-	*s = (struct cpl_linkload_stats){ll->runs,       ll->computed, f.parts,    f.events,
-	                                 f.link_updates, f.settles,    f.replayed, f.redone};
+	*s =
+	    (struct cpl_linkload_stats){ll->runs,  ll->computed, f.parts,  f.events, f.link_updates,
+	                                f.settles, f.replayed,   f.redone, f.splits};
 }
 
 int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs, int n, double *t,

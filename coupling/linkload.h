@@ -26,8 +26,9 @@
  * freezes once. Each part keeps a record of the levels at which its flows
  * froze, and once jobs start or end only the parts whose flows freeze at
  * other levels are computed again, from the level where they change
- * (ll_fill.h): the others' records are replayed on the links they share
- * with those. The times are those of computing every
+ * (ll_fill.h; of a part of flows one by one, only those flows: ll_frag.c):
+ * the others' records are replayed on the links they share with those.
+ * The times are those of computing every
  * running job together, to the last bit. Equal to main's round-by-round
  * arithmetic to rounding (within 4e-14 relative on linkload_compare.sh's
  * cases). */
@@ -85,6 +86,7 @@ struct cpl_linkload_stats {
 	double settles;      /* parts that settled fills at an event */
 	double replayed;     /* recorded drops replayed */
 	double redone;       /* computations redone with every part */
+	double splits;       /* times flows of a part moved into its fragment */
 };
 void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s);
 

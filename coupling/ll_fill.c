@@ -28,6 +28,14 @@
  *    record keeps active past x, or
  *  - a live link whose filling at x its record holds does not fill there
  *    (checked before its drops at x are applied).
+ * A part of flows one by one is not computed whole then: only the flows
+ * of that link (active past x, or frozen at x) move into its fragment
+ * (ll_part.h's split; the drops of those flows taken out of its record),
+ * computed from x, the part replayed on without them; more flows join
+ * the fragment as the levels rise, and after the computation it goes back
+ * into the part, its drops into the part's record. (Of the flows such
+ * cascades reach, nine in ten change their rates; a whole part's, one in
+ * twenty.)
  * A record that cannot be followed (a link it says fills at x that does
  * not, once the part's drops there were applied) makes the computation
  * start again with every part computed: counted as redone. */
@@ -178,29 +186,39 @@ static int room_links(struct ll_fill *fs, long need)
 	return 0;
 }
 
-int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
+/* Room for one more part held, with n links more in the lists, and p's
+ * per-link arrays for its links from n0 on; 0 or -1 out of memory (p's
+ * arrays, when grown, keep what they held). */
+static int room_part(struct ll_fill *fs, struct ll_part *p, int n0)
 {
-	long capheld = fs->capheld, c2 = capheld, c3 = capheld;
+	long capheld = fs->capheld, c2 = capheld, c3 = capheld, n = p->nlinks - n0;
 	if (cmn_grow((void **)&fs->held, &fs->capheld, fs->nheld + 1, 64, sizeof *fs->held) ||
 	    cmn_grow((void **)&fs->div, &capheld, fs->capheld, 64, sizeof *fs->div) ||
 	    cmn_grow((void **)&fs->touched, &c2, fs->capheld, 64, sizeof *fs->touched) ||
 	    cmn_grow((void **)&fs->comp, &c3, fs->capheld, 64, sizeof *fs->comp) ||
-	    cmn_grow((void **)&fs->mb, &fs->capmb, fs->nmb + p->nlinks, 1024, sizeof *fs->mb) ||
-	    room_links(fs, fs->nu + p->nlinks))
+	    cmn_grow((void **)&fs->mb, &fs->capmb, fs->nmb + n, 1024, sizeof *fs->mb) ||
+	    room_links(fs, fs->nu + n))
 		return -1;
 	long cx = fs->capx;
 	if (cmn_grow((void **)&fs->sx, &cx, p->nlinks, 1024, sizeof *fs->sx) ||
 	    cmn_grow((void **)&fs->sby, &fs->capx, p->nlinks, 1024, sizeof *fs->sby))
 		return -1;
 	size_t z = (size_t)(p->nlinks ? p->nlinks : 1);
-	p->memb = malloc(z * sizeof *p->memb);
-	p->bound = calloc(z, 1);
-	if (!p->memb || !p->bound) {
-		free(p->memb), free(p->bound);
-		p->memb = NULL, p->bound = NULL;
+	int *memb = realloc(p->memb, z * sizeof *p->memb);
+	if (memb)
+		p->memb = memb;
+	unsigned char *bound = memb ? realloc(p->bound, z) : NULL;
+	if (!bound)
 		return -1;
-	}
-	for (int x = 0; x < p->nlinks; x++) {
+	p->bound = bound;
+	memset(bound + n0, 0, (size_t)n);
+	return 0;
+}
+
+/* Part p's links from x0 on listed (room made). */
+static void list(struct ll_fill *fs, struct ll_part *p, int x0)
+{
+	for (int x = x0; x < p->nlinks; x++) {
 		int id = p->links[x], u = fs->slot[id];
 		if (u < 0) {
 			u = fs->nfreeu ? fs->freeu[--fs->nfreeu] : (int)fs->nu++;
@@ -223,33 +241,72 @@ int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
 		p->at[x] = u;
 		p->memb[x] = q;
 	}
+}
+
+/* Part p on its links' lists and among the parts held (not yet computed);
+ * 0 or -1 out of memory (nothing held). */
+static int attach(struct ll_fill *fs, struct ll_part *p)
+{
+	if (room_part(fs, p, 0)) {
+		free(p->memb), free(p->bound);
+		p->memb = NULL, p->bound = NULL;
+		return -1;
+	}
+	list(fs, p, 0);
 	p->held = fs->nheld;
 	fs->held[fs->nheld++] = p;
-	fs->comp[fs->ncomp++] = p;
-	p->live = fs->run;
-	p->from = 0;
-	p->incl = 0;
 	p->diverged = 0;
 	p->replayed = -1;
 	p->touched = 0;
 	p->nlog = 0;
+	p->whole = 0;
+	p->parent = p->frags = p->next = NULL;
 	return 0;
+}
+
+int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
+{
+	if (attach(fs, p))
+		return -1;
+	fs->comp[fs->ncomp++] = p;
+	p->live = fs->run;
+	p->from = 0;
+	p->incl = 0;
+	return 0;
+}
+
+/* Part p's entry off link list x; whether the link is left with none. */
+static int unlist(struct ll_fill *fs, struct ll_part *p, int x)
+{
+	int u = p->at[x], q = p->memb[x];
+	struct memb *b = &fs->mb[q];
+	if (b->prev >= 0)
+		fs->mb[b->prev].next = b->next;
+	else
+		fs->head[u] = b->next;
+	if (b->next >= 0)
+		fs->mb[b->next].prev = b->prev;
+	b->next = fs->freemb;
+	fs->freemb = q;
+	return !--fs->refs[u];
+}
+
+/* Part p off the parts held. */
+static void unhold(struct ll_fill *fs, struct ll_part *p)
+{
+	free(p->memb), free(p->bound), free(p->hoff), free(p->hist), free(p->log);
+	p->memb = NULL, p->bound = NULL, p->hoff = NULL, p->hist = NULL, p->log = NULL;
+	p->nlog = p->caplog = 0;
+	struct ll_part *last = fs->held[--fs->nheld];
+	fs->held[p->held] = last;
+	last->held = p->held;
 }
 
 void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p)
 {
 	for (int x = 0; x < p->nlinks; x++) {
-		int u = p->at[x], q = p->memb[x];
-		struct memb *b = &fs->mb[q];
-		if (b->prev >= 0)
-			fs->mb[b->prev].next = b->next;
-		else
-			fs->head[u] = b->next;
-		if (b->next >= 0)
-			fs->mb[b->next].prev = b->prev;
-		b->next = fs->freemb;
-		fs->freemb = q;
-		if (!--fs->refs[u]) {
+		int u = p->at[x];
+		if (unlist(fs, p, x)) {
 			fs->slot[fs->l[u].id] = -1;
 			fs->freeu[fs->nfreeu++] = u;
 			fs->live[u] = 0;
@@ -260,12 +317,7 @@ void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p)
 			fs->start[fs->nstart++] = u;
 		}
 	}
-	free(p->memb), free(p->bound), free(p->hoff), free(p->hist), free(p->log);
-	p->memb = NULL, p->bound = NULL, p->hoff = NULL, p->hist = NULL, p->log = NULL;
-	p->nlog = p->caplog = 0;
-	struct ll_part *last = fs->held[--fs->nheld];
-	fs->held[p->held] = last;
-	last->held = p->held;
+	unhold(fs, p);
 }
 
 /* Link u's filling level after its state changed. */
@@ -313,19 +365,35 @@ static void finalize(struct ll_fill *fs, double x)
 	fs->nchanged = 0;
 }
 
-/* Part p to be computed from the current level. */
-static void diverge(struct ll_fill *fs, struct ll_part *p)
-{
-	if (p->diverged != fs->run) {
-		p->diverged = fs->run;
-		fs->div[fs->ndiv++] = p;
-	}
-}
-
 /* Whether p's recorded drops at level x were applied. */
 static int replayed_at(const struct ll_fill *fs, const struct ll_part *p, double x)
 {
 	return p->rrun == fs->run && p->replayed == x;
+}
+
+/* Part p to be computed from level x, because of its flows on local link
+ * i that its record keeps active past x (past) or freezes at x where the
+ * link does not fill: those flows split off when p can (and, for the
+ * latter, none of its drops at x was applied yet), else p whole. */
+static void diverge(struct ll_fill *fs, struct ll_part *p, int i, int past, double x)
+{
+	if (p->diverged != fs->run) {
+		p->diverged = fs->run;
+		p->whole = 0;
+		fs->div[fs->ndiv++] = p;
+	}
+	if (p->whole)
+		return;
+	if (p->ops->mark && (past || !replayed_at(fs, p, x)))
+		p->ops->mark(p, i, x, past);
+	else
+		p->whole = 1;
+}
+
+/* Whether p is to be computed whole from the current level. */
+static int whole(const struct ll_fill *fs, const struct ll_part *p)
+{
+	return p->diverged == fs->run && p->whole;
 }
 
 static long entries_end(const struct memb *b)
@@ -365,8 +433,8 @@ static void fill_link(struct ll_fill *fs, int u, double x)
 		if (p->live == fs->run) {
 			if (p->users[b->x] > 0) /* else nothing to freeze */
 				touch(fs, p, b->x, x);
-		} else if (b->cu > 0 && p->diverged != fs->run && after(b, x) > 0) {
-			diverge(fs, p);
+		} else if (b->cu > 0 && !whole(fs, p) && after(b, x) > 0) {
+			diverge(fs, p, b->x, 1, x);
 		}
 	}
 }
@@ -425,6 +493,8 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 	int u = p->at[b->x];
 	for (; b->cur < entries_end(b) && b->h[b->cur].level == x; b->cur++) {
 		long by = b->h[b->cur].by;
+		if (!by) /* its flows split off */
+			continue;
 		if (by < 0 && check) {
 			if (cmn_grow((void **)&fs->verify, &fs->capverify, fs->nverify + 1, 64,
 			             sizeof *fs->verify))
@@ -474,6 +544,8 @@ static void make_live(struct ll_fill *fs, int u, double x)
 		l->users += b->cu;
 		from += b->cur < b->h1 && b->h[b->cur].level < x;
 		for (; b->cur < b->h1 && b->h[b->cur].level < x; b->cur++) {
+			if (!b->h[b->cur].by)
+				continue;
 			if (ne == fs->capmerge && cmn_grow((void **)&fs->merge, &fs->capmerge,
 			                                   ne + 1, 256, sizeof *fs->merge)) {
 				fs->oom = 1;
@@ -539,6 +611,121 @@ static void go_live(struct ll_fill *fs, struct ll_part *p, double x)
 			touch(fs, p, i, x);
 }
 
+/* Part p's marked flows split off (p replayed on without them) and
+ * computed from level x; 0 when p is to be computed whole (its marks
+ * cleared) or out of memory. */
+static int split_live(struct ll_fill *fs, struct ll_part *p, double x)
+{
+	int n0 = 0;
+	const struct ll_moved *mv = NULL;
+	long nmv = 0;
+	struct ll_part *f = p->whole ? NULL : p->ops->split(p, p->frags, &n0, &mv, &nmv);
+	if (!f) {
+		if (p->ops->mark)
+			p->ops->mark(p, -1, x, 0);
+		return 0;
+	}
+	int fresh = !p->frags;
+	if (fresh) { /* p's fragment in the run, computed from x */
+		f->job = p->job;
+		f->parent = p;
+		p->frags = f;
+		f->memb = NULL, f->bound = NULL;
+	}
+	if (room_part(fs, f, n0)) { /* the run fails; the flows' counts back in p */
+		fs->oom = 1;
+		if (!fresh) { /* f without its links not listed, p with their counts */
+			for (int i = n0; i < f->nlinks; i++)
+				p->users0[f->px[i]] += f->users0[i];
+			f->nlinks = n0;
+			return 1;
+		}
+		p->frags = NULL;
+		p->ops->rejoin(p, f);
+		f->ops->destroy(f);
+		return 1;
+	}
+	list(fs, f, n0);
+	fs->stats.splits++;
+	if (fresh) {
+		f->held = fs->nheld;
+		fs->held[fs->nheld++] = f;
+		f->diverged = 0;
+		f->touched = 0;
+		f->whole = 0;
+		f->frags = f->next = NULL;
+		f->live = fs->run;
+		f->from = x;
+		f->incl = 0;
+		f->nlog = 0;
+		f->replayed = -1;
+		fs->comp[fs->ncomp++] = f;
+		fs->stats.parts++;
+	}
+	for (long k = 0; k < nmv; k++) { /* the moved flows out of p's entries */
+		int i = mv[k].x;
+		struct memb *b = &fs->mb[p->memb[f->px[i]]];
+		b->u0 -= mv[k].n;
+		b->cu -= mv[k].n;
+		if (i >= n0) /* a new link of f: its flows there are these */
+			fs->mb[f->memb[i]].cu = f->users0[i];
+	}
+	fs->fail |= ll_part_unrecord(p, f, mv, nmv) != 0;
+	for (int i = n0; i < f->nlinks; i++)
+		if (fs->live[f->at[i]] != fs->run)
+			make_live(fs, f->at[i], x);
+	for (long k = 0; k < nmv; k++) /* links filled at x: the moved flows freeze */
+		if (fs->filled[f->at[mv[k].x]] == x)
+			touch(fs, f, mv[k].x, x);
+	p->diverged = 0; /* replayed on */
+	return 1;
+}
+
+/* The fragments back into their parts (with their records when keep),
+ * and the parts listed as computed in their place. 0, or -1 out of
+ * memory (then the parts' records are wrong: the next computation
+ * computes every part). */
+static int rejoin_all(struct ll_fill *fs, int keep)
+{
+	int rc = 0;
+	long w = 0, np = 0;
+	for (long i = 0; i < fs->ncomp; i++) { /* the parts (div: free now) */
+		struct ll_part *f = fs->comp[i], *p = f->parent;
+		if (!p)
+			fs->comp[w++] = f;
+		else if (p->frags == f) /* its chain's head: once per part */
+			fs->div[np++] = p;
+	}
+	fs->ncomp = w;
+	for (long i = 0; i < np; i++) {
+		struct ll_part *p = fs->div[i];
+		if (keep && ll_part_rejoin_records(p))
+			rc = -1;
+		while (p->frags) {
+			struct ll_part *g = p->frags;
+			p->frags = g->next;
+			p->ops->rejoin(p, g);
+			for (int x = 0; x < g->nlinks; x++)
+				unlist(fs, g, x);
+			unhold(fs, g);
+			g->ops->destroy(g);
+		}
+		for (int x = 0; x < p->nlinks; x++) {
+			struct memb *b = &fs->mb[p->memb[x]];
+			b->h = p->hist;
+			b->h0 = p->hoff ? p->hoff[x] : 0;
+			b->h1 = p->hoff ? p->hoff[x + 1] : 0;
+			b->u0 = p->users0[x];
+		}
+		if (p->live != fs->run) {
+			p->live = fs->run;
+			fs->comp[fs->ncomp++] = p;
+		}
+	}
+	fs->ndiv = 0;
+	return rc;
+}
+
 /* Every event at level x: rounds of fills, the replayed drops due there
  * (after the checks of the parts' records), the parts to compute from x. */
 static void level(struct ll_fill *fs, double x)
@@ -561,15 +748,16 @@ static void level(struct ll_fill *fs, double x)
 		for (; fs->checked < fs->ndue; fs->checked++) { /* the fills they record happened */
 			const struct memb *b = &fs->mb[fs->due[fs->checked]];
 			struct ll_part *p = b->p;
-			if (p->live == fs->run || p->diverged == fs->run)
+			if (p->live == fs->run || whole(fs, p))
 				continue;
 			for (long i = b->cur; i < entries_end(b) && b->h[i].level == x; i++)
 				if (b->h[i].by < 0 && fs->filled[p->at[b->x]] != x)
-					diverge(fs, p);
+					diverge(fs, p, b->x, 0, x);
 		}
 		if (fs->ndiv) {
 			for (long i = 0; i < fs->ndiv; i++)
-				go_live(fs, fs->div[i], x);
+				if (!split_live(fs, fs->div[i], x))
+					go_live(fs, fs->div[i], x);
 			fs->ndiv = 0;
 			settle_touched(fs, x);
 			finalize(fs, x);
@@ -646,10 +834,12 @@ static int records(struct ll_fill *fs)
 			return -1;
 		for (int x = 0; p->hoff && x < p->nlinks; x++) {
 			long k = p->hoff[x];
-			while (k < p->hoff[x + 1] && (p->hist[k].level < p->from ||
-			                              (p->incl && p->hist[k].level == p->from)))
-				k++;
-			off[x + 1] = k - p->hoff[x];
+			long kept = 0;
+			for (; k < p->hoff[x + 1] && (p->hist[k].level < p->from ||
+			                              (p->incl && p->hist[k].level == p->from));
+			     k++)
+				kept += p->hist[k].by != 0;
+			off[x + 1] = kept;
 		}
 		for (long k = 0; k < p->nlog; k++)
 			off[p->log[k].x + 1]++;
@@ -665,8 +855,9 @@ static int records(struct ll_fill *fs)
 		for (int x = 0; x < p->nlinks; x++) {
 			fillp[x] = off[x];
 			for (long k = p->hoff ? p->hoff[x] : 0; p->hoff && k < p->hoff[x + 1]; k++)
-				if (p->hist[k].level < p->from ||
-				    (p->incl && p->hist[k].level == p->from))
+				if ((p->hist[k].level < p->from ||
+				     (p->incl && p->hist[k].level == p->from)) &&
+				    p->hist[k].by)
 					h[fillp[x]++] = p->hist[k];
 		}
 		for (long k = 0; k < p->nlog; k++)
@@ -717,12 +908,18 @@ int ll_fill_compute(struct ll_fill *fs)
 		}
 		if (fs->oom)
 			break;
-		if (!fs->fail)
-			return records(fs) ? fs->all = 1, -1 : 0;
+		if (!fs->fail) {
+			int rc = records(fs);
+			if (rejoin_all(fs, !rc) || rc)
+				return fs->all = 1, -1;
+			return 0;
+		}
+		rejoin_all(fs, 0);
 		fs->stats.redone++;
 		fs->fail = 0;
 		fs->all = 1;
 	}
+	rejoin_all(fs, 0);
 	fs->all = 1;
 	return -1;
 }

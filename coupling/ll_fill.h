@@ -27,6 +27,7 @@ struct ll_fill_stats {
 	double link_updates; /* links whose user counts changed at an event */
 	double settles;      /* parts that settled fills at an event */
 	double replayed;     /* recorded drops replayed */
+	double splits;       /* times flows of a part moved into its fragment */
 	double redone;       /* computations redone with every part (a record that
 	                        could not be followed) */
 };

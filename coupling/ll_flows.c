@@ -6,22 +6,7 @@
 #include <string.h>
 
 #include "linkload.h"
-#include "ll_part.h"
-
-struct flows {
-	struct ll_part base;
-	const struct plat_machine *m;
-	const int *nodes;
-	long nflows, ncross;
-	int *src, *dst; /* ranks */
-	double *bytes, *lat, *rate;
-	long *first; /* flow k's links: path[first[k] .. first[k + 1]) */
-	int *path;
-	long *lstart; /* local link x's flows: lflows[lstart[x] .. lstart[x + 1]) */
-	int *lflows;
-	long *drop; /* per local link: users lost this round */
-	int *pending, npending;
-};
+#include "ll_flows.h"
 
 static int add(void *ctx, int a, int b, double bytes)
 {
@@ -108,6 +93,8 @@ static void flows_rewind(struct ll_part *p, double level, int incl)
 	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
 	for (long k = 0; k < f->nflows; k++) {
 		double r = f->rate[k];
+		if (ll_flows_away(f, k))
+			continue;
 		if (r > level || (r == level && !incl))
 			f->rate[k] = 0;
 		else if (r > 0)
@@ -121,7 +108,7 @@ static void flows_fill(struct ll_part *p, int x, double level)
 	struct flows *f = (struct flows *)p;
 	for (long i = f->lstart[x]; i < f->lstart[x + 1]; i++) {
 		int k = f->lflows[i];
-		if (f->rate[k] > 0)
+		if (f->rate[k] > 0 || ll_flows_away(f, k))
 			continue;
 		f->rate[k] = level;
 		for (long j = f->first[k]; j < f->first[k + 1]; j++) {
@@ -133,23 +120,30 @@ static void flows_fill(struct ll_part *p, int x, double level)
 	}
 }
 
+int ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long *by)
+{
+	int n = *npending;
+	for (int i = 0; i < n; i++) {
+		x[i] = pending[i];
+		by[i] = drop[x[i]];
+		drop[x[i]] = 0;
+	}
+	*npending = 0;
+	return n;
+}
+
 static int flows_settle(struct ll_part *p, int *x, long *by)
 {
 	struct flows *f = (struct flows *)p;
-	int n = f->npending;
-	for (int i = 0; i < n; i++) {
-		x[i] = f->pending[i];
-		by[i] = f->drop[x[i]];
-		f->drop[x[i]] = 0;
-	}
-	f->npending = 0;
-	return n;
+	return ll_flows_pending(f->drop, f->pending, &f->npending, x, by);
 }
 
 static void flows_comm(const struct ll_part *p, double *comm)
 {
 	const struct flows *f = (const struct flows *)p;
 	for (long k = 0; k < f->nflows; k++) {
+		if (ll_flows_away(f, k))
+			continue;
 		double d = f->bytes[k] / f->rate[k] + f->lat[k];
 		if (d > comm[f->src[k]])
 			comm[f->src[k]] = d;
@@ -166,7 +160,7 @@ static void flows_destroy(struct ll_part *p)
 	ll_part_free(p);
 	free(f->src), free(f->dst), free(f->bytes), free(f->lat), free(f->rate), free(f->first);
 	free(f->path), free(f->lstart), free(f->lflows), free(f->drop);
-	free(f->pending);
+	free(f->pending), free(f->state), free(f->marked), free(f->rev);
 	free(f);
 }
 
@@ -174,7 +168,8 @@ static double flows_memory(const struct ll_part *p)
 {
 	const struct flows *f = (const struct flows *)p;
 	return sizeof *f +
-	       (double)f->nflows * (2 * sizeof(int) + 3 * sizeof(double) + sizeof(long)) +
+	       (double)f->nflows *
+	           (2 * sizeof(int) + 3 * sizeof(double) + sizeof(long) + (f->state ? 1 : 0)) +
 	       (double)f->ncross * 2 * sizeof(int) +
 	       (double)p->nlinks * (2 * sizeof(int) + 4 * sizeof(long));
 }
@@ -187,6 +182,9 @@ static const struct ll_part_ops flows_ops = {
     .comm = flows_comm,
     .destroy = flows_destroy,
     .memory = flows_memory,
+    .mark = ll_flows_mark,
+    .split = ll_flows_split,
+    .rejoin = ll_flows_rejoin,
 };
 
 /* The flows of a job split by source: per block of sources, the number

@@ -19,7 +19,9 @@
  * job: parts of 1, 8 or 32 sources are computed again less often after a
  * change (95 % of the flows of a part computed again keep their rates),
  * but cost more in the lists of parts on each link than they save (first
- * 300 and 600 jobs of the 18-ary 4-tree case: 20 % more CPU). */
+ * 300 and 600 jobs of the 18-ary 4-tree case: 20 % more CPU). A
+ * computation now takes only the flows it reaches out of a part, into the
+ * part's fragment (ll_frag.c). */
 #define FLOW_SOURCES INT_MAX
 
 struct finder {

@@ -11,6 +11,7 @@
 #include "../platforms/platform.h"
 
 struct ll_part;
+struct ll_moved;
 struct cpl_job_flows;
 
 /* Ranks from which a job's all-pairs patterns are counted in aggregate on
@@ -36,6 +37,24 @@ struct ll_part_ops {
 	void (*comm)(const struct ll_part *p, double *comm);
 	void (*destroy)(struct ll_part *p);
 	double (*memory)(const struct ll_part *p); /* bytes */
+	/* Optional (NULL: a part whose record cannot be followed is computed
+	 * whole). Marks p's flows on local link x whose rate in its last
+	 * computation is above level (past) or is level (!past); x < 0: no
+	 * flow marked. */
+	void (*mark)(struct ll_part *p, int x, double level, int past);
+	/* The marked flows moved out of p (its users0 without them) into
+	 * fragment f (NULL: a new one), where they are active (users, users0):
+	 * f returned, its links from *n0 on new (px: each link's index in p),
+	 * the moved flows' drops in p's last computation into *moved (*nmoved
+	 * of them, by f's link and level; valid until the next split). NULL
+	 * when none is marked or out of memory (nothing moved, no flow
+	 * marked). A fragment computes its flows from the level where they
+	 * moved, never replayed. */
+	struct ll_part *(*split)(struct ll_part *p, struct ll_part *f, int *n0,
+	                         const struct ll_moved **moved, long *nmoved);
+	/* Fragment f's flows back into p with the rates f computed (users0
+	 * with them); f is then the caller's to destroy. */
+	void (*rejoin)(struct ll_part *p, const struct ll_part *f);
 };
 
 /* A drop of a part's active flows on one of its links in a computation:
@@ -44,6 +63,14 @@ struct ll_part_ops {
 struct ll_drop {
 	double level;
 	long by;
+};
+
+/* Flows moved into a fragment (ll_part_ops' split): n of them that froze
+ * at level on its local link x in the last computation. */
+struct ll_moved {
+	int x;
+	double level;
+	long n;
 };
 
 struct ll_part {
@@ -73,6 +100,11 @@ struct ll_part {
 	/* during a computation: its new drops, in order */
 	struct ll_logged *log;
 	long nlog, caplog;
+	int whole; /* to be computed whole from the current level */
+	/* in a computation, a fragment split off a part (ll_fill.c): that part
+	 * and each of its links' index there; a part's fragments, chained */
+	struct ll_part *parent, *frags, *next;
+	int *px;
 };
 
 /* The link arrays of a part of n links (links, users, users0, at); 0 or
@@ -80,6 +112,15 @@ struct ll_part {
 int ll_part_links(struct ll_part *p, int n);
 /* Frees what ll_part_links and a computation gave p (not p). */
 void ll_part_free(struct ll_part *p);
+/* The drops of flows moved into fragment f (n of them, split's) taken out
+ * of p's record, at f's links' indices in p (px); entries left with no
+ * drop stay, by 0. Returns the drops p's record did not hold (0 unless it
+ * was wrong). */
+long ll_part_unrecord(struct ll_part *p, const struct ll_part *f, const struct ll_moved *m, long n);
+/* p's record merged with those of its fragments (p->frags): per link, by
+ * level, drops at one level summed (a fill's, negative, when one was);
+ * entries with no drop left out. 0, or -1 out of memory (p unchanged). */
+int ll_part_rejoin_records(struct ll_part *p);
 
 /* The flows one by one, a part per block of per sources (none without
  * flows): *out an array of *n parts; 0 or -1 out of memory (nothing

@@ -337,13 +337,13 @@ static void ll_report(void *self, FILE *f)
 	struct cpl_linkload_stats s = {0};
 	if (l->ll)
 		cpl_linkload_stats(l->ll, &s);
-	fprintf(
-	    f,
-	    "linkload: %ld sharing computations, %.3g jobs computed (%.3g parts; %.3g recorded "
-	    "drops replayed, %.3g computations redone), %.3g filling events (%.3g link updates, "
-	    "%.3g part updates); %ld traffics computed (%ld again after a drop), %d kept\n",
-	    s.runs, s.jobs, s.parts, s.replayed, s.redone, s.events, s.link_updates, s.settles,
-	    l->profiles, l->again, l->ncache);
+	fprintf(f,
+	        "linkload: %ld sharing computations, %.3g jobs computed (%.3g parts; %.3g recorded "
+	        "drops replayed, %.3g flows' moves into fragments, %.3g computations redone), "
+	        "%.3g filling events (%.3g link updates, "
+	        "%.3g part updates); %ld traffics computed (%ld again after a drop), %d kept\n",
+	        s.runs, s.jobs, s.parts, s.replayed, s.splits, s.redone, s.events, s.link_updates,
+	        s.settles, l->profiles, l->again, l->ncache);
 }
 
 const struct js_runtime_ops cpl_rt_linkload_ops = {

@@ -345,7 +345,9 @@ static int take_nodes(gsl_rng *rng, int nodes, char *busy, int n, int *out)
  * and groups, a tapered tree (its upper links tight), a mesh and a flat
  * machine (no link shared). Either check of a replayed part's record
  * left out (a link filling where its flows stay active, a link no longer
- * filling where it says) gives other times. */
+ * filling where it says) gives other times; so do the flows a part's
+ * fragment computes apart (ll_frag.c) with either of their drops left in
+ * the part's record or one of their links not followed. */
 static void test_kept(void)
 {
 	static const char *machines[] = {"kary-ntree:k=4,n=3", "kary-ntree:k=4,n=3,taper=0.25",
@@ -410,6 +412,7 @@ static void test_kept(void)
 		cpl_linkload_stats(ll, &s);
 		st.jobs += s.jobs;
 		st.replayed += s.replayed;
+		st.splits += s.splits;
 		for (int j = 0; j < n; j++)
 			cpl_flows_free(f[j]);
 		cpl_linkload_destroy(ll);
@@ -419,6 +422,7 @@ static void test_kept(void)
 	CU_ASSERT(held > 500);
 	CU_ASSERT(st.jobs < held / 2); /* kept half of the jobs' times at least */
 	CU_ASSERT(st.replayed > 100);
+	CU_ASSERT(st.splits > 100); /* flows computed apart from their part */
 	for (int i = 0; i < 5 * NS; i++)
 		cpl_traffic_free(&tr[i]);
 	gsl_rng_free(rng);
