@@ -22,6 +22,8 @@ void g_timed(struct gen *g, int r, int on)
 {
 	if (g->timed && g->timed[r] == (on ? 0 : 1))
 		g->timed[r]++;
+	if (g->mark && !g->b)
+		g->mark(g->sink_ctx, r, on);
 }
 
 void g_init(struct gen *g, int r)
@@ -223,13 +225,14 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 }
 
 int trace_generate_stream(const char *kernel, char cls, int ranks, int iterations,
-                          double flop_scale, trace_gen_sink_fn sink, void *ctx, int *exact,
-                          struct cmn_err *e)
+                          double flop_scale, trace_gen_sink_fn sink, trace_gen_mark_fn mark,
+                          void *ctx, int *exact, struct cmn_err *e)
 {
 	const struct trace_gen_ops *ops = generator(kernel, cls, ranks, iterations, e);
 	if (!ops)
 		return e->code;
 	struct gen g = {.sink = sink,
+	                .mark = mark,
 	                .sink_ctx = ctx,
 	                .ranks = ranks,
 	                .iterations = iterations,
@@ -251,4 +254,11 @@ int trace_generate_one(const char *kernel, char cls, int ranks, double flop_scal
                        struct trace **out, int *exact, struct cmn_err *e)
 {
 	return generate(kernel, cls, ranks, 2, flop_scale, 1, out, exact, e);
+}
+
+int trace_gen_same_iterations(const char *kernel)
+{
+	const struct trace_gen_ops *ops = (const struct trace_gen_ops *)cmn_registry_find(
+	    (const void *const *)trace_gen_registry, kernel, "kernel", NULL);
+	return ops && ops->same_iterations;
 }

@@ -12,10 +12,14 @@
  * (counts: the n counts of a v-collective, else NULL). */
 typedef void (*trace_gen_sink_fn)(void *ctx, int r, const struct trace_action *a,
                                   const double *counts, int n);
+/* Receives rank r's timed-iteration marks (g_timed's on), in the rank's
+ * order among its actions. */
+typedef void (*trace_gen_mark_fn)(void *ctx, int r, int on);
 
 struct gen {
 	struct trace_builder *b; /* where actions go, or NULL: to sink */
 	trace_gen_sink_fn sink;
+	trace_gen_mark_fn mark; /* with sink, or NULL */
 	void *sink_ctx;
 	int ranks, iterations; /* iterations 0: the class's own count */
 	char cls;              /* S W A B C D */
@@ -49,6 +53,12 @@ struct trace_gen_ops {
 	 * kernel lacks). *exact tells whether the rank count is one the real
 	 * NPB kernel runs on (else the generalized pattern README describes). */
 	int (*generate)(struct gen *g, int *exact, struct cmn_err *e);
+	/* 1: for every rank, a run of k >= 2 iterations is the run of k - 1
+	 * with one more timed iteration (g_timed on, its actions, g_timed off)
+	 * right after the end of its last one: nothing else depends on k (lu's
+	 * last iteration differs: 0). A consumer of the difference of two runs
+	 * may then generate the longer one only. */
+	int same_iterations;
 };
 
 extern const struct trace_gen_ops *const trace_gen_registry[];
@@ -60,15 +70,17 @@ int trace_generate(const char *kernel, char cls, int ranks, int iterations, doub
                    struct trace **out, int *exact, struct cmn_err *e);
 
 /* The actions of kernel name (as trace_generate) handed to sink one by one
- * instead of building a trace: for a consumer that only sums over them (a
- * traffic matrix, compute per rank), so that it needs no memory for the
- * trace. Each rank's actions come in its order (ranks may interleave);
- * datatypes are TR_NO_DT (MPI_BYTE unless the rank's init has an argument)
- * and counts are whole numbers as trace_builder_add stores them. Not
- * validated by trace_check (the generators' tests validate their traces). */
+ * instead of building a trace (and the timed iterations' marks to mark,
+ * unless NULL): for a consumer that only sums over them (a traffic
+ * matrix, compute per rank), so that it needs no memory for the trace. Each rank's actions come in
+ * its order (ranks may interleave); datatypes are TR_NO_DT (MPI_BYTE unless the rank's init has an
+ * argument) and counts are whole numbers as trace_builder_add stores them. Not validated by
+ * trace_check (the generators' tests validate their traces). */
 int trace_generate_stream(const char *kernel, char cls, int ranks, int iterations,
-                          double flop_scale, trace_gen_sink_fn sink, void *ctx, int *exact,
-                          struct cmn_err *e);
+                          double flop_scale, trace_gen_sink_fn sink, trace_gen_mark_fn mark,
+                          void *ctx, int *exact, struct cmn_err *e);
+/* Whether kernel name has a generator that says same_iterations. */
+int trace_gen_same_iterations(const char *kernel);
 
 /* The timed iterations of rank r: on = 1 before each, on = 0 after it.
  * trace_generate_one keeps only the first one (with init and finalize):

@@ -33,4 +33,5 @@ const struct trace_gen_ops trace_gen_bt_ops = {
              gen_no_params},
     .generate = bt_generate,
     .pairs = gen_multipart_pairs,
+    .same_iterations = 1,
 };

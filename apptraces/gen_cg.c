@@ -141,4 +141,5 @@ const struct trace_gen_ops trace_gen_cg_ops = {
              gen_no_params},
     .generate = cg_generate,
     .pairs = cg_pairs,
+    .same_iterations = 1,
 };

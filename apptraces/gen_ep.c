@@ -51,4 +51,5 @@ const struct trace_gen_ops trace_gen_ep_ops = {
     .base = {"ep", "embarrassingly parallel: Gaussian pairs, four small allreduces", gen_no_params},
     .generate = ep_generate,
     .pairs = ep_pairs,
+    .same_iterations = 1,
 };

@@ -126,4 +126,5 @@ const struct trace_gen_ops trace_gen_ft_ops = {
              gen_no_params},
     .generate = ft_generate,
     .pairs = ft_pairs,
+    .same_iterations = 1,
 };

@@ -73,4 +73,5 @@ const struct trace_gen_ops trace_gen_is_ops = {
     .base = {"is", "integer sort: bucket allreduce, all-to-all(v) of the keys", gen_no_params},
     .generate = is_generate,
     .pairs = is_pairs,
+    .same_iterations = 1,
 };

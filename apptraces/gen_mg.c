@@ -246,4 +246,5 @@ const struct trace_gen_ops trace_gen_mg_ops = {
     .base = {"mg", "multigrid V-cycles: 3-D halo exchanges at every level", gen_no_params},
     .generate = mg_generate,
     .pairs = mg_pairs,
+    .same_iterations = 1,
 };

@@ -37,4 +37,5 @@ const struct trace_gen_ops trace_gen_none_ops = {
     .base = {"none", "control profile: compute only, no communication", gen_no_params},
     .generate = none_generate,
     .pairs = none_pairs,
+    .same_iterations = 1,
 };

@@ -280,14 +280,19 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 }
 
 int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
-                        trace_gen_sink_fn sink, void *ctx, struct trace **recorded,
-                        struct cmn_err *e)
+                        trace_gen_sink_fn sink, trace_gen_mark_fn mark, void *ctx,
+                        struct trace **recorded, struct cmn_err *e)
 {
 	if (recorded_or_generator(pr, k, n, recorded, e))
 		return e->code;
 	if (*recorded)
 		return 0;
 	int exact;
-	return trace_generate_stream(pr->kernels[k], pr->cls, n, iters, pr->flop_scale, sink, ctx,
-	                             &exact, e);
+	return trace_generate_stream(pr->kernels[k], pr->cls, n, iters, pr->flop_scale, sink, mark,
+	                             ctx, &exact, e);
+}
+
+int cpl_profiles_same_iterations(const struct cpl_profiles *pr, int k)
+{
+	return trace_gen_same_iterations(pr->kernels[k]);
 }

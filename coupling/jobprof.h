@@ -104,9 +104,13 @@ int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, s
 /* The same trace for a consumer that only sums over its actions: the
  * recorded one into *recorded (the caller frees it) when the traces folder
  * has one, else *recorded = NULL and the generated actions (iters >= 1)
- * go to sink one by one (trace_generate_stream), no trace being built. */
+ * go to sink one by one, the timed iterations' marks to mark unless NULL
+ * (trace_generate_stream), no trace being built. */
 int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
-                        trace_gen_sink_fn sink, void *ctx, struct trace **recorded,
-                        struct cmn_err *e);
+                        trace_gen_sink_fn sink, trace_gen_mark_fn mark, void *ctx,
+                        struct trace **recorded, struct cmn_err *e);
+/* Whether kernel k's generator runs k iterations as k - 1 with one more
+ * inserted (gen.h's same_iterations; 0 without a generator). */
+int cpl_profiles_same_iterations(const struct cpl_profiles *pr, int k);
 
 #endif

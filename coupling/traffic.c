@@ -41,6 +41,11 @@ struct run {
 	int sorted;  /* rows came one after the other, ascending */
 	int inexact; /* a fraction of a byte or too large a sum: the dense path */
 	int failed;  /* out of memory */
+	/* one pass (struct pass): while light, the actions only checked and
+	 * counted, into total (per rank: bytes of its messages one by one in
+	 * the whole run) and drow2, dmult2 (the dense part outside the sums) */
+	int light;
+	double *total, *drow2, *dmult2;
 };
 
 static int run_init(struct run *u, int n, const double *vec)
@@ -75,6 +80,7 @@ static void run_free(struct run *u)
 {
 	free(u->flops), free(u->dt), free(u->state), free(u->drow), free(u->dmult);
 	free(u->vec), free(u->tmp), free(u->cv), free(u->buf), free(u->touched), free(u->ent);
+	free(u->total), free(u->drow2), free(u->dmult2);
 	memset(u, 0, sizeof *u);
 }
 
@@ -127,6 +133,10 @@ static void add_sparse(struct run *u, int a, int b, double bytes)
 		u->inexact = 1;
 		return;
 	}
+	if (u->total)
+		u->total[a] += bytes;
+	if (u->light)
+		return;
 	if (a != u->cur) {
 		flush(u);
 		u->cur = a;
@@ -163,11 +173,23 @@ static void alltoallv(struct run *u, int r, double unit, const double *counts)
 		same = 1;
 	}
 	if (same) {
-		u->dmult[r] += 1;
+		(u->light ? u->dmult2 : u->dmult)[r] += 1;
 		return;
 	}
 	for (int j = 1; j < n; j++)
 		add_sparse(u, r, (r + j) % n, u->tmp[(r + j) % n]);
+}
+
+/* The compute an action adds (sink's sums). */
+static double flops_of(const struct trace_action *a)
+{
+	switch (a->op) {
+	case TR_COMPUTE: return a->a;
+	case TR_REDUCE:
+	case TR_ALLREDUCE:
+	case TR_REDUCESCATTER: return a->b;
+	default: return 0;
+	}
 }
 
 static void sink(void *ctx, int r, const struct trace_action *a, const double *counts, int nc)
@@ -187,19 +209,19 @@ static void sink(void *ctx, int r, const struct trace_action *a, const double *c
 	u->state[r] |= 2;
 	double unit;
 	switch (a->op) { /* compute as trace_stats counts it, messages as trace_expand.h */
-	case TR_COMPUTE: u->flops[r] += a->a; return;
+	case TR_COMPUTE: u->flops[r] += flops_of(a); return;
 	case TR_SEND:
 	case TR_ISEND:
 		add_sparse(u, r, a->peer, trace_bytes(&u->view, r, a->dt1, 1) * a->a);
 		return;
 	case TR_REDUCE:
 	case TR_ALLREDUCE:
-	case TR_REDUCESCATTER: u->flops[r] += a->b; break;
+	case TR_REDUCESCATTER: u->flops[r] += flops_of(a); break;
 	case TR_ALLTOALL: /* the exchanges to every other rank */
 	case TR_ALLGATHER:
 	case TR_ALLGATHERV:
 		unit = trace_bytes(&u->view, r, a->dt1, 1);
-		u->drow[r] += unit * a->a;
+		(u->light ? u->drow2 : u->drow)[r] += unit * a->a;
 		if (!whole(unit * a->a))
 			u->inexact = 1;
 		return;
@@ -425,10 +447,24 @@ static int dense_path(const struct cpl_profiles *pr, int k, int ranks, struct cp
 	return rc;
 }
 
-int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
-                        struct cmn_err *e)
+/* A recorded run's traffic: its whole matrix, nothing subtracted (rec
+ * freed). */
+static int recorded(struct trace *rec, struct cpl_traffic *t, struct cmn_err *e)
 {
-	memset(t, 0, sizeof *t);
+	struct trace_stats s;
+	int rc = trace_stats_compute(rec, &s, e);
+	if (!rc) {
+		rc = from_stats(&s, NULL, t, e);
+		trace_stats_free(&s);
+	}
+	trace_free(rec);
+	return rc;
+}
+
+/* The runs with two iterations and with one, generated both. */
+static int two_runs(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
+                    struct cmn_err *e)
+{
 	struct run two, one;
 	struct trace *rec = NULL;
 	int rc = 0;
@@ -437,25 +473,19 @@ int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct 
 		run_free(&two);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	if (cpl_profiles_stream(pr, k, ranks, 2, sink, &two, &rec, e)) {
+	if (cpl_profiles_stream(pr, k, ranks, 2, sink, NULL, &two, &rec, e)) {
 		run_free(&two);
 		return e->code;
 	}
-	if (rec) { /* a recorded run: its whole matrix, nothing subtracted */
+	if (rec) {
 		run_free(&two);
-		struct trace_stats s;
-		if (!(rc = trace_stats_compute(rec, &s, e))) {
-			rc = from_stats(&s, NULL, t, e);
-			trace_stats_free(&s);
-		}
-		trace_free(rec);
-		return rc;
+		return recorded(rec, t, e);
 	}
 	run_finish(&two);
 	if (!two.failed && !two.inexact) {
 		if (run_init(&one, ranks, two.vec))
 			one.failed = 1;
-		else if (cpl_profiles_stream(pr, k, ranks, 1, sink, &one, &rec, e))
+		else if (cpl_profiles_stream(pr, k, ranks, 1, sink, NULL, &one, &rec, e))
 			rc = e->code;
 		run_finish(&one);
 		if (one.vec && !two.vec) /* the runs' alltoallv vectors differ */
@@ -469,9 +499,114 @@ int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct 
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	run_free(&two);
 	run_free(&one);
+	return rc;
+}
+
+/* The run with two iterations alone, of a kernel whose run with one is the
+ * same without its second timed iteration (gen.h's same_iterations): that
+ * iteration's messages summed (b), the others only checked and counted;
+ * the compute of both runs per rank, in their own order (b's flops and
+ * f1, the run with one iteration: f1 takes b's at that iteration's start
+ * and follows the actions after its end). */
+struct pass {
+	struct run b;
+	unsigned char *phase; /* per rank: 0 before that iteration, 1 in it, 2 after */
+	unsigned char *ons;   /* per rank: timed iterations begun (up to 3) */
+	double *f1;
+};
+
+static void pass_mark(void *ctx, int r, int on)
+{
+	struct pass *s = ctx;
+	if (on && s->ons[r] < 3 && ++s->ons[r] == 2 && !s->phase[r]) {
+		s->phase[r] = 1;
+		s->f1[r] = s->b.flops[r];
+	} else if (!on && s->phase[r] == 1) {
+		s->phase[r] = 2;
+	}
+}
+
+static void pass_sink(void *ctx, int r, const struct trace_action *a, const double *counts, int nc)
+{
+	struct pass *s = ctx;
+	int summed = !s->b.failed && !s->b.inexact && a->op != TR_INIT; /* sink's rule */
+	s->b.light = s->phase[r] != 1;
+	sink(&s->b, r, a, counts, nc);
+	if (summed && s->phase[r] == 2)
+		s->f1[r] += flops_of(a);
+}
+
+/* The traffic from one pass; *again set when the pass cannot tell (a rank
+ * whose run is not as same_iterations says, or sums too large to be sure
+ * of: the two runs decide). */
+static int one_pass(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
+                    int *again, struct cmn_err *e)
+{
+	struct pass s = {0};
+	struct trace *rec = NULL;
+	size_t z = (size_t)ranks;
+	int rc = run_init(&s.b, ranks, NULL);
+	s.b.total = calloc(z, sizeof *s.b.total);
+	s.b.drow2 = calloc(z, sizeof *s.b.drow2);
+	s.b.dmult2 = calloc(z, sizeof *s.b.dmult2);
+	s.phase = calloc(z, 1);
+	s.ons = calloc(z, 1);
+	s.f1 = calloc(z, sizeof *s.f1);
+	if (rc || !s.b.total || !s.b.drow2 || !s.b.dmult2 || !s.phase || !s.ons || !s.f1)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	else if (cpl_profiles_stream(pr, k, ranks, 2, pass_sink, pass_mark, &s, &rec, e))
+		rc = e->code;
+	else if (rec)
+		rc = recorded(rec, t, e);
+	if (rc || rec)
+		goto out;
+	run_finish(&s.b);
+	double vmax = 0;
+	for (int b = 0; s.b.vec && b < ranks; b++)
+		vmax = s.b.vec[b] > vmax ? s.b.vec[b] : vmax;
+	for (int r = 0; r < ranks; r++) {
+		*again |= s.phase[r] != 2 || s.ons[r] != 2 || s.b.total[r] > WHOLE_MAX;
+		if (!whole(s.b.drow[r] + s.b.drow2[r]) ||
+		    !whole((s.b.dmult[r] + s.b.dmult2[r]) * vmax)) /* the whole run's sums */
+			s.b.inexact = 1;
+	}
+	if (*again)
+		goto out;
+	struct run one = {.n = ranks, .flops = s.f1, .drow = s.b.drow2, .dmult = s.b.dmult2};
+	memset(s.b.drow2, 0, z * sizeof *s.b.drow2); /* the difference: b's alone */
+	memset(s.b.dmult2, 0, z * sizeof *s.b.dmult2);
+	if (s.b.failed)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	else if (s.b.inexact)
+		rc = dense_path(pr, k, ranks, t, e);
+	else if (difference(&s.b, &one, t))
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+out:
+	run_free(&s.b);
+	free(s.phase), free(s.ons), free(s.f1);
+	return rc;
+}
+
+int cpl_traffic_profile_runs(const struct cpl_profiles *pr, int k, int ranks, int runs,
+                             struct cpl_traffic *t, struct cmn_err *e)
+{
+	memset(t, 0, sizeof *t);
+	int again = 0, rc = runs == 1 && cpl_profiles_same_iterations(pr, k)
+	                        ? one_pass(pr, k, ranks, t, &again, e)
+	                        : (again = 1, 0);
+	if (again) {
+		cpl_traffic_free(t);
+		rc = two_runs(pr, k, ranks, t, e);
+	}
 	if (rc)
 		cpl_traffic_free(t);
 	return rc;
+}
+
+int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
+                        struct cmn_err *e)
+{
+	return cpl_traffic_profile_runs(pr, k, ranks, 1, t, e);
 }
 
 int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, struct cpl_traffic *t,

@@ -7,8 +7,11 @@
  * rooted collectives touch as a sparse matrix, and the exchanges of
  * all-to-all type (alltoall, allgather(v), alltoallv with one count vector
  * for every rank) as a dense part of rank one. Generated kernels are summed
- * as the generator emits them (no trace in memory). The numbers are those
- * of trace_stats' dense matrix: whole numbers of bytes, whose sums are exact
+ * as the generator emits them (no trace in memory); a kernel whose run with
+ * one iteration is that with two without its second timed iteration (gen.h's
+ * same_iterations: all but lu) is generated once, that iteration's messages
+ * summed and the compute of both runs kept. The numbers are those of
+ * trace_stats' dense matrix: whole numbers of bytes, whose sums are exact
  * in any order (a trace with fractions of bytes takes the dense path). */
 #ifndef CPL_TRAFFIC_H
 #define CPL_TRAFFIC_H
@@ -31,6 +34,12 @@ struct cpl_traffic {
 /* Kernel k of the profiles on ranks ranks. */
 int cpl_traffic_profile(const struct cpl_profiles *pr, int k, int ranks, struct cpl_traffic *t,
                         struct cmn_err *e);
+/* The same from runs = 2 runs of the kernel always, or runs = 1: the run
+ * with two iterations alone where the kernel's runs allow it (gen.h's
+ * same_iterations; what cpl_traffic_profile does). The same numbers to the
+ * last bit either way. */
+int cpl_traffic_profile_runs(const struct cpl_profiles *pr, int k, int ranks, int runs,
+                             struct cpl_traffic *t, struct cmn_err *e);
 /* From a dense matrix (n x n bytes, row sends; entries <= 0 and the
  * diagonal dropped) and compute per rank, both copied. */
 int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, struct cpl_traffic *t,

@@ -452,6 +452,104 @@ static void test_one_iteration(void)
 		}
 }
 
+/* A rank's actions and timed-iteration marks as streamed, each a token
+ * (a mark: op 255, peer on; line: a hash of a v-collective's counts). */
+struct tokens {
+	struct trace_action *t[64];
+	long n[64], cap[64];
+};
+
+static void put(struct tokens *k, int r, struct trace_action a, uint32_t hash)
+{
+	if (k->n[r] == k->cap[r]) {
+		k->cap[r] = k->cap[r] ? 2 * k->cap[r] : 256;
+		k->t[r] = realloc(k->t[r], (size_t)k->cap[r] * sizeof *k->t[r]);
+		CU_ASSERT_FATAL(k->t[r] != NULL);
+	}
+	a.line = hash;
+	k->t[r][k->n[r]++] = a;
+}
+
+static void token_sink(void *ctx, int r, const struct trace_action *a, const double *counts, int n)
+{
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < n; i++) {
+		uint64_t b;
+		memcpy(&b, &counts[i], sizeof b);
+		h = (h ^ (uint32_t)(b ^ (b >> 32))) * 16777619u;
+	}
+	put(ctx, r, *a, h);
+}
+
+static void token_mark(void *ctx, int r, int on)
+{
+	put(ctx, r, (struct trace_action){.op = 255, .peer = on}, 0);
+}
+
+static int same_token(const struct trace_action *x, const struct trace_action *y)
+{
+	return x->op == y->op && x->dt1 == y->dt1 && x->dt2 == y->dt2 && x->nopt == y->nopt &&
+	       x->peer == y->peer && x->tag == y->tag && x->aux == y->aux && x->a == y->a &&
+	       x->b == y->b && x->line == y->line;
+}
+
+/* Whether rank r's tokens in two are those of one with a timed iteration
+ * (mark on .. mark off) inserted right after one's last mark off. */
+static int inserted(const struct tokens *one, const struct tokens *two, int r)
+{
+	long n1 = one->n[r], n2 = two->n[r], p = n1, x = n2 - n1;
+	while (p > 0 && !(one->t[r][p - 1].op == 255 && !one->t[r][p - 1].peer))
+		p--;
+	if (!p || x < 2 || two->t[r][p].op != 255 || !two->t[r][p].peer ||
+	    two->t[r][p + x - 1].op != 255 || two->t[r][p + x - 1].peer)
+		return 0;
+	for (long i = 0; i < n1; i++)
+		if (!same_token(&one->t[r][i], &two->t[r][i < p ? i : i + x]))
+			return 0;
+	return 1;
+}
+
+/* A generator that says same_iterations runs its k iterations as k - 1
+ * with one more inserted after the last (what the linkload model's
+ * traffic relies on to generate the longer run only); lu, whose last
+ * iteration differs, does not say so, and the check sees it. */
+static void test_same_iterations(void)
+{
+	const int ranks[] = {1, 2, 4, 6, 9, 16, 25, 33, 64};
+	for (int i = 0; trace_gen_registry[i]; i++) {
+		const struct trace_gen_ops *ops = trace_gen_registry[i];
+		const char *k = ops->base.name;
+		CU_ASSERT(trace_gen_same_iterations(k) == ops->same_iterations);
+		int all = 1;
+		for (size_t q = 0; q < sizeof ranks / sizeof *ranks; q++) {
+			for (const char *c = "SA"; *c; c++) {
+				struct tokens *t1 = calloc(1, sizeof *t1),
+				              *t2 = calloc(1, sizeof *t2);
+				struct cmn_err e;
+				int exact;
+				if (trace_generate_stream(k, *c, ranks[q], 1, 1, token_sink,
+				                          token_mark, t1, &exact, &e) ||
+				    trace_generate_stream(k, *c, ranks[q], 2, 1, token_sink,
+				                          token_mark, t2, &exact, &e)) {
+					free(t1), free(t2);
+					continue; /* a size the kernel refuses */
+				}
+				for (int r = 0; r < ranks[q]; r++) {
+					all &= inserted(t1, t2, r);
+					free(t1->t[r]), free(t2->t[r]);
+				}
+				free(t1), free(t2);
+			}
+		}
+		if (ops->same_iterations != all)
+			fprintf(stderr, "\n  %s: same_iterations %d, runs %s\n", k,
+			        ops->same_iterations, all ? "alike" : "not alike");
+		CU_ASSERT(ops->same_iterations == all);
+	}
+	CU_ASSERT(!trace_gen_same_iterations("lu") && trace_gen_same_iterations("cg"));
+	CU_ASSERT(!trace_gen_same_iterations("no-such-kernel"));
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("apptraces", NULL, NULL);
@@ -459,6 +557,7 @@ static void add_suites(void)
 	CU_add_test(s, "closed-form counts of the NPB patterns", test_closed_forms);
 	CU_add_test(s, "bad generator requests", test_bad_generation);
 	CU_add_test(s, "one timed iteration of every kernel", test_one_iteration);
+	CU_add_test(s, "runs of same iterations", test_same_iterations);
 	CU_add_test(s, "collective expansion", test_expand);
 	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
 	CU_add_test(s, "matching pass semantics", test_matching_semantics);

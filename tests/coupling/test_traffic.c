@@ -68,6 +68,55 @@ static void test_kernels(void)
 	cpl_profiles_free(pr);
 }
 
+static int same_array(const void *a, const void *b, size_t bytes)
+{
+	return (!a && !b) || (a && b && !memcmp(a, b, bytes));
+}
+
+/* The run with two iterations alone (kernels whose runs allow it) gives
+ * what the two runs give, array by array to the last bit: every kernel,
+ * classes S, A and C. */
+static void test_one_pass(void)
+{
+	static const int sizes[] = {1, 2, 5, 8, 9, 16, 31, 32, 49, 64, 128, 130};
+	for (const char *kvs = "class=S\0class=A\0class=C\0"; *kvs; kvs += strlen(kvs) + 1) {
+		char spec[128];
+		snprintf(spec, sizeof spec, "kernels=cg/mg/ft/is/lu/ep/bt/sp/none,%s", kvs);
+		struct cpl_profiles *pr = cpl_test_profiles(spec);
+		for (int k = 0; k < cpl_profiles_count(pr); k++)
+			for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+				int n = sizes[i];
+				if (*kvs == 'C' && (n > 64 || (k == 3 && n > 16)))
+					continue; /* IS class C: 2^27 keys */
+				struct cpl_traffic a, b;
+				struct cmn_err e;
+				int ra = cpl_traffic_profile_runs(pr, k, n, 1, &a, &e),
+				    rb = cpl_traffic_profile_runs(pr, k, n, 2, &b, &e);
+				CU_ASSERT(ra == rb);
+				if (ra || rb)
+					continue; /* a count the generator refuses */
+				size_t z = (size_t)n * sizeof(double);
+				long nnz = a.row[n];
+				int same =
+				    a.nranks == b.nranks && b.row[n] == nnz &&
+				    same_array(a.flops, b.flops, z) &&
+				    same_array(a.row, b.row, ((size_t)n + 1) * sizeof *a.row) &&
+				    same_array(a.col, b.col, (size_t)nnz * sizeof *a.col) &&
+				    same_array(a.bytes, b.bytes, (size_t)nnz * sizeof *a.bytes) &&
+				    same_array(a.all_row, b.all_row, z) &&
+				    same_array(a.all_mult, b.all_mult, z) &&
+				    same_array(a.all_col, b.all_col, z);
+				if (!same)
+					fprintf(stderr, "%s.%s.%d: one pass differs\n",
+					        cpl_profiles_name(pr, k), kvs, n);
+				CU_ASSERT(same);
+				cpl_traffic_free(&a);
+				cpl_traffic_free(&b);
+			}
+		cpl_profiles_free(pr);
+	}
+}
+
 /* The generators' description of an iteration (gen.h's pairs, what the
  * linkload model's memory bound counts: ll_cost.h) against the traffic:
  * at least its pairs, the pairs of a dense part of every pair listed only
@@ -156,6 +205,7 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
 	CU_add_test(s, "every kernel equal to the dense matrices", test_kernels);
 	CU_add_test(s, "from a matrix", test_matrix);
+	CU_add_test(s, "one run where the kernel allows = two runs", test_one_pass);
 	CU_add_test(s, "the generators' pairs bound the traffic's", test_pairs);
 	CU_add_test(s, "a profile the generator refuses", test_generator_refusal);
 }
