@@ -529,10 +529,26 @@ static void pass_mark(void *ctx, int r, int on)
 static void pass_sink(void *ctx, int r, const struct trace_action *a, const double *counts, int nc)
 {
 	struct pass *s = ctx;
-	int summed = !s->b.failed && !s->b.inexact && a->op != TR_INIT; /* sink's rule */
-	s->b.light = s->phase[r] != 1;
-	sink(&s->b, r, a, counts, nc);
-	if (summed && s->phase[r] == 2)
+	struct run *u = &s->b;
+	if (u->failed || u->inexact) /* sink's rule: nothing more is summed */
+		return;
+	switch (a->op) { /* the most frequent actions, as sink takes them */
+	case TR_RECV:
+	case TR_IRECV:
+	case TR_WAIT:
+	case TR_WAITALL:
+	case TR_BARRIER: u->state[r] |= 2; return;
+	case TR_COMPUTE:
+		u->state[r] |= 2;
+		u->flops[r] += a->a;
+		if (s->phase[r] == 2)
+			s->f1[r] += a->a;
+		return;
+	default: break;
+	}
+	u->light = s->phase[r] != 1;
+	sink(u, r, a, counts, nc);
+	if (s->phase[r] == 2 && a->op != TR_INIT)
 		s->f1[r] += flops_of(a);
 }
 
