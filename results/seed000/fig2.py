@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Seed 000 section 5, Fig. 2, as the paper ran it (issue 24 A): 16 jobs of the
+same 16-rank NPB-like trace run together on a 4-ary 4-tree (256 nodes),
+communication only (infinite-speed CPUs, as INSEE measures), placed
+
+ - contiguous: job j on the 16 nodes of one level-2 subtree (16j .. 16j + 15);
+ - quasi-q, q = 1..4: the last q ranks of every job moved into the next job's
+   subtree (which sends its own q on);
+ - non-contiguous, in three readings of the paper's "tasks distributed along
+   all the switches at level 4":
+     stride:  rank r of job j on node 16 r + j (every job on every leaf switch,
+              a regular stride that d-mod-k spreads over disjoint up links);
+     random:  a random scatter, the 256 nodes shuffled and dealt 16 a job,
+              one run per seed (the paper: first-free "in the long run
+              behaves as a random allocation");
+     churn:   what first-free leaves on a fragmented machine: background
+              jobs of 1 to 32 nodes come and go first-free (lowest free ids)
+              for 2,000 steps (each starts one that fits, or ends a running
+              one drawn at random, keeping the machine at least half busy),
+              then the 16 jobs arrive: each takes the 16 lowest free ids
+              when 16 are free, while background jobs end at random and no
+              new one starts, until the 16 fill the machine (three seeds);
+on three engines: the flit engine with the `insee` preset (INSEE's router and
+its routing on trees, routing=fsin), the same with d-mod-k
+(routing=deterministic), and SimGrid's flow level (hosts at 10^18 flop/s:
+compute takes no time). The time of a placement is the mean of its 16 jobs'
+times (netsim --jobs-out time_s), normalised to the contiguous placement's.
+
+Usage: fig2.py [--build DIR] [--class A] [--kernels cg,mg,ft,is,lu]
+               [--engines flit-fsin,flit-dmodk,flow] [--seeds 10]
+               [--placements contiguous,quasi-1,...] [--iterations 1]
+               [--jobs N] [--out DIR]
+Writes fig2.csv (one row per run, appended as each run ends, so that an
+interrupted experiment goes on where it stopped: a run already in fig2.csv
+with the same class and iterations is not run again), fig2-summary.csv (per
+engine, kernel and placement: the normalised time, and for random and churn
+the mean and 95% interval over the seeds) and fig2.png in --out (default:
+this folder). --jobs runs that many netsim processes at once.
+"""
+import argparse
+import concurrent.futures
+import csv
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # results/seed000 -> the project
+MACHINE = "kary-ntree:k=4,n=4"
+J, R, N = 16, 16, 256  # jobs, ranks per job, nodes
+ENGINES = {
+    "flit-fsin": (MACHINE, ["--engine", "flit:preset=insee,compute=zero"]),
+    "flit-dmodk": (MACHINE, ["--engine", "flit:preset=insee,routing=deterministic,compute=zero"]),
+    "flow": (MACHINE + ",speed=1e18", []),
+}
+# 95% two-sided t quantiles for n - 1 degrees of freedom
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+       9: 2.262, 10: 2.228, 14: 2.145, 19: 2.093, 29: 2.045}
+
+
+def block(j):
+    return [j * R + r for r in range(R)]
+
+
+def quasi(q):
+    return [block(j)[: R - q] + [((j + 1) % J) * R + R - q + i for i in range(q)] for j in range(J)]
+
+
+def stride():
+    return [[r * J + j for r in range(R)] for j in range(J)]
+
+
+def scatter(seed):
+    nodes = list(range(N))
+    random.Random(seed).shuffle(nodes)
+    return [sorted(nodes[j * R:(j + 1) * R]) for j in range(J)]
+
+
+def churn(seed, steps=2000):
+    """First-free under churn (see the top): the 16 jobs' node sets."""
+    rng = random.Random(seed)
+    free = [True] * N
+    background, jobs = [], []
+
+    def first_free(size):
+        nodes = [v for v in range(N) if free[v]][:size]
+        for v in nodes:
+            free[v] = False
+        return nodes
+
+    def end_background():
+        for v in background.pop(rng.randrange(len(background))):
+            free[v] = True
+
+    for _ in range(steps):
+        size, nfree = rng.randint(1, 32), free.count(True)
+        if background and (size > nfree or (N - nfree > N // 2 and rng.random() < 0.5)):
+            end_background()
+        elif size <= nfree:
+            background.append(first_free(size))
+    while len(jobs) < J:
+        if free.count(True) >= R:
+            jobs.append(first_free(R))
+        else:
+            end_background()
+    assert not background
+    return jobs
+
+
+def placements(seeds):
+    out = [("contiguous", None, [block(j) for j in range(J)])]
+    out += [("quasi-%d" % q, None, quasi(q)) for q in (1, 2, 3, 4)]
+    out += [("stride", None, stride())]
+    out += [("random", s, scatter(s)) for s in range(1, seeds + 1)]
+    out += [("churn", s, churn(s)) for s in range(1, min(seeds, 3) + 1)]
+    return out
+
+
+def run(netsim, machine, engine_args, trace, placement, iterations):
+    jobs = []
+    for nodes in placement:
+        assert len(nodes) == R and len(set(nodes)) == R
+        jobs += ["--job", "%s@%s" % (trace, ",".join(map(str, nodes)))]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "jobs.csv")
+        subprocess.run([netsim, "--machine", machine, "--iterations", str(iterations),
+                        "--no-alone", "--quiet", "--jobs-out", out] + engine_args + jobs,
+                       check=True)
+        times = [float(r["time_s"]) for r in csv.DictReader(open(out))]
+    return sum(times) / len(times)
+
+
+def interval(xs):
+    """Mean and the half-width of its 95% interval (Student's t)."""
+    m = statistics.mean(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    df = len(xs) - 1
+    t = T95.get(df) or T95[max(k for k in T95 if k <= df)]
+    return m, t * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+NAMES = ["contiguous", "quasi-1", "quasi-2", "quasi-3", "quasi-4", "stride", "random", "churn"]
+FIELDS = ["engine", "kernel", "class", "iterations", "placement", "seed", "mean_time_s",
+          "normalised"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--class", dest="cls", default="A")
+    ap.add_argument("--kernels", default="cg,mg,ft,is,lu")
+    ap.add_argument("--engines", default="flit-fsin,flit-dmodk,flow")
+    ap.add_argument("--placements", default=",".join(NAMES))
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--iterations", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default=HERE)
+    a = ap.parse_args()
+    netsim = os.path.join(a.build, "bin", "netsim")
+    engines, kernels = a.engines.split(","), a.kernels.split(",")
+    names = a.placements.split(",")
+    for e in engines:
+        if e not in ENGINES:
+            sys.exit("fig2.py: unknown engine %s (known: %s)" % (e, ", ".join(ENGINES)))
+    for n in names:
+        if n not in NAMES:
+            sys.exit("fig2.py: unknown placement %s (known: %s)" % (n, ", ".join(NAMES)))
+    if "contiguous" not in names:
+        sys.exit("fig2.py: the placements must include contiguous (the times are normalised to it)")
+    if not os.access(netsim, os.X_OK):
+        sys.exit("fig2.py: no netsim at %s (build first, or give --build)" % netsim)
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, "fig2.csv")
+    done = {}
+    if os.path.exists(path):
+        for r in csv.DictReader(open(path)):
+            done[(r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"],
+                  r["seed"])] = float(r["mean_time_s"])
+    cls, its = a.cls, str(a.iterations)
+    tasks = []
+    for engine in engines:
+        for kernel in kernels:
+            for name, seed, placement in placements(a.seeds):
+                key = (engine, kernel, cls, its, name, "" if seed is None else str(seed))
+                if name in names and key not in done:
+                    tasks.append((key, placement))
+    lock = threading.Lock()
+    out = open(path, "a", newline="")
+    w = csv.DictWriter(out, fieldnames=FIELDS)
+    if out.tell() == 0:
+        w.writeheader()
+
+    def one(task):
+        key, placement = task
+        machine, args = ENGINES[key[0]]
+        trace = "%s.%s.%d" % (key[1], cls, R)
+        t0 = time.time()
+        t = run(netsim, machine, args, trace, placement, a.iterations)
+        with lock:
+            done[key] = t
+            w.writerow(dict(zip(FIELDS, key + ("%.9g" % t, ""))))
+            out.flush()
+            print("%-10s %-3s %-10s %3s %.6g s  (%.0f s)" % (key[0], key[1], key[4], key[5], t,
+                                                            time.time() - t0), flush=True)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        for f in [pool.submit(one, t) for t in tasks]:
+            f.result()
+    out.close()
+    # fig2.csv again, whole and in a fixed order, each run normalised to its contiguous run;
+    # with the rows another fig2.py (other engines or kernels, same --out) appended meanwhile
+    for r in csv.DictReader(open(path)):
+        key = (r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"], r["seed"])
+        done.setdefault(key, float(r["mean_time_s"]))
+    rows = []
+    for (engine, kernel, c, i, name, seed), t in done.items():
+        base = done.get((engine, kernel, c, i, "contiguous", ""))
+        rows.append({"engine": engine, "kernel": kernel, "class": c, "iterations": i,
+                     "placement": name, "seed": seed, "mean_time_s": "%.9g" % t,
+                     "normalised": "%.4f" % (t / base) if base else ""})
+    order = {n: k for k, n in enumerate(NAMES)}
+    rows.sort(key=lambda r: (r["engine"], r["kernel"], r["class"], int(r["iterations"]),
+                             order[r["placement"]], int(r["seed"] or 0)))
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
+    summary = []
+    for engine in engines:
+        for kernel in kernels:
+            for name in names:
+                xs = [float(r["normalised"]) for r in rows if r["normalised"] and
+                      (r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"])
+                      == (engine, kernel, cls, its, name)]
+                if not xs:
+                    continue
+                m, h = interval(xs)
+                summary.append({"engine": engine, "kernel": kernel, "placement": name,
+                                "runs": len(xs), "normalised": "%.4f" % m, "ci95": "%.4f" % h})
+    with open(os.path.join(a.out, "fig2-summary.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["engine", "kernel", "placement", "runs", "normalised",
+                                          "ci95"])
+        w.writeheader()
+        w.writerows(summary)
+    plot(a.out, engines, kernels, [n for n in names if n != "contiguous"], summary, cls)
+
+
+def plot(out, engines, kernels, names, summary, cls):
+    with tempfile.TemporaryDirectory() as tmp:
+        script = ["set terminal png size %d,420" % (420 * len(engines)),
+                  "set output '%s'" % os.path.join(out, "fig2.png"),
+                  "set multiplot layout 1,%d title '16 jobs x 16 ranks, class %s, 4-ary 4-tree, "
+                  "communication only: time / contiguous'" % (len(engines), cls),
+                  "set style data histograms", "set style histogram errorbars gap 1 lw 1",
+                  "set style fill solid 0.8 border -1", "set yrange [0:*]",
+                  "set key top left font ',8'", "set grid ytics"]
+        for e in engines:
+            dat = os.path.join(tmp, e + ".dat")
+            with open(dat, "w") as f:
+                f.write("kernel " + " ".join(n + " " + n + "_ci" for n in names) + "\n")
+                for k in kernels:
+                    vals = []
+                    for n in names:
+                        s = next((x for x in summary if (x["engine"], x["kernel"], x["placement"])
+                                  == (e, k, n)), {"normalised": "NaN", "ci95": "0"})
+                        vals += [s["normalised"], s["ci95"]]
+                    f.write(k.upper() + " " + " ".join(vals) + "\n")
+            script += ["set title '%s'" % e,
+                       "plot " + ", ".join("'%s' using %d:%d%s title '%s'" % (
+                           dat, 2 + 2 * i, 3 + 2 * i, ":xtic(1)" if i == 0 else "", n)
+                           for i, n in enumerate(names))]
+        script.append("unset multiplot")
+        subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=True)
+
+
+if __name__ == "__main__":
+    main()
