@@ -23,8 +23,11 @@ communication only (infinite-speed CPUs, as INSEE measures), placed
 on three engines: the flit engine with the `insee` preset (INSEE's router and
 its routing on trees, routing=fsin), the same with d-mod-k
 (routing=deterministic), and SimGrid's flow level (hosts at 10^18 flop/s:
-compute takes no time). The time of a placement is the mean of its 16 jobs'
-times (netsim --jobs-out time_s), normalised to the contiguous placement's.
+compute takes no time); and, for the factor a user of seed 000's speed-up
+parameter should take, flit-fsin-compute and flow-compute: the same with
+every rank's compute at the machine's node speed (10^9 flop/s). The time of
+a placement is the mean of its 16 jobs' times (netsim --jobs-out time_s),
+normalised to the contiguous placement's.
 
 Usage: fig2.py [--build DIR] [--class A] [--kernels cg,mg,ft,is,lu]
                [--engines flit-fsin,flit-dmodk,flow] [--seeds 10]
@@ -58,6 +61,9 @@ ENGINES = {
     "flit-fsin": (MACHINE, ["--engine", "flit:preset=insee,compute=zero"]),
     "flit-dmodk": (MACHINE, ["--engine", "flit:preset=insee,routing=deterministic,compute=zero"]),
     "flow": (MACHINE + ",speed=1e18", []),
+    # with compute at the machine's node speed (10^9 flop/s a rank)
+    "flit-fsin-compute": (MACHINE, ["--engine", "flit:preset=insee"]),
+    "flow-compute": (MACHINE, []),
 }
 # 95% two-sided t quantiles for n - 1 degrees of freedom
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
