@@ -89,7 +89,7 @@ struct js_alloc *js_alloc_count_create(const struct js_alloc *real)
 		return NULL;
 	}
 	*a = *real;
-	c->free = real->nodes;
+	c->free = js_alloc_free_count(real); /* all but nodes held for the run */
 	a->ops = &counter_ops;
 	a->self = c;
 	a->fitbuf = NULL; /* fits() answers: never needed */

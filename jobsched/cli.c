@@ -42,6 +42,7 @@ struct cli {
 	struct js_priority prio;
 	char order_spec[CMN_PARAM_STR * 2]; /* the order as echoed, with its weights */
 	int kill, skip_bad, quiet, time_alloc, choose_nodes;
+	int installed; /* --installed N, 0: every node */
 	unsigned long seed;
 	double gamma_s;
 	struct js_clean_opts clean;
@@ -86,6 +87,8 @@ static void usage(FILE *f, const struct cli *c)
 	    "                         times vary from run to run)\n"
 	    "  --choose-nodes         the allocator chooses every job's nodes even when\n"
 	    "                         nothing reads them (to time it; same schedule)\n"
+	    "  --installed N          only nodes 0..N-1 of the machine take jobs (a log's\n"
+	    "                         machine on a larger tree, as seed 000) [all]\n"
 	    "cleaning (defaults in brackets):\n"
 	    "  --skip-bad             count and skip malformed lines [error]\n"
 	    "  --size-field F         allocated | requested [allocated; the other if -1]\n"
@@ -255,6 +258,7 @@ enum {
 	O_VERSION,
 	O_TIME_ALLOC,
 	O_CHOOSE_NODES,
+	O_INSTALLED,
 	O_PLATFORM,
 	O_RESIZE,
 	O_GROUPS_OUT,
@@ -296,6 +300,7 @@ static const struct option long_opts[] = {
     {"version", 0, 0, O_VERSION},
     {"time-alloc", 0, 0, O_TIME_ALLOC},
     {"choose-nodes", 0, 0, O_CHOOSE_NODES},
+    {"installed", 1, 0, O_INSTALLED},
     {"resize", 1, 0, O_RESIZE},
     {"groups-out", 1, 0, O_GROUPS_OUT},
     {"resizable", 1, 0, O_RESIZABLE},
@@ -426,6 +431,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 		case O_QUIET: c->quiet = 1; break;
 		case O_TIME_ALLOC: c->time_alloc = 1; break;
 		case O_CHOOSE_NODES: c->choose_nodes = 1; break;
+		case O_INSTALLED:
+			rc = cmn_opt_int("--installed", optarg, 1, 1 << 30, &x, e);
+			c->installed = (int)x;
+			break;
 		case O_HELP: usage(stdout, c); return -1;
 		case O_VERSION: printf("%s %s\n", c->prog, PROJECT_VERSION); return -1;
 		default:
@@ -455,11 +464,27 @@ static int parse_args(int argc, char **argv, struct cli *c, struct cmn_err *e)
 	return 0;
 }
 
+/* The nodes that take jobs: the machine's, or --installed's; an error when
+ * --installed asks for more than the machine has. */
+static int usable_nodes(const struct cli *c, const struct plat_machine *m, int *nodes,
+                        struct cmn_err *e)
+{
+	*nodes = c->installed ? c->installed : m->nodes;
+	if (c->installed > m->nodes)
+		return cmn_err_set(e, CMN_EUSAGE, "--installed %d: the machine has %d nodes",
+		                   c->installed, m->nodes);
+	return 0;
+}
+
 static int load_workload(const struct cli *c, const struct plat_machine *m, struct js_workload **w,
                          struct cmn_err *e)
 {
-	int rc = c->synthetic ? js_synth_generate(c->synthetic, c->seed, m->nodes, w, NULL, 0, e)
-	                      : js_swf_read(c->workload, c->skip_bad, w, e);
+	int nodes;
+	int rc = usable_nodes(c, m, &nodes, e);
+	if (rc)
+		return rc;
+	rc = c->synthetic ? js_synth_generate(c->synthetic, c->seed, nodes, w, NULL, 0, e)
+	                  : js_swf_read(c->workload, c->skip_bad, w, e);
 	if (rc)
 		return rc;
 	if (!c->quiet) {
@@ -467,7 +492,7 @@ static int load_workload(const struct cli *c, const struct plat_machine *m, stru
 		snprintf(prefix, sizeof prefix, "%s: note: ", c->prog);
 		js_workload_print_notes(stderr, prefix, *w);
 	}
-	rc = js_clean(*w, &c->clean, m->nodes, e);
+	rc = js_clean(*w, &c->clean, nodes, e);
 	if (!rc && c->rs_iters)
 		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed);
 	if (rc) {
@@ -499,7 +524,15 @@ static int run_stats(const struct cli *c, struct cmn_err *e)
 			js_workload_free(w);
 			return rc;
 		}
-		procs = m->nodes;
+		int nodes;
+		rc = usable_nodes(c, m, &nodes, e);
+		plat_machine_destroy(m);
+		m = NULL;
+		if (rc) {
+			js_workload_free(w);
+			return rc;
+		}
+		procs = nodes;
 	} else if (w->hdr.max_procs > 0) {
 		procs = w->hdr.max_procs / ppn;
 	} else if (w->hdr.max_nodes > 0) {
@@ -613,6 +646,7 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		o.resize = x->resize;
 		o.no_node_lists = !c->jobs_out && !c->summary_out; /* nothing prints them */
 		o.choose_nodes = c->choose_nodes;
+		o.installed = c->installed;
 		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
 	}
 
@@ -712,7 +746,8 @@ static int simulate(const struct cli *c, struct cmn_err *e)
 	if (!rc && rt->ops->estimate) /* a model's cost, refused before it runs */
 		rc = rt->ops->estimate(rt->self, m, w, c->quiet ? NULL : stderr, e);
 	if (!rc)
-		rc = js_sched_create(c->sched, w->n, m->nodes, &sched, e);
+		rc = js_sched_create(c->sched, w->n, c->installed ? c->installed : m->nodes, &sched,
+		                     e);
 	if (!rc) {
 		struct run_ctx x = {c, m, alloc, sched, rt, w, resize};
 		rc = js_runtime_drive(rt, m, w, run_and_write, &x, e);

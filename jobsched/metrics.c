@@ -596,7 +596,11 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	if (summarize(w, r, p->gamma_s, &s))
 		return;
 	fprintf(f, "%-24s %s\n", "workload", p->workload);
-	fprintf(f, "%-24s %s (%d nodes)\n", "machine", p->machine, r->nodes);
+	if (p->m && r->nodes < p->m->nodes)
+		fprintf(f, "%-24s %s (%d nodes, %d installed)\n", "machine", p->machine,
+		        p->m->nodes, r->nodes);
+	else
+		fprintf(f, "%-24s %s (%d nodes)\n", "machine", p->machine, r->nodes);
 	fprintf(f, "%-24s %s / %s / %s\n", "sched / alloc / runtime", p->sched, p->alloc,
 	        p->runtime);
 	fprintf(f, "%-24s %ld read, %ld skipped, %zu simulated, %ld killed\n", "jobs",

@@ -730,6 +730,9 @@ static void sim_free(struct js_sim *s)
 	for (int k = 0; k < 3; k++)
 		free(s->nodebuf[k]);
 	free(s->runbuf);
+	if (s->nabsent) /* the allocator back as received */
+		js_alloc_release(s->real, s->absent, s->nabsent);
+	free(s->absent);
 	js_alloc_destroy(s->empty);
 	js_alloc_destroy(s->scratch[0]);
 	js_alloc_destroy(s->scratch[1]);
@@ -766,7 +769,18 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 {
 	s->jobs = w->jobs;
 	s->njobs = w->n;
+	s->real = alloc;
 	s->nodes = alloc->nodes;
+	if (s->o->installed > 0 && s->o->installed < alloc->nodes) { /* before any copy */
+		int n = alloc->nodes - s->o->installed;
+		if (!(s->absent = malloc((size_t)n * sizeof *s->absent)))
+			return -1;
+		for (int i = 0; i < n; i++)
+			s->absent[i] = s->o->installed + i;
+		js_alloc_occupy(alloc, s->absent, n);
+		s->nabsent = n;
+		s->nodes = s->o->installed;
+	}
 	if (counts_suffice(alloc, s->rt, s->o) &&
 	    !(alloc = s->counter = js_alloc_count_create(alloc)))
 		return -1;
@@ -775,8 +789,8 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 	s->scratch[0] = js_alloc_clone(alloc);
 	s->scratch[1] = js_alloc_clone(alloc);
 	for (int k = 0; k < 3; k++)
-		s->nodebuf[k] = malloc((size_t)s->nodes * sizeof(int));
-	s->runbuf = malloc((size_t)s->nodes * sizeof *s->runbuf);
+		s->nodebuf[k] = malloc((size_t)s->real->nodes * sizeof(int));
+	s->runbuf = malloc((size_t)s->real->nodes * sizeof *s->runbuf);
 	size_t n = w->n ? w->n : 1;
 	s->st = calloc(n, sizeof *s->st);
 	s->queue = s->queue_mem = malloc(n * sizeof *s->queue);

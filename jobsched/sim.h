@@ -55,6 +55,11 @@ struct js_sim_opts {
 	 * them (by default a fungible allocator's choices are then replaced by
 	 * a count of free nodes: alloc_count.h). */
 	int choose_nodes;
+	/* > 0 and below the machine's nodes: only nodes 0..installed-1 take
+	 * jobs, the others held from the start to the end (seed 000 sizes a
+	 * 4-ary 6-tree for a smaller log's machine: "the extra processors are
+	 * not installed"); the results count installed nodes. 0: all. */
+	int installed;
 };
 
 /* What happened to one job. Times are NAN where they do not apply. */

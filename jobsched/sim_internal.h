@@ -37,6 +37,8 @@ struct js_sim {
 	int nodes;
 	struct js_alloc *alloc, *empty, *scratch[2];
 	struct js_alloc *counter; /* alloc when counts suffice (alloc_count.h), else NULL */
+	struct js_alloc *real;    /* the allocator received (alloc, or under counter) */
+	int *absent, nabsent;     /* nodes held in real for the run (--installed) */
 	struct js_qindex *qx;     /* the queued jobs by index, once a scheduler asks */
 	int *nodebuf[3];
 	struct js_run *runbuf; /* room for a run per node */
