@@ -33,6 +33,10 @@ Usage: fig2.py [--build DIR] [--class A] [--kernels cg,mg,ft,is,lu]
                [--engines flit-fsin,flit-dmodk,flow] [--seeds 10]
                [--placements contiguous,quasi-1,...] [--iterations 1]
                [--jobs N] [--out DIR]
+With --alone every job also runs alone on its nodes (netsim without
+--no-alone): the summary then splits a placement's factor into its own
+cost (the jobs alone on their nodes, over contiguous alone) and the other
+jobs' (together over alone).
 Writes fig2.csv (one row per run, appended as each run ends, so that an
 interrupted experiment goes on where it stopped: a run already in fig2.csv
 with the same class and iterations is not run again), fig2-summary.csv (per
@@ -128,18 +132,22 @@ def placements(seeds):
     return out
 
 
-def run(netsim, machine, engine_args, trace, placement, iterations):
+def run(netsim, machine, engine_args, trace, placement, iterations, alone):
+    """The mean time of the 16 jobs together, and alone on the same nodes
+    (each job's own run; None unless alone)."""
     jobs = []
     for nodes in placement:
         assert len(nodes) == R and len(set(nodes)) == R
         jobs += ["--job", "%s@%s" % (trace, ",".join(map(str, nodes)))]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "jobs.csv")
-        subprocess.run([netsim, "--machine", machine, "--iterations", str(iterations),
-                        "--no-alone", "--quiet", "--jobs-out", out] + engine_args + jobs,
-                       check=True)
-        times = [float(r["time_s"]) for r in csv.DictReader(open(out))]
-    return sum(times) / len(times)
+        subprocess.run([netsim, "--machine", machine, "--iterations", str(iterations), "--quiet",
+                        "--jobs-out", out] + ([] if alone else ["--no-alone"]) + engine_args +
+                       jobs, check=True)
+        rows = list(csv.DictReader(open(out)))
+    mean = lambda xs: sum(xs) / len(xs)
+    return (mean([float(r["time_s"]) for r in rows]),
+            mean([float(r["alone_s"]) for r in rows]) if alone else None)
 
 
 def interval(xs):
@@ -154,7 +162,7 @@ def interval(xs):
 
 NAMES = ["contiguous", "quasi-1", "quasi-2", "quasi-3", "quasi-4", "stride", "random", "churn"]
 FIELDS = ["engine", "kernel", "class", "iterations", "placement", "seed", "mean_time_s",
-          "normalised"]
+          "normalised", "mean_alone_s"]
 
 
 def main():
@@ -167,6 +175,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--iterations", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--alone", action="store_true",
+                    help="also run each job alone on its nodes (netsim without --no-alone)")
     ap.add_argument("--out", default=HERE)
     a = ap.parse_args()
     netsim = os.path.join(a.build, "bin", "netsim")
@@ -184,18 +194,24 @@ def main():
         sys.exit("fig2.py: no netsim at %s (build first, or give --build)" % netsim)
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "fig2.csv")
-    done = {}
+    done, alone = {}, {}  # key -> mean time together, and alone (when measured)
+
+    def load(r):
+        key = (r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"], r["seed"])
+        done.setdefault(key, float(r["mean_time_s"]))
+        if r.get("mean_alone_s"):
+            alone.setdefault(key, float(r["mean_alone_s"]))
+
     if os.path.exists(path):
         for r in csv.DictReader(open(path)):
-            done[(r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"],
-                  r["seed"])] = float(r["mean_time_s"])
+            load(r)
     cls, its = a.cls, str(a.iterations)
     tasks = []
     for engine in engines:
         for kernel in kernels:
             for name, seed, placement in placements(a.seeds):
                 key = (engine, kernel, cls, its, name, "" if seed is None else str(seed))
-                if name in names and key not in done:
+                if name in names and (key not in done or (a.alone and key not in alone)):
                     tasks.append((key, placement))
     lock = threading.Lock()
     out = open(path, "a", newline="")
@@ -208,10 +224,12 @@ def main():
         machine, args = ENGINES[key[0]]
         trace = "%s.%s.%d" % (key[1], cls, R)
         t0 = time.time()
-        t = run(netsim, machine, args, trace, placement, a.iterations)
+        t, t1 = run(netsim, machine, args, trace, placement, a.iterations, a.alone)
         with lock:
             done[key] = t
-            w.writerow(dict(zip(FIELDS, key + ("%.9g" % t, ""))))
+            if t1 is not None:
+                alone[key] = t1
+            w.writerow(dict(zip(FIELDS, key + ("%.9g" % t, "", "" if t1 is None else "%.9g" % t1))))
             out.flush()
             print("%-10s %-3s %-10s %3s %.6g s  (%.0f s)" % (key[0], key[1], key[4], key[5], t,
                                                             time.time() - t0), flush=True)
@@ -223,14 +241,15 @@ def main():
     # fig2.csv again, whole and in a fixed order, each run normalised to its contiguous run;
     # with the rows another fig2.py (other engines or kernels, same --out) appended meanwhile
     for r in csv.DictReader(open(path)):
-        key = (r["engine"], r["kernel"], r["class"], r["iterations"], r["placement"], r["seed"])
-        done.setdefault(key, float(r["mean_time_s"]))
+        load(r)
     rows = []
-    for (engine, kernel, c, i, name, seed), t in done.items():
+    for key, t in done.items():
+        engine, kernel, c, i, name, seed = key
         base = done.get((engine, kernel, c, i, "contiguous", ""))
         rows.append({"engine": engine, "kernel": kernel, "class": c, "iterations": i,
                      "placement": name, "seed": seed, "mean_time_s": "%.9g" % t,
-                     "normalised": "%.4f" % (t / base) if base else ""})
+                     "normalised": "%.4f" % (t / base) if base else "",
+                     "mean_alone_s": "%.9g" % alone[key] if key in alone else ""})
     order = {n: k for k, n in enumerate(NAMES)}
     rows.sort(key=lambda r: (r["engine"], r["kernel"], r["class"], int(r["iterations"]),
                              order[r["placement"]], int(r["seed"] or 0)))
@@ -249,11 +268,22 @@ def main():
                 if not xs:
                     continue
                 m, h = interval(xs)
+                # with runs alone: the placement's own cost (alone on its nodes / contiguous
+                # alone) and the other jobs' (together / alone), means over the runs
+                base = alone.get((engine, kernel, cls, its, "contiguous", ""))
+                pairs = [(alone[k] / base, done[k] / alone[k]) for k in done
+                         if base and k in alone and k[:5] == (engine, kernel, cls, its, name)]
                 summary.append({"engine": engine, "kernel": kernel, "placement": name,
-                                "runs": len(xs), "normalised": "%.4f" % m, "ci95": "%.4f" % h})
+                                "runs": len(xs), "normalised": "%.4f" % m, "ci95": "%.4f" % h,
+                                "alone_runs": len(pairs),
+                                "alone_normalised": "%.4f" % statistics.mean(p[0] for p in pairs)
+                                if pairs else "",
+                                "together_over_alone": "%.4f" % statistics.mean(p[1] for p in pairs)
+                                if pairs else ""})
     with open(os.path.join(a.out, "fig2-summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["engine", "kernel", "placement", "runs", "normalised",
-                                          "ci95"])
+                                          "ci95", "alone_runs", "alone_normalised",
+                                          "together_over_alone"])
         w.writeheader()
         w.writerows(summary)
     plot(a.out, engines, kernels, [n for n in names if n != "contiguous"], summary, cls)
