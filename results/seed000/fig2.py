@@ -32,14 +32,15 @@ normalised to the contiguous placement's.
 Usage: fig2.py [--build DIR] [--class A] [--kernels cg,mg,ft,is,lu]
                [--engines flit-fsin,flit-dmodk,flow] [--seeds 10]
                [--placements contiguous,quasi-1,...] [--iterations 1]
-               [--jobs N] [--out DIR]
+               [--jobs N] [--alone] [--out DIR]
 With --alone every job also runs alone on its nodes (netsim without
 --no-alone): the summary then splits a placement's factor into its own
 cost (the jobs alone on their nodes, over contiguous alone) and the other
 jobs' (together over alone).
-Writes fig2.csv (one row per run, appended as each run ends, so that an
-interrupted experiment goes on where it stopped: a run already in fig2.csv
-with the same class and iterations is not run again), fig2-summary.csv (per
+Writes fig2-tables.md (the summary as Markdown tables), fig2.csv (one row
+per run, appended as each run ends, so that an interrupted experiment goes
+on where it stopped: a run already in fig2.csv with the same class and
+iterations is not run again), fig2-summary.csv (per
 engine, kernel and placement: the normalised time, and for random and churn
 the mean and 95% interval over the seeds) and fig2.png in --out (default:
 this folder). --jobs runs that many netsim processes at once.
@@ -286,7 +287,42 @@ def main():
                                           "together_over_alone"])
         w.writeheader()
         w.writerows(summary)
+    tables(a.out, engines, kernels, [n for n in names if n != "contiguous"], summary)
     plot(a.out, engines, kernels, [n for n in names if n != "contiguous"], summary, cls)
+
+
+def tables(out, engines, kernels, names, summary):
+    """fig2-tables.md: per engine, the normalised times (random and churn
+    with their 95% interval), and where jobs also ran alone, the split."""
+    get = {(x["engine"], x["kernel"], x["placement"]): x for x in summary}
+    lines = []
+    for e in engines:
+        lines += ["%s (time / contiguous):" % e, "",
+                  "| kernel | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        for k in kernels:
+            cells = []
+            for n in names:
+                x = get.get((e, k, n))
+                cell = "" if x is None else x["normalised"][:-1]
+                if x is not None and x["runs"] > 1:
+                    cell += " ± %s" % x["ci95"][:-1]
+                cells.append(cell)
+            lines.append("| %s | %s |" % (k.upper(), " | ".join(cells)))
+        lines.append("")
+        split = [(k, n, get[(e, k, n)]) for k in kernels for n in names
+                 if (e, k, n) in get and get[(e, k, n)]["alone_runs"]]
+        if split:
+            lines += ["%s, each job also alone on its nodes (runs: alone / contiguous alone, "
+                      "together / alone):" % e, "", "| kernel | placement | runs | alone | "
+                      "together / alone | product |", "|---|---|---|---|---|---|"]
+            for k, n, x in split:
+                lines.append("| %s | %s | %d | %s | %s | %.3f |" % (
+                    k.upper(), n, x["alone_runs"], x["alone_normalised"][:-1],
+                    x["together_over_alone"][:-1],
+                    float(x["alone_normalised"]) * float(x["together_over_alone"])))
+            lines.append("")
+    with open(os.path.join(out, "fig2-tables.md"), "w") as f:
+        f.write("\n".join(lines))
 
 
 def plot(out, engines, kernels, names, summary, cls):
