@@ -32,7 +32,7 @@ normalised to the contiguous placement's.
 Usage: fig2.py [--build DIR] [--class A] [--kernels cg,mg,ft,is,lu]
                [--engines flit-fsin,flit-dmodk,flow] [--seeds 10]
                [--placements contiguous,quasi-1,...] [--iterations 1]
-               [--jobs N] [--alone] [--out DIR]
+               [--jobs N] [--alone] [--no-run] [--out DIR]
 With --alone every job also runs alone on its nodes (netsim without
 --no-alone): the summary then splits a placement's factor into its own
 cost (the jobs alone on their nodes, over contiguous alone) and the other
@@ -43,7 +43,8 @@ on where it stopped: a run already in fig2.csv with the same class and
 iterations is not run again), fig2-summary.csv (per
 engine, kernel and placement: the normalised time, and for random and churn
 the mean and 95% interval over the seeds) and fig2.png in --out (default:
-this folder). --jobs runs that many netsim processes at once.
+this folder). --jobs runs that many netsim processes at once; --no-run runs
+none and writes the summary, tables and figure of what fig2.csv holds.
 """
 import argparse
 import concurrent.futures
@@ -178,6 +179,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--alone", action="store_true",
                     help="also run each job alone on its nodes (netsim without --no-alone)")
+    ap.add_argument("--no-run", action="store_true",
+                    help="run nothing: the summary, tables and figure of what fig2.csv holds")
     ap.add_argument("--out", default=HERE)
     a = ap.parse_args()
     netsim = os.path.join(a.build, "bin", "netsim")
@@ -191,7 +194,7 @@ def main():
             sys.exit("fig2.py: unknown placement %s (known: %s)" % (n, ", ".join(NAMES)))
     if "contiguous" not in names:
         sys.exit("fig2.py: the placements must include contiguous (the times are normalised to it)")
-    if not os.access(netsim, os.X_OK):
+    if not a.no_run and not os.access(netsim, os.X_OK):
         sys.exit("fig2.py: no netsim at %s (build first, or give --build)" % netsim)
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "fig2.csv")
@@ -212,7 +215,8 @@ def main():
         for kernel in kernels:
             for name, seed, placement in placements(a.seeds):
                 key = (engine, kernel, cls, its, name, "" if seed is None else str(seed))
-                if name in names and (key not in done or (a.alone and key not in alone)):
+                if name in names and not a.no_run and (key not in done or
+                                                       (a.alone and key not in alone)):
                     tasks.append((key, placement))
     lock = threading.Lock()
     out = open(path, "a", newline="")
@@ -326,29 +330,37 @@ def tables(out, engines, kernels, names, summary):
 
 
 def plot(out, engines, kernels, names, summary, cls):
+    """fig2.png: a panel per engine, per kernel a box per placement (the
+    mean over its runs) with its 95% interval."""
+    get = {(x["engine"], x["kernel"], x["placement"]): x for x in summary}
+    width = len(names) + 1
     with tempfile.TemporaryDirectory() as tmp:
-        script = ["set terminal png size %d,420" % (420 * len(engines)),
+        script = ["set terminal pngcairo size %d,460 font ',9'" % (380 * len(engines) + 60),
                   "set output '%s'" % os.path.join(out, "fig2.png"),
-                  "set multiplot layout 1,%d title '16 jobs x 16 ranks, class %s, 4-ary 4-tree, "
-                  "communication only: time / contiguous'" % (len(engines), cls),
-                  "set style data histograms", "set style histogram errorbars gap 1 lw 1",
-                  "set style fill solid 0.8 border -1", "set yrange [0:*]",
-                  "set key top left font ',8'", "set grid ytics"]
+                  "set multiplot layout 1,%d title '16 jobs x 16 ranks, class %s, 4-ary 4-tree: "
+                  "time / contiguous (-compute: compute at 10^9 flop/s; the others: "
+                  "communication only)' noenhanced" % (len(engines), cls),
+                  "set style fill solid 0.85 border -1", "set boxwidth 0.9",
+                  "set yrange [0:*]", "set grid ytics", "set key below horizontal noenhanced",
+                  "set xtics (%s) scale 0" % ", ".join(
+                      "'%s' %g" % (k.upper(), i * width + (len(names) - 1) / 2.0)
+                      for i, k in enumerate(kernels)),
+                  "set xrange [-1:%d]" % (len(kernels) * width - 1)]
         for e in engines:
             dat = os.path.join(tmp, e + ".dat")
             with open(dat, "w") as f:
-                f.write("kernel " + " ".join(n + " " + n + "_ci" for n in names) + "\n")
-                for k in kernels:
-                    vals = []
-                    for n in names:
-                        s = next((x for x in summary if (x["engine"], x["kernel"], x["placement"])
-                                  == (e, k, n)), {"normalised": "NaN", "ci95": "0"})
-                        vals += [s["normalised"], s["ci95"]]
-                    f.write(k.upper() + " " + " ".join(vals) + "\n")
-            script += ["set title '%s'" % e,
-                       "plot " + ", ".join("'%s' using %d:%d%s title '%s'" % (
-                           dat, 2 + 2 * i, 3 + 2 * i, ":xtic(1)" if i == 0 else "", n)
-                           for i, n in enumerate(names))]
+                for i, k in enumerate(kernels):
+                    for j, n in enumerate(names):
+                        x = get.get((e, k, n))
+                        if x is not None:
+                            f.write("%d %s %s %d\n" % (i * width + j, x["normalised"],
+                                                       x["ci95"], j + 1))
+            legend = ", ".join("NaN with boxes lc %d title '%s'" % (j + 1, n)
+                               for j, n in enumerate(names))
+            script += ["set title '%s' noenhanced" % e,
+                       "plot '%s' using 1:2:4 with boxes lc variable notitle, "
+                       "'' using 1:2:3 with yerrorbars lc rgb 'black' pt 0 notitle, "
+                       "1 with lines lc rgb 'gray40' dt 2 notitle, %s" % (dat, legend)]
         script.append("unset multiplot")
         subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=True)
 
