@@ -94,6 +94,14 @@ static int ll_estimate(void *self, const struct plat_machine *m, const struct js
 	return cpl_ll_cost_check(&c, l->prof, l->max_mb, e);
 }
 
+/* The workers stop with the run (they read its machine and workload). */
+static void ll_run_end(void *self)
+{
+	struct linkload *l = self;
+	ll_ahead_destroy(l->ahead);
+	l->ahead = NULL;
+}
+
 static void ll_destroy(void *self)
 {
 	struct linkload *l = self;
@@ -356,6 +364,7 @@ const struct js_runtime_ops cpl_rt_linkload_ops = {
     .work_s = ll_work,
     .rates = ll_rates,
     .report = ll_report,
+    .run_end = ll_run_end,
     .resize_iter = ll_resize_iter,
     .estimate = ll_estimate,
 };

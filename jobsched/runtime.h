@@ -47,6 +47,10 @@ struct js_runtime_ops {
 	/* Optional: job j has ended (killed: at its requested time), its nodes
 	 * still readable. */
 	void (*end)(void *self, struct js_sim *sim, int j, int killed);
+	/* Optional: the run is over (ended or failed): whatever the model
+	 * keeps working for it (threads) stops, as the machine and the
+	 * workload may go before the model does. */
+	void (*run_end)(void *self);
 	/* Optional (resizable jobs, seed 004): job j, whose iteration took
 	 * from_iter_s on from_n nodes, now runs on nodes (n of them, new size
 	 * never run before): its iteration time there, or < 0 on an error (in

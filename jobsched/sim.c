@@ -954,6 +954,8 @@ int js_sim_run(const struct js_workload *w, struct js_alloc *alloc, struct js_sc
 	}
 	s->now = s->last_t = w->n ? w->jobs[0].submit_s : 0;
 	int rc = sim_loop(s, e);
+	if (rt->ops->run_end)
+		rt->ops->run_end(rt->self);
 	/* leave the allocator all free, as received (a counter in its place
 	 * never changed it) */
 	for (size_t p = 0; !s->counter && p < s->rlen; p++)
