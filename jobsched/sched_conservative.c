@@ -15,21 +15,33 @@
  *   first pass that sees it rebuilds every reservation in queue order (the
  *   only case where a reservation can move later).
  * Jobs whose reservation time has come start; the scheduler asks for a pass
- * at the next reservation time. */
+ * at the next reservation time.
+ *
+ * How, so that a queue of tens of thousands of jobs stays cheaper: the busy
+ * counts are a tree (profile_count.h) where a change takes a few steps and
+ * a job's earliest slot is a walk that passes over the stretches where the
+ * count cannot matter; node sets keep their bitmaps in the segment
+ * profile as well, searched from the first time enough nodes are free. A
+ * compression leaves in place, without taking it out, a job whose count
+ * cannot be free before its slot (with counts: its search would give that
+ * slot again), and a job waiting for an overdue job that still holds too
+ * many nodes. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profile.h"
+#include "profile_count.h"
 #include "sched_common.h"
 
 struct cons {
 	size_t njobs;
 	int nodes, fungible, failed;
-	struct js_profile prof;
-	double *res_t;   /* NAN: none; INFINITY: no slot until an overdue job ends */
-	int **res_nodes; /* node sets, when not fungible */
+	struct js_cprof counts; /* busy counts (both paths) */
+	struct js_profile prof; /* node sets: busy bitmaps */
+	double *res_t;          /* NAN: none; INFINITY: no slot until an overdue job ends */
+	int **res_nodes;        /* node sets, when not fungible */
 	int *res_n;
 	double *run_end; /* a running job's end in the profile */
 	unsigned char *overdue;
@@ -51,6 +63,7 @@ static void cons_destroy(void *self)
 	free(c->run_end);
 	free(c->overdue);
 	free(c->busy);
+	js_cprof_free(&c->counts);
 	js_profile_free(&c->prof);
 	free(c);
 }
@@ -83,6 +96,14 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
 	return 0;
 }
 
+/* Adds or removes n nodes (node sets: the nodes) busy over [t0, t1). */
+static int prof_change(struct cons *c, double t0, double t1, int n, const int *nodes, int sign)
+{
+	if (js_cprof_change(&c->counts, t0, t1, n, sign))
+		return -1;
+	return c->fungible ? 0 : js_profile_change(&c->prof, t0, t1, n, nodes, sign);
+}
+
 /* Adds or removes job j's reservation in the profile. */
 static int res_change(struct cons *c, const struct js_sim *sim, int j, int sign)
 {
@@ -90,7 +111,7 @@ static int res_change(struct cons *c, const struct js_sim *sim, int j, int sign)
 	if (!isfinite(t))
 		return 0;
 	double end = js_profile_end(t, js_sim_job(sim, j)->req_s);
-	return js_profile_change(&c->prof, t, end, c->res_n[j], c->res_nodes[j], sign);
+	return prof_change(c, t, end, c->res_n[j], c->res_nodes[j], sign);
 }
 
 static void cons_on_end(void *self, struct js_sim *sim, int j, int early)
@@ -101,49 +122,86 @@ static void cons_on_end(void *self, struct js_sim *sim, int j, int early)
 	if (c->run_end[j] > now) { /* its nodes free up before the profile said */
 		int n = js_sim_job_nnodes(sim, j);
 		const int *nodes = c->fungible ? NULL : js_sim_job_nodes(sim, j, &n);
-		if ((!c->fungible && !nodes) ||
-		    js_profile_change(&c->prof, now, c->run_end[j], n, nodes, -1))
+		if ((!c->fungible && !nodes) || prof_change(c, now, c->run_end[j], n, nodes, -1))
 			c->failed = 1;
 		c->dirty = 1;
 	}
 }
 
-/* Finds job j's earliest slot, not later than bound, and enters it. */
-static int reserve(struct cons *c, struct js_sim *sim, int j, double bound, struct cmn_err *e)
+/* Node sets: the earliest slot, not later than bound, from the first where
+ * the job's count is free (every segment before it has too few free nodes)
+ * where the allocator places it in the slot's union of busy nodes; 1
+ * found, 0 none, -1 out of memory. */
+static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound)
 {
 	const struct js_job *job = js_sim_job(sim, j);
 	struct js_alloc *scratch = js_sim_scratch(sim, 1);
 	int *buf = js_sim_nodebuf(sim, 0), *list = js_sim_nodebuf(sim, 1);
-	for (long i = 0;; i++) {
+	double first = js_cprof_first_free(&c->counts, job->size);
+	if (!(first <= bound) || isinf(first))
+		return 0;
+	for (long i = (long)js_profile_seg_of(&c->prof, first);; i++) {
 		i = js_profile_find(&c->prof, (size_t)i, job->req_s, job->size, bound, c->busy);
 		if (i < 0)
-			break;
-		int n = job->size;
-		if (!c->fungible) { /* the allocator places it in the slot's union */
-			int nb = 0;
-			for (int w = 0; w < c->prof.words; w++)
-				for (uint64_t b = c->busy[w]; b; b &= b - 1)
-					list[nb++] = w * 64 + __builtin_ctzll(b);
-			js_alloc_copy(scratch, js_sim_empty_alloc(sim));
-			js_alloc_occupy(scratch, list, nb);
-			n = js_alloc_place(scratch, job, buf);
-			if (n == 0)
-				continue;
-			int *nodes = realloc(c->res_nodes[j], (size_t)n * sizeof *nodes);
-			if (!nodes)
-				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			memcpy(nodes, buf, (size_t)n * sizeof *nodes);
-			c->res_nodes[j] = nodes;
-		}
+			return 0;
+		int nb = 0;
+		for (int w = 0; w < c->prof.words; w++)
+			for (uint64_t b = c->busy[w]; b; b &= b - 1)
+				list[nb++] = w * 64 + __builtin_ctzll(b);
+		js_alloc_copy(scratch, js_sim_empty_alloc(sim));
+		js_alloc_occupy(scratch, list, nb);
+		int n = js_alloc_place(scratch, job, buf);
+		if (n == 0)
+			continue;
+		int *nodes = realloc(c->res_nodes[j], (size_t)n * sizeof *nodes);
+		if (!nodes)
+			return -1;
+		memcpy(nodes, buf, (size_t)n * sizeof *nodes);
+		c->res_nodes[j] = nodes;
 		c->res_n[j] = n;
 		c->res_t[j] = c->prof.t[i];
-		js_sim_set_reservation(sim, j, c->res_t[j]);
-		break;
+		return 1;
 	}
-	/* None found: keep the old slot, free by construction (res_nodes and
-	 * res_n still hold it), or wait for an overdue job to end. */
-	if (isnan(c->res_t[j]))
+}
+
+/* Node sets: finds job j's earliest slot, not later than bound, and enters
+ * it. */
+static int reserve(struct cons *c, struct js_sim *sim, int j, double bound, struct cmn_err *e)
+{
+	int found = reserve_nodes(c, sim, j, bound);
+	if (found < 0)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (found)
+		js_sim_set_reservation(sim, j, c->res_t[j]);
+	else /* keep the old slot, free by construction (res_nodes and res_n
+	      * still hold it), or wait for an overdue job to end */
 		c->res_t[j] = isfinite(bound) ? bound : INFINITY;
+	if (res_change(c, sim, j, +1))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Counts: job j (reservation old) gets its earliest slot, not later than
+ * old. Taking it out and putting it back would leave it where it is unless
+ * an earlier slot exists, which the search with its window cut at old
+ * finds with the job still in (its reservation counts from old on): only
+ * a job that moves is taken out. */
+static int move_count(struct cons *c, struct js_sim *sim, int j, double old, struct cmn_err *e)
+{
+	const struct js_job *job = js_sim_job(sim, j);
+	if (isinf(old) && js_cprof_busy_end(&c->counts) > c->nodes - job->size)
+		return 0; /* an overdue job still holds too many nodes: no slot anywhere */
+	double t = js_cprof_find(&c->counts, job->req_s, job->size, isfinite(old) ? old : INFINITY);
+	if (isnan(t)) {
+		if (isnan(old)) /* wait for an overdue job to end */
+			c->res_t[j] = INFINITY;
+		return 0;
+	}
+	if (res_change(c, sim, j, -1))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	c->res_n[j] = job->size;
+	c->res_t[j] = t;
+	js_sim_set_reservation(sim, j, t);
 	if (res_change(c, sim, j, +1))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return 0;
@@ -160,18 +218,68 @@ static void drop(struct cons *c, int j)
 /* Rebuilds the profile from the running jobs alone (overdue: no end). */
 static int rebuild(struct cons *c, struct js_sim *sim)
 {
-	js_profile_reset(&c->prof, js_sim_now(sim));
+	double now = js_sim_now(sim);
+	js_cprof_reset(&c->counts, now);
+	if (!c->fungible)
+		js_profile_reset(&c->prof, now);
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
 		int j = js_sim_rjob(sim, p), n = js_sim_job_nnodes(sim, j);
 		const int *nodes = c->fungible ? NULL : js_sim_job_nodes(sim, j, &n);
 		if (c->overdue[j])
 			c->run_end[j] = INFINITY;
-		if ((!c->fungible && !nodes) ||
-		    js_profile_change(&c->prof, js_sim_now(sim), c->run_end[j], n, nodes, +1))
+		if ((!c->fungible && !nodes) || prof_change(c, now, c->run_end[j], n, nodes, +1))
 			return -1;
 	}
 	for (size_t p = 0; p < js_sim_qlen(sim); p++)
 		drop(c, js_sim_qjob(sim, p));
+	return 0;
+}
+
+/* One queued job's turn in a pass (compress: the pass compresses). */
+static int visit(struct cons *c, struct js_sim *sim, int j, int compress, struct cmn_err *e)
+{
+	double old = c->res_t[j];
+	if (!isnan(old) && !compress && !isinf(old))
+		return 0;
+	int rc;
+	if (c->fungible) {
+		rc = move_count(c, sim, j, old, e);
+	} else if (res_change(c, sim, j, -1)) {
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	} else {
+		c->res_t[j] = NAN;
+		rc = reserve(c, sim, j, isnan(old) ? INFINITY : old, e);
+	}
+	return rc;
+}
+
+/* The reservations of one pass, in queue order (visit() leaves in place
+ * the jobs that keep theirs). */
+static int reserve_all(struct cons *c, struct js_sim *sim, int compress, struct cmn_err *e)
+{
+	for (size_t p = 0; p < js_sim_qlen(sim); p++) {
+		int rc = visit(c, sim, js_sim_qjob(sim, p), compress, e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Starts queued job j at queue position pos, whose reservation time has
+ * come; its reservation stays in the profile as the running job. */
+static int start_one(struct cons *c, struct js_sim *sim, size_t pos, int j, struct cmn_err *e)
+{
+	int rc = c->fungible ? js_sim_try_start(sim, pos, e)
+	         : js_sim_start(sim, pos, c->res_nodes[j], c->res_n[j], e) ? -e->code
+	                                                                   : 1;
+	if (rc < 0)
+		return -rc;
+	if (rc == 0)
+		return cmn_err_set(e, CMN_ESTATE,
+		                   "conservative: job %" PRIu64 " is due but cannot be placed",
+		                   js_sim_job(sim, j)->id);
+	c->run_end[j] = js_profile_end(js_sim_now(sim), js_sim_job(sim, j)->req_s);
+	drop(c, j);
 	return 0;
 }
 
@@ -186,19 +294,9 @@ static int start_due(struct cons *c, struct js_sim *sim, struct cmn_err *e)
 			pos++;
 			continue;
 		}
-		int rc = c->fungible ? js_sim_try_start(sim, pos, e)
-		         : js_sim_start(sim, pos, c->res_nodes[j], c->res_n[j], e) ? -e->code
-		                                                                   : 1;
-		if (rc < 0)
-			return -rc;
-		if (rc == 0)
-			return cmn_err_set(e, CMN_ESTATE,
-			                   "conservative: job %" PRIu64
-			                   " is due but cannot be placed",
-			                   js_sim_job(sim, j)->id);
-		/* its reservation stays in the profile as the running job */
-		c->run_end[j] = js_profile_end(now, js_sim_job(sim, j)->req_s);
-		drop(c, j);
+		int rc = start_one(c, sim, pos, j, e);
+		if (rc)
+			return rc;
 	}
 	if (isfinite(next) && next != c->woke) {
 		c->woke = next;
@@ -207,18 +305,26 @@ static int start_due(struct cons *c, struct js_sim *sim, struct cmn_err *e)
 	return 0;
 }
 
+static int setup(struct cons *c, struct js_sim *sim)
+{
+	double now = js_sim_now(sim);
+	c->fungible = js_sim_alloc(sim)->ops->fungible;
+	if (js_cprof_init(&c->counts, c->nodes, now))
+		return -1;
+	return !c->fungible && js_profile_init(&c->prof, c->nodes, 1, now) ? -1 : 0;
+}
+
 static int cons_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 {
 	struct cons *c = self;
 	double now = js_sim_now(sim);
-	if (c->fungible < 0) {
-		c->fungible = js_sim_alloc(sim)->ops->fungible;
-		if (js_profile_init(&c->prof, c->nodes, !c->fungible, now))
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
+	if (c->fungible < 0 && setup(c, sim))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (c->failed)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	js_profile_trim(&c->prof, now);
+	js_cprof_trim(&c->counts, now);
+	if (!c->fungible)
+		js_profile_trim(&c->prof, now);
 	int again = 0;
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
 		int j = js_sim_rjob(sim, p);
@@ -229,18 +335,9 @@ static int cons_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	}
 	if (again && rebuild(c, sim))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (size_t p = 0; p < js_sim_qlen(sim); p++) {
-		int j = js_sim_qjob(sim, p);
-		double old = c->res_t[j];
-		if (!isnan(old) && !c->dirty && !isinf(old))
-			continue;
-		if (res_change(c, sim, j, -1))
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		c->res_t[j] = NAN;
-		int rc = reserve(c, sim, j, isnan(old) ? INFINITY : old, e);
-		if (rc)
-			return rc;
-	}
+	int rc = reserve_all(c, sim, c->dirty || again, e);
+	if (rc)
+		return rc;
 	c->dirty = 0;
 	return start_due(c, sim, e);
 }
