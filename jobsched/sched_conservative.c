@@ -22,10 +22,13 @@
  * a job's earliest slot is a walk that passes over the stretches where the
  * count cannot matter; node sets keep their bitmaps in the segment
  * profile as well, searched from the first time enough nodes are free. A
- * compression leaves in place, without taking it out, a job whose count
- * cannot be free before its slot (with counts: its search would give that
- * slot again), and a job waiting for an overdue job that still holds too
- * many nodes. */
+ * pass without early end visits only the jobs it must (new ones; with node
+ * sets, those waiting for an overdue job). A compression leaves in place,
+ * without taking it out, a job whose count cannot be free before its slot
+ * (with counts: its search would give that slot again), and a job waiting
+ * for an overdue job that still holds too many nodes. Under arrival order
+ * the reservation times are kept by job index (time_index.h), so that the
+ * due jobs and the next reservation come without a walk of the queue. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -34,18 +37,24 @@
 #include "profile.h"
 #include "profile_count.h"
 #include "sched_common.h"
+#include "time_index.h"
 
 struct cons {
 	size_t njobs;
 	int nodes, fungible, failed;
+	int by_index;           /* arrival order: queue order is job index order */
 	struct js_cprof counts; /* busy counts (both paths) */
 	struct js_profile prof; /* node sets: busy bitmaps */
+	struct js_tindex due;   /* by_index: each queued job's reservation time */
 	double *res_t;          /* NAN: none; INFINITY: no slot until an overdue job ends */
 	int **res_nodes;        /* node sets, when not fungible */
 	int *res_n;
 	double *run_end; /* a running job's end in the profile */
 	unsigned char *overdue;
 	uint64_t *busy;
+	int *waiting; /* by_index with node sets: jobs whose reservation is INFINITY */
+	size_t nwaiting;
+	int seen; /* by_index: the highest job index a pass has visited */
 	int dirty;
 	double woke;
 };
@@ -63,8 +72,10 @@ static void cons_destroy(void *self)
 	free(c->run_end);
 	free(c->overdue);
 	free(c->busy);
+	free(c->waiting);
 	js_cprof_free(&c->counts);
 	js_profile_free(&c->prof);
+	js_tindex_free(&c->due);
 	free(c);
 }
 
@@ -85,13 +96,16 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
 	c->run_end = calloc(n, sizeof *c->run_end);
 	c->overdue = calloc(n, 1);
 	c->busy = malloc(((size_t)nodes + 63) / 64 * sizeof *c->busy);
-	if (!c->res_t || !c->res_nodes || !c->res_n || !c->run_end || !c->overdue || !c->busy) {
+	c->waiting = malloc(n * sizeof *c->waiting);
+	if (!c->res_t || !c->res_nodes || !c->res_n || !c->run_end || !c->overdue || !c->busy ||
+	    !c->waiting) {
 		cons_destroy(c);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (size_t j = 0; j < n; j++)
 		c->res_t[j] = NAN;
 	c->woke = -INFINITY;
+	c->seen = -1;
 	*self = c;
 	return 0;
 }
@@ -102,6 +116,14 @@ static int prof_change(struct cons *c, double t0, double t1, int n, const int *n
 	if (js_cprof_change(&c->counts, t0, t1, n, sign))
 		return -1;
 	return c->fungible ? 0 : js_profile_change(&c->prof, t0, t1, n, nodes, sign);
+}
+
+/* Job j's reservation time becomes t. */
+static void set_res(struct cons *c, int j, double t)
+{
+	c->res_t[j] = t;
+	if (c->by_index)
+		js_tindex_set(&c->due, j, t);
 }
 
 /* Adds or removes job j's reservation in the profile. */
@@ -159,7 +181,7 @@ static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound
 		memcpy(nodes, buf, (size_t)n * sizeof *nodes);
 		c->res_nodes[j] = nodes;
 		c->res_n[j] = n;
-		c->res_t[j] = c->prof.t[i];
+		set_res(c, j, c->prof.t[i]);
 		return 1;
 	}
 }
@@ -175,7 +197,7 @@ static int reserve(struct cons *c, struct js_sim *sim, int j, double bound, stru
 		js_sim_set_reservation(sim, j, c->res_t[j]);
 	else /* keep the old slot, free by construction (res_nodes and res_n
 	      * still hold it), or wait for an overdue job to end */
-		c->res_t[j] = isfinite(bound) ? bound : INFINITY;
+		set_res(c, j, isfinite(bound) ? bound : INFINITY);
 	if (res_change(c, sim, j, +1))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return 0;
@@ -194,13 +216,13 @@ static int move_count(struct cons *c, struct js_sim *sim, int j, double old, str
 	double t = js_cprof_find(&c->counts, job->req_s, job->size, isfinite(old) ? old : INFINITY);
 	if (isnan(t)) {
 		if (isnan(old)) /* wait for an overdue job to end */
-			c->res_t[j] = INFINITY;
+			set_res(c, j, INFINITY);
 		return 0;
 	}
 	if (res_change(c, sim, j, -1))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	c->res_n[j] = job->size;
-	c->res_t[j] = t;
+	set_res(c, j, t);
 	js_sim_set_reservation(sim, j, t);
 	if (res_change(c, sim, j, +1))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -212,7 +234,7 @@ static void drop(struct cons *c, int j)
 	free(c->res_nodes[j]);
 	c->res_nodes[j] = NULL;
 	c->res_n[j] = 0;
-	c->res_t[j] = NAN;
+	set_res(c, j, NAN);
 }
 
 /* Rebuilds the profile from the running jobs alone (overdue: no end). */
@@ -232,6 +254,7 @@ static int rebuild(struct cons *c, struct js_sim *sim)
 	}
 	for (size_t p = 0; p < js_sim_qlen(sim); p++)
 		drop(c, js_sim_qjob(sim, p));
+	c->nwaiting = 0;
 	return 0;
 }
 
@@ -247,17 +270,39 @@ static int visit(struct cons *c, struct js_sim *sim, int j, int compress, struct
 	} else if (res_change(c, sim, j, -1)) {
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	} else {
-		c->res_t[j] = NAN;
+		set_res(c, j, NAN);
 		rc = reserve(c, sim, j, isnan(old) ? INFINITY : old, e);
 	}
-	return rc;
+	if (rc)
+		return rc;
+	if (c->by_index && !c->fungible && isinf(c->res_t[j]))
+		c->waiting[c->nwaiting++] = j;
+	if (c->by_index && j > c->seen)
+		c->seen = j;
+	return 0;
 }
 
-/* The reservations of one pass, in queue order (visit() leaves in place
- * the jobs that keep theirs). */
+/* The reservations of one pass, in queue order: every queued job when the
+ * pass compresses; otherwise the jobs without reservation and those waiting
+ * for an overdue job (visit() leaves the others as they are), found under
+ * arrival order without walking the queue: new jobs arrive at its tail. */
 static int reserve_all(struct cons *c, struct js_sim *sim, int compress, struct cmn_err *e)
 {
-	for (size_t p = 0; p < js_sim_qlen(sim); p++) {
+	size_t qlen = js_sim_qlen(sim), from = 0;
+	if (c->by_index && !compress) {
+		size_t w = c->nwaiting;
+		c->nwaiting = 0;
+		for (size_t k = 0; k < w; k++) { /* still queued: they cannot start */
+			int rc = visit(c, sim, c->waiting[k], 0, e);
+			if (rc)
+				return rc;
+		}
+		for (from = qlen; from > 0 && js_sim_qjob(sim, from - 1) > c->seen;)
+			from--;
+	} else {
+		c->nwaiting = 0;
+	}
+	for (size_t p = from; p < qlen; p++) {
 		int rc = visit(c, sim, js_sim_qjob(sim, p), compress, e);
 		if (rc)
 			return rc;
@@ -286,17 +331,26 @@ static int start_one(struct cons *c, struct js_sim *sim, size_t pos, int j, stru
 static int start_due(struct cons *c, struct js_sim *sim, struct cmn_err *e)
 {
 	double now = js_sim_now(sim), next = INFINITY;
-	for (size_t pos = 0; pos < js_sim_qlen(sim);) {
-		int j = js_sim_qjob(sim, pos);
-		if (!(c->res_t[j] <= now)) {
-			if (c->res_t[j] < next)
-				next = c->res_t[j];
-			pos++;
-			continue;
+	if (c->by_index) {
+		for (int j; (j = js_tindex_first_due(&c->due, now)) >= 0;) {
+			int rc = start_one(c, sim, js_sim_queue_pos(sim, j), j, e);
+			if (rc)
+				return rc;
 		}
-		int rc = start_one(c, sim, pos, j, e);
-		if (rc)
-			return rc;
+		next = js_tindex_min(&c->due);
+	} else {
+		for (size_t pos = 0; pos < js_sim_qlen(sim);) {
+			int j = js_sim_qjob(sim, pos);
+			if (!(c->res_t[j] <= now)) {
+				if (c->res_t[j] < next)
+					next = c->res_t[j];
+				pos++;
+				continue;
+			}
+			int rc = start_one(c, sim, pos, j, e);
+			if (rc)
+				return rc;
+		}
 	}
 	if (isfinite(next) && next != c->woke) {
 		c->woke = next;
@@ -309,9 +363,12 @@ static int setup(struct cons *c, struct js_sim *sim)
 {
 	double now = js_sim_now(sim);
 	c->fungible = js_sim_alloc(sim)->ops->fungible;
+	c->by_index = js_sim_queue_order(sim) == JS_ORDER_ARRIVAL;
 	if (js_cprof_init(&c->counts, c->nodes, now))
 		return -1;
-	return !c->fungible && js_profile_init(&c->prof, c->nodes, 1, now) ? -1 : 0;
+	if (!c->fungible && js_profile_init(&c->prof, c->nodes, 1, now))
+		return -1;
+	return c->by_index && js_tindex_init(&c->due, (int)c->njobs) ? -1 : 0;
 }
 
 static int cons_pass(void *self, struct js_sim *sim, struct cmn_err *e)
@@ -325,13 +382,13 @@ static int cons_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	js_cprof_trim(&c->counts, now);
 	if (!c->fungible)
 		js_profile_trim(&c->prof, now);
-	int again = 0;
+	int again = 0; /* running jobs by expected end: the overdue ones first */
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
 		int j = js_sim_rjob(sim, p);
-		if (!c->overdue[j] && js_sim_expected_end(sim, j) <= now) {
-			c->overdue[j] = 1;
-			again = 1;
-		}
+		if (!(js_sim_expected_end(sim, j) <= now))
+			break;
+		if (!c->overdue[j])
+			again = c->overdue[j] = 1;
 	}
 	if (again && rebuild(c, sim))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

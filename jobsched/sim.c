@@ -145,6 +145,11 @@ const struct js_job_result *js_sim_job_result(const struct js_sim *s, int j)
 	return &s->res->jobs[j];
 }
 
+enum js_queue_order js_sim_queue_order(const struct js_sim *s)
+{
+	return s->o->order;
+}
+
 int js_sim_queue_indexed(struct js_sim *s)
 {
 	if (s->o->order != JS_ORDER_ARRIVAL || (!s->qx && s->qlen < JS_QINDEX_FROM))

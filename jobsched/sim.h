@@ -113,6 +113,7 @@ const struct js_job *js_sim_job(const struct js_sim *s, int j);
 /* The waiting queue in the chosen order. */
 size_t js_sim_qlen(const struct js_sim *s);
 int js_sim_qjob(const struct js_sim *s, size_t pos);
+enum js_queue_order js_sim_queue_order(const struct js_sim *s);
 /* 1 when the queue is in job index order (arrival order) and indexed
  * (queue_index.h, built at the first call that finds JS_QINDEX_FROM jobs
  * queued or more, kept from then on), so that the two calls below answer;
