@@ -76,7 +76,8 @@ void js_profile_trim(struct js_profile *p, double now)
 		p->t[0] = now;
 }
 
-size_t js_profile_seg_of(const struct js_profile *p, double t)
+/* Index of the segment holding time t (t >= t[0]). */
+static size_t seg_of(const struct js_profile *p, double t)
 {
 	size_t lo = 0, hi = p->n;
 	while (hi - lo > 1) {
@@ -92,7 +93,7 @@ size_t js_profile_seg_of(const struct js_profile *p, double t)
 /* Makes t a segment boundary; returns the index of the segment starting at t. */
 static long split(struct js_profile *p, double t)
 {
-	size_t i = js_profile_seg_of(p, t);
+	size_t i = seg_of(p, t);
 	if (p->t[i] == t)
 		return (long)i;
 	if (p->n == p->cap) {

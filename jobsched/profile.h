@@ -30,9 +30,6 @@ void js_profile_trim(struct js_profile *p, double now);
 int js_profile_change(struct js_profile *p, double t0, double t1, int n, const int *nodes,
                       int sign);
 
-/* The index of the segment holding time t (t >= t[0]). */
-size_t js_profile_seg_of(const struct js_profile *p, double t);
-
 /* The end of an interval of length d from t, never empty. */
 double js_profile_end(double t, double d);
 

@@ -17,18 +17,18 @@
  * Jobs whose reservation time has come start; the scheduler asks for a pass
  * at the next reservation time.
  *
- * How, so that a queue of tens of thousands of jobs stays cheaper: the busy
- * counts are a tree (profile_count.h) where a change takes a few steps and
- * a job's earliest slot is a walk that passes over the stretches where the
- * count cannot matter; node sets keep their bitmaps in the segment
- * profile as well, searched from the first time enough nodes are free. A
- * pass without early end visits only the jobs it must (new ones; with node
- * sets, those waiting for an overdue job). A compression leaves in place,
- * without taking it out, a job whose count cannot be free before its slot
- * (with counts: its search would give that slot again), and a job waiting
- * for an overdue job that still holds too many nodes. Under arrival order
- * the reservation times are kept by job index (time_index.h), so that the
- * due jobs and the next reservation come without a walk of the queue. */
+ * How, so that a queue of tens of thousands of jobs stays cheaper: counts
+ * are a tree (profile_count.h) where a change takes a few steps and a job's
+ * earliest slot is a walk that passes over the stretches where the count
+ * cannot matter; a compression leaves in place, without taking it out, a
+ * job whose search would give its slot again, and a job waiting for an
+ * overdue job that still holds too many nodes. Node sets keep the segment
+ * profile with its bitmaps (their time goes to the allocator's what-if
+ * placements, which a count tree beside it did not shorten). Under arrival
+ * order a pass without early end visits only the jobs it must (new ones;
+ * with node sets, those waiting for an overdue job), and the reservation
+ * times are kept by job index (time_index.h), so that the due jobs and the
+ * next reservation come without a walk of the queue. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -43,8 +43,8 @@ struct cons {
 	size_t njobs;
 	int nodes, fungible, failed;
 	int by_index;           /* arrival order: queue order is job index order */
-	struct js_cprof counts; /* busy counts (both paths) */
-	struct js_profile prof; /* node sets: busy bitmaps */
+	struct js_cprof counts; /* counts: the busy counts */
+	struct js_profile prof; /* node sets: busy counts and bitmaps */
 	struct js_tindex due;   /* by_index: each queued job's reservation time */
 	double *res_t;          /* NAN: none; INFINITY: no slot until an overdue job ends */
 	int **res_nodes;        /* node sets, when not fungible */
@@ -113,9 +113,8 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
 /* Adds or removes n nodes (node sets: the nodes) busy over [t0, t1). */
 static int prof_change(struct cons *c, double t0, double t1, int n, const int *nodes, int sign)
 {
-	if (js_cprof_change(&c->counts, t0, t1, n, sign))
-		return -1;
-	return c->fungible ? 0 : js_profile_change(&c->prof, t0, t1, n, nodes, sign);
+	return c->fungible ? js_cprof_change(&c->counts, t0, t1, n, sign)
+	                   : js_profile_change(&c->prof, t0, t1, n, nodes, sign);
 }
 
 /* Job j's reservation time becomes t. */
@@ -150,19 +149,15 @@ static void cons_on_end(void *self, struct js_sim *sim, int j, int early)
 	}
 }
 
-/* Node sets: the earliest slot, not later than bound, from the first where
- * the job's count is free (every segment before it has too few free nodes)
- * where the allocator places it in the slot's union of busy nodes; 1
- * found, 0 none, -1 out of memory. */
+/* Node sets: the earliest slot, not later than bound, where the allocator
+ * places the job in the slot's union of busy nodes; 1 found, 0 none, -1
+ * out of memory. */
 static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound)
 {
 	const struct js_job *job = js_sim_job(sim, j);
 	struct js_alloc *scratch = js_sim_scratch(sim, 1);
 	int *buf = js_sim_nodebuf(sim, 0), *list = js_sim_nodebuf(sim, 1);
-	double first = js_cprof_first_free(&c->counts, job->size);
-	if (!(first <= bound) || isinf(first))
-		return 0;
-	for (long i = (long)js_profile_seg_of(&c->prof, first);; i++) {
+	for (long i = 0;; i++) {
 		i = js_profile_find(&c->prof, (size_t)i, job->req_s, job->size, bound, c->busy);
 		if (i < 0)
 			return 0;
@@ -241,8 +236,9 @@ static void drop(struct cons *c, int j)
 static int rebuild(struct cons *c, struct js_sim *sim)
 {
 	double now = js_sim_now(sim);
-	js_cprof_reset(&c->counts, now);
-	if (!c->fungible)
+	if (c->fungible)
+		js_cprof_reset(&c->counts, now);
+	else
 		js_profile_reset(&c->prof, now);
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
 		int j = js_sim_rjob(sim, p), n = js_sim_job_nnodes(sim, j);
@@ -364,9 +360,8 @@ static int setup(struct cons *c, struct js_sim *sim)
 	double now = js_sim_now(sim);
 	c->fungible = js_sim_alloc(sim)->ops->fungible;
 	c->by_index = js_sim_queue_order(sim) == JS_ORDER_ARRIVAL;
-	if (js_cprof_init(&c->counts, c->nodes, now))
-		return -1;
-	if (!c->fungible && js_profile_init(&c->prof, c->nodes, 1, now))
+	if (c->fungible ? js_cprof_init(&c->counts, c->nodes, now)
+	                : js_profile_init(&c->prof, c->nodes, 1, now))
 		return -1;
 	return c->by_index && js_tindex_init(&c->due, (int)c->njobs) ? -1 : 0;
 }
@@ -379,8 +374,9 @@ static int cons_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (c->failed)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	js_cprof_trim(&c->counts, now);
-	if (!c->fungible)
+	if (c->fungible)
+		js_cprof_trim(&c->counts, now);
+	else
 		js_profile_trim(&c->prof, now);
 	int again = 0; /* running jobs by expected end: the overdue ones first */
 	for (size_t p = 0; p < js_sim_rlen(sim); p++) {
