@@ -19,6 +19,7 @@ struct reading {
 	int skip_bad;
 	long neg[JS_SWF_FIELDS]; /* negative values other than -1 kept, per field */
 	uint32_t neg_line[JS_SWF_FIELDS];
+	int bom; /* the file began with a UTF-8 byte-order mark (skipped) */
 };
 
 /* Handles one line (NUL-terminated, without its newline). */
@@ -26,6 +27,10 @@ static int handle_line(struct js_workload *w, struct reading *r, char *line, uin
                        struct cmn_err *e)
 {
 	char *p = line;
+	if (lineno == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0) { /* an editor's BOM: no data */
+		p += 3;
+		r->bom = 1;
+	}
 	while (*p == ' ' || *p == '\t' || *p == '\r')
 		p++;
 	if (*p == '\0')
@@ -281,6 +286,9 @@ static int note_statuses(struct js_workload *w, const struct reading *r)
 static int notes_at_end(struct js_workload *w, const struct reading *r, struct cmn_err *e)
 {
 	int rc = note_statuses(w, r);
+	if (!rc && r->bom)
+		rc = js_workload_note(w, "%s:1: a UTF-8 byte-order mark begins the file, skipped",
+		                      r->path);
 	for (int k = 0; !rc && k < JS_SWF_FIELDS; k++) {
 		if (!r->neg[k])
 			continue;

@@ -449,6 +449,33 @@ static void test_empty_inputs(void)
 	free(huge);
 }
 
+/* A UTF-8 byte-order mark (an editor's, before the first line) holds no
+ * data: skipped with a note, on a header line or a record; elsewhere it is
+ * not a number. CRLF line ends read as plain ones, without a note. */
+static void test_bom(void)
+{
+	struct js_workload *w = read_ok("\xEF\xBB\xBF; MaxNodes: 8\n" REC(1, 0, 10, 2, 1));
+	if (w) {
+		CU_ASSERT_EQUAL(w->hdr.max_nodes, 8);
+		CU_ASSERT_EQUAL(w->n, 1);
+		CU_ASSERT(has_note(w, ":1: a UTF-8 byte-order mark begins the file, skipped"));
+		js_workload_free(w);
+	}
+	w = read_ok("\xEF\xBB\xBF" REC(1, 0, 10, 2, 1) REC(2, 5, 10, 2, 1));
+	if (w) {
+		CU_ASSERT_EQUAL(w->n, 2);
+		js_workload_free(w);
+	}
+	w = read_ok("; MaxNodes: 8\r\n1 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\r\n"); /* CRLF */
+	if (w) {
+		CU_ASSERT_EQUAL(w->hdr.max_nodes, 8);
+		CU_ASSERT_EQUAL(w->n, 1);
+		CU_ASSERT(!has_note(w, "byte-order mark"));
+		js_workload_free(w);
+	}
+	expect_error(REC(1, 0, 10, 2, 1) "\xEF\xBB\xBF" REC(2, 5, 10, 2, 1), 0, 2, "field 1");
+}
+
 /* Found by fuzzing (tests/fuzz): with --skip-bad every line may be skipped,
  * leaving records read but no job; cleaning then sorted a NULL array. */
 static void test_all_lines_skipped(void)
@@ -519,6 +546,7 @@ static void add_suites(void)
 	CU_add_test(s, "no job, a directory, junk", test_empty_inputs);
 	CU_add_test(s, "--procs-per-node auto needs its header", test_ppn_auto);
 	CU_add_test(s, "every line skipped (fuzzing)", test_all_lines_skipped);
+	CU_add_test(s, "a byte-order mark before the first line", test_bom);
 }
 
 int main(int argc, char **argv)
