@@ -190,27 +190,38 @@ static long plane_count(const struct center *c, int x, const struct center_regio
 	return n;
 }
 
+/* The free nodes of the ball of radius rx around (py, pz) in plane x:
+ * rows py - rx .. py, span pz - w .. pz + w, w = rx - (py - y), growing;
+ * rows py + 1 .. py + rx, shrinking. */
+static inline long disc_count(const struct center *c, int x, int py, int pz, int rx)
+{
+	int Y = c->dims[1];
+	int y0 = py - rx < 0 ? 0 : py - rx, y1 = py + rx > Y - 1 ? Y - 1 : py + rx;
+	long n = sum_diag(c, x, pz + rx + 1 - py, y0, py) - sum_anti(c, x, pz - rx + py, y0, py);
+	if (py < y1)
+		n += sum_anti(c, x, pz + rx + 1 + py, py + 1, y1) -
+		     sum_diag(c, x, pz - rx - py, py + 1, y1);
+	return n;
+}
+
 long center_ball_count(const struct center *c, const int *p, int r)
 {
-	int X = c->dims[0], Y = c->dims[1], x0 = p[0] - r < 0 ? 0 : p[0] - r,
-	    x1 = p[0] + r > X - 1 ? X - 1 : p[0] + r, py = p[1], pz = p[2];
+	if (c->dims[0] == 1) /* one plane: no loop (its set-up cost more than the plane) */
+		return disc_count(c, 0, p[1], p[2], r);
+	int X = c->dims[0], x0 = p[0] - r < 0 ? 0 : p[0] - r,
+	    x1 = p[0] + r > X - 1 ? X - 1 : p[0] + r;
 	long n = 0;
-	for (int x = x0; x <= x1; x++) {
-		int rx = r - (x < p[0] ? p[0] - x : x - p[0]);
-		/* rows py - rx .. py: span pz - w .. pz + w, w = rx - (py - y),
-		 * growing; rows py + 1 .. py + rx: shrinking */
-		int y0 = py - rx < 0 ? 0 : py - rx, y1 = py + rx > Y - 1 ? Y - 1 : py + rx;
-		n +=
-		    sum_diag(c, x, pz + rx + 1 - py, y0, py) - sum_anti(c, x, pz - rx + py, y0, py);
-		if (py < y1)
-			n += sum_anti(c, x, pz + rx + 1 + py, py + 1, y1) -
-			     sum_diag(c, x, pz - rx - py, py + 1, y1);
-	}
+	for (int x = x0; x <= x1; x++)
+		n += disc_count(c, x, p[1], p[2], r - (x < p[0] ? p[0] - x : x - p[0]));
 	return n;
 }
 
 long center_region_count(const struct center *c, const struct center_region *r)
 {
+	if (c->dims[0] == 1) /* one plane: no loop */
+		return r->t - excess(0, r->c[0], r->e[0]) < 0
+		           ? 0
+		           : plane_count(c, 0, r, r->t - excess(0, r->c[0], r->e[0]));
 	int X = c->dims[0], x0 = ceil_half(r->c[0] - r->e[0] - r->t),
 	    x1 = floor_half(r->c[0] + r->e[0] + r->t);
 	x0 = x0 < 0 ? 0 : x0;
