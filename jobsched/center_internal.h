@@ -146,8 +146,11 @@ long center_ball_count(const struct center *c, const int *p, int r); /* the ball
 
 /* center_plane.c: the score of centre p of a mesh of one plane
  * (dims[0] == 1) whose radius is R and whose ball of radius R - 1 holds m
- * free nodes; spill: Z zeros, left zero. */
-long center_score_plane(const struct center *c, long k, const int *p, int R, long m, int *spill);
+ * free nodes; spill: Z zeros, left zero. A score above cut may stop
+ * early: then a number above cut that is no more than the score comes
+ * back (LONG_MAX: always the score). */
+long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
+                        int *spill);
 /* The sum over the cuts between the lines of both dimensions of a mesh of
  * one plane of L (k - L), L the free nodes of region g up to the cut and
  * up to slack more (the least over that range), as center_cuts sums them

@@ -121,8 +121,11 @@ static long ball_count(const struct center *c, const int *p, int r)
 /* The score of centre p, whose R is at least from (>= rk); *radius: R.
  * R first, counting balls (doubling steps from `from`, then halving),
  * then one pass over the ball of radius R - 1 and the first free nodes
- * of the sphere R in id order until k nodes are taken. */
-static long score(struct center *c, const struct pw *w, const int *p, int from, int *radius)
+ * of the sphere R in id order until k nodes are taken. A score above cut
+ * may stop early (on a mesh of one plane): a number above cut, at most
+ * the score, then comes back (LONG_MAX: the score always). */
+static long score(struct center *c, const struct pw *w, const int *p, int from, long cut,
+                  int *radius)
 {
 	int k = w->k, R = from, below_r = from - 1, step = 1, lo[3], hi[3];
 	int far = c->dims[0] + c->dims[1] + c->dims[2]; /* beyond every node */
@@ -147,7 +150,7 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 	if (below < 0) /* free nodes nearer than R, all taken */
 		below = R > 0 ? ball_count(c, p, R - 1) : 0;
 	if (c->dims[0] == 1)
-		return center_score_plane(c, k, p, R, below, w->spill);
+		return center_score_plane(c, k, p, R, below, cut, w->spill);
 	for (int d = 0; d < 3; d++) {
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
@@ -298,7 +301,7 @@ static int slide_box(struct center *c, const struct pw *w, struct center_box *b)
 		for (p[1] = slice.lo[1]; p[1] <= slice.hi[1]; p[1]++)
 			for (p[2] = slice.lo[2]; p[2] <= slice.hi[2]; p[2]++) {
 				int radius;
-				long sc = score(c, w, p, b->r, &radius);
+				long sc = score(c, w, p, b->r, LONG_MAX, &radius);
 				if (radius > lo)
 					return 0;
 				if (best < 0 || sc < best) {
@@ -378,7 +381,6 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 {
 	struct pw *w = ctx;
-	(void)cut;
 	if (c->kind == CENTER_GENALG) {
 		int hi[3] = {b->hi[0] + 1, b->hi[1] + 1, b->hi[2] + 1};
 		if (!center_count(c, b->lo, hi))
@@ -393,7 +395,10 @@ static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 		b->minid = center_id(c, q[0], q[1], q[2]);
 	}
 	if (b->exact) {
-		b->lb = score(c, w, b->lo, b->r, &b->r);
+		/* above cut it may stop early: not kept, so its lb need not be exact */
+		b->lb = score(c, w, b->lo, b->r, cut, &b->r);
+		if (b->lb > cut)
+			return 0;
 	} else if (all_canonical(c, w, b) || canonical_box(c, w, b)) {
 		b->lb = w->dk; /* every node of b is free: its first is a candidate */
 		b->exact = 1;
@@ -472,7 +477,7 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	center_xyz(c, best, p);
-	score(c, &w, p, w.rk, &radius);
+	score(c, &w, p, w.rk, LONG_MAX, &radius);
 	take_nearest(c, p, radius, k, nodes);
 	return k;
 }

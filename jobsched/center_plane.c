@@ -134,7 +134,19 @@ static long tip(const uint8_t *node, int *spill, int i, int z, int *L, long *wan
 	return (long)*L * (k - *L);
 }
 
-long center_score_plane(const struct center *c, long k, const int *p, int R, long m, int *spill)
+/* A score stopped above cut: spill cleared over columns lo .. hi (the
+ * rest of the ball's, where sphere nodes may lie), the sum so far. */
+static long stop(int *spill, int lo, int hi, int Z, long sum)
+{
+	lo = lo < 0 ? 0 : lo;
+	hi = hi > Z - 1 ? Z - 1 : hi;
+	for (int z = lo; z <= hi; z++)
+		spill[z] = 0;
+	return sum;
+}
+
+long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
+                        int *spill)
 {
 	const int Y = c->dims[1], Z = c->dims[2], py = p[1], pz = p[2];
 	long want = k - m, sum = 0;
@@ -151,6 +163,8 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 		sum += rows_half(c->zpre + (size_t)y0 * zs, zs, y0, py, pz - w, pz + w + 1, -1, 1,
 		                 Z, c->busy + (size_t)y0 * (size_t)Z, spill, &L, &want, k);
 	}
+	if (sum > cut) /* every cut's term is at least 0: the score is above cut */
+		return stop(spill, pz - R, pz + R, Z, sum);
 	if (py + 1 <= y1)
 		sum += rows_half(c->zpre + (size_t)(py + 1) * zs, zs, py + 1, y1, pz - R + 2,
 		                 pz + R - 1, 1, -1, Z, c->busy + (size_t)(py + 1) * (size_t)Z,
@@ -158,6 +172,8 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 	if (py + R <= Y - 1 && R > 0)
 		sum += tip(c->busy + (size_t)(py + R) * (size_t)Z + (size_t)pz, spill, 0, pz, &L,
 		           &want, k);
+	if (sum > cut)
+		return stop(spill, pz - R, pz + R, Z, sum);
 	/* columns, the same way from the column prefix sums and spill */
 	L = 0;
 	size_t ys = (size_t)Y + 1;
@@ -169,6 +185,8 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 		sum += cols_half(c->ypre + (size_t)z0 * ys, ys, z0, pz, py - w, py + w + 1, -1, 1,
 		                 Y, spill, &L, k);
 	}
+	if (sum > cut) /* the columns up to pz read (and cleared) */
+		return stop(spill, pz + 1, pz + R, Z, sum);
 	if (pz + 1 <= z1)
 		sum += cols_half(c->ypre + (size_t)(pz + 1) * ys, ys, pz + 1, z1, py - R + 2,
 		                 py + R - 1, 1, -1, Y, spill, &L, k);
