@@ -219,8 +219,11 @@ int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double 
 
 void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
 {
-	snprintf(out, size, "flit:preset=%s,compute=%s", cmn_params_str(p, "preset"),
-	         cmn_params_str(p, "compute"));
+	/* links only when not the engine's default, so that the default spec
+	 * (echoed in reports) stays as it was */
+	int plat = strcmp(cmn_params_str(p, "links"), "platform") == 0;
+	snprintf(out, size, "flit:preset=%s,compute=%s%s", cmn_params_str(p, "preset"),
+	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "");
 }
 
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)

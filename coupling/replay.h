@@ -47,10 +47,17 @@ struct cpl_replay_opts {
 	 0,                                                                                        \
 	 "none|booksim|insee",                                                                     \
 	 "flit engine: its router timing (netsim --traffic x --help)"},                            \
+	    {"compute",                                                                            \
+	     CMN_PT_CHOICE,                                                                        \
+	     "flops",                                                                              \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     "flops|zero",                                                                         \
+	     "flit engine: compute takes flops / node speed, or no time (communication only)"},    \
 	{                                                                                          \
-		"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",                             \
-		    "flit engine: compute takes flops / node speed, or no time (communication "    \
-		    "only)"                                                                        \
+		"links", CMN_PT_CHOICE, "cycles", 0, 0, "cycles|platform",                         \
+		    "flit engine: every link a flit per cycle, or each link's bandwidth from the " \
+		    "machine (tapered trees, WAN links)"                                           \
 	}
 void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size);
 

@@ -147,6 +147,25 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 one = [r for r in rows if int(r["requested_number_of_resources"]) == 1]
 sys.exit(0 if len(rows) == 20 and one and all(float(r["effective_speedup"]) == 1 for r in one) else 1)
 PY
+# links=platform: the flit engine reads each link's bandwidth from the
+# machine, so a tapered tree slows the jobs (the default, a flit per cycle
+# on every link, does not see the taper: the same times with and without)
+TG="--synthetic dq:jobs=12,n1=8,n2=32 --machine kary-ntree:k=4,n=3"
+for l in cycles platform; do
+	for t in 0.5 1; do
+		"$B/cosim" $TG,taper=$t --runtime flit:mode=isolated,class=S,kernels=is,links=$l \
+			--summary-out "$T/tp-$l-$t.csv" > /dev/null 2> "$T/err-$l-$t"
+	done
+done
+python3 - "$T" << 'PY' && grep -q "engine flit:preset=none,compute=flops,links=platform)" "$T/err-platform-0.5" &&
+import csv, sys
+s = {(l, t): float(next(csv.DictReader(open(f"{sys.argv[1]}/tp-{l}-{t}.csv")))["mean_effective_speedup"])
+     for l in ("cycles", "platform") for t in ("0.5", "1")}
+sys.exit(0 if s[("cycles", "0.5")] == s[("cycles", "1")] and s[("platform", "0.5")] < s[("platform", "1")] < 1
+         and s[("platform", "0.5")] < s[("cycles", "0.5")] else 1)
+PY
+	ok "flit model: links=platform sees a tapered tree's bandwidths, links=cycles does not" ||
+	ko "flit links=platform: $(tail -2 "$T/err-platform-0.5")"
 "$B/cosim" $FG --runtime flit:preset=bookism > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "bookism" "$T/err" && ok "flit model: a bad preset, exit 2" || ko "flit preset=bookism: $(cat "$T/err")"
 # alltoall=ring: only the jobs with alltoalls (FT, more than 2 ranks: with
