@@ -123,6 +123,12 @@ static int next_line(struct lines *l, struct cmn_err *e)
 		return read_err(l, "a NUL byte in the line (not a text file?)", e);
 	if (l->line == UINT32_MAX)
 		return read_err(l, "more than 4294967295 lines", e);
+	if (l->line == 0 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		return read_err(l,
+		                "the file begins with a UTF-8 byte-order mark, which is not "
+		                "part of a time-independent trace (it would join the first "
+		                "word); remove it: sed -i '1s/^\\xEF\\xBB\\xBF//' FILE",
+		                e);
 	p[len] = '\0'; /* buf keeps a byte free past end */
 	l->start += len + (nl ? 1 : 0);
 	l->line++;

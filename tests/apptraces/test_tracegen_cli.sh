@@ -120,6 +120,12 @@ bad wait-beyond 1 3 "wait: destination '5' is not a rank of this 2-rank trace" '
 bad tag-negative 1 3 "send: tag '-3' is not an integer 0..2147483647" '0 init\n1 init\n0 send 1 -3 8\n'
 # lines: a NUL byte, an endless line; CRLF, no final newline, no finalize are fine
 bad nul-byte 1 2 "a NUL byte in the line" '0 init\n0 comp\0ute 5\n'
+# a UTF-8 byte-order mark (an editor's) is refused by name, and the fix the
+# message gives makes the file read
+bad bom 1 1 "begins with a UTF-8 byte-order mark" '\xef\xbb\xbf0 init\n0 compute 5\n'
+fix=$(sed -n "s/.*remove it: \(sed .*\) FILE$/\1/p" "$T/err")
+sh -c "$fix \"\$1\"" sh "$T/bom.txt" 2> /dev/null
+check "the byte-order mark's fix, as printed, makes the trace read" "$TG" --check "$T/bom.txt" > /dev/null
 { printf '0 compute '; head -c 67200000 /dev/zero | tr '\0' '1'; printf '\n'; } > "$T/long.txt"
 "$TG" --check "$T/long.txt" > /dev/null 2> "$T/err"
 check "a line of 64 MiB: error naming the line" status_says $? eq 1 "long.txt:1: error: line longer than 67108864 bytes" "$T/err"
