@@ -23,6 +23,8 @@ struct center_box {
 	int size;  /* nodes in the box */
 	int exact; /* lb is the score of the centre minid, the best in the box */
 	int r;     /* a radius that no centre in the box needs less than (children inherit it) */
+	long lbz;  /* no centre's share of the cuts across the last dimension is less (one
+	              plane: the columns' cuts; children inherit it), or 0 */
 	int lo[3], hi[3];
 };
 
@@ -148,14 +150,18 @@ long center_ball_count(const struct center *c, const int *p, int r); /* the ball
  * (dims[0] == 1) whose radius is R and whose ball of radius R - 1 holds m
  * free nodes; spill: Z zeros, left zero. A score above cut may stop
  * early: then a number above cut that is no more than the score comes
- * back (LONG_MAX: always the score). */
+ * back (LONG_MAX: always the score). lbz: a lower bound on the score's
+ * share of the cuts between columns (its box's, center_box), which lets
+ * it stop after the rows. */
 long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
-                        int *spill);
+                        long lbz, int *spill);
 /* The sum over the cuts between the lines of both dimensions of a mesh of
  * one plane of L (k - L), L the free nodes of region g up to the cut and
  * up to slack more (the least over that range), as center_cuts sums them
- * from the region's histograms. */
-long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack);
+ * from the region's histograms; *cols: the share of the cuts between
+ * columns. */
+long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
+                       long *cols);
 
 /* The allocators' searches and node choices (k <= free nodes). */
 int center_place_mc1x1(struct center *c, int k, int *nodes);

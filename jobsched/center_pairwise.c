@@ -124,7 +124,7 @@ static long ball_count(const struct center *c, const int *p, int r)
  * of the sphere R in id order until k nodes are taken. A score above cut
  * may stop early (on a mesh of one plane): a number above cut, at most
  * the score, then comes back (LONG_MAX: the score always). */
-static long score(struct center *c, const struct pw *w, const int *p, int from, long cut,
+static long score(struct center *c, const struct pw *w, const int *p, int from, long cut, long lbz,
                   int *radius)
 {
 	int k = w->k, R = from, below_r = from - 1, step = 1, lo[3], hi[3];
@@ -150,7 +150,7 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 	if (below < 0) /* free nodes nearer than R, all taken */
 		below = R > 0 ? ball_count(c, p, R - 1) : 0;
 	if (c->dims[0] == 1)
-		return center_score_plane(c, k, p, R, below, cut, w->spill);
+		return center_score_plane(c, k, p, R, below, cut, lbz, w->spill);
 	for (int d = 0; d < 3; d++) {
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
@@ -301,7 +301,7 @@ static int slide_box(struct center *c, const struct pw *w, struct center_box *b)
 		for (p[1] = slice.lo[1]; p[1] <= slice.hi[1]; p[1]++)
 			for (p[2] = slice.lo[2]; p[2] <= slice.hi[2]; p[2]++) {
 				int radius;
-				long sc = score(c, w, p, b->r, LONG_MAX, &radius);
+				long sc = score(c, w, p, b->r, LONG_MAX, 0, &radius);
 				if (radius > lo)
 					return 0;
 				if (best < 0 || sc < best) {
@@ -361,8 +361,10 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	for (int d = 0; d < 3; d++)
 		g.e[d] = 0;
 	if (c->dims[0] == 1) { /* one plane: the cuts as the lines are counted */
-		long core = center_region_count(c, &g);
-		return center_plane_cuts(c, &g, k, k - core);
+		long core = center_region_count(c, &g), cols,
+		     sum = center_plane_cuts(c, &g, k, k - core, &cols);
+		b->lbz = cols > b->lbz ? cols : b->lbz; /* both bound every centre of b */
+		return sum;
 	}
 	int lo[3], hi[3];
 	for (int d = 0; d < 3; d++) {
@@ -396,7 +398,7 @@ static int pw_bound(struct center *c, void *ctx, struct center_box *b, long cut)
 	}
 	if (b->exact) {
 		/* above cut it may stop early: not kept, so its lb need not be exact */
-		b->lb = score(c, w, b->lo, b->r, cut, &b->r);
+		b->lb = score(c, w, b->lo, b->r, cut, b->lbz, &b->r);
 		if (b->lb > cut)
 			return 0;
 	} else if (all_canonical(c, w, b) || canonical_box(c, w, b)) {
@@ -477,7 +479,7 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	center_xyz(c, best, p);
-	score(c, &w, p, w.rk, LONG_MAX, &radius);
+	score(c, &w, p, w.rk, LONG_MAX, 0, &radius);
 	take_nearest(c, p, radius, k, nodes);
 	return k;
 }

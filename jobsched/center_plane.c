@@ -146,7 +146,7 @@ static long stop(int *spill, int lo, int hi, int Z, long sum)
 }
 
 long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
-                        int *spill)
+                        long lbz, int *spill)
 {
 	const int Y = c->dims[1], Z = c->dims[2], py = p[1], pz = p[2];
 	long want = k - m, sum = 0;
@@ -163,8 +163,10 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 		sum += rows_half(c->zpre + (size_t)y0 * zs, zs, y0, py, pz - w, pz + w + 1, -1, 1,
 		                 Z, c->busy + (size_t)y0 * (size_t)Z, spill, &L, &want, k);
 	}
-	if (sum > cut) /* every cut's term is at least 0: the score is above cut */
-		return stop(spill, pz - R, pz + R, Z, sum);
+	/* every cut's term is at least 0, and the columns' share at least lbz:
+	 * the score is above cut */
+	if (sum + lbz > cut)
+		return stop(spill, pz - R, pz + R, Z, sum + lbz);
 	if (py + 1 <= y1)
 		sum += rows_half(c->zpre + (size_t)(py + 1) * zs, zs, py + 1, y1, pz - R + 2,
 		                 pz + R - 1, 1, -1, Z, c->busy + (size_t)(py + 1) * (size_t)Z,
@@ -172,9 +174,10 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 	if (py + R <= Y - 1 && R > 0)
 		sum += tip(c->busy + (size_t)(py + R) * (size_t)Z + (size_t)pz, spill, 0, pz, &L,
 		           &want, k);
-	if (sum > cut)
-		return stop(spill, pz - R, pz + R, Z, sum);
+	if (sum + lbz > cut)
+		return stop(spill, pz - R, pz + R, Z, sum + lbz);
 	/* columns, the same way from the column prefix sums and spill */
+	long rows = sum;
 	L = 0;
 	size_t ys = (size_t)Y + 1;
 	if (pz - R >= 0 && R > 0)
@@ -185,8 +188,8 @@ long center_score_plane(const struct center *c, long k, const int *p, int R, lon
 		sum += cols_half(c->ypre + (size_t)z0 * ys, ys, z0, pz, py - w, py + w + 1, -1, 1,
 		                 Y, spill, &L, k);
 	}
-	if (sum > cut) /* the columns up to pz read (and cleared) */
-		return stop(spill, pz + 1, pz + R, Z, sum);
+	if (sum > cut || rows + lbz > cut) /* the columns up to pz read (and cleared) */
+		return stop(spill, pz + 1, pz + R, Z, sum > rows + lbz ? sum : rows + lbz);
 	if (pz + 1 <= z1)
 		sum += cols_half(c->ypre + (size_t)(pz + 1) * ys, ys, pz + 1, z1, py - R + 2,
 		                 py + R - 1, 1, -1, Y, spill, &L, k);
@@ -234,11 +237,13 @@ static long region_cuts(const int *pre, size_t stride, int nl, int n, int cl, in
 	return sum - cut_term(L, k, slack); /* no cut after the last line */
 }
 
-long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack)
+long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
+                       long *cols)
 {
 	int Y = c->dims[1], Z = c->dims[2];
+	*cols = region_cuts(c->ypre, (size_t)Y + 1, Z, Y, g->c[2], g->e[2], g->c[1], g->e[1], g->t,
+	                    k, slack);
 	return region_cuts(c->zpre, (size_t)Z + 1, Y, Z, g->c[1], g->e[1], g->c[2], g->e[2], g->t,
 	                   k, slack) +
-	       region_cuts(c->ypre, (size_t)Y + 1, Z, Y, g->c[2], g->e[2], g->c[1], g->e[1], g->t,
-	                   k, slack);
+	       *cols;
 }

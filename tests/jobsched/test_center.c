@@ -711,6 +711,114 @@ static void test_region_counts(void)
 	gsl_rng_free(rng);
 }
 
+/* Centre p's k nearest by brute force (buf: room for every node): its
+ * radius R, the free nodes m nearer than R, and the sums of their
+ * pairwise distances along rows (sy) and columns (sz). */
+static void shares(const int *dims, const uint8_t *busy, const int *p, int k, struct keyed *buf,
+                   int *R, int *m, long *sy, long *sz)
+{
+	order(dims, busy, p, 0, buf);
+	int u[3], w[3];
+	*R = (int)buf[k - 1].key;
+	for (*m = 0; buf[*m].key < *R;)
+		++*m;
+	*sy = *sz = 0;
+	for (int i = 0; i < k; i++)
+		for (int j = i + 1; j < k; j++) {
+			coords(dims, buf[i].id, u);
+			coords(dims, buf[j].id, w);
+			*sy += labs((long)u[1] - w[1]);
+			*sz += labs((long)u[2] - w[2]);
+		}
+}
+
+/* The share of the cuts between columns in the core bound of a box of
+ * centres (center_plane_cuts) bounds every centre's own share from below,
+ * as the whole bound bounds its score, so that a centre's score may stop
+ * after the rows once they and that share pass the best: on random states
+ * of a mesh of one plane and random boxes, each centre's k nearest and
+ * their shares by brute force; the score given a bound up to its own
+ * column share and a cut below or above it returns the score, or a number
+ * above the cut and no more than the score, and leaves its scratch zero. */
+static void test_column_share(void)
+{
+	static const struct shape sh = {"mesh:dims=30x26", {1, 30, 26}};
+	const int *dims = sh.dims;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 23);
+	struct rig g;
+	rig_open(&g, &sh);
+	struct keyed *buf = malloc((size_t)g.n * sizeof *buf);
+	int *list = malloc((size_t)g.n * sizeof *list);
+	int bad = 0, loose = 0, cored = 0, stopped = 0, tried = 0;
+	for (int t = 0; t < 30; t++) {
+		random_state(&g, rng);
+		int nb = 0;
+		for (int v = 0; v < g.n; v++)
+			if (g.busy[v])
+				list[nb++] = v;
+		struct cmn_err e;
+		struct js_alloc *a;
+		CU_ASSERT_FATAL(js_alloc_create("genalg", g.m, &a, &e) == 0);
+		js_alloc_occupy(a, list, nb);
+		struct center *c = a->self;
+		center_sat_update(c);
+		center_region_update(c);
+		center_diag_update(c);
+		for (int q = 0; q < 20 && c->free >= 2; q++) {
+			int most = c->free - 1 < 150 ? c->free - 1 : 150;
+			int k = 2 + (int)gsl_rng_uniform_int(rng, (unsigned long)most);
+			int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, p[3] = {0, 0, 0}, rmin = -1;
+			for (int d = 1; d < 3; d++) {
+				lo[d] = (int)gsl_rng_uniform_int(rng, (unsigned long)dims[d]);
+				hi[d] = lo[d] + (int)gsl_rng_uniform_int(rng, 4);
+				hi[d] = hi[d] > dims[d] - 1 ? dims[d] - 1 : hi[d];
+			}
+			long least = -1, least_z = -1;
+			for (int i = 0; i < (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+			     i++, tried++) {
+				p[1] = lo[1] + i / (hi[2] - lo[2] + 1);
+				p[2] = lo[2] + i % (hi[2] - lo[2] + 1);
+				int R, m;
+				long sy, sz;
+				shares(dims, g.busy, p, k, buf, &R, &m, &sy, &sz);
+				long cut = sy + sz + (long)gsl_rng_uniform_int(rng, 41) - 30;
+				long lbz =
+				    sz - (long)gsl_rng_uniform_int(rng, (unsigned long)sz / 4 + 1);
+				long got = center_score_plane(c, k, p, R, m, cut, lbz, c->spill[0]);
+				stopped += got != sy + sz;
+				bad +=
+				    sy + sz <= cut ? got != sy + sz : got <= cut || got > sy + sz;
+				for (int z = 0; z < dims[2]; z++)
+					bad += c->spill[0][z] != 0;
+				least = least < 0 || sy + sz < least ? sy + sz : least;
+				least_z = least_z < 0 || sz < least_z ? sz : least_z;
+				rmin = rmin < 0 || R < rmin ? R : rmin;
+			}
+			struct center_region core = {
+			    {0, lo[1] + hi[1], lo[2] + hi[2]}, {0, 0, 0}, 0};
+			core.t = 2 * (rmin - 1) - (hi[1] - lo[1]) - (hi[2] - lo[2]);
+			if (core.t < 0)
+				continue;
+			long n = center_region_count(c, &core), cols,
+			     sum = center_plane_cuts(c, &core, k, k - n, &cols);
+			bad += sum > least || cols > least_z || cols > sum;
+			loose += cols < least_z;
+			cored += cols > 0;
+		}
+		js_alloc_destroy(a);
+	}
+	free(buf);
+	free(list);
+	rig_close(&g);
+	gsl_rng_free(rng);
+	CU_ASSERT(tried > 2000);
+	CU_ASSERT(cored > 50); /* the shares were no trivial zeros */
+	CU_ASSERT(stopped > 100);
+	CU_ASSERT(loose > 0);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("centre-based allocators", NULL, NULL);
@@ -723,6 +831,8 @@ static void add_suites(void)
 	CU_add_test(s, "genalg, mm on two threads = on one", test_two_threads);
 	CU_add_test(s, "region counts by diagonals = row by row", test_region_counts);
 	CU_add_test(s, "scores stopped above the best leave no trace", test_stopped_scores);
+	CU_add_test(s, "a box's column share bounds each centre's, and stops its score",
+	            test_column_share);
 }
 
 int main(int argc, char **argv)
