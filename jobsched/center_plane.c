@@ -72,37 +72,77 @@ static long lines(const int *pre, size_t stride, int cnt, int a, int b, int da, 
 	return sum;
 }
 
-/* The rows i0 .. i1 (inside the mesh) of one half of the ball, whose
- * inner span [a, b) (unclipped, rows of length n) moves by da, db a row:
- * adds each row's free nodes of the span (from its prefix sums, pre,
- * stride apart) and the free nodes just outside it (busy: the first row's
- * flags) while *want lasts, noting their columns in spill, and each
- * cut's L (k - L) to the sum; once none is wanted, the rest by lines(). */
-static long rows_half(const int *pre, size_t stride, int i0, int i1, int a, int b, int da, int db,
-                      int n, const uint8_t *busy, int *spill, int *L, long *want, long k)
+/* Rows j = 0 .. cnt - 1 of rows_half (below), from pre, busy, a, b at row
+ * 0; clip: whether a span end may lie at or beyond a wall (else the
+ * checks are left out: inlined with a constant). Returns the rows done
+ * (it stops once nothing is wanted). */
+static inline int sphere_rows(const int *pre, size_t stride, int cnt, int a, int b, int da, int db,
+                              int n, const uint8_t *busy, int *spill, int *L, long *want, long k,
+                              long *sum, int clip)
 {
-	long sum = 0, left = *want;
-	int l = *L, i = i0;
-	for (; i <= i1 && left > 0; i++, pre += stride, busy += n, a += da, b += db) {
-		int lo = a < 0 ? 0 : a, hi = b > n ? n : b;
+	long left = *want, s = 0;
+	int l = *L, j = 0;
+	for (; j < cnt && left > 0; j++, pre += stride, busy += n, a += da, b += db) {
+		int lo = clip && a < 0 ? 0 : a, hi = clip && b > n ? n : b;
 		int h = pre[hi] - pre[lo];
-		if (a > 0 && !busy[a - 1]) {
+		if ((!clip || a > 0) && !busy[a - 1]) {
 			h++;
 			spill[a - 1]++;
 			left--;
 		}
-		if (left > 0 && b < n && !busy[b]) {
+		if (left > 0 && (!clip || b < n) && !busy[b]) {
 			h++;
 			spill[b]++;
 			left--;
 		}
 		l += h;
-		sum += (long)l * (k - l);
+		s += (long)l * (k - l);
 	}
 	*L = l;
 	*want = left;
-	if (i <= i1)
-		sum += lines(pre, stride, i1 - i + 1, a, b, da, db, n, NULL, L, k, 0);
+	*sum += s;
+	return j;
+}
+
+/* The rows i0 .. i1 (inside the mesh) of one half of the ball, whose
+ * inner span [a, b) (unclipped, rows of length n) moves by da, db a row:
+ * adds each row's free nodes of the span (from its prefix sums, pre,
+ * stride apart) and the free nodes just outside it (busy: the first row's
+ * flags) while *want lasts, noting their columns in spill, and each
+ * cut's L (k - L) to the sum; once none is wanted, the rest by lines().
+ * The rows whose span and the nodes just outside it lie inside the walls
+ * (a run: the span moves one way) go without the walls' checks. */
+static long rows_half(const int *pre, size_t stride, int i0, int i1, int a, int b, int da, int db,
+                      int n, const uint8_t *busy, int *spill, int *L, long *want, long k)
+{
+	long sum = 0;
+	int cnt = i1 - i0 + 1, in0 = 0, in1 = cnt; /* rows in0 .. in1 - 1: inside */
+	if (da < 0 && a < in1)
+		in1 = a; /* a - j >= 1 */
+	if (da > 0 && 1 - a > in0)
+		in0 = 1 - a;
+	if (db > 0 && n - b < in1)
+		in1 = n - b; /* b + j <= n - 1 */
+	if (db < 0 && b - n + 1 > in0)
+		in0 = b - n + 1;
+	if (in1 < in0)
+		in0 = in1 = cnt; /* none: all with the checks */
+	int j = 0, runs[3][2] = {{0, in0}, {in0, in1}, {in1, cnt}};
+	for (int r = 0; r < 3 && *want > 0; r++) {
+		if (j >= runs[r][1])
+			continue;
+		int m = runs[r][1] - j,
+		    done = r == 1 ? sphere_rows(pre + (size_t)j * stride, stride, m, a + da * j,
+		                                b + db * j, da, db, n, busy + (size_t)j * (size_t)n,
+		                                spill, L, want, k, &sum, 0)
+		                  : sphere_rows(pre + (size_t)j * stride, stride, m, a + da * j,
+		                                b + db * j, da, db, n, busy + (size_t)j * (size_t)n,
+		                                spill, L, want, k, &sum, 1);
+		j += done;
+	}
+	if (j < cnt)
+		sum += lines(pre + (size_t)j * stride, stride, cnt - j, a + da * j, b + db * j, da,
+		             db, n, NULL, L, k, 0);
 	return sum;
 }
 
