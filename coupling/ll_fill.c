@@ -48,6 +48,9 @@
 #include "ll_queue.h"
 
 #define FULL 1e-9 /* a link is full within this fraction of its bandwidth */
+/* A part's log of at most this many drops stays for the next computation
+ * (not grown again from nothing each time; 96 kB at most a part). */
+#define LOG_KEPT 4096
 
 /* A part's drop logged during a computation (by as in ll_drop). */
 struct ll_logged {
@@ -65,6 +68,7 @@ struct memb {
 	 * with every flow active */
 	const struct ll_drop *h;
 	long h0, h1, u0;
+	double lv0; /* h[h0].level (when h0 < h1): read without touching the record */
 	/* while the link is live and p replayed: p's next recorded drop on it
 	 * and p's active flows on it */
 	long cur, cu;
@@ -203,15 +207,13 @@ static int room_part(struct ll_fill *fs, struct ll_part *p, int n0)
 	if (cmn_grow((void **)&fs->sx, &cx, p->nlinks, 1024, sizeof *fs->sx) ||
 	    cmn_grow((void **)&fs->sby, &fs->capx, p->nlinks, 1024, sizeof *fs->sby))
 		return -1;
-	size_t z = (size_t)(p->nlinks ? p->nlinks : 1);
-	int *memb = realloc(p->memb, z * sizeof *p->memb);
-	if (memb)
-		p->memb = memb;
-	unsigned char *bound = memb ? realloc(p->bound, z) : NULL;
-	if (!bound)
+	/* a part's links come at once, a fragment's a few at a time: doubled */
+	long need = p->nlinks ? p->nlinks : 1, cm = p->capmemb, cb = p->capmemb;
+	if (cmn_grow((void **)&p->memb, &cm, need, need, sizeof *p->memb) ||
+	    cmn_grow((void **)&p->bound, &cb, need, need, sizeof *p->bound))
 		return -1;
-	p->bound = bound;
-	memset(bound + n0, 0, (size_t)n);
+	p->capmemb = cm;
+	memset(p->bound + n0, 0, (size_t)n);
 	return 0;
 }
 
@@ -233,7 +235,8 @@ static void list(struct ll_fill *fs, struct ll_part *p, int x0)
 			fs->freemb = fs->mb[q].next;
 		else
 			q = (int)fs->nmb++;
-		fs->mb[q] = (struct memb){p, x, fs->head[u], -1, NULL, 0, 0, p->users0[x], 0, 0};
+		fs->mb[q] =
+		    (struct memb){p, x, fs->head[u], -1, NULL, 0, 0, p->users0[x], INFINITY, 0, 0};
 		if (fs->head[u] >= 0)
 			fs->mb[fs->head[u]].prev = q;
 		fs->head[u] = q;
@@ -250,6 +253,7 @@ static int attach(struct ll_fill *fs, struct ll_part *p)
 	if (room_part(fs, p, 0)) {
 		free(p->memb), free(p->bound);
 		p->memb = NULL, p->bound = NULL;
+		p->capmemb = 0;
 		return -1;
 	}
 	list(fs, p, 0);
@@ -296,7 +300,7 @@ static void unhold(struct ll_fill *fs, struct ll_part *p)
 {
 	free(p->memb), free(p->bound), free(p->hoff), free(p->hist), free(p->log);
 	p->memb = NULL, p->bound = NULL, p->hoff = NULL, p->hist = NULL, p->log = NULL;
-	p->nlog = p->caplog = 0;
+	p->capmemb = p->nlog = p->caplog = 0;
 	struct ll_part *last = fs->held[--fs->nheld];
 	fs->held[p->held] = last;
 	last->held = p->held;
@@ -401,10 +405,27 @@ static long entries_end(const struct memb *b)
 	return b->h1;
 }
 
+/* b's record on its link set to h[h0 .. h1). */
+static void set_record(struct memb *b, const struct ll_drop *h, long h0, long h1)
+{
+	b->h = h;
+	b->h0 = h0;
+	b->h1 = h1;
+	b->lv0 = h0 < h1 ? h[h0].level : INFINITY;
+}
+
+/* The level of b's next recorded drop (b->cur < b->h1). */
+static double next_level(const struct memb *b)
+{
+	return b->cur == b->h0 ? b->lv0 : b->h[b->cur].level;
+}
+
 /* A replayed part's active flows on a link after level x, from its record. */
 static long after(const struct memb *b, double x)
 {
 	long c = b->cu;
+	if (b->cur >= entries_end(b) || next_level(b) != x)
+		return c;
 	for (long i = b->cur; i < entries_end(b) && b->h[i].level == x; i++)
 		c -= labs(b->h[i].by);
 	return c;
@@ -512,7 +533,7 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 static void follow(struct ll_fill *fs, int q)
 {
 	const struct memb *b = &fs->mb[q];
-	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, b->h[b->cur].level, q))
+	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, next_level(b), q))
 		fs->oom = 1;
 }
 
@@ -542,7 +563,9 @@ static void make_live(struct ll_fill *fs, int u, double x)
 		b->cur = b->h0;
 		b->cu = b->u0;
 		l->users += b->cu;
-		from += b->cur < b->h1 && b->h[b->cur].level < x;
+		if (!(b->cur < b->h1 && b->lv0 < x)) /* no drop below x: its record untouched */
+			continue;
+		from++;
 		for (; b->cur < b->h1 && b->h[b->cur].level < x; b->cur++) {
 			if (!b->h[b->cur].by)
 				continue;
@@ -631,6 +654,7 @@ static int split_live(struct ll_fill *fs, struct ll_part *p, double x)
 		f->parent = p;
 		p->frags = f;
 		f->memb = NULL, f->bound = NULL;
+		f->capmemb = 0;
 	}
 	if (room_part(fs, f, n0)) { /* the run fails; the flows' counts back in p */
 		fs->oom = 1;
@@ -712,9 +736,8 @@ static int rejoin_all(struct ll_fill *fs, int keep)
 		}
 		for (int x = 0; x < p->nlinks; x++) {
 			struct memb *b = &fs->mb[p->memb[x]];
-			b->h = p->hist;
-			b->h0 = p->hoff ? p->hoff[x] : 0;
-			b->h1 = p->hoff ? p->hoff[x + 1] : 0;
+			set_record(b, p->hist, p->hoff ? p->hoff[x] : 0,
+			           p->hoff ? p->hoff[x + 1] : 0);
 			b->u0 = p->users0[x];
 		}
 		if (p->live != fs->run) {
@@ -847,9 +870,9 @@ static int records(struct ll_fill *fs)
 			off[x + 1] += off[x];
 		n = off[p->nlinks];
 		struct ll_drop *h = malloc((size_t)(n ? n : 1) * sizeof *h);
-		long *fillp = malloc((size_t)(p->nlinks ? p->nlinks : 1) * sizeof *fillp);
-		if (!h || !fillp) {
-			free(off), free(h), free(fillp);
+		long *fillp = fs->sby; /* room for p's links (room_part) */
+		if (!h) {
+			free(off);
 			return -1;
 		}
 		for (int x = 0; x < p->nlinks; x++) {
@@ -862,17 +885,19 @@ static int records(struct ll_fill *fs)
 		}
 		for (long k = 0; k < p->nlog; k++)
 			h[fillp[p->log[k].x]++] = (struct ll_drop){p->log[k].level, p->log[k].by};
-		free(fillp), free(p->hoff), free(p->hist), free(p->log);
+		free(p->hoff), free(p->hist);
 		p->hoff = off;
 		p->hist = h;
 		for (int x = 0; x < p->nlinks; x++) {
 			struct memb *b = &fs->mb[p->memb[x]];
-			b->h = h;
-			b->h0 = off[x];
-			b->h1 = off[x + 1];
+			set_record(b, h, off[x], off[x + 1]);
 		}
-		p->log = NULL;
-		p->nlog = p->caplog = 0;
+		if (p->caplog > LOG_KEPT) {
+			free(p->log);
+			p->log = NULL;
+			p->caplog = 0;
+		}
+		p->nlog = 0;
 	}
 	return 0;
 }

@@ -84,6 +84,7 @@ struct ll_part {
 	/* while a linkload computation holds it (ll_fill.c) */
 	struct cpl_job_flows *job;
 	int *memb;       /* each link's entry in the list of parts on it */
+	long capmemb;    /* room in memb and bound (a fragment's links grow) */
 	long held;       /* its index among the parts held */
 	long live;       /* the run that computes it, from level from on */
 	double from;     /* ... (with its fills at from kept when incl) */
