@@ -7,6 +7,7 @@
 
 #include "linkload.h"
 #include "ll_flows.h"
+#include "ll_sort.h"
 
 static int add(void *ctx, int a, int b, double bytes)
 {
@@ -28,44 +29,45 @@ static int add(void *ctx, int a, int b, double bytes)
 	return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-/* The machine links of the routes made local: the distinct ones listed,
- * each crossing renumbered, the flows of each link listed. */
+/* The machine links of the routes made local: the distinct ones listed
+ * (ascending), each crossing renumbered, the flows of each link listed.
+ * The crossings sorted by link as (link << 32 | crossing) keys. */
 static int localize(struct flows *f)
 {
 	size_t nx = (size_t)f->ncross;
-	int *ids = malloc((nx ? nx : 1) * sizeof *ids);
-	if (!ids)
+	uint64_t *key = malloc(2 * (nx ? nx : 1) * sizeof *key);
+	if (!key)
 		return -1;
-	memcpy(ids, f->path, nx * sizeof *ids);
-	qsort(ids, nx, sizeof *ids, cmp_int);
+	uint64_t top = 0;
+	for (size_t i = 0; i < nx; i++) {
+		key[i] = (uint64_t)(uint32_t)f->path[i] << 32 | i;
+		top |= (uint32_t)f->path[i];
+	}
+	const uint64_t *by = ll_sort_bits(key, key + nx, nx, 32, 32 + ll_sort_width(top));
 	int nl = 0;
 	for (size_t i = 0; i < nx; i++)
-		if (!nl || ids[nl - 1] != ids[i])
-			ids[nl++] = ids[i];
+		nl += !i || by[i] >> 32 != by[i - 1] >> 32;
 	struct ll_part *p = &f->base;
 	size_t z = (size_t)(nl ? nl : 1);
 	int rc = ll_part_links(p, nl);
-	if (!rc)
-		memcpy(p->links, ids, (size_t)nl * sizeof *ids);
-	free(ids);
+	if (!rc) {
+		memset(p->users0, 0, z * sizeof *p->users0);
+		for (size_t i = 0, x = 0; i < nx; i++) {
+			int id = (int)(by[i] >> 32);
+			if (i && id != p->links[x])
+				x++;
+			p->links[x] = id;
+			f->path[(uint32_t)by[i]] = (int)x;
+			p->users0[x]++;
+		}
+	}
+	free(key);
 	f->lstart = calloc(z + 1, sizeof *f->lstart);
 	f->drop = calloc(z, sizeof *f->drop);
 	f->pending = malloc(z * sizeof *f->pending);
 	f->lflows = malloc((nx ? nx : 1) * sizeof *f->lflows);
 	if (rc || !f->lstart || !f->drop || !f->pending || !f->lflows)
 		return -1;
-	memset(p->users0, 0, z * sizeof *p->users0);
-	for (size_t i = 0; i < nx; i++) {
-		int *hit = bsearch(&f->path[i], p->links, (size_t)nl, sizeof *p->links, cmp_int);
-		f->path[i] = (int)(hit - p->links);
-		p->users0[f->path[i]]++;
-	}
 	for (int x = 0; x < nl; x++)
 		f->lstart[x + 1] = f->lstart[x] + p->users0[x];
 	long *fill = f->drop; /* zero now, zero again after */

@@ -9,6 +9,7 @@
 
 #include "../common/grow.h"
 #include "ll_flows.h"
+#include "ll_sort.h"
 
 struct frag {
 	struct ll_part base;
@@ -21,6 +22,8 @@ struct frag {
 	int nlive;              /* links it ever had (the computation may drop the last ones) */
 	struct ll_moved *moved; /* the last split's */
 	long capmoved;
+	struct ll_moved *by; /* scratch of moved(): capmoved */
+	uint64_t *key;       /* ... 2 capmoved */
 };
 
 /* A fragment is computed from the level its flows moved at: neither
@@ -73,7 +76,7 @@ static void frag_destroy(struct ll_part *p)
 	for (int x = 0; x < g->nlive; x++)
 		g->of->rev[p->px[x]] = -1;
 	ll_part_free(p);
-	free(g->mine), free(g->drop), free(g->pending), free(g->moved);
+	free(g->mine), free(g->drop), free(g->pending), free(g->moved), free(g->by), free(g->key);
 	free(g);
 }
 
@@ -144,25 +147,48 @@ void ll_flows_mark(struct ll_part *p, int x, double level, int past)
 	}
 }
 
-static int cmp_moved(const void *a, const void *b)
+static int cmp_level(const void *a, const void *b)
 {
 	const struct ll_moved *x = a, *y = b;
-	if (x->x != y->x)
-		return (x->x > y->x) - (x->x < y->x);
 	return (x->level > y->level) - (x->level < y->level);
 }
 
 /* The marked flows' drops in f's last computation by g's link (their
- * links already g's) and level, into g->moved; how many. */
+ * links already g's) and level, into g->moved; how many. Sorted by link
+ * (radix, ll_sort.h), then each link's by level. */
 static long moved(const struct flows *f, struct frag *g)
 {
 	long n = 0, w = 0;
+	uint64_t top = 0;
 	for (long i = 0; i < f->nmarked; i++) {
 		int k = f->marked[i];
-		for (long j = f->first[k]; j < f->first[k + 1]; j++)
-			g->moved[n++] = (struct ll_moved){f->rev[f->path[j]], f->rate[k], 1};
+		for (long j = f->first[k]; j < f->first[k + 1]; j++) {
+			int x = f->rev[f->path[j]];
+			g->by[n] = (struct ll_moved){x, f->rate[k], 1};
+			g->key[n] = (uint64_t)(uint32_t)x << 32 | (uint64_t)n;
+			top |= (uint32_t)x;
+			n++;
+		}
 	}
-	qsort(g->moved, (size_t)n, sizeof *g->moved, cmp_moved);
+	const uint64_t *key =
+	    ll_sort_bits(g->key, g->key + n, (size_t)n, 32, 32 + ll_sort_width(top));
+	for (long i = 0; i < n; i++)
+		g->moved[i] = g->by[(uint32_t)key[i]];
+	for (long b = 0, e; b < n; b = e) { /* each link's by level */
+		for (e = b + 1; e < n && g->moved[e].x == g->moved[b].x; e++)
+			;
+		if (e - b > 16) {
+			qsort(g->moved + b, (size_t)(e - b), sizeof *g->moved, cmp_level);
+			continue;
+		}
+		for (long i = b + 1; i < e; i++) {
+			struct ll_moved m = g->moved[i];
+			long j = i;
+			for (; j > b && g->moved[j - 1].level > m.level; j--)
+				g->moved[j] = g->moved[j - 1];
+			g->moved[j] = m;
+		}
+	}
 	for (long i = 0; i < n; i++)
 		if (w && g->moved[w - 1].x == g->moved[i].x &&
 		    g->moved[w - 1].level == g->moved[i].level)
@@ -170,6 +196,27 @@ static long moved(const struct flows *f, struct frag *g)
 		else
 			g->moved[w++] = g->moved[i];
 	return w;
+}
+
+/* Room for n moved drops and moved()'s scratch; 0 or -1. */
+static int grow_moved(struct frag *g, long n)
+{
+	if (n <= g->capmoved)
+		return 0;
+	long c = g->capmoved;
+	struct ll_moved *by = NULL;
+	uint64_t *key = NULL;
+	if (cmn_grow((void **)&g->moved, &c, n, 64, sizeof *g->moved) ||
+	    !(by = malloc((size_t)c * sizeof *by)) ||
+	    !(key = malloc(2 * (size_t)c * sizeof *key))) {
+		free(by);
+		return -1;
+	}
+	free(g->by), free(g->key);
+	g->by = by;
+	g->key = key;
+	g->capmoved = c;
+	return 0;
 }
 
 struct ll_part *ll_flows_split(struct ll_part *p, struct ll_part *fp, int *n0,
@@ -191,7 +238,7 @@ struct ll_part *ll_flows_split(struct ll_part *p, struct ll_part *fp, int *n0,
 	}
 	if (!g || room(g, g->base.nlinks + nx) ||
 	    cmn_grow((void **)&g->mine, &g->capmine, g->nmine + f->nmarked, 64, sizeof *g->mine) ||
-	    cmn_grow((void **)&g->moved, &g->capmoved, nx, 64, sizeof *g->moved)) {
+	    grow_moved(g, nx)) {
 		if (g && !fp)
 			frag_destroy(&g->base);
 		unmark(f);
