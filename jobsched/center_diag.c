@@ -218,10 +218,10 @@ long center_ball_count(const struct center *c, const int *p, int r)
 
 long center_region_count(const struct center *c, const struct center_region *r)
 {
-	if (c->dims[0] == 1) /* one plane: no loop */
-		return r->t - excess(0, r->c[0], r->e[0]) < 0
-		           ? 0
-		           : plane_count(c, 0, r, r->t - excess(0, r->c[0], r->e[0]));
+	if (c->dims[0] == 1) { /* one plane: no loop */
+		int t = r->t - excess(0, r->c[0], r->e[0]);
+		return t < 0 ? 0 : plane_count(c, 0, r, t);
+	}
 	int X = c->dims[0], x0 = ceil_half(r->c[0] - r->e[0] - r->t),
 	    x1 = floor_half(r->c[0] + r->e[0] + r->t);
 	x0 = x0 < 0 ? 0 : x0;

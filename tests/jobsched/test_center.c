@@ -597,6 +597,22 @@ static void test_two_threads(void)
 	gsl_rng_free(rng);
 }
 
+/* A fresh allocator of spec holding the rig's busy nodes. */
+static struct js_alloc *rig_alloc(const struct rig *g, const char *spec)
+{
+	int *list = malloc((size_t)g->n * sizeof *list), nb = 0;
+	CU_ASSERT_FATAL(list != NULL);
+	for (int v = 0; v < g->n; v++)
+		if (g->busy[v])
+			list[nb++] = v;
+	struct cmn_err e;
+	struct js_alloc *a;
+	CU_ASSERT_FATAL(js_alloc_create(spec, g->m, &a, &e) == 0);
+	js_alloc_occupy(a, list, nb);
+	free(list);
+	return a;
+}
+
 /* A centre's score that passes the best so far stops early (center_plane.c)
  * and must leave its scratch of sphere nodes by column all zero, as a whole
  * score does, or the next score counts nodes that are not there: on random
@@ -615,15 +631,8 @@ static void test_stopped_scores(void)
 	int bad = 0, dirty = 0, tried = 0;
 	for (int t = 0; t < 24; t++) {
 		random_state(&g, rng);
-		int *list = malloc((size_t)g.n * sizeof *list), nb = 0;
-		for (int v = 0; v < g.n; v++)
-			if (g.busy[v])
-				list[nb++] = v;
 		for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-			struct cmn_err e;
-			struct js_alloc *a;
-			CU_ASSERT_FATAL(js_alloc_create(specs[i], g.m, &a, &e) == 0);
-			js_alloc_occupy(a, list, nb);
+			struct js_alloc *a = rig_alloc(&g, specs[i]);
 			const struct center *c = a->self;
 			for (int job = 0; job < 2 && c->free > 0; job++) {
 				int k = random_size(rng, c->free);
@@ -635,7 +644,6 @@ static void test_stopped_scores(void)
 			}
 			js_alloc_destroy(a);
 		}
-		free(list);
 	}
 	rig_close(&g);
 	gsl_rng_free(rng);
@@ -749,18 +757,10 @@ static void test_column_share(void)
 	struct rig g;
 	rig_open(&g, &sh);
 	struct keyed *buf = malloc((size_t)g.n * sizeof *buf);
-	int *list = malloc((size_t)g.n * sizeof *list);
 	int bad = 0, loose = 0, cored = 0, stopped = 0, tried = 0;
 	for (int t = 0; t < 30; t++) {
 		random_state(&g, rng);
-		int nb = 0;
-		for (int v = 0; v < g.n; v++)
-			if (g.busy[v])
-				list[nb++] = v;
-		struct cmn_err e;
-		struct js_alloc *a;
-		CU_ASSERT_FATAL(js_alloc_create("genalg", g.m, &a, &e) == 0);
-		js_alloc_occupy(a, list, nb);
+		struct js_alloc *a = rig_alloc(&g, "genalg");
 		struct center *c = a->self;
 		center_sat_update(c);
 		center_region_update(c);
@@ -809,7 +809,6 @@ static void test_column_share(void)
 		js_alloc_destroy(a);
 	}
 	free(buf);
-	free(list);
 	rig_close(&g);
 	gsl_rng_free(rng);
 	CU_ASSERT(tried > 2000);
