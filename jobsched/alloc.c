@@ -78,7 +78,7 @@ void js_alloc_destroy(struct js_alloc *a)
 /* One decision: place as runs (runs given), place (nodes given) or fits
  * (neither), counted and timed. */
 static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *nodes,
-                  struct js_run *runs, int *nruns)
+                  struct plat_run *runs, int *nruns)
 {
 	if (runs)
 		return a->ops->place_runs(a->self, j, flags, runs, nruns);
@@ -90,7 +90,7 @@ static int decide(struct js_alloc *a, const struct js_job *j, int flags, int *no
 }
 
 static int decide_counted(struct js_alloc *a, const struct js_job *j, int flags, int *nodes,
-                          struct js_run *runs, int *nruns)
+                          struct plat_run *runs, int *nruns)
 {
 	struct js_alloc_stats *st = a->stats;
 	st->decisions++;
@@ -112,8 +112,8 @@ int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, 
 	return decide_counted(a, j, flags, nodes, NULL, NULL);
 }
 
-int js_alloc_place_runs(struct js_alloc *a, const struct js_job *j, int flags, struct js_run *runs,
-                        int *nruns)
+int js_alloc_place_runs(struct js_alloc *a, const struct js_job *j, int flags,
+                        struct plat_run *runs, int *nruns)
 {
 	return decide_counted(a, j, flags, NULL, runs, nruns);
 }

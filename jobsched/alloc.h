@@ -36,11 +36,11 @@ struct js_alloc_ops {
 	/* Optional, both or neither: the same for a node set given as runs of
 	 * consecutive ids (nodeset.h), at a cost that follows the runs. The
 	 * core then keeps an increasing node set as runs. */
-	void (*occupy_runs)(void *self, const struct js_run *runs, int nruns);
-	void (*release_runs)(void *self, const struct js_run *runs, int nruns);
+	void (*occupy_runs)(void *self, const struct plat_run *runs, int nruns);
+	void (*release_runs)(void *self, const struct plat_run *runs, int nruns);
 	/* Optional (with the two above): place() giving the nodes as runs in
 	 * increasing order (room for the job's size), their count in *nruns. */
-	int (*place_runs)(void *self, const struct js_job *job, int flags, struct js_run *runs,
+	int (*place_runs)(void *self, const struct js_job *job, int flags, struct plat_run *runs,
 	                  int *nruns);
 	/* Optional: defragmentation (seed 003's migration). Given the running
 	 * jobs' node sets (nodes[i], n[i] of them) proposes new ones in out[i]
@@ -104,8 +104,8 @@ void js_alloc_destroy(struct js_alloc *a);
 int js_alloc_place(struct js_alloc *a, const struct js_job *j, int *nodes);
 int js_alloc_place_flags(struct js_alloc *a, const struct js_job *j, int flags, int *nodes);
 /* The same as runs (the allocator has place_runs). */
-int js_alloc_place_runs(struct js_alloc *a, const struct js_job *j, int flags, struct js_run *runs,
-                        int *nruns);
+int js_alloc_place_runs(struct js_alloc *a, const struct js_job *j, int flags,
+                        struct plat_run *runs, int *nruns);
 /* Whether the job can be placed in this state (a decision too). */
 int js_alloc_fits(struct js_alloc *a, const struct js_job *j);
 int js_alloc_fits_flags(struct js_alloc *a, const struct js_job *j, int flags);

@@ -105,16 +105,16 @@ static int flat_place(void *self, const struct js_job *job, int flags, int *node
 
 /* Nodes first..last appended to runs[0..*nr), joined to the last run
  * when they follow it. */
-static void add_run(struct js_run *runs, int *nr, int first, int last)
+static void add_run(struct plat_run *runs, int *nr, int first, int last)
 {
 	if (*nr && runs[*nr - 1].last == first - 1)
 		runs[*nr - 1].last = last;
 	else
-		runs[(*nr)++] = (struct js_run){first, last};
+		runs[(*nr)++] = (struct plat_run){first, last};
 }
 
 /* place() as runs: the same nodes, the lowest free ids. */
-static int flat_place_runs(void *self, const struct js_job *job, int flags, struct js_run *runs,
+static int flat_place_runs(void *self, const struct js_job *job, int flags, struct plat_run *runs,
                            int *nruns)
 {
 	(void)flags;
@@ -187,7 +187,7 @@ static void mark_range(struct flat_alloc *f, unsigned first, unsigned last, int 
 	mark_word(f, w1, hi, busy);
 }
 
-static void flat_mark_runs(struct flat_alloc *f, const struct js_run *runs, int nr, int busy)
+static void flat_mark_runs(struct flat_alloc *f, const struct plat_run *runs, int nr, int busy)
 {
 	for (int r = 0; r < nr; r++) {
 		mark_range(f, (unsigned)runs[r].first, (unsigned)runs[r].last, busy);
@@ -202,7 +202,7 @@ static void flat_mark(struct flat_alloc *f, const int *nodes, int n, int busy)
 {
 	if (js_nodes_sorted(nodes, n)) {
 		for (int i = 0; i < n;) {
-			int k = js_nodes_run_end(nodes, n, i);
+			int k = plat_nodes_run_end(nodes, n, i);
 			mark_range(f, (unsigned)nodes[i], (unsigned)nodes[k], busy);
 			i = k + 1;
 		}
@@ -223,12 +223,12 @@ static void flat_release(void *self, const int *nodes, int n)
 	flat_mark(self, nodes, n, 0);
 }
 
-static void flat_occupy_runs(void *self, const struct js_run *runs, int nr)
+static void flat_occupy_runs(void *self, const struct plat_run *runs, int nr)
 {
 	flat_mark_runs(self, runs, nr, 1);
 }
 
-static void flat_release_runs(void *self, const struct js_run *runs, int nr)
+static void flat_release_runs(void *self, const struct plat_run *runs, int nr)
 {
 	flat_mark_runs(self, runs, nr, 0);
 }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "../platforms/pairsum.h"
 #include "../platforms/platform.h"
 #include "nodeset.h"
 
@@ -35,22 +36,14 @@ void js_alloc_quality(const struct plat_machine *m, const int *nodes, int n, int
  * scratch has room for its node count. Time O(nr d + the axes' lengths)
  * on every family of the registry, multi-clusters of each included (d:
  * dimensions or tree levels; O(n log n) on an axis longer than the n
- * nodes); every pair on a family without a path here. */
-void js_alloc_quality_runs(const struct plat_machine *m, const struct js_run *runs, int nr,
+ * nodes); every pair on a family without a path of its own (its ops'
+ * pair_sum, platforms/pairsum.h). */
+void js_alloc_quality_runs(const struct plat_machine *m, const struct plat_run *runs, int nr,
                            int job_size, int *scratch, struct js_alloc_quality *q);
 
 /* Parses an interval set ("0-3 8") into nodes; returns the count. */
 int js_parse_intervals(const char *text, int *nodes, int max);
 /* The same into runs (at most max); returns their count. */
-int js_parse_runs(const char *text, struct js_run *runs, int max);
-
-/* An exact sum of nonnegative integers: 64 bits, anything past 2^64 kept
- * in a double. Zero-initialise; add integral values. */
-struct js_isum {
-	uint64_t i;
-	double d;
-};
-void js_isum_add(struct js_isum *s, double v);
-double js_isum_value(const struct js_isum *s);
+int js_parse_runs(const char *text, struct plat_run *runs, int max);
 
 #endif

@@ -236,7 +236,7 @@ static double bsld(double resp, double exec, double gamma)
 /* Buffers for quality computations: a job's runs and scratch, room for
  * every node of the machine. */
 struct quality_buf {
-	struct js_run *runs;
+	struct plat_run *runs;
 	int *scratch;
 };
 
@@ -350,14 +350,14 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 		quality_buf_free(&buf);
 		return CMN_ENOMEM;
 	}
-	struct js_isum pw_sum = {0, 0}; /* exact: integers */
+	struct plat_isum pw_sum = {0, 0}; /* exact: integers */
 	size_t multi = 0, tree = 0, with_psi = 0, cn[4] = {0};
 	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0}, psi = 0, cresp[4] = {0};
 	s->coallocated = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_alloc_quality aq;
 		job_quality(m, r, i, w->jobs[i].size, &buf, &aq);
-		js_isum_add(&pw_sum, aq.pairwise_sum);
+		plat_isum_add(&pw_sum, aq.pairwise_sum);
 		if (r->jobs[i].nnodes > 1) {
 			pw_mean += aq.pairwise_mean;
 			multi++;
@@ -384,7 +384,7 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 		s->art_c[g] = cn[g] ? cresp[g] / (double)cn[g] : NAN;
 	s->mean_psi = with_psi ? psi / (double)with_psi : NAN;
 	double n = (double)w->n;
-	s->pw_sum = w->n ? js_isum_value(&pw_sum) / n : NAN;
+	s->pw_sum = w->n ? plat_isum_value(&pw_sum) / n : NAN;
 	s->pw_mean = multi ? pw_mean / (double)multi : NAN;
 	s->max_level = tree ? level / (double)tree : NAN;
 	for (int c = 0; c < 4; c++)

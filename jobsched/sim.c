@@ -344,7 +344,7 @@ static char *put_int(char *p, int x)
 }
 
 /* Appends a node set kept as runs, "0-3 8". */
-static int record_runs(struct js_sim_result *r, const struct js_run *runs, int nr, size_t *off)
+static int record_runs(struct js_sim_result *r, const struct plat_run *runs, int nr, size_t *off)
 {
 	if (text_reserve(r, (size_t)nr * 24 + 1))
 		return -1;
@@ -366,7 +366,7 @@ static int record_runs(struct js_sim_result *r, const struct js_run *runs, int n
 
 static int cmp_run(const void *a, const void *b)
 {
-	int x = ((const struct js_run *)a)->first, y = ((const struct js_run *)b)->first;
+	int x = ((const struct plat_run *)a)->first, y = ((const struct plat_run *)b)->first;
 	return (x > y) - (x < y);
 }
 
@@ -374,7 +374,7 @@ static int cmp_run(const void *a, const void *b)
  * n): each increasing stretch cut into runs by galloping, the runs sorted
  * and those that touch joined (a co-allocated job is a few stretches: no
  * sort of its nodes). */
-static int record_nodes(struct js_sim_result *r, const int *nodes, int n, struct js_run *runbuf,
+static int record_nodes(struct js_sim_result *r, const int *nodes, int n, struct plat_run *runbuf,
                         size_t *off)
 {
 	int nr = 0, stretches = 0;
@@ -383,8 +383,8 @@ static int record_nodes(struct js_sim_result *r, const int *nodes, int n, struct
 		while (end < n && nodes[end] > nodes[end - 1])
 			end++;
 		for (; i < end; i++) {
-			int k = i + js_nodes_run_end(nodes + i, end - i, 0);
-			runbuf[nr++] = (struct js_run){nodes[i], nodes[k]};
+			int k = i + plat_nodes_run_end(nodes + i, end - i, 0);
+			runbuf[nr++] = (struct plat_run){nodes[i], nodes[k]};
 			i = k;
 		}
 	}
@@ -427,7 +427,7 @@ int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e)
 }
 
 /* Keeps the node set runs[0..nr) as job j's and occupies it. */
-static int take_runs(struct js_sim *s, struct jstate *st, const struct js_run *runs, int nr,
+static int take_runs(struct js_sim *s, struct jstate *st, const struct plat_run *runs, int nr,
                      struct cmn_err *e)
 {
 	st->runs = malloc((size_t)(nr ? nr : 1) * sizeof *st->runs);

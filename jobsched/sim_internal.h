@@ -19,7 +19,7 @@ struct jstate {
 	 * allocator takes runs (nodes then NULL until someone asks for the ids),
 	 * else as ids. */
 	int *nodes;
-	struct js_run *runs;
+	struct plat_run *runs;
 	int nnodes, nruns;
 	uint32_t version;
 	uint8_t phase;
@@ -41,7 +41,7 @@ struct js_sim {
 	int *absent, nabsent;     /* nodes held in real for the run (--installed) */
 	struct js_qindex *qx;     /* the queued jobs by index, once a scheduler asks */
 	int *nodebuf[3];
-	struct js_run *runbuf; /* room for a run per node */
+	struct plat_run *runbuf; /* room for a run per node */
 	struct js_sched *sched;
 	struct js_runtime *rt;
 	const struct js_sim_opts *o;

@@ -18,12 +18,10 @@
 int net_sg_apply_taper(const struct plat_machine *m, struct cmn_err *e)
 {
 	const struct plat_machine *tree = m;
-	int clusters = 1;
-	if (strcmp(m->ops->base.name, "multicluster") == 0) {
-		tree = plat_multicluster_inner(m);
-		plat_multicluster_shape(m, &clusters, NULL, NULL, NULL);
-	}
-	if (!tree || strcmp(tree->ops->base.name, "kary-ntree") != 0)
+	int clusters = 1, k, levels;
+	if (plat_multicluster_shape(m, &clusters, NULL, NULL, NULL) == 0)
+		tree = plat_multicluster_inner(m); /* NULL: flat clusters */
+	if (!tree || plat_kary_ntree_shape(tree, &k, &levels, NULL) != 0)
 		return 0;
 	double f[16];
 	int n = plat_kary_ntree_taper(tree, f), tapered = 0;

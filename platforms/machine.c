@@ -133,6 +133,11 @@ int plat_machine_create_max(const char *spec, int max_nodes, struct plat_machine
 	return 0;
 }
 
+int plat_route_extra(const struct plat_machine *m)
+{
+	return m->ops->route_extra ? m->ops->route_extra(m->state) : 0;
+}
+
 int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out)
 {
 	if (m->ops->canon)

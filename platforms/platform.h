@@ -9,6 +9,8 @@
 #ifndef PLAT_PLATFORM_H
 #define PLAT_PLATFORM_H
 
+#include <stdio.h>
+
 #include "../common/err.h"
 #include "../common/params.h"
 
@@ -61,6 +63,11 @@ struct plat_builder {
 int plat_add_vertex(struct plat_builder *b, int kind, int level, int index);
 int plat_add_link(struct plat_builder *b, int src, int dst, double bw_bps, double lat_s);
 
+struct plat_machine;
+struct plat_xml_out;
+struct plat_view;
+struct plat_isum;
+
 struct plat_topology_ops {
 	struct cmn_plugin base;
 	/* Builds the family's state from its parameters (it may rewrite a
@@ -88,6 +95,39 @@ struct plat_topology_ops {
 	 * approximately route-preserving: node sets of the same per-subtree
 	 * counts map together (see plat_shape). NULL: canon. */
 	int (*shape)(const void *state, const int *nodes, int n, int *out);
+	/* Optional: the family's SimGrid platform XML (xml_out.h): machine m, or
+	 * one cluster of a multi-cluster, as one element named id, hosts
+	 * node-<first + node>, the machine's link ids from link0 where links are
+	 * spelled out. NULL: no SimGrid form (plat_xml_write refuses, naming
+	 * the family). */
+	int (*xml_write)(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
+	                 int first, int link0);
+	/* With xml_write: the id its element takes as the file's root (the
+	 * element is a zone); NULL: the element is a <cluster>, written as
+	 * "machine" inside a root zone "world". */
+	const char *xml_root;
+	/* Optional: the family's Slurm topology.conf lines (topology/tree),
+	 * hosts node-<id>, after plat_slurm_write's header. 0, or an error.
+	 * NULL: Slurm's tree plugin cannot describe the family. */
+	int (*slurm_write)(FILE *f, const struct plat_machine *m, struct cmn_err *e);
+	/* Specifications the contract suites run for the family, NULL-terminated:
+	 * its smallest machine and its odd cases (rings of odd and even size,
+	 * axes of size 1, ...), each small enough to check every pair. The
+	 * suites loop over the registry: a new family brings its own. */
+	const char *const *samples;
+	/* Optional: how many links a route has beyond its distance (0 where the
+	 * distance counts links; meshes' and tori's counts router hops, their
+	 * routes add the injection and ejection links); -1 when it varies. NULL:
+	 * 0. */
+	int (*route_extra)(const void *state);
+	/* Optional: the family's fast path for plat_pair_sum (pairsum.h): adds
+	 * the view's sum over pairs of their distance to s, returns the clusters
+	 * the view spans. NULL: every pair through distance(). */
+	int (*pair_sum)(const struct plat_machine *m, const struct plat_view *v, int n,
+	                int *scratch, struct plat_isum *s);
+	/* Optional: the same for plat_sum_to_first. NULL: node by node. */
+	void (*to_first)(const struct plat_machine *m, const struct plat_view *v, int n,
+	                 int *scratch, struct plat_isum *s);
 };
 
 /* Adds the compute-node vertices 0 .. nodes-1. */
@@ -137,6 +177,9 @@ static inline void plat_coords(const struct plat_machine *m, int node, int *c)
 {
 	m->ops->coords(m->state, node, c);
 }
+
+/* Links of a route beyond its distance (see route_extra above). */
+int plat_route_extra(const struct plat_machine *m);
 
 /* The canonical form of a placement (see canon above). 0 or -1. */
 int plat_canon(const struct plat_machine *m, const int *nodes, int n, int *out);

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pairsum.h"
 #include "platform.h"
+#include "slurm_write.h"
+#include "xml_out.h"
 
 struct flat {
 	int nodes;
@@ -96,6 +99,45 @@ static int flat_canon(const void *state, const int *nodes, int n, int *out)
 	return 0;
 }
 
+/* SimGrid XML: a <cluster> without backbone (routes: the two hosts'
+ * links). */
+static int flat_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
+                          int first, int link0)
+{
+	(void)link0;
+	return plat_xml_flat_cluster(x, m, id, first, m->nodes, NULL);
+}
+
+/* Slurm: one switch over every node. */
+static int flat_slurm_write(FILE *f, const struct plat_machine *m, struct cmn_err *e)
+{
+	(void)e;
+	fprintf(f, "SwitchName=s0 Nodes=");
+	plat_slurm_range(f, "node-", 0, m->nodes - 1);
+	fputc('\n', f);
+	return 0;
+}
+
+/* Hop sums (pairsum.h): every two distinct nodes are 2 hops apart. */
+static int flat_pair_sum(const struct plat_machine *m, const struct plat_view *v, int n,
+                         int *scratch, struct plat_isum *s)
+{
+	(void)m, (void)v, (void)scratch;
+	plat_isum_mul(s, 2, plat_pairs((uint64_t)n));
+	return 1;
+}
+
+static void flat_to_first(const struct plat_machine *m, const struct plat_view *v, int n,
+                          int *scratch, struct plat_isum *s)
+{
+	(void)m, (void)scratch;
+	int a, b, i = v->start;
+	int zero = plat_view_next(v, &i, &a, &b) && a == 0; /* ascending: node 0 first */
+	plat_isum_mul(s, 2, (uint64_t)(n - zero));
+}
+
+static const char *const flat_samples[] = {"flat:nodes=1", "flat:nodes=7", "flat:nodes=23", NULL};
+
 const struct plat_topology_ops plat_topo_flat_ops = {
     .base = {"flat", "N nodes under one switch, all equidistant", flat_params},
     .create = flat_create,
@@ -106,4 +148,9 @@ const struct plat_topology_ops plat_topo_flat_ops = {
     .ndims = flat_ndims,
     .coords = flat_coords,
     .canon = flat_canon,
+    .xml_write = flat_xml_write,
+    .slurm_write = flat_slurm_write,
+    .pair_sum = flat_pair_sum,
+    .to_first = flat_to_first,
+    .samples = flat_samples,
 };

@@ -14,7 +14,9 @@
 
 #include "../common/checked.h"
 #include "../common/number.h"
+#include "pairsum.h"
 #include "platform.h"
+#include "xml_out.h"
 
 struct grid {
 	int nd, nodes;
@@ -212,8 +214,273 @@ static int grid_canon(const void *state, const int *nodes, int n, int *out)
 	return 0;
 }
 
+/* SimGrid XML. The mesh: a zone routed by DijkstraCache with D routers per
+ * node, one per dimension: host -> router 0, router d -> router d of each
+ * neighbour along d, router d -> router d+1 of the same node (a per-node
+ * turn link, FATPIPE, not in our model), router D-1 -> host; all links
+ * one-way, so every shortest path is dimension-ordered. Links carry our ids
+ * (l<id>), turn links are t<node>-<d>. Node ids are offset by first (their
+ * global numbering) and our link ids by link0. */
+static int mesh_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
+                          int first, int link0)
+{
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	plat_grid_shape(m, &nd, dims, wrap, NULL);
+	char a[64], b[64], l[64];
+	if (plat_xml_start(x, "zone") < 0 || plat_xml_attr(x, "id", "%s", id) < 0 ||
+	    plat_xml_attr(x, "routing", "DijkstraCache") < 0)
+		return -1;
+	for (int v = 0; v < m->nodes; v++) {
+		if (plat_xml_start(x, "host") < 0 ||
+		    plat_xml_attr(x, "id", "node-%d", first + v) < 0 ||
+		    plat_xml_attr(x, "speed", "%.15gf", m->speed_flops) < 0 || plat_xml_end(x) < 0)
+			return -1;
+		for (int d = 0; d < nd; d++)
+			if (plat_xml_start(x, "router") < 0 ||
+			    plat_xml_attr(x, "id", "%s-r%d-%d", id, v, d) < 0 ||
+			    plat_xml_end(x) < 0)
+				return -1;
+	}
+	/* our links: node -> router (src < nodes), router -> node (dst < nodes),
+	 * router -> router along the dimension they differ in */
+	for (int i = 0; i < m->nlinks; i++) {
+		snprintf(l, sizeof l, "l%d", link0 + i);
+		if (plat_xml_link(x, l, m->links[i].bw_bps, m->links[i].lat_s,
+		                  plat_xml_sharing(x)) < 0)
+			return -1;
+	}
+	for (int v = 0; v < m->nodes; v++)
+		for (int d = 0; d + 1 < nd; d++) {
+			snprintf(l, sizeof l, "%s-t%d-%d", id, v, d);
+			if (plat_xml_link(x, l, 1e15, 0, "FATPIPE") < 0)
+				return -1;
+		}
+	int cv[PLAT_MAX_DIMS], cw[PLAT_MAX_DIMS];
+	for (int i = 0; i < m->nlinks; i++) {
+		const struct plat_link *k = &m->links[i];
+		snprintf(l, sizeof l, "l%d", link0 + i);
+		if (k->src < m->nodes) { /* injection: into layer 0 */
+			snprintf(a, sizeof a, "node-%d", first + k->src);
+			snprintf(b, sizeof b, "%s-r%d-0", id, k->src);
+		} else if (k->dst < m->nodes) { /* ejection: out of the last layer */
+			snprintf(a, sizeof a, "%s-r%d-%d", id, k->dst, nd - 1);
+			snprintf(b, sizeof b, "node-%d", first + k->dst);
+		} else {
+			int x = k->src - m->nodes, y = k->dst - m->nodes, d = 0;
+			plat_coords(m, x, cv);
+			plat_coords(m, y, cw);
+			while (cv[d] == cw[d])
+				d++;
+			snprintf(a, sizeof a, "%s-r%d-%d", id, x, d);
+			snprintf(b, sizeof b, "%s-r%d-%d", id, y, d);
+		}
+		if (plat_xml_route1(x, a, b, l) < 0)
+			return -1;
+	}
+	for (int v = 0; v < m->nodes; v++)
+		for (int d = 0; d + 1 < nd; d++) {
+			snprintf(a, sizeof a, "%s-r%d-%d", id, v, d);
+			snprintf(b, sizeof b, "%s-r%d-%d", id, v, d + 1);
+			snprintf(l, sizeof l, "%s-t%d-%d", id, v, d);
+			if (plat_xml_route1(x, a, b, l) < 0)
+				return -1;
+		}
+	return plat_xml_end(x);
+}
+
+/* The torus: <cluster topology="TORUS"> with the dimensions reversed
+ * (SimGrid varies its first dimension fastest, we our last) and a loopback
+ * (its hosts have no route to themselves otherwise). */
+static int torus_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
+                           int first, int link0)
+{
+	(void)link0;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	plat_grid_shape(m, &nd, dims, wrap, NULL);
+	char p[256];
+	int len = 0;
+	for (int d = nd - 1; d >= 0; d--) /* SimGrid: first dimension fastest */
+		len += snprintf(p + len, sizeof p - (size_t)len, "%s%d", d < nd - 1 ? "," : "",
+		                dims[d]);
+	/* a loopback (SimGrid's default one: 10 GBps, 0 s) for messages from a
+	 * host to itself: SimGrid's TORUS has no route from a host to itself */
+	if (plat_xml_cluster_start(x, m, id, first, m->nodes) < 0 ||
+	    plat_xml_attr(x, "topology", "TORUS") < 0 ||
+	    plat_xml_attr(x, "topo_parameters", "%s", p) < 0 ||
+	    plat_xml_attr(x, "loopback_bw", "10000000000Bps") < 0 ||
+	    plat_xml_attr(x, "loopback_lat", "0s") < 0)
+		return -1;
+	return plat_xml_end(x);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Hop sums (pairsum.h): per-axis coordinate counts swept with two
+ * pointers. */
+
+/* The sum over pairs of positions on an axis of D points of their distance
+ * (on a ring, wrap, the shorter way round). Positions: k values ascending
+ * (val; NULL: 0 .. k-1), each with a multiplicity (cnt; NULL: 1). Two
+ * pointers: positions at most h behind the current one are near (distance:
+ * the gap g), the others far (D - g), with running counts and sums of both. */
+static void axis_sum(const int *val, const int *cnt, int k, int D, int wrap, struct plat_isum *s)
+{
+	uint64_t h = wrap ? (uint64_t)D / 2 : (uint64_t)D;
+	uint64_t n_all = 0, x_all = 0, n_far = 0, x_far = 0;
+	for (int j = 0, i = 0; j < k; j++) {
+		uint64_t x = (uint64_t)(val ? val[j] : j), w = (uint64_t)(cnt ? cnt[j] : 1);
+		if (!w)
+			continue;
+		for (; x - (uint64_t)(val ? val[i] : i) > h; i++) {
+			uint64_t wi = (uint64_t)(cnt ? cnt[i] : 1);
+			n_far += wi;
+			x_far += wi * (uint64_t)(val ? val[i] : i);
+		}
+		uint64_t near = (n_all - n_far) * x - (x_all - x_far);
+		uint64_t far = n_far * ((uint64_t)D - x) + x_far;
+		plat_isum_mul(s, w, near + far);
+		n_all += w;
+		x_all += w * x;
+	}
+}
+
+/* Adds c to the len coordinates from `from` round an axis of D: diff holds
+ * differences, *base what every coordinate gets. */
+static inline void ring_add(int *diff, int D, int from, int len, int c, int *base)
+{
+	if (len <= 0)
+		return;
+	int end = from + len;
+	diff[from] += c;
+	if (end < D) {
+		diff[end] -= c;
+	} else if (end > D) {
+		*base += c;
+		diff[end - D] -= c;
+	}
+}
+
+/* How many of the view's nodes have each coordinate 0 .. D-1 on the axis
+ * of that stride (node ids in C order, topo_grid.c), into cnt: a run's
+ * first and last block of `stride` ids, and its whole blocks between
+ * (consecutive coordinates round the axis). O(runs + D). */
+static void axis_counts(const struct plat_view *v, int stride, int D, int *cnt)
+{
+	memset(cnt, 0, (size_t)D * sizeof *cnt);
+	int base = 0;
+	for (int i = v->start, a, b; plat_view_next(v, &i, &a, &b);) {
+		int qa = a / stride, qb = b / stride;
+		if (qa == qb) {
+			ring_add(cnt, D, qa % D, 1, b - a + 1, &base);
+			continue;
+		}
+		int whole = qb - qa - 1;
+		ring_add(cnt, D, qa % D, 1, (qa + 1) * stride - a, &base);
+		ring_add(cnt, D, qb % D, 1, b - qb * stride + 1, &base);
+		ring_add(cnt, D, (qa + 1) % D, whole % D, stride, &base);
+		base += whole / D * stride;
+	}
+	for (int x = 0, c = base; x < D; x++) {
+		c += cnt[x];
+		cnt[x] = c;
+	}
+}
+
+/* The view's coordinates on the axis of that stride, in node order, into
+ * val; 1 when they come out ascending. */
+static int axis_values(const struct plat_view *v, int stride, int D, int *val)
+{
+	int k = 0, sorted = 1;
+	for (int i = v->start, a, b; plat_view_next(v, &i, &a, &b);)
+		for (int x = a; x <= b;) {
+			int q = x / stride, c = q % D, end = (q + 1) * stride - 1;
+			if (end > b)
+				end = b;
+			sorted &= k == 0 || val[k - 1] <= c;
+			for (; x <= end; x++)
+				val[k++] = c;
+		}
+	return sorted;
+}
+
+/* The sum over positions as axis_sum gives them of their distance to 0. */
+static void axis_to_first(const int *val, const int *cnt, int k, int D, int wrap,
+                          struct plat_isum *s)
+{
+	for (int j = 0; j < k; j++) {
+		int x = val ? val[j] : j;
+		plat_isum_mul(s, (uint64_t)(cnt ? cnt[j] : 1),
+		              (uint64_t)(wrap && D - x < x ? D - x : x));
+	}
+}
+
+/* L1 distance, axis by axis: from coordinate counts on axes no longer than
+ * the node count, from the sorted coordinates on longer ones. The sum over
+ * pairs, or with to_first over nodes of their distance to node 0. */
+static void grid_sum(const struct grid *g, const struct plat_view *v, int n, int *scratch,
+                     int to_first, struct plat_isum *s)
+{
+	for (int d = g->nd - 1, stride = 1; d >= 0; stride *= g->dims[d], d--) {
+		const int *val = NULL, *cnt = scratch;
+		int k = g->dims[d];
+		if (g->dims[d] < 2)
+			continue;
+		if (g->dims[d] <= n) {
+			axis_counts(v, stride, g->dims[d], scratch);
+		} else {
+			if (!axis_values(v, stride, g->dims[d], scratch) && !to_first)
+				qsort(scratch, (size_t)n, sizeof *scratch, cmp_int);
+			val = scratch, cnt = NULL, k = n;
+		}
+		if (to_first)
+			axis_to_first(val, cnt, k, g->dims[d], g->wrap[d], s);
+		else
+			axis_sum(val, cnt, k, g->dims[d], g->wrap[d], s);
+	}
+}
+
+static int grid_pair_sum(const struct plat_machine *m, const struct plat_view *v, int n,
+                         int *scratch, struct plat_isum *s)
+{
+	if (n >= 2)
+		grid_sum(m->state, v, n, scratch, 0, s);
+	return 1;
+}
+
+static void grid_to_first(const struct plat_machine *m, const struct plat_view *v, int n,
+                          int *scratch, struct plat_isum *s)
+{
+	grid_sum(m->state, v, n, scratch, 1, s);
+}
+
+/* A route: injection, a link per router hop, ejection. */
+static int grid_route_extra(const void *state)
+{
+	(void)state;
+	return 2;
+}
+
+static const char *const mesh_samples[] = {
+    "mesh:dims=8x8",   "mesh:dims=5x3x2", "mesh:dims=7", "mesh:dims=40",
+    "mesh:dims=1x6x1", "mesh:dims=9x8",   NULL};
+static const char *const torus_samples[] = {"torus:dims=4x4x8",
+                                            "torus:dims=5x2",
+                                            "torus:dims=1x6",
+                                            "torus:dims=7",
+                                            "torus:dims=8",
+                                            "torus:dims=41",
+                                            "torus:dims=5x4x3",
+                                            "torus:dims=6x5",
+                                            "torus:dims=2x1x9",
+                                            "torus:dims=4x4x4",
+                                            NULL};
+
 /* mesh and torus: one implementation, create() sets the wrap flags. */
-#define GRID_OPS(sym, nm, help, create_fn)                                                         \
+#define GRID_OPS(sym, nm, help, create_fn, xml_fn, root, samples_of)                               \
 	const struct plat_topology_ops sym = {                                                     \
 	    .base = {nm, help, grid_params},                                                       \
 	    .create = create_fn,                                                                   \
@@ -224,11 +491,18 @@ static int grid_canon(const void *state, const int *nodes, int n, int *out)
 	    .ndims = grid_ndims,                                                                   \
 	    .coords = grid_coords,                                                                 \
 	    .canon = grid_canon,                                                                   \
+	    .xml_write = xml_fn,                                                                   \
+	    .xml_root = root,                                                                      \
+	    .pair_sum = grid_pair_sum,                                                             \
+	    .to_first = grid_to_first,                                                             \
+	    .samples = samples_of,                                                                 \
+	    .route_extra = grid_route_extra,                                                       \
 	}
 
-GRID_OPS(plat_topo_mesh_ops, "mesh", "mesh of any dimensions, no wraparound", mesh_create);
+GRID_OPS(plat_topo_mesh_ops, "mesh", "mesh of any dimensions, no wraparound", mesh_create,
+         mesh_xml_write, "mesh", mesh_samples);
 GRID_OPS(plat_topo_torus_ops, "torus", "torus of any dimensions, every dimension wraps",
-         torus_create);
+         torus_create, torus_xml_write, NULL, torus_samples);
 
 int plat_grid_shape(const struct plat_machine *m, int *ndims, int *dims, int *wrap,
                     struct cmn_err *e)

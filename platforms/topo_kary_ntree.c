@@ -18,7 +18,10 @@
 
 #include "../common/checked.h"
 #include "../common/number.h"
+#include "pairsum.h"
 #include "platform.h"
+#include "slurm_write.h"
+#include "xml_out.h"
 
 struct tree {
 	int k, n, nodes, per_stage; /* per_stage = k^(n-1) */
@@ -301,6 +304,126 @@ static int tree_shape(const void *state, const int *nodes, int n, int *out)
 	return 0;
 }
 
+static int tree_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
+                          int first, int link0)
+{
+	(void)link0;
+	const struct tree *t = m->state;
+	int k = t->k, n = t->n;
+	char p[256];
+	int len = snprintf(p, sizeof p, "%d;", n);
+	for (int part = 0; part < 3; part++) {
+		for (int l = 1; l <= n; l++)
+			len += snprintf(p + len, sizeof p - (size_t)len, "%s%d", l > 1 ? "," : "",
+			                part == 0   ? k
+			                : part == 1 ? (l == 1 ? 1 : k)
+			                            : 1);
+		if (part < 2)
+			len += snprintf(p + len, sizeof p - (size_t)len, ";");
+	}
+	if (plat_xml_cluster_start(x, m, id, first, m->nodes) < 0 ||
+	    plat_xml_attr(x, "topology", "FAT_TREE") < 0 ||
+	    plat_xml_attr(x, "topo_parameters", "%s", p) < 0)
+		return -1;
+	const char *taper = cmn_params_str(&m->params, "taper");
+	if (strcmp(taper, "1") != 0 &&
+	    (plat_xml_start(x, "prop") < 0 || plat_xml_attr(x, "id", PLAT_XML_TAPER_PROP) < 0 ||
+	     plat_xml_attr(x, "value", "%s", taper) < 0 || plat_xml_end(x) < 0))
+		return -1;
+	return plat_xml_end(x);
+}
+
+/* Slurm's tree plugin wants one parent per switch; a k-ary n-tree has k, so
+ * the file describes its subtrees: the nodes under any stage-l switch are
+ * one block of k^l consecutive ids, and each block is one logical switch
+ * s<l>-<b>. */
+static int tree_slurm_write(FILE *f, const struct plat_machine *m, struct cmn_err *e)
+{
+	(void)e;
+	const struct tree *t = m->state;
+	int k = t->k, block = 1;
+	for (int l = 1; l <= t->n; l++) {
+		block *= k;
+		for (int b = 0; b < m->nodes / block; b++) {
+			fprintf(f, "SwitchName=s%d-%d ", l, b);
+			if (l == 1) {
+				fprintf(f, "Nodes=");
+				plat_slurm_range(f, "node-", b * k, b * k + k - 1);
+			} else {
+				char pre[32];
+				snprintf(pre, sizeof pre, "s%d-", l - 1);
+				fprintf(f, "Switches=");
+				plat_slurm_range(f, pre, b * k, b * k + k - 1);
+			}
+			fputc('\n', f);
+		}
+	}
+	return 0;
+}
+
+/* Hop sums (pairsum.h) from the node counts of the blocks of k^l ids. */
+
+/* Trees: the pairs whose nearest common ancestor is at level l (distance
+ * 2 l), from the node counts of the blocks of k^l ids. */
+static int tree_pair_sum(const struct plat_machine *m, const struct plat_view *v, int n,
+                         int *scratch, struct plat_isum *s)
+{
+	(void)scratch;
+	if (n < 2)
+		return 1;
+	const struct tree *t = m->state;
+	int k = t->k, levels = t->n;
+	uint64_t below = 0; /* pairs inside blocks of the level below */
+	long long block = 1;
+	for (int l = 1; l <= levels; l++) {
+		block *= k;
+		uint64_t within = 0, cnt = 0; /* cnt: nodes in block cur so far */
+		long long cur = -1;
+		for (int i = v->start, a, b; plat_view_next(v, &i, &a, &b);) {
+			long long qa = a / block, qb = b / block;
+			if (qa != cur) {
+				within += plat_pairs(cnt);
+				cnt = 0;
+			}
+			if (qa == qb) {
+				cnt += (uint64_t)(b - a + 1);
+				cur = qa;
+				continue;
+			}
+			within += plat_pairs(cnt + (uint64_t)((qa + 1) * block - a)) +
+			          (uint64_t)(qb - qa - 1) * plat_pairs((uint64_t)block);
+			cnt = (uint64_t)(b - qb * block + 1);
+			cur = qb;
+		}
+		within += plat_pairs(cnt);
+		plat_isum_mul(s, 2 * (uint64_t)l, within - below);
+		below = within;
+	}
+	return 1;
+}
+
+/* Trees: the sum over nodes of their distance to node 0, 2 l for the ids
+ * from k^(l-1) to k^l - 1. */
+static void tree_to_first(const struct plat_machine *m, const struct plat_view *v, int n,
+                          int *scratch, struct plat_isum *s)
+{
+	(void)n, (void)scratch;
+	const struct tree *t = m->state;
+	int k = t->k, levels = t->n;
+	for (int i = v->start, a, b; plat_view_next(v, &i, &a, &b);) {
+		long long lo = 1;
+		for (int l = 1; l <= levels && lo <= b; l++, lo *= k) {
+			long long x = a > lo ? a : lo, y = b < lo * k - 1 ? b : lo * k - 1;
+			if (y >= x)
+				plat_isum_mul(s, 2 * (uint64_t)l, (uint64_t)(y - x + 1));
+		}
+	}
+}
+
+static const char *const tree_samples[] = {"kary-ntree:k=2,n=1", "kary-ntree:k=4,n=3",
+                                           "kary-ntree:k=3,n=4", "kary-ntree:k=2,n=5",
+                                           "kary-ntree:k=3,n=3", NULL};
+
 const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params},
     .create = tree_create,
@@ -312,6 +435,11 @@ const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .coords = tree_coords,
     .canon = tree_canon,
     .shape = tree_shape,
+    .xml_write = tree_xml_write,
+    .slurm_write = tree_slurm_write,
+    .pair_sum = tree_pair_sum,
+    .to_first = tree_to_first,
+    .samples = tree_samples,
 };
 
 int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e)

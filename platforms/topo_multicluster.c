@@ -9,12 +9,16 @@
  * router). Distance inside a cluster is the family's; across clusters it is
  * the hops to the gateway, plus 1 (mesh) or 2 (backbone) WAN links, plus
  * the hops from the other gateway. Routes go the same way. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/checked.h"
 #include "../common/number.h"
+#include "pairsum.h"
 #include "platform.h"
+#include "slurm_write.h"
+#include "xml_out.h"
 
 struct mc {
 	int clusters, nodes, backbone;
@@ -301,6 +305,178 @@ static void mc_coords(const void *state, int node, int *c)
 	(void)state, (void)node, (void)c;
 }
 
+static int zone_route(struct plat_xml_out *x, int ca, int cb, const char *gwa, const char *gwb,
+                      const int *links, int n)
+{
+	if (plat_xml_start(x, "zoneRoute") < 0 || plat_xml_attr(x, "src", "cluster-%d", ca) < 0 ||
+	    plat_xml_attr(x, "dst", "cluster-%d", cb) < 0 ||
+	    plat_xml_attr(x, "gw_src", "%s", gwa) < 0 ||
+	    plat_xml_attr(x, "gw_dst", "%s", gwb) < 0 || plat_xml_attr(x, "symmetrical", "NO") < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (plat_xml_start(x, "link_ctn") < 0 ||
+		    plat_xml_attr(x, "id", "l%d", links[i]) < 0 || plat_xml_end(x) < 0)
+			return -1;
+	return plat_xml_end(x);
+}
+
+/* SimGrid XML: one zone per cluster (flat: a cluster with a router as
+ * gateway; other families as their writers make them, their first host as
+ * gateway) in a Full zone whose zoneRoutes cross the WAN links (l<id>).
+ * Clusters are not nested further: first and link0 are the file's. */
+static int mc_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *zone,
+                        int node0, int link0)
+{
+	(void)node0, (void)link0;
+	const struct mc *s = m->state;
+	int C = s->clusters;
+	const int *first = s->first, *size = s->size;
+	const struct plat_machine *inner = s->inner;
+	if (plat_xml_start(x, "zone") < 0 || plat_xml_attr(x, "id", "%s", zone) < 0 ||
+	    plat_xml_attr(x, "routing", "Full") < 0)
+		return -1;
+	char id[64], gwa[64], gwb[64];
+	for (int k = 0; k < C; k++) {
+		snprintf(id, sizeof id, "cluster-%d", k);
+		if (inner) {
+			if (plat_xml_family(x, inner, id, first[k], k * inner->nlinks) < 0)
+				return -1;
+		} else {
+			snprintf(gwa, sizeof gwa, "cluster-%d-gw", k);
+			if (plat_xml_flat_cluster(x, m, id, first[k], size[k], gwa) < 0)
+				return -1;
+		}
+	}
+	/* the WAN links: every link whose ends are both gateways or the backbone */
+	int wan0 = s->wan0, links[8], n;
+	char l[64];
+	for (int i = wan0; i < m->nlinks; i++) {
+		snprintf(l, sizeof l, "l%d", i);
+		if (plat_xml_link(x, l, m->links[i].bw_bps, m->links[i].lat_s,
+		                  plat_xml_sharing(x)) < 0)
+			return -1;
+	}
+	for (int a = 0; a < C; a++)
+		for (int b = 0; b < C; b++) {
+			if (a == b)
+				continue;
+			int pa = inner ? first[a] : -1, pb = inner ? first[b] : -1;
+			if (inner) {
+				snprintf(gwa, sizeof gwa, "node-%d", pa);
+				snprintf(gwb, sizeof gwb, "node-%d", pb);
+			} else {
+				snprintf(gwa, sizeof gwa, "cluster-%d-gw", a);
+				snprintf(gwb, sizeof gwb, "cluster-%d-gw", b);
+			}
+			n = wan_links(s, a, b, links);
+			if (zone_route(x, a, b, gwa, gwb, links, n) < 0)
+				return -1;
+		}
+	return plat_xml_end(x);
+}
+
+/* Slurm: a switch per flat cluster under one WAN switch; clusters of
+ * another family have no tree form Slurm's plugin could take whole. */
+static int mc_slurm_write(FILE *f, const struct plat_machine *m, struct cmn_err *e)
+{
+	const struct mc *s = m->state;
+	if (s->inner)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "topology.conf describes clusters of flat clusters, not clusters "
+		    "of %s (%s)",
+		    s->inner->ops->base.name, m->spec);
+	for (int c = 0; c < s->clusters; c++) {
+		fprintf(f, "SwitchName=cluster-%d Nodes=", c);
+		plat_slurm_range(f, "node-", s->first[c], s->first[c] + s->size[c] - 1);
+		fputc('\n', f);
+	}
+	fprintf(f, "SwitchName=wan Switches=");
+	plat_slurm_range(f, "cluster-", 0, s->clusters - 1);
+	fputc('\n', f);
+	return 0;
+}
+
+/* Hop sums (pairsum.h). Hops from node x to its cluster's gateway: the
+ * gateway switch of a flat cluster, the first node of a nested one. */
+static int gateway_hops(const struct mc *s, int x)
+{
+	const int first = s->first[s->cluster_of[x]];
+	return s->inner ? plat_distance(s->inner, x - first, 0) : 1;
+}
+
+/* Multi-clusters: pairs inside a cluster at the nested family's distance
+ * (2 on flat ones); a pair across goes from one node to its gateway, over
+ * the WAN hops (the same for every two clusters) and on to the other: each
+ * node's gateway hops count once per node outside its cluster. Returns the
+ * clusters spanned. */
+static int mc_pair_sum(const struct plat_machine *m, const struct plat_view *v, int n, int *scratch,
+                       struct plat_isum *s)
+{
+	const struct mc *st = m->state;
+	const struct plat_machine *in = st->inner;
+	uint64_t same = 0; /* pairs inside a cluster */
+	int clusters = 0, at = v->start, i = at, a, b, first = -1, last = -1;
+	int more =
+	    plat_view_next(v, &i, &a, &b); /* a..b: the run at index at, what is left of it */
+	while (more) {
+		int c = st->cluster_of[a], lo = st->first[c], hi = lo + st->size[c] - 1;
+		struct plat_view sub = {v->runs, v->nodes, v->n, at, v->lo + lo, v->lo + hi};
+		uint64_t cnt = 0, hops = 0;
+		if (first < 0)
+			first = a;
+		for (;;) { /* the cluster's nodes, run by run */
+			int e = b < hi ? b : hi;
+			cnt += (uint64_t)(e - a + 1);
+			last = e;
+			if (b > hi) {
+				a = hi + 1; /* the rest of the run is in the next cluster */
+				break;
+			}
+			at = i;
+			more = plat_view_next(v, &i, &a, &b);
+			if (!more || a > hi)
+				break;
+		}
+		if (in) {
+			struct plat_isum h = {0, 0}; /* below n times the diameter: 2^48 */
+			plat_sum_to_first(in, &sub, (int)cnt, scratch, &h);
+			hops = (uint64_t)plat_isum_value(&h);
+			plat_pair_sum(in, &sub, (int)cnt, scratch, s);
+		} else {
+			plat_isum_mul(s, 2, plat_pairs(cnt));
+			hops = cnt; /* one hop each to the gateway switch */
+		}
+		plat_isum_mul(s, hops, (uint64_t)n - cnt);
+		same += plat_pairs(cnt);
+		clusters++;
+	}
+	if (clusters > 1) {
+		int wan = plat_distance(m, first, last) - gateway_hops(st, first) -
+		          gateway_hops(st, last);
+		plat_isum_mul(s, (uint64_t)wan, plat_pairs((uint64_t)n) - same);
+	}
+	return clusters;
+}
+
+static const char *const mc_samples[] = {
+    "multicluster:clusters=5,size=4",
+    "multicluster:clusters=3,sizes=2/5/1,wan=backbone",
+    "multicluster:clusters=1,size=3",
+    "multicluster:clusters=4,size=9",
+    "multicluster:clusters=5,sizes=1/1/7/1/3",
+    "multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2",
+    "multicluster:clusters=2,size=8,cluster=mesh;dims=4x2,wan=backbone",
+    "multicluster:clusters=3,size=9,cluster=torus;dims=3x3",
+    NULL};
+
+/* Routes inside a nested family with links beyond its hops vary. */
+static int mc_route_extra(const void *state)
+{
+	const struct mc *m = state;
+	return m->inner && plat_route_extra(m->inner) ? -1 : 0;
+}
+
 const struct plat_topology_ops plat_topo_multicluster_ops = {
     .base = {"multicluster", "clusters (flat or any family) joined by wide-area links", mc_params},
     .create = mc_create,
@@ -310,6 +486,12 @@ const struct plat_topology_ops plat_topo_multicluster_ops = {
     .max_route = mc_max_route,
     .ndims = mc_ndims,
     .coords = mc_coords,
+    .xml_write = mc_xml_write,
+    .xml_root = "world",
+    .slurm_write = mc_slurm_write,
+    .pair_sum = mc_pair_sum,
+    .samples = mc_samples,
+    .route_extra = mc_route_extra,
 };
 
 int plat_multicluster_shape(const struct plat_machine *m, int *clusters, int *first, int *size,

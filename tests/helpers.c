@@ -188,3 +188,15 @@ int th_main(int argc, char **argv, void (*add_suites)(void))
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 }
+
+struct plat_machine *th_machine_as(const char *spec, const char *name,
+                                   struct plat_topology_ops *ops)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	*ops = *m->ops;
+	ops->base.name = name;
+	m->ops = ops;
+	return m;
+}

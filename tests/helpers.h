@@ -52,6 +52,12 @@ const char *th_shared_dir(void);
  * out. 0 when all n arrived and the child exited with status 0, else -1. */
 int th_in_child(void (*child)(void *ctx, int fd), void *ctx, double *out, int n);
 
+/* A machine of spec whose family is a copy of its own, named name, in
+ * *ops (the caller's, to change: a family without some op). Destroy it
+ * with plat_machine_destroy. */
+struct plat_machine *th_machine_as(const char *spec, const char *name,
+                                   struct plat_topology_ops *ops);
+
 int th_main(int argc, char **argv, void (*add_suites)(void));
 
 #endif

@@ -1,4 +1,7 @@
-/* sg_route_check PLATFORM.xml MACHINE_SPEC|- [PAIRS]: loads a generated
+/* sg_route_check --samples: prints every registered family's own samples
+ * (its ops' samples), one "SPEC NODES" a line, for the scripts that loop
+ * over the registry.
+ * sg_route_check PLATFORM.xml MACHINE_SPEC|- [PAIRS]: loads a generated
  * platform into SimGrid and compares SimGrid's own routes with ours for
  * every host pair (or PAIRS pairs spread over them): the link counts as the
  * family's XML construction implies, and the links we name (l<id>: mesh and
@@ -30,22 +33,55 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Which family m is, by its typed views: 1 a tree, 2 a mesh, 3 a torus,
+ * 4 a multi-cluster, 0 another. */
+static int kind_of(const struct plat_machine *m)
+{
+	int k, n, nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], c;
+	if (!m)
+		return 0;
+	if (plat_kary_ntree_shape(m, &k, &n, NULL) == 0)
+		return 1;
+	if (plat_grid_shape(m, &nd, dims, wrap, NULL) == 0)
+		return wrap[0] ? 3 : 2;
+	return plat_multicluster_shape(m, &c, NULL, NULL, NULL) == 0 ? 4 : 0;
+}
+
 /* SimGrid's link count for our route of n links from a to b. */
 static int expected(const struct plat_machine *m, int a, int b, int n)
 {
-	const char *f = m->ops->base.name;
-	int nd = plat_ndims(m);
-	if (strcmp(f, "torus") == 0) /* TORUS hosts route themselves: hops only */
+	int kind = kind_of(m), nd = plat_ndims(m);
+	if (kind == 3) /* TORUS hosts route themselves: hops only */
 		return plat_distance(m, a, b);
-	if (strcmp(f, "mesh") == 0) /* plus a turn link per layer change */
+	if (kind == 2) /* plus a turn link per layer change */
 		return n ? n + nd - 1 : 0;
-	if (strcmp(f, "multicluster") == 0 && plat_multicluster_inner(m))
+	if (kind == 4 && plat_multicluster_inner(m))
 		return -1; /* nested: only the named links are compared */
 	return n;
 }
 
+static int print_samples(void)
+{
+	for (int f = 0; plat_topology_registry[f]; f++) {
+		const struct plat_topology_ops *ops = plat_topology_registry[f];
+		for (int k = 0; ops->samples && ops->samples[k]; k++) {
+			struct plat_machine *m;
+			struct cmn_err e;
+			if (plat_machine_create(ops->samples[k], &m, &e)) {
+				fprintf(stderr, "%s\n", e.msg);
+				return 1;
+			}
+			printf("%s %d\n", ops->samples[k], m->nodes);
+			plat_machine_destroy(m);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--samples") == 0)
+		return print_samples();
 	simgrid_init(&argc, argv);
 	if (argc < 3) {
 		fprintf(stderr, "usage: sg_route_check platform.xml machine-spec [pairs]\n");
@@ -65,15 +101,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", e.msg);
 		return 1;
 	}
-	int tree = strcmp(m->ops->base.name, "kary-ntree") == 0;
-	int trees = !tree && strcmp(m->ops->base.name, "multicluster") == 0 &&
-	            plat_multicluster_inner(m) &&
-	            strcmp(plat_multicluster_inner(m)->ops->base.name, "kary-ntree") == 0;
+	int multi = kind_of(m) == 4, tree = kind_of(m) == 1;
+	int trees = multi && kind_of(plat_multicluster_inner(m)) == 1;
 	long pairs = (long)m->nodes * m->nodes, want = argc > 3 ? atol(argv[3]) : pairs;
 	long step = want < 1 ? pairs : pairs > want ? pairs / want : 1, checked = 0, bad = 0;
-	int multi = strcmp(m->ops->base.name, "multicluster") == 0;
-	int mesh_clusters = multi && plat_multicluster_inner(m) &&
-	                    strcmp(plat_multicluster_inner(m)->ops->base.name, "mesh") == 0;
+	int mesh_clusters = multi && kind_of(plat_multicluster_inner(m)) == 2;
 	int *ours = malloc((size_t)plat_max_route(m) * sizeof *ours);
 	int *named = malloc(((size_t)plat_max_route(m) + 8) * sizeof *named);
 	xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);

@@ -38,6 +38,13 @@ run "3 clusters, backbone" "multicluster:clusters=3,sizes=4/8/2,wan=backbone"
 run "clusters of trees" "multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2"
 run "clusters of meshes" "multicluster:clusters=2,size=6,cluster=mesh;dims=3x2,wan=backbone"
 run "clusters of tori" "multicluster:clusters=2,size=8,cluster=torus;dims=4x2"
+# every family's own samples (its ops' samples): a new family is checked
+# here without a line of its own
+"$CHECK" --samples > "$T/samples" 2> "$T/err" || ko "samples: $(cat "$T/err")"
+check "the registry's samples listed" test -s "$T/samples"
+while read -r spec nodes; do
+	run "sample $spec" "$spec"
+done < "$T/samples"
 # Slurm topology.conf: parsed line by line as Slurm's format; every node
 # named once, every switch but the root under exactly one parent.
 slurm() { # name spec nodes
@@ -87,8 +94,22 @@ slurm "4-ary 3-tree" "kary-ntree:k=4,n=3" 64
 slurm "2-ary 6-tree" "kary-ntree:k=2,n=6" 64
 slurm "flat 10" "flat:nodes=10" 10
 slurm "5 clusters of 20" "multicluster:clusters=5,size=20" 100
-"$PG" --machine mesh:dims=4x4 --slurm-topology -o "$T/m.conf" 2> /dev/null
+"$PG" --machine mesh:dims=4x4 --slurm-topology -o "$T/m.conf" 2> "$T/err"
 [ $? -eq 2 ] && [ ! -e "$T/m.conf" ] && ok "slurm: a mesh is refused" || ko "slurm: a mesh is refused"
+check "slurm: the refusal names the family" grep -q "the mesh family has no Slurm topology.conf writer" "$T/err"
+# every family's samples: a topology.conf Slurm's syntax takes, or a usage
+# error (exit 2) and no file
+while read -r spec nodes; do
+	rm -f "$T/s.conf"
+	"$PG" --machine "$spec" --slurm-topology -o "$T/s.conf" 2> "$T/err"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		slurm "sample $spec" "$spec" "$nodes"
+	else
+		[ $rc -eq 2 ] && [ ! -e "$T/s.conf" ] && ok "slurm: sample $spec refused (exit 2, no file)" ||
+			ko "slurm: sample $spec: exit $rc: $(cat "$T/err")"
+	fi
+done < "$T/samples"
 "$PG" --machine ring:n=4 -o "$T/x.xml" 2> "$T/err"
 [ $? -eq 2 ] && ok "unknown family: exit 2" || ko "unknown family: exit 2"
 [ ! -e "$T/x.xml" ] && ok "nothing written on error" || ko "nothing written on error"

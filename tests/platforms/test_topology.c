@@ -1,5 +1,5 @@
 /* Topology families: a contract every registered family must meet (loops
- * over the registry with a sample specification per family), and fixtures
+ * over the registry with each family's own samples), and fixtures
  * of each family's distances, routes, coordinates and bad specifications. */
 #include <math.h>
 #include <stdio.h>
@@ -9,36 +9,20 @@
 #include "../helpers.h"
 #include "platform.h"
 
-/* Specifications the contract runs for each family; a family missing here
- * fails the contract, so a new family must bring its samples. */
-static const char *const samples[][7] = {
-    {"flat", "flat:nodes=1", "flat:nodes=7", NULL},
-    {"kary-ntree", "kary-ntree:k=2,n=1", "kary-ntree:k=4,n=3", "kary-ntree:k=3,n=4"},
-    {"mesh", "mesh:dims=8x8", "mesh:dims=5x3x2", "mesh:dims=7"},
-    {"torus", "torus:dims=4x4x8", "torus:dims=5x2", "torus:dims=1x6"},
-    {"multicluster", "multicluster:clusters=5,size=4",
-     "multicluster:clusters=3,sizes=2/5/1,wan=backbone", "multicluster:clusters=1,size=3",
-     "multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2",
-     "multicluster:clusters=2,size=8,cluster=mesh;dims=4x2,wan=backbone",
-     "multicluster:clusters=3,size=9,cluster=torus;dims=3x3"},
-};
-
-/* Route length in links given the distance, per family. */
-static int expected_len(const char *family, const char *spec, int dist)
+/* Route length in links given the distance: the family says how many
+ * links a route has beyond it (-1: any number). */
+static int expected_len(const struct plat_machine *m, int dist)
 {
-	if (strcmp(family, "mesh") == 0 || strcmp(family, "torus") == 0)
-		return dist ? dist + 2 : 0; /* injection + router hops + ejection */
-	if (strstr(spec, "cluster=mesh") || strstr(spec, "cluster=torus"))
-		return -1; /* grid clusters: hops inside, links besides: only the path counts */
-	return dist;
+	int extra = plat_route_extra(m);
+	return extra < 0 ? -1 : dist ? dist + extra : 0;
 }
 
 /* The route and distance of one pair: symmetric distance, 0 only from a
  * node to itself, a simple path of links from a to b of the family's
  * length (want < 0: any) and at most max_route links. used: room for
  * nlinks flags, all 0, left so. Returns 0 when all hold. */
-static int check_pair(const struct plat_machine *m, const char *family, const char *spec, int a,
-                      int b, int *links, unsigned char *used)
+static int check_pair(const struct plat_machine *m, const char *spec, int a, int b, int *links,
+                      unsigned char *used)
 {
 	int d = plat_distance(m, a, b), bad = 0;
 	if (d != plat_distance(m, b, a) || (a == b) != (d == 0)) {
@@ -46,7 +30,7 @@ static int check_pair(const struct plat_machine *m, const char *family, const ch
 		return 1;
 	}
 	int n = plat_route(m, a, b, links);
-	int want = expected_len(family, spec, d);
+	int want = expected_len(m, d);
 	if ((want >= 0 && n != want) || (d > 0 && n == 0) || n > plat_max_route(m)) {
 		fprintf(stderr, "\n  %s: route %d->%d has %d links, distance %d\n", spec, a, b, n,
 		        d);
@@ -72,8 +56,7 @@ static int check_pair(const struct plat_machine *m, const char *family, const ch
 
 /* The machine's vertices and links, and the pairs of nodes: all of them
  * (all_pairs) or a sample for machines too large for that. */
-static int check_built(const struct plat_machine *m, const char *family, const char *spec,
-                       int all_pairs)
+static int check_built(const struct plat_machine *m, const char *spec, int all_pairs)
 {
 	int bad = m->nodes < 1 || m->nodes > PLAT_MAX_NODES || m->nlinks < 0 ||
 	          m->nlinks > PLAT_MAX_LINKS || m->nvertices < m->nodes || plat_max_route(m) < 0;
@@ -101,16 +84,16 @@ static int check_built(const struct plat_machine *m, const char *family, const c
 	if (all_pairs)
 		for (int a = 0; a < m->nodes && !bad; a++)
 			for (int b = 0; b < m->nodes && !bad; b++)
-				bad = check_pair(m, family, spec, a, b, links, used);
+				bad = check_pair(m, spec, a, b, links, used);
 	for (size_t i = 0; !all_pairs && i < sizeof sample / sizeof *sample && !bad; i++)
-		bad = check_pair(m, family, spec, sample[i][0] % m->nodes, sample[i][1] % m->nodes,
-		                 links, used);
+		bad = check_pair(m, spec, sample[i][0] % m->nodes, sample[i][1] % m->nodes, links,
+		                 used);
 	free(links);
 	free(used);
 	return bad;
 }
 
-static int check_machine(const char *family, const char *spec)
+static int check_machine(const char *spec)
 {
 	struct plat_machine *m;
 	struct cmn_err e;
@@ -118,25 +101,25 @@ static int check_machine(const char *family, const char *spec)
 		fprintf(stderr, "\n  %s: %s\n", spec, e.msg);
 		return 1;
 	}
-	int bad = check_built(m, family, spec, 1);
+	int bad = check_built(m, spec, 1);
 	plat_machine_destroy(m);
 	return bad;
 }
 
+/* Every family's own samples (its ops' samples: a family without any
+ * fails). */
 static void test_contract(void)
 {
 	for (int i = 0; plat_topology_registry[i]; i++) {
-		const char *name = plat_topology_registry[i]->base.name;
-		size_t s = 0;
-		while (s < sizeof samples / sizeof *samples && strcmp(samples[s][0], name) != 0)
-			s++;
-		CU_ASSERT(s < sizeof samples / sizeof *samples);
-		if (s == sizeof samples / sizeof *samples) {
-			fprintf(stderr, "\n  family %s has no sample in the contract\n", name);
+		const struct plat_topology_ops *ops = plat_topology_registry[i];
+		CU_ASSERT(ops->samples && ops->samples[0]);
+		if (!ops->samples || !ops->samples[0]) {
+			fprintf(stderr, "\n  family %s brings no samples (its ops' samples)\n",
+			        ops->base.name);
 			continue;
 		}
-		for (int k = 1; k < 7 && samples[s][k]; k++)
-			CU_ASSERT_EQUAL(check_machine(name, samples[s][k]), 0);
+		for (int k = 0; ops->samples[k]; k++)
+			CU_ASSERT_EQUAL(check_machine(ops->samples[k]), 0);
 	}
 }
 
@@ -196,7 +179,7 @@ static const char *const hostile_text[] = {"1",
 
 static int extreme_failures;
 
-static void try_extreme(const char *family, const char *spec)
+static void try_extreme(const char *spec)
 {
 	struct plat_machine *m = NULL;
 	struct cmn_err e;
@@ -210,7 +193,7 @@ static void try_extreme(const char *family, const char *spec)
 		}
 		return;
 	}
-	extreme_failures += check_built(m, family, spec, m->nodes <= 16);
+	extreme_failures += check_built(m, spec, m->nodes <= 16);
 	plat_machine_destroy(m);
 }
 
@@ -286,14 +269,14 @@ static void test_extremes(void)
 			for (int k = 0; k < nv[i]; k++) {
 				val[i] = num[i][k];
 				spec_of(spec, sizeof spec, fam->name, p, val, base);
-				try_extreme(fam->name, spec);
+				try_extreme(spec);
 			}
 			for (size_t h = 0; p[i].type == CMN_PT_STRING &&
 			                   h < sizeof hostile_text / sizeof *hostile_text;
 			     h++) {
 				val[i] = hostile_text[h];
 				spec_of(spec, sizeof spec, fam->name, p, val, base);
-				try_extreme(fam->name, spec);
+				try_extreme(spec);
 			}
 			for (const char *c = p[i].choices; p[i].type == CMN_PT_CHOICE && c && *c;) {
 				char word[64];
@@ -301,7 +284,7 @@ static void test_extremes(void)
 				snprintf(word, sizeof word, "%.*s", (int)l, c);
 				val[i] = word;
 				spec_of(spec, sizeof spec, fam->name, p, val, base);
-				try_extreme(fam->name, spec);
+				try_extreme(spec);
 				c = c[l] ? c + l + 1 : c + l;
 			}
 			val[i] = NULL;
@@ -314,7 +297,7 @@ static void test_extremes(void)
 						val[i] = num[i][a];
 						val[j] = num[j][b];
 						spec_of(spec, sizeof spec, fam->name, p, val, base);
-						try_extreme(fam->name, spec);
+						try_extreme(spec);
 						val[i] = val[j] = NULL;
 					}
 		/* every numeric parameter at its maximum, then at its minimum */
@@ -322,7 +305,7 @@ static void test_extremes(void)
 			for (int i = 0; i < np; i++)
 				val[i] = nv[i] ? num[i][k] : NULL;
 			spec_of(spec, sizeof spec, fam->name, p, val, base);
-			try_extreme(fam->name, spec);
+			try_extreme(spec);
 			memset(val, 0, sizeof val);
 		}
 	}

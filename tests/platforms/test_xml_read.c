@@ -1,12 +1,14 @@
 /* Reading platforms back: SimGrid's value units, clusters written by
  * platgen or by hand map to the same machines, write-read-write gives the
  * same file, and every class of bad XML is refused with its line. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../helpers.h"
 #include "platform.h"
+#include "slurm_write.h"
 #include "xml_read.h"
 #include "xml_write.h"
 
@@ -80,6 +82,67 @@ static void test_round_trip(void)
 	round_trip("multicluster:clusters=3,size=16,cluster=kary-ntree;k=4;n=2");
 	round_trip("multicluster:clusters=2,size=6,cluster=mesh;dims=3x2,wan=backbone");
 	round_trip("multicluster:clusters=2,size=8,cluster=torus;dims=4x2");
+}
+
+/* Every family's own samples (its ops' samples), where it writes XML: the
+ * file loads as a machine of as many nodes, and that machine's file reads
+ * back as itself (a multi-cluster of one cluster reads back as its cluster:
+ * the file has no WAN to tell it from one). */
+static void test_round_trip_samples(void)
+{
+	for (int f = 0; plat_topology_registry[f]; f++) {
+		const struct plat_topology_ops *ops = plat_topology_registry[f];
+		for (int k = 0; ops->xml_write && ops->samples && ops->samples[k]; k++) {
+			struct plat_machine *m, *back;
+			struct cmn_err e;
+			CU_ASSERT_FATAL(plat_machine_create(ops->samples[k], &m, &e) == 0);
+			char *a = th_write_temp("", ".xml");
+			struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+			CU_ASSERT_FATAL(plat_xml_write(m, &o, a, &e) == 0);
+			int rc = plat_load(a, &back, &e);
+			CU_ASSERT_EQUAL(rc, 0);
+			if (rc) {
+				fprintf(stderr, "\n  %s: %s\n", ops->samples[k], e.msg);
+			} else {
+				CU_ASSERT_EQUAL(back->nodes, m->nodes);
+				round_trip(back->spec);
+				plat_machine_destroy(back);
+			}
+			unlink(a);
+			free(a);
+			plat_machine_destroy(m);
+		}
+	}
+}
+
+/* A family without a SimGrid or Slurm writer is refused by name, before
+ * anything is written. */
+static void test_family_without_writers(void)
+{
+	struct plat_topology_ops ops;
+	struct plat_machine *m = th_machine_as("flat:nodes=4", "bare", &ops);
+	struct cmn_err e;
+	ops.xml_write = NULL;
+	ops.slurm_write = NULL;
+	char *a = th_write_temp("", ".xml");
+	unlink(a);
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	CU_ASSERT_EQUAL(plat_xml_write(m, &o, a, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "the bare family has no SimGrid platform writer"));
+	CU_ASSERT_NOT_EQUAL(access(a, F_OK), 0);
+	char *t = th_write_temp("", ".conf");
+	FILE *f = fopen(t, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(plat_slurm_write(f, m, &e), CMN_EUSAGE);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "the bare family has no Slurm topology.conf writer"));
+	char *written = th_read_file(t);
+	CU_ASSERT(written && written[0] == '\0');
+	free(written);
+	unlink(t);
+	free(t);
+	plat_machine_destroy(m);
+	free(a);
 }
 
 static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err *e)
@@ -225,6 +288,8 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
 	CU_add_test(s, "SimGrid's units", test_units);
 	CU_add_test(s, "write, read, write", test_round_trip);
+	CU_add_test(s, "every family's samples", test_round_trip_samples);
+	CU_add_test(s, "a family without writers", test_family_without_writers);
 	CU_add_test(s, "SimGrid's example clusters", test_simgrid_clusters);
 	CU_add_test(s, "bad XML, each class with its line", test_bad_xml);
 	CU_add_test(s, "a lower host limit", test_lower_limit);
