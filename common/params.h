@@ -42,6 +42,11 @@ struct cmn_plugin {
 	const char *name;
 	const char *help;
 	const struct cmn_param_def *params; /* terminated by a {NULL} entry */
+	/* Specifications the contract suites run for the entry (NULL-terminated;
+	 * NULL: its name alone, every parameter at its default): its small and
+	 * odd cases. The suites loop over each registry, so a new entry brings
+	 * its own and is tested without editing a test. */
+	const char *const *samples;
 };
 
 /* Parses "key=value,key=value" against defs (kvs NULL or empty: no

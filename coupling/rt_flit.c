@@ -25,11 +25,13 @@ static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_er
 	return cpl_rt_replay_create(p, "flit", engine, self, e);
 }
 
+static const char *const flit_rt_samples[] = {"flit:class=S", "flit:mode=shared,class=S", NULL};
+
 const struct js_runtime_ops cpl_rt_flit_ops = {
     .base = {"flit",
              "emergent: iteration time replayed by the flit-level engine, each job alone "
              "(isolated) or all running jobs together (shared); rate = reference / actual",
-             flit_rt_params},
+             flit_rt_params, flit_rt_samples},
     .create = flit_rt_create,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,

@@ -305,11 +305,15 @@ static void full_report(void *self, FILE *fo)
 	        f->rp ? cpl_replay_count(f->rp) : 0);
 }
 
+/* compute scaled up: few, long iterations keep the contract's runs short */
+static const char *const full_samples[] = {"full:class=S,flops=10000",
+                                           "full:class=S,flops=10000,engine=flit", NULL};
+
 const struct js_runtime_ops cpl_rt_full_ops = {
     .base = {"full",
              "emergent: the whole workload in one SimGrid simulation, each job replaying "
              "its whole trace beside the others (small workloads; the reference)",
-             full_params},
+             full_params, full_samples},
     .create = full_create,
     .destroy = full_destroy,
     .work_s = full_work,

@@ -354,11 +354,14 @@ static void ll_report(void *self, FILE *f)
 	        s.settles, l->profiles, l->again, l->ncache);
 }
 
+static const char *const ll_samples[] = {"linkload:class=S",
+                                         "linkload:class=S,kernels=cg/is,threads=1", NULL};
+
 const struct js_runtime_ops cpl_rt_linkload_ops = {
     .base = {"linkload",
              "emergent: iteration time from every running job's traffic routed on the "
              "machine, max-min shares of link bandwidth; rate = reference / actual",
-             ll_params},
+             ll_params, ll_samples},
     .create = ll_create,
     .destroy = ll_destroy,
     .work_s = ll_work,

@@ -447,11 +447,14 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	fprintf(f, "\n");
 }
 
+static const char *const sg_samples[] = {"simgrid:mode=isolated,class=S",
+                                         "simgrid:mode=shared,class=S,engine=s4u", NULL};
+
 const struct js_runtime_ops cpl_rt_simgrid_ops = {
     .base = {"simgrid",
              "emergent: iteration time replayed by SimGrid, each job alone on its nodes "
              "(isolated) or all running jobs together (shared); rate = reference / actual",
-             sg_params},
+             sg_params, sg_samples},
     .create = sg_create,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,

@@ -642,9 +642,11 @@ static int bgl_free_count(const void *self)
 	return ((const struct bgl *)self)->free;
 }
 
+static const char *const bgl_samples[] = {"bgl", "bgl:I=0", "bgl:fn_tor=0,fn_max=1", NULL};
+
 const struct js_alloc_ops js_alloc_bgl_ops = {
     .base = {"bgl", "seed 003: contiguous boxes of a torus, maximal free partition kept",
-             bgl_params},
+             bgl_params, bgl_samples},
     .create = bgl_create,
     .destroy = bgl_destroy,
     .clone = bgl_clone,

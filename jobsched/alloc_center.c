@@ -285,9 +285,9 @@ static int center_free_count(const void *self)
 	return ((const struct center *)self)->free;
 }
 
-#define CENTER_OPS(sym, nm, help, params, create_fn)                                               \
+#define CENTER_OPS(sym, nm, help, params, samples, create_fn)                                      \
 	const struct js_alloc_ops sym = {                                                          \
-	    .base = {nm, help, params},                                                            \
+	    .base = {nm, help, params, samples},                                                   \
 	    .create = create_fn,                                                                   \
 	    .destroy = center_destroy,                                                             \
 	    .clone = center_clone,                                                                 \
@@ -300,12 +300,16 @@ static int center_free_count(const void *self)
 	    .fungible = 1,                                                                         \
 	}
 
+static const char *const genalg_samples[] = {"genalg", "genalg:threads=1", "genalg:threads=2",
+                                             NULL};
+static const char *const mm_samples[] = {"mm", "mm:threads=1", "mm:threads=2", NULL};
+
 CENTER_OPS(js_alloc_mc1x1_ops, "mc1x1",
-           "seed 002: shells by L-inf distance around the best free centre (mesh)", no_params,
+           "seed 002: shells by L-inf distance around the best free centre (mesh)", no_params, NULL,
            mc1x1_create);
 CENTER_OPS(js_alloc_genalg_ops, "genalg",
            "Krumke et al.: L1 diamonds around free centres, least pairwise sum (mesh)",
-           pairwise_params, genalg_create);
+           pairwise_params, genalg_samples, genalg_create);
 CENTER_OPS(js_alloc_mm_ops, "mm",
            "Bender et al.: as genalg over every centre sharing coordinates with free nodes",
-           pairwise_params, mm_create);
+           pairwise_params, mm_samples, mm_create);

@@ -215,10 +215,13 @@ static int co_free_count(const void *self)
 	return ((const struct coalloc *)self)->free;
 }
 
+static const char *const coalloc_samples[] = {"coalloc", "coalloc:thres=3", "coalloc:thres=3,k=2",
+                                              NULL};
+
 const struct js_alloc_ops js_alloc_coalloc_ops = {
     .base = {"coalloc",
              "seed 001: jobs above thres split in k components, Worst Fit (multicluster)",
-             coalloc_params},
+             coalloc_params, coalloc_samples},
     .create = co_create,
     .destroy = co_destroy,
     .clone = co_clone,

@@ -224,9 +224,13 @@ static int curve_free_count(const void *self)
 	return ((const struct curve *)self)->free;
 }
 
+static const char *const curve_samples[] = {"curve", "curve:order=row,select=freelist",
+                                            "curve:order=snake-row,select=ff",
+                                            "curve:order=hilbert,select=sos", NULL};
+
 const struct js_alloc_ops js_alloc_curve_ops = {
     .base = {"curve", "seed 002: free ranks along a curve chosen by a 1D strategy (mesh, torus)",
-             curve_params},
+             curve_params, curve_samples},
     .create = curve_create,
     .destroy = curve_destroy,
     .clone = curve_clone,

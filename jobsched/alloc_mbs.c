@@ -576,9 +576,12 @@ static int mbs_free_count(const void *self)
 	return ((const struct mbs *)self)->free;
 }
 
+static const char *const mbs_samples[] = {"mbs", "mbs:variant=2d", "mbs:variant=layered",
+                                          "mbs:variant=octet", NULL};
+
 const struct js_alloc_ops js_alloc_mbs_ops = {
     .base = {"mbs", "seed 002: Multiple Buddy Strategy, 2d / layered / octet / granular (mesh)",
-             mbs_params},
+             mbs_params, mbs_samples},
     .create = mbs_create,
     .destroy = mbs_destroy,
     .clone = mbs_clone,

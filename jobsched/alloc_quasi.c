@@ -144,9 +144,9 @@ static int quasi_free_count(const void *self)
 }
 
 /* The two entries share everything but name, parameters and create(). */
-#define QUASI_OPS(sym, nm, help, params, create_fn)                                                \
+#define QUASI_OPS(sym, nm, help, params, samples, create_fn)                                       \
 	const struct js_alloc_ops sym = {                                                          \
-	    .base = {nm, help, params},                                                            \
+	    .base = {nm, help, params, samples},                                                   \
 	    .create = create_fn,                                                                   \
 	    .destroy = quasi_destroy,                                                              \
 	    .clone = quasi_clone,                                                                  \
@@ -157,9 +157,11 @@ static int quasi_free_count(const void *self)
 	    .free_count = quasi_free_count,                                                        \
 	}
 
+static const char *const quasi_samples[] = {"quasi", "quasi:qct=0", "quasi:qct=50", NULL};
+
 QUASI_OPS(js_alloc_contiguous_ops, "contiguous",
           "seed 000: all nodes under one switch of the job's level (k-ary n-tree)",
-          contiguous_params, contiguous_create);
+          contiguous_params, NULL, contiguous_create);
 QUASI_OPS(js_alloc_quasi_ops, "quasi",
           "seed 000: contiguous, else up to ceil(qct% x size) tasks one level up", quasi_params,
-          quasi_create);
+          quasi_samples, quasi_create);

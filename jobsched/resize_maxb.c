@@ -15,10 +15,13 @@ static int maxb_point(const struct js_resize_conf *c, struct js_sim *sim, int j,
 	return rc < 0 ? -rc : js_sim_pass(sim, e);
 }
 
+static const char *const maxb_samples[] = {"maxb", "maxb:redist=2,arb_step=3", "maxb:redist=1",
+                                           NULL};
+
 const struct js_resize_ops js_resize_maxb_ops = {
     .base = {"maxb",
              "Max-B-PR: favour running jobs; grow by Max-Benefit-Priority, never contract "
              "for the queue",
-             maxb_params},
+             maxb_params, maxb_samples},
     .point = maxb_point,
 };

@@ -84,9 +84,11 @@ static int fpfs_pass(void *self, struct js_sim *sim, struct cmn_err *e)
 	}
 }
 
+static const char *const fpfs_samples[] = {"fpfs", "fpfs:maxjumps=0", "fpfs:maxjumps=3", NULL};
+
 const struct js_sched_ops js_sched_fpfs_ops = {
     .base = {"fpfs", "fit processors first served, the head jumped at most maxjumps times",
-             fpfs_params},
+             fpfs_params, fpfs_samples},
     .create = fpfs_create,
     .destroy = fpfs_destroy,
     .pass = fpfs_pass,

@@ -92,8 +92,10 @@ static int dq_generate(struct cmn_params *p, gsl_rng *rng, int machine_nodes, st
 	return rc;
 }
 
+static const char *const dq_samples[] = {"dq", "dq:jobs=300,q=0.5,n1=2,n2=64,load=0.9", NULL};
+
 const struct js_synth_ops js_synth_dq_ops = {
     .base = {"dq", "seed 001: exponential arrivals and run times, sizes from D(q) on [n1,n2]",
-             dq_params},
+             dq_params, dq_samples},
     .generate = dq_generate,
 };

@@ -161,11 +161,14 @@ static int reshape_generate(struct cmn_params *p, gsl_rng *rng, int machine_node
 	return rc;
 }
 
+static const char *const reshape_samples[] = {"reshape", "reshape:jobs=30,resizable=50,high=30",
+                                              NULL};
+
 const struct js_synth_ops js_synth_reshape_ops = {
     .base = {"reshape",
              "seed 004: small/medium/large jobs (35/81/136 nodes, 32/64/128 if power-of-2), "
              "7 iterations of 8/20/32 s, Poisson arrivals; a share resizable, a share of "
              "high user priority",
-             reshape_params},
+             reshape_params, reshape_samples},
     .generate = reshape_generate,
 };

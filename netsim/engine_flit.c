@@ -113,11 +113,15 @@ static int flit_live(void *state, int (*body)(void *ctx, struct net_live *lv, st
 	return flit_replay_live(f->m, &f->p, &f->o, body, ctx, e);
 }
 
+static const char *const flit_samples[] = {
+    "flit", "flit:vcs=2,buf=16,switching=vct,alloc=islip",
+    "flit:routing=adaptive,links=platform,crossbar=vc,hold=packet", NULL};
+
 const struct net_engine_ops net_engine_flit_ops = {
     .base = {"flit",
              "flit-level: our own cycle-driven network of virtual-channel routers "
              "(parameters: netsim --traffic x --help)",
-             flit_param_defs},
+             flit_param_defs, flit_samples},
     .create = flit_create,
     .evaluate = flit_evaluate,
     .spec = flit_spec,

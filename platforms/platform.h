@@ -110,11 +110,6 @@ struct plat_topology_ops {
 	 * hosts node-<id>, after plat_slurm_write's header. 0, or an error.
 	 * NULL: Slurm's tree plugin cannot describe the family. */
 	int (*slurm_write)(FILE *f, const struct plat_machine *m, struct cmn_err *e);
-	/* Specifications the contract suites run for the family, NULL-terminated:
-	 * its smallest machine and its odd cases (rings of odd and even size,
-	 * axes of size 1, ...), each small enough to check every pair. The
-	 * suites loop over the registry: a new family brings its own. */
-	const char *const *samples;
 	/* Optional: how many links a route has beyond its distance (0 where the
 	 * distance counts links; meshes' and tori's counts router hops, their
 	 * routes add the injection and ejection links); -1 when it varies. NULL:

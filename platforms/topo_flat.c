@@ -139,7 +139,7 @@ static void flat_to_first(const struct plat_machine *m, const struct plat_view *
 static const char *const flat_samples[] = {"flat:nodes=1", "flat:nodes=7", "flat:nodes=23", NULL};
 
 const struct plat_topology_ops plat_topo_flat_ops = {
-    .base = {"flat", "N nodes under one switch, all equidistant", flat_params},
+    .base = {"flat", "N nodes under one switch, all equidistant", flat_params, flat_samples},
     .create = flat_create,
     .destroy = flat_destroy,
     .distance = flat_distance,
@@ -152,5 +152,4 @@ const struct plat_topology_ops plat_topo_flat_ops = {
     .slurm_write = flat_slurm_write,
     .pair_sum = flat_pair_sum,
     .to_first = flat_to_first,
-    .samples = flat_samples,
 };

@@ -482,7 +482,7 @@ static const char *const torus_samples[] = {"torus:dims=4x4x8",
 /* mesh and torus: one implementation, create() sets the wrap flags. */
 #define GRID_OPS(sym, nm, help, create_fn, xml_fn, root, samples_of)                               \
 	const struct plat_topology_ops sym = {                                                     \
-	    .base = {nm, help, grid_params},                                                       \
+	    .base = {nm, help, grid_params, samples_of},                                           \
 	    .create = create_fn,                                                                   \
 	    .destroy = grid_destroy,                                                               \
 	    .distance = grid_distance,                                                             \
@@ -495,7 +495,6 @@ static const char *const torus_samples[] = {"torus:dims=4x4x8",
 	    .xml_root = root,                                                                      \
 	    .pair_sum = grid_pair_sum,                                                             \
 	    .to_first = grid_to_first,                                                             \
-	    .samples = samples_of,                                                                 \
 	    .route_extra = grid_route_extra,                                                       \
 	}
 

@@ -425,7 +425,7 @@ static const char *const tree_samples[] = {"kary-ntree:k=2,n=1", "kary-ntree:k=4
                                            "kary-ntree:k=3,n=3", NULL};
 
 const struct plat_topology_ops plat_topo_kary_ntree_ops = {
-    .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params},
+    .base = {"kary-ntree", "k-ary n-tree (fat tree) of k^n nodes", tree_params, tree_samples},
     .create = tree_create,
     .destroy = tree_destroy,
     .distance = tree_distance,
@@ -439,7 +439,6 @@ const struct plat_topology_ops plat_topo_kary_ntree_ops = {
     .slurm_write = tree_slurm_write,
     .pair_sum = tree_pair_sum,
     .to_first = tree_to_first,
-    .samples = tree_samples,
 };
 
 int plat_kary_ntree_shape(const struct plat_machine *m, int *k, int *n, struct cmn_err *e)

@@ -478,7 +478,8 @@ static int mc_route_extra(const void *state)
 }
 
 const struct plat_topology_ops plat_topo_multicluster_ops = {
-    .base = {"multicluster", "clusters (flat or any family) joined by wide-area links", mc_params},
+    .base = {"multicluster", "clusters (flat or any family) joined by wide-area links", mc_params,
+             mc_samples},
     .create = mc_create,
     .destroy = mc_destroy,
     .distance = mc_distance,
@@ -490,7 +491,6 @@ const struct plat_topology_ops plat_topo_multicluster_ops = {
     .xml_root = "world",
     .slurm_write = mc_slurm_write,
     .pair_sum = mc_pair_sum,
-    .samples = mc_samples,
     .route_extra = mc_route_extra,
 };
 

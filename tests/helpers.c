@@ -200,3 +200,20 @@ struct plat_machine *th_machine_as(const char *spec, const char *name,
 	m->ops = ops;
 	return m;
 }
+
+const char *th_sample(const struct cmn_plugin *p, int k)
+{
+	if (p->samples)
+		return p->samples[k];
+	return k == 0 ? p->name : NULL;
+}
+
+int th_write_exec_times(int fd, const struct js_sim_result *res, size_t njobs, struct cmn_err *e)
+{
+	for (size_t i = 0; i < njobs; i++) {
+		double x = res->jobs[i].finish_s - res->jobs[i].start_s;
+		if (write(fd, &x, sizeof x) != sizeof x)
+			return cmn_err_set(e, CMN_EIO, "pipe");
+	}
+	return 0;
+}

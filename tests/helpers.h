@@ -52,6 +52,15 @@ const char *th_shared_dir(void);
  * out. 0 when all n arrived and the child exited with status 0, else -1. */
 int th_in_child(void (*child)(void *ctx, int fd), void *ctx, double *out, int n);
 
+/* Writes each job's execution time (finish - start, a double) to fd;
+ * 0, or CMN_EIO in e. */
+int th_write_exec_times(int fd, const struct js_sim_result *res, size_t njobs, struct cmn_err *e);
+
+/* The k-th specification the contract suites run for a registry entry (k
+ * from 0): its own samples (cmn_plugin.samples), or its name alone; NULL
+ * past the last. */
+const char *th_sample(const struct cmn_plugin *p, int k);
+
 /* A machine of spec whose family is a copy of its own, named name, in
  * *ops (the caller's, to change: a family without some op). Destroy it
  * with plat_machine_destroy. */

@@ -145,8 +145,8 @@ static void test_numbers(void)
 
 static void test_registry(void)
 {
-	static const struct cmn_plugin one = {"one", "first", defs};
-	static const struct cmn_plugin two = {"two", "second", NULL};
+	static const struct cmn_plugin one = {"one", "first", defs, NULL};
+	static const struct cmn_plugin two = {"two", "second", NULL, NULL};
 	const void *const reg[] = {&one, &two, NULL};
 	struct cmn_err e;
 	const void *ops;

@@ -63,13 +63,9 @@ static int case_body(void *ctx, struct cmn_err *e)
 	struct js_sim_result *res = NULL;
 	if (th_run_spec_ops(c->w, MACHINE, "first-free", c->ops, "fcfs", c->rt, NULL, &res, e))
 		return e->code;
-	for (size_t i = 0; i < c->w->n; i++) {
-		double x = res->jobs[i].finish_s - res->jobs[i].start_s;
-		if (write(c->fd, &x, sizeof x) != sizeof x)
-			return cmn_err_set(e, CMN_EIO, "pipe");
-	}
+	int rc = th_write_exec_times(c->fd, res, c->w->n, e);
 	js_sim_result_free(res);
-	return 0;
+	return rc;
 }
 
 struct case_args {

@@ -154,11 +154,11 @@ static void test_contract(void)
 	int nested = 0;
 	for (int f = 0; plat_topology_registry[f]; f++) {
 		const struct plat_topology_ops *ops = plat_topology_registry[f];
-		CU_ASSERT(ops->samples && ops->samples[0]);
-		for (int k = 0; ops->samples && ops->samples[k]; k++) {
-			CU_ASSERT_EQUAL(check_machine(ops->samples[k], rng), 0);
+		CU_ASSERT(ops->base.samples && ops->base.samples[0]);
+		for (int k = 0; ops->base.samples && ops->base.samples[k]; k++) {
+			CU_ASSERT_EQUAL(check_machine(ops->base.samples[k], rng), 0);
 			char spec[256];
-			nested_spec(ops->samples[k], k + 1, spec, sizeof spec);
+			nested_spec(ops->base.samples[k], k + 1, spec, sizeof spec);
 			struct plat_machine *m;
 			struct cmn_err e;
 			int rc = plat_machine_create(spec, &m, &e);

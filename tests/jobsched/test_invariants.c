@@ -1,7 +1,7 @@
 /* Invariants over thousands of random workloads (GSL generator, fixed
- * seeds): capacity, every job once, FCFS order, EASY's and conservative's
- * reservations never delayed, identical schedules when every job needs the
- * whole machine. */
+ * seeds), for every scheduler of the registry (its own samples): capacity,
+ * every job once, a reservation never delayed and never passed; FCFS's
+ * order; identical schedules when every job needs the whole machine. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,8 +10,20 @@
 #include "../helpers.h"
 #include "../platforms/platform.h"
 
-static const char *const scheds[] = {"fcfs", "easy", "conservative", "fpfs:maxjumps=3"};
-enum { NSCHED = 4 };
+/* Every scheduler's samples (th_sample), in registry order. */
+enum { MAX_SCHED = 64 };
+static const char *scheds[MAX_SCHED];
+static int NSCHED;
+
+static void list_schedulers(void)
+{
+	NSCHED = 0;
+	for (int i = 0; js_sched_registry[i]; i++)
+		for (int k = 0; th_sample(&js_sched_registry[i]->base, k) && NSCHED < MAX_SCHED;
+		     k++)
+			scheds[NSCHED++] = th_sample(&js_sched_registry[i]->base, k);
+	CU_ASSERT(NSCHED > 0 && NSCHED < MAX_SCHED);
+}
 
 struct watch {
 	int nodes;
@@ -136,6 +148,7 @@ struct batch {
 	const struct placement *pl;     /* NULL: flat machines of random size */
 	int pl_nodes;                   /* the node count of pl's machine */
 	int relaxed;                    /* reservations may move later (migration) */
+	int in_order;                   /* jobs start in arrival order (FCFS) */
 };
 
 /* Runs random workloads through each scheduler and checks the invariants:
@@ -163,15 +176,12 @@ static int run_batch(const struct batch *b)
 			if (b->overrun || b->relaxed)
 				w.violations = 0; /* reservations may move later here */
 			check_common(wl, r, &w);
-			int fcfs = strcmp(name, "fcfs") == 0;
-			int backfill =
-			    strncmp(name, "easy", 4) == 0 || strncmp(name, "cons", 4) == 0;
 			for (size_t j = 0; j < wl->n && !b->overrun && !b->relaxed; j++) {
 				const struct js_job_result *x = &r->jobs[j];
-				if (fcfs && j && x->start_s < r->jobs[j - 1].start_s)
-					fail(&w, "FCFS started out of order", (int)j, x->start_s,
+				if (b->in_order && j && x->start_s < r->jobs[j - 1].start_s)
+					fail(&w, "started out of arrival order", (int)j, x->start_s,
 					     r->jobs[j - 1].start_s);
-				if (backfill && !isnan(x->first_reservation_s) &&
+				if (!isnan(x->first_reservation_s) &&
 				    x->start_s > x->first_reservation_s + 1e-9)
 					fail(&w, "started after its reservation", (int)j,
 					     x->start_s, x->first_reservation_s);
@@ -191,13 +201,23 @@ static int run_batch(const struct batch *b)
 
 static void test_random_invariants(void)
 {
-	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL, NULL, 0, 0};
+	list_schedulers();
+	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL, NULL, 0, 0, 0};
+	CU_ASSERT_EQUAL(run_batch(&b), 0);
+}
+
+/* FCFS: jobs start in arrival order. */
+static void test_fcfs_order(void)
+{
+	static const char *const fcfs[] = {"fcfs"};
+	struct batch b = {2027, 1500, 16, 5, 40, 0, fcfs, 1, NULL, NULL, 0, 0, 1};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
 static void test_random_overruns(void)
 {
-	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL, NULL, 0, 0};
+	list_schedulers();
+	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL, NULL, 0, 0, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
@@ -217,55 +237,83 @@ static void test_conservative_node_sets(void)
 	js_alloc_destroy(a);
 	plat_machine_destroy(m);
 	static const char *const cons[] = {"conservative"};
-	struct batch b = {11, 1000, 12, 5, 30, 0, cons, 1, &ops, NULL, 0, 0};
+	struct batch b = {11, 1000, 12, 5, 30, 0, cons, 1, &ops, NULL, 0, 0, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
-	struct batch o = {12, 300, 10, 30, 1, 1, cons, 1, &ops, NULL, 0, 0};
+	struct batch o = {12, 300, 10, 30, 1, 1, cons, 1, &ops, NULL, 0, 0, 0};
 	CU_ASSERT_EQUAL(run_batch(&o), 0);
 }
 
-/* Every registered allocator with every scheduler, on the machines it
- * accepts: capacity, exactly once, reservations never delayed. */
+/* Batches on pl's machine (nodes nodes), without and with overruns (seeds
+ * seed and seed + 10); relaxed: reservations may move later. */
+static int placed_batches(const struct placement *pl, int nodes, unsigned long seed, int iters,
+                          const char *const *sch, int nsch, int relaxed)
+{
+	int bad = 0;
+	for (int over = 0; over < 2 && !bad; over++) {
+		struct batch b = {.seed = seed + 10 * (unsigned long)over,
+		                  .iters = iters,
+		                  .jobs_min = 5,
+		                  .jobs_span = 30,
+		                  .overrun = over,
+		                  .scheds = sch,
+		                  .nsched = nsch,
+		                  .pl = pl,
+		                  .pl_nodes = nodes,
+		                  .relaxed = relaxed};
+		bad = run_batch(&b);
+	}
+	return bad;
+}
+
+/* The largest size s such that every size 1..s has a place on the empty
+ * machine (a job above it could never start: an error of its own). */
+static int placeable(struct js_alloc *a, int nodes)
+{
+	int *buf = malloc(((size_t)nodes + 1) * 4 * sizeof *buf), s = 1;
+	for (; s <= nodes; s++) {
+		struct js_job j;
+		memset(&j, 0, sizeof j);
+		j.size = s;
+		if (js_alloc_place(a, &j, buf) < s)
+			break;
+	}
+	free(buf);
+	return s - 1;
+}
+
+/* Every registered allocator's samples with every scheduler's, on the
+ * machines it accepts, jobs of the sizes it can place on the empty
+ * machine: capacity, exactly once, reservations never delayed. */
 static void test_topology_allocators(void)
 {
+	list_schedulers();
 	static const char *const mach[][2] = {
 	    {"kary-ntree:k=2,n=4", "16"}, {"kary-ntree:k=4,n=2", "16"},
 	    {"flat:nodes=12", "12"},      {"mesh:dims=4x4", "16"},
 	    {"torus:dims=2x2x4", "16"},   {"multicluster:clusters=4,size=4", "16"}};
 	int bad = 0;
 	for (int i = 0; js_alloc_registry[i] && !bad; i++)
-		for (size_t mi = 0; mi < sizeof mach / sizeof *mach && !bad; mi++) {
-			struct plat_machine *m;
-			struct js_alloc *a;
-			struct cmn_err e;
-			CU_ASSERT_FATAL(plat_machine_create(mach[mi][0], &m, &e) == 0);
-			/* coalloc's jobs up to thres must fit one cluster: keep them small */
-			const char *spec = strcmp(js_alloc_registry[i]->base.name, "coalloc") == 0
-			                       ? "coalloc:thres=3"
-			                       : js_alloc_registry[i]->base.name;
-			int ok = js_alloc_create(spec, m, &a, &e) == 0;
-			js_alloc_destroy(ok ? a : NULL);
-			plat_machine_destroy(m);
-			if (!ok)
-				continue;
-			/* coalloc on 4 clusters of 4: components of jobs above 10 outgrow
-			 * a cluster (11 = 5 + 2 + 2 + 2), so they could never start */
-			struct placement pl = {mach[mi][0], spec, strstr(spec, "coalloc") ? 10 : 0};
-			for (int over = 0; over < 2 && !bad; over++) {
-				struct batch b = {.seed = 31 + mi + 10 * over,
-				                  .iters = 150,
-				                  .jobs_min = 5,
-				                  .jobs_span = 30,
-				                  .overrun = over,
-				                  .scheds = scheds,
-				                  .nsched = NSCHED,
-				                  .pl = &pl,
-				                  .pl_nodes = atoi(mach[mi][1])};
-				bad = run_batch(&b);
+		for (int k = 0; th_sample(&js_alloc_registry[i]->base, k) && !bad; k++)
+			for (size_t mi = 0; mi < sizeof mach / sizeof *mach && !bad; mi++) {
+				const char *spec = th_sample(&js_alloc_registry[i]->base, k);
+				struct plat_machine *m;
+				struct js_alloc *a;
+				struct cmn_err e;
+				CU_ASSERT_FATAL(plat_machine_create(mach[mi][0], &m, &e) == 0);
+				int ok = js_alloc_create(spec, m, &a, &e) == 0, max = 0;
+				if (ok)
+					max = placeable(a, m->nodes);
+				js_alloc_destroy(ok ? a : NULL);
+				plat_machine_destroy(m);
+				if (!ok || max < 1)
+					continue;
+				struct placement pl = {mach[mi][0], spec, max};
+				bad = placed_batches(&pl, atoi(mach[mi][1]), 31 + mi, 150, scheds,
+				                     NSCHED, 0);
 				if (bad)
 					fprintf(stderr, "\n  allocator %s on %s\n", pl.alloc,
 					        pl.machine);
 			}
-		}
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
@@ -279,19 +327,7 @@ static void test_migration_invariants(void)
 	int bad = 0;
 	for (size_t t = 0; t < 2 && !bad; t++) {
 		struct placement pl = {tori[t][0], "bgl:fn_tor=0,fn_max=1", 0}; /* always try */
-		for (int over = 0; over < 2 && !bad; over++) {
-			struct batch b = {.seed = 51 + t + 10 * over,
-			                  .iters = 200,
-			                  .jobs_min = 5,
-			                  .jobs_span = 30,
-			                  .overrun = over,
-			                  .scheds = mig,
-			                  .nsched = 2,
-			                  .pl = &pl,
-			                  .pl_nodes = atoi(tori[t][1]),
-			                  .relaxed = 1};
-			bad = run_batch(&b);
-		}
+		bad = placed_batches(&pl, atoi(tori[t][1]), 51 + t, 200, mig, 2, 1);
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 }
@@ -320,23 +356,24 @@ static void test_count_path_equals_generic(void)
 		for (int iter = 0; iter < 150 && !bad; iter++) {
 			struct js_workload *wl =
 			    random_workload(rng, 30, m->nodes, 0, iter % 3 == 0);
-			for (int s = 1; s <= 1 && !bad; s++) { /* easy */
+			{
+				const char *easy = "easy";
 				struct js_sim_result *r1, *r2;
 				struct js_runtime *rt;
 				CU_ASSERT_FATAL(js_runtime_create("log", &rt, &e) == 0);
 				struct js_sim_opts o;
 				js_sim_opts_default(&o);
-				CU_ASSERT_FATAL(th_run_spec(wl, alloc[a][0], alloc[a][1], scheds[s],
-				                            rt, &o, &r1, &e) == 0);
+				CU_ASSERT_FATAL(th_run_spec(wl, alloc[a][0], alloc[a][1], easy, rt,
+				                            &o, &r1, &e) == 0);
 				CU_ASSERT_FATAL(th_run_spec_ops(wl, alloc[a][0], alloc[a][1],
-				                                &generic, scheds[s], rt, &o, &r2,
+				                                &generic, easy, rt, &o, &r2,
 				                                &e) == 0);
 				for (size_t j = 0; j < wl->n; j++)
 					if (r1->jobs[j].start_s != r2->jobs[j].start_s ||
 					    strcmp(r1->text + r1->jobs[j].res_off,
 					           r2->text + r2->jobs[j].res_off)) {
 						fprintf(stderr, "\n  %s %s: job %zu differs\n",
-						        alloc[a][1], scheds[s], j + 1);
+						        alloc[a][1], easy, j + 1);
 						bad = 1;
 						break;
 					}
@@ -353,32 +390,34 @@ static void test_count_path_equals_generic(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
-/* Every job needs the whole machine: all four schedulers are FCFS. */
+/* Every job needs the whole machine: the seeds' four schedulers are FCFS. */
 static void test_whole_machine_identical(void)
 {
+	static const char *const four[] = {"fcfs", "easy", "conservative", "fpfs:maxjumps=3"};
+	enum { N4 = 4 };
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 99);
 	int bad = 0;
 	for (int iter = 0; iter < 500 && !bad; iter++) {
 		int nodes = 1 + (int)gsl_rng_uniform_int(rng, 8);
 		struct js_workload *wl = random_workload(rng, 25, nodes, 1, iter % 2);
-		struct js_sim_result *r[NSCHED] = {0};
+		struct js_sim_result *r[N4] = {0};
 		struct watch w = {0};
-		for (int s = 0; s < NSCHED; s++)
-			if (run_checked(wl, nodes, scheds[s], NULL, NULL, &r[s], &w))
+		for (int s = 0; s < N4; s++)
+			if (run_checked(wl, nodes, four[s], NULL, NULL, &r[s], &w))
 				bad = 1;
-		for (int s = 1; s < NSCHED && !bad; s++)
+		for (int s = 1; s < N4 && !bad; s++)
 			for (size_t j = 0; j < wl->n; j++)
 				if (r[s]->jobs[j].start_s != r[0]->jobs[j].start_s) {
 					fprintf(stderr,
 					        "\n  iteration %d: %s starts job %zu at %g, fcfs "
 					        "at %g\n",
-					        iter, scheds[s], j + 1, r[s]->jobs[j].start_s,
+					        iter, four[s], j + 1, r[s]->jobs[j].start_s,
 					        r[0]->jobs[j].start_s);
 					bad = 1;
 					break;
 				}
-		for (int s = 0; s < NSCHED; s++)
+		for (int s = 0; s < N4; s++)
 			js_sim_result_free(r[s]);
 		js_workload_free(wl);
 	}
@@ -389,7 +428,8 @@ static void test_whole_machine_identical(void)
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("invariants", NULL, NULL);
-	CU_add_test(s, "1,500 random workloads x 4 schedulers", test_random_invariants);
+	CU_add_test(s, "1,500 random workloads x every scheduler", test_random_invariants);
+	CU_add_test(s, "FCFS: arrival order", test_fcfs_order);
 	CU_add_test(s, "500 random workloads with overruns", test_random_overruns);
 	CU_add_test(s, "conservative reserving node sets", test_conservative_node_sets);
 	CU_add_test(s, "every allocator x every scheduler", test_topology_allocators);

@@ -430,10 +430,26 @@ static void check_sizes(const struct js_workload *w, const struct js_sim_result 
 	}
 }
 
+/* Every resizing policy's samples (cmn_plugin.samples, or its name), in
+ * registry order. */
+enum { MAX_POLICIES = 64 };
+static int policies_of(const char **out)
+{
+	int n = 0;
+	for (int i = 0; js_resize_registry[i]; i++)
+		for (int k = 0; th_sample(&js_resize_registry[i]->base, k) && n < MAX_POLICIES; k++)
+			out[n++] = th_sample(&js_resize_registry[i]->base, k);
+	CU_ASSERT(n > 0 && n < MAX_POLICIES);
+	return n;
+}
+
+/* Every policy's samples: sizes the job's topology allows, growth where
+ * resizable jobs meet free nodes, determinism; Max-B never contracts more
+ * than it grows. */
 static void test_properties(void)
 {
-	const char *policies[] = {"pba", "fcfs", "maxb", "pba:window=1,min_ep=0.001",
-	                          "maxb:redist=2,arb_step=3"};
+	const char *policies[MAX_POLICIES];
+	int np = policies_of(policies);
 	for (unsigned long seed = 1; seed <= 4; seed++) {
 		struct js_workload *w = reshape_workload(seed, "reshape:resizable=100,high=30");
 		struct js_workload *rigid = reshape_workload(seed, "reshape:high=30");
@@ -451,13 +467,11 @@ static void test_properties(void)
 		js_sim_result_free(off);
 		js_sim_result_free(rg);
 		js_sim_result_free(st);
-		for (size_t k = 0; k < sizeof policies / sizeof *policies; k++) {
+		for (int k = 0; k < np; k++) {
 			struct js_sim_result *a = run(w, "flat:nodes=400", policies[k], "reshape");
 			struct js_sim_result *b = run(w, "flat:nodes=400", policies[k], "reshape");
 			check_sizes(w, a);
 			CU_ASSERT(a->expansions > 0);
-			if (strncmp(policies[k], "maxb", 4) == 0)
-				CU_ASSERT(a->contractions <= a->expansions);
 			/* determinism */
 			CU_ASSERT_EQUAL(a->text_len, b->text_len);
 			CU_ASSERT(memcmp(a->text, b->text, a->text_len) == 0);
@@ -465,6 +479,12 @@ static void test_properties(void)
 				CU_ASSERT_EQUAL(a->jobs[j].finish_s, b->jobs[j].finish_s);
 			js_sim_result_free(a);
 			js_sim_result_free(b);
+		}
+		static const char *const maxb[] = {"maxb", "maxb:redist=2,arb_step=3"};
+		for (int k = 0; k < 2; k++) {
+			struct js_sim_result *a = run(w, "flat:nodes=400", maxb[k], "reshape");
+			CU_ASSERT(a->contractions <= a->expansions);
+			js_sim_result_free(a);
 		}
 		js_workload_free(rigid);
 		js_workload_free(w);
@@ -500,7 +520,8 @@ static void test_invariants(void)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	const char *machines[] = {"flat:nodes=64", "mesh:dims=8x8"};
-	const char *policies[] = {"pba", "fcfs", "maxb:redist=1", "pba:arb_step=start,window=1"};
+	const char *policies[MAX_POLICIES];
+	int np = policies_of(policies);
 	const char *scheds[] = {"easy", "fcfs"};
 	long runs = 0, resized = 0;
 	for (int trial = 0; trial < 12; trial++) {
@@ -521,7 +542,7 @@ static void test_invariants(void)
 			    gsl_rng_uniform(rng) < 0.2 ? -100 : 80; /* some do not scale */
 		}
 		for (int m = 0; m < 2; m++)
-			for (int p = 0; p < 4; p++)
+			for (int p = 0; p < np; p++)
 				for (int s = 0; s < 2; s++) {
 					struct cmn_err e;
 					struct js_runtime *rt = NULL;
@@ -610,8 +631,8 @@ static int twice_point(const struct js_resize_conf *c, struct js_sim *sim, int j
 	return rc < 0 ? -rc : 0;
 }
 static const struct cmn_param_def bad_params[] = {JS_RESIZE_PARAMS};
-static const struct js_resize_ops bad_ops = {{"bad", "test", bad_params}, bad_point};
-static const struct js_resize_ops twice_ops = {{"twice", "test", bad_params}, twice_point};
+static const struct js_resize_ops bad_ops = {{"bad", "test", bad_params, NULL}, bad_point};
+static const struct js_resize_ops twice_ops = {{"twice", "test", bad_params, NULL}, twice_point};
 
 static void test_unseen_size_refused(void)
 {

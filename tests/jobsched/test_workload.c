@@ -3,8 +3,10 @@
  * generator, workload statistics and seed 000's load. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "../helpers.h"
@@ -268,6 +270,64 @@ static void test_reshape_generator(void)
 	                CMN_EUSAGE);
 }
 
+/* Every synthetic model's samples (a contract over the registry): on
+ * machines of 1, 7 and 128 nodes, records generated, and the jobs the
+ * cleaning keeps in submission order with sizes 1 to the machine's, run
+ * and requested times finite and >= 0; the same seed the same workload,
+ * byte for byte through SWF. */
+static void test_synth_contract(void)
+{
+	static const int sizes[] = {1, 7, 128};
+	for (int i = 0; js_synth_registry[i]; i++)
+		for (int k = 0; th_sample(&js_synth_registry[i]->base, k); k++) {
+			const char *spec = th_sample(&js_synth_registry[i]->base, k);
+			for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+				struct js_workload *w[2] = {NULL, NULL};
+				struct cmn_err e;
+				char eff[512], *text[2] = {NULL, NULL};
+				for (int t = 0; t < 2; t++) {
+					int rc = js_synth_generate(spec, 11, sizes[z], &w[t], eff,
+					                           sizeof eff, &e);
+					CU_ASSERT_EQUAL(rc, 0);
+					if (rc) {
+						fprintf(stderr, "\n  %s on %d nodes: %s\n", spec,
+						        sizes[z], e.msg);
+						break;
+					}
+					CU_ASSERT(w[t]->n >
+					          0); /* records, before the oversize go */
+					struct js_clean_opts o;
+					js_clean_opts_default(&o);
+					CU_ASSERT_EQUAL(js_clean(w[t], &o, sizes[z], &e), 0);
+					char *path = th_write_temp("", ".swf");
+					FILE *f = fopen(path, "w");
+					CU_ASSERT_FATAL(f != NULL);
+					CU_ASSERT_EQUAL(js_swf_write(f, w[t], spec), 0);
+					fclose(f);
+					text[t] = th_read_file(path);
+					unlink(path);
+					free(path);
+				}
+				if (w[0] && w[1]) {
+					for (size_t j = 0; j < w[0]->n; j++) {
+						const struct js_job *x = &w[0]->jobs[j];
+						CU_ASSERT(x->size >= 1 && x->size <= sizes[z]);
+						CU_ASSERT(isfinite(x->run_s) && x->run_s >= 0);
+						CU_ASSERT(isfinite(x->req_s) && x->req_s >= 0);
+						CU_ASSERT(j == 0 || x->submit_s >=
+						                        w[0]->jobs[j - 1].submit_s);
+					}
+					CU_ASSERT(text[0] && text[1] &&
+					          strcmp(text[0], text[1]) == 0);
+				}
+				for (int t = 0; t < 2; t++) {
+					js_workload_free(w[t]);
+					free(text[t]);
+				}
+			}
+		}
+}
+
 static void test_dq_generator(void)
 {
 	struct js_workload *w, *w2;
@@ -458,6 +518,7 @@ static void add_suites(void)
 	s = CU_add_suite("cleaning", NULL, NULL);
 	CU_add_test(s, "skip, clamp, fill, select, transform", test_cleaning);
 	s = CU_add_suite("synthetic and statistics", NULL, NULL);
+	CU_add_test(s, "every synthetic model's samples", test_synth_contract);
 	CU_add_test(s, "D(q) generator (seed 001)", test_dq_generator);
 	CU_add_test(s, "ReSHAPE workload generator (seed 004)", test_reshape_generator);
 	CU_add_test(s, "SWF write and read back", test_swf_round_trip);

@@ -1,8 +1,11 @@
-/* Synthetic traffic patterns (netsim/traffic.h): exact destinations of the
- * permutations on meshes, tori and trees (by hand), each a permutation of
- * the nodes that inject, fixed points silent, uniform never to itself and
- * about uniform, hotspot's share, and the machines a pattern refuses. */
+/* Synthetic traffic patterns (netsim/traffic.h): a contract over the
+ * registry (every pattern's samples on every topology family's samples),
+ * exact destinations of the permutations on meshes, tori and trees (by
+ * hand), each a permutation of the nodes that inject, fixed points silent,
+ * uniform never to itself and about uniform, hotspot's share, and the
+ * machines a pattern refuses. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,9 +148,68 @@ static void test_refused(void)
 	plat_machine_destroy(m);
 }
 
+/* Pattern spec on machine m: refused with a usage error that names the
+ * pattern, or every source's destination another node or none (-1), the
+ * same for the same random stream. Returns -1 broken, 0 refused, 1 run. */
+static int pattern_on(const char *spec, const struct plat_machine *m)
+{
+	struct net_traffic t;
+	struct cmn_err e;
+	int rc = net_traffic_open(spec, m, &t, &e);
+	if (rc) {
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+		if (rc == CMN_EUSAGE && strstr(e.msg, name))
+			return 0;
+		fprintf(stderr, "\n  %s on %s: error %d '%s'\n", spec, m->spec, rc, e.msg);
+		return -1;
+	}
+	gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937), *r2 = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r1, 3);
+	gsl_rng_set(r2, 3);
+	int bad = 0;
+	for (int round = 0; round < 3 && !bad; round++)
+		for (int src = 0; src < m->nodes && !bad; src++) {
+			int d = net_traffic_dest(&t, src, r1);
+			bad = d < -1 || d >= m->nodes || d == src ||
+			      d != net_traffic_dest(&t, src, r2);
+			if (bad)
+				fprintf(stderr, "\n  %s on %s: node %d sends to %d\n", spec,
+				        m->spec, src, d);
+		}
+	gsl_rng_free(r1);
+	gsl_rng_free(r2);
+	net_traffic_close(&t);
+	return bad ? -1 : 1;
+}
+
+/* Every pattern's samples on every topology family's samples: a new
+ * pattern or family is checked here without a line of its own; each
+ * pattern runs on some machine. */
+static void test_contract(void)
+{
+	for (int p = 0; net_traffic_registry[p]; p++)
+		for (int k = 0; th_sample(&net_traffic_registry[p]->base, k); k++) {
+			const char *spec = th_sample(&net_traffic_registry[p]->base, k);
+			int ran = 0;
+			for (int f = 0; plat_topology_registry[f]; f++)
+				for (int j = 0; th_sample(&plat_topology_registry[f]->base, j);
+				     j++) {
+					struct plat_machine *m =
+					    machine(th_sample(&plat_topology_registry[f]->base, j));
+					int rc = pattern_on(spec, m);
+					CU_ASSERT(rc >= 0);
+					ran += rc > 0;
+					plat_machine_destroy(m);
+				}
+			CU_ASSERT(ran > 0);
+		}
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("traffic", NULL, NULL);
+	CU_add_test(s, "every pattern on every family", test_contract);
 	CU_add_test(s, "grid patterns by hand", test_grid_patterns);
 	CU_add_test(s, "id patterns by hand", test_id_patterns);
 	CU_add_test(s, "uniform and hotspot", test_random_patterns);

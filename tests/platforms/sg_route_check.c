@@ -64,14 +64,14 @@ static int print_samples(void)
 {
 	for (int f = 0; plat_topology_registry[f]; f++) {
 		const struct plat_topology_ops *ops = plat_topology_registry[f];
-		for (int k = 0; ops->samples && ops->samples[k]; k++) {
+		for (int k = 0; ops->base.samples && ops->base.samples[k]; k++) {
 			struct plat_machine *m;
 			struct cmn_err e;
-			if (plat_machine_create(ops->samples[k], &m, &e)) {
+			if (plat_machine_create(ops->base.samples[k], &m, &e)) {
 				fprintf(stderr, "%s\n", e.msg);
 				return 1;
 			}
-			printf("%s %d\n", ops->samples[k], m->nodes);
+			printf("%s %d\n", ops->base.samples[k], m->nodes);
 			plat_machine_destroy(m);
 		}
 	}

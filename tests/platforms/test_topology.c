@@ -112,14 +112,14 @@ static void test_contract(void)
 {
 	for (int i = 0; plat_topology_registry[i]; i++) {
 		const struct plat_topology_ops *ops = plat_topology_registry[i];
-		CU_ASSERT(ops->samples && ops->samples[0]);
-		if (!ops->samples || !ops->samples[0]) {
+		CU_ASSERT(ops->base.samples && ops->base.samples[0]);
+		if (!ops->base.samples || !ops->base.samples[0]) {
 			fprintf(stderr, "\n  family %s brings no samples (its ops' samples)\n",
 			        ops->base.name);
 			continue;
 		}
-		for (int k = 0; ops->samples[k]; k++)
-			CU_ASSERT_EQUAL(check_machine(ops->samples[k]), 0);
+		for (int k = 0; ops->base.samples[k]; k++)
+			CU_ASSERT_EQUAL(check_machine(ops->base.samples[k]), 0);
 	}
 }
 

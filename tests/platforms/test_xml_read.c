@@ -92,17 +92,17 @@ static void test_round_trip_samples(void)
 {
 	for (int f = 0; plat_topology_registry[f]; f++) {
 		const struct plat_topology_ops *ops = plat_topology_registry[f];
-		for (int k = 0; ops->xml_write && ops->samples && ops->samples[k]; k++) {
+		for (int k = 0; ops->xml_write && ops->base.samples && ops->base.samples[k]; k++) {
 			struct plat_machine *m, *back;
 			struct cmn_err e;
-			CU_ASSERT_FATAL(plat_machine_create(ops->samples[k], &m, &e) == 0);
+			CU_ASSERT_FATAL(plat_machine_create(ops->base.samples[k], &m, &e) == 0);
 			char *a = th_write_temp("", ".xml");
 			struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
 			CU_ASSERT_FATAL(plat_xml_write(m, &o, a, &e) == 0);
 			int rc = plat_load(a, &back, &e);
 			CU_ASSERT_EQUAL(rc, 0);
 			if (rc) {
-				fprintf(stderr, "\n  %s: %s\n", ops->samples[k], e.msg);
+				fprintf(stderr, "\n  %s: %s\n", ops->base.samples[k], e.msg);
 			} else {
 				CU_ASSERT_EQUAL(back->nodes, m->nodes);
 				round_trip(back->spec);
