@@ -88,9 +88,9 @@ bad_archive() { # name, expected message; the archive is $T/bad1/cg.S.4.tar.gz
 		ok "a bad archive: $1" || ko "bad archive, $1: $(cat "$T/err"); left: $(ls -A "$T/tmpd")"
 }
 echo junk > "$T/bad1/cg.S.4.tar.gz"
-bad_archive "five bytes" "not a tar archive (too short)"
+bad_archive "five bytes" "not a tar archive (Unrecognized archive format)"
 head -c 2048 /dev/urandom | base64 | gzip > "$T/bad1/cg.S.4.tar.gz"
-bad_archive "text" "not a tar archive (bad header)"
+bad_archive "text" "not a tar archive (Unrecognized archive format)"
 zcat "$T/rec/packed.S.4.tar.gz" | head -c 3000 | gzip > "$T/bad1/cg.S.4.tar.gz"
 bad_archive "cut short" "truncated in member packed.S.4.txt_files/"
 # the gzip stream itself damaged where the tar inside looks whole: its
@@ -120,7 +120,21 @@ import sys, tarfile
 with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
     i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.SYMTYPE; i.linkname = "/etc/passwd"; t.addfile(i)
 PY
-bad_archive "a symbolic link" "member cg.S.4.txt: type '2' is not supported (only files and folders"
+bad_archive "a symbolic link" "member cg.S.4.txt: a symbolic link is not supported (only files and folders"
+python3 - "$T/bad1/cg.S.4.tar.gz" << 'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
+    data = b"x\n"
+    i = tarfile.TarInfo("a.txt"); i.size = len(data); t.addfile(i, io.BytesIO(data))
+    i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.LNKTYPE; i.linkname = "a.txt"; t.addfile(i)
+PY
+bad_archive "a hard link" "member cg.S.4.txt: a hard link is not supported"
+python3 - "$T/bad1/cg.S.4.tar.gz" << 'PY'
+import sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
+    i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.FIFOTYPE; t.addfile(i)
+PY
+bad_archive "a FIFO" "member cg.S.4.txt: a FIFO is not supported"
 # a run stopped (SIGTERM) while it unpacks: a 64 MB member first (zeros,
 # 62 kB packed), the signal sent once its file has appeared: nothing left
 mkdir -p "$T/big" "$T/bigpack" && cp -r "$T/pack/packed.S.4.txt" "$T/pack/packed.S.4.txt_files" "$T/bigpack/" &&
