@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/htab.h"
 #include "trace.h"
 #include "trace_values.h"
 
@@ -76,15 +77,19 @@ struct rank_buf {
 	long n, cap;
 };
 
+/* A stored vector of counts: where it starts in counts, its length. */
+struct vec {
+	long at;
+	int n;
+};
+
 struct trace_builder {
 	char *name;
 	int nranks;
 	struct rank_buf *r;
 	int64_t *counts;
 	long ncounts, capcounts;
-	long *vec_at; /* open addressing: offset + 1 of each distinct vector, 0 empty */
-	int *vec_len;
-	long nvec, capvec;
+	struct cmn_htab vecs; /* of struct vec: each distinct vector of counts */
 	char *strings;
 	long nstrings, capstrings;
 };
@@ -94,6 +99,7 @@ struct trace_builder *trace_builder_new(int nranks, const char *name)
 	struct trace_builder *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
+	cmn_htab_init(&b->vecs, sizeof(struct vec));
 	b->nranks = nranks;
 	b->r = calloc((size_t)nranks, sizeof *b->r);
 	b->name = strdup(name);
@@ -112,8 +118,7 @@ void trace_builder_free(struct trace_builder *b)
 		free(b->r[i].a);
 	free(b->r);
 	free(b->counts);
-	free(b->vec_at);
-	free(b->vec_len);
+	cmn_htab_free(&b->vecs);
 	free(b->strings);
 	free(b->name);
 	free(b);
@@ -124,50 +129,40 @@ static int grow(void **p, long *cap, long need, size_t size)
 	return cmn_grow(p, cap, need, 64, size);
 }
 
-static unsigned long vec_hash(const int64_t *v, int n)
+/* A vector looked up: its values, and the counts the stored ones are in. */
+struct vec_key {
+	const int64_t *v, *counts;
+	int n;
+};
+
+static uint64_t vec_hash(const int64_t *v, int n)
 {
-	unsigned long h = 1469598103934665603UL ^ (unsigned long)n;
+	uint64_t h = 1469598103934665603UL ^ (uint64_t)n;
 	for (int i = 0; i < n; i++)
 		h = (h ^ (uint64_t)v[i]) * 1099511628211UL;
 	return h;
 }
 
+static int vec_match(const void *entry, const void *key)
+{
+	const struct vec *x = entry;
+	const struct vec_key *k = key;
+	return x->n == k->n && memcmp(k->counts + x->at, k->v, (size_t)k->n * sizeof *k->v) == 0;
+}
+
 /* The offset of a stored vector equal to the n values at b->counts +
- * b->ncounts (just appended), or -1 after recording it as new. */
+ * b->ncounts (just appended), or -1 after recording it as new; -2 out of
+ * memory. */
 static long vec_find(struct trace_builder *b, int n)
 {
-	if (2 * (b->nvec + 1) > b->capvec) {
-		long cap = b->capvec ? 2 * b->capvec : 256;
-		long *at = calloc((size_t)cap, sizeof *at);
-		int *len = calloc((size_t)cap, sizeof *len);
-		if (!at || !len) {
-			free(at), free(len);
-			return -2;
-		}
-		for (long i = 0; i < b->capvec; i++)
-			if (b->vec_at[i]) {
-				unsigned long h =
-				    vec_hash(b->counts + b->vec_at[i] - 1, b->vec_len[i]) &
-				    (cap - 1);
-				while (at[h])
-					h = (h + 1) & (cap - 1);
-				at[h] = b->vec_at[i];
-				len[h] = b->vec_len[i];
-			}
-		free(b->vec_at), free(b->vec_len);
-		b->vec_at = at;
-		b->vec_len = len;
-		b->capvec = cap;
-	}
-	const int64_t *v = b->counts + b->ncounts;
-	unsigned long h = vec_hash(v, n) & (b->capvec - 1);
-	for (; b->vec_at[h]; h = (h + 1) & (b->capvec - 1))
-		if (b->vec_len[h] == n &&
-		    memcmp(b->counts + b->vec_at[h] - 1, v, (size_t)n * sizeof *v) == 0)
-			return b->vec_at[h] - 1;
-	b->vec_at[h] = b->ncounts + 1;
-	b->vec_len[h] = n;
-	b->nvec++;
+	struct vec_key k = {b->counts + b->ncounts, b->counts, n};
+	int added;
+	struct vec *x = cmn_htab_put(&b->vecs, vec_hash(k.v, n), vec_match, &k, &added);
+	if (!x)
+		return -2;
+	if (!added)
+		return x->at;
+	*x = (struct vec){b->ncounts, n};
 	return -1;
 }
 

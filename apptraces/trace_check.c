@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/htab.h"
 #include "trace.h"
 
 struct msg {
@@ -28,7 +29,7 @@ struct queue {
 };
 
 struct chan {
-	int src, dst, tag, used;
+	int src, dst, tag;
 	struct queue sends, recvs;
 };
 
@@ -49,8 +50,7 @@ struct rank_state {
 struct checker {
 	const struct trace *t;
 	struct cmn_err *e;
-	struct chan *ch;
-	long nch, capch; /* open addressing, capch a power of two */
+	struct cmn_htab ch; /* of struct chan, by (src, dst, tag) */
 	struct rank_state *rs;
 	int *work, nwork;
 	int *tested_any; /* per rank: did it run a test action */
@@ -85,41 +85,28 @@ static int nomem(struct checker *c)
 	return cmn_err_set(c->e, CMN_ENOMEM, "out of memory");
 }
 
-static unsigned long hash3(int a, int b, int c)
+static uint64_t hash3(int a, int b, int c)
 {
-	unsigned long h = (unsigned long)a * 0x9E3779B97F4A7C15UL;
-	h ^= (unsigned long)b * 0xC2B2AE3D27D4EB4FUL + (h << 6) + (h >> 2);
-	h ^= (unsigned long)c * 0x165667B19E3779F9UL + (h << 6) + (h >> 2);
+	uint64_t h = (uint64_t)(unsigned)a * 0x9E3779B97F4A7C15u;
+	h ^= (uint64_t)(unsigned)b * 0xC2B2AE3D27D4EB4Fu + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(unsigned)c * 0x165667B19E3779F9u + (h << 6) + (h >> 2);
 	return h ^ (h >> 29);
+}
+
+static int chan_match(const void *entry, const void *key)
+{
+	const struct chan *x = entry, *k = key;
+	return x->src == k->src && x->dst == k->dst && x->tag == k->tag;
 }
 
 static struct chan *get_chan(struct checker *c, int src, int dst, int tag)
 {
-	if (2 * (c->nch + 1) > c->capch) {
-		long cap = c->capch ? c->capch * 2 : 1024;
-		struct chan *n = calloc((size_t)cap, sizeof *n);
-		if (!n)
-			return NULL;
-		for (long i = 0; i < c->capch; i++)
-			if (c->ch[i].used) {
-				unsigned long h =
-				    hash3(c->ch[i].src, c->ch[i].dst, c->ch[i].tag) & (cap - 1);
-				while (n[h].used)
-					h = (h + 1) & (cap - 1);
-				n[h] = c->ch[i];
-			}
-		free(c->ch);
-		c->ch = n;
-		c->capch = cap;
-	}
-	unsigned long h = hash3(src, dst, tag) & (c->capch - 1);
-	while (c->ch[h].used && (c->ch[h].src != src || c->ch[h].dst != dst || c->ch[h].tag != tag))
-		h = (h + 1) & (c->capch - 1);
-	if (!c->ch[h].used) {
-		c->ch[h] = (struct chan){src, dst, tag, 1, {0}, {0}};
-		c->nch++;
-	}
-	return &c->ch[h];
+	struct chan k = {src, dst, tag, {0}, {0}};
+	int added;
+	struct chan *ch = cmn_htab_put(&c->ch, hash3(src, dst, tag), chan_match, &k, &added);
+	if (ch && added)
+		*ch = k;
+	return ch;
 }
 
 static int push(struct queue *q, struct msg m)
@@ -418,6 +405,7 @@ static int report_stuck(struct checker *c, int r)
 int trace_check(const struct trace *t, struct cmn_err *e)
 {
 	struct checker c = {.t = t, .e = e};
+	cmn_htab_init(&c.ch, sizeof(struct chan));
 	int n = t->nranks, rc = 0;
 	c.rs = calloc((size_t)n, sizeof *c.rs);
 	c.work = malloc((size_t)n * sizeof *c.work);
@@ -440,9 +428,10 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 	/* every rank done? then no send may be left over */
 	long first_act = -1;
 	int first_rank = -1;
-	for (long i = 0; !rc && i < c.capch; i++) {
-		struct queue *q = &c.ch[i].sends;
-		if (c.ch[i].used && q->head < q->n) {
+	for (size_t i = 0; !rc && i < c.ch.cap; i++) { /* the least (rank, action): any order */
+		const struct chan *ch = cmn_htab_at(&c.ch, i);
+		const struct queue *q = ch ? &ch->sends : NULL;
+		if (q && q->head < q->n) {
 			const struct msg *m = &q->m[q->head];
 			if (first_act < 0 || m->rank < first_rank ||
 			    (m->rank == first_rank && m->act < first_act)) {
@@ -462,14 +451,16 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 	for (int r = 0; !rc && r < n; r++)
 		if (c.rs[r].state != DONE)
 			rc = report_stuck(&c, r);
-	for (long i = 0; i < c.capch; i++)
-		if (c.ch[i].used) {
-			free(c.ch[i].sends.m);
-			free(c.ch[i].recvs.m);
+	for (size_t i = 0; i < c.ch.cap; i++) {
+		struct chan *ch = cmn_htab_at(&c.ch, i);
+		if (ch) {
+			free(ch->sends.m);
+			free(ch->recvs.m);
 		}
+	}
 	for (int r = 0; c.rs && r < n; r++)
 		free(c.rs[r].r);
-	free(c.ch);
+	cmn_htab_free(&c.ch);
 	free(c.rs);
 	free(c.work);
 	free(c.tested_any);

@@ -13,6 +13,7 @@
 
 #include "../apptraces/trace_expand.h"
 #include "../common/grow.h"
+#include "../common/htab.h"
 #include "flit_replay.h"
 #include "live.h"
 #include "walk.h"
@@ -68,7 +69,7 @@ struct rank {
 
 /* The unmatched transfers of one key (job, src, dst, coll, chan). */
 struct slot {
-	int used, job, src, dst, coll;
+	int job, src, dst, coll;
 	int64_t chan;
 	int head, tail;
 };
@@ -102,8 +103,7 @@ struct replay {
 	int *xfree; /* transfers to reuse */
 	int nxfree;
 	long capxfree;
-	struct slot *tab;
-	int tabcap, tabn;
+	struct cmn_htab tab; /* of struct slot: the queue of each matching key */
 	struct ev *heap;
 	int nheap;
 	long capheap;
@@ -177,64 +177,30 @@ static uint64_t key_hash(int job, int src, int dst, int coll, int64_t chan)
 	return h ^ (h >> 31);
 }
 
-static struct slot *lookup(struct replay *rp, int job, int src, int dst, int coll, int64_t chan)
+static int slot_match(const void *entry, const void *key)
 {
-	if (2 * (rp->tabn + 1) > rp->tabcap) { /* grow and rehash */
-		int cap = rp->tabcap ? 2 * rp->tabcap : 1024;
-		struct slot *t = calloc((size_t)cap, sizeof *t);
-		if (!t) {
-			rp->oom = 1;
-			return NULL;
-		}
-		for (int i = 0; i < rp->tabcap; i++) {
-			struct slot *s = &rp->tab[i];
-			if (!s->used)
-				continue;
-			uint64_t h = key_hash(s->job, s->src, s->dst, s->coll, s->chan);
-			int at = (int)(h & (uint64_t)(cap - 1));
-			while (t[at].used)
-				at = (at + 1) & (cap - 1);
-			t[at] = *s;
-		}
-		free(rp->tab);
-		rp->tab = t;
-		rp->tabcap = cap;
-	}
-	uint64_t h = key_hash(job, src, dst, coll, chan);
-	int at = (int)(h & (uint64_t)(rp->tabcap - 1));
-	while (rp->tab[at].used) {
-		struct slot *s = &rp->tab[at];
-		if (s->job == job && s->src == src && s->dst == dst && s->coll == coll &&
-		    s->chan == chan)
-			return s;
-		at = (at + 1) & (rp->tabcap - 1);
-	}
-	rp->tab[at] = (struct slot){1, job, src, dst, coll, chan, -1, -1};
-	rp->tabn++;
-	return &rp->tab[at];
+	const struct slot *x = entry, *k = key;
+	return x->job == k->job && x->src == k->src && x->dst == k->dst && x->coll == k->coll &&
+	       x->chan == k->chan;
 }
 
-/* A key's queue emptied: the key leaves the table (backward-shift
- * deletion: the entries after it that probed past it move up). */
+static struct slot *lookup(struct replay *rp, int job, int src, int dst, int coll, int64_t chan)
+{
+	struct slot k = {job, src, dst, coll, chan, -1, -1};
+	int added;
+	struct slot *s =
+	    cmn_htab_put(&rp->tab, key_hash(job, src, dst, coll, chan), slot_match, &k, &added);
+	if (!s)
+		rp->oom = 1;
+	else if (added)
+		*s = k;
+	return s;
+}
+
+/* A key's queue emptied: the key leaves the table. */
 static void slot_drop(struct replay *rp, struct slot *s)
 {
-	int mask = rp->tabcap - 1, i = (int)(s - rp->tab), j = i;
-	rp->tab[i].used = 0;
-	rp->tabn--;
-	for (;;) {
-		j = (j + 1) & mask;
-		struct slot *t = &rp->tab[j];
-		if (!t->used)
-			return;
-		int home =
-		    (int)(key_hash(t->job, t->src, t->dst, t->coll, t->chan) & (uint64_t)mask);
-		/* t may move to i unless its home lies cyclically in (i, j] */
-		if (i <= j ? home <= i || home > j : home <= i && home > j) {
-			rp->tab[i] = *t;
-			t->used = 0;
-			i = j;
-		}
-	}
+	cmn_htab_del(&rp->tab, s);
 }
 
 /* One holder of transfer xi lets it go; the last one makes it reusable
@@ -752,7 +718,7 @@ static void teardown(struct replay *rp)
 	free(rp->ready);
 	free(rp->x);
 	free(rp->xfree);
-	free(rp->tab);
+	cmn_htab_free(&rp->tab);
 	free(rp->heap);
 	flit_net_destroy(rp->net);
 }
@@ -818,6 +784,7 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
 	if (check_opts(o, e))
 		return e->code;
 	struct replay rp = {.m = m, .o = o, .jobs = jobs};
+	cmn_htab_init(&rp.tab, sizeof(struct slot));
 	int rc = setup(&rp, n, e);
 	if (!rc)
 		rc = open_net(&rp, p, e);
@@ -958,6 +925,7 @@ int flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	fl->base.ops = &ops;
 	fl->rp = (struct replay){.m = m, .o = o};
+	cmn_htab_init(&fl->rp.tab, sizeof(struct slot));
 	int rc = open_net(&fl->rp, p, e);
 	if (!rc)
 		rc = body(ctx, &fl->base, e);
