@@ -1,53 +1,71 @@
 /* tracegen: NPB-like TI traces, and checking, statistics and comparison of
  * any TI trace. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/number.h"
+#include "../common/options.h"
 #include "../common/outfile.h"
 #include "gen.h"
 #include "trace.h"
 #include "trace_stats.h"
 
-#ifndef PROJECT_VERSION
-#define PROJECT_VERSION "unknown"
-#endif
-
-static void usage(FILE *f)
+static void kernels(FILE *f)
 {
-	fprintf(f,
-	        "usage: tracegen KERNEL --ranks N [--class C] [--iterations K] [--flop-scale F]\n"
-	        "                [--name BASE] -o DIR\n"
-	        "       tracegen --check TRACE\n"
-	        "       tracegen --stats TRACE [--matrix-out FILE.csv]\n"
-	        "       tracegen --compare TRACE_A TRACE_B [--tolerance T]\n"
-	        "       tracegen --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n"
-	        "\n"
-	        "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
-	        "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
-	        "  --ranks N          rank count (any; see README for exact NPB counts)\n"
-	        "  --class C          problem class S W A B C D (default S)\n"
-	        "  --iterations K     main-loop iterations (default 0: the class's own count)\n"
-	        "  --flop-scale F     multiply every compute amount (default 1)\n"
-	        "  --name BASE        file names (default KERNEL.CLASS.RANKS)\n"
-	        "  -o, --out DIR      output folder (created)\n"
-	        "  --dry-run          generate and validate only, write nothing\n"
-	        "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n"
-	        "  --check            validate (syntax, ranges, matching pass); exit 1 with the\n"
-	        "                     first error as file:line: rank\n"
-	        "  --stats            per-rank and total statistics and the traffic matrix\n"
-	        "  --matrix-out FILE  the traffic matrix as CSV (src,dst,bytes,p2p_bytes,\n"
-	        "                     p2p_messages)\n"
-	        "  --rewrite          write any trace as index + rank files, compute scaled by\n"
-	        "                     --flop-scale\n"
-	        "  --compare A B      two traces' statistics side by side; exit 1 when some\n"
-	        "                     differ by more than the tolerance (default 0.05)\n"
-	        "  --help, --version\n\n");
 	cmn_registry_help(f, (const void *const *)trace_gen_registry, "kernel");
 }
+
+enum {
+	O_CHECK = 256,
+	O_STATS,
+	O_COMPARE,
+	O_CLASS,
+	O_RANKS,
+	O_ITER,
+	O_SCALE,
+	O_NAME,
+	O_MATRIX,
+	O_TOL,
+	O_DRY,
+	O_REWRITE
+};
+
+static const struct cmn_opt opts[] = {
+    {"ranks", O_RANKS, "N", "rank count (any; see README for exact NPB counts)"},
+    {"class", O_CLASS, "C", "problem class S W A B C D (default S)"},
+    {"iterations", O_ITER, "K", "main-loop iterations (default 0: the class's own count)"},
+    {"flop-scale", O_SCALE, "F", "multiply every compute amount (default 1)"},
+    {"name", O_NAME, "BASE", "file names (default KERNEL.CLASS.RANKS)"},
+    {"out", 'o', "DIR", "output folder (created)"},
+    {"dry-run", O_DRY, NULL, "generate and validate only, write nothing"},
+    {"check", O_CHECK, "TRACE",
+     "validate (syntax, ranges, matching pass); exit 1 with the\n"
+     "first error as file:line: rank"},
+    {"stats", O_STATS, "TRACE", "per-rank and total statistics and the traffic matrix"},
+    {"matrix-out", O_MATRIX, "FILE",
+     "the traffic matrix as CSV (src,dst,bytes,p2p_bytes,\np2p_messages)"},
+    {"rewrite", O_REWRITE, "TRACE",
+     "write any trace as index + rank files, compute scaled by\n--flop-scale"},
+    {"compare", O_COMPARE, "A",
+     "A and the operand B: two traces' statistics side by side;\n"
+     "exit 1 when some differ by more than the tolerance"},
+    {"tolerance", O_TOL, "T", "--compare's relative tolerance (default 0.05)"},
+    {NULL, 0, NULL, NULL}};
+
+static const struct cmn_cli cli = {
+    "tracegen",
+    "usage: tracegen KERNEL --ranks N [--class C] [--iterations K] [--flop-scale F]\n"
+    "                [--name BASE] -o DIR\n"
+    "       tracegen --check TRACE\n"
+    "       tracegen --stats TRACE [--matrix-out FILE.csv]\n"
+    "       tracegen --compare TRACE_A TRACE_B [--tolerance T]\n"
+    "       tracegen --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n",
+    "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
+    "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
+    "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n",
+    opts, kernels};
 
 static int fail(const struct cmn_err *e)
 {
@@ -68,87 +86,48 @@ static int load(const char *path, struct trace **t, struct trace_stats *s, struc
 
 int main(int argc, char **argv)
 {
-	enum {
-		O_CHECK = 256,
-		O_STATS,
-		O_COMPARE,
-		O_CLASS,
-		O_RANKS,
-		O_ITER,
-		O_SCALE,
-		O_NAME,
-		O_MATRIX,
-		O_TOL,
-		O_HELP,
-		O_VERSION,
-		O_DRY,
-		O_REWRITE
-	};
-	static const struct option opts[] = {{"check", 1, 0, O_CHECK},
-	                                     {"stats", 1, 0, O_STATS},
-	                                     {"compare", 1, 0, O_COMPARE},
-	                                     {"class", 1, 0, O_CLASS},
-	                                     {"ranks", 1, 0, O_RANKS},
-	                                     {"iterations", 1, 0, O_ITER},
-	                                     {"flop-scale", 1, 0, O_SCALE},
-	                                     {"name", 1, 0, O_NAME},
-	                                     {"matrix-out", 1, 0, O_MATRIX},
-	                                     {"tolerance", 1, 0, O_TOL},
-	                                     {"out", 1, 0, 'o'},
-	                                     {"dry-run", 0, 0, O_DRY},
-	                                     {"rewrite", 1, 0, O_REWRITE},
-	                                     {"help", 0, 0, O_HELP},
-	                                     {"version", 0, 0, O_VERSION},
-	                                     {0, 0, 0, 0}};
 	const char *rewrite = NULL, *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL,
 	           *name = NULL, *matrix = NULL, *cls = "S";
 	long long ranks = -1, iters = 0;
 	double scale = 1, tol = 0.05;
-	int opt, dry = 0, usage_err = 0;
+	int k, dry = 0, usage_err = 0;
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	opterr = 0;
-	while (!usage_err && (opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_CHECK: check = optarg; break;
-		case O_STATS: stats = optarg; break;
-		case O_COMPARE: cmp = optarg; break;
-		case O_CLASS: cls = optarg; break;
+	struct cmn_cli_iter it;
+	cmn_cli_begin(&it, &cli, argc, argv);
+	while (!usage_err && (k = cmn_cli_next(&it)) > 0) {
+		const char *arg = it.arg;
+		switch (k) {
+		case O_CHECK: check = arg; break;
+		case O_STATS: stats = arg; break;
+		case O_COMPARE: cmp = arg; break;
+		case O_CLASS: cls = arg; break;
 		case O_RANKS:
-			usage_err = cmn_opt_int("--ranks", optarg, 1, INT_MAX, &ranks, &e);
+			usage_err = cmn_opt_int("--ranks", arg, 1, INT_MAX, &ranks, &e);
 			break;
 		case O_ITER:
-			usage_err = cmn_opt_int("--iterations", optarg, 0, INT_MAX, &iters, &e);
+			usage_err = cmn_opt_int("--iterations", arg, 0, INT_MAX, &iters, &e);
 			break;
 		case O_SCALE:
-			usage_err = cmn_opt_real_pos("--flop-scale", optarg, 1e12, &scale, &e);
+			usage_err = cmn_opt_real_pos("--flop-scale", arg, 1e12, &scale, &e);
 			break;
-		case O_NAME: name = optarg; break;
-		case O_MATRIX: matrix = optarg; break;
-		case O_TOL:
-			usage_err = cmn_opt_real("--tolerance", optarg, 0, 1e9, &tol, &e);
-			break;
-		case 'o': out = optarg; break;
+		case O_NAME: name = arg; break;
+		case O_MATRIX: matrix = arg; break;
+		case O_TOL: usage_err = cmn_opt_real("--tolerance", arg, 0, 1e9, &tol, &e); break;
+		case 'o': out = arg; break;
 		case O_DRY: dry = 1; break;
-		case O_REWRITE: rewrite = optarg; break;
-		case O_HELP: usage(stdout); return 0;
-		case O_VERSION: printf("tracegen %s\n", PROJECT_VERSION); return 0;
-		default:
-			fprintf(
-			    stderr,
-			    "tracegen: unknown or incomplete option '%s'\n(try tracegen --help)\n",
-			    argv[optind - 1]);
-			return 2;
+		case O_REWRITE: rewrite = arg; break;
 		}
 	}
-	if (usage_err) {
-		fprintf(stderr, "tracegen: %s\n(try tracegen --help)\n", e.msg);
-		return 2;
-	}
+	if (usage_err)
+		return cmn_cli_usage_error(&cli, "%s", e.msg);
+	if (k < 0)
+		return cmn_cli_status(k);
+	int first = it.first;
 	struct trace *t;
 	struct trace_stats s;
 	if (check || stats) {
-		if (optind < argc || (check && stats) || cmp) {
+		if (first < argc || (check && stats) || cmp) {
 			fprintf(stderr, "tracegen: --check and --stats take one trace, alone\n");
 			return 2;
 		}
@@ -182,7 +161,7 @@ int main(int argc, char **argv)
 		return rc ? fail(&e) : 0;
 	}
 	if (rewrite) { /* any trace, compute scaled, as index + rank files */
-		if (optind < argc || !out || check || stats || cmp) {
+		if (first < argc || !out || check || stats || cmp) {
 			fprintf(
 			    stderr,
 			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n");
@@ -208,7 +187,7 @@ int main(int argc, char **argv)
 		return rc ? fail(&e) : 0;
 	}
 	if (cmp) {
-		if (optind != argc - 1) {
+		if (first != argc - 1) {
 			fprintf(stderr, "tracegen: --compare A B\n");
 			return 2;
 		}
@@ -216,25 +195,25 @@ int main(int argc, char **argv)
 		struct trace_stats s2;
 		if (load(cmp, &t, &s, &e))
 			return fail(&e);
-		if (load(argv[optind], &t2, &s2, &e)) {
+		if (load(argv[first], &t2, &s2, &e)) {
 			trace_stats_free(&s);
 			trace_free(t);
 			return fail(&e);
 		}
-		int bad = trace_stats_compare(&s, cmp, &s2, argv[optind], tol, stdout);
+		int bad = trace_stats_compare(&s, cmp, &s2, argv[first], tol, stdout);
 		trace_stats_free(&s);
 		trace_stats_free(&s2);
 		trace_free(t);
 		trace_free(t2);
 		return bad ? 1 : 0;
 	}
-	if (optind != argc - 1 || (!out && !dry) || ranks < 1 || strlen(cls) != 1) {
+	if (first != argc - 1 || (!out && !dry) || ranks < 1 || strlen(cls) != 1) {
 		fprintf(stderr, "tracegen: give KERNEL, --ranks N and -o DIR (and a one-letter "
 		                "--class)\n(try tracegen --help)\n");
 		return 2;
 	}
 	int exact;
-	if (trace_generate(argv[optind], cls[0], (int)ranks, (int)iters, scale, &t, &exact, &e))
+	if (trace_generate(argv[first], cls[0], (int)ranks, (int)iters, scale, &t, &exact, &e))
 		return fail(&e);
 	char base[128];
 	snprintf(base, sizeof base, "%s", name ? name : t->name);

@@ -1,7 +1,6 @@
 /* sweep: runs a parameter sweep described by a sweep file (README.md,
  * "sweep") on this machine's cores, or writes it out for Slurm or GNU
  * parallel, and collects the points' summaries into tables and plots. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,84 +8,74 @@
 #include <unistd.h>
 
 #include "../common/number.h"
+#include "../common/options.h"
 #include "sweep.h"
 
-#ifndef PROJECT_VERSION
-#define PROJECT_VERSION "unknown"
-#endif
-
-static void usage(FILE *f)
+static void exit_status(FILE *f)
 {
-	fprintf(f,
-	        "usage: sweep FILE.sweep [options]\n"
-	        "\n"
-	        "Expands the sweep file's axes (cross product, times its repetitions) into\n"
-	        "points, runs each point's command as its own process, and collects every\n"
-	        "point's summary CSV into OUT/sweep.csv (one row per point and summary row,\n"
-	        "the parameters as columns), OUT/sweep_ci.csv (per parameter combination:\n"
-	        "mean, standard deviation and 95%% confidence half-width of each metric\n"
-	        "across repetitions) and the file's plots. Points already done are skipped,\n"
-	        "so an interrupted sweep goes on where it stopped.\n"
-	        "\n"
-	        "options:\n"
-	        "  -j, --jobs N           points run at a time (default: the cores here)\n"
-	        "  --out DIR              output directory (instead of the file's out key)\n"
-	        "  --dry-run              list every point's directory and command; run nothing\n"
-	        "  --collect              only collect what the points wrote (e.g. on a cluster)\n"
-	        "  --emit slurm|parallel  write a Slurm job-array script or a GNU parallel job\n"
-	        "                         list (one task per point) instead of running\n"
-	        "  -o, --output FILE      where --emit writes (default OUT/sweep.slurm or\n"
-	        "                         OUT/sweep.jobs)\n"
-	        "  --quiet                no progress on stderr\n"
-	        "  --help, --version\n"
-	        "\n"
-	        "exit status: 0 all points done and collected; 1 a point failed or is missing\n"
-	        "(the tables hold the others), or an error; 2 bad options.\n");
+	fprintf(f, "exit status: 0 all points done and collected; 1 a point failed or is missing\n"
+	           "(the tables hold the others), or an error; 2 bad options.\n");
 }
+
+enum { O_OUT = 256, O_DRY, O_COLLECT, O_EMIT, O_QUIET };
+
+static const struct cmn_opt opts[] = {
+    {"jobs", 'j', "N", "points run at a time (default: the cores here)"},
+    {"out", O_OUT, "DIR", "output directory (instead of the file's out key)"},
+    {"dry-run", O_DRY, NULL, "list every point's directory and command; run nothing"},
+    {"collect", O_COLLECT, NULL, "only collect what the points wrote (e.g. on a cluster)"},
+    {"emit", O_EMIT, "slurm|parallel",
+     "write a Slurm job-array script or a GNU parallel job\n"
+     "list (one task per point) instead of running"},
+    {"output", 'o', "FILE", "where --emit writes (default OUT/sweep.slurm or\nOUT/sweep.jobs)"},
+    {"quiet", O_QUIET, NULL, "no progress on stderr"},
+    {NULL, 0, NULL, NULL}};
+
+static const struct cmn_cli cli = {
+    "sweep", "usage: sweep FILE.sweep [options]\n",
+    "Expands the sweep file's axes (cross product, times its repetitions) into\n"
+    "points, runs each point's command as its own process, and collects every\n"
+    "point's summary CSV into OUT/sweep.csv (one row per point and summary row,\n"
+    "the parameters as columns), OUT/sweep_ci.csv (per parameter combination:\n"
+    "mean, standard deviation and 95% confidence half-width of each metric\n"
+    "across repetitions) and the file's plots. Points already done are skipped,\n"
+    "so an interrupted sweep goes on where it stopped.\n",
+    opts, exit_status};
 
 int main(int argc, char **argv)
 {
-	enum { O_OUT = 256, O_DRY, O_COLLECT, O_EMIT, O_QUIET, O_HELP, O_VERSION };
-	static const struct option opts[] = {
-	    {"jobs", 1, 0, 'j'},          {"out", 1, 0, O_OUT},
-	    {"dry-run", 0, 0, O_DRY},     {"collect", 0, 0, O_COLLECT},
-	    {"emit", 1, 0, O_EMIT},       {"output", 1, 0, 'o'},
-	    {"quiet", 0, 0, O_QUIET},     {"help", 0, 0, O_HELP},
-	    {"version", 0, 0, O_VERSION}, {0, 0, 0, 0}};
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, opt;
+	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, k;
 	const char *out = NULL, *emit = NULL, *output = NULL;
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	while ((opt = getopt_long(argc, argv, "j:o:", opts, NULL)) != -1) {
+	struct cmn_cli_iter it;
+	cmn_cli_begin(&it, &cli, argc, argv);
+	while ((k = cmn_cli_next(&it)) > 0) {
 		long long j;
-		switch (opt) {
+		switch (k) {
 		case 'j':
-			if (cmn_opt_int("--jobs", optarg, 1, 4096, &j, &e)) {
-				fprintf(stderr, "sweep: %s (processes at a time)\n", e.msg);
-				return 2;
-			}
+			if (cmn_opt_int("--jobs", it.arg, 1, 4096, &j, &e))
+				return cmn_cli_usage_error(&cli, "%s (processes at a time)", e.msg);
 			jobs = (int)j;
 			break;
-		case O_OUT: out = optarg; break;
+		case O_OUT: out = it.arg; break;
 		case O_DRY: dry = 1; break;
 		case O_COLLECT: collect = 1; break;
-		case O_EMIT: emit = optarg; break;
-		case 'o': output = optarg; break;
+		case O_EMIT: emit = it.arg; break;
+		case 'o': output = it.arg; break;
 		case O_QUIET: quiet = 1; break;
-		case O_HELP: usage(stdout); return 0;
-		case O_VERSION: printf("sweep %s\n", PROJECT_VERSION); return 0;
-		default: fprintf(stderr, "(try sweep --help)\n"); return 2;
 		}
 	}
-	if (optind != argc - 1 || dry + collect + !!emit > 1 || (output && !emit)) {
-		fprintf(stderr,
-		        "sweep: give one sweep file and at most one of --dry-run, --collect "
-		        "and --emit (-o goes with --emit)\n(try sweep --help)\n");
-		return 2;
-	}
+	if (k < 0)
+		return cmn_cli_status(k);
+	int first = it.first;
+	if (first != argc - 1 || dry + collect + !!emit > 1 || (output && !emit))
+		return cmn_cli_usage_error(&cli,
+		                           "give one sweep file and at most one of --dry-run, "
+		                           "--collect and --emit (-o goes with --emit)");
 	struct cpl_sweep *s;
-	if (cpl_sweep_read(argv[optind], out, &s, &e)) {
+	if (cpl_sweep_read(argv[first], out, &s, &e)) {
 		fprintf(stderr, "sweep: %s\n", e.msg);
 		return cmn_err_exit_status(&e);
 	}

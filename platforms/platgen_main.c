@@ -1,74 +1,61 @@
 /* platgen: writes a SimGrid platform (XML 4.1) for a machine specification. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/options.h"
 #include "../common/outfile.h"
 #include "platform.h"
 #include "slurm_write.h"
 #include "xml_write.h"
 
-#ifndef PROJECT_VERSION
-#define PROJECT_VERSION "unknown"
-#endif
-
-static void usage(FILE *f)
+static void families(FILE *f)
 {
-	fprintf(f, "usage: platgen --machine SPEC [--sharing POLICY] -o FILE.xml\n"
-	           "       platgen --machine SPEC --slurm-topology -o topology.conf\n"
-	           "\n"
-	           "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine, or\n"
-	           "a Slurm topology.conf (topology/tree) for a tree machine.\n"
-	           "  --machine SPEC     machine (families below), e.g. kary-ntree:k=4,n=3\n"
-	           "  --sharing POLICY   link sharing: SPLITDUPLEX (default), SHARED, FATPIPE\n"
-	           "  -o, --output FILE  the XML file (written whole or not at all)\n"
-	           "  --help, --version\n"
-	           "Link bandwidth and latency and host speed are machine parameters\n"
+	fprintf(f, "Link bandwidth and latency and host speed are machine parameters\n"
 	           "(bw, lat, speed; WAN: wan_bw, wan_lat).\n\n");
 	cmn_registry_help(f, (const void *const *)plat_topology_registry, "machine");
 }
 
+enum { O_MACHINE = 256, O_SHARING, O_SLURM };
+
+static const struct cmn_opt opts[] = {
+    {"machine", O_MACHINE, "SPEC", "machine (families below), e.g. kary-ntree:k=4,n=3"},
+    {"sharing", O_SHARING, "POLICY", "link sharing: SPLITDUPLEX (default), SHARED, FATPIPE"},
+    {"slurm-topology", O_SLURM, NULL, "write a Slurm topology.conf instead of the XML"},
+    {"output", 'o', "FILE", "the file (written whole or not at all)"},
+    {NULL, 0, NULL, NULL}};
+
+static const struct cmn_cli cli = {
+    "platgen",
+    "usage: platgen --machine SPEC [--sharing POLICY] -o FILE.xml\n"
+    "       platgen --machine SPEC --slurm-topology -o topology.conf\n",
+    "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine, or\n"
+    "a Slurm topology.conf (topology/tree) for a tree machine.\n",
+    opts, families};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"machine", 1, 0, 'm'},
-	                                     {"sharing", 1, 0, 's'},
-	                                     {"output", 1, 0, 'o'},
-	                                     {"help", 0, 0, 'h'},
-	                                     {"version", 0, 0, 'V'},
-	                                     {"slurm-topology", 0, 0, 'S'},
-	                                     {0, 0, 0, 0}};
 	int slurm = 0;
 	const char *machine = NULL, *out = NULL, *sharing = "SPLITDUPLEX";
-	int opt;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm': machine = optarg; break;
-		case 's': sharing = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("platgen %s\n", PROJECT_VERSION); return 0;
-		case 'S': slurm = 1; break;
-		default:
-			fprintf(
-			    stderr,
-			    "platgen: unknown or incomplete option '%s'\n(try platgen --help)\n",
-			    argv[optind - 1]);
-			return 2;
+	struct cmn_cli_iter it;
+	cmn_cli_begin(&it, &cli, argc, argv);
+	int k;
+	while ((k = cmn_cli_next(&it)) > 0) {
+		switch (k) {
+		case O_MACHINE: machine = it.arg; break;
+		case O_SHARING: sharing = it.arg; break;
+		case 'o': out = it.arg; break;
+		case O_SLURM: slurm = 1; break;
 		}
 	}
-	if (!machine || !out || optind < argc) {
-		fprintf(stderr,
-		        "platgen: give --machine SPEC and -o FILE.xml\n(try platgen --help)\n");
-		return 2;
-	}
+	if (k < 0)
+		return cmn_cli_status(k);
+	if (!machine || !out || it.first < argc)
+		return cmn_cli_usage_error(&cli, "give --machine SPEC and -o FILE.xml");
 	if (strcmp(sharing, "SPLITDUPLEX") && strcmp(sharing, "SHARED") &&
-	    strcmp(sharing, "FATPIPE")) {
-		fprintf(stderr, "platgen: --sharing: '%s' is not SPLITDUPLEX, SHARED or FATPIPE\n",
-		        sharing);
-		return 2;
-	}
+	    strcmp(sharing, "FATPIPE"))
+		return cmn_cli_usage_error(
+		    &cli, "--sharing: '%s' is not SPLITDUPLEX, SHARED or FATPIPE", sharing);
 	/* the effective options ("--" may not appear in an XML comment) */
 	char command[900];
 	snprintf(command, sizeof command, "%s (options: machine=%s, sharing=%s, output=%s)",

@@ -1,0 +1,152 @@
+/* The tools' option helper (options.h). */
+#include "options.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PROJECT_VERSION
+#define PROJECT_VERSION "unknown"
+#endif
+
+enum { K_HELP = -100, K_VERSION = -101 };
+
+static const struct cmn_opt builtin[] = {{"help", 'h', NULL, "this help"},
+                                         {"version", K_VERSION, NULL, "the version"},
+                                         {NULL, 0, NULL, NULL}};
+
+static int count(const struct cmn_opt *o)
+{
+	int n = 0;
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc, char **argv)
+{
+	*it = (struct cmn_cli_iter){cli, argc, argv, NULL, argc, NULL, NULL};
+	int n = count(cli->opts), nb = count(builtin);
+	struct option *lo = calloc((size_t)(n + nb + 1), sizeof *lo);
+	char *so = calloc((size_t)(2 * (n + nb) + 2), 1);
+	if (!lo || !so) {
+		free(lo), free(so);
+		return;
+	}
+	size_t s = 0;
+	so[s++] = ':'; /* a missing argument is told from an unknown option */
+	for (int i = 0; i < n + nb; i++) {
+		const struct cmn_opt *o = i < n ? &cli->opts[i] : &builtin[i - n];
+		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+		                        o->key == 'h' && i >= n ? K_HELP : o->key};
+		if (o->key > 0 && o->key < 128) {
+			so[s++] = (char)o->key;
+			if (o->arg)
+				so[s++] = ':';
+		}
+	}
+	it->longopts = lo;
+	it->shortopts = so;
+	optind = 1;
+	opterr = 0;
+}
+
+static void end(struct cmn_cli_iter *it)
+{
+	free(it->longopts);
+	free(it->shortopts);
+	it->longopts = NULL;
+	it->shortopts = NULL;
+}
+
+int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", cli->tool);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(try %s --help)\n", cli->tool);
+	return 2;
+}
+
+int cmn_cli_next(struct cmn_cli_iter *it)
+{
+	const struct cmn_cli *cli = it->cli;
+	if (!it->longopts) {
+		cmn_cli_usage_error(cli, "out of memory");
+		return CMN_CLI_BAD;
+	}
+	int k = getopt_long(it->argc, it->argv, it->shortopts, it->longopts, NULL);
+	it->arg = optarg;
+	if (k == -1) {
+		it->first = optind;
+		end(it);
+		return 0;
+	}
+	if (k == 'h' || k == K_HELP) {
+		cmn_cli_help(cli, stdout);
+		end(it);
+		return CMN_CLI_HELP;
+	}
+	if (k == K_VERSION) {
+		printf("%s %s\n", cli->tool, PROJECT_VERSION);
+		end(it);
+		return CMN_CLI_HELP;
+	}
+	if (k == '?' || k == ':') {
+		const char *bad = it->argv[optind - 1];
+		if (k == ':')
+			cmn_cli_usage_error(cli, "option '%s' needs an argument", bad);
+		else
+			cmn_cli_usage_error(cli, "unknown option '%s'", bad);
+		end(it);
+		return CMN_CLI_BAD;
+	}
+	return k;
+}
+
+/* One option's help line(s): "  -L, --name ARG" padded to 24 columns. */
+static void option_help(FILE *f, const struct cmn_opt *o)
+{
+	char head[128];
+	int n = o->key > 0 && o->key < 128
+	            ? snprintf(head, sizeof head, "  -%c, --%s", o->key, o->name)
+	            : snprintf(head, sizeof head, "  --%s", o->name);
+	if (o->arg && n < (int)sizeof head)
+		snprintf(head + n, sizeof head - (size_t)n, " %s", o->arg);
+	fputs(head, f);
+	int col = (int)strlen(head);
+	const char *h = o->help ? o->help : "";
+	for (int line = 0; *h || line == 0; line++) {
+		const char *nl = strchr(h, '\n');
+		int len = nl ? (int)(nl - h) : (int)strlen(h);
+		if (line > 0 || col >= 23) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%*s%.*s", 24 - col, "", len, h);
+		col = 24;
+		h += len + (nl ? 1 : 0);
+		if (!nl)
+			break;
+	}
+	fputc('\n', f);
+}
+
+void cmn_cli_help(const struct cmn_cli *cli, FILE *f)
+{
+	fputs(cli->usage, f);
+	if (cli->about)
+		fprintf(f, "\n%s", cli->about);
+	fputs("\noptions:\n", f);
+	for (const struct cmn_opt *o = cli->opts; o && o->name; o++)
+		option_help(f, o);
+	for (const struct cmn_opt *o = builtin; o->name; o++)
+		option_help(f, o);
+	if (cli->more) {
+		fputc('\n', f);
+		cli->more(f);
+	}
+}

@@ -1,0 +1,98 @@
+/* The option helper (common/options.h): keys and arguments of long and short
+ * options, operands after them, -h and --help, an unknown option and a
+ * missing argument as usage errors, and the help's layout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/options.h"
+#include "../helpers.h"
+
+enum { O_LONG = 256, O_FLAG };
+
+static const struct cmn_opt opts[] = {{"long", O_LONG, "X", "an option with an argument"},
+                                      {"flag", O_FLAG, NULL, "a flag"},
+                                      {"out", 'o', "FILE", "first line\nsecond line"},
+                                      {NULL, 0, NULL, NULL}};
+
+static const struct cmn_cli cli = {"tool", "usage: tool [options] OPERAND\n", "About.\n", opts,
+                                   NULL};
+
+/* Parses args (a NULL-terminated list after the tool's name): the keys
+ * into keys (0-terminated), their arguments joined into args, the first
+ * operand's index; returns the last cmn_cli_next value. */
+static int parse(const char *const *args, int *keys, char *joined, int *first)
+{
+	char *argv[16];
+	int argc = 0;
+	argv[argc++] = (char *)"tool";
+	while (args[argc - 1])
+		argv[argc] = (char *)args[argc - 1], argc++;
+	argv[argc] = NULL;
+	struct cmn_cli_iter it;
+	cmn_cli_begin(&it, &cli, argc, argv);
+	int k, n = 0;
+	joined[0] = '\0';
+	while ((k = cmn_cli_next(&it)) > 0) {
+		keys[n++] = k;
+		if (it.arg) {
+			strcat(joined, it.arg);
+			strcat(joined, ";");
+		}
+	}
+	keys[n] = 0;
+	*first = it.first;
+	return k;
+}
+
+static void test_parse(void)
+{
+	int keys[16], first;
+	char joined[256];
+	const char *a1[] = {"--long", "v1", "-o", "f", "--flag", "--out=g", "x", "y", NULL};
+	CU_ASSERT_EQUAL(parse(a1, keys, joined, &first), 0);
+	CU_ASSERT(keys[0] == O_LONG && keys[1] == 'o' && keys[2] == O_FLAG && keys[3] == 'o' &&
+	          keys[4] == 0);
+	CU_ASSERT_STRING_EQUAL(joined, "v1;f;g;");
+	CU_ASSERT_EQUAL(first, 7); /* "x" */
+	const char *a2[] = {"--nope", NULL};
+	CU_ASSERT_EQUAL(parse(a2, keys, joined, &first), CMN_CLI_BAD);
+	const char *a3[] = {"--long", NULL};
+	CU_ASSERT_EQUAL(parse(a3, keys, joined, &first), CMN_CLI_BAD);
+	const char *a4[] = {"-q", NULL};
+	CU_ASSERT_EQUAL(parse(a4, keys, joined, &first), CMN_CLI_BAD);
+	CU_ASSERT_EQUAL(cmn_cli_status(CMN_CLI_BAD), 2);
+	CU_ASSERT_EQUAL(cmn_cli_status(CMN_CLI_HELP), 0);
+}
+
+static void test_help(void)
+{
+	char *path = th_write_temp("", ".txt");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	cmn_cli_help(&cli, f);
+	fclose(f);
+	char *h = th_read_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "usage: tool [options] OPERAND\n\nAbout.\n\noptions:\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  --long X              an option with an argument\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  -o, --out FILE        first line\n"
+	                                 "                        second line\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  -h, --help            this help\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  --version             the version\n"));
+	free(h);
+	remove(path);
+	free(path);
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("option helper", NULL, NULL);
+	CU_add_test(s, "keys, arguments, operands, errors", test_parse);
+	CU_add_test(s, "the help's layout", test_help);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
