@@ -35,16 +35,18 @@ static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k
 static int mark_ring_prev(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_link *lk = n->m->links;
-	if (!(n->lprev = malloc(((size_t)n->nl + 1) * sizeof *n->lprev)))
+	if (!(n->ring_prev_link = malloc(((size_t)n->nl + 1) * sizeof *n->ring_prev_link)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++)
-		n->lprev[l] = -1;
+		n->ring_prev_link[l] = -1;
 	for (int in = 0; in < n->nl; in++) {
 		int x = lk[in].dst;
-		for (int i = n->out_first[x]; n->ldim[in] >= 0 && i < n->out_first[x + 1]; i++) {
+		for (int i = n->out_first[x]; n->link_ring_dim[in] >= 0 && i < n->out_first[x + 1];
+		     i++) {
 			int out = n->outl[i];
-			if (n->ldim[out] == n->ldim[in] && lk[out].dst != lk[in].src)
-				n->lprev[out] = in;
+			if (n->link_ring_dim[out] == n->link_ring_dim[in] &&
+			    lk[out].dst != lk[in].src)
+				n->ring_prev_link[out] = in;
 		}
 	}
 	return 0;
@@ -81,25 +83,26 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: bubble flow control on %s needs switching=vct",
 		                   m->spec);
-	n->ldim = malloc((size_t)n->nl + 1);
-	n->lwrap = calloc((size_t)n->nl + 1, 1);
+	n->link_ring_dim = malloc((size_t)n->nl + 1);
+	n->link_wraps = calloc((size_t)n->nl + 1, 1);
 	n->nd = nd;
-	n->vco = copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->vco) : NULL;
-	if (!n->ldim || !n->lwrap || (copies == 1 && !n->vco))
+	n->vertex_coords =
+	    copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->vertex_coords) : NULL;
+	if (!n->link_ring_dim || !n->link_wraps || (copies == 1 && !n->vertex_coords))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int v = 0; copies == 1 && v < n->nv; v++) { /* coordinates of switches and nodes */
 		int c[PLAT_MAX_DIMS];
 		plat_coords(g, g->vertices[v].index, c);
 		for (int d = 0; d < nd; d++)
-			n->vco[(size_t)v * (size_t)nd + (size_t)d] = c[d];
+			n->vertex_coords[(size_t)v * (size_t)nd + (size_t)d] = c[d];
 	}
-	memset(n->ldim, -1, (size_t)n->nl + 1);
+	memset(n->link_ring_dim, -1, (size_t)n->nl + 1);
 	for (int l = 0; l < g->nlinks; l++) {
 		int span, dim = grid_link_dim(g, &g->links[l], nd, &span);
 		int wr = dim >= 0 && wrap[dim] && dims[dim] > 2 && span == dims[dim] - 1;
 		for (int c = 0; c < copies; c++) {
-			n->ldim[c * g->nlinks + l] = (signed char)dim;
-			n->lwrap[c * g->nlinks + l] = (char)wr;
+			n->link_ring_dim[c * g->nlinks + l] = (signed char)dim;
+			n->link_wraps[c * g->nlinks + l] = (char)wr;
 		}
 	}
 	return n->p.bubble && n->p.bubble_local ? mark_ring_prev(n, e) : 0;
@@ -114,11 +117,11 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 	struct cmn_err ignore;
 	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
 		return 0;
-	if (!(n->ldg = malloc((size_t)n->nl + 1)))
+	if (!(n->link_grid_dim = malloc((size_t)n->nl + 1)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++) {
 		int span;
-		n->ldg[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
+		n->link_grid_dim[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
 	}
 	return 0;
 }
@@ -128,7 +131,8 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 static int build_dist(struct flit_net *n, struct cmn_err *e)
 {
 	int k, levels;
-	if (plat_kary_ntree_shape(n->m, &k, &levels, e) && !(n->p.adaptive == 2 && n->vco))
+	if (plat_kary_ntree_shape(n->m, &k, &levels, e) &&
+	    !(n->p.adaptive == 2 && n->vertex_coords))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
 		                   "choices, deadlock-free there)%s, not %s",
@@ -216,11 +220,11 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 	for (int l = 0; l < n->nl; l++) {
 		const struct plat_link *k = &m->links[l];
 		int node = k->src < n->nodes || k->dst < n->nodes;
-		n->ldelay[l] = node ? p->node_link_delay : p->link_delay;
+		n->link_cycles[l] = node ? p->node_link_delay : p->link_delay;
 		n->hold_for[2 * l] = ready_hold(n, k->dst, 0);
 		n->hold_for[2 * l + 1] = ready_hold(n, k->dst, 1);
 		n->gap[l] = 1;
-		n->lcap[l] = p->buf;
+		n->vc_buf_flits[l] = p->buf;
 		if (p->platform_links) {
 			double d = k->lat_s / cyc, g = k->bw_bps > 0 ? bw / k->bw_bps : 1;
 			if (d > 1e9 || g > 1e9)
@@ -229,22 +233,22 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 				    "flit network: link %d-%d of %s: %g s and %g B/s "
 				    "are more than 1e9 cycles",
 				    k->src, k->dst, m->spec, k->lat_s, k->bw_bps);
-			n->ldelay[l] = d < 1 ? 1 : (int)llround(d);
+			n->link_cycles[l] = d < 1 ? 1 : (int)llround(d);
 			n->gap[l] = g <= 1 ? 1 : (int)ceil(g - 1e-9);
-			long rtt = 2L * n->ldelay[l] + p->router_delay + 1;
+			long rtt = 2L * n->link_cycles[l] + p->router_delay + 1;
 			long need = (rtt + n->gap[l] - 1) / n->gap[l] + 1;
-			n->lcap[l] = need > p->buf ? (int)need : p->buf;
+			n->vc_buf_flits[l] = need > p->buf ? (int)need : p->buf;
 		}
 		/* a ring of at least delay + 1 slots, a power of two so that a
 		 * cycle's slot is a mask away */
 		size_t ring = 1;
-		while (ring < (size_t)n->ldelay[l] + 1)
+		while (ring < (size_t)n->link_cycles[l] + 1)
 			ring <<= 1;
-		n->wbase[l] = at;
-		n->wmask[l] = (int64_t)ring - 1;
+		n->wire_first[l] = at;
+		n->wire_mask[l] = (int64_t)ring - 1;
 		at = cmn_size_add(at, ring);
 	}
-	n->wbase[n->nl] = at;
+	n->wire_first[n->nl] = at;
 	return 0;
 }
 
@@ -272,13 +276,14 @@ static int nomem(struct cmn_err *e)
 /* Per link: its timing (delays, gaps, buffer sizes, wire slots). */
 static int make_link_timing(struct flit_net *n, struct cmn_err *e)
 {
-	n->ldelay = malloc(((size_t)n->nl + 1) * sizeof *n->ldelay);
+	n->link_cycles = malloc(((size_t)n->nl + 1) * sizeof *n->link_cycles);
 	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
-	n->lcap = malloc(((size_t)n->nl + 1) * sizeof *n->lcap);
-	n->wbase = malloc(((size_t)n->nl + 1) * sizeof *n->wbase);
-	n->wmask = malloc(((size_t)n->nl + 1) * sizeof *n->wmask);
+	n->vc_buf_flits = malloc(((size_t)n->nl + 1) * sizeof *n->vc_buf_flits);
+	n->wire_first = malloc(((size_t)n->nl + 1) * sizeof *n->wire_first);
+	n->wire_mask = malloc(((size_t)n->nl + 1) * sizeof *n->wire_mask);
 	n->hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->hold_for);
-	if (!n->ldelay || !n->gap || !n->lcap || !n->wbase || !n->wmask || !n->hold_for)
+	if (!n->link_cycles || !n->gap || !n->vc_buf_flits || !n->wire_first || !n->wire_mask ||
+	    !n->hold_for)
 		return nomem(e);
 	return link_timing(n, e);
 }
@@ -293,13 +298,13 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	n->in = calloc(allvc, sizeof *n->in);
 	n->credits = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->credits));
 	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
-	n->wire = malloc(cmn_size_add(cmn_size_mul(n->wbase[n->nl], sizeof *n->wire), 1));
-	n->cwire = calloc(cmn_size_add(n->wbase[n->nl], 1), sizeof *n->cwire);
+	n->wire = malloc(cmn_size_add(cmn_size_mul(n->wire_first[n->nl], sizeof *n->wire), 1));
+	n->credit_wire = calloc(cmn_size_add(n->wire_first[n->nl], 1), sizeof *n->credit_wire);
 	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
 	n->port = malloc(nports * sizeof *n->port);
-	n->rr = calloc((size_t)n->nv, sizeof *n->rr);
-	n->vrr = calloc(nports, sizeof *n->vrr);
-	n->orr = calloc((size_t)n->nl + 1, sizeof *n->orr);
+	n->rr_vertex = calloc((size_t)n->nv, sizeof *n->rr_vertex);
+	n->rr_port = calloc(nports, sizeof *n->rr_port);
+	n->rr_link = calloc((size_t)n->nl + 1, sizeof *n->rr_link);
 	n->out_used = malloc(((size_t)n->nl + 1) * sizeof *n->out_used);
 	n->eject_used = malloc((size_t)n->nodes * sizeof *n->eject_used);
 	n->link_flits = calloc((size_t)n->nl + 1, sizeof *n->link_flits);
@@ -308,31 +313,33 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	n->out_first = calloc((size_t)n->nv + 1, sizeof *n->out_first);
 	n->outl = malloc(((size_t)n->nl + 1) * sizeof *n->outl);
 	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
-	n->gptr = calloc(nports, sizeof *n->gptr);
+	n->sa_grant_ptr = calloc(nports, sizeof *n->sa_grant_ptr);
 	n->hold = malloc(nports * sizeof *n->hold);
-	n->rbits = calloc((size_t)n->nv / 64 + 1, sizeof *n->rbits);
-	for (n->wsize = 4; n->wsize <= p->router_delay + 1;) /* a flit's ready cycle fits */
-		n->wsize *= 2;
-	n->evhead = malloc((size_t)n->wsize * sizeof *n->evhead);
-	n->qbits = calloc((size_t)n->nodes / 64 + 1, sizeof *n->qbits);
-	n->fon = calloc((size_t)n->nl + 1, sizeof *n->fon);
-	n->con = calloc((size_t)n->nl + 1, sizeof *n->con);
-	n->fact = malloc(((size_t)n->nl + 1) * sizeof *n->fact);
-	n->cact = malloc(((size_t)n->nl + 1) * sizeof *n->cact);
-	n->aptr = calloc(allvc, sizeof *n->aptr);
-	int ok = n->in && n->credits && n->busy && n->wire && n->cwire && n->port_first &&
-	         n->port && n->rr && n->vrr && n->orr && n->out_used && n->eject_used &&
-	         n->link_flits && n->qhead && n->qtail && n->out_first && n->outl && n->lout &&
-	         n->gptr && n->aptr && n->hold && n->rbits && n->evhead && n->qbits && n->fon &&
-	         n->con && n->fact && n->cact;
+	n->ready_vertices = calloc((size_t)n->nv / 64 + 1, sizeof *n->ready_vertices);
+	for (n->wheel_slots = 4;
+	     n->wheel_slots <= p->router_delay + 1;) /* a flit's ready cycle fits */
+		n->wheel_slots *= 2;
+	n->wheel_head = malloc((size_t)n->wheel_slots * sizeof *n->wheel_head);
+	n->queued_nodes = calloc((size_t)n->nodes / 64 + 1, sizeof *n->queued_nodes);
+	n->wire_flit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_flit_slots);
+	n->wire_credit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_credit_slots);
+	n->flit_links = malloc(((size_t)n->nl + 1) * sizeof *n->flit_links);
+	n->credit_links = malloc(((size_t)n->nl + 1) * sizeof *n->credit_links);
+	n->sa_accept_ptr = calloc(allvc, sizeof *n->sa_accept_ptr);
+	int ok = n->in && n->credits && n->busy && n->wire && n->credit_wire && n->port_first &&
+	         n->port && n->rr_vertex && n->rr_port && n->rr_link && n->out_used &&
+	         n->eject_used && n->link_flits && n->qhead && n->qtail && n->out_first &&
+	         n->outl && n->lout && n->sa_grant_ptr && n->sa_accept_ptr && n->hold &&
+	         n->ready_vertices && n->wheel_head && n->queued_nodes && n->wire_flit_slots &&
+	         n->wire_credit_slots && n->flit_links && n->credit_links;
 	size_t slab = 0; /* the link VCs' buffers, one after another */
 	for (int l = 0; ok && l < n->nl; l++)
-		slab = cmn_size_add(slab, cmn_size_mul((size_t)n->lcap[l], (size_t)p->vcs));
+		slab = cmn_size_add(slab, cmn_size_mul((size_t)n->vc_buf_flits[l], (size_t)p->vcs));
 	ok = ok && (n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))) != NULL;
 	if (!ok)
 		return nomem(e);
 	for (size_t i = 0, at = 0; i < nvc; i++) {
-		int cap = n->lcap[i / (size_t)p->vcs];
+		int cap = n->vc_buf_flits[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
 		n->in[i].out_vc = -1;
 		n->in[i].f = n->fslab + at;
@@ -345,10 +352,10 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 		n->qhead[i] = n->qtail[i] = -1;
 		n->eject_used[i] = -1;
 	}
-	for (size_t i = 0; i < n->wbase[n->nl]; i++)
+	for (size_t i = 0; i < n->wire_first[n->nl]; i++)
 		n->wire[i].vc = -1;
-	for (int64_t i = 0; i < n->wsize; i++)
-		n->evhead[i] = -1;
+	for (int64_t i = 0; i < n->wheel_slots; i++)
+		n->wheel_head[i] = -1;
 	for (int l = 0; l <= n->nl; l++)
 		n->out_used[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
 	for (size_t i = 0; i < nports; i++)
@@ -401,35 +408,37 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 {
 	const struct flit_params *p = &n->p;
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
-	n->kw = (maxin * p->vcs + 63) / 64;
-	n->rmask = calloc((size_t)n->nv * (size_t)n->kw, sizeof *n->rmask);
+	n->mask_words = (maxin * p->vcs + 63) / 64;
+	n->ready_mask = calloc((size_t)n->nv * (size_t)n->mask_words, sizeof *n->ready_mask);
 	int *fill = calloc((size_t)n->nv, sizeof *fill);
 	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
-	n->rk = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rk);
-	n->rj = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rj);
-	n->kport = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kport);
-	n->kvc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->kvc);
-	n->kg = malloc(((size_t)n->port_first[n->nv] * (size_t)p->vcs + 1) * sizeof *n->kg);
-	n->xused = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->xused);
-	n->oused = malloc(((size_t)maxout + 1) * sizeof *n->oused);
+	n->req_vcs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_vcs);
+	n->req_outs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_outs);
+	n->local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_port);
+	n->local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_vc);
+	n->local_vc_index =
+	    malloc(((size_t)n->port_first[n->nv] * (size_t)p->vcs + 1) * sizeof *n->local_vc_index);
+	n->input_used = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->input_used);
+	n->output_used = malloc(((size_t)maxout + 1) * sizeof *n->output_used);
 	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
-	n->gl = malloc(((size_t)maxout + 1) * sizeof *n->gl);
-	n->gst = calloc((size_t)maxout + 1, sizeof *n->gst);
+	n->asked_outs = malloc(((size_t)maxout + 1) * sizeof *n->asked_outs);
+	n->grant_call = calloc((size_t)maxout + 1, sizeof *n->grant_call);
 	n->va = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va);
-	n->mreq = calloc((size_t)maxout + 1, sizeof *n->mreq);
-	n->mgr = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->mgr);
+	n->islip_reqs = calloc((size_t)maxout + 1, sizeof *n->islip_reqs);
+	n->islip_grants = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->islip_grants);
 	if (p->va_islip) {
-		n->va_g = calloc(nvc ? nvc : 1, sizeof *n->va_g);
-		n->va_a = calloc(nports * (size_t)p->vcs, sizeof *n->va_a);
+		n->va_grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va_grant_ptr);
+		n->va_accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va_accept_ptr);
 	}
-	if (!n->rmask || !fill || !n->req || !n->rk || !n->rj || !n->kport || !n->kvc || !n->kg ||
-	    !n->xused || !n->oused || !n->grant || !n->gl || !n->gst || !n->va || !n->mreq ||
-	    !n->mgr || (p->va_islip && (!n->va_g || !n->va_a))) {
+	if (!n->ready_mask || !fill || !n->req || !n->req_vcs || !n->req_outs || !n->local_port ||
+	    !n->local_vc || !n->local_vc_index || !n->input_used || !n->output_used || !n->grant ||
+	    !n->asked_outs || !n->grant_call || !n->va || !n->islip_reqs || !n->islip_grants ||
+	    (p->va_islip && (!n->va_grant_ptr || !n->va_accept_ptr))) {
 		free(fill);
 		return nomem(e);
 	}
 	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
-		n->req[k] = -1, n->kport[k] = k / p->vcs, n->kvc[k] = k % p->vcs;
+		n->req[k] = -1, n->local_port[k] = k / p->vcs, n->local_vc[k] = k % p->vcs;
 	for (int x = 0; x < n->nv; x++) /* each VC's vertex and local index there */
 		for (int i = 0; i < n->port_first[x + 1] - n->port_first[x]; i++) {
 			int port = n->port[n->port_first[x] + i];
@@ -439,8 +448,8 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 				n->in[g].k = i * p->vcs + v;
 				n->in[g].port = port;
 				n->in[g].v = v;
-				n->kg[(size_t)n->port_first[x] * (size_t)p->vcs +
-				      (size_t)n->in[g].k] = (int)g;
+				n->local_vc_index[(size_t)n->port_first[x] * (size_t)p->vcs +
+				                  (size_t)n->in[g].k] = (int)g;
 			}
 		}
 	for (int l = 0; l < n->nl; l++) {
@@ -529,59 +538,59 @@ void flit_net_destroy(struct flit_net *n)
 	free(n->credits);
 	free(n->busy);
 	free(n->wire);
-	free(n->cwire);
+	free(n->credit_wire);
 	free(n->port_first);
 	free(n->port);
-	free(n->rr);
-	free(n->vrr);
-	free(n->orr);
+	free(n->rr_vertex);
+	free(n->rr_port);
+	free(n->rr_link);
 	free(n->out_used);
 	free(n->eject_used);
 	free(n->link_flits);
-	free(n->ldelay);
+	free(n->link_cycles);
 	free(n->hold_for);
 	free(n->gap);
-	free(n->lcap);
-	free(n->wbase);
-	free(n->wmask);
+	free(n->vc_buf_flits);
+	free(n->wire_first);
+	free(n->wire_mask);
 	free(n->out_first);
 	free(n->outl);
 	free(n->lout);
-	free(n->gptr);
+	free(n->sa_grant_ptr);
 	free(n->hold);
-	free(n->rmask);
-	free(n->rbits);
-	free(n->evhead);
-	free(n->qbits);
-	free(n->fon);
-	free(n->con);
-	free(n->fact);
-	free(n->cact);
+	free(n->ready_mask);
+	free(n->ready_vertices);
+	free(n->wheel_head);
+	free(n->queued_nodes);
+	free(n->wire_flit_slots);
+	free(n->wire_credit_slots);
+	free(n->flit_links);
+	free(n->credit_links);
 	free(n->dist);
 	free(n->tie);
 	free(n->picked);
-	free(n->aptr);
+	free(n->sa_accept_ptr);
 	free(n->req);
-	free(n->rk);
-	free(n->rj);
-	free(n->kport);
-	free(n->kvc);
-	free(n->kg);
-	free(n->xused);
-	free(n->oused);
+	free(n->req_vcs);
+	free(n->req_outs);
+	free(n->local_port);
+	free(n->local_vc);
+	free(n->local_vc_index);
+	free(n->input_used);
+	free(n->output_used);
 	free(n->grant);
-	free(n->gl);
-	free(n->gst);
+	free(n->asked_outs);
+	free(n->grant_call);
 	free(n->va);
-	free(n->mreq);
-	free(n->mgr);
-	free(n->va_g);
-	free(n->va_a);
-	free(n->ldim);
-	free(n->lwrap);
-	free(n->lprev);
-	free(n->vco);
-	free(n->ldg);
+	free(n->islip_reqs);
+	free(n->islip_grants);
+	free(n->va_grant_ptr);
+	free(n->va_accept_ptr);
+	free(n->link_ring_dim);
+	free(n->link_wraps);
+	free(n->ring_prev_link);
+	free(n->vertex_coords);
+	free(n->link_grid_dim);
 	free(n->pk);
 	free(n->routes);
 	free(n->rcache);

@@ -147,7 +147,7 @@ int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
 {
 	if (flits < 1)
 		return cmn_err_set(e, CMN_EUSAGE, "%d-flit packets (at least 1)", flits);
-	if (n->p.bubble && n->ldim && 2 * flits > n->p.buf)
+	if (n->p.bubble && n->link_ring_dim && 2 * flits > n->p.buf)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "%d-flit packets under bubble flow control need buffers of two "
 		                   "packets (buf=%d)",
@@ -218,7 +218,7 @@ int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, st
 	else
 		n->qhead[src] = k;
 	n->qtail[src] = k;
-	n->qbits[src >> 6] |= UINT64_C(1) << (src & 63);
+	n->queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
 	n->in_flight++;
 	return 0;
 }
@@ -234,7 +234,7 @@ static int load_injection(struct flit_net *n, int x)
 	n->qhead[x] = q->next;
 	if (n->qhead[x] < 0) {
 		n->qtail[x] = -1;
-		n->qbits[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+		n->queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 	}
 	if (c->cap < q->len) {
 		struct flit *f = realloc(c->f, (size_t)q->len * sizeof *f);
@@ -259,42 +259,42 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 {
 	int V = n->p.vcs;
 	int kept = 0;
-	for (int i = 0; i < n->nfact; i++) { /* only links with flits on the wire */
-		int l = n->fact[i];
+	for (int i = 0; i < n->nflit_links; i++) { /* only links with flits on the wire */
+		int l = n->flit_links[i];
 		struct wire *w = &n->wire[flit_slot(n, l, n->now)];
 		if (w->vc >= 0) {
 			if (flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
-			n->fon[l]--;
+			n->wire_flit_slots[l]--;
 			n->on_wires--;
 		}
-		if (n->fon[l])
-			n->fact[kept++] = l;
+		if (n->wire_flit_slots[l])
+			n->flit_links[kept++] = l;
 	}
-	n->nfact = kept;
+	n->nflit_links = kept;
 	kept = 0;
-	for (int i = 0; i < n->ncact; i++) { /* and with credits on the wire */
-		int l = n->cact[i];
-		uint64_t *cw = &n->cwire[flit_slot(n, l, n->now)];
+	for (int i = 0; i < n->ncredit_links; i++) { /* and with credits on the wire */
+		int l = n->credit_links[i];
+		uint64_t *cw = &n->credit_wire[flit_slot(n, l, n->now)];
 		if (*cw) {
 			for (uint64_t b = *cw; b; b &= b - 1)
 				n->credits[l * V + __builtin_ctzll(b)]++;
 			*cw = 0;
-			n->con[l]--;
+			n->wire_credit_slots[l]--;
 		}
-		if (n->con[l])
-			n->cact[kept++] = l;
+		if (n->wire_credit_slots[l])
+			n->credit_links[kept++] = l;
 	}
-	n->ncact = kept;
+	n->ncredit_links = kept;
 	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
-		for (uint64_t b = n->qbits[w]; b; b &= b - 1)
+		for (uint64_t b = n->queued_nodes[w]; b; b &= b - 1)
 			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
 				*oom = 1;
 	/* the VCs whose front flit becomes ready now */
-	size_t slot = (size_t)(n->now & (n->wsize - 1));
-	int g = n->evhead[slot];
-	n->evhead[slot] = -1;
+	size_t slot = (size_t)(n->now & (n->wheel_slots - 1));
+	int g = n->wheel_head[slot];
+	n->wheel_head[slot] = -1;
 	while (g >= 0) { /* vc_front may put one in a later slot */
 		int next = n->in[g].evnext;
 		vc_front(n, (size_t)g);
@@ -304,7 +304,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	 * vertex, as a zero-delay link may give flits to a later one */
 	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
 		for (int from = 0; from < 64;) {
-			uint64_t b = n->rbits[w] & (~UINT64_C(0) << from);
+			uint64_t b = n->ready_vertices[w] & (~UINT64_C(0) << from);
 			if (!b)
 				break;
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
@@ -374,7 +374,7 @@ int flit_net_source_room(const struct flit_net *n, int x, int flits)
 		held += n->pk[k].len;
 	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */
 		int l = n->outl[i];
-		held += n->fon[l]; /* on the wire */
+		held += n->wire_flit_slots[l]; /* on the wire */
 		for (int v = 0; v < n->p.vcs; v++)
 			held += n->in[vc_id(n, l, v)].n;
 	}
@@ -403,16 +403,17 @@ int flit_net_check(const struct flit_net *n, struct cmn_err *e)
 		for (int v = 0; v < V; v++) {
 			int cr = n->credits[l * V + v], inbuf = n->in[vc_id(n, l, v)].n, wire = 0,
 			    cwire = 0;
-			for (size_t s = n->wbase[l]; s < n->wbase[l + 1]; s++) {
+			for (size_t s = n->wire_first[l]; s < n->wire_first[l + 1]; s++) {
 				wire += n->wire[s].vc == v;
-				cwire += (int)(n->cwire[s] >> v & 1);
+				cwire += (int)(n->credit_wire[s] >> v & 1);
 			}
-			if (cr < 0 || cr > n->lcap[l] || cr + inbuf + wire + cwire != n->lcap[l])
+			if (cr < 0 || cr > n->vc_buf_flits[l] ||
+			    cr + inbuf + wire + cwire != n->vc_buf_flits[l])
 				return cmn_err_set(
 				    e, CMN_ESTATE,
 				    "link %d VC %d: %d credits, %d flits buffered, %d on "
 				    "the wire, %d credits on the wire (buffer %d)",
-				    l, v, cr, inbuf, wire, cwire, n->lcap[l]);
+				    l, v, cr, inbuf, wire, cwire, n->vc_buf_flits[l]);
 		}
 	return 0;
 }

@@ -30,7 +30,7 @@ int flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
 static void to_link(struct flit_net *n, int l, int v, struct flit f)
 {
-	int d = n->ldelay[l];
+	int d = n->link_cycles[l];
 	n->out_used[l] = n->now;
 	if (d == 0) {
 		flit_arrive(n, l, v, f); /* the credit it took guarantees room */
@@ -40,20 +40,20 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	w->f = f;
 	w->vc = v;
 	n->on_wires++;
-	if (n->fon[l]++ == 0)
-		n->fact[n->nfact++] = l;
+	if (n->wire_flit_slots[l]++ == 0)
+		n->flit_links[n->nflit_links++] = l;
 }
 
 /* Returns a credit for VC v over link l (at once for a zero-delay link). */
 static void credit_back(struct flit_net *n, int l, int v)
 {
-	int d = n->ldelay[l];
+	int d = n->link_cycles[l];
 	if (d == 0)
 		n->credits[l * n->p.vcs + v]++;
 	else {
-		uint64_t *cw = &n->cwire[flit_slot(n, l, n->now + d)];
-		if (!*cw && n->con[l]++ == 0)
-			n->cact[n->ncact++] = l;
+		uint64_t *cw = &n->credit_wire[flit_slot(n, l, n->now + d)];
+		if (!*cw && n->wire_credit_slots[l]++ == 0)
+			n->credit_links[n->ncredit_links++] = l;
 		*cw |= UINT64_C(1) << v;
 	}
 }
@@ -65,23 +65,23 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 {
 	int V = n->p.vcs;
 	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
-	if (n->ldim && n->ldim[out] >= 0) {
-		if (n->ldim[out] != *dim) {
-			*dim = n->ldim[out], *crossed = 0;
+	if (n->link_ring_dim && n->link_ring_dim[out] >= 0) {
+		if (n->link_ring_dim[out] != *dim) {
+			*dim = n->link_ring_dim[out], *crossed = 0;
 			if (n->p.dateline == 2) { /* partition: fixed for the dimension */
 				size_t nd = (size_t)n->nd, d = (size_t)*dim;
-				int cur = n->vco[(size_t)n->m->links[out].src * nd + d];
-				int to = n->vco[(size_t)q->dst * nd + d];
+				int cur = n->vertex_coords[(size_t)n->m->links[out].src * nd + d];
+				int to = n->vertex_coords[(size_t)q->dst * nd + d];
 				*crossed = cur > to;
 			}
 		}
 		if (n->p.dateline != 2)
-			*crossed |= n->lwrap[out];
+			*crossed |= n->link_wraps[out];
 		if (n->p.dateline) {
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
 		}
-	} else if (n->ldim) { /* off the rings (a node's or a wide-area link): a
+	} else if (n->link_ring_dim) { /* off the rings (a node's or a wide-area link): a
 		                 ring entered next starts afresh */
 		*dim = -1, *crossed = 0;
 	}
@@ -100,8 +100,8 @@ static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
  * room for two packets of len flits (FSIN's check_restrictions). */
 static int local_bubble(const struct flit_net *n, int out, int w, int len)
 {
-	int in = n->lprev[out];
-	return in < 0 || n->lcap[in] - n->in[vc_id(n, in, w)].n >= 2 * len;
+	int in = n->ring_prev_link[out];
+	return in < 0 || n->vc_buf_flits[in] - n->in[vc_id(n, in, w)].n >= 2 * len;
 }
 
 /* Whether a head of len flits may take VC w of link out: vc_takable's
@@ -123,20 +123,22 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 	/* bubble flow control: entering a ring needs room for two packets in
 	 * the VC it enters (bubble_at=next) or in its own router's VC of that
 	 * ring (local) */
-	int enter = n->p.bubble && n->ldim && n->ldim[out] >= 0 && n->ldim[out] != q->dim;
-	int local = enter && n->lprev;
+	int enter = n->p.bubble && n->link_ring_dim && n->link_ring_dim[out] >= 0 &&
+	            n->link_ring_dim[out] != q->dim;
+	int local = enter && n->ring_prev_link;
 	int need = enter && !local ? 2 * q->len : q->len;
-	if (n->ldg && n->ldg[out] >= 0) {
+	if (n->link_grid_dim && n->link_grid_dim[out] >= 0) {
 		/* vc_pick=dimension: the VC it is in while it goes on in a
 		 * dimension; entering one, a VC drawn afresh at each request
 		 * (FSIN's bubble_oblivious draws on every call) */
-		int w = n->ldg[out] == q->gdim ? vin
-		                               : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
+		int w = n->link_grid_dim[out] == q->gdim
+		            ? vin
+		            : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
 		return vc_enterable(n, out, w, need, local, q->len) ? w : -1;
 	}
 	for (int i = 0; i < nv; i++) {
-		int w = lo + wrap(n->orr[out] + i, nv);
+		int w = lo + wrap(n->rr_link[out] + i, nv);
 		if (vc_enterable(n, out, w, need, local, q->len))
 			return w;
 	}
@@ -184,14 +186,14 @@ static int random_next(struct flit_net *n, int x, int t)
 {
 	int first = n->out_first[x], no = n->out_first[x + 1] - first, cand[64], nc = 0;
 	int low = 127; /* tori: only the lowest dimension still to go (dimension order) */
-	for (int i = 0; n->ldim && i < no; i++) {
+	for (int i = 0; n->link_ring_dim && i < no; i++) {
 		int l = n->outl[first + i];
-		if (n->ldim[l] >= 0 && n->ldim[l] < low && closer(n, x, l, t))
-			low = n->ldim[l];
+		if (n->link_ring_dim[l] >= 0 && n->link_ring_dim[l] < low && closer(n, x, l, t))
+			low = n->link_ring_dim[l];
 	}
 	for (int i = 0; i < no && nc < 64; i++)
 		if (closer(n, x, n->outl[first + i], t) &&
-		    (low == 127 || n->ldim[n->outl[first + i]] == low))
+		    (low == 127 || n->link_ring_dim[n->outl[first + i]] == low))
 			cand[nc++] = n->outl[first + i];
 	if (!nc)
 		return -1;
@@ -217,7 +219,7 @@ static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *out
 		if (!closer(n, x, l, q->dst))
 			continue;
 		for (int v = 0; v < V; v++) {
-			int occ = n->lcap[l] - n->credits[l * V + v];
+			int occ = n->vc_buf_flits[l] - n->credits[l * V + v];
 			if (occ < least) { /* FSIN: nm = 1 with this queue, then added again */
 				least = occ;
 				nc = 0;
@@ -277,7 +279,7 @@ static int request(struct flit_net *n, int x, size_t g)
 	}
 	if (out < 0)
 		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
-	if (h == q->nhops - 1 && n->ldelay[out] == 0) /* ejection over a zero-delay link */
+	if (h == q->nhops - 1 && n->link_cycles[out] == 0) /* ejection over a zero-delay link */
 		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
 	if (n->p.va_islip && x >= n->nodes) { /* a head at a switch: VC allocation first */
 		c->pick = out;
@@ -305,7 +307,7 @@ static void send(struct flit_net *n, int x, size_t g,
 	}
 	int out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
 	int V = n->p.vcs;
-	int eject = out < 0 ? x : h == q->nhops - 1 && n->ldelay[out] == 0 ? q->dst : -1;
+	int eject = out < 0 ? x : h == q->nhops - 1 && n->link_cycles[out] == 0 ? q->dst : -1;
 	if (eject >= 0) {
 		n->eject_used[eject] = n->now;
 		if (out >= 0)
@@ -314,12 +316,12 @@ static void send(struct flit_net *n, int x, size_t g,
 		if (c->out_vc < 0) { /* a head takes its downstream VC */
 			int lo, nv, dim, crossed;
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-			c->out_vc = c->want; /* what request() found: no other head here used
-			                        this output since */
-			if (n->ldg)          /* vc_pick=dimension: the dimension it is in now */
-				q->gdim = n->ldg[out];
+			c->out_vc = c->want;  /* what request() found: no other head here used
+			                         this output since */
+			if (n->link_grid_dim) /* vc_pick=dimension: the dimension it is in now */
+				q->gdim = n->link_grid_dim[out];
 			n->busy[out] |= UINT64_C(1) << c->out_vc;
-			n->orr[out] = wrap(c->out_vc - lo + 1, nv);
+			n->rr_link[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;
 			q->crossed = crossed;
 		}
@@ -374,7 +376,8 @@ static void send(struct flit_net *n, int x, size_t g,
 static void held_send(struct flit_net *n, int x, int k, int g,
                       void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	size_t gv = (size_t)n->kg[(size_t)n->port_first[x] * (size_t)n->p.vcs + (size_t)k];
+	size_t gv =
+	    (size_t)n->local_vc_index[(size_t)n->port_first[x] * (size_t)n->p.vcs + (size_t)k];
 	const struct vc *c = &n->in[gv];
 	const struct flit *f = &c->f[c->first];
 	if (n->p.hold_packet)
@@ -396,9 +399,9 @@ static void islip_masks(struct flit_net *n, int x, int np, int nout,
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x];
-	uint64_t *reqm = n->mreq, *gm = n->mgr, outs = 0, ins = 0;
-	for (int r = 0; r < n->nrk; r++) { /* each output's requesting input VCs */
-		int k = n->rk[r], j = n->rj[r];
+	uint64_t *reqm = n->islip_reqs, *gm = n->islip_grants, outs = 0, ins = 0;
+	for (int r = 0; r < n->nreqs; r++) { /* each output's requesting input VCs */
+		int k = n->req_vcs[r], j = n->req_outs[r];
 		reqm[j] |= UINT64_C(1) << k;
 		outs |= UINT64_C(1) << j;
 	}
@@ -407,27 +410,27 @@ static void islip_masks(struct flit_net *n, int x, int np, int nout,
 		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
 			k = reqm[j] >> n->hold[g] & 1 ? n->hold[g] : -1;
 		else
-			k = first_from(reqm[j], n->gptr[g]);
+			k = first_from(reqm[j], n->sa_grant_ptr[g]);
 		reqm[j] = 0;
 		n->grant[j] = k;
 		if (k >= 0) {
-			int xin = vcx ? k : n->kport[k];
+			int xin = vcx ? k : n->local_port[k];
 			gm[xin] |= UINT64_C(1) << j;
 			ins |= UINT64_C(1) << xin;
 		}
 	}
 	for (; ins; ins &= ins - 1) { /* accepts, inputs in order: first from the input's pointer */
 		int xin = __builtin_ctzll(ins), k0 = vcx ? xin : xin * V;
-		int g0 = n->kg[(size_t)first * (size_t)V + (size_t)k0],
+		int g0 = n->local_vc_index[(size_t)first * (size_t)V + (size_t)k0],
 		    ai = vcx ? g0 : n->in[g0].port;
-		int j = first_from(gm[xin], n->aptr[ai]), k = n->grant[j];
+		int j = first_from(gm[xin], n->sa_accept_ptr[ai]), k = n->grant[j];
 		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
 		gm[xin] = 0;
 		held_send(n, x, k, g, done, ctx);
-		n->gptr[g] = k + 1 == nk ? 0 : k + 1;
-		n->aptr[ai] = j + 1 == nout ? 0 : j + 1;
+		n->sa_grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
+		n->sa_accept_ptr[ai] = j + 1 == nout ? 0 : j + 1;
 	}
-	n->rr[x] = wrap(n->rr[x] + 1, nout);
+	n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
 }
 
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
@@ -443,35 +446,35 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x], *req = n->req;
-	if (n->nrk == 1) { /* one request: what the allocators below do with it */
-		int k = n->rk[0], j = n->rj[0];
-		size_t gk = (size_t)n->kg[(size_t)first * (size_t)V + (size_t)k];
+	if (n->nreqs == 1) { /* one request: what the allocators below do with it */
+		int k = n->req_vcs[0], j = n->req_outs[0];
+		size_t gk = (size_t)n->local_vc_index[(size_t)first * (size_t)V + (size_t)k];
 		int port = n->in[gk].port, v = n->in[gk].v;
 		if (n->p.alloc == FLIT_ALLOC_RR) {
 			send(n, x, gk, done, ctx);
-			n->vrr[port] = wrap(v + 1, port < n->nl ? V : 1);
-			n->rr[x] = wrap(n->rr[x] + 1, np);
+			n->rr_port[port] = wrap(v + 1, port < n->nl ? V : 1);
+			n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, np);
 			return;
 		}
 		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
 		if (n->hold[g] < 0 || n->hold[g] == k) {
 			held_send(n, x, k, g, done, ctx);
-			n->gptr[g] = wrap(k + 1, nk);
+			n->sa_grant_ptr[g] = wrap(k + 1, nk);
 			if (n->p.alloc == FLIT_ALLOC_ISLIP)
-				n->aptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
+				n->sa_accept_ptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
 		}
-		n->rr[x] = wrap(n->rr[x] + 1, nout);
+		n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
 		return;
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
 		islip_masks(n, x, np, nout, done, ctx);
 		return;
 	}
-	for (int r = 0; r < n->nrk; r++) /* each input VC's request (-1 between calls) */
-		req[n->rk[r]] = n->rj[r];
+	for (int r = 0; r < n->nreqs; r++) /* each input VC's request (-1 between calls) */
+		req[n->req_vcs[r]] = n->req_outs[r];
 	allocate_general(n, x, np, nout, done, ctx);
-	for (int r = 0; r < n->nrk; r++)
-		req[n->rk[r]] = -1;
+	for (int r = 0; r < n->nreqs; r++)
+		req[n->req_vcs[r]] = -1;
 }
 
 /* allocate() past its shortcuts, once req[] holds each input VC's request
@@ -481,47 +484,49 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 {
 	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
 	int nk = np * V, ox = n->out_first[x];
-	int *req = n->req, *oused = n->oused;
-	int64_t *xused = n->xused, stamp = ++n->stamp;
+	int *req = n->req, *oused = n->output_used;
+	int64_t *xused = n->input_used, stamp = ++n->stamp;
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
 		for (int ii = 0; ii < np; ii++) {
-			int i = wrap(n->rr[x] + ii, np), port = n->port[first + i];
+			int i = wrap(n->rr_vertex[x] + ii, np), port = n->port[first + i];
 			int nvc = port < n->nl ? V : 1;
 			for (int jj = 0; jj < nvc; jj++) {
-				int v = wrap(n->vrr[port] + jj, nvc), r = req[i * V + v];
+				int v = wrap(n->rr_port[port] + jj, nvc), r = req[i * V + v];
 				if (r < 0 || oused[r])
 					continue;
 				send(n, x, vc_id(n, port, v), done, ctx);
 				oused[r] = 1;
-				n->vrr[port] = wrap(v + 1, nvc);
+				n->rr_port[port] = wrap(v + 1, nvc);
 				if (!vcx)
 					break;
 			}
 		}
-		n->rr[x] = wrap(n->rr[x] + 1, np);
+		n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, np);
 		return;
 	}
 	/* output-first: every output grants a requesting crossbar input round-robin
 	 * from its pointer; with islip the inputs then accept one grant each
 	 * (round-robin) and pointers move only on acceptance */
-	int *grant = n->grant, *bestd = oused, *gl = n->gl, ngl = 0;
+	int *grant = n->grant, *bestd = oused, *gl = n->asked_outs, ngl = 0;
 	/* one pass: each output's round-robin-first requester; gl lists the
-	 * outputs asked for (gst: the call that last granted each) */
-	for (int r = 0; r < n->nrk; r++) {
-		int k = n->rk[r], j = req[k];
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->gptr[g];
+	 * outputs asked for (grant_call: the call that last granted each) */
+	for (int r = 0; r < n->nreqs; r++) {
+		int k = n->req_vcs[r], j = req[k];
+		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->sa_grant_ptr[g];
 		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
-		if (n->gst[j] != stamp)
-			n->gst[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
+		if (n->grant_call[j] != stamp)
+			n->grant_call[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
 		else if (d < bestd[j])
 			bestd[j] = d, grant[j] = k;
 	}
 	/* the outputs in round-robin order from the vertex's pointer */
 	for (int a = 1; a < ngl; a++) {
-		int j = gl[a], key = j - n->rr[x] + (j < n->rr[x] ? nout : 0), at = a;
-		for (; at > 0 && gl[at - 1] - n->rr[x] + (gl[at - 1] < n->rr[x] ? nout : 0) > key;
+		int j = gl[a], key = j - n->rr_vertex[x] + (j < n->rr_vertex[x] ? nout : 0), at = a;
+		for (;
+		     at > 0 &&
+		     gl[at - 1] - n->rr_vertex[x] + (gl[at - 1] < n->rr_vertex[x] ? nout : 0) > key;
 		     at--)
 			gl[at] = gl[at - 1];
 		gl[at] = j;
@@ -531,12 +536,12 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
 			k = req[n->hold[g]] == j ? n->hold[g] : -1;
 		if (k >= 0 &&
-		    xused[vcx ? k : n->kport[k]] == stamp) { /* its input sent: the next one */
+		    xused[vcx ? k : n->local_port[k]] == stamp) { /* its input sent: the next one */
 			int k0 = k;
 			k = -1;
 			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
 				int c = wrap(k0 + kk, nk);
-				if (req[c] == j && xused[vcx ? c : n->kport[c]] != stamp) {
+				if (req[c] == j && xused[vcx ? c : n->local_port[c]] != stamp) {
 					k = c;
 					break;
 				}
@@ -545,8 +550,8 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 		grant[j] = k;
 		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
 			held_send(n, x, k, g, done, ctx);
-			xused[vcx ? k : n->kport[k]] = stamp;
-			n->gptr[g] = wrap(k + 1, nk);
+			xused[vcx ? k : n->local_port[k]] = stamp;
+			n->sa_grant_ptr[g] = wrap(k + 1, nk);
 		}
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
@@ -558,7 +563,7 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 			int j = gl[a];
 			if (grant[j] < 0)
 				continue;
-			int xin = vcx ? grant[j] : n->kport[grant[j]], at = ng++;
+			int xin = vcx ? grant[j] : n->local_port[grant[j]], at = ng++;
 			for (; at > 0 && pair[at - 1] > (xin << 16 | j); at--)
 				pair[at] = pair[at - 1];
 			pair[at] = xin << 16 | j;
@@ -567,20 +572,22 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 			int xin = pair[a] >> 16, bj = -1, bd = nout;
 			for (; a < ng && pair[a] >> 16 == xin; a++) {
 				int j = pair[a] & 0xffff, k = grant[j],
-				    port = n->port[first + n->kport[k]];
-				int d = j - n->aptr[vcx ? port * V + n->kvc[k] : port];
+				    port = n->port[first + n->local_port[k]];
+				int d =
+				    j - n->sa_accept_ptr[vcx ? port * V + n->local_vc[k] : port];
 				d += d < 0 ? nout : 0;
 				if (d < bd)
 					bd = d, bj = j;
 			}
-			int k = grant[bj], port = n->port[first + n->kport[k]];
+			int k = grant[bj], port = n->port[first + n->local_port[k]];
 			int g = bj < nout - 1 ? n->outl[ox + bj] : n->nl + x;
 			held_send(n, x, k, g, done, ctx);
-			n->gptr[g] = k + 1 == nk ? 0 : k + 1;
-			n->aptr[vcx ? port * V + n->kvc[k] : port] = bj + 1 == nout ? 0 : bj + 1;
+			n->sa_grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
+			n->sa_accept_ptr[vcx ? port * V + n->local_vc[k] : port] =
+			    bj + 1 == nout ? 0 : bj + 1;
 		}
 	}
-	n->rr[x] = wrap(n->rr[x] + 1, nout);
+	n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
 }
 
 /* VC allocation at switch x (vc_alloc=islip, BookSim's iSLIP VC
@@ -603,7 +610,8 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		for (int b = 0; b < a; b++) {
 			uint64_t both = va[a].l == va[b].l ? va[a].free & va[b].free : 0;
 			for (; both; both &= both - 1) {
-				int w = __builtin_ctzll(both), gp = n->va_g[va[a].l * V + w];
+				int w = __builtin_ctzll(both),
+				    gp = n->va_grant_ptr[va[a].l * V + w];
 				int da = va[a].k - gp + (va[a].k < gp ? nk : 0);
 				int db = va[b].k - gp + (va[b].k < gp ? nk : 0);
 				uint64_t bit = UINT64_C(1) << w, alose = -(uint64_t)(db < da);
@@ -622,12 +630,12 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		const struct flit *f = &c->f[c->first];
 		struct packet *q = &n->pk[f->pkt];
 		int h = f->hop + 1;
-		if (n->ldim) /* the packet's ring state on tori */
+		if (n->link_ring_dim) /* the packet's ring state on tori */
 			q->dim = va[a].dim, q->crossed = va[a].crossed;
 		c->out_vc = w;
 		n->busy[l] |= UINT64_C(1) << w;
-		n->va_g[l * V + w] = k + 1 == nk ? 0 : k + 1;
-		n->va_a[g] = n->lout[l] * V + w + 1 == nov ? 0 : n->lout[l] * V + w + 1;
+		n->va_grant_ptr[l * V + w] = k + 1 == nk ? 0 : k + 1;
+		n->va_accept_ptr[g] = n->lout[l] * V + w + 1 == nov ? 0 : n->lout[l] * V + w + 1;
 		if (h >= q->decided) { /* an adaptive head's link is fixed now */
 			pk_route(n, f->pkt)[h] = l, q->decided = h + 1;
 			n->tie[x]++;
@@ -641,26 +649,26 @@ void flit_router_cycle(struct flit_net *n, int x,
 {
 	int first = n->port_first[x], np = n->port_first[x + 1] - first;
 	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
-	const uint64_t *m = &n->rmask[(size_t)x * (size_t)n->kw];
-	const int *kg = &n->kg[(size_t)first * (size_t)n->p.vcs];
+	const uint64_t *m = &n->ready_mask[(size_t)x * (size_t)n->mask_words];
+	const int *kg = &n->local_vc_index[(size_t)first * (size_t)n->p.vcs];
 	int nva = 0;
-	n->nrk = 0;
-	for (int w = 0; w < n->kw; w++) /* the VCs whose front flit may leave now */
+	n->nreqs = 0;
+	for (int w = 0; w < n->mask_words; w++) /* the VCs whose front flit may leave now */
 		for (uint64_t b = m[w]; b; b &= b - 1) {
 			int k = (w << 6) + __builtin_ctzll(b);
 			size_t g = (size_t)kg[k];
 			int r = request(n, x, g);
 			if (r >= 0) {
-				n->rj[n->nrk] = r;
-				n->rk[n->nrk++] = k;
+				n->req_outs[n->nreqs] = r;
+				n->req_vcs[n->nreqs++] = k;
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
 				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va[nva++];
 				int lo = 0, nv = n->p.vcs;
 				a->k = k, a->l = c->pick, a->g = (int)g;
-				a->s = n->va_a[g] - n->lout[a->l] * n->p.vcs;
-				if (n->ldim) /* VC classes on tori, and the ring state taking one
-				                gives */
+				a->s = n->va_accept_ptr[g] - n->lout[a->l] * n->p.vcs;
+				if (n->link_ring_dim) /* VC classes on tori, and the ring state
+				                taking one gives */
 					vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv,
 					         &a->dim, &a->crossed);
 				a->free =
@@ -670,6 +678,6 @@ void flit_router_cycle(struct flit_net *n, int x,
 		}
 	if (nva) /* before switch allocation frees VCs: they are free from next cycle */
 		va_islip(n, x, nva);
-	if (n->nrk)
+	if (n->nreqs)
 		allocate(n, x, np, nout, done, ctx);
 }
