@@ -5,7 +5,7 @@
 #include "gen.h"
 #include "trace_values.h"
 
-const struct cmn_param_def gen_no_params[] = {{NULL}};
+const struct cmn_param_def trace_gen_no_params[] = {{NULL}};
 
 static void add(struct gen *g, int r, struct trace_action a, const double *v, int n)
 {
@@ -18,7 +18,7 @@ static void add(struct gen *g, int r, struct trace_action a, const double *v, in
 		g->failed = 1;
 }
 
-void g_timed(struct gen *g, int r, int on)
+void trace_gen_timed(struct gen *g, int r, int on)
 {
 	if (g->timed && g->timed[r] == (on ? 0 : 1))
 		g->timed[r]++;
@@ -26,17 +26,17 @@ void g_timed(struct gen *g, int r, int on)
 		g->mark(g->sink_ctx, r, on);
 }
 
-void g_init(struct gen *g, int r)
+void trace_gen_init(struct gen *g, int r)
 {
 	add(g, r, (struct trace_action){.op = TR_INIT, .peer = -1}, NULL, 0);
 }
 
-void g_finalize(struct gen *g, int r)
+void trace_gen_finalize(struct gen *g, int r)
 {
 	add(g, r, (struct trace_action){.op = TR_FINALIZE, .peer = -1}, NULL, 0);
 }
 
-void g_compute(struct gen *g, int r, double flops)
+void trace_gen_compute(struct gen *g, int r, double flops)
 {
 	if (flops * g->flop_scale > 0)
 		add(g, r,
@@ -50,49 +50,49 @@ static void p2p(struct gen *g, int op, int r, int peer, int tag, double bytes)
 	    NULL, 0);
 }
 
-void g_send(struct gen *g, int r, int peer, int tag, double bytes)
+void trace_gen_send(struct gen *g, int r, int peer, int tag, double bytes)
 {
 	p2p(g, TR_SEND, r, peer, tag, bytes);
 }
 
-void g_isend(struct gen *g, int r, int peer, int tag, double bytes)
+void trace_gen_isend(struct gen *g, int r, int peer, int tag, double bytes)
 {
 	p2p(g, TR_ISEND, r, peer, tag, bytes);
 }
 
-void g_recv(struct gen *g, int r, int peer, int tag, double bytes)
+void trace_gen_recv(struct gen *g, int r, int peer, int tag, double bytes)
 {
 	p2p(g, TR_RECV, r, peer, tag, bytes);
 }
 
-void g_irecv(struct gen *g, int r, int peer, int tag, double bytes)
+void trace_gen_irecv(struct gen *g, int r, int peer, int tag, double bytes)
 {
 	p2p(g, TR_IRECV, r, peer, tag, bytes);
 }
 
-void g_wait(struct gen *g, int r, int src, int dst, int tag)
+void trace_gen_wait(struct gen *g, int r, int src, int dst, int tag)
 {
 	add(g, r, (struct trace_action){.op = TR_WAIT, .peer = src, .aux = dst, .tag = tag}, NULL,
 	    0);
 }
 
-void g_waitall(struct gen *g, int r)
+void trace_gen_waitall(struct gen *g, int r)
 {
 	add(g, r, (struct trace_action){.op = TR_WAITALL, .peer = -1}, NULL, 0);
 }
 
-void g_barrier(struct gen *g, int r)
+void trace_gen_barrier(struct gen *g, int r)
 {
 	add(g, r, (struct trace_action){.op = TR_BARRIER, .peer = -1}, NULL, 0);
 }
 
-void g_bcast(struct gen *g, int r, double bytes, int root)
+void trace_gen_bcast(struct gen *g, int r, double bytes, int root)
 {
 	add(g, r, (struct trace_action){.op = TR_BCAST, .peer = root, .a = bytes, .nopt = 1}, NULL,
 	    0);
 }
 
-void g_reduce(struct gen *g, int r, double bytes, double flops, int root)
+void trace_gen_reduce(struct gen *g, int r, double bytes, double flops, int root)
 {
 	add(g, r,
 	    (struct trace_action){
@@ -100,7 +100,7 @@ void g_reduce(struct gen *g, int r, double bytes, double flops, int root)
 	    NULL, 0);
 }
 
-void g_allreduce(struct gen *g, int r, double bytes, double flops)
+void trace_gen_allreduce(struct gen *g, int r, double bytes, double flops)
 {
 	add(g, r,
 	    (struct trace_action){
@@ -108,13 +108,13 @@ void g_allreduce(struct gen *g, int r, double bytes, double flops)
 	    NULL, 0);
 }
 
-void g_alltoall(struct gen *g, int r, double bytes)
+void trace_gen_alltoall(struct gen *g, int r, double bytes)
 {
 	add(g, r, (struct trace_action){.op = TR_ALLTOALL, .peer = -1, .a = bytes, .b = bytes},
 	    NULL, 0);
 }
 
-void g_alltoallv(struct gen *g, int r, const double *send, const double *recv)
+void trace_gen_alltoallv(struct gen *g, int r, const double *send, const double *recv)
 {
 	int n = g->ranks;
 	double sb = 0, rb = 0, *v = malloc(2 * (size_t)n * sizeof *v);
@@ -133,13 +133,13 @@ void g_alltoallv(struct gen *g, int r, const double *send, const double *recv)
 	free(v);
 }
 
-int gen_class_index(char cls)
+int trace_gen_class_index(char cls)
 {
 	const char *p = strchr("SWABCD", cls);
 	return cls && p ? (int)(p - "SWABCD") : -1;
 }
 
-int gen_ilog2(int v)
+int trace_gen_ilog2(int v)
 {
 	int l = 0;
 	while (v >>= 1)
@@ -147,7 +147,7 @@ int gen_ilog2(int v)
 	return l;
 }
 
-int gen_is_pow2(int v)
+int trace_gen_is_pow2(int v)
 {
 	return v > 0 && (v & (v - 1)) == 0;
 }
@@ -160,7 +160,7 @@ static const struct trace_gen_ops *generator(const char *kernel, char cls, int r
 	    cmn_registry_find((const void *const *)trace_gen_registry, kernel, "kernel", e);
 	if (!ops)
 		return NULL;
-	if (gen_class_index(cls) < 0)
+	if (trace_gen_class_index(cls) < 0)
 		cmn_err_set(e, CMN_EUSAGE, "%s: class '%c' is not one of S W A B C D", kernel,
 		            cls ? cls : '?');
 	else if (ranks < 1 || ranks > 65536)

@@ -12,7 +12,7 @@
  * (counts: the n counts of a v-collective, else NULL). */
 typedef void (*trace_gen_sink_fn)(void *ctx, int r, const struct trace_action *a,
                                   const double *counts, int n);
-/* Receives rank r's timed-iteration marks (g_timed's on), in the rank's
+/* Receives rank r's timed-iteration marks (trace_gen_timed's on), in the rank's
  * order among its actions. */
 typedef void (*trace_gen_mark_fn)(void *ctx, int r, int on);
 
@@ -54,7 +54,7 @@ struct trace_gen_ops {
 	 * NPB kernel runs on (else the generalized pattern README describes). */
 	int (*generate)(struct gen *g, int *exact, struct cmn_err *e);
 	/* 1: for every rank, a run of k >= 2 iterations is the run of k - 1
-	 * with one more timed iteration (g_timed on, its actions, g_timed off)
+	 * with one more timed iteration (trace_gen_timed on, its actions, trace_gen_timed off)
 	 * right after the end of its last one: nothing else depends on k (lu's
 	 * last iteration differs: 0). A consumer of the difference of two runs
 	 * may then generate the longer one only. */
@@ -62,7 +62,7 @@ struct trace_gen_ops {
 };
 
 extern const struct trace_gen_ops *const trace_gen_registry[];
-extern const struct cmn_param_def gen_no_params[];
+extern const struct cmn_param_def trace_gen_no_params[];
 
 /* Generates kernel name (class, ranks, iterations, flop scale) into *out,
  * validated by trace_check; exact as above. */
@@ -86,7 +86,7 @@ int trace_gen_same_iterations(const char *kernel);
  * trace_generate_one keeps only the first one (with init and finalize):
  * the setup, the warm-up and the verification go. Every generator marks
  * its timed iterations; elsewhere a no-op. */
-void g_timed(struct gen *g, int r, int on);
+void trace_gen_timed(struct gen *g, int r, int on);
 
 /* One timed iteration of kernel name alone (init, the iteration's actions,
  * finalize: no setup, warm-up or verification), every rank starting it
@@ -97,26 +97,26 @@ int trace_generate_one(const char *kernel, char cls, int ranks, double flop_scal
                        struct trace **out, int *exact, struct cmn_err *e);
 
 /* Emitters for rank r. */
-void g_init(struct gen *g, int r);
-void g_finalize(struct gen *g, int r);
-void g_compute(struct gen *g, int r, double flops);
-void g_send(struct gen *g, int r, int peer, int tag, double bytes);
-void g_isend(struct gen *g, int r, int peer, int tag, double bytes);
-void g_recv(struct gen *g, int r, int peer, int tag, double bytes);
-void g_irecv(struct gen *g, int r, int peer, int tag, double bytes);
-void g_wait(struct gen *g, int r, int src, int dst, int tag);
-void g_waitall(struct gen *g, int r);
-void g_barrier(struct gen *g, int r);
-void g_bcast(struct gen *g, int r, double bytes, int root);
-void g_reduce(struct gen *g, int r, double bytes, double flops, int root);
-void g_allreduce(struct gen *g, int r, double bytes, double flops);
-void g_alltoall(struct gen *g, int r, double bytes);
+void trace_gen_init(struct gen *g, int r);
+void trace_gen_finalize(struct gen *g, int r);
+void trace_gen_compute(struct gen *g, int r, double flops);
+void trace_gen_send(struct gen *g, int r, int peer, int tag, double bytes);
+void trace_gen_isend(struct gen *g, int r, int peer, int tag, double bytes);
+void trace_gen_recv(struct gen *g, int r, int peer, int tag, double bytes);
+void trace_gen_irecv(struct gen *g, int r, int peer, int tag, double bytes);
+void trace_gen_wait(struct gen *g, int r, int src, int dst, int tag);
+void trace_gen_waitall(struct gen *g, int r);
+void trace_gen_barrier(struct gen *g, int r);
+void trace_gen_bcast(struct gen *g, int r, double bytes, int root);
+void trace_gen_reduce(struct gen *g, int r, double bytes, double flops, int root);
+void trace_gen_allreduce(struct gen *g, int r, double bytes, double flops);
+void trace_gen_alltoall(struct gen *g, int r, double bytes);
 /* counts: g->ranks send bytes then g->ranks recv bytes */
-void g_alltoallv(struct gen *g, int r, const double *send, const double *recv);
+void trace_gen_alltoallv(struct gen *g, int r, const double *send, const double *recv);
 
 /* Problem-class helpers: the index of cls in "SWABCD" (or -1). */
-int gen_class_index(char cls);
-int gen_ilog2(int v); /* floor(log2 v) */
-int gen_is_pow2(int v);
+int trace_gen_class_index(char cls);
+int trace_gen_ilog2(int v); /* floor(log2 v) */
+int trace_gen_is_pow2(int v);
 
 #endif

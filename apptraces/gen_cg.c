@@ -50,9 +50,9 @@ static void partners(const struct cg *c, int r, int i, int *to, int *from)
 
 static void exchange(struct gen *g, int r, int to, int from, int tag, double bytes)
 {
-	g_irecv(g, r, from, tag, bytes);
-	g_send(g, r, to, tag, bytes);
-	g_wait(g, r, from, r, tag);
+	trace_gen_irecv(g, r, from, tag, bytes);
+	trace_gen_send(g, r, to, tag, bytes);
+	trace_gen_wait(g, r, from, r, tag);
 }
 
 static void dot(struct gen *g, const struct cg *c, int r, double bytes)
@@ -66,7 +66,7 @@ static void dot(struct gen *g, const struct cg *c, int r, double bytes)
 
 static void matvec(struct gen *g, const struct cg *c, int r, double flops)
 {
-	g_compute(g, r, flops);
+	trace_gen_compute(g, r, flops);
 	for (int i = c->l2; i >= 1; i--) { /* the row sum */
 		int to, from;
 		partners(c, r, i, &to, &from);
@@ -86,8 +86,8 @@ static struct cg grid(int np)
 			c.nprows = n;
 	c.npcols = np / c.nprows;
 	c.m = c.npcols / c.nprows;
-	c.pow2 = gen_is_pow2(c.npcols);
-	c.l2 = c.npcols > 1 ? gen_ilog2(c.npcols - 1) + 1 : 0; /* ceil(log2 npcols) */
+	c.pow2 = trace_gen_is_pow2(c.npcols);
+	c.l2 = c.npcols > 1 ? trace_gen_ilog2(c.npcols - 1) + 1 : 0; /* ceil(log2 npcols) */
 	return c;
 }
 
@@ -102,23 +102,23 @@ static double cg_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 static int cg_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	(void)e;
-	int k = gen_class_index(g->cls), np = g->ranks,
+	int k = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : niters[k];
 	struct cg c = grid(np);
 	c.rowlen = round(nas[k] / c.nprows);
 	c.trlen = round(nas[k] / c.npcols);
-	*exact = gen_is_pow2(np) && (c.m == 1 || c.m == 2);
+	*exact = trace_gen_is_pow2(np) && (c.m == 1 || c.m == 2);
 	double z = nonzers[k],
 	       per_outer = 2 * nas[k] * (3 + z * (z + 1) + 25 * (5 + z * (z + 1)) + 3) / np,
 	       step = per_outer / 26;
 	for (int r = 0; r < np; r++) {
-		g_init(g, r);
-		g_compute(g, r, per_outer);
-		g_bcast(g, r, 4, 0);
+		trace_gen_init(g, r);
+		trace_gen_compute(g, r, per_outer);
+		trace_gen_bcast(g, r, 4, 0);
 		for (int it = 0; it <= iters; it++) {
 			if (it == 1)
-				g_barrier(g, r);
-			g_timed(g, r, it >= 1); /* iteration 0 is NPB's untimed one */
+				trace_gen_barrier(g, r);
+			trace_gen_timed(g, r, it >= 1); /* iteration 0 is NPB's untimed one */
 			dot(g, &c, r, 8);
 			for (int s = 0; s < 25; s++) {
 				matvec(g, &c, r, step);
@@ -128,17 +128,17 @@ static int cg_generate(struct gen *g, int *exact, struct cmn_err *e)
 			matvec(g, &c, r, step);
 			dot(g, &c, r, 8);
 			dot(g, &c, r, 16); /* the two norms of the outer iteration */
-			g_timed(g, r, 0);
+			trace_gen_timed(g, r, 0);
 		}
-		g_reduce(g, r, 8, 0, 0);
-		g_finalize(g, r);
+		trace_gen_reduce(g, r, 8, 0, 0);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }
 
 const struct trace_gen_ops trace_gen_cg_ops = {
     .base = {"cg", "conjugate gradient on a 2-D process grid: row sums, transposes, dots",
-             gen_no_params},
+             trace_gen_no_params},
     .generate = cg_generate,
     .pairs = cg_pairs,
     .same_iterations = 1,

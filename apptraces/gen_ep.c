@@ -15,26 +15,26 @@ static int ep_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	static const int m_of_class[] = {24, 25, 28, 30, 32, 36};
 	(void)e;
-	int m = m_of_class[gen_class_index(g->cls)], n = g->ranks;
+	int m = m_of_class[trace_gen_class_index(g->cls)], n = g->ranks;
 	double numbers = ldexp(1.0, m + 1), nb = ldexp(1.0, m - 16); /* batches of 2^16 pairs */
 	int iters = g->iterations ? g->iterations : 1;
 	*exact = 1;
 	for (int r = 0; r < n; r++) {
 		double mine = floor(nb / n) + (r < fmod(nb, n) ? 1 : 0);
-		g_init(g, r);
-		g_compute(g, r, 3e5);
-		g_bcast(g, r, 4, 0);
-		g_barrier(g, r);
+		trace_gen_init(g, r);
+		trace_gen_compute(g, r, 3e5);
+		trace_gen_bcast(g, r, 4, 0);
+		trace_gen_barrier(g, r);
 		for (int it = 0; it < iters; it++) {
-			g_timed(g, r, 1);
-			g_compute(g, r, 6.5 * numbers * mine / nb);
-			g_allreduce(g, r, 8, 0);
-			g_allreduce(g, r, 8, 0);
-			g_allreduce(g, r, 80, 0);
-			g_allreduce(g, r, 8, 0);
-			g_timed(g, r, 0);
+			trace_gen_timed(g, r, 1);
+			trace_gen_compute(g, r, 6.5 * numbers * mine / nb);
+			trace_gen_allreduce(g, r, 8, 0);
+			trace_gen_allreduce(g, r, 8, 0);
+			trace_gen_allreduce(g, r, 80, 0);
+			trace_gen_allreduce(g, r, 8, 0);
+			trace_gen_timed(g, r, 0);
 		}
-		g_finalize(g, r);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }
@@ -48,7 +48,8 @@ static double ep_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 }
 
 const struct trace_gen_ops trace_gen_ep_ops = {
-    .base = {"ep", "embarrassingly parallel: Gaussian pairs, four small allreduces", gen_no_params},
+    .base = {"ep", "embarrassingly parallel: Gaussian pairs, four small allreduces",
+             trace_gen_no_params},
     .generate = ep_generate,
     .pairs = ep_pairs,
     .same_iterations = 1,

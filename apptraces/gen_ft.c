@@ -37,32 +37,32 @@ static void group_exchange(struct gen *g, int r, int base, int stride, int size,
 	for (int i = 0; i < size; i++) {
 		int p = base + i * stride;
 		if (p != r)
-			g_irecv(g, r, p, tag, bytes);
+			trace_gen_irecv(g, r, p, tag, bytes);
 	}
 	for (int i = 0; i < size; i++) {
 		int p = base + i * stride;
 		if (p != r)
-			g_isend(g, r, p, tag, bytes);
+			trace_gen_isend(g, r, p, tag, bytes);
 	}
-	g_waitall(g, r);
+	trace_gen_waitall(g, r);
 }
 
 static void fft(struct gen *g, const struct ft *f, int r, double flops)
 {
 	if (f->np1 == 1) {
-		g_compute(g, r, flops / 2);
-		g_alltoall(g, r, 16 * round(f->ntotal / ((double)f->np * f->np)));
-		g_compute(g, r, flops / 2);
+		trace_gen_compute(g, r, flops / 2);
+		trace_gen_alltoall(g, r, 16 * round(f->ntotal / ((double)f->np * f->np)));
+		trace_gen_compute(g, r, flops / 2);
 		return;
 	}
 	int row = r / f->np2, col = r % f->np2;
-	g_compute(g, r, flops / 3); /* transpose within the row, then the column */
+	trace_gen_compute(g, r, flops / 3); /* transpose within the row, then the column */
 	group_exchange(g, r, row * f->np2, 1, f->np2,
 	               16 * round(f->ntotal / ((double)f->np * f->np2)), 1);
-	g_compute(g, r, flops / 3);
+	trace_gen_compute(g, r, flops / 3);
 	group_exchange(g, r, col, f->np2, f->np1, 16 * round(f->ntotal / ((double)f->np * f->np1)),
 	               2);
-	g_compute(g, r, flops / 3);
+	trace_gen_compute(g, r, flops / 3);
 }
 
 /* The layout of np ranks in class index c. */
@@ -82,7 +82,7 @@ static struct ft layout(int c, int np)
  * the checksum's reduce to rank 0. */
 static double ft_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 {
-	struct ft f = layout(gen_class_index(cls), ranks);
+	struct ft f = layout(trace_gen_class_index(cls), ranks);
 	double n = ranks;
 	if (f.np1 == 1) {
 		*sets = (struct trace_gen_sets){1, {{1, ranks}, {0, 0}}};
@@ -95,35 +95,35 @@ static double ft_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 static int ft_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	(void)e;
-	int c = gen_class_index(g->cls), np = g->ranks,
+	int c = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : niters[c];
 	struct ft f = layout(c, np);
-	*exact = gen_is_pow2(np) && f.np1 == 1;
+	*exact = trace_gen_is_pow2(np) && f.np1 == 1;
 	double lnN = log(f.ntotal), setup = f.ntotal * (14.8157 + 7.19641 * lnN) / np,
 	       per_iter = f.ntotal * (5.23518 + 7.21113 * lnN) / np;
 	for (int r = 0; r < np; r++) {
-		g_init(g, r);
-		g_compute(g, r, setup / 4);
+		trace_gen_init(g, r);
+		trace_gen_compute(g, r, setup / 4);
 		for (int i = 0; i < 4; i++)
-			g_bcast(g, r, 4, 0);
-		g_bcast(g, r, 4, 0);
+			trace_gen_bcast(g, r, 4, 0);
+		trace_gen_bcast(g, r, 4, 0);
 		fft(g, &f, r, setup / 4); /* warm-up */
-		g_barrier(g, r);
+		trace_gen_barrier(g, r);
 		fft(g, &f, r, setup / 2);
 		for (int it = 0; it < iters; it++) {
-			g_timed(g, r, 1);
+			trace_gen_timed(g, r, 1);
 			fft(g, &f, r, per_iter);
-			g_reduce(g, r, 16, 0, 0);
-			g_timed(g, r, 0);
+			trace_gen_reduce(g, r, 16, 0, 0);
+			trace_gen_timed(g, r, 0);
 		}
-		g_finalize(g, r);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }
 
 const struct trace_gen_ops trace_gen_ft_ops = {
     .base = {"ft", "3-D FFT: all-to-all transposes, a checksum reduce per iteration",
-             gen_no_params},
+             trace_gen_no_params},
     .generate = ft_generate,
     .pairs = ft_pairs,
     .same_iterations = 1,

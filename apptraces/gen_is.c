@@ -21,13 +21,14 @@ static const int keys_log2[6] = {16, 20, 23, 25, 27, 31};
 
 static int is_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	int c = gen_class_index(g->cls), np = g->ranks, iters = g->iterations ? g->iterations : 10;
+	int c = trace_gen_class_index(g->cls), np = g->ranks,
+	    iters = g->iterations ? g->iterations : 10;
 	double keys = ldexp(1.0, keys_log2[c]), buckets = ldexp(1.0, c == 0 ? 9 : 10);
 	double *send = malloc(2 * (size_t)np * sizeof *send);
 	if (!send)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	double *recv = send + np;
-	*exact = gen_is_pow2(np);
+	*exact = trace_gen_is_pow2(np);
 	double per_rank = floor(keys / np), share = floor(per_rank / np),
 	       extra = per_rank - share * np;
 	for (int r = 0; r < np; r++) {
@@ -35,27 +36,27 @@ static int is_generate(struct gen *g, int *exact, struct cmn_err *e)
 			send[j] = 4 * (share + (j < extra ? 1 : 0));
 			recv[j] = 4 * (share + (r < extra ? 1 : 0));
 		}
-		g_init(g, r);
-		g_compute(g, r, 4 * per_rank);
-		g_bcast(g, r, 4, 0);
+		trace_gen_init(g, r);
+		trace_gen_compute(g, r, 4 * per_rank);
+		trace_gen_bcast(g, r, 4, 0);
 		for (int it = 0; it <= iters; it++) {
-			g_timed(g, r, it >= 1); /* iteration 0 is NPB's untimed one */
-			g_compute(g, r, 3 * per_rank);
-			g_allreduce(g, r, 4 * (buckets + 5), buckets + 5);
-			g_alltoall(g, r, 4);
-			g_alltoallv(g, r, send, recv);
-			g_compute(g, r, 3 * per_rank);
-			g_timed(g, r, 0);
+			trace_gen_timed(g, r, it >= 1); /* iteration 0 is NPB's untimed one */
+			trace_gen_compute(g, r, 3 * per_rank);
+			trace_gen_allreduce(g, r, 4 * (buckets + 5), buckets + 5);
+			trace_gen_alltoall(g, r, 4);
+			trace_gen_alltoallv(g, r, send, recv);
+			trace_gen_compute(g, r, 3 * per_rank);
+			trace_gen_timed(g, r, 0);
 		}
-		g_reduce(g, r, 8, 0, 0);
+		trace_gen_reduce(g, r, 8, 0, 0);
 		if (r > 0)
-			g_irecv(g, r, r - 1, 1000, 4);
+			trace_gen_irecv(g, r, r - 1, 1000, 4);
 		if (r < np - 1)
-			g_send(g, r, r + 1, 1000, 4);
+			trace_gen_send(g, r, r + 1, 1000, 4);
 		if (r > 0)
-			g_wait(g, r, r - 1, r, 1000);
-		g_reduce(g, r, 4, 0, 0);
-		g_finalize(g, r);
+			trace_gen_wait(g, r, r - 1, r, 1000);
+		trace_gen_reduce(g, r, 4, 0, 0);
+		trace_gen_finalize(g, r);
 	}
 	free(send);
 	return 0;
@@ -70,7 +71,8 @@ static double is_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 }
 
 const struct trace_gen_ops trace_gen_is_ops = {
-    .base = {"is", "integer sort: bucket allreduce, all-to-all(v) of the keys", gen_no_params},
+    .base = {"is", "integer sort: bucket allreduce, all-to-all(v) of the keys",
+             trace_gen_no_params},
     .generate = is_generate,
     .pairs = is_pairs,
     .same_iterations = 1,

@@ -64,14 +64,14 @@ static void plane(struct gen *g, int r, int up_ns, int up_we, int down_ns, int d
                   int t_we, double ns, double we, double flops)
 {
 	if (up_ns >= 0)
-		g_recv(g, r, up_ns, t_ns, ns);
+		trace_gen_recv(g, r, up_ns, t_ns, ns);
 	if (up_we >= 0)
-		g_recv(g, r, up_we, t_we, we);
-	g_compute(g, r, flops);
+		trace_gen_recv(g, r, up_we, t_we, we);
+	trace_gen_compute(g, r, flops);
 	if (down_ns >= 0)
-		g_send(g, r, down_ns, t_ns, ns);
+		trace_gen_send(g, r, down_ns, t_ns, ns);
 	if (down_we >= 0)
-		g_send(g, r, down_we, t_we, we);
+		trace_gen_send(g, r, down_we, t_we, we);
 }
 
 static void sweeps(struct gen *g, const struct lu *l, int r)
@@ -88,17 +88,17 @@ static void sweeps(struct gen *g, const struct lu *l, int r)
 static void half(struct gen *g, int r, int to, int from, int t, double bytes)
 {
 	if (from >= 0)
-		g_irecv(g, r, from, t, bytes);
+		trace_gen_irecv(g, r, from, t, bytes);
 	if (to >= 0)
-		g_send(g, r, to, t, bytes);
+		trace_gen_send(g, r, to, t, bytes);
 	if (from >= 0)
-		g_wait(g, r, from, r, t);
+		trace_gen_wait(g, r, from, r, t);
 }
 
 static void exchange3(struct gen *g, const struct lu *l, int r)
 {
 	struct nb b = neighbours(l, r);
-	g_compute(g, r, 0.2 * l->flops);
+	trace_gen_compute(g, r, 0.2 * l->flops);
 	double ns = 8 * 5 * 2 * b.nyl * l->n, we = 8 * 5 * 2 * b.nxl * l->n;
 	half(g, r, b.south, b.north, 2, ns);
 	half(g, r, b.north, b.south, 1, ns);
@@ -111,21 +111,21 @@ static void pintgr_phase(struct gen *g, int r, const struct nb *b, double west, 
 {
 	if (west > 0) {
 		if (b->west >= 0)
-			g_send(g, r, b->west, 3, west);
+			trace_gen_send(g, r, b->west, 3, west);
 		if (b->east >= 0) {
-			g_irecv(g, r, b->east, 3, west);
-			g_wait(g, r, b->east, r, 3);
+			trace_gen_irecv(g, r, b->east, 3, west);
+			trace_gen_wait(g, r, b->east, r, 3);
 		}
 	}
 	if (north > 0) {
 		if (b->north >= 0)
-			g_send(g, r, b->north, 1, north);
+			trace_gen_send(g, r, b->north, 1, north);
 		if (b->south >= 0) {
-			g_irecv(g, r, b->south, 1, north);
-			g_wait(g, r, b->south, r, 1);
+			trace_gen_irecv(g, r, b->south, 1, north);
+			trace_gen_wait(g, r, b->south, r, 1);
 		}
 	}
-	g_allreduce(g, r, 8, 1);
+	trace_gen_allreduce(g, r, 8, 1);
 }
 
 /* The four grid neighbours, and the last iteration's allreduces. */
@@ -138,7 +138,7 @@ static double lu_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 
 static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	int c = gen_class_index(g->cls), np = g->ranks,
+	int c = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : itmaxs[c];
 	struct lu l = {1, np, sizes[c], 0};
 	for (int x = 1; x * x <= np; x++)
@@ -155,46 +155,46 @@ static int lu_generate(struct gen *g, int *exact, struct cmn_err *e)
 		    g->cls, np, np, l.xdim, l.ydim, l.n, l.n);
 	double n = l.n;
 	l.flops = (1984.77 * n * n * n - 10923.3 * n * n + 27770.9 * n - 144010) / np;
-	*exact = gen_is_pow2(np) && l.xdim == 1 << (gen_ilog2(np) / 2);
+	*exact = trace_gen_is_pow2(np) && l.xdim == 1 << (trace_gen_ilog2(np) / 2);
 	for (int r = 0; r < np; r++) {
 		struct nb b = neighbours(&l, r);
-		g_init(g, r);
+		trace_gen_init(g, r);
 		static const double bc[10] = {4, 4, 4, 8, 8, 40, 4, 4, 4, 4};
 		for (int i = 0; i < 10; i++)
-			g_bcast(g, r, bc[i], 0);
+			trace_gen_bcast(g, r, bc[i], 0);
 		exchange3(g, &l, r);
 		exchange3(g, &l, r);
-		g_allreduce(g, r, 40, 5);
-		g_barrier(g, r);
+		trace_gen_allreduce(g, r, 40, 5);
+		trace_gen_barrier(g, r);
 		sweeps(g, &l, r); /* the warm-up ssor(1) */
 		exchange3(g, &l, r);
-		g_allreduce(g, r, 8, 0);
+		trace_gen_allreduce(g, r, 8, 0);
 		exchange3(g, &l, r);
-		g_allreduce(g, r, 40, 5);
-		g_barrier(g, r);
+		trace_gen_allreduce(g, r, 40, 5);
+		trace_gen_barrier(g, r);
 		for (int it = 1; it <= iters; it++) {
-			g_timed(g, r, 1);
+			trace_gen_timed(g, r, 1);
 			sweeps(g, &l, r);
 			if (it == iters)
-				g_allreduce(g, r, 40, 5);
+				trace_gen_allreduce(g, r, 40, 5);
 			exchange3(g, &l, r);
 			if (it == iters)
-				g_allreduce(g, r, 40, 5);
-			g_timed(g, r, 0);
+				trace_gen_allreduce(g, r, 40, 5);
+			trace_gen_timed(g, r, 0);
 		}
-		g_allreduce(g, r, 8, 0);
-		g_allreduce(g, r, 40, 5);
+		trace_gen_allreduce(g, r, 8, 0);
+		trace_gen_allreduce(g, r, 40, 5);
 		pintgr_phase(g, r, &b, 8 * 2 * b.nxl, 8 * 2 * (b.nyl + 2));
 		int row = r % l.xdim, col = r / l.xdim; /* the faces of the integration box */
 		pintgr_phase(g, r, &b, 0, col == 0 || col == l.ydim - 1 ? 8 * l.n : 0);
 		pintgr_phase(g, r, &b, row == 0 || row == l.xdim - 1 ? 8 * l.n : 0, 0);
-		g_finalize(g, r);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }
 
 const struct trace_gen_ops trace_gen_lu_ops = {
-    .base = {"lu", "SSOR: pipelined 2-D wavefront sweeps and halo exchanges", gen_no_params},
+    .base = {"lu", "SSOR: pipelined 2-D wavefront sweeps and halo exchanges", trace_gen_no_params},
     .generate = lu_generate,
     .pairs = lu_pairs,
 };

@@ -64,7 +64,7 @@ static void mg_rank_setup(const struct mg *m, int r, struct mg_rank *v)
 		for (int a = 0; a < 3; a++)
 			v->give[a][k] = v->take[a][k] = 0;
 	}
-	int pow2 = gen_is_pow2(m->p[0] * m->p[1] * m->p[2]);
+	int pow2 = trace_gen_is_pow2(m->p[0] * m->p[1] * m->p[2]);
 	for (int k = m->lt; k >= 1; k--) {
 		int ng = 1 << k;
 		for (int a = 0; a < 3; a++) {
@@ -103,18 +103,18 @@ static void mg_rank_setup(const struct mg *m, int r, struct mg_rank *v)
 static void comm3(struct gen *g, const struct mg *m, const struct mg_rank *v, int r, int k)
 {
 	double m1 = v->m[0][k], m2 = v->m[1][k], m3 = v->m[2][k];
-	g_compute(g, r, 17 * m1 * m2 * m3);
+	trace_gen_compute(g, r, 17 * m1 * m2 * m3);
 	if (v->dead[k])
 		return;
 	double face[3] = {m2 * m3, (m1 + 2) * m3, (m1 + 2) * (m2 + 2)};
 	for (int a = 0; a < 3; a++) {
 		int up = v->nbr[a][1][k], down = v->nbr[a][0][k], t = 1000 * (a + 1);
-		g_irecv(g, r, up, t + 100, 8 * m->nm2);
-		g_irecv(g, r, down, t + 300, 8 * m->nm2);
-		g_send(g, r, up, t + 300, 8 * face[a]);
-		g_send(g, r, down, t + 100, 8 * face[a]);
-		g_wait(g, r, up, r, t + 100);
-		g_wait(g, r, down, r, t + 300);
+		trace_gen_irecv(g, r, up, t + 100, 8 * m->nm2);
+		trace_gen_irecv(g, r, down, t + 300, 8 * m->nm2);
+		trace_gen_send(g, r, up, t + 300, 8 * face[a]);
+		trace_gen_send(g, r, down, t + 100, 8 * face[a]);
+		trace_gen_wait(g, r, up, r, t + 100);
+		trace_gen_wait(g, r, down, r, t + 300);
 	}
 }
 
@@ -125,14 +125,14 @@ static void comm3_ex(struct gen *g, const struct mg *m, const struct mg_rank *v,
 		int up = v->nbr[a][1][k], down = v->nbr[a][0][k], t = 1000 * (a + 1);
 		double layer = n[0] * n[1] * n[2] / n[a];
 		if (v->take[a][k]) {
-			g_irecv(g, r, up, t + 100, 8 * m->nm2);
-			g_irecv(g, r, down, t + 300, 8 * m->nm2);
-			g_wait(g, r, up, r, t + 100);
-			g_wait(g, r, down, r, t + 300);
+			trace_gen_irecv(g, r, up, t + 100, 8 * m->nm2);
+			trace_gen_irecv(g, r, down, t + 300, 8 * m->nm2);
+			trace_gen_wait(g, r, up, r, t + 100);
+			trace_gen_wait(g, r, down, r, t + 300);
 		}
 		if (v->give[a][k]) {
-			g_send(g, r, up, t + 300, 8 * 2 * layer);
-			g_send(g, r, down, t + 100, 8 * layer);
+			trace_gen_send(g, r, up, t + 300, 8 * 2 * layer);
+			trace_gen_send(g, r, down, t + 100, 8 * layer);
 		}
 	}
 }
@@ -140,17 +140,17 @@ static void comm3_ex(struct gen *g, const struct mg *m, const struct mg_rank *v,
 static void zran3(struct gen *g, const struct mg *m, const struct mg_rank *v, int r)
 {
 	for (int i = 0; i < 20; i++) {
-		g_allreduce(g, r, 8, 1);
-		g_allreduce(g, r, 16, 4);
+		trace_gen_allreduce(g, r, 8, 1);
+		trace_gen_allreduce(g, r, 16, 4);
 	}
-	g_barrier(g, r);
+	trace_gen_barrier(g, r);
 	comm3(g, m, v, r, m->lt);
 }
 
 static void norm2u3(struct gen *g, int r)
 {
-	g_allreduce(g, r, 8, 1);
-	g_allreduce(g, r, 8, 1);
+	trace_gen_allreduce(g, r, 8, 1);
+	trace_gen_allreduce(g, r, 8, 1);
 }
 
 static void vcycle(struct gen *g, const struct mg *m, const struct mg_rank *v, int r)
@@ -184,7 +184,7 @@ static struct mg grid(int c, int np)
  * ranks of the axis; the norms' allreduces. */
 static double mg_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 {
-	struct mg m = grid(gen_class_index(cls), ranks);
+	struct mg m = grid(trace_gen_class_index(cls), ranks);
 	double per = 0;
 	for (int a = 0; a < 3; a++)
 		per += 2 * (m.p[a] - 1 < m.lt ? m.p[a] - 1 : m.lt);
@@ -194,10 +194,10 @@ static double mg_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 
 static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	int c = gen_class_index(g->cls), np = g->ranks,
+	int c = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : nits[c];
 	struct mg m = grid(c, np);
-	*exact = gen_is_pow2(np);
+	*exact = trace_gen_is_pow2(np);
 	/* buffers: nm2 = 2 nm^2 doubles, nm = 2 + the largest local side rounded
 	 * up to a power of two */
 	int big = 1;
@@ -212,38 +212,38 @@ static int mg_generate(struct gen *g, int *exact, struct cmn_err *e)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int r = 0; r < np; r++) {
 		mg_rank_setup(&m, r, v);
-		g_init(g, r);
-		g_barrier(g, r);
+		trace_gen_init(g, r);
+		trace_gen_barrier(g, r);
 		for (int i = 0; i < 5; i++)
-			g_bcast(g, r, 4, 0);
-		g_bcast(g, r, 32, 0);
-		g_bcast(g, r, 4, 0);
-		g_barrier(g, r);
+			trace_gen_bcast(g, r, 4, 0);
+		trace_gen_bcast(g, r, 32, 0);
+		trace_gen_bcast(g, r, 4, 0);
+		trace_gen_barrier(g, r);
 		zran3(g, &m, v, r);
 		norm2u3(g, r);
 		comm3(g, &m, v, r, m.lt); /* resid */
 		norm2u3(g, r);
 		vcycle(g, &m, v, r); /* warm-up */
-		g_barrier(g, r);
+		trace_gen_barrier(g, r);
 		zran3(g, &m, v, r);
-		g_barrier(g, r);
+		trace_gen_barrier(g, r);
 		comm3(g, &m, v, r, m.lt); /* resid */
 		norm2u3(g, r);
 		for (int it = 0; it < iters; it++) {
-			g_timed(g, r, 1);
+			trace_gen_timed(g, r, 1);
 			vcycle(g, &m, v, r);
-			g_timed(g, r, 0);
+			trace_gen_timed(g, r, 0);
 		}
 		norm2u3(g, r);
-		g_reduce(g, r, 8, 0, 0);
-		g_finalize(g, r);
+		trace_gen_reduce(g, r, 8, 0, 0);
+		trace_gen_finalize(g, r);
 	}
 	free(v);
 	return 0;
 }
 
 const struct trace_gen_ops trace_gen_mg_ops = {
-    .base = {"mg", "multigrid V-cycles: 3-D halo exchanges at every level", gen_no_params},
+    .base = {"mg", "multigrid V-cycles: 3-D halo exchanges at every level", trace_gen_no_params},
     .generate = mg_generate,
     .pairs = mg_pairs,
     .same_iterations = 1,

@@ -1,4 +1,4 @@
-/* The multi-partition skeleton of BT and SP (see gen_multipart.h). */
+/* The multi-partition skeleton of BT and SP (see trace_gen_multipart.h). */
 #include <math.h>
 
 #include "gen_multipart.h"
@@ -24,31 +24,31 @@ static void neighbours(const struct grid *gr, int r, int axis, int *pred, int *s
 static void copy_faces(struct gen *g, const struct grid *gr, int r)
 {
 	double bytes = 8 * (gr->c - 1) * 5 * 2 * gr->cs * gr->cs;
-	g_compute(g, r, 0.25 * gr->flops);
+	trace_gen_compute(g, r, 0.25 * gr->flops);
 	int pred[3], succ[3];
 	for (int a = 0; a < 3; a++)
 		neighbours(gr, r, a, &pred[a], &succ[a]);
 	for (int a = 0; a < 3; a++) {
-		g_irecv(g, r, pred[a], 3000 + 2000 * a, bytes);
-		g_irecv(g, r, succ[a], 2000 + 2000 * a, bytes);
+		trace_gen_irecv(g, r, pred[a], 3000 + 2000 * a, bytes);
+		trace_gen_irecv(g, r, succ[a], 2000 + 2000 * a, bytes);
 	}
 	for (int a = 0; a < 3; a++) {
-		g_isend(g, r, pred[a], 2000 + 2000 * a, bytes);
-		g_isend(g, r, succ[a], 3000 + 2000 * a, bytes);
+		trace_gen_isend(g, r, pred[a], 2000 + 2000 * a, bytes);
+		trace_gen_isend(g, r, succ[a], 3000 + 2000 * a, bytes);
 	}
-	g_waitall(g, r);
+	trace_gen_waitall(g, r);
 }
 
 static void step(struct gen *g, const struct multipart *mp, int r, int to, int from, int tag,
                  double send, double recv)
 {
-	g_isend(g, r, to, tag, send);
-	g_irecv(g, r, from, tag, recv);
+	trace_gen_isend(g, r, to, tag, send);
+	trace_gen_irecv(g, r, from, tag, recv);
 	if (mp->waitall) {
-		g_waitall(g, r);
+		trace_gen_waitall(g, r);
 	} else {
-		g_wait(g, r, r, to, tag);
-		g_wait(g, r, from, r, tag);
+		trace_gen_wait(g, r, r, to, tag);
+		trace_gen_wait(g, r, from, r, tag);
 	}
 }
 
@@ -79,15 +79,15 @@ static void solve(struct gen *g, const struct multipart *mp, const struct grid *
 	neighbours(gr, r, a, &pred, &succ);
 	double per = 0.25 * gr->flops / (2 * p);
 	for (int s = 0; s < p - 1; s++) {
-		g_compute(g, r, per);
+		trace_gen_compute(g, r, per);
 		step(g, mp, r, succ, pred, 3000 + 2000 * a + s, 8 * mp->fwd * face(mp, gr, r, a, s),
 		     8 * mp->fwd * face(mp, gr, r, a, s + 1));
 	}
-	g_compute(g, r, 2 * per);
+	trace_gen_compute(g, r, 2 * per);
 	for (int s = p - 1; s > 0; s--) {
 		step(g, mp, r, pred, succ, 2000 + 2000 * a + s, 8 * mp->bwd * face(mp, gr, r, a, s),
 		     8 * mp->bwd * face(mp, gr, r, a, s - 1));
-		g_compute(g, r, per);
+		trace_gen_compute(g, r, per);
 	}
 }
 
@@ -98,16 +98,16 @@ static void iteration(struct gen *g, const struct multipart *mp, const struct gr
 		solve(g, mp, gr, r, a);
 }
 
-double gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets)
+double trace_gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 {
 	(void)cls;
 	sets->n = 0;
 	return 6.0 * ranks;
 }
 
-int gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
+int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
 {
-	int k = gen_class_index(g->cls), np = g->ranks,
+	int k = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : mp->niters[k];
 	struct grid gr = {(int)floor(sqrt(np)), mp->sizes[k], 0, 0};
 	while ((gr.c + 1) * (gr.c + 1) <= np)
@@ -120,29 +120,29 @@ int gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
 	*exact = gr.c * gr.c == np;
 	for (int r = 0; r < np; r++) {
 		int active = r < gr.c * gr.c;
-		g_init(g, r);
+		trace_gen_init(g, r);
 		for (const double *b = mp->bcasts; *b > 0; b++)
-			g_bcast(g, r, *b, 0);
+			trace_gen_bcast(g, r, *b, 0);
 		if (active)
 			iteration(g, mp, &gr, r);
 		else
-			g_compute(g, r, gr.flops);
-		g_barrier(g, r);
+			trace_gen_compute(g, r, gr.flops);
+		trace_gen_barrier(g, r);
 		for (int it = 0; it < iters; it++) {
-			g_timed(g, r, 1);
+			trace_gen_timed(g, r, 1);
 			if (active)
 				iteration(g, mp, &gr, r);
 			else
-				g_compute(g, r, gr.flops);
-			g_timed(g, r, 0);
+				trace_gen_compute(g, r, gr.flops);
+			trace_gen_timed(g, r, 0);
 		}
-		g_allreduce(g, r, 40, 5);
+		trace_gen_allreduce(g, r, 40, 5);
 		if (active)
 			copy_faces(g, &gr, r);
-		g_allreduce(g, r, 40, 5);
-		g_reduce(g, r, 8, 0, 0);
-		g_barrier(g, r);
-		g_finalize(g, r);
+		trace_gen_allreduce(g, r, 40, 5);
+		trace_gen_reduce(g, r, 8, 0, 0);
+		trace_gen_barrier(g, r);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }

@@ -35,9 +35,9 @@ struct multipart {
 	double c3, c2, c1, c0;     /* NPB's op count per iteration: c3 n^3 + c2 n^2 + .. */
 };
 
-int gen_multipart(struct gen *g, const struct multipart *mp, int *exact);
+int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact);
 /* The trace_gen_ops pairs of both: a predecessor and a successor per
  * direction. */
-double gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets);
+double trace_gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets);
 
 #endif

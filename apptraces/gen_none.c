@@ -12,16 +12,16 @@ static int none_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
 	(void)e;
 	int iters = g->iterations ? g->iterations : 1;
-	double flops = 1e6 * pow(4, gen_class_index(g->cls));
+	double flops = 1e6 * pow(4, trace_gen_class_index(g->cls));
 	*exact = 1;
 	for (int r = 0; r < g->ranks; r++) {
-		g_init(g, r);
+		trace_gen_init(g, r);
 		for (int it = 0; it < iters; it++) {
-			g_timed(g, r, 1);
-			g_compute(g, r, flops);
-			g_timed(g, r, 0);
+			trace_gen_timed(g, r, 1);
+			trace_gen_compute(g, r, flops);
+			trace_gen_timed(g, r, 0);
 		}
-		g_finalize(g, r);
+		trace_gen_finalize(g, r);
 	}
 	return 0;
 }
@@ -34,7 +34,7 @@ static double none_pairs(char cls, int ranks, struct trace_gen_sets *sets)
 }
 
 const struct trace_gen_ops trace_gen_none_ops = {
-    .base = {"none", "control profile: compute only, no communication", gen_no_params},
+    .base = {"none", "control profile: compute only, no communication", trace_gen_no_params},
     .generate = none_generate,
     .pairs = none_pairs,
     .same_iterations = 1,

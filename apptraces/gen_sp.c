@@ -1,6 +1,6 @@
 /* SP (scalar pentadiagonal), NPB 3.x sp.f: n^3 (S 12, W 36, A 64, B 102,
  * C 162, D 408), niter = 100, 400, 400, 400, 400, 500; multi-partition
- * (gen_multipart.h) with forward messages of 22 doubles and backward ones
+ * (trace_gen_multipart.h) with forward messages of 22 doubles and backward ones
  * of 10 per point of a cell's face, cells on the global boundary one point
  * smaller per side (the boundary is not solved for), each step closed by a
  * waitall. Broadcasts: an int, a double, 3 ints, a LOGICAL. Op count per
@@ -25,13 +25,13 @@ static int sp_generate(struct gen *g, int *exact, struct cmn_err *e)
 	                                    .c2 = -4683.91,
 	                                    .c1 = 11484.5,
 	                                    .c0 = -19272.4};
-	return gen_multipart(g, &mp, exact);
+	return trace_gen_multipart(g, &mp, exact);
 }
 
 const struct trace_gen_ops trace_gen_sp_ops = {
     .base = {"sp", "scalar pentadiagonal ADI on a multi-partition (square rank counts)",
-             gen_no_params},
+             trace_gen_no_params},
     .generate = sp_generate,
-    .pairs = gen_multipart_pairs,
+    .pairs = trace_gen_multipart_pairs,
     .same_iterations = 1,
 };

@@ -41,7 +41,7 @@ int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out,
 {
 	struct cpl_linkload *ll = calloc(1, sizeof *ll);
 	*out = NULL;
-	if (!ll || ll_fill_create(m, &ll->fs)) {
+	if (!ll || cpl_ll_fill_create(m, &ll->fs)) {
 		free(ll);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
@@ -54,7 +54,7 @@ int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out,
 static void let_go(struct cpl_linkload *ll, struct cpl_job_flows *f)
 {
 	for (int i = 0; i < f->nparts; i++) {
-		ll_fill_let_go(ll->fs, f->parts[i]);
+		cpl_ll_fill_let_go(ll->fs, f->parts[i]);
 		f->parts[i]->job = NULL;
 	}
 	struct cpl_job_flows *last = ll->jobs[--ll->njobs];
@@ -71,9 +71,9 @@ static int hold(struct cpl_linkload *ll, struct cpl_job_flows *f)
 	    cmn_grow((void **)&ll->comm, &ll->capr, f->nranks, 1024, sizeof *ll->comm))
 		return -1;
 	for (int i = 0; i < f->nparts; i++) {
-		if (ll_fill_hold(ll->fs, f->parts[i])) {
+		if (cpl_ll_fill_hold(ll->fs, f->parts[i])) {
 			while (i-- > 0)
-				ll_fill_let_go(ll->fs, f->parts[i]);
+				cpl_ll_fill_let_go(ll->fs, f->parts[i]);
 			return -1;
 		}
 		f->parts[i]->job = f;
@@ -91,7 +91,7 @@ void cpl_linkload_destroy(struct cpl_linkload *ll)
 		return;
 	while (ll->njobs > 0)
 		let_go(ll, ll->jobs[ll->njobs - 1]);
-	ll_fill_destroy(ll->fs);
+	cpl_ll_fill_destroy(ll->fs);
 	free(ll->jobs), free(ll->comm);
 	free(ll);
 }
@@ -114,8 +114,8 @@ static void job_time(struct cpl_linkload *ll, struct cpl_job_flows *f)
 
 void cpl_linkload_stats(const struct cpl_linkload *ll, struct cpl_linkload_stats *s)
 {
-	struct ll_fill_stats f;
-	ll_fill_stats(ll->fs, &f);
+	struct cpl_ll_fill_stats f;
+	cpl_ll_fill_stats(ll->fs, &f);
 	*s =
 	    (struct cpl_linkload_stats){ll->runs,  ll->computed, f.parts,  f.events, f.link_updates,
 	                                f.settles, f.replayed,   f.redone, f.splits};
@@ -126,7 +126,7 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 {
 	ll->runs++;
 	long run = ++ll->stamp;
-	ll_fill_begin(ll->fs);
+	cpl_ll_fill_begin(ll->fs);
 	for (int j = 0; j < n; j++) { /* new jobs held, the others' let go */
 		if (jobs[j]->ll && jobs[j]->ll != ll)
 			let_go(jobs[j]->ll, jobs[j]);
@@ -137,10 +137,10 @@ int cpl_linkload_run(struct cpl_linkload *ll, struct cpl_job_flows *const *jobs,
 	for (long k = ll->njobs - 1; k >= 0; k--)
 		if (ll->jobs[k]->seen != run)
 			let_go(ll, ll->jobs[k]);
-	if (ll_fill_compute(ll->fs))
+	if (cpl_ll_fill_compute(ll->fs))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	long np;
-	struct ll_part *const *comp = ll_fill_computed(ll->fs, &np);
+	struct ll_part *const *comp = cpl_ll_fill_computed(ll->fs, &np);
 	for (long i = 0; i < np; i++) /* the times of the jobs computed */
 		if (comp[i]->job->timed != run) {
 			comp[i]->job->timed = run;
@@ -171,7 +171,7 @@ int cpl_flows_build_as(const struct plat_machine *m, const struct cpl_job_load *
 	                : form == CPL_FLOWS_AUTO && job->nranks >= CPL_LL_TREE_RANKS
 	                    ? CPL_LL_GROUP_RANKS
 	                    : 0;
-	if (ll_job_parts(m, job, min_group, &f->parts, &f->nparts)) {
+	if (cpl_ll_job_parts(m, job, min_group, &f->parts, &f->nparts)) {
 		free(f);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}

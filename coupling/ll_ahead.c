@@ -7,7 +7,7 @@
 
 #include "ll_ahead.h"
 
-double ll_ahead_bytes(const struct cpl_traffic *t)
+double cpl_ll_ahead_bytes(const struct cpl_traffic *t)
 {
 	double n = t->nranks, nnz = (double)t->row[t->nranks];
 	return n * sizeof(double) * (t->all_row ? 4 : 1) + (n + 1) * sizeof(long) +
@@ -34,9 +34,9 @@ static int reference_time(const struct plat_machine *m, struct cpl_linkload *ll,
 	return rc;
 }
 
-int ll_ahead_profile(const struct cpl_profiles *pr, const struct plat_machine *m,
-                     struct cpl_linkload *ll, int k, int n, struct cpl_traffic *tr, double *t_ref,
-                     struct cmn_err *e)
+int cpl_ll_ahead_profile(const struct cpl_profiles *pr, const struct plat_machine *m,
+                         struct cpl_linkload *ll, int k, int n, struct cpl_traffic *tr,
+                         double *t_ref, struct cmn_err *e)
 {
 	if (cpl_traffic_profile(pr, k, n, tr, e))
 		return e->code;
@@ -113,9 +113,9 @@ static void *work(void *arg)
 		pthread_mutex_unlock(&a->mu);
 		struct cpl_traffic tr;
 		double t_ref = 0;
-		int rc =
-		    rc0 ? rc0
-		        : ll_ahead_profile(a->pr, a->m, ll, x->kernel, x->ranks, &tr, &t_ref, &e);
+		int rc = rc0 ? rc0
+		             : cpl_ll_ahead_profile(a->pr, a->m, ll, x->kernel, x->ranks, &tr,
+		                                    &t_ref, &e);
 		struct cmn_err *err = rc ? malloc(sizeof *err) : NULL;
 		if (err)
 			*err = e;
@@ -125,7 +125,7 @@ static void *work(void *arg)
 		if (!rc) {
 			x->tr = tr;
 			x->t_ref = t_ref;
-			x->bytes = ll_ahead_bytes(&tr);
+			x->bytes = cpl_ll_ahead_bytes(&tr);
 			a->held += x->bytes;
 		}
 		x->state = DONE;
@@ -181,9 +181,9 @@ static int list(struct ll_ahead *a, const int *kernel, const int *ranks, size_t 
 	return 0;
 }
 
-int ll_ahead_create(const struct cpl_profiles *pr, const struct plat_machine *m, int workers,
-                    const int *kernel, const int *ranks, size_t n, double budget,
-                    struct ll_ahead **out, struct cmn_err *e)
+int cpl_ll_ahead_create(const struct cpl_profiles *pr, const struct plat_machine *m, int workers,
+                        const int *kernel, const int *ranks, size_t n, double budget,
+                        struct ll_ahead **out, struct cmn_err *e)
 {
 	struct ll_ahead *a = calloc(1, sizeof *a);
 	*out = NULL;
@@ -201,15 +201,15 @@ int ll_ahead_create(const struct cpl_profiles *pr, const struct plat_machine *m,
 	pthread_cond_init(&a->done, NULL);
 	for (; a->nthreads < workers; a->nthreads++)
 		if (pthread_create(&a->th[a->nthreads], NULL, work, a)) {
-			ll_ahead_destroy(a);
+			cpl_ll_ahead_destroy(a);
 			return cmn_err_set(e, CMN_ENOMEM, "cannot start a thread");
 		}
 	*out = a;
 	return 0;
 }
 
-int ll_ahead_take(struct ll_ahead *a, int k, int n, struct cpl_traffic *tr, double *t_ref,
-                  struct cmn_err *e)
+int cpl_ll_ahead_take(struct ll_ahead *a, int k, int n, struct cpl_traffic *tr, double *t_ref,
+                      struct cmn_err *e)
 {
 	long i = find(a, k, n);
 	if (i < 0)
@@ -235,7 +235,7 @@ int ll_ahead_take(struct ll_ahead *a, int k, int n, struct cpl_traffic *tr, doub
 	return rc;
 }
 
-void ll_ahead_destroy(struct ll_ahead *a)
+void cpl_ll_ahead_destroy(struct ll_ahead *a)
 {
 	if (!a)
 		return;

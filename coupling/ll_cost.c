@@ -101,7 +101,7 @@ int cpl_ll_cost_of(const struct cpl_profiles *pr, const struct plat_machine *m,
 	c->njobs = w->n;
 	c->profiles = np;
 	c->nodes = m->nodes;
-	c->tree = ll_tree_machine(m);
+	c->tree = cpl_ll_tree_machine(m);
 	int maxr = plat_max_route(m);
 	double kept = 0;
 	for (int i = 0; i < np; i++) {

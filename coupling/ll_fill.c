@@ -114,10 +114,10 @@ struct ll_fill {
 	int *sx; /* a part's settled links */
 	long *sby, capx;
 	int fail, oom;
-	struct ll_fill_stats stats;
+	struct cpl_ll_fill_stats stats;
 };
 
-int ll_fill_create(const struct plat_machine *m, struct ll_fill **out)
+int cpl_ll_fill_create(const struct plat_machine *m, struct ll_fill **out)
 {
 	struct ll_fill *fs = calloc(1, sizeof *fs);
 	*out = NULL;
@@ -133,35 +133,35 @@ int ll_fill_create(const struct plat_machine *m, struct ll_fill **out)
 	return 0;
 }
 
-void ll_fill_destroy(struct ll_fill *fs)
+void cpl_ll_fill_destroy(struct ll_fill *fs)
 {
 	if (!fs)
 		return;
 	while (fs->nheld > 0)
-		ll_fill_let_go(fs, fs->held[fs->nheld - 1]);
+		cpl_ll_fill_let_go(fs, fs->held[fs->nheld - 1]);
 	free(fs->slot), free(fs->l), free(fs->refs), free(fs->head), free(fs->freeu);
 	free(fs->live), free(fs->filled), free(fs->mb), free(fs->held), free(fs->start);
 	free(fs->fullv), free(fs->work), free(fs->changed), free(fs->due), free(fs->div);
 	free(fs->touched), free(fs->comp), free(fs->verify), free(fs->sx), free(fs->sby);
 	free(fs->merge);
-	ll_queue_free(&fs->queue);
-	ll_queue_free(&fs->replay);
+	cpl_ll_queue_free(&fs->queue);
+	cpl_ll_queue_free(&fs->replay);
 	free(fs);
 }
 
-void ll_fill_begin(struct ll_fill *fs)
+void cpl_ll_fill_begin(struct ll_fill *fs)
 {
 	fs->run++;
 	fs->ncomp = 0;
 }
 
-struct ll_part *const *ll_fill_computed(const struct ll_fill *fs, long *n)
+struct ll_part *const *cpl_ll_fill_computed(const struct ll_fill *fs, long *n)
 {
 	*n = fs->ncomp;
 	return fs->comp;
 }
 
-void ll_fill_stats(const struct ll_fill *fs, struct ll_fill_stats *s)
+void cpl_ll_fill_stats(const struct ll_fill *fs, struct cpl_ll_fill_stats *s)
 {
 	*s = fs->stats;
 }
@@ -268,7 +268,7 @@ static int attach(struct ll_fill *fs, struct ll_part *p)
 	return 0;
 }
 
-int ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
+int cpl_ll_fill_hold(struct ll_fill *fs, struct ll_part *p)
 {
 	if (attach(fs, p))
 		return -1;
@@ -306,7 +306,7 @@ static void unhold(struct ll_fill *fs, struct ll_part *p)
 	last->held = p->held;
 }
 
-void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p)
+void cpl_ll_fill_let_go(struct ll_fill *fs, struct ll_part *p)
 {
 	for (int x = 0; x < p->nlinks; x++) {
 		int u = p->at[x];
@@ -533,7 +533,7 @@ static void consume(struct ll_fill *fs, struct memb *b, double x, int check)
 static void follow(struct ll_fill *fs, int q)
 {
 	const struct memb *b = &fs->mb[q];
-	if (b->cur < entries_end(b) && ll_queue_push(&fs->replay, next_level(b), q))
+	if (b->cur < entries_end(b) && cpl_ll_queue_push(&fs->replay, next_level(b), q))
 		fs->oom = 1;
 }
 
@@ -593,7 +593,7 @@ static void make_live(struct ll_fill *fs, int u, double x)
 		if (l->key <= x) {
 			fs->fail |= l->key < x; /* it filled before x: not its record */
 			to_fill(fs, u, x);
-		} else if (ll_queue_push(&fs->queue, l->key, u)) {
+		} else if (cpl_ll_queue_push(&fs->queue, l->key, u)) {
 			fs->oom = 1;
 		}
 	}
@@ -694,7 +694,7 @@ static int split_live(struct ll_fill *fs, struct ll_part *p, double x)
 		if (i >= n0) /* a new link of f: its flows there are these */
 			fs->mb[f->memb[i]].cu = f->users0[i];
 	}
-	fs->fail |= ll_part_unrecord(p, f, mv, nmv) != 0;
+	fs->fail |= cpl_ll_part_unrecord(p, f, mv, nmv) != 0;
 	for (int i = n0; i < f->nlinks; i++)
 		if (fs->live[f->at[i]] != fs->run)
 			make_live(fs, f->at[i], x);
@@ -723,7 +723,7 @@ static int rejoin_all(struct ll_fill *fs, int keep)
 	fs->ncomp = w;
 	for (long i = 0; i < np; i++) {
 		struct ll_part *p = fs->div[i];
-		if (keep && ll_part_rejoin_records(p))
+		if (keep && cpl_ll_part_rejoin_records(p))
 			rc = -1;
 		while (p->frags) {
 			struct ll_part *g = p->frags;
@@ -755,9 +755,9 @@ static void level(struct ll_fill *fs, double x)
 {
 	for (;;) {
 		rounds(fs, x);
-		while (ll_queue_min(&fs->replay, NULL) <= x) { /* = x */
+		while (cpl_ll_queue_min(&fs->replay, NULL) <= x) { /* = x */
 			long n;
-			const int *got = ll_queue_take(&fs->replay, NULL, x, &n);
+			const int *got = cpl_ll_queue_take(&fs->replay, NULL, x, &n);
 			if (!got || cmn_grow((void **)&fs->due, &fs->capdue, fs->ndue + n, 256,
 			                     sizeof *fs->due)) {
 				fs->oom = 1;
@@ -810,8 +810,8 @@ static void start(struct ll_fill *fs)
 {
 	fs->nfull = fs->nchanged = fs->ndue = fs->checked = fs->ndiv = fs->ntouched = 0;
 	fs->nverify = 0;
-	ll_queue_clear(&fs->queue);
-	ll_queue_clear(&fs->replay);
+	cpl_ll_queue_clear(&fs->queue);
+	cpl_ll_queue_clear(&fs->replay);
 	if (fs->all) {
 		fs->ncomp = 0;
 		for (long i = 0; i < fs->nheld; i++) {
@@ -902,14 +902,14 @@ static int records(struct ll_fill *fs)
 	return 0;
 }
 
-int ll_fill_compute(struct ll_fill *fs)
+int cpl_ll_fill_compute(struct ll_fill *fs)
 {
 	fs->fail = fs->oom = 0;
 	for (;;) {
 		start(fs);
 		for (;;) { /* the next level: links filling, or recorded drops */
-			double lq = ll_queue_min(&fs->queue, fs->l),
-			       lr = ll_queue_min(&fs->replay, NULL);
+			double lq = cpl_ll_queue_min(&fs->queue, fs->l),
+			       lr = cpl_ll_queue_min(&fs->replay, NULL);
 			if (isnan(lq) || isnan(lr)) {
 				fs->oom = 1;
 				break;
@@ -919,7 +919,7 @@ int ll_fill_compute(struct ll_fill *fs)
 			double x = lq < lr ? lq : lr;
 			if (lq == x) {
 				long n;
-				const int *got = ll_queue_take(&fs->queue, fs->l, x, &n);
+				const int *got = cpl_ll_queue_take(&fs->queue, fs->l, x, &n);
 				if (!got) {
 					fs->oom = 1;
 					break;

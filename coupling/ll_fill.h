@@ -21,7 +21,7 @@
 struct ll_fill;
 
 /* What the computations did so far. */
-struct ll_fill_stats {
+struct cpl_ll_fill_stats {
 	double parts;        /* parts computed */
 	double events;       /* rounds of links filling */
 	double link_updates; /* links whose user counts changed at an event */
@@ -33,23 +33,23 @@ struct ll_fill_stats {
 };
 
 /* For machine m (kept alive by the caller); 0 or -1 out of memory. */
-int ll_fill_create(const struct plat_machine *m, struct ll_fill **out);
-void ll_fill_destroy(struct ll_fill *fs); /* NULL: nothing; lets go of the parts held */
+int cpl_ll_fill_create(const struct plat_machine *m, struct ll_fill **out);
+void cpl_ll_fill_destroy(struct ll_fill *fs); /* NULL: nothing; lets go of the parts held */
 /* A new run: the parts held from here on are computed in it. */
-void ll_fill_begin(struct ll_fill *fs);
+void cpl_ll_fill_begin(struct ll_fill *fs);
 /* Part p on its links' lists, to be computed; 0 or -1 out of memory
  * (nothing held). */
-int ll_fill_hold(struct ll_fill *fs, struct ll_part *p);
+int cpl_ll_fill_hold(struct ll_fill *fs, struct ll_part *p);
 /* Part p off its links' lists; the parts it shared links with are
  * followed there from the start in the next computation. */
-void ll_fill_let_go(struct ll_fill *fs, struct ll_part *p);
+void cpl_ll_fill_let_go(struct ll_fill *fs, struct ll_part *p);
 /* The computation of the run: the parts new to it and those whose flows
  * freeze at other levels computed, their records renewed. 0 or -1 out of
  * memory (the next computation then computes every part). */
-int ll_fill_compute(struct ll_fill *fs);
+int cpl_ll_fill_compute(struct ll_fill *fs);
 /* The parts computed in the run (held in it, or computed again): *n of
  * them, valid until the next run. */
-struct ll_part *const *ll_fill_computed(const struct ll_fill *fs, long *n);
-void ll_fill_stats(const struct ll_fill *fs, struct ll_fill_stats *s);
+struct ll_part *const *cpl_ll_fill_computed(const struct ll_fill *fs, long *n);
+void cpl_ll_fill_stats(const struct ll_fill *fs, struct cpl_ll_fill_stats *s);
 
 #endif

@@ -43,13 +43,13 @@ static int localize(struct flows *f)
 		key[i] = (uint64_t)(uint32_t)f->path[i] << 32 | i;
 		top |= (uint32_t)f->path[i];
 	}
-	const uint64_t *by = ll_sort_bits(key, key + nx, nx, 32, 32 + ll_sort_width(top));
+	const uint64_t *by = cpl_ll_sort_bits(key, key + nx, nx, 32, 32 + cpl_ll_sort_width(top));
 	int nl = 0;
 	for (size_t i = 0; i < nx; i++)
 		nl += !i || by[i] >> 32 != by[i - 1] >> 32;
 	struct ll_part *p = &f->base;
 	size_t z = (size_t)(nl ? nl : 1);
-	int rc = ll_part_links(p, nl);
+	int rc = cpl_ll_part_links(p, nl);
 	if (!rc) {
 		memset(p->users0, 0, z * sizeof *p->users0);
 		for (size_t i = 0, x = 0; i < nx; i++) {
@@ -122,7 +122,7 @@ static void flows_fill(struct ll_part *p, int x, double level)
 	}
 }
 
-int ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long *by)
+int cpl_ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long *by)
 {
 	int n = *npending;
 	for (int i = 0; i < n; i++) {
@@ -137,7 +137,7 @@ int ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long
 static int flows_settle(struct ll_part *p, int *x, long *by)
 {
 	struct flows *f = (struct flows *)p;
-	return ll_flows_pending(f->drop, f->pending, &f->npending, x, by);
+	return cpl_ll_flows_pending(f->drop, f->pending, &f->npending, x, by);
 }
 
 static void flows_comm(const struct ll_part *p, double *comm)
@@ -159,7 +159,7 @@ static void flows_destroy(struct ll_part *p)
 	struct flows *f = (struct flows *)p;
 	if (!f)
 		return;
-	ll_part_free(p);
+	cpl_ll_part_free(p);
 	free(f->src), free(f->dst), free(f->bytes), free(f->lat), free(f->rate), free(f->first);
 	free(f->path), free(f->lstart), free(f->lflows), free(f->drop);
 	free(f->pending), free(f->state), free(f->marked), free(f->rev);
@@ -184,9 +184,9 @@ static const struct ll_part_ops flows_ops = {
     .comm = flows_comm,
     .destroy = flows_destroy,
     .memory = flows_memory,
-    .mark = ll_flows_mark,
-    .split = ll_flows_split,
-    .rejoin = ll_flows_rejoin,
+    .mark = cpl_ll_flows_mark,
+    .split = cpl_ll_flows_split,
+    .rejoin = cpl_ll_flows_rejoin,
 };
 
 /* The flows of a job split by source: per block of sources, the number
@@ -248,8 +248,8 @@ static int finish(struct flows *f)
 	return localize(f);
 }
 
-int ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
-                   struct ll_part ***out, int *n)
+int cpl_ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
+                       struct ll_part ***out, int *n)
 {
 	int nb = job->nranks / per + (job->nranks % per != 0);
 	struct split s = {m, job->nodes, per, calloc((size_t)(nb ? nb : 1), sizeof *s.nf),

@@ -36,12 +36,12 @@ static inline int ll_flows_away(const struct flows *f, long k)
 
 /* A settle (ll_part_ops): the links with drops pending (drop[] per link,
  * pending[] those with drop[] > 0) into x[], by[]; their drops cleared. */
-int ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long *by);
+int cpl_ll_flows_pending(long *drop, const int *pending, int *npending, int *x, long *by);
 
 /* ll_part_ops' mark, split and rejoin of the flows one by one. */
-void ll_flows_mark(struct ll_part *p, int x, double level, int past);
-struct ll_part *ll_flows_split(struct ll_part *p, struct ll_part *f, int *n0,
-                               const struct ll_moved **moved, long *nmoved);
-void ll_flows_rejoin(struct ll_part *p, const struct ll_part *f);
+void cpl_ll_flows_mark(struct ll_part *p, int x, double level, int past);
+struct ll_part *cpl_ll_flows_split(struct ll_part *p, struct ll_part *f, int *n0,
+                                   const struct ll_moved **moved, long *nmoved);
+void cpl_ll_flows_rejoin(struct ll_part *p, const struct ll_part *f);
 
 #endif

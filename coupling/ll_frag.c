@@ -60,7 +60,7 @@ static void frag_fill(struct ll_part *p, int x, double level)
 static int frag_settle(struct ll_part *p, int *x, long *by)
 {
 	struct frag *g = (struct frag *)p;
-	return ll_flows_pending(g->drop, g->pending, &g->npending, x, by);
+	return cpl_ll_flows_pending(g->drop, g->pending, &g->npending, x, by);
 }
 
 static void frag_comm(const struct ll_part *p, double *comm)
@@ -75,7 +75,7 @@ static void frag_destroy(struct ll_part *p)
 		return;
 	for (int x = 0; x < g->nlive; x++)
 		g->of->rev[p->px[x]] = -1;
-	ll_part_free(p);
+	cpl_ll_part_free(p);
 	free(g->mine), free(g->drop), free(g->pending), free(g->moved), free(g->by), free(g->key);
 	free(g);
 }
@@ -126,7 +126,7 @@ static void unmark(struct flows *f)
 		f->state[f->marked[--f->nmarked]] = 0;
 }
 
-void ll_flows_mark(struct ll_part *p, int x, double level, int past)
+void cpl_ll_flows_mark(struct ll_part *p, int x, double level, int past)
 {
 	struct flows *f = (struct flows *)p;
 	if (!f->state && !(f->state = calloc((size_t)f->nflows, 1)))
@@ -171,7 +171,7 @@ static long moved(const struct flows *f, struct frag *g)
 		}
 	}
 	const uint64_t *key =
-	    ll_sort_bits(g->key, g->key + n, (size_t)n, 32, 32 + ll_sort_width(top));
+	    cpl_ll_sort_bits(g->key, g->key + n, (size_t)n, 32, 32 + cpl_ll_sort_width(top));
 	for (long i = 0; i < n; i++)
 		g->moved[i] = g->by[(uint32_t)key[i]];
 	for (long b = 0, e; b < n; b = e) { /* each link's by level */
@@ -219,8 +219,8 @@ static int grow_moved(struct frag *g, long n)
 	return 0;
 }
 
-struct ll_part *ll_flows_split(struct ll_part *p, struct ll_part *fp, int *n0,
-                               const struct ll_moved **out, long *nout)
+struct ll_part *cpl_ll_flows_split(struct ll_part *p, struct ll_part *fp, int *n0,
+                                   const struct ll_moved **out, long *nout)
 {
 	struct flows *f = (struct flows *)p;
 	struct frag *g = (struct frag *)fp;
@@ -278,7 +278,7 @@ struct ll_part *ll_flows_split(struct ll_part *p, struct ll_part *fp, int *n0,
 	return q;
 }
 
-void ll_flows_rejoin(struct ll_part *p, const struct ll_part *fp)
+void cpl_ll_flows_rejoin(struct ll_part *p, const struct ll_part *fp)
 {
 	struct flows *f = (struct flows *)p;
 	const struct frag *g = (const struct frag *)fp;

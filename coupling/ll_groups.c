@@ -256,7 +256,7 @@ static int group_part(struct finder *f, const struct plat_machine *m,
 	for (int x = 0; x < n; x++)
 		nodes[x] = job->nodes[mem[x]];
 	struct cpl_job_load sub = {n, nodes, &s};
-	int rc = ll_tree_group(m, &sub, mem, &s, out);
+	int rc = cpl_ll_tree_group(m, &sub, mem, &s, out);
 	free(nodes);
 	if (!rc && !*out)
 		for (int x = 0; x < n; x++)
@@ -298,7 +298,7 @@ static int grouped(const struct plat_machine *m, const struct cpl_job_load *job,
 		struct cpl_job_load r = {job->nranks, job->nodes, &rest};
 		struct ll_part **fp = NULL, **all = NULL;
 		int nf = 0;
-		if (!(rc = ll_flows_parts(m, &r, FLOW_SOURCES, &fp, &nf)) &&
+		if (!(rc = cpl_ll_flows_parts(m, &r, FLOW_SOURCES, &fp, &nf)) &&
 		    !(all = realloc(parts, ((size_t)*np + (size_t)nf + 1) * sizeof *parts))) {
 			free_parts(fp, nf);
 			rc = -1;
@@ -321,22 +321,22 @@ static int grouped(const struct plat_machine *m, const struct cpl_job_load *job,
 	return 0;
 }
 
-int ll_job_parts(const struct plat_machine *m, const struct cpl_job_load *job, int min_group,
-                 struct ll_part ***out, int *n)
+int cpl_ll_job_parts(const struct plat_machine *m, const struct cpl_job_load *job, int min_group,
+                     struct ll_part ***out, int *n)
 {
 	struct ll_part *p = NULL;
 	*out = NULL;
 	*n = 0;
-	if (!ll_tree_machine(m))
+	if (!cpl_ll_tree_machine(m))
 		min_group = 0;
 	if (min_group > 0 && job->traffic->all_row) {
-		if (ll_tree_part(m, job, &p))
+		if (cpl_ll_tree_part(m, job, &p))
 			return -1;
 	} else if (min_group > 0 && job->nranks >= min_group) {
 		return grouped(m, job, min_group, out, n);
 	}
 	if (!p)
-		return ll_flows_parts(m, job, FLOW_SOURCES, out, n);
+		return cpl_ll_flows_parts(m, job, FLOW_SOURCES, out, n);
 	if (!(*out = malloc(sizeof **out))) {
 		p->ops->destroy(p);
 		return -1;

@@ -6,7 +6,7 @@
 
 #include "ll_part.h"
 
-int ll_part_links(struct ll_part *p, int n)
+int cpl_ll_part_links(struct ll_part *p, int n)
 {
 	size_t z = (size_t)(n ? n : 1);
 	p->nlinks = n;
@@ -17,7 +17,7 @@ int ll_part_links(struct ll_part *p, int n)
 	return p->links && p->users && p->users0 && p->at ? 0 : -1;
 }
 
-void ll_part_free(struct ll_part *p)
+void cpl_ll_part_free(struct ll_part *p)
 {
 	free(p->links), free(p->users), free(p->users0), free(p->at);
 	free(p->memb), free(p->bound), free(p->hoff), free(p->hist), free(p->log), free(p->px);
@@ -37,7 +37,8 @@ static long first_at(const struct ll_part *p, int x, double level)
 	return lo;
 }
 
-long ll_part_unrecord(struct ll_part *p, const struct ll_part *f, const struct ll_moved *m, long n)
+long cpl_ll_part_unrecord(struct ll_part *p, const struct ll_part *f, const struct ll_moved *m,
+                          long n)
 {
 	long missing = 0;
 	for (long i = 0; i < n; i++) {
@@ -61,7 +62,7 @@ static int cmp_drop(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int ll_part_rejoin_records(struct ll_part *p)
+int cpl_ll_part_rejoin_records(struct ll_part *p)
 {
 	long *cnt = calloc((size_t)p->nlinks + 1, sizeof *cnt), n = 0;
 	unsigned char *mixed = calloc((size_t)(p->nlinks ? p->nlinks : 1), 1);

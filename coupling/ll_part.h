@@ -110,50 +110,51 @@ struct ll_part {
 
 /* The link arrays of a part of n links (links, users, users0, at); 0 or
  * -1 out of memory. */
-int ll_part_links(struct ll_part *p, int n);
-/* Frees what ll_part_links and a computation gave p (not p). */
-void ll_part_free(struct ll_part *p);
+int cpl_ll_part_links(struct ll_part *p, int n);
+/* Frees what cpl_ll_part_links and a computation gave p (not p). */
+void cpl_ll_part_free(struct ll_part *p);
 /* The drops of flows moved into fragment f (n of them, split's) taken out
  * of p's record, at f's links' indices in p (px); entries left with no
  * drop stay, by 0. Returns the drops p's record did not hold (0 unless it
  * was wrong). */
-long ll_part_unrecord(struct ll_part *p, const struct ll_part *f, const struct ll_moved *m, long n);
+long cpl_ll_part_unrecord(struct ll_part *p, const struct ll_part *f, const struct ll_moved *m,
+                          long n);
 /* p's record merged with those of its fragments (p->frags): per link, by
  * level, drops at one level summed (a fill's, negative, when one was);
  * entries with no drop left out. 0, or -1 out of memory (p unchanged). */
-int ll_part_rejoin_records(struct ll_part *p);
+int cpl_ll_part_rejoin_records(struct ll_part *p);
 
 /* The flows one by one, a part per block of per sources (none without
  * flows): *out an array of *n parts; 0 or -1 out of memory (nothing
  * kept). */
 struct cpl_job_load;
-int ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
-                   struct ll_part ***out, int *n);
-/* Whether ll_tree_part can apply on m: a k-ary n-tree (whose links have
+int cpl_ll_flows_parts(const struct plat_machine *m, const struct cpl_job_load *job, int per,
+                       struct ll_part ***out, int *n);
+/* Whether cpl_ll_tree_part can apply on m: a k-ary n-tree (whose links have
  * one latency: checked on the links a part uses). */
-int ll_tree_machine(const struct plat_machine *m);
-/* On a machine ll_tree_machine accepts, the all-pairs pattern in
+int cpl_ll_tree_machine(const struct plat_machine *m);
+/* On a machine cpl_ll_tree_machine accepts, the all-pairs pattern in
  * aggregate: *out = NULL where it does not apply (no dense part reaching
  * every pair, two ranks on a node, more than 4 bytes classes, a listed
  * pair below its dense share, links of different latencies). 0 or -1 out of memory. */
-int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job,
-                 struct ll_part **out);
+int cpl_ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job,
+                     struct ll_part **out);
 /* The same for a group of a job's ranks: job holds the members' nodes and
  * their traffic among them, jrank[i] the job's rank of member i (comm[] is
  * the job's); own (the traffic job points to) is the part's from here on,
  * freed in any case. */
 struct cpl_traffic;
-int ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job, const int *jrank,
-                  struct cpl_traffic *own, struct ll_part **out);
+int cpl_ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job,
+                      const int *jrank, struct cpl_traffic *own, struct ll_part **out);
 
-/* A job's parts: its all-pairs pattern in aggregate where ll_tree_part
+/* A job's parts: its all-pairs pattern in aggregate where cpl_ll_tree_part
  * applies; else, without a dense part, the groups of at least min_group
  * ranks whose listed pairs reach every pair among them (FT's row and
  * column transposes) each in aggregate, and the other pairs one by one
  * (ll_groups.c). min_group 0: the flows one by one. *out: an array of *n
  * parts (none for a job without flows); 0 or -1 out of memory (nothing
  * kept). */
-int ll_job_parts(const struct plat_machine *m, const struct cpl_job_load *job, int min_group,
-                 struct ll_part ***out, int *n);
+int cpl_ll_job_parts(const struct plat_machine *m, const struct cpl_job_load *job, int min_group,
+                     struct ll_part ***out, int *n);
 
 #endif

@@ -28,7 +28,7 @@ static int bucket(uint64_t last, uint64_t k)
 	return d ? 64 - __builtin_clzll(d) : 0;
 }
 
-void ll_queue_free(struct ll_queue *q)
+void cpl_ll_queue_free(struct ll_queue *q)
 {
 	for (int i = 0; i < 65; i++)
 		free(q->b[i]);
@@ -36,7 +36,7 @@ void ll_queue_free(struct ll_queue *q)
 	memset(q, 0, sizeof *q);
 }
 
-void ll_queue_clear(struct ll_queue *q)
+void cpl_ll_queue_clear(struct ll_queue *q)
 {
 	memset(q->n, 0, sizeof q->n);
 	q->last = 0;
@@ -51,7 +51,7 @@ static int append(struct ll_queue *q, int i, struct llq_entry e)
 	return 0;
 }
 
-int ll_queue_push(struct ll_queue *q, double key, int u)
+int cpl_ll_queue_push(struct ll_queue *q, double key, int u)
 {
 	uint64_t k = bits(key);
 	int i = bucket(q->last, k);
@@ -84,7 +84,7 @@ static int check(struct ll_queue *q, const struct ll_link *l, int i)
 	return 0;
 }
 
-double ll_queue_min(struct ll_queue *q, const struct ll_link *l)
+double cpl_ll_queue_min(struct ll_queue *q, const struct ll_link *l)
 {
 	if (q->haslow)
 		return level(q->low);
@@ -104,10 +104,10 @@ double ll_queue_min(struct ll_queue *q, const struct ll_link *l)
 	return INFINITY;
 }
 
-const int *ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n)
+const int *cpl_ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n)
 {
 	*n = 0;
-	if (ll_queue_min(q, l) != x || !q->haslow)
+	if (cpl_ll_queue_min(q, l) != x || !q->haslow)
 		return q->out; /* nothing there */
 	int i = q->lowb;
 	q->haslow = 0;

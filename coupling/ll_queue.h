@@ -32,27 +32,27 @@ struct ll_queue {
 	struct llq_entry *b[65];
 	long n[65], cap[65];
 	uint64_t last; /* the level taken last */
-	/* the lowest key found (ll_queue_min) and its bucket, while no lower
+	/* the lowest key found (cpl_ll_queue_min) and its bucket, while no lower
 	 * one was added and none was taken */
 	uint64_t low;
 	int lowb, haslow;
-	int *out; /* what ll_queue_take took */
+	int *out; /* what cpl_ll_queue_take took */
 	long capout;
 };
 
-void ll_queue_free(struct ll_queue *q);
+void cpl_ll_queue_free(struct ll_queue *q);
 /* Empty, at level 0. */
-void ll_queue_clear(struct ll_queue *q);
+void cpl_ll_queue_clear(struct ll_queue *q);
 /* Adds entry u at level key (positive, not below the level taken last);
  * 0 or -1 out of memory. */
-int ll_queue_push(struct ll_queue *q, double key, int u);
+int cpl_ll_queue_push(struct ll_queue *q, double key, int u);
 /* The lowest level queued, or INFINITY; with links l, their current
  * levels (entries of links without users dropped). A lower bound when
  * levels rose since the last call, never above the lowest. */
-double ll_queue_min(struct ll_queue *q, const struct ll_link *l);
-/* Takes the entries at level x, the last ll_queue_min (with l: the links
+double cpl_ll_queue_min(struct ll_queue *q, const struct ll_link *l);
+/* Takes the entries at level x, the last cpl_ll_queue_min (with l: the links
  * still there at x): their u, *n of them (none when x is not the lowest
  * level), valid until the next call; NULL out of memory. */
-const int *ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n);
+const int *cpl_ll_queue_take(struct ll_queue *q, const struct ll_link *l, double x, long *n);
 
 #endif

@@ -5,7 +5,7 @@
 /* Below this many keys insertion is cheaper than the passes. */
 #define SHORT 48
 
-int ll_sort_width(uint64_t v)
+int cpl_ll_sort_width(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
 }
@@ -16,7 +16,7 @@ static uint64_t field(uint64_t k, int lo, int hi)
 	return hi - lo < 64 ? v & ((UINT64_C(1) << (hi - lo)) - 1) : v;
 }
 
-uint64_t *ll_sort_bits(uint64_t *a, uint64_t *tmp, size_t n, int lo, int hi)
+uint64_t *cpl_ll_sort_bits(uint64_t *a, uint64_t *tmp, size_t n, int lo, int hi)
 {
 	if (n < SHORT) { /* stable: a key moves only past greater ones */
 		for (size_t i = 1; i < n; i++) {

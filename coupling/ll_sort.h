@@ -13,9 +13,9 @@
 /* Sorts a[0 .. n) by bits lo .. hi - 1 of each key (0 <= lo < hi <= 64),
  * stably; tmp has room for n keys. Returns the array that holds the
  * result: a or tmp. */
-uint64_t *ll_sort_bits(uint64_t *a, uint64_t *tmp, size_t n, int lo, int hi);
+uint64_t *cpl_ll_sort_bits(uint64_t *a, uint64_t *tmp, size_t n, int lo, int hi);
 
 /* The number of bits that hold v (0 for 0). */
-int ll_sort_width(uint64_t v);
+int cpl_ll_sort_width(uint64_t v);
 
 #endif

@@ -41,7 +41,7 @@ static void tree_reset(struct ll_part *p)
 	for (long i = 0; i < t->npos; i++)
 		t->lam[i] = INFINITY;
 	memset(t->full, 0, (size_t)t->npos);
-	ll_tree_count(t);
+	cpl_ll_tree_count(t);
 	memcpy(p->users, p->users0, (size_t)p->nlinks * sizeof *p->users);
 }
 
@@ -53,7 +53,7 @@ static void tree_rewind(struct ll_part *p, double level, int incl)
 			t->lam[i] = INFINITY;
 			t->full[i] = 0;
 		}
-	ll_tree_count(t);
+	cpl_ll_tree_count(t);
 	for (int i = 0; i < p->nlinks; i++)
 		p->users[i] = t->cnt[t->pos[i]];
 }
@@ -65,13 +65,13 @@ static void tree_fill(struct ll_part *p, int x, double level)
 	if (!t->full[q]) {
 		t->lam[q] = level;
 		t->full[q] = 1;
-		ll_tree_filled(t, q);
+		cpl_ll_tree_filled(t, q);
 	}
 }
 
 static int tree_settle(struct ll_part *p, int *x, long *by)
 {
-	return ll_tree_settle((struct tree *)p, x, by);
+	return cpl_ll_tree_settle((struct tree *)p, x, by);
 }
 
 static double lower(double a, double b)
@@ -264,12 +264,12 @@ static void tree_destroy(struct ll_part *p)
 	struct tree *t = (struct tree *)p;
 	if (!t)
 		return;
-	ll_part_free(p);
+	cpl_ll_part_free(p);
 	if (t->crank != t->rank)
 		free(t->crank);
 	if (t->own_tr)
 		cpl_traffic_free(&t->tr);
-	ll_tree_counts_free(t);
+	cpl_ll_tree_counts_free(t);
 	free(t->node), free(t->rank), free(t->lam), free(t->full), free(t->cnt), free(t->pos);
 	for (int l = 0; l <= MAXH; l++) {
 		struct level *a = &t->lv[l];
@@ -292,7 +292,7 @@ static double tree_memory(const struct ll_part *p)
 		b += (double)t->n * 2 * sizeof(int) + (double)a->nb * 2 * sizeof(int) +
 		     (double)a->nr * 6 * sizeof(int);
 	}
-	return b + ll_tree_counts_memory(t);
+	return b + cpl_ll_tree_counts_memory(t);
 }
 
 static const struct ll_part_ops tree_ops = {
@@ -502,13 +502,13 @@ static int sparse_pairs(struct tree *t, int *usable)
 	return 0;
 }
 
-int ll_tree_machine(const struct plat_machine *m)
+int cpl_ll_tree_machine(const struct plat_machine *m)
 {
 	int k, H;
 	return !plat_kary_ntree_shape(m, &k, &H, NULL) && H <= MAXH;
 }
 
-/* Whether the aggregate applies on a machine ll_tree_machine accepts: a
+/* Whether the aggregate applies on a machine cpl_ll_tree_machine accepts: a
  * dense part reaching every pair. */
 static int applies(const struct plat_machine *m, const struct cpl_job_load *job, int *k, int *H)
 {
@@ -541,18 +541,18 @@ static int links(struct tree *t, int *usable)
 	t->lam = malloc((size_t)np * sizeof *t->lam);
 	t->full = calloc((size_t)np, 1);
 	t->cnt = malloc((size_t)np * sizeof *t->cnt);
-	if (!t->lam || !t->full || !t->cnt || ll_tree_counts(t))
+	if (!t->lam || !t->full || !t->cnt || cpl_ll_tree_counts(t))
 		return -1;
 	for (long p = 0; p < np; p++)
 		t->lam[p] = INFINITY;
-	ll_tree_count(t);
+	cpl_ll_tree_count(t);
 	struct ll_part *part = &t->base;
 	int nl = 0;
 	for (long p = 0; p < np; p++)
 		nl += t->cnt[p] > 0;
 	t->pos = malloc((size_t)(nl ? nl : 1) * sizeof *t->pos);
 	int *route = malloc((size_t)plat_max_route(t->m) * sizeof *route);
-	if (ll_part_links(part, nl) || !t->pos || !route) {
+	if (cpl_ll_part_links(part, nl) || !t->pos || !route) {
 		free(route);
 		return -1;
 	}
@@ -576,13 +576,14 @@ static int links(struct tree *t, int *usable)
 	return 0;
 }
 
-int ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job, struct ll_part **out)
+int cpl_ll_tree_part(const struct plat_machine *m, const struct cpl_job_load *job,
+                     struct ll_part **out)
 {
-	return ll_tree_group(m, job, NULL, NULL, out);
+	return cpl_ll_tree_group(m, job, NULL, NULL, out);
 }
 
-int ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job, const int *jrank,
-                  struct cpl_traffic *own, struct ll_part **out)
+int cpl_ll_tree_group(const struct plat_machine *m, const struct cpl_job_load *job,
+                      const int *jrank, struct cpl_traffic *own, struct ll_part **out)
 {
 	int k, H;
 	*out = NULL;

@@ -1,6 +1,6 @@
 /* The k-ary n-tree aggregate of the linkload model (ll_tree.c): its
  * blocks, residues and positions, and the counts of active flows per
- * position (ll_tree_count.c). Internal to the linkload model. */
+ * position (cpl_ll_tree_count.c). Internal to the linkload model. */
 #ifndef CPL_LL_TREE_H
 #define CPL_LL_TREE_H
 
@@ -41,10 +41,10 @@ struct tree {
 	long npos;
 	double *lam;         /* per position: the level at which it filled, or INFINITY */
 	unsigned char *full; /* per position: filled (the same, denser for count()) */
-	long *cnt;           /* per position: its active flows (ll_tree_count.c) */
+	long *cnt;           /* per position: its active flows (cpl_ll_tree_count.c) */
 	long *pos;           /* per local link: its position */
 	int *lidx;           /* per position: its local link, or -1 (none: no flow) */
-	int *X[MAXH + 1], *Y[MAXH + 1]; /* counts of nodes (ll_tree_count.c): at most 2^20 */
+	int *X[MAXH + 1], *Y[MAXH + 1]; /* counts of nodes (cpl_ll_tree_count.c): at most 2^20 */
 	int *delta;
 	struct counts *cs;
 	/* bytes classes: destinations by all_col, sources by (all_row, all_mult) */
@@ -64,17 +64,17 @@ static inline long up_pos(const struct tree *t, int l, int s, int c)
 
 /* The counts' arrays for t's levels (after its blocks and positions);
  * 0 or -1 out of memory. */
-int ll_tree_counts(struct tree *t);
-void ll_tree_counts_free(struct tree *t);
+int cpl_ll_tree_counts(struct tree *t);
+void cpl_ll_tree_counts_free(struct tree *t);
 /* Every position's count from the filled ones (full[]); the counts kept
  * from here on. */
-void ll_tree_count(struct tree *t);
+void cpl_ll_tree_count(struct tree *t);
 /* Position p filled (full[p] set): counted at the next settle. */
-void ll_tree_filled(struct tree *t, long p);
+void cpl_ll_tree_filled(struct tree *t, long p);
 /* The counts after the positions filled since the last count or settle:
  * the local links whose count changed into x[], the drop into by[], users
  * updated; how many. Only what the fills change is counted again. */
-int ll_tree_settle(struct tree *t, int *x, long *by);
-double ll_tree_counts_memory(const struct tree *t);
+int cpl_ll_tree_settle(struct tree *t, int *x, long *by);
+double cpl_ll_tree_counts_memory(const struct tree *t);
 
 #endif

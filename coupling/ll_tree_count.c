@@ -79,7 +79,7 @@ static int by_residue(const struct tree *t, int l, const int *res, int nr, int *
 	return 0;
 }
 
-int ll_tree_counts(struct tree *t)
+int cpl_ll_tree_counts(struct tree *t)
 {
 	int H = t->H;
 	struct counts *cs = t->cs = calloc(1, sizeof *t->cs);
@@ -129,7 +129,7 @@ int ll_tree_counts(struct tree *t)
 	return 0;
 }
 
-void ll_tree_counts_free(struct tree *t)
+void cpl_ll_tree_counts_free(struct tree *t)
 {
 	struct counts *cs = t->cs;
 	free(t->delta), free(t->lidx);
@@ -148,7 +148,7 @@ void ll_tree_counts_free(struct tree *t)
 	free(cs);
 }
 
-double ll_tree_counts_memory(const struct tree *t)
+double cpl_ll_tree_counts_memory(const struct tree *t)
 {
 	double b = (double)t->npos * (2 * sizeof(int) + 2 * sizeof(long)) +
 	           (double)t->n * (3 * sizeof(int));
@@ -228,7 +228,7 @@ static int up_of(const struct tree *t, int l, int p, int c)
 	return x;
 }
 
-void ll_tree_count(struct tree *t)
+void cpl_ll_tree_count(struct tree *t)
 {
 	int n = t->n, H = t->H;
 	struct counts *cs = t->cs;
@@ -284,7 +284,7 @@ void ll_tree_count(struct tree *t)
 	cs->nfresh = 0;
 }
 
-void ll_tree_filled(struct tree *t, long p)
+void cpl_ll_tree_filled(struct tree *t, long p)
 {
 	t->cs->fresh[t->cs->nfresh++] = p;
 }
@@ -382,7 +382,7 @@ static void seed(struct tree *t)
 	cs->nfresh = 0;
 }
 
-int ll_tree_settle(struct tree *t, int *x, long *by)
+int cpl_ll_tree_settle(struct tree *t, int *x, long *by)
 {
 	struct counts *cs = t->cs;
 	struct ll_part *part = &t->base;

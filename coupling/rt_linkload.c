@@ -98,14 +98,14 @@ static int ll_estimate(void *self, const struct plat_machine *m, const struct js
 static void ll_run_end(void *self)
 {
 	struct linkload *l = self;
-	ll_ahead_destroy(l->ahead);
+	cpl_ll_ahead_destroy(l->ahead);
 	l->ahead = NULL;
 }
 
 static void ll_destroy(void *self)
 {
 	struct linkload *l = self;
-	ll_ahead_destroy(l->ahead);
+	cpl_ll_ahead_destroy(l->ahead);
 	for (int i = 0; i < l->nwith; i++)
 		cpl_flows_free(l->flows[l->with_flows[i]]);
 	free(l->flows), free(l->entry), free(l->built_moves), free(l->running);
@@ -168,15 +168,15 @@ static int iteration(struct linkload *l, int k, int n, struct cmn_err *e)
 	if (c->tr.flops)
 		return i;
 	int again = !isnan(c->t_ref),
-	    got = l->ahead && !again ? ll_ahead_take(l->ahead, k, n, &c->tr, &c->t_ref, e) : 0;
-	if (got < 0 || (!got && ll_ahead_profile(l->prof, l->m, l->ll_ref, k, n, &c->tr,
-	                                         again ? NULL : &c->t_ref, e)))
+	    got = l->ahead && !again ? cpl_ll_ahead_take(l->ahead, k, n, &c->tr, &c->t_ref, e) : 0;
+	if (got < 0 || (!got && cpl_ll_ahead_profile(l->prof, l->m, l->ll_ref, k, n, &c->tr,
+	                                             again ? NULL : &c->t_ref, e)))
 		return -1;
 	l->profiles++;
 	l->again += again;
 	if (i == l->ncache)
 		l->ncache++;
-	c->bytes = ll_ahead_bytes(&c->tr);
+	c->bytes = cpl_ll_ahead_bytes(&c->tr);
 	if (!c->users)
 		l->spare += c->bytes;
 	return i;
@@ -221,8 +221,8 @@ static int ahead(struct linkload *l, struct js_sim *sim, struct cmn_err *e)
 		}
 	}
 	if (!rc)
-		rc = ll_ahead_create(l->prof, l->m, l->threads - 1, kernel, ranks, m,
-		                     CPL_LL_AHEAD_BYTES, &l->ahead, e);
+		rc = cpl_ll_ahead_create(l->prof, l->m, l->threads - 1, kernel, ranks, m,
+		                         CPL_LL_AHEAD_BYTES, &l->ahead, e);
 	free(kernel), free(ranks);
 	return rc;
 }

@@ -15,7 +15,7 @@
  * The candidates are not scored one by one: a best-first search over boxes
  * of centres (halved until single nodes) with a lower bound on the scores
  * in a box, from a summed-volume table of free nodes, finds the same
- * winner (center_search.c, on one thread or two; the bounds in
+ * winner (js_center_search.c, on one thread or two; the bounds in
  * center_mc1x1.c and center_pairwise.c). This file: the state, the table
  * and the ops. */
 #include <stdlib.h>
@@ -52,8 +52,8 @@ static void center_destroy(void *self)
 	free(c->spill[1]);
 	free(c->coord_free);
 	free(c->coord_next);
-	center_diag_free(c);
-	center_pool_free(c);
+	js_center_diag_free(c);
+	js_center_pool_free(c);
 	free(c);
 }
 
@@ -116,7 +116,7 @@ static struct center *center_new(int kind, const int *dims)
 	for (int d = 0, at = 0; d < 3; at += dims[d++])
 		for (int i = 0; i < dims[d]; i++)
 			c->coord_free[at + i] = c->n / dims[d];
-	if (center_diag_init(c)) {
+	if (js_center_diag_init(c)) {
 		center_destroy(c);
 		return NULL;
 	}
@@ -181,7 +181,7 @@ static void center_copy(void *dst, const void *src)
 	memcpy(d->coord_free, s->coord_free,
 	       (size_t)(d->dims[0] + d->dims[1] + d->dims[2]) * sizeof *d->coord_free);
 	for (int x = 0; x < d->dims[0]; x++)
-		center_diag_mark(d, x, 0);
+		js_center_diag_mark(d, x, 0);
 }
 
 static void *center_clone(const void *self)
@@ -195,7 +195,7 @@ static void *center_clone(const void *self)
 	return k;
 }
 
-void center_sat_update(struct center *c)
+void js_center_sat_update(struct center *c)
 {
 	if (c->stale_from >= c->n)
 		return;
@@ -237,8 +237,8 @@ static int center_place(void *self, const struct js_job *job, int flags, int *no
 	int k = job->size;
 	if (k <= 0 || k > c->free)
 		return 0;
-	return c->kind == CENTER_MC1X1 ? center_place_mc1x1(c, k, nodes)
-	                               : center_place_pairwise(c, k, nodes);
+	return c->kind == CENTER_MC1X1 ? js_center_place_mc1x1(c, k, nodes)
+	                               : js_center_place_pairwise(c, k, nodes);
 }
 
 static int center_fits(void *self, const struct js_job *job, int flags)
@@ -261,7 +261,7 @@ static void set_busy(struct center *c, const int *nodes, int n, uint8_t busy)
 	for (int i = 0; i < n; i++) {
 		center_xyz(c, nodes[i], p);
 		c->row_dirty[p[0] * Y + p[1]] = 1;
-		center_diag_mark(c, p[0], p[1]);
+		js_center_diag_mark(c, p[0], p[1]);
 		c->col_dirty[p[0] * Z + p[2]] = 1;
 		int step = busy ? -1 : 1;
 		c->coord_free[p[0]] += step;

@@ -30,7 +30,7 @@ static int *plane_table(const struct center_diag *t, const struct center *c, int
 	return t->pre + (size_t)x * ((size_t)c->dims[1] + 1) * 2 * diag_count(c);
 }
 
-int center_diag_init(struct center *c)
+int js_center_diag_init(struct center *c)
 {
 	struct center_diag *t = &c->diag;
 	size_t X = (size_t)c->dims[0], Y = (size_t)c->dims[1];
@@ -44,14 +44,14 @@ int center_diag_init(struct center *c)
 	return 0;
 }
 
-void center_diag_free(struct center *c)
+void js_center_diag_free(struct center *c)
 {
 	free(c->diag.pre);
 	free(c->diag.tot);
 	free(c->diag.from);
 }
 
-void center_diag_mark(struct center *c, int x, int y)
+void js_center_diag_mark(struct center *c, int x, int y)
 {
 	if (y < c->diag.from[x])
 		c->diag.from[x] = y;
@@ -71,7 +71,7 @@ static void add_row(int *down, const int *up, const int *pre, int Z, int off, in
 		down[i] = up[i] + pre[Z];
 }
 
-void center_diag_update(struct center *c)
+void js_center_diag_update(struct center *c)
 {
 	struct center_diag *t = &c->diag;
 	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
@@ -204,7 +204,7 @@ static inline long disc_count(const struct center *c, int x, int py, int pz, int
 	return n;
 }
 
-long center_ball_count(const struct center *c, const int *p, int r)
+long js_center_ball_count(const struct center *c, const int *p, int r)
 {
 	if (c->dims[0] == 1) /* one plane: no loop (its set-up cost more than the plane) */
 		return disc_count(c, 0, p[1], p[2], r);
@@ -216,7 +216,7 @@ long center_ball_count(const struct center *c, const int *p, int r)
 	return n;
 }
 
-long center_region_count(const struct center *c, const struct center_region *r)
+long js_center_region_count(const struct center *c, const struct center_region *r)
 {
 	if (c->dims[0] == 1) { /* one plane: no loop */
 		int t = r->t - excess(0, r->c[0], r->e[0]);

@@ -98,7 +98,7 @@ static inline int center_count(const struct center *c, const int *lo, const int 
 }
 
 /* Rebuilds the table if busy changed since. */
-void center_sat_update(struct center *c);
+void js_center_sat_update(struct center *c);
 
 /* The search: pops boxes by (lb, minid), splits them, asks bound() for the
  * children's bounds until an exact box comes out: returns its minid. bound
@@ -111,11 +111,11 @@ void center_sat_update(struct center *c);
  * r less their L1 distance (a ball of radius r' around it lies in the
  * last one's ball of r' + distance, so it needs no less). With ctx2 (the
  * bound's context for a second thread: its own scratch), two threads
- * search together and find the same centre (center_search.c). */
+ * search together and find the same centre (js_center_search.c). */
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
-int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
-                  int spread);
-void center_pool_free(struct center *c); /* stops the second thread, if any */
+int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
+                     int spread);
+void js_center_pool_free(struct center *c); /* stops the second thread, if any */
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from
@@ -125,26 +125,26 @@ void center_pool_free(struct center *c); /* stops the second thread, if any */
  * L (k - L), L the nodes at or below the cut: a dimension's share of the
  * sum of pairwise distances; with slack > 0, L may be up to slack more,
  * and each cut counts the least of L (k - L) over that range. */
-void center_region_update(struct center *c);
-long center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy);
-void center_region_cols(const struct center *c, const struct center_region *r, int *hz);
-int center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
-                       int *hi);
-void center_region_ball(struct center_region *r, const int *p, int radius);
-int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
-                        int *hy, int *hz);
-long center_cuts(const int *h, int lo, int hi, long k, long slack);
+void js_center_region_update(struct center *c);
+long js_center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy);
+void js_center_region_cols(const struct center *c, const struct center_region *r, int *hz);
+int js_center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
+                          int *hi);
+void js_center_region_ball(struct center_region *r, const int *p, int radius);
+int js_center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
+                           int *hy, int *hz);
+long js_center_cuts(const int *h, int lo, int hi, long k, long slack);
 
 /* center_diag.c (genalg and mm): the tables (init: -1 out of memory;
- * mark: row y of plane x changed; update: after center_region_update,
+ * mark: row y of plane x changed; update: after js_center_region_update,
  * the planes marked) and the free nodes of a region, as
- * center_region_rows counts them without histograms. */
-int center_diag_init(struct center *c);
-void center_diag_free(struct center *c);
-void center_diag_mark(struct center *c, int x, int y);
-void center_diag_update(struct center *c);
-long center_region_count(const struct center *c, const struct center_region *r);
-long center_ball_count(const struct center *c, const int *p, int r); /* the ball of radius r */
+ * js_center_region_rows counts them without histograms. */
+int js_center_diag_init(struct center *c);
+void js_center_diag_free(struct center *c);
+void js_center_diag_mark(struct center *c, int x, int y);
+void js_center_diag_update(struct center *c);
+long js_center_region_count(const struct center *c, const struct center_region *r);
+long js_center_ball_count(const struct center *c, const int *p, int r); /* the ball of radius r */
 
 /* center_plane.c: the score of centre p of a mesh of one plane
  * (dims[0] == 1) whose radius is R and whose ball of radius R - 1 holds m
@@ -153,18 +153,18 @@ long center_ball_count(const struct center *c, const int *p, int r); /* the ball
  * back (LONG_MAX: always the score). lbz: a lower bound on the score's
  * share of the cuts between columns (its box's, center_box), which lets
  * it stop after the rows. */
-long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
-                        long lbz, int *spill);
+long js_center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
+                           long lbz, int *spill);
 /* The sum over the cuts between the lines of both dimensions of a mesh of
  * one plane of L (k - L), L the free nodes of region g up to the cut and
- * up to slack more (the least over that range), as center_cuts sums them
+ * up to slack more (the least over that range), as js_center_cuts sums them
  * from the region's histograms; *cols: the share of the cuts between
  * columns. */
-long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
-                       long *cols);
+long js_center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
+                          long *cols);
 
 /* The allocators' searches and node choices (k <= free nodes). */
-int center_place_mc1x1(struct center *c, int k, int *nodes);
-int center_place_pairwise(struct center *c, int k, int *nodes);
+int js_center_place_mc1x1(struct center *c, int k, int *nodes);
+int js_center_place_pairwise(struct center *c, int k, int *nodes);
 
 #endif

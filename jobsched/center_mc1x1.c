@@ -107,10 +107,10 @@ static void take_nearest(struct center *c, const int *p, int s, int k, int *out)
 		out[i] = c->bucket[i];
 }
 
-int center_place_mc1x1(struct center *c, int k, int *nodes)
+int js_center_place_mc1x1(struct center *c, int k, int *nodes)
 {
-	center_sat_update(c);
-	int best = center_search(c, mc1x1_bound, &k, NULL, 0, 1), radius = 0;
+	js_center_sat_update(c);
+	int best = js_center_search(c, mc1x1_bound, &k, NULL, 0, 1), radius = 0;
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	struct center_box b = {.minid = best, .size = 1, .exact = 1};

@@ -92,7 +92,7 @@ static void canonical(const struct center *c, struct pw *w)
 	}
 	w->dk = 0;
 	for (int i = 0; i < nd; i++)
-		w->dk += center_cuts(h + i * len, 0, len - 1, w->k, 0);
+		w->dk += js_center_cuts(h + i * len, 0, len - 1, w->k, 0);
 }
 
 /* Clears the histograms over the range of the ball of radius r around p
@@ -115,7 +115,7 @@ static void clear_hists(const struct center *c, int *const *hist, const int *p, 
 /* Free nodes of the L1 ball of radius r around p. */
 static long ball_count(const struct center *c, const int *p, int r)
 {
-	return center_ball_count(c, p, r);
+	return js_center_ball_count(c, p, r);
 }
 
 /* The score of centre p, whose R is at least from (>= rk); *radius: R.
@@ -150,7 +150,7 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 	if (below < 0) /* free nodes nearer than R, all taken */
 		below = R > 0 ? ball_count(c, p, R - 1) : 0;
 	if (c->dims[0] == 1)
-		return center_score_plane(c, k, p, R, below, cut, lbz, w->spill);
+		return js_center_score_plane(c, k, p, R, below, cut, lbz, w->spill);
 	for (int d = 0; d < 3; d++) {
 		lo[d] = p[d] + 1;
 		hi[d] = p[d];
@@ -158,14 +158,14 @@ static long score(struct center *c, const struct pw *w, const int *p, int from, 
 	clear_hists(c, w->hist, p, R, lo, hi);
 	if (R > 0) {
 		struct center_region g;
-		center_region_ball(&g, p, R - 1);
-		center_region_rows(c, &g, w->hist[0], w->hist[1]);
-		center_region_cols(c, &g, w->hist[2]);
+		js_center_region_ball(&g, p, R - 1);
+		js_center_region_rows(c, &g, w->hist[0], w->hist[1]);
+		js_center_region_cols(c, &g, w->hist[2]);
 	}
-	center_region_shell(c, p, R, k - (int)below, w->hist[0], w->hist[1], w->hist[2]);
+	js_center_region_shell(c, p, R, k - (int)below, w->hist[0], w->hist[1], w->hist[2]);
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
-		sum += center_cuts(w->hist[d], lo[d], hi[d], k, 0);
+		sum += js_center_cuts(w->hist[d], lo[d], hi[d], k, 0);
 	return sum;
 }
 
@@ -241,7 +241,7 @@ static int canonical_box(const struct center *c, const struct pw *w, const struc
 	if (inner != size)
 		return 0;
 	g.t = 2 * w->rk;
-	return center_region_count(c, &g) == widened_volume(c, b, w->rk);
+	return js_center_region_count(c, &g) == widened_volume(c, b, w->rk);
 }
 
 /* Whether the box b widened by r in L-inf, clipped to the mesh in every
@@ -332,7 +332,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	int empty = (width + 1) / 2, r = empty > b->r ? empty : b->r;
 	g.t = 2 * r;
 	/* the widened box holds the cube around the box of radius r / nd */
-	if (cube_free(c, b, r / w->nd) >= k || center_region_count(c, &g) >= k) {
+	if (cube_free(c, b, r / w->nd) >= k || js_center_region_count(c, &g) >= k) {
 		if (r > b->r) /* Rlo <= empty */
 			return 0;
 	} else {
@@ -340,7 +340,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		while (cube_free(c, b, lo + 1) < k)
 			lo++; /* so it does where the cube around it does */
 		int step = 1;
-		for (r = lo + 1, g.t = 2 * r; center_region_count(c, &g) < k; g.t = 2 * r) {
+		for (r = lo + 1, g.t = 2 * r; js_center_region_count(c, &g) < k; g.t = 2 * r) {
 			lo = r;
 			r += step;
 			step *= 2;
@@ -348,7 +348,7 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 		while (r - lo > 1) {
 			int mid = lo + (r - lo) / 2;
 			g.t = 2 * mid;
-			if (center_region_count(c, &g) >= k)
+			if (js_center_region_count(c, &g) >= k)
 				r = mid;
 			else
 				lo = mid;
@@ -361,22 +361,22 @@ static long core_bound(struct center *c, const struct pw *w, struct center_box *
 	for (int d = 0; d < 3; d++)
 		g.e[d] = 0;
 	if (c->dims[0] == 1) { /* one plane: the cuts as the lines are counted */
-		long core = center_region_count(c, &g), cols,
-		     sum = center_plane_cuts(c, &g, k, k - core, &cols);
+		long core = js_center_region_count(c, &g), cols,
+		     sum = js_center_plane_cuts(c, &g, k, k - core, &cols);
 		b->lbz = cols > b->lbz ? cols : b->lbz; /* both bound every centre of b */
 		return sum;
 	}
 	int lo[3], hi[3];
 	for (int d = 0; d < 3; d++) {
-		if (!center_region_span(c, &g, d, &lo[d], &hi[d]))
+		if (!js_center_region_span(c, &g, d, &lo[d], &hi[d]))
 			return 0;
 		memset(w->hist[d] + lo[d], 0, (size_t)(hi[d] - lo[d] + 1) * sizeof *w->hist[d]);
 	}
-	long core = center_region_rows(c, &g, w->hist[0], w->hist[1]);
-	center_region_cols(c, &g, w->hist[2]);
+	long core = js_center_region_rows(c, &g, w->hist[0], w->hist[1]);
+	js_center_region_cols(c, &g, w->hist[2]);
 	long sum = 0;
 	for (int d = 0; d < 3; d++)
-		sum += center_cuts(w->hist[d], lo[d], hi[d], k, k - core);
+		sum += js_center_cuts(w->hist[d], lo[d], hi[d], k, k - core);
 	return sum;
 }
 
@@ -456,11 +456,11 @@ static void take_nearest(struct center *c, const int *p, int r, int k, int *out)
 	memcpy(out, c->bucket, (size_t)k * sizeof *out);
 }
 
-int center_place_pairwise(struct center *c, int k, int *nodes)
+int js_center_place_pairwise(struct center *c, int k, int *nodes)
 {
-	center_sat_update(c);
-	center_region_update(c);
-	center_diag_update(c);
+	js_center_sat_update(c);
+	js_center_region_update(c);
+	js_center_diag_update(c);
 	if (c->kind == CENTER_MM)
 		mm_next(c);
 	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}, .spill = c->spill[0]};
@@ -479,7 +479,7 @@ int center_place_pairwise(struct center *c, int k, int *nodes)
 	 * well: callgrind, 320x320, 4 to 9 % fewer instructions than 8; mm's
 	 * rise with 16, results/bench/README.md) */
 	int spread = c->kind == CENTER_GENALG && c->dims[0] == 1 ? 32 : 8;
-	int best = center_search(c, pw_bound, &w, two ? &w2 : NULL, w.rk, spread), p[3], radius;
+	int best = js_center_search(c, pw_bound, &w, two ? &w2 : NULL, w.rk, spread), p[3], radius;
 	if (best < 0) /* no candidate: the tables disagree with busy (a bug) */
 		return 0;
 	center_xyz(c, best, p);

@@ -185,8 +185,8 @@ static long stop(int *spill, int lo, int hi, int Z, long sum)
 	return sum;
 }
 
-long center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
-                        long lbz, int *spill)
+long js_center_score_plane(const struct center *c, long k, const int *p, int R, long m, long cut,
+                           long lbz, int *spill)
 {
 	const int Y = c->dims[1], Z = c->dims[2], py = p[1], pz = p[2];
 	long want = k - m, sum = 0;
@@ -277,8 +277,8 @@ static long region_cuts(const int *pre, size_t stride, int nl, int n, int cl, in
 	return sum - cut_term(L, k, slack); /* no cut after the last line */
 }
 
-long center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
-                       long *cols)
+long js_center_plane_cuts(const struct center *c, const struct center_region *g, long k, long slack,
+                          long *cols)
 {
 	int Y = c->dims[1], Z = c->dims[2];
 	*cols = region_cuts(c->ypre, (size_t)Y + 1, Z, Y, g->c[2], g->e[2], g->c[1], g->e[1], g->t,

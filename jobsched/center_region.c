@@ -32,7 +32,7 @@ static void update_lines(const struct center *c, uint8_t *dirty, int lines, int 
 
 /* The rows and columns whose nodes changed since the tables were built
  * get their prefix sums again. */
-void center_region_update(struct center *c)
+void js_center_region_update(struct center *c)
 {
 	int Y = c->dims[1], Z = c->dims[2];
 	update_lines(c, c->row_dirty, Y, Z, (size_t)Z, 1, c->zpre);
@@ -153,7 +153,7 @@ static long plane_lines(const int *pre, size_t stride, int m, int cl, int el, in
 	return total;
 }
 
-long center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy)
+long js_center_region_rows(const struct center *c, const struct center_region *r, int *hx, int *hy)
 {
 	const int Y = c->dims[1], Z = c->dims[2];
 	const size_t stride = (size_t)Z + 1;
@@ -172,7 +172,7 @@ long center_region_rows(const struct center *c, const struct center_region *r, i
 	return total;
 }
 
-void center_region_cols(const struct center *c, const struct center_region *r, int *hz)
+void js_center_region_cols(const struct center *c, const struct center_region *r, int *hz)
 {
 	const int Y = c->dims[1], Z = c->dims[2];
 	const size_t stride = (size_t)Y + 1;
@@ -184,13 +184,13 @@ void center_region_cols(const struct center *c, const struct center_region *r, i
 		            r->t - excess(x, r->c[0], r->e[0]), r->c[1], r->e[1], Y, hz);
 }
 
-int center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
-                       int *hi)
+int js_center_region_span(const struct center *c, const struct center_region *r, int d, int *lo,
+                          int *hi)
 {
 	return span(r->c[d], r->e[d], r->t, c->dims[d], lo, hi);
 }
 
-void center_region_ball(struct center_region *r, const int *p, int radius)
+void js_center_region_ball(struct center_region *r, const int *p, int radius)
 {
 	for (int d = 0; d < 3; d++) {
 		r->c[d] = 2 * p[d];
@@ -199,8 +199,8 @@ void center_region_ball(struct center_region *r, const int *p, int radius)
 	r->t = 2 * radius;
 }
 
-int center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
-                        int *hy, int *hz)
+int js_center_region_shell(const struct center *c, const int *p, int radius, int want, int *hx,
+                           int *hy, int *hz)
 {
 	const int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
 	int got = 0, x0 = p[0] - radius, x1 = p[0] + radius;
@@ -236,7 +236,7 @@ int center_region_shell(const struct center *c, const int *p, int radius, int wa
 	return got;
 }
 
-long center_cuts(const int *h, int lo, int hi, long k, long slack)
+long js_center_cuts(const int *h, int lo, int hi, long k, long slack)
 {
 	long sum = 0, below = 0;
 	if (slack == 0) {

@@ -337,7 +337,7 @@ static struct center_pool *pool_get(struct center *c)
 	return c->pool = p;
 }
 
-void center_pool_free(struct center *c)
+void js_center_pool_free(struct center *c)
 {
 	struct center_pool *p = c->pool;
 	if (!p || p->pid != getpid()) /* none, or inherited by fork (no thread here) */
@@ -354,8 +354,8 @@ void center_pool_free(struct center *c)
 	c->pool = NULL;
 }
 
-int center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
-                  int spread)
+int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
+                     int spread)
 {
 	if (spread > MAX_PARTS)
 		spread = MAX_PARTS;

@@ -1,7 +1,7 @@
 /* The flit-level engine as a network engine (netsim.h): each evaluation
  * replays the jobs' traces on a fresh flit network of the machine
  * (flit_replay.h). Parameters are the flit network's and the replay's
- * (flit_param_defs, presets included); the clock is set by the flit width
+ * (net_flit_param_defs, presets included); the clock is set by the flit width
  * and the bandwidth of the node links: one flit per cycle is that
  * bandwidth. Link loads are the flits each link carried. Live sessions
  * (jobs that start and end inside one simulation) run on a fresh network
@@ -46,13 +46,13 @@ static int flit_create(const struct net_engine_args *a, void **state, struct cmn
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	f->m = m;
 	struct cmn_params cp;
-	if (flit_params_parse(a->params, NULL, m, &cp, &f->p, e)) {
+	if (net_flit_params_parse(a->params, NULL, m, &cp, &f->p, e)) {
 		cmn_err_prefix(e, "engine 'flit:%s'", a->params ? a->params : "");
 		flit_destroy(f);
 		return e->code;
 	}
 	cmn_params_format("flit", &cp, f->spec, sizeof f->spec);
-	f->o = (struct flit_replay_opts){flit_cycle_s(m, f->p.flit_bytes),
+	f->o = (struct flit_replay_opts){net_flit_cycle_s(m, f->p.flit_bytes),
 	                                 f->p.flit_bytes,
 	                                 f->p.packet_flits,
 	                                 f->p.compute_zero,
@@ -78,8 +78,8 @@ static int flit_evaluate(void *state, const struct net_job *jobs, int n, double 
                          struct net_job_result *results, struct cmn_err *e)
 {
 	struct flit_engine *f = state;
-	return flit_replay_run(f->m, &f->p, &f->o, jobs, n, until, results, f->flits, &f->cycles,
-	                       e);
+	return net_flit_replay_run(f->m, &f->p, &f->o, jobs, n, until, results, f->flits,
+	                           &f->cycles, e);
 }
 
 static const char *flit_spec(void *state)
@@ -104,13 +104,13 @@ static int flit_links(void *state, const struct net_link_result **out, int *n, s
 	return 0;
 }
 
-/* A live session on a fresh network (flit_replay_live); any number per
+/* A live session on a fresh network (net_flit_replay_live); any number per
  * engine, in the calling process. */
 static int flit_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
                      void *ctx, struct cmn_err *e)
 {
 	struct flit_engine *f = state;
-	return flit_replay_live(f->m, &f->p, &f->o, body, ctx, e);
+	return net_flit_replay_live(f->m, &f->p, &f->o, body, ctx, e);
 }
 
 static const char *const flit_samples[] = {
@@ -121,7 +121,7 @@ const struct net_engine_ops net_engine_flit_ops = {
     .base = {"flit",
              "flit-level: our own cycle-driven network of virtual-channel routers "
              "(parameters: netsim --traffic x --help)",
-             flit_param_defs, flit_samples},
+             net_flit_param_defs, flit_samples},
     .create = flit_create,
     .evaluate = flit_evaluate,
     .spec = flit_spec,

@@ -265,7 +265,7 @@ static void rank_main(int argc, char **argv)
 	free(c->reqs);
 	c->reqs = NULL;
 	if (c->notify)
-		sg_notify_done(c->notify);
+		net_sg_notify_done(c->notify);
 }
 
 static void s4u_release(const struct net_job *job, void *data);
@@ -321,8 +321,8 @@ static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void
 		                           data,
 		                           r,
 		                           j,
-		                           sg_engine_alltoall_ring(s),
-		                           sg_engine_evaluation(s),
+		                           net_sg_engine_alltoall_ring(s),
+		                           net_sg_engine_evaluation(s),
 		                           t0 + job->start,
 		                           &finish[r],
 		                           notify,
@@ -330,11 +330,11 @@ static void s4u_start(struct sg_state *s, const struct net_job *job, int j, void
 		                           0,
 		                           0};
 		char name[64];
-		snprintf(name, sizeof name, "e%ld-j%d-%d", sg_engine_evaluation(s), j, r);
-		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
+		snprintf(name, sizeof name, "e%ld-j%d-%d", net_sg_engine_evaluation(s), j, r);
+		sg_actor_t a = sg_actor_init(name, net_sg_engine_host(s, job->nodes[r]));
 		sg_actor_set_data(a, &ctx[r]);
 		if (notify)
-			sg_notify_actor(notify, r, a);
+			net_sg_notify_actor(notify, r, a);
 		sg_actor_start_(a, rank_main, 0, NULL);
 	}
 }
@@ -343,16 +343,16 @@ static const struct sg_variant s4u_variant = {0, s4u_prepare, s4u_start, s4u_rel
 
 static int s4u_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
 {
-	return sg_engine_create(&s4u_variant, a, state, e);
+	return net_sg_engine_create(&s4u_variant, a, state, e);
 }
 
 const struct net_engine_ops net_engine_s4u_ops = {
     .base = {"s4u", "flow-level: our own replay of each trace (s4u actors) on a SimGrid platform",
              net_no_params},
     .create = s4u_create,
-    .evaluate = sg_engine_evaluate,
-    .evaluate_many = sg_engine_evaluate_many,
-    .links = sg_engine_links,
-    .destroy = sg_engine_destroy,
-    .live = sg_engine_live,
+    .evaluate = net_sg_engine_evaluate,
+    .evaluate_many = net_sg_engine_evaluate_many,
+    .links = net_sg_engine_links,
+    .destroy = net_sg_engine_destroy,
+    .live = net_sg_engine_live,
 };

@@ -56,7 +56,7 @@ static void rank_main(int argc, char **argv)
 	smpi_replay_run(rr->instance, rr->rank, 0.0, rr->file);
 	*rr->finish = simgrid_get_clock();
 	if (rr->notify)
-		sg_notify_done(rr->notify);
+		net_sg_notify_done(rr->notify);
 }
 
 /* The per-rank files SMPI's replay reads for t when its ranks are actors
@@ -158,7 +158,7 @@ fail:
 
 static struct smpi_data *data_of(struct sg_state *s, struct cmn_err *e)
 {
-	void **d = sg_engine_variant_data(s);
+	void **d = net_sg_engine_variant_data(s);
 	if (!*d && !(*d = calloc(1, sizeof(struct smpi_data))))
 		cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	return *d;
@@ -192,7 +192,7 @@ static void smpi_start(struct sg_state *s, const struct net_job *job, int j, voi
 	if (!runs)
 		_exit(3);
 	char instance[48];
-	snprintf(instance, sizeof instance, "e%ld-j%d", sg_engine_evaluation(s), j);
+	snprintf(instance, sizeof instance, "e%ld-j%d", net_sg_engine_evaluation(s), j);
 	SMPI_app_instance_register(instance, NULL, t->nranks);
 	for (int r = 0; r < t->nranks; r++) {
 		struct rank_run *rr = &runs[r];
@@ -204,19 +204,19 @@ static void smpi_start(struct sg_state *s, const struct net_job *job, int j, voi
 		rr->notify = notify;
 		char name[64];
 		snprintf(name, sizeof name, "%s-%d", instance, r);
-		sg_actor_t a = sg_actor_init(name, sg_engine_host(s, job->nodes[r]));
+		sg_actor_t a = sg_actor_init(name, net_sg_engine_host(s, job->nodes[r]));
 		if (sg_actor_get_pid(a) != c->shift + 1 + r) /* the ids files_of() assumed */
 			_exit(5);
 		sg_actor_set_data(a, rr);
 		if (notify)
-			sg_notify_actor(notify, r, a);
+			net_sg_notify_actor(notify, r, a);
 		sg_actor_start_(a, rank_main, 0, NULL);
 	}
 }
 
 static void smpi_cleanup(struct sg_state *s)
 {
-	struct smpi_data *d = *sg_engine_variant_data(s);
+	struct smpi_data *d = *net_sg_engine_variant_data(s);
 	if (!d)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
@@ -243,15 +243,15 @@ static const struct sg_variant smpi_variant = {1, smpi_prepare, smpi_start, NULL
 
 static int smpi_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
 {
-	return sg_engine_create(&smpi_variant, a, state, e);
+	return net_sg_engine_create(&smpi_variant, a, state, e);
 }
 
 const struct net_engine_ops net_engine_simgrid_ops = {
     .base = {"simgrid", "flow-level: SMPI's replay of each trace on a SimGrid platform",
              net_no_params},
     .create = smpi_create,
-    .evaluate = sg_engine_evaluate,
-    .evaluate_many = sg_engine_evaluate_many,
-    .links = sg_engine_links,
-    .destroy = sg_engine_destroy,
+    .evaluate = net_sg_engine_evaluate,
+    .evaluate_many = net_sg_engine_evaluate_many,
+    .links = net_sg_engine_links,
+    .destroy = net_sg_engine_destroy,
 };

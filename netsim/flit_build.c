@@ -181,7 +181,7 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 	return 0;
 }
 
-double flit_cycle_s(const struct plat_machine *m, int flit_bytes)
+double net_flit_cycle_s(const struct plat_machine *m, int flit_bytes)
 {
 	for (int l = 0; l < m->nlinks; l++)
 		if (m->links[l].src < m->nodes && m->links[l].bw_bps > 0)
@@ -212,7 +212,7 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_machine *m = n->m;
 	const struct flit_params *p = &n->p;
-	double cyc = flit_cycle_s(m, p->flit_bytes), bw = cyc > 0 ? p->flit_bytes / cyc : 0;
+	double cyc = net_flit_cycle_s(m, p->flit_bytes), bw = cyc > 0 ? p->flit_bytes / cyc : 0;
 	if (p->platform_links && !(cyc > 0))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: %s has no node links to set a clock", m->spec);
@@ -477,8 +477,8 @@ static int make_route_cache(struct flit_net *n, struct cmn_err *e)
 	return 0;
 }
 
-int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
-                    struct flit_net **out, struct cmn_err *e)
+int net_flit_net_create(const struct plat_machine *m, const struct flit_params *p,
+                        struct flit_net **out, struct cmn_err *e)
 {
 	if (check_params(p, e))
 		return e->code;
@@ -520,14 +520,14 @@ int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
 	    make_route_cache(n, e) ||
 	    ((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
 	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
-		flit_net_destroy(n);
+		net_flit_net_destroy(n);
 		return e->code;
 	}
 	*out = n;
 	return 0;
 }
 
-void flit_net_destroy(struct flit_net *n)
+void net_flit_net_destroy(struct flit_net *n)
 {
 	if (!n)
 		return;

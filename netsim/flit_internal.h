@@ -211,10 +211,10 @@ static inline int vc_push(struct vc *c, struct flit f)
 /* flit_router.c */
 /* Flit f comes off link l into its VC v at the link's far end; -1 if that
  * buffer is full (more flits than credits: a bug). */
-int flit_arrive(struct flit_net *n, int l, int v, struct flit f);
+int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f);
 /* Vertex x in one cycle: every input VC's request, switch allocation, and
  * the sending of what wins. */
-void flit_router_cycle(struct flit_net *n, int x,
-                       void (*done)(void *, const struct flit_delivery *), void *ctx);
+void net_flit_router_cycle(struct flit_net *n, int x,
+                           void (*done)(void *, const struct flit_delivery *), void *ctx);
 
 #endif

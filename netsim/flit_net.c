@@ -8,7 +8,7 @@
 #include "../common/checked.h"
 #include "flit_internal.h"
 
-void flit_params_default(struct flit_params *p)
+void net_flit_params_default(struct flit_params *p)
 {
 	*p = (struct flit_params){.vcs = 4,
 	                          .buf = 8,
@@ -22,7 +22,7 @@ void flit_params_default(struct flit_params *p)
 	                          .packet_flits = 8};
 }
 
-const struct cmn_param_def flit_param_defs[] = {
+const struct cmn_param_def net_flit_param_defs[] = {
     {"vcs", CMN_PT_INT, "4", 1, 64, NULL, "virtual channels per input port"},
     {"buf", CMN_PT_INT, "8", 1, 1048576, NULL, "flits per virtual channel buffer"},
     {"router_delay", CMN_PT_INT, "1", 0, 1000, NULL,
@@ -106,7 +106,7 @@ const struct cmn_param_def flit_param_defs[] = {
     {NULL},
 };
 
-void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
+void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 {
 	p->vcs = (int)cmn_params_num(cp, "vcs");
 	p->buf = (int)cmn_params_num(cp, "buf");
@@ -143,7 +143,7 @@ void flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
 }
 
-int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
+int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
 {
 	if (flits < 1)
 		return cmn_err_set(e, CMN_EUSAGE, "%d-flit packets (at least 1)", flits);
@@ -160,14 +160,14 @@ int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
 	return 0;
 }
 
-int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
+int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
 {
 	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
 		                   "not to itself)",
 		                   id, src, dst, n->nodes - 1);
-	if (flit_net_packet_ok(n, flits, e)) {
+	if (net_flit_net_packet_ok(n, flits, e)) {
 		cmn_err_prefix(e, "packet %ld", id);
 		return e->code;
 	}
@@ -263,7 +263,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		int l = n->flit_links[i];
 		struct wire *w = &n->wire[flit_slot(n, l, n->now)];
 		if (w->vc >= 0) {
-			if (flit_arrive(n, l, w->vc, w->f))
+			if (net_flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
 			n->wire_flit_slots[l]--;
@@ -308,7 +308,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 			if (!b)
 				break;
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
-			flit_router_cycle(n, x, done, ctx);
+			net_flit_router_cycle(n, x, done, ctx);
 			from = bit + 1;
 		}
 	n->now++;
@@ -342,9 +342,9 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 	                   n->p.watchdog, (long long)n->now, n->in_flight, what);
 }
 
-int flit_net_run(struct flit_net *n, int64_t until,
-                 void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
-                 struct cmn_err *e)
+int net_flit_net_run(struct flit_net *n, int64_t until,
+                     void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
+                     struct cmn_err *e)
 {
 	n->last_move = n->now;
 	while (until < 0 ? n->in_flight > 0 : n->now < until) {
@@ -365,7 +365,7 @@ int flit_net_run(struct flit_net *n, int64_t until,
 	return 0;
 }
 
-int flit_net_source_room(const struct flit_net *n, int x, int flits)
+int net_flit_net_source_room(const struct flit_net *n, int x, int flits)
 {
 	if (!n->p.source_queue)
 		return 1;
@@ -381,22 +381,22 @@ int flit_net_source_room(const struct flit_net *n, int x, int flits)
 	return held + flits <= (long)n->p.source_queue * flits;
 }
 
-int64_t flit_net_now(const struct flit_net *n)
+int64_t net_flit_net_now(const struct flit_net *n)
 {
 	return n->now;
 }
 
-long flit_net_in_flight(const struct flit_net *n)
+long net_flit_net_in_flight(const struct flit_net *n)
 {
 	return n->in_flight;
 }
 
-const long *flit_net_link_flits(const struct flit_net *n)
+const long *net_flit_net_link_flits(const struct flit_net *n)
 {
 	return n->link_flits;
 }
 
-int flit_net_check(const struct flit_net *n, struct cmn_err *e)
+int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
 {
 	int V = n->p.vcs;
 	for (int l = 0; l < n->nl; l++)

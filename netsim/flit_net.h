@@ -97,12 +97,12 @@ struct flit_params {
 
 /* Defaults: 4 VCs of 8 flits, R = 1, L = 1, C = 1, I = J = 0, wormhole,
  * datelines, watchdog 10000. */
-void flit_params_default(struct flit_params *p);
+void net_flit_params_default(struct flit_params *p);
 /* The same as "key=value" parameters (vcs, buf, router_delay, link_delay,
  * node_link_delay, inject_delay, eject_delay, switching=wormhole|vct,
  * deadlock=dateline|bubble|none, watchdog), and their values into p. */
-extern const struct cmn_param_def flit_param_defs[];
-void flit_params_from(const struct cmn_params *cp, struct flit_params *p);
+extern const struct cmn_param_def net_flit_param_defs[];
+void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p);
 
 struct flit_net;
 
@@ -115,41 +115,42 @@ struct flit_delivery {
 };
 
 /* The cycle: flit_bytes over the node links' bandwidth (0: no node link). */
-double flit_cycle_s(const struct plat_machine *m, int flit_bytes);
+double net_flit_cycle_s(const struct plat_machine *m, int flit_bytes);
 
-int flit_net_create(const struct plat_machine *m, const struct flit_params *p,
-                    struct flit_net **out, struct cmn_err *e);
-void flit_net_destroy(struct flit_net *n);
+int net_flit_net_create(const struct plat_machine *m, const struct flit_params *p,
+                        struct flit_net **out, struct cmn_err *e);
+void net_flit_net_destroy(struct flit_net *n);
 
 /* Whether n takes packets of `flits` flits (at least one; under
  * cut-through at most a buffer; with bubbles on a torus at most half a
  * buffer): 0, or an error saying why. */
-int flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e);
+int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e);
 
 /* Queues a packet of flits (>= 1) from node src to node dst != src at the
  * current cycle; id is the caller's. 0, or an error (bad node, cut-through
  * packet larger than a VC buffer, out of memory). */
-int flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e);
+int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id,
+                        struct cmn_err *e);
 
 /* Runs cycles until `until` (exclusive) or, with until < 0, until every
  * queued packet is delivered; done(ctx, d) for each delivered packet.
  * 0, or the watchdog's error. */
-int flit_net_run(struct flit_net *n, int64_t until,
-                 void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
-                 struct cmn_err *e);
+int net_flit_net_run(struct flit_net *n, int64_t until,
+                     void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
+                     struct cmn_err *e);
 
-int64_t flit_net_now(const struct flit_net *n);
+int64_t net_flit_net_now(const struct flit_net *n);
 /* Whether node x has room for one more packet of `flits` flits under
  * source_queue (always, with 0): the flits it holds before the network (its
  * queued packets, its injection port, and on and at the far end of its
  * links, i.e. its switch's buffers of them) plus these at most
  * source_queue packets of that size. */
-int flit_net_source_room(const struct flit_net *n, int x, int flits);
-long flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
+int net_flit_net_source_room(const struct flit_net *n, int x, int flits);
+long net_flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
 /* Flits that crossed each link so far (nlinks entries, read-only). */
-const long *flit_net_link_flits(const struct flit_net *n);
+const long *net_flit_net_link_flits(const struct flit_net *n);
 /* Checks the invariants (credits within 0..B and equal to the free slots
  * downstream plus the flits and credits on the wire): 0, or an error. */
-int flit_net_check(const struct flit_net *n, struct cmn_err *e);
+int net_flit_net_check(const struct flit_net *n, struct cmn_err *e);
 
 #endif

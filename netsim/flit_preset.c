@@ -51,7 +51,7 @@ static const struct flit_preset presets[] = {
 };
 enum { NPRESETS = sizeof presets / sizeof *presets };
 
-void flit_presets_help(FILE *f)
+void net_flit_presets_help(FILE *f)
 {
 	fprintf(f, "flit engine presets (--preset NAME or --engine flit:preset=NAME):\n");
 	for (int i = 0; i < NPRESETS; i++)
@@ -94,10 +94,10 @@ static int append_missing(char *out, size_t cap, const char *src, const char *a,
 	return 0;
 }
 
-int flit_params_parse(const char *kvs, const char *preset, const struct plat_machine *m,
-                      struct cmn_params *cp, struct flit_params *p, struct cmn_err *e)
+int net_flit_params_parse(const char *kvs, const char *preset, const struct plat_machine *m,
+                          struct cmn_params *cp, struct flit_params *p, struct cmn_err *e)
 {
-	if (cmn_params_parse(flit_param_defs, kvs, cp, e))
+	if (cmn_params_parse(net_flit_param_defs, kvs, cp, e))
 		return e->code;
 	const char *named = cmn_params_str(cp, "preset");
 	if (preset && strcmp(named, "none") != 0 && strcmp(named, preset) != 0)
@@ -131,9 +131,9 @@ int flit_params_parse(const char *kvs, const char *preset, const struct plat_mac
 		size_t used = strlen(merged);
 		snprintf(merged + used, sizeof merged - used, "%spreset=%s", used ? "," : "",
 		         ps->name);
-		if (cmn_params_parse(flit_param_defs, merged, cp, e))
+		if (cmn_params_parse(net_flit_param_defs, merged, cp, e))
 			return e->code;
 	}
-	flit_params_from(cp, p);
+	net_flit_params_from(cp, p);
 	return 0;
 }

@@ -11,10 +11,10 @@
  * with the preset named by `preset` (NULL: none) or by a preset=NAME key
  * in kvs (both: they must agree): the effective parameters into cp and p.
  * Errors name the bad key or preset and list the known presets. */
-int flit_params_parse(const char *kvs, const char *preset, const struct plat_machine *m,
-                      struct cmn_params *cp, struct flit_params *p, struct cmn_err *e);
+int net_flit_params_parse(const char *kvs, const char *preset, const struct plat_machine *m,
+                          struct cmn_params *cp, struct flit_params *p, struct cmn_err *e);
 
 /* Prints each preset with what it sets. */
-void flit_presets_help(FILE *f);
+void net_flit_presets_help(FILE *f);
 
 #endif

@@ -242,7 +242,7 @@ static int transfer(struct replay *rp, int xi, double bytes, struct cmn_err *e)
 	long flits = bytes > 0 ? (long)ceil(bytes / W) : 1, P = rp->o->packet_flits;
 	x->packets_left = (flits + P - 1) / P;
 	for (long f = flits; f > 0; f -= P)
-		if (flit_net_inject(rp->net, a, b, (int)(f < P ? f : P), xi, e))
+		if (net_flit_net_inject(rp->net, a, b, (int)(f < P ? f : P), xi, e))
 			return e->code;
 	return 0;
 }
@@ -720,7 +720,7 @@ static void teardown(struct replay *rp)
 	free(rp->xfree);
 	cmn_htab_free(&rp->tab);
 	free(rp->heap);
-	flit_net_destroy(rp->net);
+	net_flit_net_destroy(rp->net);
 }
 
 /* Runs until every rank has finished, until cycle stop (>= 0), or, with
@@ -742,14 +742,14 @@ static int advance(struct replay *rp, int64_t stop, int to_job_end, struct cmn_e
 		if (rc || !rp->left || (stop >= 0 && rp->now >= stop) ||
 		    (to_job_end && rp->nended > ended))
 			break;
-		if (flit_net_in_flight(rp->net) > 0) {
-			rc = flit_net_run(rp->net, rp->now + 1, delivered, rp, e);
+		if (net_flit_net_in_flight(rp->net) > 0) {
+			rc = net_flit_net_run(rp->net, rp->now + 1, delivered, rp, e);
 			rp->now++;
 		} else if (rp->nheap) { /* idle: straight to the next event */
 			rp->now = rp->heap[0].at > rp->now ? rp->heap[0].at : rp->now;
 			if (stop >= 0 && rp->now > stop)
 				rp->now = stop;
-			rc = flit_net_run(rp->net, rp->now, NULL, NULL, e);
+			rc = net_flit_net_run(rp->net, rp->now, NULL, NULL, e);
 		} else {
 			rc = stuck(rp, e);
 		}
@@ -770,16 +770,16 @@ static int check_opts(const struct flit_replay_opts *o, struct cmn_err *e)
 
 static int open_net(struct replay *rp, const struct flit_params *p, struct cmn_err *e)
 {
-	int rc = flit_net_create(rp->m, p, &rp->net, e);
-	if (!rc && (rc = flit_net_packet_ok(rp->net, rp->o->packet_flits, e)))
+	int rc = net_flit_net_create(rp->m, p, &rp->net, e);
+	if (!rc && (rc = net_flit_net_packet_ok(rp->net, rp->o->packet_flits, e)))
 		cmn_err_prefix(e, "flit replay (packet_flits)");
 	return rc;
 }
 
-int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
-                    const struct flit_replay_opts *o, const struct net_job *jobs, int n,
-                    double until, struct net_job_result *results, long *link_flits, int64_t *cycles,
-                    struct cmn_err *e)
+int net_flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
+                        const struct flit_replay_opts *o, const struct net_job *jobs, int n,
+                        double until, struct net_job_result *results, long *link_flits,
+                        int64_t *cycles, struct cmn_err *e)
 {
 	if (check_opts(o, e))
 		return e->code;
@@ -802,7 +802,7 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
 		results[j].finish = rp.jend[j] >= 0 ? (double)rp.jend[j] * o->cycle_s : -1;
 	}
 	if (!rc && link_flits)
-		memcpy(link_flits, flit_net_link_flits(rp.net),
+		memcpy(link_flits, net_flit_net_link_flits(rp.net),
 		       (size_t)m->nlinks * sizeof *link_flits);
 	if (!rc && cycles)
 		*cycles = rp.now;
@@ -893,7 +893,7 @@ static int fl_wait(struct net_live *lv, double t, double *t_out, int *ended, int
 		return fl_report(fl, t, t_out, ended, max);
 	int64_t stop = isinf(t) ? -1 : cycles_of(rp, t);
 	if (!rp->left) { /* nothing runs: time just passes */
-		if (stop > rp->now && flit_net_run(rp->net, stop, NULL, NULL, &fl->err) == 0)
+		if (stop > rp->now && net_flit_net_run(rp->net, stop, NULL, NULL, &fl->err) == 0)
 			rp->now = stop;
 		*t_out = isinf(t) ? fl_now(lv) : t;
 		return 0;
@@ -912,10 +912,10 @@ static int fl_wait(struct net_live *lv, double t, double *t_out, int *ended, int
 	return 0;
 }
 
-int flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
-                     const struct flit_replay_opts *o,
-                     int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e), void *ctx,
-                     struct cmn_err *e)
+int net_flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
+                         const struct flit_replay_opts *o,
+                         int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e), void *ctx,
+                         struct cmn_err *e)
 {
 	static const struct net_live_ops ops = {fl_start, fl_wait, fl_now};
 	if (check_opts(o, e))

@@ -40,10 +40,10 @@ struct flit_replay_opts {
  * NULL) gets the flits each link carried. 0, or an error: a deadlock of the
  * traces (naming the blocked ranks and actions), the network's watchdog,
  * out of memory. */
-int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
-                    const struct flit_replay_opts *o, const struct net_job *jobs, int n,
-                    double until, struct net_job_result *results, long *link_flits, int64_t *cycles,
-                    struct cmn_err *e);
+int net_flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
+                        const struct flit_replay_opts *o, const struct net_job *jobs, int n,
+                        double until, struct net_job_result *results, long *link_flits,
+                        int64_t *cycles, struct cmn_err *e);
 
 /* A live session (netsim.h) on a fresh network of machine m: body starts
  * jobs (each at the current cycle) and lets time pass; a job has ended
@@ -51,9 +51,9 @@ int flit_replay_run(const struct plat_machine *m, const struct flit_params *p,
  * watchdog) end the session: wait returns -1 and says why on stderr. The
  * session's traces may be freed once their job has ended. Returns body's
  * status. */
-int flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
-                     const struct flit_replay_opts *o,
-                     int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e), void *ctx,
-                     struct cmn_err *e);
+int net_flit_replay_live(const struct plat_machine *m, const struct flit_params *p,
+                         const struct flit_replay_opts *o,
+                         int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e), void *ctx,
+                         struct cmn_err *e);
 
 #endif

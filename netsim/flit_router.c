@@ -15,7 +15,7 @@ static inline int wrap(int a, int m)
 	return a >= m ? a - m : a;
 }
 
-int flit_arrive(struct flit_net *n, int l, int v, struct flit f)
+int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 {
 	size_t g = vc_id(n, l, v);
 	struct vc *c = &n->in[g];
@@ -33,7 +33,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	int d = n->link_cycles[l];
 	n->out_used[l] = n->now;
 	if (d == 0) {
-		flit_arrive(n, l, v, f); /* the credit it took guarantees room */
+		net_flit_arrive(n, l, v, f); /* the credit it took guarantees room */
 		return;
 	}
 	struct wire *w = &n->wire[flit_slot(n, l, n->now + d)];
@@ -644,8 +644,8 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	}
 }
 
-void flit_router_cycle(struct flit_net *n, int x,
-                       void (*done)(void *, const struct flit_delivery *), void *ctx)
+void net_flit_router_cycle(struct flit_net *n, int x,
+                           void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int first = n->port_first[x], np = n->port_first[x + 1] - first;
 	int nout = n->out_first[x + 1] - n->out_first[x] + 1;

@@ -6,7 +6,7 @@
 
 #include "flit_synth.h"
 
-void flit_synth_default(struct flit_synth_opts *o)
+void net_flit_synth_default(struct flit_synth_opts *o)
 {
 	*o = (struct flit_synth_opts){0.1, 1, 10000, 10000, 1000000, 0.05, 1, NULL};
 }
@@ -80,9 +80,9 @@ static int agree(const double *v, double tol)
 	return lo > 0 && hi / lo - 1 <= tol;
 }
 
-int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
-                   const struct net_traffic *t, const struct flit_synth_opts *o,
-                   struct flit_synth_result *r, struct cmn_err *e)
+int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
+                       const struct net_traffic *t, const struct flit_synth_opts *o,
+                       struct flit_synth_result *r, struct cmn_err *e)
 {
 	if (!(o->load > 0 && o->load <= 1) || o->packet < 1 || o->warmup < 0 || o->sample < 1 ||
 	    o->max_cycles < o->sample)
@@ -91,10 +91,10 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		    "synthetic traffic: load in (0, 1], packet >= 1 flit, sample >= 1 "
 		    "cycle, at most max cycles");
 	struct flit_net *n;
-	if (flit_net_create(m, p, &n, e))
+	if (net_flit_net_create(m, p, &n, e))
 		return e->code;
-	if (flit_net_packet_ok(n, o->packet, e)) {
-		flit_net_destroy(n);
+	if (net_flit_net_packet_ok(n, o->packet, e)) {
+		net_flit_net_destroy(n);
 		cmn_err_prefix(e, "synthetic traffic (--packet)");
 		return e->code;
 	}
@@ -105,7 +105,7 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 	if (!rng || !waiting) {
 		gsl_rng_free(rng);
 		free(waiting);
-		flit_net_destroy(n);
+		net_flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int x = 0; x < m->nodes; x++)
@@ -127,15 +127,15 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 				d = net_traffic_dest(t, x, rng);
 			if (d < 0)
 				continue;
-			if (!flit_net_source_room(n, x, o->packet)) { /* it waits */
+			if (!net_flit_net_source_room(n, x, o->packet)) { /* it waits */
 				waiting[x] = d;
 				continue;
 			}
 			waiting[x] = -1;
-			rc = flit_net_inject(n, x, d, o->packet, id++, e);
+			rc = net_flit_net_inject(n, x, d, o->packet, id++, e);
 		}
 		if (!rc)
-			rc = flit_net_run(n, flit_net_now(n) + 1, delivered, &s, e);
+			rc = net_flit_net_run(n, net_flit_net_now(n) + 1, delivered, &s, e);
 		if (!rc && s.oom)
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		if (rc || !s.measuring)
@@ -170,18 +170,18 @@ int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
 		long nl = r->packets < s.nlat ? r->packets : s.nlat;
 		r->p99_lat =
 		    nl ? (double)kth_smallest(s.lat, nl, (long)ceil(0.99 * (double)nl) - 1) : NAN;
-		r->cycles = (long)flit_net_now(n);
+		r->cycles = (long)net_flit_net_now(n);
 		r->wall_s =
 		    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 		for (int l = 0; l < m->nlinks; l++) {
-			r->flit_hops += flit_net_link_flits(n)[l];
+			r->flit_hops += net_flit_net_link_flits(n)[l];
 			if (o->link_flits)
-				o->link_flits[l] = flit_net_link_flits(n)[l];
+				o->link_flits[l] = net_flit_net_link_flits(n)[l];
 		}
 	}
 	free(s.lat);
 	free(waiting);
 	gsl_rng_free(rng);
-	flit_net_destroy(n);
+	net_flit_net_destroy(n);
 	return rc;
 }

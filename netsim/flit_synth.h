@@ -31,7 +31,7 @@ struct flit_synth_opts {
 	long *link_flits; /* optional (m->nlinks): the flits each link carried, whole run */
 };
 
-void flit_synth_default(
+void net_flit_synth_default(
     struct flit_synth_opts *o); /* 1 flit, 10k warm-up, 10k samples, 1M max, 5% */
 
 struct flit_synth_result {
@@ -44,8 +44,8 @@ struct flit_synth_result {
 	long flit_hops; /* flits that crossed a link, whole run */
 };
 
-int flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
-                   const struct net_traffic *t, const struct flit_synth_opts *o,
-                   struct flit_synth_result *r, struct cmn_err *e);
+int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p,
+                       const struct net_traffic *t, const struct flit_synth_opts *o,
+                       struct flit_synth_result *r, struct cmn_err *e);
 
 #endif

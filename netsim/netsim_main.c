@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) /* synthetic traffic: its own mode */
 		if (strcmp(argv[i], "--traffic") == 0 || strncmp(argv[i], "--traffic=", 10) == 0)
-			return netsim_synth_main(argc, argv);
+			return net_synth_main(argc, argv);
 	enum {
 		O_PLAT = 256,
 		O_MACH,

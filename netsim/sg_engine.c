@@ -53,37 +53,37 @@ struct sg_state {
 	void *vdata;
 };
 
-sg_host_t sg_engine_host(const struct sg_state *s, int node)
+sg_host_t net_sg_engine_host(const struct sg_state *s, int node)
 {
 	return s->hosts[node];
 }
 
-void sg_engine_set_lived(struct sg_state *s)
+void net_sg_engine_set_lived(struct sg_state *s)
 {
 	s->lived = 1;
 }
 
-int sg_engine_nodes(const struct sg_state *s)
+int net_sg_engine_nodes(const struct sg_state *s)
 {
 	return s->m->nodes;
 }
 
-int sg_engine_alltoall_ring(const struct sg_state *s)
+int net_sg_engine_alltoall_ring(const struct sg_state *s)
 {
 	return s->ring;
 }
 
-const struct sg_variant *sg_engine_variant(const struct sg_state *s)
+const struct sg_variant *net_sg_engine_variant(const struct sg_state *s)
 {
 	return s->v;
 }
 
-long sg_engine_evaluation(const struct sg_state *s)
+long net_sg_engine_evaluation(const struct sg_state *s)
 {
 	return s->evals;
 }
 
-void **sg_engine_variant_data(struct sg_state *s)
+void **net_sg_engine_variant_data(struct sg_state *s)
 {
 	return &s->vdata;
 }
@@ -98,8 +98,8 @@ static char *cfg_arg(const char *kv)
 	return p;
 }
 
-int sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a, void **state,
-                     struct cmn_err *e)
+int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a, void **state,
+                         struct cmn_err *e)
 {
 	if (a->params && *a->params)
 		return cmn_err_set(e, CMN_EUSAGE,
@@ -433,8 +433,8 @@ static int evaluate_here(struct sg_state *s, const struct net_job *jobs, int n,
 	return 0;
 }
 
-int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
-                       struct net_job_result *results, struct cmn_err *e)
+int net_sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double until,
+                           struct net_job_result *results, struct cmn_err *e)
 {
 	struct sg_state *s = state;
 	if (can_run_here(s, until))
@@ -444,14 +444,15 @@ int sg_engine_evaluate(void *state, const struct net_job *jobs, int n, double un
 	return rc ? rc : eval_finish(state, &p, results, 0, e);
 }
 
-int sg_engine_evaluate_many(void *state, int count, const struct net_job *const *jobs, const int *n,
-                            double until, struct net_job_result *const *results, struct cmn_err *e)
+int net_sg_engine_evaluate_many(void *state, int count, const struct net_job *const *jobs,
+                                const int *n, double until, struct net_job_result *const *results,
+                                struct cmn_err *e)
 {
 	struct sg_state *s = state;
 	if (can_run_here(s, until)) { /* one after another: no fork to share */
 		int rc = 0;
 		for (int i = 0; !rc && i < count; i++) /* forks again after a deadlock */
-			rc = sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
+			rc = net_sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
 		return rc;
 	}
 	struct pending p[8];
@@ -471,7 +472,7 @@ int sg_engine_evaluate_many(void *state, int count, const struct net_job *const 
 	return rc;
 }
 
-int sg_engine_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e)
+int net_sg_engine_links(void *state, const struct net_link_result **out, int *n, struct cmn_err *e)
 {
 	(void)e;
 	struct sg_state *s = state;
@@ -480,7 +481,7 @@ int sg_engine_links(void *state, const struct net_link_result **out, int *n, str
 	return 0;
 }
 
-void sg_engine_destroy(void *state)
+void net_sg_engine_destroy(void *state)
 {
 	struct sg_state *s = state;
 	if (!s)

@@ -60,12 +60,12 @@ static struct sg_live *sg_of(struct net_live *lv)
 	return (struct sg_live *)lv;
 }
 
-void sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a)
+void net_sg_notify_actor(struct sg_notify *n, int rank, sg_actor_t a)
 {
 	n->lv->jobs[n->job]->actors[rank] = a;
 }
 
-void sg_notify_done(struct sg_notify *n)
+void net_sg_notify_done(struct sg_notify *n)
 {
 	struct sg_live *lv = n->lv;
 	struct live_job *j = lv->jobs[n->job];
@@ -116,7 +116,7 @@ static int free_slot(struct sg_live *lv)
 static void release_job(struct sg_live *lv, int h)
 {
 	struct live_job *j = lv->jobs[h];
-	const struct sg_variant *v = sg_engine_variant(lv->s);
+	const struct sg_variant *v = net_sg_engine_variant(lv->s);
 	if (v->release)
 		v->release(&j->job, j->data);
 	lv->slot_used[j->slot] = 0;
@@ -155,7 +155,7 @@ static int sg_live_start(struct net_live *base, const struct net_job *job, struc
 	for (int r = 0; r < n; r++) {
 		j->finish[r] = -1;
 		j->nodes[r] = job->nodes[r];
-		if (j->nodes[r] < 0 || j->nodes[r] >= sg_engine_nodes(lv->s)) {
+		if (j->nodes[r] < 0 || j->nodes[r] >= net_sg_engine_nodes(lv->s)) {
 			free(j->nodes), free(j->finish), free(j->actors), free(j);
 			return cmn_err_set(e, CMN_EUSAGE, "job %s: rank %d on node %d, not a node",
 			                   job->name, r, job->nodes[r]),
@@ -169,7 +169,7 @@ static int sg_live_start(struct net_live *base, const struct net_job *job, struc
 	int h = lv->njobs;
 	j->notify = (struct sg_notify){lv, h};
 	j->slot = free_slot(lv);
-	const struct sg_variant *v = sg_engine_variant(lv->s);
+	const struct sg_variant *v = net_sg_engine_variant(lv->s);
 	if (j->slot < 0 ||
 	    (v->prepare && v->prepare(lv->s, &j->job, (int)lv->next_pid, &j->data, e))) {
 		if (j->slot < 0)
@@ -238,8 +238,8 @@ static void controller(int argc, char **argv)
 		sg_actor_kill_all();
 }
 
-int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
-                   void *ctx, struct cmn_err *e)
+int net_sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, struct cmn_err *e),
+                       void *ctx, struct cmn_err *e)
 {
 	static const struct net_live_ops ops = {sg_live_start, sg_live_wait, sg_live_now};
 	struct sg_live *lv = calloc(1, sizeof *lv);
@@ -247,12 +247,12 @@ int sg_engine_live(void *state, int (*body)(void *ctx, struct net_live *lv, stru
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	lv->base.ops = &ops;
 	lv->s = state;
-	sg_engine_set_lived(lv->s);
+	net_sg_engine_set_lived(lv->s);
 	lv->sem = sg_sem_init(0);
 	lv->body = body;
 	lv->ctx = ctx;
 	lv->e = e;
-	sg_actor_t c = sg_actor_init("controller", sg_engine_host(lv->s, 0));
+	sg_actor_t c = sg_actor_init("controller", net_sg_engine_host(lv->s, 0));
 	lv->next_pid = sg_actor_get_pid(c) + 1;
 	sg_actor_set_data(c, lv);
 	sg_actor_start_(c, controller, 0, NULL);

@@ -42,10 +42,10 @@ static void usage(FILE *f)
 	    "                  p99_latency,packets,samples,converged,cycles,wall_s,cycles_per_s,\n"
 	    "                  flit_hops_per_s\n\n");
 	fprintf(f, "flit engine parameters (--engine flit:KEY=VALUE,..):\n");
-	for (const struct cmn_param_def *d = flit_param_defs; d->key; d++)
+	for (const struct cmn_param_def *d = net_flit_param_defs; d->key; d++)
 		fprintf(f, "  %-15s (default %s) %s\n", d->key, d->def, d->help);
 	fprintf(f, "\n");
-	flit_presets_help(f);
+	net_flit_presets_help(f);
 	fprintf(f, "\n");
 	cmn_registry_help(f, (const void *const *)net_traffic_registry, "traffic pattern");
 }
@@ -89,7 +89,7 @@ static int plot_sweep(const char *png, const double *loads, const struct flit_sy
 	return cmn_gp_png_close(g, &of, png, e);
 }
 
-int netsim_synth_main(int argc, char **argv)
+int net_synth_main(int argc, char **argv)
 {
 	enum {
 		O_TRAFFIC = 256,
@@ -132,7 +132,7 @@ int netsim_synth_main(int argc, char **argv)
 	                                     {0, 0, 0, 0}};
 	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
 	struct flit_synth_opts o;
-	flit_synth_default(&o);
+	net_flit_synth_default(&o);
 	int quiet = 0, opt, rc = 0;
 	long long v = 0;
 	double sweep[3] = {0, 0, 0};
@@ -221,7 +221,7 @@ int netsim_synth_main(int argc, char **argv)
 	}
 	struct cmn_params cp;
 	struct flit_params fp;
-	if (flit_params_parse(colon ? colon + 1 : NULL, preset, m, &cp, &fp, &e)) {
+	if (net_flit_params_parse(colon ? colon + 1 : NULL, preset, m, &cp, &fp, &e)) {
 		fprintf(stderr, "netsim: --engine %s: %s\n", engine, e.msg);
 		plat_machine_destroy(m);
 		return 2;
@@ -242,7 +242,7 @@ int netsim_synth_main(int argc, char **argv)
 		double x = sweep[2] ? sweep[0] + sweep[2] * k : o.load;
 		struct flit_synth_opts ox = o;
 		ox.load = loads[npts] = x;
-		rc = flit_synth_run(m, &fp, &t, &ox, &pts[npts], &e);
+		rc = net_flit_synth_run(m, &fp, &t, &ox, &pts[npts], &e);
 		if (!rc && sweep[2] && !quiet)
 			fprintf(stderr, "netsim: load %.4f: accepted %.4f, latency %.2f%s\n", x,
 			        pts[npts].accepted, pts[npts].mean_lat,

@@ -3,6 +3,6 @@
 #define NET_SYNTH_CLI_H
 
 /* netsim's main when --traffic is among the arguments; its exit code. */
-int netsim_synth_main(int argc, char **argv);
+int net_synth_main(int argc, char **argv);
 
 #endif

@@ -23,7 +23,7 @@ static int vfail(const struct xml_ctx *c, long line, const char *fmt, va_list ap
 	return cmn_err_set(c->e, CMN_EINPUT, "%s:%ld: error: %s", c->path, line, msg);
 }
 
-int xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
+int plat_xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -32,7 +32,7 @@ int xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
 	return rc;
 }
 
-int xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
+int plat_xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -41,12 +41,12 @@ int xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
 	return rc;
 }
 
-int xml_nomem(const struct xml_ctx *c)
+int plat_xml_nomem(const struct xml_ctx *c)
 {
 	return cmn_err_set(c->e, CMN_ENOMEM, "%s: out of memory", c->path);
 }
 
-const char *xml_attr(const xmlNode *n, const char *name)
+const char *plat_xml_attr_value(const xmlNode *n, const char *name)
 {
 	for (const xmlAttr *a = n->properties; a; a = a->next)
 		if (strcmp((const char *)a->name, name) == 0)
@@ -56,12 +56,12 @@ const char *xml_attr(const xmlNode *n, const char *name)
 	return NULL;
 }
 
-int xml_is(const xmlNode *n, const char *name)
+int plat_xml_is(const xmlNode *n, const char *name)
 {
 	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-const char *xml_name(const xmlNode *n)
+const char *plat_xml_name(const xmlNode *n)
 {
 	return (const char *)n->name;
 }
@@ -208,7 +208,7 @@ static int doctype_ok(const char **p, const char *end, long *line)
 	return spaces(p, end, line, 0) || word(p, end, ">") ? -1 : 0;
 }
 
-int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
+int plat_xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
 {
 	static const char want[] = "SimGrid's parser needs <!DOCTYPE platform SYSTEM "
 	                           "\"https://simgrid.org/simgrid.dtd\"> before <platform>";
@@ -216,9 +216,9 @@ int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
 	long line = 1;
 	int doctype = 0;
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		return xml_fail_at(c, 1,
-		                   "the file starts with a byte-order mark, which "
-		                   "SimGrid's parser refuses");
+		return plat_xml_fail_at(c, 1,
+		                        "the file starts with a byte-order mark, which "
+		                        "SimGrid's parser refuses");
 	for (;;) {
 		spaces(&p, end, &line, 0);
 		long at = line;
@@ -227,7 +227,7 @@ int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
 			if (skip_markup(&p, end, "?>", &line))
 				break;
 			if (is_space(p[-3]) || contains(s, (size_t)(p - s), "standalone"))
-				return xml_fail_at(
+				return plat_xml_fail_at(
 				    c, at,
 				    "SimGrid's parser refuses this XML declaration (no "
 				    "space before '?>', no standalone): write <?xml "
@@ -240,13 +240,13 @@ int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len)
 				break;
 		} else if (end - p >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0) {
 			if (doctype || doctype_ok(&p, end, &line))
-				return xml_fail_at(c, at, "%s, exactly so", want);
+				return plat_xml_fail_at(c, at, "%s, exactly so", want);
 			doctype = 1;
 		} else {
 			break;
 		}
 	}
-	return doctype ? 0 : xml_fail_at(c, line, "%s", want);
+	return doctype ? 0 : plat_xml_fail_at(c, line, "%s", want);
 }
 
 /* --- elements and attributes --- */
@@ -381,68 +381,71 @@ static const char *kind_name(char kind)
 
 static int check_values(const struct xml_ctx *c, const xmlNode *n)
 {
-	const char *el = xml_name(n);
+	const char *el = plat_xml_name(n);
 	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
-		const char *v = xml_attr(n, values[i].attr);
+		const char *v = plat_xml_attr_value(n, values[i].attr);
 		if (!v || (values[i].may_be_empty && !*v))
 			continue;
 		if (strchr(v, ',') || (values[i].kind == 'b' && strchr(v, ';')))
-			return xml_fail(
+			return plat_xml_fail(
 			    c, n,
 			    "<%s %s=\"%s\">: one value, not a list (SimGrid's lists are "
 			    "for pstates and WIFI links, which have no counterpart here)",
 			    el, values[i].attr, v);
 		double x = plat_xml_value(v, values[i].kind);
 		if (x < 0 || (values[i].kind != 't' && x == 0))
-			return xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
-			                kind_name(values[i].kind));
+			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
+			                     kind_name(values[i].kind));
 	}
-	const char *core = xml_attr(n, "core"), *pstate = xml_attr(n, "pstate");
+	const char *core = plat_xml_attr_value(n, "core"),
+	           *pstate = plat_xml_attr_value(n, "pstate");
 	char *end;
 	if (core) {
 		errno = 0;
 		long k = strtol(core, &end, 10);
 		if (end == core || *end || errno || k < 1 || k > INT_MAX || core[0] == ' ')
-			return xml_fail(c, n, "<%s core=\"%s\">: not a number of cores (1 or more)",
-			                el, core);
+			return plat_xml_fail(
+			    c, n, "<%s core=\"%s\">: not a number of cores (1 or more)", el, core);
 	}
 	if (pstate && (strtod(pstate, &end) != 0 || end == pstate || *end))
-		return xml_fail(c, n,
-		                "<%s pstate=\"%s\">: only pstate 0 (a host has one speed here)", el,
-		                pstate);
+		return plat_xml_fail(
+		    c, n, "<%s pstate=\"%s\">: only pstate 0 (a host has one speed here)", el,
+		    pstate);
 	return 0;
 }
 
 static int check_enums(const struct xml_ctx *c, const xmlNode *n)
 {
 	for (size_t i = 0; i < sizeof enums / sizeof *enums; i++) {
-		const char *v = xml_attr(n, enums[i].attr);
-		if (!v || strcmp(xml_name(n), enums[i].element) != 0)
+		const char *v = plat_xml_attr_value(n, enums[i].attr);
+		if (!v || strcmp(plat_xml_name(n), enums[i].element) != 0)
 			continue;
 		if (!in_list(enums[i].values, v, strlen(v), NULL))
-			return xml_fail(c, n, "<%s %s=\"%s\">: not one of %s", xml_name(n),
-			                enums[i].attr, v, enums[i].values);
+			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not one of %s",
+			                     plat_xml_name(n), enums[i].attr, v, enums[i].values);
 		if (in_list(enums[i].refused, v, strlen(v), NULL))
-			return xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here", xml_name(n),
-			                enums[i].attr, v);
+			return plat_xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here",
+			                     plat_xml_name(n), enums[i].attr, v);
 	}
 	return 0;
 }
 
 static int check_attrs(const struct xml_ctx *c, const xmlNode *n, const struct rule *ru)
 {
-	const char *el = xml_name(n);
+	const char *el = plat_xml_name(n);
 	if (n->nsDef || n->ns)
-		return xml_fail(c, n, "<%s>: XML namespaces are not part of SimGrid's format", el);
+		return plat_xml_fail(c, n, "<%s>: XML namespaces are not part of SimGrid's format",
+		                     el);
 	for (const xmlAttr *a = n->properties; a; a = a->next) {
-		const char *name = (const char *)a->name, *v = xml_attr(n, name);
+		const char *name = (const char *)a->name, *v = plat_xml_attr_value(n, name);
 		char mark = ' ';
 		if (a->ns || !in_list(ru->attrs, name, strlen(name), &mark))
-			return xml_fail(c, n, "<%s> has no attribute '%s' in SimGrid's format", el,
-			                name);
+			return plat_xml_fail(c, n, "<%s> has no attribute '%s' in SimGrid's format",
+			                     el, name);
 		if (mark == '?' && *v)
-			return xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here (only %s=\"\")",
-			                el, name, v, name);
+			return plat_xml_fail(c, n,
+			                     "<%s %s=\"%s\">: no counterpart here (only %s=\"\")",
+			                     el, name, v, name);
 	}
 	for (const char *p = ru->attrs; *p;) { /* the required ones */
 		while (*p == ' ')
@@ -450,8 +453,8 @@ static int check_attrs(const struct xml_ctx *c, const xmlNode *n, const struct r
 		size_t l = strcspn(p, " ");
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)l - 1, p + 1);
-		if (*p == '!' && !xml_attr(n, name))
-			return xml_fail(c, n, "<%s> needs attribute '%s'", el, name);
+		if (*p == '!' && !plat_xml_attr_value(n, name))
+			return plat_xml_fail(c, n, "<%s> needs attribute '%s'", el, name);
 		p += l;
 	}
 	int rc = check_enums(c, n);
@@ -483,17 +486,17 @@ static long text_line(const xmlNode *n)
  * between the first, zoneRoutes between the second. */
 static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, int *base, int *nested)
 {
-	const char *name = xml_name(ch);
+	const char *name = plat_xml_name(ch);
 	int is_base = strcmp(name, "host") == 0 || strcmp(name, "router") == 0 ||
 	              strcmp(name, "route") == 0,
 	    is_nested = strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0 ||
 	                strcmp(name, "cluster") == 0 || strcmp(name, "zoneRoute") == 0 ||
 	                strcmp(name, "ASroute") == 0;
 	if ((is_base && *nested) || (is_nested && *base))
-		return xml_fail(c, ch,
-		                "<%s> here: a zone holds hosts, routers, links and routes, or "
-		                "zones, clusters, links and zoneRoutes (SimGrid's DTD)",
-		                name);
+		return plat_xml_fail(c, ch,
+		                     "<%s> here: a zone holds hosts, routers, links and routes, or "
+		                     "zones, clusters, links and zoneRoutes (SimGrid's DTD)",
+		                     name);
 	*base |= is_base;
 	*nested |= is_nested;
 	return 0;
@@ -501,13 +504,14 @@ static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, int *base, int *
 
 static int check_element(const struct xml_ctx *c, const xmlNode *n)
 {
-	const char *el = xml_name(n);
+	const char *el = plat_xml_name(n);
 	const struct rule *ru = rule_of(el);
 	for (size_t i = 0; !ru && i < sizeof refused / sizeof *refused; i++)
 		if (in_list(refused[i].names, el, strlen(el), NULL))
-			return xml_fail(c, n, "<%s>: SimGrid's, but %s", el, refused[i].why);
+			return plat_xml_fail(c, n, "<%s>: SimGrid's, but %s", el, refused[i].why);
 	if (!ru)
-		return xml_fail(c, n, "<%s> is not an element of SimGrid's platform format", el);
+		return plat_xml_fail(c, n, "<%s> is not an element of SimGrid's platform format",
+		                     el);
 	int rc = check_attrs(c, n, ru), phase = 0, base = 0, nested = 0;
 	const char *last = NULL;
 	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
@@ -516,24 +520,25 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 		if (ch->type == XML_TEXT_NODE && only_space(ch->content))
 			continue;
 		if (ch->type != XML_ELEMENT_NODE)
-			return xml_fail_at(c, text_line(ch),
-			                   "%s in <%s>: SimGrid's parser takes only elements there",
-			                   ch->type == XML_TEXT_NODE ? "text"
-			                   : ch->type == XML_CDATA_SECTION_NODE
-			                       ? "a CDATA section"
-			                       : "an entity reference",
-			                   el);
-		const char *name = xml_name(ch);
+			return plat_xml_fail_at(
+			    c, text_line(ch),
+			    "%s in <%s>: SimGrid's parser takes only elements there",
+			    ch->type == XML_TEXT_NODE            ? "text"
+			    : ch->type == XML_CDATA_SECTION_NODE ? "a CDATA section"
+			                                         : "an entity reference",
+			    el);
+		const char *name = plat_xml_name(ch);
 		/* unknown and refused elements: check_element() says why */
 		int ph = rule_of(name) ? phase_of(ru->content, name) : phase;
 		if (ph < 0)
-			return xml_fail(c, ch, "<%s> cannot be inside <%s> (SimGrid's DTD)", name,
-			                el);
+			return plat_xml_fail(c, ch, "<%s> cannot be inside <%s> (SimGrid's DTD)",
+			                     name, el);
 		if (ph < phase)
-			return xml_fail(c, ch,
-			                "<%s> after <%s>: SimGrid's DTD wants it before (%s inside "
-			                "<%s>)",
-			                name, last, ru->content, el);
+			return plat_xml_fail(
+			    c, ch,
+			    "<%s> after <%s>: SimGrid's DTD wants it before (%s inside "
+			    "<%s>)",
+			    name, last, ru->content, el);
 		phase = ph;
 		last = name;
 		rc = strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0
@@ -545,22 +550,23 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 	return rc;
 }
 
-int xml_check_tree(const struct xml_ctx *c, const xmlNode *root)
+int plat_xml_check_tree(const struct xml_ctx *c, const xmlNode *root)
 {
-	if (!xml_is(root, "platform"))
-		return xml_fail(c, root, "the root element is <%s>, not <platform>",
-		                root ? xml_name(root) : "");
+	if (!plat_xml_is(root, "platform"))
+		return plat_xml_fail(c, root, "the root element is <%s>, not <platform>",
+		                     root ? plat_xml_name(root) : "");
 	int rc = check_element(c, root);
 	if (rc)
 		return rc;
 	/* SimGrid: lround(100 * version), from 400 (4.0) to 410 (4.1) */
-	const char *v = xml_attr(root, "version");
+	const char *v = plat_xml_attr_value(root, "version");
 	char *end;
 	double ver = strtod(v, &end);
 	if (end == v || *end || !(lround(100 * ver) >= 400 && lround(100 * ver) <= 410))
-		return xml_fail(c, root,
-		                "platform version %s: SimGrid 3.32 reads versions 4 to 4.1 (write "
-		                "version=\"4.1\")",
-		                v);
+		return plat_xml_fail(
+		    c, root,
+		    "platform version %s: SimGrid 3.32 reads versions 4 to 4.1 (write "
+		    "version=\"4.1\")",
+		    v);
 	return 0;
 }

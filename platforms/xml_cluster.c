@@ -71,11 +71,11 @@ static int walk_radical(const char *radical, int (*fn)(void *, long), void *arg,
 	}
 }
 
-int xml_cluster_each_host(const xmlNode *n, int (*fn)(void *arg, long number), void *arg)
+int plat_xml_cluster_each_host(const xmlNode *n, int (*fn)(void *arg, long number), void *arg)
 {
 	long count;
 	const char *bad;
-	return walk_radical(xml_attr(n, "radical"), fn, arg, &count, &bad);
+	return walk_radical(plat_xml_attr_value(n, "radical"), fn, arg, &count, &bad);
 }
 
 /* A list of positive numbers separated by sep, up to the end of s or a
@@ -107,10 +107,11 @@ static int read_torus(const struct xml_ctx *c, const xmlNode *n, const char *tp,
 	const char *p = tp;
 	cl->ndims = number_list(&p, ',', cl->dims, XML_MAX_DIMS);
 	if (cl->ndims == -2)
-		return xml_fail(c, n, "<cluster topo_parameters=\"%s\">: more than %d dimensions",
-		                tp, XML_MAX_DIMS);
+		return plat_xml_fail(c, n,
+		                     "<cluster topo_parameters=\"%s\">: more than %d dimensions",
+		                     tp, XML_MAX_DIMS);
 	if (cl->ndims < 0 || *p)
-		return xml_fail(
+		return plat_xml_fail(
 		    c, n,
 		    "<cluster topology=\"TORUS\" topo_parameters=\"%s\">: not a list of "
 		    "dimensions, each at least 1 (e.g. \"4,4,8\")",
@@ -120,17 +121,17 @@ static int read_torus(const struct xml_ctx *c, const xmlNode *n, const char *tp,
 	for (int i = 0; i < cl->ndims; i++) {
 		ones += cl->dims[i] == 1;
 		if (mul_within(&cl->hosts, cl->dims[i], XML_MAX_HOSTS))
-			return xml_fail(
+			return plat_xml_fail(
 			    c, n,
 			    "<cluster topo_parameters=\"%s\">: more than %ld hosts (the "
 			    "limit of a platform here)",
 			    tp, XML_MAX_HOSTS);
 	}
 	if (ones > 1) /* each would give every host a link to itself of one name */
-		return xml_fail(c, n,
-		                "<cluster topo_parameters=\"%s\">: two dimensions of size 1: "
-		                "SimGrid would create each host's link to itself twice",
-		                tp);
+		return plat_xml_fail(c, n,
+		                     "<cluster topo_parameters=\"%s\">: two dimensions of size 1: "
+		                     "SimGrid would create each host's link to itself twice",
+		                     tp);
 	cl->links = cl->hosts * cl->ndims;
 	return 0;
 }
@@ -143,19 +144,20 @@ static int read_fat_tree(const struct xml_ctx *c, const xmlNode *n, const char *
 	int *vec[3] = {cl->down, cl->up, cl->ports},
 	    ok = read_number(&p, INT_MAX, &levels) == 0 && levels >= 1 && *p == ';';
 	if (ok && levels > XML_MAX_DIMS)
-		return xml_fail(c, n, "<cluster topo_parameters=\"%s\">: more than %d levels", tp,
-		                XML_MAX_DIMS);
+		return plat_xml_fail(c, n, "<cluster topo_parameters=\"%s\">: more than %d levels",
+		                     tp, XML_MAX_DIMS);
 	for (int v = 0; ok && v < 3; v++) {
 		p++;
 		ok = number_list(&p, ',', vec[v], (int)levels) == levels &&
 		     (v == 2 ? !*p : *p == ';');
 	}
 	if (!ok)
-		return xml_fail(c, n,
-		                "<cluster topology=\"FAT_TREE\" topo_parameters=\"%s\">: not "
-		                "\"levels;down,..;up,..;ports,..\" with one number of at least 1 "
-		                "per level in each list (e.g. \"2;4,4;1,4;1,1\")",
-		                tp);
+		return plat_xml_fail(
+		    c, n,
+		    "<cluster topology=\"FAT_TREE\" topo_parameters=\"%s\">: not "
+		    "\"levels;down,..;up,..;ports,..\" with one number of at least 1 "
+		    "per level in each list (e.g. \"2;4,4;1,4;1,1\")",
+		    tp);
 	cl->levels = (int)levels;
 	/* SimGrid's tree: hosts = the down product; level i+1 holds the up
 	 * counts below it times the down counts above; ports links per edge */
@@ -177,7 +179,7 @@ static int read_fat_tree(const struct xml_ctx *c, const xmlNode *n, const char *
 		nodes = above;
 	}
 	if (over)
-		return xml_fail(
+		return plat_xml_fail(
 		    c, n,
 		    "<cluster topo_parameters=\"%s\">: more than %ld hosts or %ld links "
 		    "(the limits of a platform here)",
@@ -199,7 +201,7 @@ static int read_dragonfly(const struct xml_ctx *c, const xmlNode *n, const char 
 		ok = ok && !mul_within(&cl->hosts, v[0], XML_MAX_HOSTS);
 	}
 	if (!ok)
-		return xml_fail(
+		return plat_xml_fail(
 		    c, n,
 		    "<cluster topology=\"DRAGONFLY\" topo_parameters=\"%s\">: not "
 		    "\"groups,links;chassis,links;routers,links;nodes\" with numbers of "
@@ -209,30 +211,33 @@ static int read_dragonfly(const struct xml_ctx *c, const xmlNode *n, const char 
 	return 0;
 }
 
-int xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_cluster *cl)
+int plat_xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_cluster *cl)
 {
 	static const char *const names[] = {"FLAT", "TORUS", "FAT_TREE", "DRAGONFLY"};
-	const char *radical = xml_attr(n, "radical"), *topo = xml_attr(n, "topology"),
-	           *tp = xml_attr(n, "topo_parameters"), *bad;
+	const char *radical = plat_xml_attr_value(n, "radical"),
+	           *topo = plat_xml_attr_value(n, "topology"),
+	           *tp = plat_xml_attr_value(n, "topo_parameters"), *bad;
 	memset(cl, 0, sizeof *cl);
 	int rc = walk_radical(radical, NULL, NULL, &cl->radicals, &bad);
 	if (rc == -1)
-		return xml_fail(c, n,
-		                "<cluster radical=\"%s\">: \"%.*s\" is not a number or a range "
-		                "A-B of numbers",
-		                radical, (int)strcspn(bad, ","), bad);
+		return plat_xml_fail(
+		    c, n,
+		    "<cluster radical=\"%s\">: \"%.*s\" is not a number or a range "
+		    "A-B of numbers",
+		    radical, (int)strcspn(bad, ","), bad);
 	if (rc == -2)
-		return xml_fail(c, n, "<cluster radical=\"%s\">: range \"%.*s\" is empty", radical,
-		                (int)strcspn(bad, ","), bad);
+		return plat_xml_fail(c, n, "<cluster radical=\"%s\">: range \"%.*s\" is empty",
+		                     radical, (int)strcspn(bad, ","), bad);
 	if (rc == -3)
-		return xml_fail(c, n,
-		                "<cluster radical=\"%s\">: more than %ld hosts (the limit of a "
-		                "platform here)",
-		                radical, XML_MAX_HOSTS);
+		return plat_xml_fail(
+		    c, n,
+		    "<cluster radical=\"%s\">: more than %ld hosts (the limit of a "
+		    "platform here)",
+		    radical, XML_MAX_HOSTS);
 	for (cl->topology = 0; topo && strcmp(topo, names[cl->topology]) != 0;)
 		cl->topology++; /* the value was checked against the names */
 	if (cl->topology != XML_FLAT && (!tp || !*tp))
-		return xml_fail(c, n, "<cluster topology=\"%s\"> needs topo_parameters", topo);
+		return plat_xml_fail(c, n, "<cluster topology=\"%s\"> needs topo_parameters", topo);
 	if (cl->topology == XML_FLAT) {
 		cl->hosts = cl->radicals;
 		cl->links = cl->hosts + 1;
@@ -242,17 +247,19 @@ int xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_clust
 		return rc;
 	}
 	if (cl->hosts != cl->radicals) /* fewer: SimGrid aborts; more: it drops some */
-		return xml_fail(c, n,
-		                "<cluster id=\"%s\">: radical \"%s\" lists %ld hosts but the %s "
-		                "topology \"%s\" has %ld",
-		                xml_attr(n, "id"), radical, cl->radicals, names[cl->topology],
-		                tp ? tp : "", cl->hosts);
-	const char *policy = xml_attr(n, "sharing_policy");
+		return plat_xml_fail(
+		    c, n,
+		    "<cluster id=\"%s\">: radical \"%s\" lists %ld hosts but the %s "
+		    "topology \"%s\" has %ld",
+		    plat_xml_attr_value(n, "id"), radical, cl->radicals, names[cl->topology],
+		    tp ? tp : "", cl->hosts);
+	const char *policy = plat_xml_attr_value(n, "sharing_policy");
 	if (!policy || strcmp(policy, "SPLITDUPLEX") == 0 || strcmp(policy, "FULLDUPLEX") == 0)
 		cl->links *= 2; /* each one an _UP and a _DOWN link */
 	cl->links += cl->hosts; /* loopbacks, if any */
 	if (cl->links > XML_MAX_LINKS)
-		return xml_fail(c, n, "<cluster id=\"%s\">: more than %ld links (the limit here)",
-		                xml_attr(n, "id"), XML_MAX_LINKS);
+		return plat_xml_fail(c, n,
+		                     "<cluster id=\"%s\">: more than %ld links (the limit here)",
+		                     plat_xml_attr_value(n, "id"), XML_MAX_LINKS);
 	return 0;
 }

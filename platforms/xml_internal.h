@@ -25,29 +25,29 @@ struct xml_ctx {
 };
 
 /* Sets "PATH:LINE: error: MSG" (LINE: n's) as CMN_EINPUT; returns it. */
-int xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
+int plat_xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same at a line number. */
-int xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
+int plat_xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int xml_nomem(const struct xml_ctx *c);
+int plat_xml_nomem(const struct xml_ctx *c);
 
 /* The value of attribute name of element n, or NULL when it is absent. */
-const char *xml_attr(const xmlNode *n, const char *name);
+const char *plat_xml_attr_value(const xmlNode *n, const char *name);
 /* Whether n is an element named name. */
-int xml_is(const xmlNode *n, const char *name);
-const char *xml_name(const xmlNode *n);
+int plat_xml_is(const xmlNode *n, const char *name);
+const char *plat_xml_name(const xmlNode *n);
 
 /* The raw text before the root element: what SimGrid's own parser demands
  * of it (no byte-order mark, an XML declaration it reads, and
  * <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">). */
-int xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len);
+int plat_xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len);
 /* Elements, their order, attributes and values, as SimGrid's DTD and
  * value parsers take them (a subset: README lists what is refused here). */
-int xml_check_tree(const struct xml_ctx *c, const xmlNode *root);
+int plat_xml_check_tree(const struct xml_ctx *c, const xmlNode *root);
 /* What SimGrid would build: names, clusters, links, routes, and a route
  * between every two hosts (xml_model.c). */
-int xml_check_model(const struct xml_ctx *c, const xmlNode *root);
+int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root);
 
 /* A <cluster> as SimGrid 3.32 builds it (xml_cluster.c). */
 enum xml_topology { XML_FLAT, XML_TORUS, XML_FAT_TREE, XML_DRAGONFLY };
@@ -61,10 +61,10 @@ struct xml_cluster {
 	int down[XML_MAX_DIMS], up[XML_MAX_DIMS], ports[XML_MAX_DIMS];
 };
 /* Reads and checks radical, topology and topo_parameters of cluster n. */
-int xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_cluster *out);
+int plat_xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_cluster *out);
 /* Calls fn(arg, number) for each host number of the radical, in order,
  * until fn returns non-zero (returned). n must have passed
- * xml_cluster_read(). */
-int xml_cluster_each_host(const xmlNode *n, int (*fn)(void *arg, long number), void *arg);
+ * plat_xml_cluster_read(). */
+int plat_xml_cluster_each_host(const xmlNode *n, int (*fn)(void *arg, long number), void *arg);
 
 #endif

@@ -81,7 +81,7 @@ static void *room(void *v, long *cap, long n, size_t size)
 	do {                                                                                       \
 		void *r_ = room((p), &(cap), (n), sizeof *(p));                                    \
 		if (!r_)                                                                           \
-			return xml_nomem((m)->c);                                                  \
+			return plat_xml_nomem((m)->c);                                             \
 		(p) = r_;                                                                          \
 	} while (0)
 
@@ -134,7 +134,7 @@ static int add_point(struct model *m, const xmlNode *n, const char *what, const 
 {
 	long old = find(&m->points, name);
 	if (old >= 0)
-		return xml_fail(
+		return plat_xml_fail(
 		    m->c, n,
 		    "%s: \"%s\" is already the name of a %s (line %ld); SimGrid's hosts, "
 		    "routers and zones share one namespace",
@@ -142,7 +142,7 @@ static int add_point(struct model *m, const xmlNode *n, const char *what, const 
 	ROOM(m, m->pt, m->cappt, m->npt);
 	char *key = add_name(&m->points, name, m->npt);
 	if (!key)
-		return xml_nomem(m->c);
+		return plat_xml_nomem(m->c);
 	m->pt[m->npt++] = (struct point){key, kind, zone, self, 0, xmlGetLineNo(n)};
 	return 0;
 }
@@ -151,9 +151,10 @@ static int add_zone(struct model *m, const xmlNode *n, int parent, int routing, 
 {
 	char what[200];
 	ROOM(m, m->z, m->capz, m->nz);
-	snprintf(what, sizeof what, "<%s id=\"%s\">", xml_name(n), xml_attr(n, "id"));
+	snprintf(what, sizeof what, "<%s id=\"%s\">", plat_xml_name(n),
+	         plat_xml_attr_value(n, "id"));
 	m->z[m->nz] = (struct zone){n, parent, routing, (int)m->npt, 0, 0};
-	int rc = add_point(m, n, what, xml_attr(n, "id"), P_ZONE, parent, (int)m->nz);
+	int rc = add_point(m, n, what, plat_xml_attr_value(n, "id"), P_ZONE, parent, (int)m->nz);
 	*zi = (int)m->nz;
 	m->nz += !rc;
 	return rc;
@@ -164,8 +165,8 @@ static int count(struct model *m, const xmlNode *n, long *total, long more, long
                  const char *what)
 {
 	if (more > limit - *total)
-		return xml_fail(m->c, n, "more than %ld %s (the limit of a platform here)", limit,
-		                what);
+		return plat_xml_fail(m->c, n, "more than %ld %s (the limit of a platform here)",
+		                     limit, what);
 	*total += more;
 	return 0;
 }
@@ -185,14 +186,15 @@ static int cluster_host(void *arg, long number)
 	struct cluster_hosts *h = arg;
 	char what[200];
 	sprintf(h->name, "%s%ld%s", h->prefix, number, h->suffix);
-	snprintf(what, sizeof what, "<cluster id=\"%s\">, its host", xml_attr(h->n, "id"));
+	snprintf(what, sizeof what, "<cluster id=\"%s\">, its host",
+	         plat_xml_attr_value(h->n, "id"));
 	return add_point(h->m, h->n, what, h->name, P_HOST, h->zone, -1);
 }
 
 static int walk_cluster(struct model *m, const xmlNode *n, int parent)
 {
 	struct xml_cluster cl;
-	int rc = xml_cluster_read(m->c, n, &cl);
+	int rc = plat_xml_cluster_read(m->c, n, &cl);
 	if (!rc)
 		rc = count(m, n, &m->hosts, cl.hosts, m->c->max_hosts, "hosts");
 	if (!rc)
@@ -200,13 +202,14 @@ static int walk_cluster(struct model *m, const xmlNode *n, int parent)
 	int zi;
 	if (rc || (rc = add_zone(m, n, parent, R_CLUSTER, &zi)))
 		return rc;
-	const char *id = xml_attr(n, "id"), *prefix = xml_attr(n, "prefix"),
-	           *suffix = xml_attr(n, "suffix"), *router = xml_attr(n, "router_id");
+	const char *id = plat_xml_attr_value(n, "id"), *prefix = plat_xml_attr_value(n, "prefix"),
+	           *suffix = plat_xml_attr_value(n, "suffix"),
+	           *router = plat_xml_attr_value(n, "router_id");
 	struct cluster_hosts h = {
 	    m, n, zi, malloc(strlen(prefix) + strlen(suffix) + strlen(id) + 32), prefix, suffix};
 	if (!h.name)
-		return xml_nomem(m->c);
-	rc = xml_cluster_each_host(n, cluster_host, &h);
+		return plat_xml_nomem(m->c);
+	rc = plat_xml_cluster_each_host(n, cluster_host, &h);
 	if (!rc && cl.topology == XML_FLAT) { /* SimGrid's name when router_id is empty */
 		char what[200];
 		snprintf(what, sizeof what, "<cluster id=\"%s\">, its router", id);
@@ -225,23 +228,26 @@ static int add_link_name(struct model *m, const xmlNode *n, const char *name, in
 {
 	long old = find(&m->links, name);
 	if (old >= 0 && kind == L_PLAIN && m->lk[old].kind == L_PLAIN)
-		return xml_fail(m->c, n, "<link id=\"%s\">: a second link of that name (line %ld)",
-		                name, xmlGetLineNo(m->lk[old].node));
+		return plat_xml_fail(m->c, n,
+		                     "<link id=\"%s\">: a second link of that name (line %ld)",
+		                     name, xmlGetLineNo(m->lk[old].node));
 	if (old >= 0)
-		return xml_fail(m->c, n,
-		                "<link id=\"%s\">: name \"%s\" is taken (line %ld): SimGrid names "
-		                "the halves of a SPLITDUPLEX link ID \"ID_UP\" and \"ID_DOWN\"",
-		                xml_attr(n, "id"), name, xmlGetLineNo(m->lk[old].node));
+		return plat_xml_fail(
+		    m->c, n,
+		    "<link id=\"%s\">: name \"%s\" is taken (line %ld): SimGrid names "
+		    "the halves of a SPLITDUPLEX link ID \"ID_UP\" and \"ID_DOWN\"",
+		    plat_xml_attr_value(n, "id"), name, xmlGetLineNo(m->lk[old].node));
 	ROOM(m, m->lk, m->caplk, m->nlk);
 	if (!add_name(&m->links, name, m->nlk))
-		return xml_nomem(m->c);
+		return plat_xml_nomem(m->c);
 	m->lk[m->nlk++] = (struct link){n, kind};
 	return 0;
 }
 
 static int add_link(struct model *m, const xmlNode *n)
 {
-	const char *id = xml_attr(n, "id"), *policy = xml_attr(n, "sharing_policy");
+	const char *id = plat_xml_attr_value(n, "id"),
+	           *policy = plat_xml_attr_value(n, "sharing_policy");
 	int split =
 	    policy && (strcmp(policy, "SPLITDUPLEX") == 0 || strcmp(policy, "FULLDUPLEX") == 0);
 	int rc = count(m, n, &m->nlinks, split ? 2 : 1, XML_MAX_LINKS, "links");
@@ -249,7 +255,7 @@ static int add_link(struct model *m, const xmlNode *n)
 		return rc;
 	char *half = malloc(strlen(id) + 6);
 	if (!half)
-		return xml_nomem(m->c);
+		return plat_xml_nomem(m->c);
 	sprintf(half, "%s_UP", id);
 	rc = add_link_name(m, n, half, L_HALF);
 	sprintf(half, "%s_DOWN", id);
@@ -267,15 +273,16 @@ static int link_names_free(struct model *m)
 		if (m->lk[i].kind == L_HALF)
 			continue;
 		const xmlNode *n = m->lk[i].node;
-		const char *id = xml_attr(n, "id");
+		const char *id = plat_xml_attr_value(n, "id");
 		if (m->fat_trees && strncmp(id, "link_from_", 10) == 0)
-			return xml_fail(m->c, n,
-			                "<link id=\"%s\">: SimGrid names the links of FAT_TREE "
-			                "clusters \"link_from_...\"; choose another id",
-			                id);
+			return plat_xml_fail(
+			    m->c, n,
+			    "<link id=\"%s\">: SimGrid names the links of FAT_TREE "
+			    "clusters \"link_from_...\"; choose another id",
+			    id);
 		char *pre = strdup(id);
 		if (!pre)
-			return xml_nomem(m->c);
+			return plat_xml_nomem(m->c);
 		for (char *u = strchr(pre, '_'); u; u = strchr(u + 1, '_')) {
 			*u = '\0';
 			long p = find(&m->points, pre);
@@ -283,11 +290,11 @@ static int link_names_free(struct model *m)
 			if (p >= 0 && m->pt[p].kind == P_ZONE &&
 			    m->z[m->pt[p].self].routing == R_CLUSTER) {
 				*u = '\0';
-				int rc =
-				    xml_fail(m->c, n,
-				             "<link id=\"%s\">: SimGrid names cluster \"%s\"'s own "
-				             "links \"%s_...\"; choose another id",
-				             id, pre, pre);
+				int rc = plat_xml_fail(
+				    m->c, n,
+				    "<link id=\"%s\">: SimGrid names cluster \"%s\"'s own "
+				    "links \"%s_...\"; choose another id",
+				    id, pre, pre);
 				free(pre);
 				return rc;
 			}
@@ -321,23 +328,24 @@ static int route_links(struct model *m, const xmlNode *r)
 	struct hop *h = NULL, *more;
 	int rc = 0;
 	for (const xmlNode *n = r->children; n && !rc; n = n->next) {
-		if (!xml_is(n, "link_ctn"))
+		if (!plat_xml_is(n, "link_ctn"))
 			continue;
-		const char *id = xml_attr(n, "id"), *dir = xml_attr(n, "direction");
+		const char *id = plat_xml_attr_value(n, "id"),
+		           *dir = plat_xml_attr_value(n, "direction");
 		int d = !dir || strcmp(dir, "NONE") == 0 ? 0 : strcmp(dir, "UP") == 0 ? 1 : 2;
 		long l = find(&m->links, id);
 		if (l < 0)
-			rc = xml_fail(m->c, n,
-			              "<link_ctn id=\"%s\">: no link \"%s\" declared before it", id,
-			              id);
+			rc = plat_xml_fail(
+			    m->c, n, "<link_ctn id=\"%s\">: no link \"%s\" declared before it", id,
+			    id);
 		else if (m->lk[l].kind == L_HALF)
-			rc = xml_fail(
+			rc = plat_xml_fail(
 			    m->c, n,
 			    "<link_ctn id=\"%s\">: half of SPLITDUPLEX link \"%s\": name that "
 			    "link with direction=\"UP\" or \"DOWN\"",
-			    id, xml_attr(m->lk[l].node, "id"));
+			    id, plat_xml_attr_value(m->lk[l].node, "id"));
 		else if ((m->lk[l].kind == L_SPLIT) != (d != 0))
-			rc = xml_fail(
+			rc = plat_xml_fail(
 			    m->c, n,
 			    d ? "<link_ctn id=\"%s\">: a direction is for SPLITDUPLEX links "
 			        "only"
@@ -345,19 +353,20 @@ static int route_links(struct model *m, const xmlNode *r)
 			        "direction=\"UP\" or \"DOWN\"",
 			    id);
 		else if (!(more = room(h, &cap, k, sizeof *h)))
-			rc = xml_nomem(m->c);
+			rc = plat_xml_nomem(m->c);
 		else
 			(h = more)[k++] = (struct hop){3 * l + d, n};
 	}
 	if (!rc && k == 0)
-		rc = xml_fail(m->c, r, "<%s>: no <link_ctn> (SimGrid refuses empty routes)",
-		              xml_name(r));
+		rc = plat_xml_fail(m->c, r, "<%s>: no <link_ctn> (SimGrid refuses empty routes)",
+		                   plat_xml_name(r));
 	if (!rc)
 		qsort(h, (size_t)k, sizeof *h, cmp_hop);
 	for (long i = 1; i < k && !rc; i++)
 		if (h[i].key == h[i - 1].key)
-			rc = xml_fail(m->c, h[i].n, "<%s>: link \"%s\" a second time in one route",
-			              xml_name(r), xml_attr(h[i].n, "id"));
+			rc = plat_xml_fail(m->c, h[i].n,
+			                   "<%s>: link \"%s\" a second time in one route",
+			                   plat_xml_name(r), plat_xml_attr_value(h[i].n, "id"));
 	free(h);
 	return rc;
 }
@@ -367,43 +376,46 @@ static int route_links(struct model *m, const xmlNode *r)
 static int route_end(struct model *m, const xmlNode *r, const char *attr, int zi, int zones,
                      long *out)
 {
-	const char *name = xml_attr(r, attr);
+	const char *name = plat_xml_attr_value(r, attr);
 	long p = *out = find(&m->points, name);
-	const char *zone = xml_attr(m->z[zi].node, "id");
+	const char *zone = plat_xml_attr_value(m->z[zi].node, "id");
 	if (p < 0)
-		return xml_fail(m->c, r, "<%s %s=\"%s\">: no %s \"%s\" declared before it",
-		                xml_name(r), attr, name, zones ? "zone" : "host or router", name);
+		return plat_xml_fail(m->c, r, "<%s %s=\"%s\">: no %s \"%s\" declared before it",
+		                     plat_xml_name(r), attr, name,
+		                     zones ? "zone" : "host or router", name);
 	if ((m->pt[p].kind == P_ZONE) != zones)
-		return xml_fail(m->c, r, "<%s %s=\"%s\">: a %s; a %s joins %s", xml_name(r), attr,
-		                name, kind_names[m->pt[p].kind], xml_name(r),
-		                zones ? "zones (hosts: <route>)"
-		                      : "hosts and routers (zones: <zoneRoute>)");
+		return plat_xml_fail(
+		    m->c, r, "<%s %s=\"%s\">: a %s; a %s joins %s", plat_xml_name(r), attr, name,
+		    kind_names[m->pt[p].kind], plat_xml_name(r),
+		    zones ? "zones (hosts: <route>)" : "hosts and routers (zones: <zoneRoute>)");
 	if (m->pt[p].zone != zi)
-		return xml_fail(m->c, r,
-		                "<%s %s=\"%s\">: not directly in zone \"%s\" (SimGrid routes in "
-		                "the zone holding both ends)",
-		                xml_name(r), attr, name, zone);
+		return plat_xml_fail(
+		    m->c, r,
+		    "<%s %s=\"%s\">: not directly in zone \"%s\" (SimGrid routes in "
+		    "the zone holding both ends)",
+		    plat_xml_name(r), attr, name, zone);
 	return 0;
 }
 
 /* A gateway: a host or router inside zone point z. */
 static int gateway(struct model *m, const xmlNode *r, const char *attr, long z, long *out)
 {
-	const char *name = xml_attr(r, attr);
+	const char *name = plat_xml_attr_value(r, attr);
 	long g = *out = find(&m->points, name);
 	if (g < 0)
-		return xml_fail(m->c, r,
-		                "<%s %s=\"%s\">: no host or router \"%s\" declared before it",
-		                xml_name(r), attr, name, name);
+		return plat_xml_fail(m->c, r,
+		                     "<%s %s=\"%s\">: no host or router \"%s\" declared before it",
+		                     plat_xml_name(r), attr, name, name);
 	if (m->pt[g].kind == P_ZONE)
-		return xml_fail(m->c, r, "<%s %s=\"%s\">: a zone; a gateway is a host or router",
-		                xml_name(r), attr, name);
+		return plat_xml_fail(m->c, r,
+		                     "<%s %s=\"%s\">: a zone; a gateway is a host or router",
+		                     plat_xml_name(r), attr, name);
 	int in = m->pt[g].zone;
 	while (in >= 0 && in != m->pt[z].self)
 		in = m->z[in].parent;
 	if (in < 0)
-		return xml_fail(m->c, r, "<%s %s=\"%s\">: not inside zone \"%s\"", xml_name(r),
-		                attr, name, m->pt[z].name);
+		return plat_xml_fail(m->c, r, "<%s %s=\"%s\">: not inside zone \"%s\"",
+		                     plat_xml_name(r), attr, name, m->pt[z].name);
 	m->pt[g].required = 1;
 	return 0;
 }
@@ -447,13 +459,13 @@ static int routes_once(struct model *m)
 	}
 	if (!second)
 		return 0;
-	return xml_fail(m->c, second->node,
-	                second->reverse
-	                    ? "<%s>: symmetrical, but there is a route from \"%s\" to \"%s\" (line "
+	return plat_xml_fail(
+	    m->c, second->node,
+	    second->reverse ? "<%s>: symmetrical, but there is a route from \"%s\" to \"%s\" (line "
 	                      "%ld): give both with symmetrical=\"NO\""
 	                    : "<%s>: a second route from \"%s\" to \"%s\" (line %ld)",
-	                xml_name(second->node), m->pt[second->src].name, m->pt[second->dst].name,
-	                xmlGetLineNo(first->node));
+	    plat_xml_name(second->node), m->pt[second->src].name, m->pt[second->dst].name,
+	    xmlGetLineNo(first->node));
 }
 
 static int has_entry(const struct model *m, long src, long dst)
@@ -469,18 +481,18 @@ static int add_route(struct model *m, const xmlNode *r, int zi, int zones)
 	if (!rc)
 		rc = route_end(m, r, "dst", zi, zones, &dst);
 	if (!rc && src == dst)
-		return xml_fail(m->c, r, "<%s>: a route from \"%s\" to itself", xml_name(r),
-		                m->pt[src].name);
+		return plat_xml_fail(m->c, r, "<%s>: a route from \"%s\" to itself",
+		                     plat_xml_name(r), m->pt[src].name);
 	if (!rc && zones)
 		rc = gateway(m, r, "gw_src", src, &gs);
 	if (!rc && zones)
 		rc = gateway(m, r, "gw_dst", dst, &gd);
 	if (!rc && zones && gs == gd)
-		return xml_fail(m->c, r, "<%s>: gw_src and gw_dst are both \"%s\"", xml_name(r),
-		                m->pt[gs].name);
+		return plat_xml_fail(m->c, r, "<%s>: gw_src and gw_dst are both \"%s\"",
+		                     plat_xml_name(r), m->pt[gs].name);
 	if (!rc)
 		rc = route_links(m, r);
-	const char *sym = xml_attr(r, "symmetrical");
+	const char *sym = plat_xml_attr_value(r, "symmetrical");
 	if (!rc)
 		rc = add_entry(m, r, zi, src, dst, 0);
 	if (!rc && (!sym || strcasecmp(sym, "YES") == 0))
@@ -494,7 +506,7 @@ static int routing_of(struct model *m, const xmlNode *n, int *routing)
 {
 	static const char *const ours[] = {"Full", "Floyd", "Dijkstra", "DijkstraCache"};
 	static const char *const others[] = {"Cluster", "None", "Vivaldi", "Wifi"};
-	const char *r = xml_attr(n, "routing");
+	const char *r = plat_xml_attr_value(n, "routing");
 	for (int i = 0; i < 4; i++) /* SimGrid ignores the case */
 		if (strcasecmp(r, ours[i]) == 0) {
 			*routing = i < 3 ? i : R_DIJKSTRA;
@@ -502,45 +514,46 @@ static int routing_of(struct model *m, const xmlNode *n, int *routing)
 		}
 	for (int i = 0; i < 4; i++)
 		if (strcasecmp(r, others[i]) == 0)
-			return xml_fail(m->c, n,
-			                "<%s routing=\"%s\">: no counterpart here (Full, "
-			                "Floyd, Dijkstra or DijkstraCache)",
-			                xml_name(n), r);
-	return xml_fail(m->c, n,
-	                "<%s routing=\"%s\">: not one of SimGrid's routings (Full, Floyd, "
-	                "Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi)",
-	                xml_name(n), r);
+			return plat_xml_fail(m->c, n,
+			                     "<%s routing=\"%s\">: no counterpart here (Full, "
+			                     "Floyd, Dijkstra or DijkstraCache)",
+			                     plat_xml_name(n), r);
+	return plat_xml_fail(m->c, n,
+	                     "<%s routing=\"%s\">: not one of SimGrid's routings (Full, Floyd, "
+	                     "Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi)",
+	                     plat_xml_name(n), r);
 }
 
 static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
 {
 	if (depth > XML_MAX_ZONE_DEPTH)
-		return xml_fail(m->c, n, "zones nested more than %d deep (the limit here)",
-		                XML_MAX_ZONE_DEPTH);
-	if (xml_is(n, "cluster"))
+		return plat_xml_fail(m->c, n, "zones nested more than %d deep (the limit here)",
+		                     XML_MAX_ZONE_DEPTH);
+	if (plat_xml_is(n, "cluster"))
 		return walk_cluster(m, n, parent);
 	int routing = R_FULL, zi, rc = routing_of(m, n, &routing);
 	if (rc || (rc = add_zone(m, n, parent, routing, &zi)))
 		return rc;
 	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
 		char what[200];
-		if (ch->type != XML_ELEMENT_NODE || xml_is(ch, "prop"))
+		if (ch->type != XML_ELEMENT_NODE || plat_xml_is(ch, "prop"))
 			continue;
-		snprintf(what, sizeof what, "<%s id=\"%s\">", xml_name(ch),
-		         xml_attr(ch, "id") ? xml_attr(ch, "id") : "");
-		if (xml_is(ch, "zone") || xml_is(ch, "AS") || xml_is(ch, "cluster"))
+		snprintf(what, sizeof what, "<%s id=\"%s\">", plat_xml_name(ch),
+		         plat_xml_attr_value(ch, "id") ? plat_xml_attr_value(ch, "id") : "");
+		if (plat_xml_is(ch, "zone") || plat_xml_is(ch, "AS") || plat_xml_is(ch, "cluster"))
 			rc = walk_zone(m, ch, zi, depth + 1);
-		else if (xml_is(ch, "host") &&
+		else if (plat_xml_is(ch, "host") &&
 		         !(rc = count(m, ch, &m->hosts, 1, m->c->max_hosts, "hosts")))
-			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_HOST, zi, -1);
-		else if (xml_is(ch, "host"))
+			rc = add_point(m, ch, what, plat_xml_attr_value(ch, "id"), P_HOST, zi, -1);
+		else if (plat_xml_is(ch, "host"))
 			;
-		else if (xml_is(ch, "router"))
-			rc = add_point(m, ch, what, xml_attr(ch, "id"), P_ROUTER, zi, -1);
-		else if (xml_is(ch, "link"))
+		else if (plat_xml_is(ch, "router"))
+			rc =
+			    add_point(m, ch, what, plat_xml_attr_value(ch, "id"), P_ROUTER, zi, -1);
+		else if (plat_xml_is(ch, "link"))
 			rc = add_link(m, ch);
 		else
-			rc = add_route(m, ch, zi, !xml_is(ch, "route"));
+			rc = add_route(m, ch, zi, !plat_xml_is(ch, "route"));
 	}
 	return rc;
 }
@@ -593,7 +606,7 @@ static int complete(struct model *m, int zi, const long *mem, long k)
 			long s = mem[a], d = mem[b];
 			if (s == d || !wanted(m, s) || !wanted(m, d) || has_entry(m, s, d))
 				continue;
-			return xml_fail(
+			return plat_xml_fail(
 			    m->c, m->z[zi].node,
 			    m->pt[s].kind == P_ZONE
 			        ? "zone \"%s\": no zoneRoute from zone \"%s\" to zone "
@@ -601,7 +614,7 @@ static int complete(struct model *m, int zi, const long *mem, long k)
 			          "either way): SimGrid aborts when their hosts talk"
 			        : "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
 			          "aborts when they communicate",
-			    xml_attr(m->z[zi].node, "id"), m->pt[s].name, m->pt[d].name);
+			    plat_xml_attr_value(m->z[zi].node, "id"), m->pt[s].name, m->pt[d].name);
 		}
 	return 0;
 }
@@ -628,7 +641,7 @@ static void search(const long *start, const long *edges, long k, long first, cha
 static int connected(struct model *m, int zi, const long *mem, long k, const long *ent, long ne,
                      long *local)
 {
-	const char *zone = xml_attr(m->z[zi].node, "id");
+	const char *zone = plat_xml_attr_value(m->z[zi].node, "id");
 	long first = -1, nw = 0;
 	for (long i = 0; i < k; i++) {
 		local[mem[i]] = i;
@@ -640,12 +653,12 @@ static int connected(struct model *m, int zi, const long *mem, long k, const lon
 	     *edges = malloc(((size_t)ne + 1) * sizeof *edges),
 	     *queue = malloc(((size_t)k + 1) * sizeof *queue);
 	char *seen = malloc((size_t)k + 1);
-	int rc = !start || !edges || !queue || !seen ? xml_nomem(m->c) : 0;
+	int rc = !start || !edges || !queue || !seen ? plat_xml_nomem(m->c) : 0;
 	if (!rc && nw == 1 && ne == 0 && m->z[zi].routing == R_DIJKSTRA)
-		rc = xml_fail(m->c, m->z[zi].node,
-		              "zone \"%s\": no route names \"%s\": SimGrid's Dijkstra routing "
-		              "cannot route it, not even to itself",
-		              zone, m->pt[mem[first]].name);
+		rc = plat_xml_fail(m->c, m->z[zi].node,
+		                   "zone \"%s\": no route names \"%s\": SimGrid's Dijkstra routing "
+		                   "cannot route it, not even to itself",
+		                   zone, m->pt[mem[first]].name);
 	for (int dir = 0; dir < 2 && !rc && nw > 1; dir++) { /* dir 1: edges reversed */
 		memset(start, 0, ((size_t)k + 1) * sizeof *start);
 		for (long e = 0; e < ne; e++)
@@ -663,12 +676,12 @@ static int connected(struct model *m, int zi, const long *mem, long k, const lon
 		search(start, edges, k, first, seen, queue);
 		for (long i = 0; i < k && !rc; i++)
 			if (wanted(m, mem[i]) && !seen[i])
-				rc =
-				    xml_fail(m->c, m->z[zi].node,
-				             "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
-				             "aborts when they communicate",
-				             zone, m->pt[mem[dir ? i : first]].name,
-				             m->pt[mem[dir ? first : i]].name);
+				rc = plat_xml_fail(
+				    m->c, m->z[zi].node,
+				    "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
+				    "aborts when they communicate",
+				    zone, m->pt[mem[dir ? i : first]].name,
+				    m->pt[mem[dir ? first : i]].name);
 	}
 	for (long i = 0; i < k; i++)
 		local[mem[i]] = -1;
@@ -699,7 +712,7 @@ static int reach(struct model *m)
 	     *local = malloc(((size_t)m->npt + 1) * sizeof *local);
 	int rc = !local || group(m->npt, (int)m->nz, point_zone, m, &ps, &pi) ||
 	                 group(m->nen, (int)m->nz, entry_zone, m, &es, &ei)
-	             ? xml_nomem(m->c)
+	             ? plat_xml_nomem(m->c)
 	             : 0;
 	for (long i = 0; !rc && i < m->npt; i++)
 		local[i] = -1;
@@ -723,34 +736,34 @@ static int reach(struct model *m)
 	return rc;
 }
 
-int xml_check_model(const struct xml_ctx *c, const xmlNode *root)
+int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root)
 {
 	struct model m = {.c = c};
 	int rc = 0, top = 0;
 	for (const xmlNode *ch = root->children; ch && !rc; ch = ch->next) {
 		if (ch->type != XML_ELEMENT_NODE)
 			continue;
-		if (xml_is(ch, "config")) {
+		if (plat_xml_is(ch, "config")) {
 			for (const xmlNode *p = ch->children; p && !rc; p = p->next)
 				if (p->type == XML_ELEMENT_NODE)
-					rc = xml_fail(
+					rc = plat_xml_fail(
 					    c, p,
 					    "<config>: SimGrid options in the platform have no "
 					    "counterpart here (give them to netsim with --cfg)");
 		} else if (top++) {
-			rc =
-			    xml_fail(c, ch,
-			             "a second <%s> in <platform>: SimGrid's platform has one root "
-			             "zone (put both in a zone)",
-			             xml_name(ch));
+			rc = plat_xml_fail(
+			    c, ch,
+			    "a second <%s> in <platform>: SimGrid's platform has one root "
+			    "zone (put both in a zone)",
+			    plat_xml_name(ch));
 		} else {
 			rc = walk_zone(&m, ch, -1, 1);
 		}
 	}
 	if (!rc && !top)
-		rc = xml_fail(c, root, "<platform> holds no zone or cluster");
+		rc = plat_xml_fail(c, root, "<platform> holds no zone or cluster");
 	if (!rc && !m.hosts)
-		rc = xml_fail(c, root, "<platform> holds no host: a machine needs nodes");
+		rc = plat_xml_fail(c, root, "<platform> holds no host: a machine needs nodes");
 	if (!rc)
 		rc = link_names_free(&m);
 	if (!rc)

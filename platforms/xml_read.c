@@ -28,8 +28,9 @@ struct reader {
 static void cluster_params(const xmlNode *c, char *buf, size_t len)
 {
 	snprintf(buf, len, ",bw=%.15g,lat=%.15g,speed=%.15g",
-	         plat_xml_value(xml_attr(c, "bw"), 'b'), plat_xml_value(xml_attr(c, "lat"), 't'),
-	         plat_xml_value(xml_attr(c, "speed"), 'f'));
+	         plat_xml_value(plat_xml_attr_value(c, "bw"), 'b'),
+	         plat_xml_value(plat_xml_attr_value(c, "lat"), 't'),
+	         plat_xml_value(plat_xml_attr_value(c, "speed"), 'f'));
 }
 
 /* The value of the <prop id="id"> child of n, or NULL. */
@@ -37,8 +38,8 @@ static const char *prop_value(const xmlNode *n, const char *id)
 {
 	for (const xmlNode *c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, "prop") == 0 &&
-		    xml_attr(c, "id") && strcmp(xml_attr(c, "id"), id) == 0)
-			return xml_attr(c, "value");
+		    plat_xml_attr_value(c, "id") && strcmp(plat_xml_attr_value(c, "id"), id) == 0)
+			return plat_xml_attr_value(c, "value");
 	return NULL;
 }
 
@@ -47,7 +48,7 @@ static int cluster_spec(struct reader *r, const xmlNode *c, char *spec, size_t l
 {
 	struct xml_cluster cl;
 	char params[256];
-	int rc = xml_cluster_read(&r->c, c, &cl);
+	int rc = plat_xml_cluster_read(&r->c, c, &cl);
 	if (rc)
 		return rc;
 	cluster_params(c, params, sizeof params);
@@ -55,13 +56,14 @@ static int cluster_spec(struct reader *r, const xmlNode *c, char *spec, size_t l
 		snprintf(spec, len, "flat:nodes=%ld%s", cl.hosts, params);
 		return 0;
 	}
-	const char *tp = xml_attr(c, "topo_parameters");
+	const char *tp = plat_xml_attr_value(c, "topo_parameters");
 	if (cl.topology == XML_TORUS) {
 		if (cl.ndims > PLAT_MAX_DIMS)
-			return xml_fail(&r->c, c,
-			                "<cluster topo_parameters=\"%s\">: a TORUS of more than %d "
-			                "dimensions has no counterpart here",
-			                tp, PLAT_MAX_DIMS);
+			return plat_xml_fail(
+			    &r->c, c,
+			    "<cluster topo_parameters=\"%s\">: a TORUS of more than %d "
+			    "dimensions has no counterpart here",
+			    tp, PLAT_MAX_DIMS);
 		int len0 = snprintf(spec, len, "torus:dims=");
 		for (int i = cl.ndims - 1; i >= 0; i--) /* ours: the last dimension fastest */
 			len0 += snprintf(spec + len0, len - (size_t)len0, "%s%d",
@@ -74,28 +76,29 @@ static int cluster_spec(struct reader *r, const xmlNode *c, char *spec, size_t l
 		for (int l = 0; l < n && ok; l++) /* n;k,..,k;1,k,..,k;1,..,1 */
 			ok = cl.down[l] == k && cl.up[l] == (l == 0 ? 1 : k) && cl.ports[l] == 1;
 		if (!ok)
-			return xml_fail(
+			return plat_xml_fail(
 			    &r->c, c,
 			    "<cluster topo_parameters=\"%s\">: a FAT_TREE other than a k-ary "
 			    "n-tree (n;k,..;1,k,..;1,..) has no counterpart here",
 			    tp);
 		const char *taper = prop_value(c, PLAT_XML_TAPER_PROP);
 		if (taper && (strpbrk(taper, ",:;=") || strlen(taper) >= CMN_PARAM_STR))
-			return xml_fail(&r->c, c, "<prop id=\"%s\" value=\"%s\">: not a taper list",
-			                PLAT_XML_TAPER_PROP, taper);
+			return plat_xml_fail(&r->c, c,
+			                     "<prop id=\"%s\" value=\"%s\">: not a taper list",
+			                     PLAT_XML_TAPER_PROP, taper);
 		snprintf(spec, len, "kary-ntree:k=%d,n=%d%s%s%s", k, n, taper ? ",taper=" : "",
 		         taper ? taper : "", params);
 		struct plat_machine *check;
 		struct cmn_err e2;
 		if (taper && plat_machine_create(spec, &check, &e2))
-			return xml_fail(&r->c, c, "<prop id=\"%s\">: %s", PLAT_XML_TAPER_PROP,
-			                e2.msg);
+			return plat_xml_fail(&r->c, c, "<prop id=\"%s\">: %s", PLAT_XML_TAPER_PROP,
+			                     e2.msg);
 		if (taper)
 			plat_machine_destroy(check);
 		return 0;
 	}
-	return xml_fail(&r->c, c, "<cluster topology=\"%s\"> has no counterpart here",
-	                xml_attr(c, "topology"));
+	return plat_xml_fail(&r->c, c, "<cluster topology=\"%s\"> has no counterpart here",
+	                     plat_xml_attr_value(c, "topology"));
 }
 
 static const xmlNode *first_child(const xmlNode *n, const char *name)
@@ -119,14 +122,14 @@ static int props(const xmlNode *n)
 {
 	int k = 0;
 	for (const xmlNode *c = n->children; c; c = c->next)
-		k += xml_is(c, "prop");
+		k += plat_xml_is(c, "prop");
 	return k;
 }
 
 /* platgen's mesh zone: routers <zone>-r<node>-<d>, one-way links. */
 static int mesh_spec(struct reader *r, const xmlNode *z, char *spec, size_t len, int *nlinks)
 {
-	const char *zid = xml_attr(z, "id");
+	const char *zid = plat_xml_attr_value(z, "id");
 	char pre[160];
 	int N = 0, D = 0;
 	long stride[PLAT_MAX_DIMS];
@@ -147,7 +150,8 @@ static int mesh_spec(struct reader *r, const xmlNode *z, char *spec, size_t len,
 		} else if (strcmp(el, "route") == 0) {
 			long a[2];
 			int da = -1, db = -1;
-			const char *ends[2] = {xml_attr(c, "src"), xml_attr(c, "dst")};
+			const char *ends[2] = {plat_xml_attr_value(c, "src"),
+			                       plat_xml_attr_value(c, "dst")};
 			for (int k = 0; k < 2; k++) { /* <zone>-r<node>-<d> */
 				snprintf(pre, sizeof pre, "%s-r", zid);
 				a[k] = -1;
@@ -172,10 +176,11 @@ static int mesh_spec(struct reader *r, const xmlNode *z, char *spec, size_t len,
 		}
 	}
 	if (N == 0 || D == 0 || !host || !link)
-		return xml_fail(&r->c, z,
-		                "<zone id=\"%s\">: not a platgen mesh (hosts, <zone>-r<node>-<d> "
-		                "routers, links)",
-		                zid);
+		return plat_xml_fail(
+		    &r->c, z,
+		    "<zone id=\"%s\">: not a platgen mesh (hosts, <zone>-r<node>-<d> "
+		    "routers, links)",
+		    zid);
 	int dims[PLAT_MAX_DIMS];
 	long st[PLAT_MAX_DIMS];
 	for (int d = 0; d < D; d++) /* a layer without links: a dimension of 1 */
@@ -184,22 +189,24 @@ static int mesh_spec(struct reader *r, const xmlNode *z, char *spec, size_t len,
 	for (int d = 0; d < D; d++) {
 		long above = d == 0 ? N : st[d - 1];
 		if (st[d] <= 0 || above % st[d])
-			return xml_fail(&r->c, z,
-			                "<zone id=\"%s\">: router links do not form a mesh", zid);
+			return plat_xml_fail(
+			    &r->c, z, "<zone id=\"%s\">: router links do not form a mesh", zid);
 		dims[d] = (int)(above / st[d]);
 		prod *= dims[d];
 	}
 	if (prod != N || st[D - 1] != 1)
-		return xml_fail(&r->c, z,
-		                "<zone id=\"%s\">: router links do not form a mesh of %d hosts",
-		                zid, N);
+		return plat_xml_fail(
+		    &r->c, z, "<zone id=\"%s\">: router links do not form a mesh of %d hosts", zid,
+		    N);
 	int l = snprintf(spec, len, "mesh:dims=");
 	for (int d = 0; d < D; d++)
 		l += snprintf(spec + l, len - (size_t)l, "%s%d", d ? "x" : "", dims[d]);
 	snprintf(spec + l, len - (size_t)l, ",bw=%.15g,lat=%.15g,speed=%.15g",
-	         plat_xml_value(xml_attr(link, "bandwidth"), 'b'),
-	         xml_attr(link, "latency") ? plat_xml_value(xml_attr(link, "latency"), 't') : 0,
-	         plat_xml_value(xml_attr(host, "speed"), 'f'));
+	         plat_xml_value(plat_xml_attr_value(link, "bandwidth"), 'b'),
+	         plat_xml_attr_value(link, "latency")
+	             ? plat_xml_value(plat_xml_attr_value(link, "latency"), 't')
+	             : 0,
+	         plat_xml_value(plat_xml_attr_value(host, "speed"), 'f'));
 	*nlinks -= (D - 1) * N; /* turn links are not in our model */
 	return 0;
 }
@@ -210,13 +217,14 @@ static int part_spec(struct reader *r, const xmlNode *n, char *spec, size_t len,
 	*nlinks = -1;
 	if (strcmp((const char *)n->name, "cluster") == 0)
 		return cluster_spec(r, n, spec, len);
-	const char *routing = xml_attr(n, "routing");
+	const char *routing = plat_xml_attr_value(n, "routing");
 	if (routing && strcasecmp(routing, "DijkstraCache") == 0)
 		return mesh_spec(r, n, spec, len, nlinks);
-	return xml_fail(&r->c, n,
-	                "<%s id=\"%s\" routing=\"%s\">: not a cluster or a platgen mesh: no "
-	                "counterpart here",
-	                (const char *)n->name, xml_attr(n, "id"), routing ? routing : "");
+	return plat_xml_fail(&r->c, n,
+	                     "<%s id=\"%s\" routing=\"%s\">: not a cluster or a platgen mesh: no "
+	                     "counterpart here",
+	                     (const char *)n->name, plat_xml_attr_value(n, "id"),
+	                     routing ? routing : "");
 }
 
 /* platgen's multi-cluster: a Full zone of clusters or zones, WAN links and
@@ -237,39 +245,40 @@ static int multi_spec(struct reader *r, const xmlNode *z, char *spec, size_t len
 			for (const xmlNode *l = c->children; l; l = l->next)
 				k += l->type == XML_ELEMENT_NODE;
 			if (wan && wan != k)
-				return xml_fail(&r->c, c, "zoneRoutes with %d and %d WAN links",
-				                wan, k);
+				return plat_xml_fail(&r->c, c,
+				                     "zoneRoutes with %d and %d WAN links", wan, k);
 			wan = k;
 		} else if (strcmp(el, "cluster") == 0 || strcmp(el, "zone") == 0) {
 			if (C == 4096)
-				return xml_fail(&r->c, c, "too many clusters");
+				return plat_xml_fail(&r->c, c, "too many clusters");
 			int nl;
 			int rc = part_spec(r, c, inner, sizeof inner, &nl);
 			if (rc)
 				return rc;
-			int is_flat = strcmp(el, "cluster") == 0 && xml_attr(c, "router_id") &&
+			int is_flat = strcmp(el, "cluster") == 0 &&
+			              plat_xml_attr_value(c, "router_id") &&
 			              strncmp(inner, "flat:", 5) == 0;
 			if (is_flat)
 				flat1 = flat1 ? flat1 : c;
 			if (C && is_flat != flat)
-				return xml_fail(&r->c, c,
-				                "clusters of different families: flat and not");
+				return plat_xml_fail(
+				    &r->c, c, "clusters of different families: flat and not");
 			flat = is_flat;
 			if (!is_flat) {
 				if (C && strcmp(inner, first_inner) != 0)
-					return xml_fail(&r->c, c,
-					                "clusters of different families: %s and %s",
-					                first_inner, inner);
+					return plat_xml_fail(
+					    &r->c, c, "clusters of different families: %s and %s",
+					    first_inner, inner);
 				snprintf(first_inner, sizeof first_inner, "%s", inner);
 			}
 			struct plat_machine *m;
 			struct cmn_err e2;
 			if (plat_machine_create(inner, &m, &e2))
-				return xml_fail(&r->c, c, "%s", e2.msg);
+				return plat_xml_fail(&r->c, c, "%s", e2.msg);
 			sizes[C++] = m->nodes;
 			plat_machine_destroy(m);
 		} else {
-			return xml_fail(
+			return plat_xml_fail(
 			    &r->c, c,
 			    "<%s> in a Full zone: such a zone maps only as a multi-cluster "
 			    "(clusters or platgen's zones, WAN links, zoneRoutes)",
@@ -277,11 +286,11 @@ static int multi_spec(struct reader *r, const xmlNode *z, char *spec, size_t len
 		}
 	}
 	if (C < 2 || !wlink || (wan != 1 && wan != 2))
-		return xml_fail(
+		return plat_xml_fail(
 		    &r->c, z,
 		    "<zone id=\"%s\">: not a platgen multi-cluster (clusters, WAN links, "
 		    "zoneRoutes)",
-		    xml_attr(z, "id"));
+		    plat_xml_attr_value(z, "id"));
 	int uniform = 1, l = 0;
 	for (int c = 0; c < C; c++) {
 		uniform = uniform && sizes[c] == sizes[0];
@@ -296,19 +305,22 @@ static int multi_spec(struct reader *r, const xmlNode *z, char *spec, size_t len
 				*p = ';';
 	} else {
 		snprintf(tail, sizeof tail, ",bw=%.15g,lat=%.15g,speed=%.15g",
-		         plat_xml_value(xml_attr(flat1, "bw"), 'b'),
-		         plat_xml_value(xml_attr(flat1, "lat"), 't'),
-		         plat_xml_value(xml_attr(flat1, "speed"), 'f'));
+		         plat_xml_value(plat_xml_attr_value(flat1, "bw"), 'b'),
+		         plat_xml_value(plat_xml_attr_value(flat1, "lat"), 't'),
+		         plat_xml_value(plat_xml_attr_value(flat1, "speed"), 'f'));
 	}
 	l = snprintf(spec, len, "multicluster:clusters=%d,", C);
 	if (uniform || !flat)
 		l += snprintf(spec + l, len - (size_t)l, "size=%d", sizes[0]);
 	else
 		l += snprintf(spec + l, len - (size_t)l, "sizes=%s", sizelist);
-	snprintf(
-	    spec + l, len - (size_t)l, ",cluster=%s,wan=%s,wan_bw=%.15g,wan_lat=%.15g%s", cluster,
-	    wan == 2 ? "backbone" : "mesh", plat_xml_value(xml_attr(wlink, "bandwidth"), 'b'),
-	    xml_attr(wlink, "latency") ? plat_xml_value(xml_attr(wlink, "latency"), 't') : 0, tail);
+	snprintf(spec + l, len - (size_t)l, ",cluster=%s,wan=%s,wan_bw=%.15g,wan_lat=%.15g%s",
+	         cluster, wan == 2 ? "backbone" : "mesh",
+	         plat_xml_value(plat_xml_attr_value(wlink, "bandwidth"), 'b'),
+	         plat_xml_attr_value(wlink, "latency")
+	             ? plat_xml_value(plat_xml_attr_value(wlink, "latency"), 't')
+	             : 0,
+	         tail);
 	return 0;
 }
 
@@ -318,24 +330,25 @@ static int map(struct reader *r, const xmlNode *platform, char *spec, size_t len
 {
 	const xmlNode *top = first_child(platform, "cluster");
 	for (const xmlNode *c = platform->children; c && !top; c = c->next)
-		if (xml_is(c, "zone") || xml_is(c, "AS")) /* the only one (xml_check_model) */
+		if (plat_xml_is(c, "zone") ||
+		    plat_xml_is(c, "AS")) /* the only one (plat_xml_check_model) */
 			top = c;
 	*nlinks = -1;
 	r->where = top;
-	if (xml_is(top, "cluster"))
+	if (plat_xml_is(top, "cluster"))
 		return cluster_spec(r, top, spec, len);
 	const xmlNode *only = first_child(top, "cluster");
 	if (only && elements(top) - props(top) == 1) {
 		r->where = only;
 		return cluster_spec(r, only, spec, len);
 	}
-	const char *routing = xml_attr(top, "routing");
+	const char *routing = plat_xml_attr_value(top, "routing");
 	if (strcasecmp(routing, "DijkstraCache") == 0)
 		return mesh_spec(r, top, spec, len, nlinks);
 	if (strcasecmp(routing, "Full") == 0)
 		return multi_spec(r, top, spec, len);
-	return xml_fail(&r->c, top, "<%s id=\"%s\" routing=\"%s\">: no counterpart here",
-	                (const char *)top->name, xml_attr(top, "id"), routing);
+	return plat_xml_fail(&r->c, top, "<%s id=\"%s\" routing=\"%s\">: no counterpart here",
+	                     (const char *)top->name, plat_xml_attr_value(top, "id"), routing);
 }
 
 static int too_big(const char *path, struct cmn_err *e)
@@ -460,23 +473,23 @@ int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, st
 		                 f.set ? f.line : 1, f.set ? f.msg : "libxml2 could not parse it");
 	const xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
 	if (!rc) /* what is inside first, then the declarations before it */
-		rc = xml_check_tree(&r.c, root);
+		rc = plat_xml_check_tree(&r.c, root);
 	if (!rc)
-		rc = xml_check_prolog(&r.c, buf, len);
+		rc = plat_xml_check_prolog(&r.c, buf, len);
 	free(buf);
 	if (!rc)
-		rc = xml_check_model(&r.c, root);
+		rc = plat_xml_check_model(&r.c, root);
 	char spec[1024];
 	int nlinks = -1;
 	if (!rc)
 		rc = map(&r, root, spec, sizeof spec, &nlinks);
 	struct cmn_err e2;
 	if (!rc && plat_machine_create_max(spec, max_nodes, out, &e2))
-		rc = xml_fail(&r.c, r.where, "%s", e2.msg);
+		rc = plat_xml_fail(&r.c, r.where, "%s", e2.msg);
 	if (!rc && nlinks >= 0 && nlinks != (*out)->nlinks) { /* a mesh: same links? */
-		rc =
-		    xml_fail(&r.c, root, "the mesh's links do not match %s (%d links, %d expected)",
-		             (*out)->spec, nlinks, (*out)->nlinks);
+		rc = plat_xml_fail(&r.c, root,
+		                   "the mesh's links do not match %s (%d links, %d expected)",
+		                   (*out)->spec, nlinks, (*out)->nlinks);
 		plat_machine_destroy(*out);
 		*out = NULL;
 	}
@@ -490,9 +503,10 @@ static long torus_without_loopback(const xmlNode *n)
 	for (const xmlNode *c = n; c; c = c->next) {
 		if (c->type != XML_ELEMENT_NODE)
 			continue;
-		const char *topo =
-		    strcmp((const char *)c->name, "cluster") == 0 ? xml_attr(c, "topology") : NULL;
-		if (topo && strcmp(topo, "TORUS") == 0 && !xml_attr(c, "loopback_bw"))
+		const char *topo = strcmp((const char *)c->name, "cluster") == 0
+		                       ? plat_xml_attr_value(c, "topology")
+		                       : NULL;
+		if (topo && strcmp(topo, "TORUS") == 0 && !plat_xml_attr_value(c, "loopback_bw"))
 			return xmlGetLineNo(c);
 		long l = torus_without_loopback(c->children);
 		if (l)

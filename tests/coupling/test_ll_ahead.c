@@ -41,31 +41,31 @@ static void take_all(int workers, double budget)
 	struct cpl_linkload *ll;
 	CU_ASSERT_FATAL(cpl_linkload_create(m, &ll, &e) == 0);
 	struct ll_ahead *a;
-	CU_ASSERT_FATAL(ll_ahead_create(pr, m, workers, kernel, ranks, N, budget, &a, &e) == 0);
+	CU_ASSERT_FATAL(cpl_ll_ahead_create(pr, m, workers, kernel, ranks, N, budget, &a, &e) == 0);
 	int taken = 0;
 	for (int i = 0; i < N; i++) {
 		int j = order[i];
 		struct cpl_traffic got, want;
 		double t_got = -1, t_want = -2;
-		int rc = ll_ahead_take(a, kernel[j], ranks[j], &got, &t_got, &e);
+		int rc = cpl_ll_ahead_take(a, kernel[j], ranks[j], &got, &t_got, &e);
 		CU_ASSERT(rc == 0 || rc == 1);
 		if (rc != 1)
 			continue;
 		taken++;
 		CU_ASSERT_FATAL(
-		    ll_ahead_profile(pr, m, ll, kernel[j], ranks[j], &want, &t_want, &e) == 0);
+		    cpl_ll_ahead_profile(pr, m, ll, kernel[j], ranks[j], &want, &t_want, &e) == 0);
 		CU_ASSERT(same_traffic(&got, &want));
 		CU_ASSERT(t_got == t_want);
 		cpl_traffic_free(&got);
 		cpl_traffic_free(&want);
 		struct cpl_traffic again;
-		CU_ASSERT(ll_ahead_take(a, kernel[j], ranks[j], &again, &t_got, &e) == 0);
+		CU_ASSERT(cpl_ll_ahead_take(a, kernel[j], ranks[j], &again, &t_got, &e) == 0);
 	}
 	struct cpl_traffic none;
 	double t;
-	CU_ASSERT(ll_ahead_take(a, 1, 40, &none, &t, &e) == 0); /* not listed */
-	CU_ASSERT(taken <= 9);                                  /* 9 distinct profiles */
-	ll_ahead_destroy(a);
+	CU_ASSERT(cpl_ll_ahead_take(a, 1, 40, &none, &t, &e) == 0); /* not listed */
+	CU_ASSERT(taken <= 9);                                      /* 9 distinct profiles */
+	cpl_ll_ahead_destroy(a);
 	cpl_linkload_destroy(ll);
 	plat_machine_destroy(m);
 	cpl_profiles_free(pr);
@@ -94,9 +94,9 @@ static void test_destroy(void)
 	struct cmn_err e;
 	CU_ASSERT_FATAL(plat_machine_create("kary-ntree:k=4,n=3", &m, &e) == 0);
 	struct ll_ahead *a;
-	CU_ASSERT_FATAL(ll_ahead_create(pr, m, 2, kernel, ranks, 3, 1e9, &a, &e) == 0);
-	ll_ahead_destroy(a);
-	ll_ahead_destroy(NULL);
+	CU_ASSERT_FATAL(cpl_ll_ahead_create(pr, m, 2, kernel, ranks, 3, 1e9, &a, &e) == 0);
+	cpl_ll_ahead_destroy(a);
+	cpl_ll_ahead_destroy(NULL);
 	plat_machine_destroy(m);
 	cpl_profiles_free(pr);
 }

@@ -24,7 +24,7 @@ static uint64_t next(uint64_t *s)
 }
 
 /* n keys of values below 2^bits (distinct values at most span): sorted by
- * ll_sort_bits on the value's bits, compared with qsort of whole keys. */
+ * cpl_ll_sort_bits on the value's bits, compared with qsort of whole keys. */
 static long check(size_t n, int bits, uint64_t span, uint64_t seed)
 {
 	uint64_t *a = malloc((n ? n : 1) * sizeof *a), *tmp = malloc((n ? n : 1) * sizeof *tmp),
@@ -37,7 +37,7 @@ static long check(size_t n, int bits, uint64_t span, uint64_t seed)
 		a[i] = want[i] = v << 32 | i;
 	}
 	qsort(want, n, sizeof *want, cmp_u64);
-	const uint64_t *got = ll_sort_bits(a, tmp, n, 32, 32 + ll_sort_width(top));
+	const uint64_t *got = cpl_ll_sort_bits(a, tmp, n, 32, 32 + cpl_ll_sort_width(top));
 	long bad = 0;
 	for (size_t i = 0; i < n; i++)
 		bad += got[i] != want[i];
@@ -71,18 +71,18 @@ static void test_bit_range(void)
 	uint64_t a[N], tmp[N], seed = 7;
 	for (int i = 0; i < N; i++) /* field bits 4 .. 14, position in 20 .. 33 */
 		a[i] = (next(&seed) & 0x3ff0) | (uint64_t)i << 20 | (next(&seed) & 0xf);
-	const uint64_t *got = ll_sort_bits(a, tmp, N, 4, 14);
+	const uint64_t *got = cpl_ll_sort_bits(a, tmp, N, 4, 14);
 	int ok = 1;
 	for (int i = 1; i < N; i++) {
 		uint64_t f0 = got[i - 1] >> 4 & 0x3ff, f1 = got[i] >> 4 & 0x3ff;
 		ok &= f0 < f1 || (f0 == f1 && got[i - 1] >> 20 < got[i] >> 20);
 	}
 	CU_ASSERT(ok);
-	CU_ASSERT(ll_sort_width(0) == 0);
-	CU_ASSERT(ll_sort_width(1) == 1);
-	CU_ASSERT(ll_sort_width(255) == 8);
-	CU_ASSERT(ll_sort_width(256) == 9);
-	CU_ASSERT(ll_sort_width(UINT64_C(1) << 63) == 64);
+	CU_ASSERT(cpl_ll_sort_width(0) == 0);
+	CU_ASSERT(cpl_ll_sort_width(1) == 1);
+	CU_ASSERT(cpl_ll_sort_width(255) == 8);
+	CU_ASSERT(cpl_ll_sort_width(256) == 9);
+	CU_ASSERT(cpl_ll_sort_width(UINT64_C(1) << 63) == 64);
 }
 
 static void add_suites(void)

@@ -691,9 +691,9 @@ static void test_region_counts(void)
 				js_alloc_copy(a, b);
 				js_alloc_destroy(b);
 			}
-			center_sat_update(c);
-			center_region_update(c);
-			center_diag_update(c);
+			js_center_sat_update(c);
+			js_center_region_update(c);
+			js_center_diag_update(c);
 			for (int q = 0; q < 40; q++, tried++) {
 				struct center_region r;
 				int lo[3], hi[3], kind = (int)gsl_rng_uniform_int(rng, 3);
@@ -708,8 +708,8 @@ static void test_region_counts(void)
 				}
 				r.t = (int)gsl_rng_uniform_int(
 				    rng, 2 * (dims[0] + dims[1] + dims[2]) + 4);
-				bad += center_region_count(c, &r) !=
-				       center_region_rows(c, &r, NULL, NULL);
+				bad += js_center_region_count(c, &r) !=
+				       js_center_region_rows(c, &r, NULL, NULL);
 			}
 		}
 		rig_close(&g);
@@ -741,7 +741,7 @@ static void shares(const int *dims, const uint8_t *busy, const int *p, int k, st
 }
 
 /* The share of the cuts between columns in the core bound of a box of
- * centres (center_plane_cuts) bounds every centre's own share from below,
+ * centres (js_center_plane_cuts) bounds every centre's own share from below,
  * as the whole bound bounds its score, so that a centre's score may stop
  * after the rows once they and that share pass the best: on random states
  * of a mesh of one plane and random boxes, each centre's k nearest and
@@ -762,9 +762,9 @@ static void test_column_share(void)
 		random_state(&g, rng);
 		struct js_alloc *a = rig_alloc(&g, "genalg");
 		struct center *c = a->self;
-		center_sat_update(c);
-		center_region_update(c);
-		center_diag_update(c);
+		js_center_sat_update(c);
+		js_center_region_update(c);
+		js_center_diag_update(c);
 		for (int q = 0; q < 20 && c->free >= 2; q++) {
 			int most = c->free - 1 < 150 ? c->free - 1 : 150;
 			int k = 2 + (int)gsl_rng_uniform_int(rng, (unsigned long)most);
@@ -785,7 +785,8 @@ static void test_column_share(void)
 				long cut = sy + sz + (long)gsl_rng_uniform_int(rng, 41) - 30;
 				long lbz =
 				    sz - (long)gsl_rng_uniform_int(rng, (unsigned long)sz / 4 + 1);
-				long got = center_score_plane(c, k, p, R, m, cut, lbz, c->spill[0]);
+				long got =
+				    js_center_score_plane(c, k, p, R, m, cut, lbz, c->spill[0]);
 				stopped += got != sy + sz;
 				bad +=
 				    sy + sz <= cut ? got != sy + sz : got <= cut || got > sy + sz;
@@ -800,8 +801,8 @@ static void test_column_share(void)
 			core.t = 2 * (rmin - 1) - (hi[1] - lo[1]) - (hi[2] - lo[2]);
 			if (core.t < 0)
 				continue;
-			long n = center_region_count(c, &core), cols,
-			     sum = center_plane_cuts(c, &core, k, k - n, &cols);
+			long n = js_center_region_count(c, &core), cols,
+			     sum = js_center_plane_cuts(c, &core, k, k - n, &cols);
 			bad += sum > least || cols > least_z || cols > sum;
 			loose += cols < least_z;
 			cored += cols > 0;

@@ -42,7 +42,7 @@ static void test_zero_load(void)
 	                                    "torus:dims=4x4x2", "multicluster:clusters=3,size=4"};
 	enum { NC = 6 };
 	struct flit_params cases[NC];
-	flit_params_default(&cases[0]);
+	net_flit_params_default(&cases[0]);
 	cases[1] = cases[0];
 	cases[1].router_delay = 3, cases[1].link_delay = 2;
 	cases[2] = cases[1];
@@ -61,15 +61,15 @@ static void test_zero_load(void)
 		for (int c = 0; c < NC; c++) {
 			struct flit_net *n;
 			struct cmn_err e;
-			CU_ASSERT_FATAL(flit_net_create(m, &cases[c], &n, &e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_create(m, &cases[c], &n, &e) == 0);
 			for (int t = 0; t < 12; t++) {
 				int a = (t * 5) % m->nodes, b = (t * 7 + 3) % m->nodes,
 				    P = lens[t % 3];
 				if (a == b)
 					continue;
 				lg.n = 0;
-				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
-				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+				CU_ASSERT_FATAL(net_flit_net_inject(n, a, b, P, t, &e) == 0);
+				CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 				int H = plat_route(m, a, b, route);
 				const struct flit_params *q = &cases[c];
 				long want = q->inject_delay + (long)(H - 1) * q->router_delay +
@@ -82,9 +82,9 @@ static void test_zero_load(void)
 					        specs[s], c, a, b, P,
 					        (long long)(lg.d[0].done - lg.d[0].created), want);
 				}
-				CU_ASSERT(flit_net_check(n, &e) == 0);
+				CU_ASSERT(net_flit_net_check(n, &e) == 0);
 			}
-			flit_net_destroy(n);
+			net_flit_net_destroy(n);
 		}
 		free(route);
 		plat_machine_destroy(m);
@@ -99,7 +99,7 @@ static void random_run(const char *spec, const struct flit_params *p, unsigned l
 	struct plat_machine *m = machine(spec);
 	struct flit_net *n;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_net_create(m, p, &n, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_create(m, p, &n, &e) == 0);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, seed);
 	int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
@@ -111,23 +111,24 @@ static void random_run(const char *spec, const struct flit_params *p, unsigned l
 			if (gsl_rng_uniform(rng) < load / 4) { /* 4-flit packets */
 				int d = (int)gsl_rng_uniform_int(rng, (unsigned long)m->nodes - 1);
 				d += d >= x;
-				CU_ASSERT_FATAL(flit_net_inject(n, x, d, 4, *injected, &e) == 0);
+				CU_ASSERT_FATAL(net_flit_net_inject(n, x, d, 4, *injected, &e) ==
+				                0);
 				*injected += 1;
 				*hops_flits += 4L * plat_route(m, x, d, route);
 			}
-		CU_ASSERT_FATAL(flit_net_run(n, flit_net_now(n) + 1, record, lg, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_run(n, net_flit_net_now(n) + 1, record, lg, &e) == 0);
 		if (t % 97 == 0)
-			*checks_ok &= flit_net_check(n, &e) == 0;
+			*checks_ok &= net_flit_net_check(n, &e) == 0;
 	}
-	CU_ASSERT_FATAL(flit_net_run(n, -1, record, lg, &e) == 0);
-	*checks_ok &= flit_net_check(n, &e) == 0;
+	CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, lg, &e) == 0);
+	*checks_ok &= net_flit_net_check(n, &e) == 0;
 	long crossed = 0;
 	for (int l = 0; l < m->nlinks; l++)
-		crossed += flit_net_link_flits(n)[l];
+		crossed += net_flit_net_link_flits(n)[l];
 	*checks_ok &= crossed == *hops_flits;
 	free(route);
 	gsl_rng_free(rng);
-	flit_net_destroy(n);
+	net_flit_net_destroy(n);
 	plat_machine_destroy(m);
 }
 
@@ -140,7 +141,7 @@ static void test_conservation(void)
 	for (int s = 0; s < 2; s++)
 		for (int cfg = 0; cfg < 18; cfg++) {
 			struct flit_params p;
-			flit_params_default(&p);
+			net_flit_params_default(&p);
 			p.cut_through = cfg % 2;
 			p.alloc = (enum flit_alloc)(cfg / 2 % 3);
 			p.vc_crossbar = p.hold_packet = cfg / 6 % 2;
@@ -188,12 +189,12 @@ static void test_platform_links(void)
 	for (int s = 0; s < 2; s++) {
 		struct plat_machine *m = machine(specs[s]);
 		struct flit_params p;
-		flit_params_default(&p);
+		net_flit_params_default(&p);
 		p.platform_links = 1;
-		double cyc = flit_cycle_s(m, p.flit_bytes), bw = p.flit_bytes / cyc;
+		double cyc = net_flit_cycle_s(m, p.flit_bytes), bw = p.flit_bytes / cyc;
 		struct flit_net *n;
 		struct cmn_err e;
-		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
 		for (int t = 0; t < 6; t++) {
 			int a = t % m->nodes, b = (m->nodes - 1 - 2 * t + m->nodes) % m->nodes,
@@ -201,8 +202,8 @@ static void test_platform_links(void)
 			if (a == b)
 				continue;
 			lg.n = 0;
-			CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
-			CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_inject(n, a, b, P, t, &e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 			int H = plat_route(m, a, b, route);
 			long want = (long)(H - 1) * p.router_delay, gmax = 1;
 			for (int h = 0; h < H; h++) {
@@ -216,10 +217,10 @@ static void test_platform_links(void)
 			CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, want);
 			if (s == 1 && (a < 4) != (b < 4))
 				CU_ASSERT(want > 10000); /* across the wide-area link */
-			CU_ASSERT(flit_net_check(n, &e) == 0);
+			CU_ASSERT(net_flit_net_check(n, &e) == 0);
 		}
 		free(route);
-		flit_net_destroy(n);
+		net_flit_net_destroy(n);
 		plat_machine_destroy(m);
 	}
 }
@@ -231,7 +232,7 @@ static void test_adaptive(void)
 {
 	static struct log a;
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.adaptive = 1;
 	static const char *const specs[] = {"kary-ntree:k=4,n=2", "kary-ntree:k=2,n=4"};
 	for (int s = 0; s < 2; s++) {
@@ -260,10 +261,10 @@ static void test_adaptive(void)
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_net *n;
 	struct cmn_err e;
-	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "k-ary n-trees"));
 	p.adaptive = 2;
-	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "routing=random is for k-ary n-trees"));
 	plat_machine_destroy(m);
 }
@@ -278,7 +279,7 @@ static void test_vc_pick(void)
 	struct flit_params p;
 	long inj, hf;
 	int ok;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = 2;
 	random_run("mesh:dims=4x4", &p, 11, 0.4, 2000, &a, &inj, &hf, &ok);
 	p.vc_pick_dim = 1;
@@ -304,24 +305,24 @@ static void test_vc_pick_redraw(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x1");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = 2, p.vc_pick_dim = 1;
 	struct flit_net *n;
 	struct cmn_err e;
 	static struct log l;
 	l.n = 0;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
-	CU_ASSERT_FATAL(flit_net_inject(n, 0, 3, 400, 0, &e) == 0);
-	CU_ASSERT_FATAL(flit_net_run(n, 10, record, &l, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 3, 400, 0, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_run(n, 10, record, &l, &e) == 0);
 	for (int i = 1; i <= 8; i++) {
-		CU_ASSERT_FATAL(flit_net_inject(n, 1, 3, 1, i, &e) == 0);
-		int64_t t0 = flit_net_now(n);
-		CU_ASSERT_FATAL(flit_net_run(n, t0 + 30, record, &l, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_inject(n, 1, 3, 1, i, &e) == 0);
+		int64_t t0 = net_flit_net_now(n);
+		CU_ASSERT_FATAL(net_flit_net_run(n, t0 + 30, record, &l, &e) == 0);
 		CU_ASSERT(l.n == i && l.d[i - 1].id == i);
 	}
-	CU_ASSERT_FATAL(flit_net_run(n, -1, record, &l, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &l, &e) == 0);
 	CU_ASSERT(l.n == 9 && l.d[8].id == 0);
-	flit_net_destroy(n);
+	net_flit_net_destroy(n);
 	plat_machine_destroy(m);
 }
 
@@ -338,38 +339,38 @@ static void test_random_torus(void)
 	static struct log lg;
 	for (int cfg = 0; cfg < 3; cfg++) {
 		struct flit_params p;
-		flit_params_default(&p);
+		net_flit_params_default(&p);
 		p.adaptive = cfg ? 2 : 0, p.dateline = cfg == 2 ? 2 : 1;
 		struct flit_net *n;
-		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		for (int r = 0; r < 10; r++)
 			for (int x = 0; x < 8; x++)
 				CU_ASSERT_FATAL(
-				    flit_net_inject(n, x, (x + 4) % 8, 2, 8 * r + x, &e) == 0);
+				    net_flit_net_inject(n, x, (x + 4) % 8, 2, 8 * r + x, &e) == 0);
 		lg.n = 0;
-		CU_ASSERT_EQUAL_FATAL(flit_net_run(n, -1, record, &lg, &e), 0);
+		CU_ASSERT_EQUAL_FATAL(net_flit_net_run(n, -1, record, &lg, &e), 0);
 		CU_ASSERT_EQUAL(lg.n, 80);
-		CU_ASSERT_EQUAL(flit_net_check(n, &e), 0);
+		CU_ASSERT_EQUAL(net_flit_net_check(n, &e), 0);
 		long way[2] = {0, 0}, all = 0;
 		for (int l = 0; l < m->nlinks; l++) {
 			const struct plat_link *k = &m->links[l];
-			all += flit_net_link_flits(n)[l];
+			all += net_flit_net_link_flits(n)[l];
 			if (k->src < m->nodes || k->dst < m->nodes)
 				continue; /* a node's link */
 			int a = m->vertices[k->src].index, b = m->vertices[k->dst].index;
-			way[b != (a + 1) % 8] += flit_net_link_flits(n)[l];
+			way[b != (a + 1) % 8] += net_flit_net_link_flits(n)[l];
 		}
 		CU_ASSERT_EQUAL(all, 80L * 2 * 6); /* 4 ring hops and 2 node links each */
 		CU_ASSERT(way[0] > 0);
 		CU_ASSERT(cfg ? way[1] > 0 : way[1] == 0);
-		flit_net_destroy(n);
+		net_flit_net_destroy(n);
 	}
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.adaptive = 2;
 	struct plat_machine *mc = machine("multicluster:clusters=2,size=8,cluster=torus;dims=8x1");
 	struct flit_net *n;
-	CU_ASSERT_EQUAL(flit_net_create(mc, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_create(mc, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "plain tori"));
 	plat_machine_destroy(mc);
 	plat_machine_destroy(m);
@@ -379,13 +380,13 @@ static void test_disjoint_subtrees(void)
 {
 	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	static struct log one, two, both;
 	struct log *out[3] = {&one, &two, &both};
 	for (int run = 0; run < 3; run++) {
 		struct flit_net *n;
 		struct cmn_err e;
-		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		out[run]->n = 0;
 		for (int t = 0; t < 200; t++) {
 			for (int j = 0; j < 2; j++) {
@@ -394,14 +395,14 @@ static void test_disjoint_subtrees(void)
 				int base = 16 * j; /* nodes 0-15 and 16-31 */
 				int src = base + t % 16, dst = base + (t * 5 + 3) % 16;
 				if (src != dst)
-					CU_ASSERT_FATAL(
-					    flit_net_inject(n, src, dst, 4, 1000 * j + t, &e) == 0);
+					CU_ASSERT_FATAL(net_flit_net_inject(n, src, dst, 4,
+					                                    1000 * j + t, &e) == 0);
 			}
-			CU_ASSERT_FATAL(
-			    flit_net_run(n, flit_net_now(n) + 2, record, out[run], &e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_run(n, net_flit_net_now(n) + 2, record,
+			                                 out[run], &e) == 0);
 		}
-		CU_ASSERT_FATAL(flit_net_run(n, -1, record, out[run], &e) == 0);
-		flit_net_destroy(n);
+		CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, out[run], &e) == 0);
+		net_flit_net_destroy(n);
 	}
 	int ok = both.n == one.n + two.n;
 	for (int i = 0; ok && i < both.n; i++) {
@@ -425,17 +426,17 @@ static int ring_in(const char *spec, int first, const struct flit_params *p, int
 {
 	struct plat_machine *m = machine(spec);
 	struct flit_net *n = NULL;
-	int rc = flit_net_create(m, p, &n, e);
+	int rc = net_flit_net_create(m, p, &n, e);
 	for (int r = 0; !rc && r < rounds; r++)
 		for (int x = 0; x < 8; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, first + x, first + (x + hop) % 8, flits,
-			                                8 * r + x, e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_inject(n, first + x, first + (x + hop) % 8,
+			                                    flits, 8 * r + x, e) == 0);
 	lg->n = 0;
 	if (!rc)
-		rc = flit_net_run(n, -1, record, lg, e);
+		rc = net_flit_net_run(n, -1, record, lg, e);
 	if (!rc)
-		rc = flit_net_check(n, e);
-	flit_net_destroy(n);
+		rc = net_flit_net_check(n, e);
+	net_flit_net_destroy(n);
 	plat_machine_destroy(m);
 	return rc;
 }
@@ -453,7 +454,7 @@ static int ring_on(const struct flit_params *p, int rounds, int hop, int flits, 
 static int ring_run(int vcs, int dateline, struct log *lg, struct cmn_err *e)
 {
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = vcs, p.buf = 2, p.watchdog = 500, p.dateline = dateline;
 	return ring_on(&p, 20, 3, 16, lg, e);
 }
@@ -465,16 +466,16 @@ static int ring_run(int vcs, int dateline, struct log *lg, struct cmn_err *e)
 static int ring_vct(int bubble, struct log *lg, struct cmn_err *e)
 {
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = 1, p.buf = 8, p.watchdog = 500, p.cut_through = 1, p.dateline = 0,
 	p.bubble = bubble > 0, p.bubble_local = bubble == 2;
 	int rc = ring_on(&p, 40, 4, 4, lg, e);
 	if (!rc) {
 		struct plat_machine *m = machine("torus:dims=8x1");
 		struct flit_net *n;
-		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, e) == 0);
-		rc = flit_net_inject(n, 0, 2, 5, 999, e) == CMN_EUSAGE ? 0 : -1;
-		flit_net_destroy(n);
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, e) == 0);
+		rc = net_flit_net_inject(n, 0, 2, 5, 999, e) == CMN_EUSAGE ? 0 : -1;
+		net_flit_net_destroy(n);
 		plat_machine_destroy(m);
 	}
 	return rc;
@@ -502,7 +503,7 @@ static void test_watchdog(void)
 	 * tori: its datelines and bubbles are the cluster's rings' */
 	static const char mc[] = "multicluster:clusters=2,size=8,cluster=torus;dims=8x1";
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = 1, p.buf = 2, p.watchdog = 500, p.dateline = 0;
 	CU_ASSERT_EQUAL(ring_in(mc, 8, &p, 20, 3, 16, &lg, &e), CMN_ESTATE);
 	p.vcs = 2, p.dateline = 1;
@@ -516,20 +517,20 @@ static void test_watchdog(void)
 	CU_ASSERT_EQUAL(lg.n, 320);
 	/* across the clusters too: a wide-area hop between two rings */
 	p = (struct flit_params){0};
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.vcs = 2, p.buf = 2, p.watchdog = 500;
 	struct plat_machine *m = machine(mc);
 	struct flit_net *n;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 	for (int r = 0; r < 20; r++)
 		for (int x = 0; x < 16; x++)
-			CU_ASSERT_FATAL(flit_net_inject(n, x, (x + 11) % 16, 16, 16 * r + x, &e) ==
-			                0);
+			CU_ASSERT_FATAL(
+			    net_flit_net_inject(n, x, (x + 11) % 16, 16, 16 * r + x, &e) == 0);
 	lg.n = 0;
-	CU_ASSERT_EQUAL(flit_net_run(n, -1, record, &lg, &e), 0);
+	CU_ASSERT_EQUAL(net_flit_net_run(n, -1, record, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 320);
-	CU_ASSERT_EQUAL(flit_net_check(n, &e), 0);
-	flit_net_destroy(n);
+	CU_ASSERT_EQUAL(net_flit_net_check(n, &e), 0);
+	net_flit_net_destroy(n);
 	plat_machine_destroy(m);
 }
 
@@ -547,19 +548,19 @@ static void bubble_scene(int local, int64_t *a_done, int64_t *x_lat)
 	struct cmn_params cp;
 	struct flit_params p;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_params_parse(local ? "vcs=1,buf=8" : "vcs=1,buf=8,bubble_at=next",
-	                                  "insee", m, &cp, &p, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_params_parse(local ? "vcs=1,buf=8" : "vcs=1,buf=8,bubble_at=next",
+	                                      "insee", m, &cp, &p, &e) == 0);
 	CU_ASSERT_FATAL(p.bubble && p.bubble_local == local);
 	struct flit_net *n;
 	static struct log lg;
 	lg.n = 0;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
-	CU_ASSERT_FATAL(flit_net_inject(n, 3, 1, 4, 'C', &e) == 0);
-	CU_ASSERT_FATAL(flit_net_run(n, 1, record, &lg, &e) == 0);
-	CU_ASSERT_FATAL(flit_net_inject(n, 7, 1, 4, 'A', &e) == 0);
-	CU_ASSERT_FATAL(flit_net_run(n, 3, record, &lg, &e) == 0);
-	CU_ASSERT_FATAL(flit_net_inject(n, 1, 3, 4, 'X', &e) == 0);
-	CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 3, 1, 4, 'C', &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_run(n, 1, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 7, 1, 4, 'A', &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_run(n, 3, record, &lg, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 1, 3, 4, 'X', &e) == 0);
+	CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 	CU_ASSERT_FATAL(lg.n == 3);
 	for (int i = 0; i < 3; i++) {
 		if (lg.d[i].id == 'A')
@@ -567,7 +568,7 @@ static void bubble_scene(int local, int64_t *a_done, int64_t *x_lat)
 		if (lg.d[i].id == 'X')
 			*x_lat = lg.d[i].done - lg.d[i].created;
 	}
-	flit_net_destroy(n);
+	net_flit_net_destroy(n);
 	plat_machine_destroy(m);
 }
 
@@ -589,27 +590,27 @@ static void test_bad_packets(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.cut_through = 1;
 	struct flit_net *n;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
-	CU_ASSERT_EQUAL(flit_net_inject(n, 3, 3, 1, 7, &e), CMN_EUSAGE);
+	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT_EQUAL(net_flit_net_inject(n, 3, 3, 1, 7, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "packet 7: from node 3 to node 3"));
-	CU_ASSERT_EQUAL(flit_net_inject(n, 0, 16, 1, 8, &e), CMN_EUSAGE);
-	CU_ASSERT_EQUAL(flit_net_inject(n, 0, 1, 9, 9, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_inject(n, 0, 16, 1, 8, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_inject(n, 0, 1, 9, 9, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cut-through needs room for a whole packet"));
-	flit_net_destroy(n);
+	net_flit_net_destroy(n);
 	p.vcs = 0;
-	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	p.vcs = 4, p.va_islip = 1, p.router_delay = 0; /* no cycle before the switch */
-	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "vc_alloc=islip needs router_delay >= 1"));
 	plat_machine_destroy(m);
 	/* sizes derived from the machine: a hop index is a short */
 	m = machine("mesh:dims=32768");
-	flit_params_default(&p);
-	CU_ASSERT_EQUAL(flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
+	net_flit_params_default(&p);
+	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "has routes of up to 32769 links"));
 	plat_machine_destroy(m);
 	/* the parameter list: every item key=value */
@@ -620,7 +621,7 @@ static void test_bad_packets(void)
 	    {"buf=", "parameter buf: empty value"},     {"buf=1e3", "'1e3' is not an integer"},
 	    {"buf=4096x", "'4096x' is not an integer"}, {"watchdog=99999999999", "is outside"}};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		CU_ASSERT_EQUAL(flit_params_parse(bad[i][0], NULL, m, &cp, &p, &e), CMN_EUSAGE);
+		CU_ASSERT_EQUAL(net_flit_params_parse(bad[i][0], NULL, m, &cp, &p, &e), CMN_EUSAGE);
 		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i][1]));
 	}
 	plat_machine_destroy(m);
@@ -643,24 +644,24 @@ static void test_presets(void)
 		for (int ps = 0; ps < 2; ps++) {
 			struct cmn_params cp;
 			struct flit_params p;
-			CU_ASSERT_FATAL(
-			    flit_params_parse(NULL, ps ? "insee" : "booksim", m, &cp, &p, &e) == 0);
+			CU_ASSERT_FATAL(net_flit_params_parse(NULL, ps ? "insee" : "booksim", m,
+			                                      &cp, &p, &e) == 0);
 			struct flit_net *n;
-			CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+			CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 			for (int t = 0; t < 10; t++) {
 				int a = (t * 11) % m->nodes, b = (t * 29 + 5) % m->nodes;
 				int P = ps ? 1 + t % 4 : 1;
 				if (a == b)
 					continue;
 				lg.n = 0;
-				CU_ASSERT_FATAL(flit_net_inject(n, a, b, P, t, &e) == 0);
-				CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+				CU_ASSERT_FATAL(net_flit_net_inject(n, a, b, P, t, &e) == 0);
+				CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 				int H = plat_route(m, a, b, route) - 2; /* router hops */
 				long want =
 				    ps ? H + (s == 1 ? 2 : 0) + P - 1 : 7L + (s == 2 ? 6 : 5) * H;
 				CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, want);
 			}
-			flit_net_destroy(n);
+			net_flit_net_destroy(n);
 		}
 		free(route);
 		plat_machine_destroy(m);
@@ -669,18 +670,20 @@ static void test_presets(void)
 	struct cmn_params cp;
 	struct flit_params p;
 	CU_ASSERT_FATAL(
-	    flit_params_parse("preset=booksim,vcs=2,link_delay=3", NULL, m, &cp, &p, &e) == 0);
+	    net_flit_params_parse("preset=booksim,vcs=2,link_delay=3", NULL, m, &cp, &p, &e) == 0);
 	CU_ASSERT(p.vcs == 2 && p.link_delay == 3 && p.router_delay == 4 && p.buf == 8);
 	CU_ASSERT_STRING_EQUAL(cmn_params_str(&cp, "preset"), "booksim");
-	CU_ASSERT_FATAL(flit_params_parse("vcs=3", "insee", m, &cp, &p, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_params_parse("vcs=3", "insee", m, &cp, &p, &e) == 0);
 	CU_ASSERT(p.vcs == 3 && p.router_delay == 0 && p.cut_through && p.vc_crossbar);
-	CU_ASSERT_FATAL(flit_params_parse(NULL, NULL, m, &cp, &p, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_params_parse(NULL, NULL, m, &cp, &p, &e) == 0);
 	CU_ASSERT(p.router_delay == 1 && p.alloc == FLIT_ALLOC_RR);
-	CU_ASSERT_EQUAL(flit_params_parse(NULL, "bookism", m, &cp, &p, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_params_parse(NULL, "bookism", m, &cp, &p, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "bookism"));
-	CU_ASSERT_EQUAL(flit_params_parse("preset=insee", "booksim", m, &cp, &p, &e), CMN_EUSAGE);
-	CU_ASSERT_EQUAL(flit_params_parse("preset=insee,vcs=0", NULL, m, &cp, &p, &e), CMN_EUSAGE);
-	CU_ASSERT_EQUAL(flit_params_parse("alloc=fast", NULL, m, &cp, &p, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_params_parse("preset=insee", "booksim", m, &cp, &p, &e),
+	                CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_params_parse("preset=insee,vcs=0", NULL, m, &cp, &p, &e),
+	                CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_params_parse("alloc=fast", NULL, m, &cp, &p, &e), CMN_EUSAGE);
 	plat_machine_destroy(m);
 }
 
@@ -699,25 +702,25 @@ static void test_packet_pipeline(void)
 	struct cmn_err e;
 	for (int pk = 0; pk < 3; pk++) {
 		struct flit_params p;
-		flit_params_default(&p);
+		net_flit_params_default(&p);
 		p.vcs = 1, p.router_delay = 4, p.vc_pipeline = pk > 0, p.va_islip = pk == 2;
 		struct flit_net *n;
-		CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		lg.n = 0;
-		CU_ASSERT_FATAL(flit_net_inject(n, 0, 3, 1, 1, &e) == 0);
-		CU_ASSERT_FATAL(flit_net_inject(n, 0, 3, 1, 2, &e) == 0);
-		CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 3, 1, 1, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 3, 1, 2, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 		CU_ASSERT_EQUAL_FATAL(lg.n, 2);
 		CU_ASSERT_EQUAL(lg.d[1].done - lg.d[0].done, pk ? p.router_delay - 1 : 1);
 		/* 4 switches, 3 switch links, 2 node links */
 		long zero = 4L * p.router_delay + 3 * p.link_delay + 2 * p.node_link_delay;
 		CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, zero);
 		lg.n = 0;
-		CU_ASSERT_FATAL(flit_net_inject(n, 0, 3, 4, 3, &e) == 0);
-		CU_ASSERT_FATAL(flit_net_run(n, -1, record, &lg, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 3, 4, 3, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, &lg, &e) == 0);
 		CU_ASSERT_EQUAL(lg.d[0].done - lg.d[0].created, zero + 3);
-		CU_ASSERT(flit_net_check(n, &e) == 0);
-		flit_net_destroy(n);
+		CU_ASSERT(net_flit_net_check(n, &e) == 0);
+		net_flit_net_destroy(n);
 	}
 	plat_machine_destroy(m);
 }
@@ -732,27 +735,27 @@ static void test_synthetic(void)
 {
 	struct plat_machine *m = machine("mesh:dims=8x8");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	struct net_traffic t;
 	struct cmn_err e;
 	CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
 	struct flit_synth_opts o;
-	flit_synth_default(&o);
+	net_flit_synth_default(&o);
 	o.load = 0.02, o.warmup = 1000, o.sample = 5000, o.max_cycles = 50000;
 	struct flit_synth_result r, r2;
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
 	double H = 2 + 2.0 * 63 / 24 * 64 / 63, zero = (H - 1) + (H - 2) + 2;
 	CU_ASSERT(r.mean_lat >= zero * 0.995 && r.mean_lat < zero * 1.03);
 	CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.05);
 	CU_ASSERT(r.converged);
 	o.load = 0.3;
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
 	CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.02 && r.converged);
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r2, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &r2, &e) == 0);
 	CU_ASSERT(r.mean_lat == r2.mean_lat && r.accepted == r2.accepted &&
 	          r.p99_lat == r2.p99_lat);
 	o.load = 1, o.max_cycles = 20000;
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
 	CU_ASSERT(r.accepted < 0.8);
 	net_traffic_close(&t);
 	plat_machine_destroy(m);
@@ -769,35 +772,35 @@ static void test_source_queue(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.source_queue = 2;
 	struct flit_net *n;
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_net_create(m, &p, &n, &e) == 0);
-	CU_ASSERT(flit_net_source_room(n, 0, 4));
-	CU_ASSERT_FATAL(flit_net_inject(n, 0, 15, 4, 1, &e) == 0);
-	CU_ASSERT(flit_net_source_room(n, 0, 4));
-	CU_ASSERT_FATAL(flit_net_inject(n, 0, 15, 4, 2, &e) == 0);
-	CU_ASSERT(!flit_net_source_room(n, 0, 4));
-	CU_ASSERT(flit_net_source_room(n, 1, 4)); /* per node */
-	CU_ASSERT_FATAL(flit_net_run(n, 1, NULL, NULL, &e) == 0);
-	CU_ASSERT(!flit_net_source_room(n, 0, 4)); /* a head on its link */
-	CU_ASSERT_FATAL(flit_net_run(n, 3, NULL, NULL, &e) == 0);
-	CU_ASSERT(!flit_net_source_room(n, 0, 4)); /* flits in its switch */
-	CU_ASSERT_FATAL(flit_net_run(n, 20, NULL, NULL, &e) == 0);
-	CU_ASSERT(flit_net_source_room(n, 0, 4));
-	flit_net_destroy(n);
+	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
+	CU_ASSERT(net_flit_net_source_room(n, 0, 4));
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 15, 4, 1, &e) == 0);
+	CU_ASSERT(net_flit_net_source_room(n, 0, 4));
+	CU_ASSERT_FATAL(net_flit_net_inject(n, 0, 15, 4, 2, &e) == 0);
+	CU_ASSERT(!net_flit_net_source_room(n, 0, 4));
+	CU_ASSERT(net_flit_net_source_room(n, 1, 4)); /* per node */
+	CU_ASSERT_FATAL(net_flit_net_run(n, 1, NULL, NULL, &e) == 0);
+	CU_ASSERT(!net_flit_net_source_room(n, 0, 4)); /* a head on its link */
+	CU_ASSERT_FATAL(net_flit_net_run(n, 3, NULL, NULL, &e) == 0);
+	CU_ASSERT(!net_flit_net_source_room(n, 0, 4)); /* flits in its switch */
+	CU_ASSERT_FATAL(net_flit_net_run(n, 20, NULL, NULL, &e) == 0);
+	CU_ASSERT(net_flit_net_source_room(n, 0, 4));
+	net_flit_net_destroy(n);
 
 	struct net_traffic t;
 	CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
 	struct flit_synth_opts o;
-	flit_synth_default(&o);
+	net_flit_synth_default(&o);
 	o.load = 0.9, o.packet = 4, o.warmup = 2000, o.sample = 2000, o.max_cycles = 20000;
 	struct flit_synth_result bounded, unbounded;
 	p.source_queue = 4;
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &bounded, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &bounded, &e) == 0);
 	p.source_queue = 0;
-	CU_ASSERT_FATAL(flit_synth_run(m, &p, &t, &o, &unbounded, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &unbounded, &e) == 0);
 	CU_ASSERT(bounded.mean_lat < 100 && unbounded.mean_lat > 5 * bounded.mean_lat);
 	CU_ASSERT(bounded.accepted < 0.8 && fabs(bounded.accepted / unbounded.accepted - 1) < 0.1);
 	net_traffic_close(&t);

@@ -55,7 +55,7 @@ static void test_message_timing(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
 	/* 1000 bytes in flits of flit_bytes (several packets); a recv posted first */
 	struct trace *t = trace_of("0 recv 1 0 1000\n1 send 0 0 1000\n");
@@ -64,7 +64,7 @@ static void test_message_timing(void)
 	struct net_job_result r;
 	struct cmn_err e;
 	int64_t cycles;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
 	long F = (1000 + p.flit_bytes - 1) / p.flit_bytes;
 	CU_ASSERT(F > p.packet_flits); /* more than one packet */
 	long want = one_message(m, &p, 15, 0, F);
@@ -74,22 +74,22 @@ static void test_message_timing(void)
 	struct trace *pp = trace_of("0 send 1 0 1\n0 recv 1 0 1\n0 send 1 0 1\n0 recv 1 0 1\n"
 	                            "1 recv 0 0 1\n1 send 0 0 1\n1 recv 0 0 1\n1 send 0 0 1\n");
 	j.trace = pp;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
 	CU_ASSERT_EQUAL(cycles,
 	                2 * one_message(m, &p, 0, 15, 1) + 2 * one_message(m, &p, 15, 0, 1));
 	/* ranks on one node exchange in no time; compute takes flops / speed */
 	int same[2] = {5, 5};
 	struct trace *c = trace_of("0 compute 2000\n0 send 1 0 100000\n1 recv 0 0 100000\n");
 	j.trace = c, j.nodes = same;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
 	CU_ASSERT_EQUAL(cycles, 2000); /* 2000 flops at 1e9 flop/s, cycles of 1 ns */
 	p.compute_zero = 1;
 	o = opts(&p);
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
 	CU_ASSERT_EQUAL(cycles, 0);
 	/* a job starting later: its finish counts from the evaluation's start */
 	j.start = 5e-6;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, &cycles, &e) == 0);
 	CU_ASSERT(fabs(r.finish - 5e-6) < 1e-12 && r.start == 5e-6);
 	trace_free(t), trace_free(pp), trace_free(c);
 	plat_machine_destroy(m);
@@ -99,7 +99,7 @@ static void test_deadlock_and_until(void)
 {
 	struct plat_machine *m = machine("mesh:dims=4x4");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
 	/* two large blocking sends (rendezvous) facing each other never match */
 	struct trace *t = trace_of("0 send 1 0 100000\n0 recv 1 0 100000\n"
@@ -108,19 +108,19 @@ static void test_deadlock_and_until(void)
 	struct net_job j = {"job7", t, nodes, 0, NULL};
 	struct net_job_result r;
 	struct cmn_err e;
-	CU_ASSERT_EQUAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EINPUT);
+	CU_ASSERT_EQUAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 0 at send (trace line 1)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 1 at send (trace line 3)"));
 	trace_free(t);
 	/* a time limit: unfinished */
 	t = trace_of("0 compute 1e9\n1 compute 10\n");
 	j.trace = t;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, &j, 1, 1e-3, &r, NULL, NULL, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, &j, 1, 1e-3, &r, NULL, NULL, &e) == 0);
 	CU_ASSERT_EQUAL(r.finish, -1);
 	/* virtual cut-through with packets larger than buffers is refused */
 	p.cut_through = 1, p.packet_flits = 16;
 	o = opts(&p);
-	CU_ASSERT_EQUAL(flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EUSAGE);
+	CU_ASSERT_EQUAL(net_flit_replay_run(m, &p, &o, &j, 1, 0, &r, NULL, NULL, &e), CMN_EUSAGE);
 	trace_free(t);
 	plat_machine_destroy(m);
 }
@@ -144,7 +144,7 @@ static void test_kernels_and_isolation(void)
 	static const char *const ks[] = {"bt", "cg", "ep", "ft", "is", "lu", "mg", "sp"};
 	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
 	int a[16], b[16];
 	for (int i = 0; i < 16; i++)
@@ -155,12 +155,15 @@ static void test_kernels_and_isolation(void)
 		struct net_job_result alone, both[2], again;
 		struct cmn_err e;
 		int64_t c1, c2;
-		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, &c1, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, &c1, &e) ==
+		                0);
 		CU_ASSERT(alone.finish > 0);
-		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) ==
+		                0);
 		CU_ASSERT_EQUAL(both[0].finish, alone.finish);
 		CU_ASSERT_EQUAL(both[1].finish, alone.finish);
-		CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &again, NULL, &c2, &e) == 0);
+		CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, jobs, 1, 0, &again, NULL, &c2, &e) ==
+		                0);
 		CU_ASSERT_EQUAL(c1, c2);
 		trace_free(t);
 	}
@@ -212,7 +215,7 @@ static void test_live(void)
 {
 	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
-	flit_params_default(&p);
+	net_flit_params_default(&p);
 	p.compute_zero = 1; /* communication only: the jobs meet */
 	struct flit_replay_opts o = opts(&p);
 	int a[16], b[16];
@@ -222,12 +225,12 @@ static void test_live(void)
 	struct net_job jobs[2] = {{"a", t, a, 0, NULL}, {"b", t, b, 0, NULL}};
 	struct net_job_result alone, both[2];
 	struct cmn_err e;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, NULL, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, jobs, 1, 0, &alone, NULL, NULL, &e) == 0);
 	jobs[1].start = alone.finish / 3;
-	CU_ASSERT_FATAL(flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_run(m, &p, &o, jobs, 2, 0, both, NULL, NULL, &e) == 0);
 	CU_ASSERT(both[0].finish > alone.finish); /* b slows a down */
 	struct live_case c = {t, a, b, jobs[1].start, {0, 0}, 0, {-1, -1}, 0, 0, kernel("ft")};
-	CU_ASSERT_FATAL(flit_replay_live(m, &p, &o, live_body, &c, &e) == 0);
+	CU_ASSERT_FATAL(net_flit_replay_live(m, &p, &o, live_body, &c, &e) == 0);
 	CU_ASSERT_EQUAL(c.waited_early, 0);
 	CU_ASSERT_DOUBLE_EQUAL(c.t_wait, jobs[1].start, 1e-15);
 	CU_ASSERT_EQUAL(c.got, 2);
