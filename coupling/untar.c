@@ -100,8 +100,8 @@ static int make_folders(const char *dir, const char *rel, int whole, struct cpl_
 }
 
 /* Writes the current member's data to dir/rel. */
-static int write_member(struct archive *a, const char *dir, const char *rel, struct cpl_unpacked *u,
-                        struct cmn_err *e)
+static int write_member(struct archive *a, struct archive_entry *entry, const char *dir,
+                        const char *rel, struct cpl_unpacked *u, struct cmn_err *e)
 {
 	char path[MAX_NAME + 256];
 	if (make_folders(dir, rel, 0, u, e))
@@ -116,20 +116,37 @@ static int write_member(struct archive *a, const char *dir, const char *rel, str
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		return cmn_err_set(e, CMN_EIO, "cannot create %s: %s", path, strerror(errno));
-	static const size_t chunk = 1 << 16;
-	char *buf = malloc(chunk);
-	int rc = buf ? 0 : cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	while (!rc) {
-		la_ssize_t n = archive_read_data(a, buf, chunk);
-		if (n < 0)
+	/* block by block: a hole between blocks (a sparse member, however its
+	 * header says so) is refused, not filled with zeros; neither may the
+	 * data outgrow the member's size */
+	int64_t want = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1, got = 0;
+	int rc = 0;
+	for (;;) {
+		const void *block;
+		size_t n;
+		la_int64_t at;
+		int r = archive_read_data_block(a, &block, &n, &at);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r < ARCHIVE_WARN) {
 			rc = cmn_err_set(e, CMN_EINPUT, "truncated in member %s (%s)", rel,
 			                 archive_error_string(a));
-		else if (n == 0)
 			break;
-		else if (fwrite(buf, 1, (size_t)n, f) != (size_t)n)
+		}
+		if (at != got || (want >= 0 && (int64_t)n > want - got)) {
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "member %s: its data has holes or outgrows its size of %lld "
+			    "bytes (a sparse or malformed member)",
+			    rel, (long long)want);
+			break;
+		}
+		if (n && fwrite(block, 1, n, f) != n) {
 			rc = cmn_err_set(e, CMN_EIO, "cannot write %s: %s", path, strerror(errno));
+			break;
+		}
+		got += (int64_t)n;
 	}
-	free(buf);
 	if (fclose(f) && !rc)
 		rc = cmn_err_set(e, CMN_EIO, "cannot write %s: %s", path, strerror(errno));
 	return rc;
@@ -219,7 +236,7 @@ static int members(struct archive *a, const char *dir, struct cpl_unpacked *u, s
 			    "no links, devices or sparse files)",
 			    rel, what);
 		int rc = type == AE_IFDIR ? make_folders(dir, rel, 1, u, e)
-		                          : write_member(a, dir, rel, u, e);
+		                          : write_member(a, entry, dir, rel, u, e);
 		if (rc)
 			return rc;
 	}

@@ -135,6 +135,16 @@ with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
     i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.FIFOTYPE; t.addfile(i)
 PY
 bad_archive "a FIFO" "member cg.S.4.txt: a FIFO is not supported"
+# found by the tar harness: an old GNU header whose unused sparse fields
+# hold a huge real size; read with libarchive's archive_read_data it wrote
+# zeros without end (18 GB in /dev/shm before the harness's timeout). Now
+# an error, the unpacking bounded by a 20 MB file-size limit here.
+cp "$(dirname "$0")/../fuzz/corpus/tar/old-gnu-realsize.tar" "$T/bad1/cg.S.4.tar.gz"
+(ulimit -f 20000 && TMPDIR="$T/tmpd" exec "$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad1" \
+	--jobs-out "$T/x.csv") 2> "$T/err"
+check "a bad archive: an old GNU header with a huge real size" \
+	status_says $? ne 0 "bad1/cg.S.4.tar.gz: .*Truncated tar archive" "$T/err" "$T/x.csv"
+check "... and nothing left in the temporary folder" test -z "$(ls -A "$T/tmpd")"
 # a run stopped (SIGTERM) while it unpacks: a 64 MB member first (zeros,
 # 62 kB packed), the signal sent once its file has appeared: nothing left
 mkdir -p "$T/big" "$T/bigpack" && cp -r "$T/pack/packed.S.4.txt" "$T/pack/packed.S.4.txt_files" "$T/bigpack/" &&
