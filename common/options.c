@@ -1,7 +1,6 @@
 /* The tools' option helper (options.h). */
 #include "options.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,38 +25,27 @@ static int count(const struct cmn_opt *o)
 
 void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc, char **argv)
 {
-	*it = (struct cmn_cli_iter){cli, argc, argv, NULL, argc, NULL, NULL};
+	memset(it, 0, sizeof *it);
+	it->cli = cli, it->argc = argc, it->argv = argv, it->first = argc;
 	int n = count(cli->opts), nb = count(builtin);
-	struct option *lo = calloc((size_t)(n + nb + 1), sizeof *lo);
-	char *so = calloc((size_t)(2 * (n + nb) + 2), 1);
-	if (!lo || !so) {
-		free(lo), free(so);
+	if (n > CMN_CLI_MAX_OPTS) {
+		it->too_many = 1;
 		return;
 	}
 	size_t s = 0;
-	so[s++] = ':'; /* a missing argument is told from an unknown option */
+	it->shortopts[s++] = ':'; /* a missing argument is told from an unknown option */
 	for (int i = 0; i < n + nb; i++) {
 		const struct cmn_opt *o = i < n ? &cli->opts[i] : &builtin[i - n];
-		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-		                        o->key == 'h' && i >= n ? K_HELP : o->key};
+		it->longopts[i] = (struct option){o->name, o->arg ? required_argument : no_argument,
+		                                  NULL, o->key == 'h' && i >= n ? K_HELP : o->key};
 		if (o->key > 0 && o->key < 128) {
-			so[s++] = (char)o->key;
+			it->shortopts[s++] = (char)o->key;
 			if (o->arg)
-				so[s++] = ':';
+				it->shortopts[s++] = ':';
 		}
 	}
-	it->longopts = lo;
-	it->shortopts = so;
 	optind = 1;
 	opterr = 0;
-}
-
-static void end(struct cmn_cli_iter *it)
-{
-	free(it->longopts);
-	free(it->shortopts);
-	it->longopts = NULL;
-	it->shortopts = NULL;
 }
 
 int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
@@ -74,25 +62,23 @@ int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
 int cmn_cli_next(struct cmn_cli_iter *it)
 {
 	const struct cmn_cli *cli = it->cli;
-	if (!it->longopts) {
-		cmn_cli_usage_error(cli, "out of memory");
+	if (it->too_many) {
+		cmn_cli_usage_error(cli, "the option table lists more than %d options",
+		                    CMN_CLI_MAX_OPTS);
 		return CMN_CLI_BAD;
 	}
 	int k = getopt_long(it->argc, it->argv, it->shortopts, it->longopts, NULL);
 	it->arg = optarg;
 	if (k == -1) {
 		it->first = optind;
-		end(it);
 		return 0;
 	}
 	if (k == 'h' || k == K_HELP) {
 		cmn_cli_help(cli, stdout);
-		end(it);
 		return CMN_CLI_HELP;
 	}
 	if (k == K_VERSION) {
 		printf("%s %s\n", cli->tool, PROJECT_VERSION);
-		end(it);
 		return CMN_CLI_HELP;
 	}
 	if (k == '?' || k == ':') {
@@ -101,7 +87,6 @@ int cmn_cli_next(struct cmn_cli_iter *it)
 			cmn_cli_usage_error(cli, "option '%s' needs an argument", bad);
 		else
 			cmn_cli_usage_error(cli, "unknown option '%s'", bad);
-		end(it);
 		return CMN_CLI_BAD;
 	}
 	return k;

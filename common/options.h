@@ -15,6 +15,7 @@
 #ifndef CMN_OPTIONS_H
 #define CMN_OPTIONS_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 struct cmn_opt {
@@ -35,14 +36,20 @@ struct cmn_cli {
 
 enum { CMN_CLI_HELP = -1, CMN_CLI_BAD = -2 };
 
+/* The most options a tool's table may list (a longer one is refused at
+ * its first cmn_cli_next, as a bug of the tool). */
+#define CMN_CLI_MAX_OPTS 64
+
+/* No memory of its own: a tool may return in the middle of its loop. */
 struct cmn_cli_iter {
 	const struct cmn_cli *cli;
 	int argc;
 	char **argv;
 	const char *arg; /* the current option's argument */
 	int first;       /* after the last option: the index of the first operand */
-	void *longopts;  /* getopt_long's table, made by begin, freed at the end */
-	char *shortopts;
+	int too_many;    /* the table lists more than CMN_CLI_MAX_OPTS options */
+	struct option longopts[CMN_CLI_MAX_OPTS + 3];
+	char shortopts[2 * CMN_CLI_MAX_OPTS + 8];
 };
 
 void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc, char **argv);
