@@ -109,15 +109,20 @@ int plat_xml_route1(struct plat_xml_out *x, const char *src, const char *dst, co
 	return plat_xml_end(x);
 }
 
+/* The refusal of a family without a SimGrid writer. */
+static int no_writer(const struct plat_machine *m, struct cmn_err *e)
+{
+	return cmn_err_set(e, CMN_EUSAGE,
+	                   "machine %s: the %s family has no SimGrid platform writer (its ops' "
+	                   "xml_write)",
+	                   m->spec, m->ops->base.name);
+}
+
 int plat_xml_family(struct plat_xml_out *x, const struct plat_machine *m, const char *id, int first,
                     int link0)
 {
 	if (!m->ops->xml_write)
-		return cmn_err_set(x->e, CMN_EUSAGE,
-		                   "machine %s: the %s family has no SimGrid platform writer "
-		                   "(its ops' xml_write)",
-		                   m->spec, m->ops->base.name),
-		       -1;
+		return no_writer(m, x->e), -1;
 	return m->ops->xml_write(x, m, id, first, link0);
 }
 
@@ -125,10 +130,7 @@ int plat_xml_write(const struct plat_machine *m, const struct plat_xml_opts *o, 
                    struct cmn_err *e)
 {
 	if (!m->ops->xml_write) /* refused before a file is made */
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "machine %s: the %s family has no SimGrid platform writer "
-		                   "(its ops' xml_write)",
-		                   m->spec, m->ops->base.name);
+		return no_writer(m, e);
 	cmn_err_clear(e);
 	struct plat_xml_out x = {.o = o, .e = e};
 	x.w = xmlNewTextWriterFilename(path, 0);

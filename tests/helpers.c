@@ -208,6 +208,18 @@ const char *th_sample(const struct cmn_plugin *p, int k)
 	return k == 0 ? p->name : NULL;
 }
 
+int th_samples(const void *const *registry, const char **out, int max)
+{
+	int n = 0;
+	for (int i = 0; registry[i]; i++) {
+		const struct cmn_plugin *p = registry[i];
+		for (int k = 0; th_sample(p, k) && n < max; k++)
+			out[n++] = th_sample(p, k);
+	}
+	CU_ASSERT(n > 0 && n < max);
+	return n;
+}
+
 int th_write_exec_times(int fd, const struct js_sim_result *res, size_t njobs, struct cmn_err *e)
 {
 	for (size_t i = 0; i < njobs; i++) {

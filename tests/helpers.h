@@ -60,6 +60,10 @@ int th_write_exec_times(int fd, const struct js_sim_result *res, size_t njobs, s
  * from 0): its own samples (cmn_plugin.samples), or its name alone; NULL
  * past the last. */
 const char *th_sample(const struct cmn_plugin *p, int k);
+/* Every entry's samples of a NULL-terminated registry (entries start with
+ * struct cmn_plugin), in registry order, into out (room for max); their
+ * count, asserted to be between 1 and max - 1. */
+int th_samples(const void *const *registry, const char **out, int max);
 
 /* A machine of spec whose family is a copy of its own, named name, in
  * *ops (the caller's, to change: a family without some op). Destroy it

@@ -10,19 +10,12 @@
 #include "../helpers.h"
 #include "../platforms/platform.h"
 
-/* Every scheduler's samples (th_sample), in registry order. */
+/* Every scheduler's samples (th_samples), in registry order. */
 enum { MAX_SCHED = 64 };
-static const char *scheds[MAX_SCHED];
-static int NSCHED;
 
-static void list_schedulers(void)
+static int list_schedulers(const char **out)
 {
-	NSCHED = 0;
-	for (int i = 0; js_sched_registry[i]; i++)
-		for (int k = 0; th_sample(&js_sched_registry[i]->base, k) && NSCHED < MAX_SCHED;
-		     k++)
-			scheds[NSCHED++] = th_sample(&js_sched_registry[i]->base, k);
-	CU_ASSERT(NSCHED > 0 && NSCHED < MAX_SCHED);
+	return th_samples((const void *const *)js_sched_registry, out, MAX_SCHED);
 }
 
 struct watch {
@@ -201,8 +194,9 @@ static int run_batch(const struct batch *b)
 
 static void test_random_invariants(void)
 {
-	list_schedulers();
-	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, NSCHED, NULL, NULL, 0, 0, 0};
+	const char *scheds[MAX_SCHED];
+	int nsched = list_schedulers(scheds);
+	struct batch b = {2026, 1500, 16, 5, 40, 0, scheds, nsched, NULL, NULL, 0, 0, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
@@ -216,8 +210,9 @@ static void test_fcfs_order(void)
 
 static void test_random_overruns(void)
 {
-	list_schedulers();
-	struct batch b = {7, 500, 12, 30, 1, 1, scheds, NSCHED, NULL, NULL, 0, 0, 0};
+	const char *scheds[MAX_SCHED];
+	int nsched = list_schedulers(scheds);
+	struct batch b = {7, 500, 12, 30, 1, 1, scheds, nsched, NULL, NULL, 0, 0, 0};
 	CU_ASSERT_EQUAL(run_batch(&b), 0);
 }
 
@@ -286,7 +281,8 @@ static int placeable(struct js_alloc *a, int nodes)
  * machine: capacity, exactly once, reservations never delayed. */
 static void test_topology_allocators(void)
 {
-	list_schedulers();
+	const char *scheds[MAX_SCHED];
+	int nsched = list_schedulers(scheds);
 	static const char *const mach[][2] = {
 	    {"kary-ntree:k=2,n=4", "16"}, {"kary-ntree:k=4,n=2", "16"},
 	    {"flat:nodes=12", "12"},      {"mesh:dims=4x4", "16"},
@@ -309,7 +305,7 @@ static void test_topology_allocators(void)
 					continue;
 				struct placement pl = {mach[mi][0], spec, max};
 				bad = placed_batches(&pl, atoi(mach[mi][1]), 31 + mi, 150, scheds,
-				                     NSCHED, 0);
+				                     nsched, 0);
 				if (bad)
 					fprintf(stderr, "\n  allocator %s on %s\n", pl.alloc,
 					        pl.machine);

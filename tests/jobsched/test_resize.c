@@ -435,12 +435,7 @@ static void check_sizes(const struct js_workload *w, const struct js_sim_result 
 enum { MAX_POLICIES = 64 };
 static int policies_of(const char **out)
 {
-	int n = 0;
-	for (int i = 0; js_resize_registry[i]; i++)
-		for (int k = 0; th_sample(&js_resize_registry[i]->base, k) && n < MAX_POLICIES; k++)
-			out[n++] = th_sample(&js_resize_registry[i]->base, k);
-	CU_ASSERT(n > 0 && n < MAX_POLICIES);
-	return n;
+	return th_samples((const void *const *)js_resize_registry, out, MAX_POLICIES);
 }
 
 /* Every policy's samples: sizes the job's topology allows, growth where
