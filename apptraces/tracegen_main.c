@@ -12,8 +12,9 @@
 #include "trace.h"
 #include "trace_stats.h"
 
-static void kernels(FILE *f)
+static void kernels(FILE *f, const void *ctx)
 {
+	(void)ctx;
 	cmn_registry_help(f, (const void *const *)trace_gen_registry, "kernel");
 }
 
@@ -65,7 +66,9 @@ static const struct cmn_cli cli = {
     "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
     "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
     "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n",
-    opts, kernels};
+    opts,
+    kernels,
+    NULL};
 
 static int fail(const struct cmn_err *e)
 {

@@ -23,6 +23,11 @@ static int count(const struct cmn_opt *o)
 	return n;
 }
 
+static int is_section(const struct cmn_opt *o)
+{
+	return o->key == 0;
+}
+
 void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc, char **argv)
 {
 	memset(it, 0, sizeof *it);
@@ -32,12 +37,15 @@ void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc,
 		it->too_many = 1;
 		return;
 	}
-	size_t s = 0;
+	size_t s = 0, l = 0;
 	it->shortopts[s++] = ':'; /* a missing argument is told from an unknown option */
 	for (int i = 0; i < n + nb; i++) {
 		const struct cmn_opt *o = i < n ? &cli->opts[i] : &builtin[i - n];
-		it->longopts[i] = (struct option){o->name, o->arg ? required_argument : no_argument,
-		                                  NULL, o->key == 'h' && i >= n ? K_HELP : o->key};
+		if (is_section(o))
+			continue;
+		it->longopts[l++] =
+		    (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
+		                    o->key == 'h' && i >= n ? K_HELP : o->key};
 		if (o->key > 0 && o->key < 128) {
 			it->shortopts[s++] = (char)o->key;
 			if (o->arg)
@@ -125,13 +133,18 @@ void cmn_cli_help(const struct cmn_cli *cli, FILE *f)
 	fputs(cli->usage, f);
 	if (cli->about)
 		fprintf(f, "\n%s", cli->about);
-	fputs("\noptions:\n", f);
+	fputc('\n', f);
+	if (!cli->opts || !cli->opts[0].name || !is_section(&cli->opts[0]))
+		fputs("options:\n", f);
 	for (const struct cmn_opt *o = cli->opts; o && o->name; o++)
-		option_help(f, o);
+		if (is_section(o))
+			fprintf(f, "%s:\n", o->name);
+		else
+			option_help(f, o);
 	for (const struct cmn_opt *o = builtin; o->name; o++)
 		option_help(f, o);
 	if (cli->more) {
 		fputc('\n', f);
-		cli->more(f);
+		cli->more(f, cli->ctx);
 	}
 }

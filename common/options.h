@@ -26,12 +26,21 @@ struct cmn_opt {
 	const char *help; /* its help; '\n' starts a continuation line */
 };
 
+/* A heading in the help ("input:"), between options: key 0, no argument. */
+#define CMN_OPT_SECTION(title)                                                                     \
+	{                                                                                          \
+		title, 0, NULL, NULL                                                               \
+	}
+
 struct cmn_cli {
 	const char *tool;           /* "platgen" */
 	const char *usage;          /* the "usage: ..." lines, each ending in '\n' */
 	const char *about;          /* a paragraph after them (NULL: none) */
-	const struct cmn_opt *opts; /* ended by {NULL}; -h/--help and --version come on top */
-	void (*more)(FILE *f);      /* optional: what --help prints after the options */
+	const struct cmn_opt *opts; /* ended by {NULL}; -h/--help and --version come on top;
+	                               without a CMN_OPT_SECTION first, under "options:" */
+	void (*more)(FILE *f, const void *ctx); /* optional: what --help prints after the
+	                                           options */
+	const void *ctx;                        /* more's */
 };
 
 enum { CMN_CLI_HELP = -1, CMN_CLI_BAD = -2 };

@@ -15,7 +15,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cosim: too many run-time models\n");
 		return 1;
 	}
-	if (cpl_study_wanted(argc, argv))
-		return cpl_study_main(argc, argv, runtimes);
-	return js_cli_main(argc, argv, "cosim", runtimes);
+	struct cpl_study_opts so;
+	struct js_cli_ext ext;
+	cpl_study_ext(&so, &ext);
+	struct js_cli c;
+	int k = js_cli_parse(argc, argv, "cosim", runtimes, &ext, &c);
+	return k ? cmn_cli_status(k) : cpl_study_main(&c, &so);
 }

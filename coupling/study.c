@@ -21,26 +21,54 @@
 #include "../jobsched/cli.h"
 #include "study.h"
 
-#define MAX_ALLOCS 32
+#define MAX_ALLOCS JS_CLI_MAX_ALLOCS
 
 struct study {
+	const struct js_cli *cli; /* the command line; its --alloc the study's */
 	const char *out, *machine, *platform;
 	const char *alloc[MAX_ALLOCS];
 	char name[MAX_ALLOCS][64];
 	int nalloc, parallel;
 	double snapshot;
-	char **base; /* the other arguments, argv[0] first */
-	int nbase;
 	char staging[4096];
 	int made; /* ancestors of out that did not exist (the nearest first) */
 };
 
-int cpl_study_wanted(int argc, char **argv)
+enum { O_OUT = 1000, O_PARALLEL, O_SNAPSHOT };
+
+static const struct cmn_opt study_opts[] = {
+    CMN_OPT_SECTION("study (cosim only; with --out, one run per --alloc)"),
+    {"out", O_OUT, "DIR",
+     "the study into DIR: a folder per --alloc (it may\n"
+     "repeat), summary.csv, wait.png, speedup.png,\nplacement.png"},
+    {"parallel", O_PARALLEL, "N", "runs at a time (default: the processors online)"},
+    {"snapshot", O_SNAPSHOT, "T",
+     "placement.png at T s (default: half the first\nallocator's makespan)"},
+    {NULL, 0, NULL, NULL}};
+
+static int study_option(void *ctx, int key, const char *arg, struct cmn_err *e)
 {
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--out") == 0 || strncmp(argv[i], "--out=", 6) == 0)
-			return 1;
-	return 0;
+	struct cpl_study_opts *so = ctx;
+	long long p;
+	switch (key) {
+	case O_OUT: so->out = arg; return 0;
+	case O_PARALLEL:
+		if (cmn_opt_int("--parallel", arg, 1, 1024, &p, e))
+			return e->code;
+		so->parallel = (int)p;
+		return 0;
+	case O_SNAPSHOT: return cmn_opt_real("--snapshot", arg, 0, 1e15, &so->snapshot, e);
+	}
+	return cmn_err_set(e, CMN_ESTATE, "study: option key %d unknown", key);
+}
+
+void cpl_study_ext(struct cpl_study_opts *so, struct js_cli_ext *ext)
+{
+	*so = (struct cpl_study_opts){NULL, 0, -1};
+	*ext = (struct js_cli_ext){study_opts,
+	                           "       cosim ... --out DIR [--alloc SPEC]... [--parallel N] "
+	                           "[--snapshot T]\n",
+	                           study_option, so};
 }
 
 static double now_s(void)
@@ -50,63 +78,28 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The value of option opt at argv[*i] ("--opt V" or "--opt=V"), or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
+static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct study *s,
+                 struct cmn_err *e)
 {
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-static int parse(int argc, char **argv, struct study *s, struct cmn_err *e)
-{
-	s->base = calloc((size_t)argc + 8, sizeof *s->base);
-	if (!s->base)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	s->base[s->nbase++] = argv[0];
-	s->parallel = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	s->snapshot = -1;
-	static const char *const refused[] = {"--jobs-out", "--summary-out", "--series-out",
-	                                      "--plot",     "--swf-out",     "--stats"};
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		for (size_t r = 0; r < sizeof refused / sizeof *refused; r++)
-			if (strncmp(argv[i], refused[r], strlen(refused[r])) == 0)
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "%s: with --out every output goes into the folder", refused[r]);
-		if ((v = opt_value(argc, argv, &i, "--out"))) {
-			s->out = v;
-		} else if ((v = opt_value(argc, argv, &i, "--alloc"))) {
-			if (s->nalloc == MAX_ALLOCS)
-				return cmn_err_set(e, CMN_EUSAGE, "--alloc: at most %d",
-				                   MAX_ALLOCS);
-			s->alloc[s->nalloc++] = v;
-		} else if ((v = opt_value(argc, argv, &i, "--parallel"))) {
-			long long p;
-			if (cmn_opt_int("--parallel", v, 1, 1024, &p, e))
-				return e->code;
-			s->parallel = (int)p;
-		} else if ((v = opt_value(argc, argv, &i, "--snapshot"))) {
-			if (cmn_opt_real("--snapshot", v, 0, 1e15, &s->snapshot, e))
-				return e->code;
-		} else {
-			if ((v = opt_value(argc, argv, &i, "--machine")))
-				s->machine = v, s->base[s->nbase++] = "--machine";
-			else if ((v = opt_value(argc, argv, &i, "--platform")))
-				s->platform = v, s->base[s->nbase++] = "--platform";
-			else
-				v = argv[i];
-			s->base[s->nbase++] = (char *)v;
-		}
-	}
+	s->cli = c;
+	s->out = so->out;
+	s->machine = c->machine;
+	s->platform = c->platform;
+	s->parallel = so->parallel ? so->parallel : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->snapshot = so->snapshot;
+	const char *refused[] = {c->jobs_out, c->summary_out, c->series_out,
+	                         c->plot,     c->swf_out,     c->stats};
+	static const char *const names[] = {"--jobs-out", "--summary-out", "--series-out",
+	                                    "--plot",     "--swf-out",     "--stats"};
+	for (size_t r = 0; r < sizeof names / sizeof *names; r++)
+		if (refused[r])
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "%s: with --out every output goes into the folder",
+			                   names[r]);
 	if (!s->out || !*s->out)
 		return cmn_err_set(e, CMN_EUSAGE, "--out: give a folder");
+	for (int a = 0; a < c->nalloc; a++)
+		s->alloc[s->nalloc++] = c->alloc[a];
 	if (!s->nalloc)
 		s->alloc[s->nalloc++] = "first-free";
 	for (int a = 0; a < s->nalloc; a++) { /* folder names: the spec, punctuation as '_' */
@@ -204,8 +197,9 @@ static void add_path(const char *p)
 	cmn_cleanup_add(p); /* a full table: this one stays behind on a signal */
 }
 
-/* The child: the single-run command line with this allocator and outputs. */
-static void child(const struct study *s, int a, const struct js_runtime_ops *const *runtimes)
+/* The child: the single run of the command line with this allocator and
+ * these outputs. */
+static void child(const struct study *s, int a)
 {
 	char jobs[4200], sum[4200], txt[4200], log[4200];
 	snprintf(jobs, sizeof jobs, "%s/%s/jobs.csv", s->staging, s->name[a]);
@@ -214,16 +208,12 @@ static void child(const struct study *s, int a, const struct js_runtime_ops *con
 	snprintf(log, sizeof log, "%s/%s/log.txt", s->staging, s->name[a]);
 	if (!freopen(txt, "w", stdout) || !freopen(log, "w", stderr))
 		_exit(1);
-	char **argv = s->base;
-	int argc = s->nbase;
-	argv[argc++] = "--alloc";
-	argv[argc++] = (char *)s->alloc[a];
-	argv[argc++] = "--jobs-out";
-	argv[argc++] = jobs;
-	argv[argc++] = "--summary-out";
-	argv[argc++] = sum;
-	argv[argc] = NULL;
-	int rc = js_cli_main(argc, argv, "cosim", runtimes);
+	struct js_cli one = *s->cli;
+	one.alloc[0] = s->alloc[a];
+	one.nalloc = 1;
+	one.jobs_out = jobs;
+	one.summary_out = sum;
+	int rc = js_cli_run(&one);
 	fflush(NULL);
 	_exit(rc);
 }
@@ -240,7 +230,7 @@ static void show_log(const struct study *s, int a)
 		fclose(f);
 }
 
-static int run_children(const struct study *s, const struct js_runtime_ops *const *runtimes)
+static int run_children(const struct study *s)
 {
 	pid_t pid[MAX_ALLOCS] = {0};
 	double t0 = now_s();
@@ -250,7 +240,7 @@ static int run_children(const struct study *s, const struct js_runtime_ops *cons
 			fflush(NULL);
 			pid[next] = fork();
 			if (pid[next] == 0)
-				child(s, next, runtimes);
+				child(s, next);
 			if (pid[next] > 0)
 				cmn_cleanup_child(pid[next]);
 			if (pid[next] < 0) {
@@ -345,16 +335,26 @@ static int move_out(const struct study *s, struct cmn_err *e)
 	return 0;
 }
 
-int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *runtimes)
+int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 {
+	if (!so->out) { /* one run: the study's options make no sense */
+		const char *lone = so->parallel        ? "--parallel"
+		                   : so->snapshot >= 0 ? "--snapshot"
+		                                       : NULL;
+		if (lone) {
+			fprintf(stderr,
+			        "cosim: %s is for a study (--out DIR)\n(try cosim --help)\n", lone);
+			return 2;
+		}
+		return js_cli_run(c);
+	}
 	struct study s;
 	memset(&s, 0, sizeof s);
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	int rc = parse(argc, argv, &s, &e);
+	int rc = setup(c, so, &s, &e);
 	if (rc) {
 		fprintf(stderr, "cosim: %s\n(try cosim --help)\n", e.msg);
-		free(s.base);
 		return 2;
 	}
 	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
@@ -367,7 +367,7 @@ int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *ru
 		if (mkdir_p(p))
 			rc = cmn_err_set(&e, CMN_EIO, "%s: cannot create", p);
 	}
-	if (!rc && run_children(&s, runtimes))
+	if (!rc && run_children(&s))
 		rc = cmn_err_set(&e, CMN_ESTATE, "an allocator's run failed: nothing written to %s",
 		                 s.out);
 	if (!rc)
@@ -385,7 +385,6 @@ int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *ru
 	 * and filled with nothing) */
 	each_staging_path(&s, remove_path);
 	each_staging_path(&s, cmn_cleanup_forget);
-	free(s.base);
 	if (rc) {
 		fprintf(stderr, "cosim: %s\n", e.msg);
 		return cmn_err_exit_status(&e);

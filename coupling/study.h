@@ -4,11 +4,20 @@
 #ifndef CPL_STUDY_H
 #define CPL_STUDY_H
 
-#include "../jobsched/runtime.h"
+#include "../jobsched/cli.h"
 
-/* 1 when argv asks for study mode (--out DIR); then cpl_study_main runs it. */
-int cpl_study_wanted(int argc, char **argv);
-int cpl_study_main(int argc, char **argv, const struct js_runtime_ops *const *runtimes);
+/* The study's own options, on top of jobsched's command line. */
+struct cpl_study_opts {
+	const char *out; /* --out DIR: a study; NULL: one run */
+	int parallel;    /* --parallel N, 0: the processors online */
+	double snapshot; /* --snapshot T, < 0: half the first makespan */
+};
+
+/* so's defaults, and ext to give js_cli_parse (it fills so). */
+void cpl_study_ext(struct cpl_study_opts *so, struct js_cli_ext *ext);
+/* With --out, the study of the parsed command line c (one run per --alloc);
+ * without, c's single run. Returns the exit status. */
+int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so);
 
 /* Plots of a finished study (study_plots.c), each PNG written whole or not
  * at all: wait.png (mean wait and response per allocator), speedup.png

@@ -11,8 +11,9 @@
 #include "../common/options.h"
 #include "sweep.h"
 
-static void exit_status(FILE *f)
+static void exit_status(FILE *f, const void *ctx)
 {
+	(void)ctx;
 	fprintf(f, "exit status: 0 all points done and collected; 1 a point failed or is missing\n"
 	           "(the tables hold the others), or an error; 2 bad options.\n");
 }
@@ -32,7 +33,8 @@ static const struct cmn_opt opts[] = {
     {NULL, 0, NULL, NULL}};
 
 static const struct cmn_cli cli = {
-    "sweep", "usage: sweep FILE.sweep [options]\n",
+    "sweep",
+    "usage: sweep FILE.sweep [options]\n",
     "Expands the sweep file's axes (cross product, times its repetitions) into\n"
     "points, runs each point's command as its own process, and collects every\n"
     "point's summary CSV into OUT/sweep.csv (one row per point and summary row,\n"
@@ -40,7 +42,9 @@ static const struct cmn_cli cli = {
     "mean, standard deviation and 95% confidence half-width of each metric\n"
     "across repetitions) and the file's plots. Points already done are skipped,\n"
     "so an interrupted sweep goes on where it stopped.\n",
-    opts, exit_status};
+    opts,
+    exit_status,
+    NULL};
 
 int main(int argc, char **argv)
 {

@@ -1,7 +1,6 @@
 /* netsim's synthetic-traffic mode (--traffic): the flit-level network under
  * a pattern at an offered load, measured (flit_synth.h); a table on stdout,
  * a CSV with --synth-out. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,56 +12,7 @@
 #include "flit_preset.h"
 #include "flit_synth.h"
 #include "heatmap.h"
-#include "synth_cli.h"
-
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: netsim --traffic PATTERN --machine SPEC [--engine flit[:KEY=VALUE,..]]\n"
-	    "              [--load X] [--packet P] [--cycles N] [--warmup W] [--sample S]\n"
-	    "              [--tolerance T] [--seed N] [--preset NAME] [--synth-out FILE.csv]\n"
-	    "              [--sweep-load A:B:STEP [--plot FILE.png]] [--heatmap FILE.png]\n"
-	    "              [--quiet]\n\n"
-	    "Synthetic traffic on the flit-level network: every node starts a packet of P\n"
-	    "flits with probability X / P per cycle to the pattern's destination; after W\n"
-	    "warm-up cycles, samples of S cycles until three agree within T (mean latency\n"
-	    "and accepted throughput), or N measured cycles.\n"
-	    "  --load X        offered flits per node per cycle (default 0.1)\n"
-	    "  --packet P      flits per packet (default 1)\n"
-	    "  --cycles N      most measured cycles (default 1000000)\n"
-	    "  --warmup W      (default 10000)   --sample S  (default 10000)\n"
-	    "  --tolerance T   (default 0.05)    --seed N    (default 1)\n"
-	    "  --preset NAME   another simulator's router timing (booksim, insee; below)\n"
-	    "  --sweep-load A:B:STEP  loads A, A+STEP, .. B (stops after the first saturated\n"
-	    "                  one), a table on stdout; --plot F.png draws the curve\n"
-	    "  --heatmap F.png one load: link utilisation on a 2-D mesh or torus (PNG)\n"
-	    "  --links-out F   one load: CSV link,src,dst,flits,utilisation (every link)\n"
-	    "  --synth-out F   CSV: machine,engine,traffic,load,packet,accepted,mean_latency,\n"
-	    "                  p99_latency,packets,samples,converged,cycles,wall_s,cycles_per_s,\n"
-	    "                  flit_hops_per_s\n\n");
-	fprintf(f, "flit engine parameters (--engine flit:KEY=VALUE,..):\n");
-	for (const struct cmn_param_def *d = net_flit_param_defs; d->key; d++)
-		fprintf(f, "  %-15s (default %s) %s\n", d->key, d->def, d->help);
-	fprintf(f, "\n");
-	net_flit_presets_help(f);
-	fprintf(f, "\n");
-	cmn_registry_help(f, (const void *const *)net_traffic_registry, "traffic pattern");
-}
-
-/* --sweep-load FROM:TO:STEP into v: 0 < FROM <= TO <= 1, STEP > 0, at most
- * 1000 loads. */
-static int sweep_arg(const char *arg, double *v, struct cmn_err *e)
-{
-	int bad = 0;
-	if (cmn_num_real_list(arg, ':', 0, 1, v, 3, &bad) != 3 || !(v[0] > 0 && v[0] <= v[1]) ||
-	    !(v[2] > 0) || (v[1] - v[0]) / v[2] > 999)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "--sweep-load '%s': give FROM:TO:STEP, 0 < FROM <= TO <= 1, "
-		                   "STEP > 0, at most 1000 loads",
-		                   arg);
-	return 0;
-}
+#include "netsim_cli.h"
 
 /* The latency-load curve (mean and 99th percentile, log scale) as a PNG,
  * written whole or not at all. */
@@ -89,111 +39,16 @@ static int plot_sweep(const char *png, const double *loads, const struct flit_sy
 	return cmn_gp_png_close(g, &of, png, e);
 }
 
-int net_synth_main(int argc, char **argv)
+int net_synth_main(const struct net_cli *c)
 {
-	enum {
-		O_TRAFFIC = 256,
-		O_MACH,
-		O_ENGINE,
-		O_LOAD,
-		O_PACKET,
-		O_CYCLES,
-		O_WARMUP,
-		O_SAMPLE,
-		O_TOL,
-		O_SEED,
-		O_OUT,
-		O_QUIET,
-		O_HELP,
-		O_SWEEP,
-		O_PLOT,
-		O_PRESET,
-		O_HEAT,
-		O_LINKS
-	};
-	static const struct option opts[] = {{"traffic", 1, 0, O_TRAFFIC},
-	                                     {"machine", 1, 0, O_MACH},
-	                                     {"engine", 1, 0, O_ENGINE},
-	                                     {"load", 1, 0, O_LOAD},
-	                                     {"packet", 1, 0, O_PACKET},
-	                                     {"cycles", 1, 0, O_CYCLES},
-	                                     {"warmup", 1, 0, O_WARMUP},
-	                                     {"sample", 1, 0, O_SAMPLE},
-	                                     {"tolerance", 1, 0, O_TOL},
-	                                     {"seed", 1, 0, O_SEED},
-	                                     {"synth-out", 1, 0, O_OUT},
-	                                     {"quiet", 0, 0, O_QUIET},
-	                                     {"sweep-load", 1, 0, O_SWEEP},
-	                                     {"plot", 1, 0, O_PLOT},
-	                                     {"preset", 1, 0, O_PRESET},
-	                                     {"heatmap", 1, 0, O_HEAT},
-	                                     {"links-out", 1, 0, O_LINKS},
-	                                     {"help", 0, 0, O_HELP},
-	                                     {0, 0, 0, 0}};
-	const char *traffic = NULL, *machine = NULL, *engine = "flit", *out = NULL;
-	struct flit_synth_opts o;
-	net_flit_synth_default(&o);
-	int quiet = 0, opt, rc = 0;
-	long long v = 0;
-	double sweep[3] = {0, 0, 0};
-	const char *plot = NULL, *preset = NULL, *heat = NULL, *links_out = NULL;
+	const char *traffic = c->traffic, *machine = c->machine,
+	           *engine = c->engine ? c->engine : "flit", *out = c->synth_out, *plot = c->plot,
+	           *preset = c->preset, *heat = c->heatmap, *links_out = c->links_out;
+	struct flit_synth_opts o = c->synth;
+	int quiet = c->quiet, rc = 0;
+	const double *sweep = c->sweep;
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	opterr = 0;
-	optind = 1;
-	while (!rc && (opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_TRAFFIC: traffic = optarg; break;
-		case O_MACH: machine = optarg; break;
-		case O_ENGINE: engine = optarg; break;
-		case O_LOAD: rc = cmn_opt_real("--load", optarg, 1e-9, 1, &o.load, &e); break;
-		case O_PACKET:
-			rc = cmn_opt_int("--packet", optarg, 1, 1000000, &v, &e);
-			o.packet = (int)v;
-			break;
-		case O_CYCLES:
-			rc = cmn_opt_int("--cycles", optarg, 1, 1000000000000LL, &v, &e);
-			o.max_cycles = (long)v;
-			break;
-		case O_WARMUP:
-			rc = cmn_opt_int("--warmup", optarg, 0, 1000000000000LL, &v, &e);
-			o.warmup = (long)v;
-			break;
-		case O_SAMPLE:
-			rc = cmn_opt_int("--sample", optarg, 1, 1000000000000LL, &v, &e);
-			o.sample = (long)v;
-			break;
-		case O_TOL:
-			rc = cmn_opt_real("--tolerance", optarg, 0, 10, &o.tolerance, &e);
-			break;
-		case O_SEED:
-			rc = cmn_opt_int("--seed", optarg, 0, 4294967295LL, &v, &e);
-			o.seed = (unsigned long)v;
-			break;
-		case O_OUT: out = optarg; break;
-		case O_SWEEP: rc = sweep_arg(optarg, sweep, &e); break;
-		case O_PLOT: plot = optarg; break;
-		case O_PRESET: preset = optarg; break;
-		case O_HEAT: heat = optarg; break;
-		case O_LINKS: links_out = optarg; break;
-		case O_QUIET: quiet = 1; break;
-		case O_HELP: usage(stdout); return 0;
-		default:
-			fprintf(stderr,
-			        "netsim: unknown or incomplete option '%s' with --traffic (see "
-			        "netsim --traffic x --help)\n",
-			        argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (rc) {
-		fprintf(stderr, "netsim: %s\n", e.msg);
-		return 2;
-	}
-	if (optind < argc || !traffic || !machine) {
-		fprintf(stderr, "netsim: --traffic needs --machine and no other arguments\n");
-		return 2;
-	}
 	if ((heat || links_out) && sweep[2]) {
 		fprintf(stderr,
 		        "netsim: --heatmap and --links-out are for one load, not a --sweep-load\n");

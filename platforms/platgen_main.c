@@ -9,8 +9,9 @@
 #include "slurm_write.h"
 #include "xml_write.h"
 
-static void families(FILE *f)
+static void families(FILE *f, const void *ctx)
 {
+	(void)ctx;
 	fprintf(f, "Link bandwidth and latency and host speed are machine parameters\n"
 	           "(bw, lat, speed; WAN: wan_bw, wan_lat).\n\n");
 	cmn_registry_help(f, (const void *const *)plat_topology_registry, "machine");
@@ -31,7 +32,9 @@ static const struct cmn_cli cli = {
     "       platgen --machine SPEC --slurm-topology -o topology.conf\n",
     "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine, or\n"
     "a Slurm topology.conf (topology/tree) for a tree machine.\n",
-    opts, families};
+    opts,
+    families,
+    NULL};
 
 int main(int argc, char **argv)
 {

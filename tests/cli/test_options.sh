@@ -8,7 +8,9 @@
 set -u
 B=$1
 . "$(dirname "$0")/../check.sh"
-for tool in platgen tracegen sweep; do
+# each tool and one of its options that takes an argument
+for spec in platgen:-o tracegen:-o sweep:-o jobsched:--machine cosim:--machine netsim:--machine; do
+	tool=${spec%%:*} needs=${spec#*:}
 	for h in -h --help; do
 		"$B/$tool" $h > "$T/help" 2> "$T/err"
 		check "$tool $h: exit 0, the usage first" status_says $? eq 0 "^usage: $tool" "$T/help"
@@ -22,7 +24,27 @@ for tool in platgen tracegen sweep; do
 	check "$tool: ... pointing to --help, nothing on stdout" \
 		status_says 0 eq 0 "(try $tool --help)" "$T/err"
 	[ -s "$T/out" ] && ko "$tool wrote to stdout on a usage error"
-	"$B/$tool" -o > "$T/out" 2> "$T/err"
-	check "$tool: a missing argument is a usage error" status_says $? eq 2 "$tool: option '-o' needs an argument" "$T/err"
+	"$B/$tool" $needs > "$T/out" 2> "$T/err"
+	check "$tool: a missing argument is a usage error" status_says $? eq 2 "$tool: option '$needs' needs an argument" "$T/err"
+done
+# jobsched's options are cosim's; cosim's study options are its own
+"$B/jobsched" --out "$T/x" > /dev/null 2> "$T/err"
+check "jobsched has no --out" status_says $? eq 2 "jobsched: unknown option '--out'" "$T/err"
+S="--synthetic dq:jobs=3 --machine flat:nodes=8"
+"$B/cosim" $S --parallel 2 > /dev/null 2> "$T/err"
+check "cosim: --parallel without --out" status_says $? eq 2 "cosim: --parallel is for a study (--out DIR)" "$T/err"
+"$B/jobsched" $S --alloc first-free --alloc random > /dev/null 2> "$T/err"
+check "one run, two --alloc: refused" status_says $? eq 2 "jobsched: --alloc given 2 times: a run takes one allocator" "$T/err"
+"$B/cosim" $S --out "$T/study" --jobs-out "$T/j.csv" > /dev/null 2> "$T/err"
+check "cosim --out with --jobs-out: refused" status_says $? eq 2 "cosim: --jobs-out: with --out every output goes into the folder" "$T/err"
+[ -e "$T/study" ] && ko "the refused study made its folder"
+# netsim's two modes share one table: an option of the other mode is named
+"$B/netsim" --traffic uniform --machine mesh:x=4,y=4 --job cg.S.4@0-3 > /dev/null 2> "$T/err"
+check "netsim: --job with --traffic" status_says $? eq 2 "netsim: --job replays traces: not with --traffic" "$T/err"
+"$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --load 0.2 > /dev/null 2> "$T/err"
+check "netsim: --load without --traffic" status_says $? eq 2 "netsim: --load is for synthetic traffic (--traffic)" "$T/err"
+"$B/netsim" --help > "$T/help"
+for o in --job --per-iteration --until --repeat --traffic --sweep-load --heatmap; do
+	grep -q -- "  $o " "$T/help" || ko "netsim --help lists $o"
 done
 finish

@@ -15,8 +15,8 @@ static const struct cmn_opt opts[] = {{"long", O_LONG, "X", "an option with an a
                                       {"out", 'o', "FILE", "first line\nsecond line"},
                                       {NULL, 0, NULL, NULL}};
 
-static const struct cmn_cli cli = {"tool", "usage: tool [options] OPERAND\n", "About.\n", opts,
-                                   NULL};
+static const struct cmn_cli cli = {
+    "tool", "usage: tool [options] OPERAND\n", "About.\n", opts, NULL, NULL};
 
 /* Parses args (a NULL-terminated list after the tool's name): the keys
  * into keys (0-terminated), their arguments joined into args, the first
@@ -85,11 +85,56 @@ static void test_help(void)
 	free(path);
 }
 
+/* Headings: printed as "title:" in their place, "options:" only when the
+ * table does not start with one; never an option; more gets its context. */
+static const struct cmn_opt sectioned[] = {CMN_OPT_SECTION("input"),
+                                           {"in", 'i', "FILE", "the input"},
+                                           CMN_OPT_SECTION("output"),
+                                           {"out", 'o', "FILE", "the output"},
+                                           {NULL, 0, NULL, NULL}};
+
+static void more(FILE *f, const void *ctx)
+{
+	fprintf(f, "more: %s\n", (const char *)ctx);
+}
+
+static void test_sections(void)
+{
+	const struct cmn_cli sc = {"tool", "usage: tool\n", NULL, sectioned, more, "context"};
+	char *path = th_write_temp("", ".txt");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	cmn_cli_help(&sc, f);
+	fclose(f);
+	char *h = th_read_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_STRING_EQUAL(h, "usage: tool\n\ninput:\n"
+	                          "  -i, --in FILE         the input\n"
+	                          "output:\n"
+	                          "  -o, --out FILE        the output\n"
+	                          "  -h, --help            this help\n"
+	                          "  --version             the version\n"
+	                          "\nmore: context\n");
+	free(h);
+	remove(path);
+	free(path);
+	char *argv[] = {"tool", "-i", "a", "--input", NULL};
+	struct cmn_cli_iter it;
+	cmn_cli_begin(&it, &sc, 4, argv);
+	CU_ASSERT_EQUAL(cmn_cli_next(&it), 'i');
+	FILE *saved = stderr; /* the usage error's line is expected */
+	stderr = fopen("/dev/null", "w");
+	CU_ASSERT_EQUAL(cmn_cli_next(&it), CMN_CLI_BAD); /* a heading is no option */
+	fclose(stderr);
+	stderr = saved;
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("option helper", NULL, NULL);
 	CU_add_test(s, "keys, arguments, operands, errors", test_parse);
 	CU_add_test(s, "the help's layout", test_help);
+	CU_add_test(s, "headings and more's context", test_sections);
 }
 
 int main(int argc, char **argv)
