@@ -296,3 +296,22 @@ int cpl_profiles_same_iterations(const struct cpl_profiles *pr, int k)
 {
 	return trace_gen_same_iterations(pr->kernels[k]);
 }
+
+enum { COL_PROFILE, COL_ITER_REF };
+
+const struct js_rt_column cpl_profile_columns[] = {
+    {"profile", 1, "the job's application profile (kernel)"},
+    {"iter_ref_s", 0, "one iteration's time at the reference placement (s)"},
+    {NULL, 0, NULL}};
+
+int cpl_profiles_record(struct js_sim *sim, int j, const char *profile, double iter_ref_s,
+                        struct cmn_err *e)
+{
+	js_sim_set_value(sim, j, COL_ITER_REF, iter_ref_s);
+	return js_sim_set_text(sim, j, COL_PROFILE, profile, e);
+}
+
+double cpl_profiles_recorded_ref(const struct js_sim *sim, int j)
+{
+	return js_sim_value(sim, j, COL_ITER_REF);
+}

@@ -21,6 +21,7 @@
 
 #include "../apptraces/gen.h"
 #include "../common/params.h"
+#include "../jobsched/sim.h"
 #include "../jobsched/workload.h"
 
 #define CPL_MAX_KERNELS 16
@@ -91,6 +92,16 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
  * for a kernel without that description or when a traces folder is given
  * (a recorded trace may connect any pairs). */
 double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets);
+
+/* The per-job values every model with profiles records (its ops' columns,
+ * jobsched/rt_values.h): the job's profile and one iteration's time at the
+ * reference placement (the per-job CSV derives the mean actual one). */
+extern const struct js_rt_column cpl_profile_columns[];
+/* Records them for job j (0, or CMN_ENOMEM). */
+int cpl_profiles_record(struct js_sim *sim, int j, const char *profile, double iter_ref_s,
+                        struct cmn_err *e);
+/* Job j's recorded iter_ref_s; NAN while none. */
+double cpl_profiles_recorded_ref(const struct js_sim *sim, int j);
 
 struct trace;
 #define CPL_ONE_ITERATION (-1) /* iters: one timed iteration (trace_generate_one) */

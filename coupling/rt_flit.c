@@ -33,6 +33,7 @@ const struct js_runtime_ops cpl_rt_flit_ops = {
              "(isolated) or all running jobs together (shared); rate = reference / actual",
              flit_rt_params, flit_rt_samples},
     .create = flit_rt_create,
+    .columns = cpl_profile_columns,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,
     .rates = cpl_rt_replay_rates,

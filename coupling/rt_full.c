@@ -258,7 +258,8 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 	f->job_of[h] = j;
 	f->started++;
 	f->iterations += iters;
-	js_sim_set_iter(sim, j, cpl_profiles_name(f->prof, p->kernel), p->t);
+	if (cpl_profiles_record(sim, j, cpl_profiles_name(f->prof, p->kernel), p->t, e))
+		return -1;
 	return job->run_s;
 }
 
@@ -315,6 +316,7 @@ const struct js_runtime_ops cpl_rt_full_ops = {
              "its whole trace beside the others (small workloads; the reference)",
              full_params, full_samples},
     .create = full_create,
+    .columns = cpl_profile_columns,
     .destroy = full_destroy,
     .work_s = full_work,
     .drive = full_drive,

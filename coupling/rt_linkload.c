@@ -274,8 +274,9 @@ static int job_flows(struct linkload *l, struct js_sim *sim, int j, struct cmn_e
 	l->entry[j] = c;
 	l->built_moves[j] = moves;
 	l->with_flows[l->nwith++] = j;
-	if (isnan(js_sim_job_result(sim, j)->iter_ref_s))
-		js_sim_set_iter(sim, j, cpl_profiles_name(l->prof, k), l->cache[c].t_ref);
+	if (isnan(cpl_profiles_recorded_ref(sim, j)))
+		return cpl_profiles_record(sim, j, cpl_profiles_name(l->prof, k), l->cache[c].t_ref,
+		                           e);
 	return 0;
 }
 
@@ -363,6 +364,7 @@ const struct js_runtime_ops cpl_rt_linkload_ops = {
              "machine, max-min shares of link bandwidth; rate = reference / actual",
              ll_params, ll_samples},
     .create = ll_create,
+    .columns = cpl_profile_columns,
     .destroy = ll_destroy,
     .work_s = ll_work,
     .rates = ll_rates,

@@ -379,9 +379,10 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 			break;
 		}
-		tref[i] = js_sim_job_result(sim, j)->iter_ref_s; /* looked up once per job */
+		tref[i] = cpl_profiles_recorded_ref(sim, j); /* looked up once per job */
 		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
-			js_sim_set_iter(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i]);
+			rc = cpl_profiles_record(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i],
+			                         e);
 		if (!rc && js_sim_start_size(sim, j) != nn[i]) /* resized: its size's own */
 			rc = reference(g, k[i], nn[i], &tref[i], e);
 		if (!rc && (!g->shared || n == 1)) {
@@ -456,6 +457,7 @@ const struct js_runtime_ops cpl_rt_simgrid_ops = {
              "(isolated) or all running jobs together (shared); rate = reference / actual",
              sg_params, sg_samples},
     .create = sg_create,
+    .columns = cpl_profile_columns,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,
     .rates = cpl_rt_replay_rates,

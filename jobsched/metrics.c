@@ -265,6 +265,77 @@ static void job_quality(const struct plat_machine *m, const struct js_sim_result
 	js_alloc_quality_runs(m, b->runs, nr, size, b->scratch, aq);
 }
 
+/* The per-job CSV's own columns. psi, profile and iter_ref_s are the
+ * model slots: filled from the run-time model's values of the same name
+ * (runtime.h: columns), empty when it has none; iter_mean_s follows from
+ * iter_ref_s. */
+static const char jobs_columns[] =
+    "job_id,submission_time,requested_number_of_resources,requested_time,success,"
+    "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
+    "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
+    "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
+    "effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,"
+    "expansions,contractions,max_nodes,sizes";
+
+static const struct js_rt_column slots[] = {
+    {"psi", 0, NULL}, {"profile", 1, NULL}, {"iter_ref_s", 0, NULL}, {NULL, 0, NULL}};
+
+static const struct js_rt_column *slot(const char *name)
+{
+	for (const struct js_rt_column *c = slots; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static int is_slot(const char *name)
+{
+	return slot(name) != NULL;
+}
+
+/* 1 when name is one of the per-job CSV's own columns. */
+static int core_column(const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = jobs_columns; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && strncmp(p, name, n) == 0)
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int js_check_model_columns(const struct js_rt_column *cols, const char *model, struct cmn_err *e)
+{
+	for (int c = 0; cols && cols[c].name; c++) {
+		const char *n = cols[c].name;
+		if (!*n || strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(n))
+			return cmn_err_set(
+			    e, CMN_ESTATE,
+			    "run-time model %s: column '%s' is not a name of [a-z0-9_]", model, n);
+		for (int d = 0; d < c; d++)
+			if (strcmp(cols[d].name, n) == 0)
+				return cmn_err_set(e, CMN_ESTATE,
+				                   "run-time model %s: column '%s' declared twice",
+				                   model, n);
+		const struct js_rt_column *s = slot(n);
+		if (s && s->text != cols[c].text)
+			return cmn_err_set(e, CMN_ESTATE,
+			                   "run-time model %s: column '%s' is the per-job CSV's %s "
+			                   "slot, declared as a %s",
+			                   model, n, s->text ? "text" : "number",
+			                   cols[c].text ? "text" : "number");
+		if (!s && core_column(n))
+			return cmn_err_set(
+			    e, CMN_ESTATE,
+			    "run-time model %s: column '%s' is one of the per-job CSV's "
+			    "own",
+			    model, n);
+	}
+	return 0;
+}
+
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                       const struct plat_machine *m, double gamma_s)
 {
@@ -275,12 +346,14 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		quality_buf_free(&buf);
 		return CMN_ENOMEM;
 	}
-	fprintf(f, "job_id,submission_time,requested_number_of_resources,requested_time,success,"
-	           "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
-	           "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
-	           "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
-	           "effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,"
-	           "expansions,contractions,max_nodes,sizes\n");
+	const struct js_rt_values *v = &r->values;
+	int psi = js_rt_values_col(v, "psi"), profile = js_rt_values_col(v, "profile"),
+	    iter_ref = js_rt_values_col(v, "iter_ref_s");
+	fputs(jobs_columns, f);
+	for (int c = 0; c < v->ncols; c++) /* the model's other values, after the core's */
+		if (!is_slot(v->cols[c].name))
+			fprintf(f, ",%s", v->cols[c].name);
+	fputc('\n', f);
 	for (size_t i = 0; i < w->n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		const struct js_job_result *x = &r->jobs[i];
@@ -307,19 +380,31 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		if (aq.max_level >= 0)
 			fprintf(f, "%d", aq.max_level);
 		fprintf(f, ",%s,%d,%d,", js_alloc_class_names[aq.cls], aq.clusters, x->moves);
-		num(f, x->psi, ",");
+		num(f, js_rt_values_num(v, i, psi), ",");
 		num(f, x->work_s, ",");
 		/* the log's run time over the run time here (1: as in the log);
 		 * killed jobs did not finish their work */
 		num(f, exec > 0 && !x->killed ? j->run_s / exec : NAN, ",");
 		/* the time-weighted mean of its iteration time: its work at rate
 		 * iter_ref / iter took exec seconds */
-		fprintf(f, "%s,", x->profile);
-		num(f, x->iter_ref_s, ",");
-		num(f, !x->killed && x->work_s > 0 ? x->iter_ref_s * exec / x->work_s : NAN, ",");
+		cmn_csv_field(f, js_rt_values_text(v, i, profile));
+		double ref = js_rt_values_num(v, i, iter_ref);
+		fputc(',', f);
+		num(f, ref, ",");
+		num(f, !x->killed && x->work_s > 0 ? ref * exec / x->work_s : NAN, ",");
 		num(f, j->user_prio, ",");
-		fprintf(f, "%d,%d,%d,%d,%s\n", j->resizable, x->expansions, x->contractions,
+		fprintf(f, "%d,%d,%d,%d,%s", j->resizable, x->expansions, x->contractions,
 		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
+		for (int c = 0; c < v->ncols; c++) {
+			if (is_slot(v->cols[c].name))
+				continue;
+			fputc(',', f);
+			if (v->cols[c].text)
+				cmn_csv_field(f, js_rt_values_text(v, i, c));
+			else
+				num(f, js_rt_values_num(v, i, c), "");
+		}
+		fputc('\n', f);
 	}
 	quality_buf_free(&buf);
 	return ferror(f) ? CMN_EIO : 0;
@@ -354,6 +439,7 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 	size_t multi = 0, tree = 0, with_psi = 0, cn[4] = {0};
 	double pw_mean = 0, level = 0, clusters = 0, cls[4] = {0}, psi = 0, cresp[4] = {0};
 	s->coallocated = 0;
+	int psi_col = js_rt_values_col(&r->values, "psi");
 	for (size_t i = 0; i < w->n; i++) {
 		struct js_alloc_quality aq;
 		job_quality(m, r, i, w->jobs[i].size, &buf, &aq);
@@ -369,7 +455,7 @@ static int summarize_quality(const struct js_workload *w, const struct js_sim_re
 		cls[aq.cls]++;
 		clusters += aq.clusters;
 		s->coallocated += aq.clusters > 1;
-		double jpsi = r->jobs[i].psi;
+		double jpsi = js_rt_values_num(&r->values, i, psi_col);
 		if (isnan(jpsi))
 			continue;
 		psi += jpsi;

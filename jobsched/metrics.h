@@ -57,6 +57,12 @@ struct js_run_params {
 	const struct js_alloc *a;     /* for decision counts and times */
 };
 
+/* 0 when a run-time model's columns (runtime.h) can be written: names of
+ * [a-z0-9_], each once, none of the per-job CSV's own except its model
+ * slots (psi, profile: text, iter_ref_s) declared as they are; else an
+ * error (CMN_ESTATE: a bug of the model) naming model and column. */
+int js_check_model_columns(const struct js_rt_column *cols, const char *model, struct cmn_err *e);
+
 int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                       const struct plat_machine *m, double gamma_s);
 int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_sim_result *r,

@@ -73,7 +73,7 @@ static double penalty_work(void *self, struct js_sim *sim, int j, const int *nod
 			return -1; /* the core reports it */
 		psi = pe->drawn[j];
 	}
-	js_sim_set_psi(sim, j, psi);
+	js_sim_set_value(sim, j, 0, psi); /* columns[0] */
 	const struct plat_machine *m = js_sim_machine(sim);
 	for (int i = 1; i < n; i++)
 		if (plat_cluster_of(m, nodes[i]) != plat_cluster_of(m, nodes[0]))
@@ -81,9 +81,13 @@ static double penalty_work(void *self, struct js_sim *sim, int j, const int *nod
 	return run;
 }
 
+static const struct js_rt_column penalty_columns[] = {
+    {"psi", 0, "the job's penalty factor (seed 001)"}, {NULL, 0, NULL}};
+
 const struct js_runtime_ops js_rt_penalty_ops = {
     .base = {"penalty", "seed 001: co-allocated jobs run (1 + psi) times as long", penalty_params},
     .create = penalty_create,
     .destroy = penalty_destroy,
+    .columns = penalty_columns,
     .work_s = penalty_work,
 };

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "runtime.h"
 
 #define JS_RUNTIME(sym) extern const struct js_runtime_ops sym;
@@ -33,10 +34,10 @@ int js_runtime_create_ops(const struct js_runtime_ops *ops, const char *kvs,
 	if (!r)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	r->ops = ops;
-	int rc = cmn_params_parse(ops->base.params, kvs, &r->params, e);
-	if (rc)
+	int rc = js_check_model_columns(ops->columns, ops->base.name, e);
+	if (!rc && (rc = cmn_params_parse(ops->base.params, kvs, &r->params, e)))
 		cmn_err_prefix(e, "run-time model '%s'", ops->base.name);
-	else
+	if (!rc)
 		rc = ops->create(&r->params, &r->self, e);
 	if (rc) {
 		free(r);

@@ -13,9 +13,15 @@ struct js_runtime_ops {
 	struct cmn_plugin base;
 	int (*create)(const struct cmn_params *p, void **self, struct cmn_err *e);
 	void (*destroy)(void *self);
+	/* Optional: the model's own per-job values, NULL-terminated
+	 * (rt_values.h): the core keeps them and writes them as per-job CSV
+	 * columns; the model sets column c of job j with js_sim_set_value or
+	 * js_sim_set_text. A name of the per-job CSV's model slots (psi,
+	 * profile, iter_ref_s: metrics.h) is written in its place, any other
+	 * after the core's columns. */
+	const struct js_rt_column *columns;
 	/* The job's work in seconds at rate 1 when it starts on these nodes
-	 * (negative: an error, in e). A model may record per-job values through
-	 * the sim (js_sim_set_psi). */
+	 * (negative: an error, in e). */
 	double (*work_s)(void *self, struct js_sim *sim, int j, const int *nodes, int n,
 	                 struct cmn_err *e);
 	/* 1: work_s and resize_iter never read nodes (it may then be NULL, so
@@ -23,7 +29,7 @@ struct js_runtime_ops {
 	int nodes_unused;
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
-	 * js_sim_rjob(). A model may record per-job values (js_sim_set_iter). */
+	 * js_sim_rjob(). */
 	int (*rates)(void *self, struct js_sim *sim, double *rates, struct cmn_err *e);
 	/* Optional: one line of the model's own statistics after a run
 	 * (replays, cache hit rates), which tools print on stderr. */

@@ -102,15 +102,19 @@ const struct plat_machine *js_sim_machine(const struct js_sim *s)
 {
 	return s->alloc->machine;
 }
-void js_sim_set_psi(struct js_sim *s, int j, double psi)
+void js_sim_set_value(struct js_sim *s, int j, int c, double x)
 {
-	s->res->jobs[j].psi = psi;
+	js_rt_values_set_num(&s->res->values, (size_t)j, c, x);
 }
-void js_sim_set_iter(struct js_sim *s, int j, const char *profile, double iter_ref_s)
+int js_sim_set_text(struct js_sim *s, int j, int c, const char *t, struct cmn_err *e)
 {
-	struct js_job_result *r = &s->res->jobs[j];
-	snprintf(r->profile, sizeof r->profile, "%s", profile);
-	r->iter_ref_s = iter_ref_s;
+	if (js_rt_values_set_text(&s->res->values, (size_t)j, c, t))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 0;
+}
+double js_sim_value(const struct js_sim *s, int j, int c)
+{
+	return js_rt_values_num(&s->res->values, (size_t)j, c);
 }
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k)
 {
@@ -755,6 +759,7 @@ void js_sim_result_free(struct js_sim_result *r)
 		return;
 	free(r->jobs);
 	free(r->text);
+	js_rt_values_free(&r->values);
 	free(r);
 }
 
@@ -814,15 +819,15 @@ static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_al
 		return -1;
 	s->res->n = w->n;
 	s->res->nodes = s->nodes;
+	struct cmn_err e;
+	if (js_rt_values_init(&s->res->values, s->rt->ops->columns, w->n, &e))
+		return -1;
 	for (size_t j = 0; j < w->n; j++) {
 		struct js_job_result *r = &s->res->jobs[j];
 		r->start_s = r->finish_s = r->first_reservation_s = r->reservation_s = NAN;
 		r->nnodes = 0;
 		r->killed = 0;
 		r->moves = 0;
-		r->psi = NAN;
-		r->iter_ref_s = NAN;
-		r->profile[0] = '\0';
 		r->res_off = 0;
 		r->expansions = r->contractions = r->max_nodes = 0;
 		r->sizes_off = SIZE_MAX;

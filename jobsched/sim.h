@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "rt_values.h"
 #include "workload.h"
 
 struct js_sim;
@@ -70,10 +71,7 @@ struct js_job_result {
 	int nnodes;                 /* nodes it ran on */
 	int killed;                 /* ended at its requested time */
 	int moves;                  /* times it was migrated */
-	double psi;                 /* run-time penalty factor (seed 001), NAN when none */
 	double work_s;              /* its work at rate 1 (the run-time model's), set at start */
-	double iter_ref_s;          /* emergent models: one iteration at the reference placement */
-	char profile[12];           /* emergent models: its application profile ("" when none) */
 	size_t res_off;             /* allocated_resources text in result->text */
 	/* resizable jobs: resizes, largest size, sizes over time in result->text
 	 * ("35@100 42@156.5": size@time, from its start; "" when it cannot resize) */
@@ -93,6 +91,7 @@ struct js_sim_result {
 	long killed, passes, rate_updates;
 	long migrations_tried, migrations_done;       /* seed 003 */
 	long resize_points, expansions, contractions; /* seed 004 */
+	struct js_rt_values values;                   /* the run-time model's own per-job values */
 };
 
 void js_sim_opts_default(struct js_sim_opts *o);
@@ -144,11 +143,12 @@ int js_sim_job_nnodes(const struct js_sim *s, int j);
 struct js_alloc *js_sim_alloc(struct js_sim *s);
 /* The machine the allocator works on (for run-time models). */
 const struct plat_machine *js_sim_machine(const struct js_sim *s);
-/* Records the penalty factor psi a run-time model gave job j (seed 001). */
-void js_sim_set_psi(struct js_sim *s, int j, double psi);
-/* Records job j's profile and its iteration time at the reference placement
- * (emergent run-time models; the jobs CSV derives the mean actual one). */
-void js_sim_set_iter(struct js_sim *s, int j, const char *profile, double iter_ref_s);
+/* The run-time model's own values of job j: column c of its ops' columns
+ * (rt_values.h), a number or a text (0, or CMN_ENOMEM); js_sim_value: NAN
+ * while unset. */
+void js_sim_set_value(struct js_sim *s, int j, int c, double x);
+int js_sim_set_text(struct js_sim *s, int j, int c, const char *t, struct cmn_err *e);
+double js_sim_value(const struct js_sim *s, int j, int c);
 struct js_alloc *js_sim_scratch(struct js_sim *s, int k);
 /* Node buffers with room for the whole machine (k = 0 .. 2). */
 int *js_sim_nodebuf(struct js_sim *s, int k);

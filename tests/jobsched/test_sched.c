@@ -396,7 +396,8 @@ static void test_penalty_model(void)
 	CU_ASSERT_EQUAL_FATAL(th_run_spec(w, m, "coalloc", "fcfs", rt, NULL, &r, &e), 0);
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 125, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[1].finish_s, 100, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].psi, 0.25, 0);
+	int psi_col = js_rt_values_col(&r->values, "psi");
+	CU_ASSERT_DOUBLE_EQUAL(js_rt_values_num(&r->values, 0, psi_col), 0.25, 0);
 	js_sim_result_free(r);
 	js_runtime_destroy(rt);
 	/* drawn: in [min, max], the same for a job under two schedulers */
@@ -407,7 +408,8 @@ static void test_penalty_model(void)
 		CU_ASSERT_EQUAL_FATAL(
 		    th_run_spec(w, m, "coalloc", k ? "easy" : "fpfs", rt, NULL, &r, &e), 0);
 		for (int j = 0; j < 2; j++) {
-			psi[k][j] = r->jobs[j].psi;
+			psi[k][j] = js_rt_values_num(&r->values, (size_t)j,
+			                             js_rt_values_col(&r->values, "psi"));
 			CU_ASSERT(psi[k][j] >= 0.001 && psi[k][j] <= 0.199);
 		}
 		CU_ASSERT_DOUBLE_EQUAL(r->jobs[0].finish_s, 100 * (1 + psi[k][0]), 1e-9);
