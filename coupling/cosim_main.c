@@ -4,7 +4,7 @@
  * --alloc (study.h). */
 #include <stdio.h>
 
-#include "../jobsched/cli.h"
+#include "../jobsched/cli/cli.h"
 #include "runtimes.h"
 #include "study.h"
 

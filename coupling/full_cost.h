@@ -23,7 +23,7 @@
 
 #include <stdio.h>
 
-#include "../jobsched/workload.h"
+#include "../jobsched/workload/workload.h"
 #include "../platforms/platform.h"
 #include "profile.h"
 #include "replay.h"

@@ -21,8 +21,8 @@
 
 #include "../apptraces/gen.h"
 #include "../common/params.h"
-#include "../jobsched/sim.h"
-#include "../jobsched/workload.h"
+#include "../jobsched/sim/sim.h"
+#include "../jobsched/workload/workload.h"
 
 #define CPL_MAX_KERNELS 16
 
@@ -94,7 +94,7 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
 double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets);
 
 /* The per-job values every model with profiles records (its ops' columns,
- * jobsched/rt_values.h): the job's profile and one iteration's time at the
+ * jobsched/runtime/rt_values.h): the job's profile and one iteration's time at the
  * reference placement (the per-job CSV derives the mean actual one). */
 extern const struct js_rt_column cpl_profile_columns[];
 /* Records them for job j (0, or CMN_ENOMEM). */

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../jobsched/workload.h"
+#include "../jobsched/workload/workload.h"
 #include "../platforms/platform.h"
 #include "jobprof.h"
 

@@ -49,7 +49,7 @@
 
 #include "../apptraces/gen.h"
 #include "../common/cleanup.h"
-#include "../jobsched/runtime.h"
+#include "../jobsched/runtime/runtime.h"
 #include "full_cost.h"
 #include "replay.h"
 

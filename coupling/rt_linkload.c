@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../jobsched/runtime.h"
+#include "../jobsched/runtime/runtime.h"
 #include "jobprof.h"
 #include "linkload.h"
 #include "ll_ahead.h"

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "../jobsched/runtime.h"
+#include "../jobsched/runtime/runtime.h"
 
 /* The parameters both replaying models declare (besides CPL_ALLTOALL_PARAM
  * and CPL_PROFILE_PARAMS). */

@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "../apptraces/trace_stats.h"
-#include "../jobsched/runtime.h"
+#include "../jobsched/runtime/runtime.h"
 #include "../netsim/netsim.h"
 #include "groups.h"
 #include "itcache.h"

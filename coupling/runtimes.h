@@ -3,7 +3,7 @@
 #ifndef CPL_RUNTIMES_H
 #define CPL_RUNTIMES_H
 
-#include "../jobsched/runtime.h"
+#include "../jobsched/runtime/runtime.h"
 
 extern const struct js_runtime_ops *const cpl_runtime_registry[];
 

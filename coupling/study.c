@@ -18,7 +18,7 @@
 #include "../common/csv_read.h"
 #include "../common/number.h"
 #include "../common/outfile.h"
-#include "../jobsched/cli.h"
+#include "../jobsched/cli/cli.h"
 #include "study.h"
 
 #define MAX_ALLOCS JS_CLI_MAX_ALLOCS

@@ -4,7 +4,7 @@
 #ifndef CPL_STUDY_H
 #define CPL_STUDY_H
 
-#include "../jobsched/cli.h"
+#include "../jobsched/cli/cli.h"
 
 /* The study's own options, on top of jobsched's command line. */
 struct cpl_study_opts {

@@ -5,12 +5,12 @@
 
 #include <CUnit/CUnit.h>
 
-#include "alloc.h"
-#include "metrics.h"
-#include "runtime.h"
-#include "sched.h"
-#include "sim.h"
-#include "workload.h"
+#include "../jobsched/alloc/alloc.h"
+#include "../jobsched/metrics/metrics.h"
+#include "../jobsched/runtime/runtime.h"
+#include "../jobsched/sched/sched.h"
+#include "../jobsched/sim/sim.h"
+#include "../jobsched/workload/workload.h"
 
 /* A workload of already-clean jobs: add with th_add (id = order of adding). */
 struct js_workload *th_workload(void);

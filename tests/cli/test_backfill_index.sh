@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # EASY and FPFS under arrival order find the jobs they backfill or let jump
-# the head through an index of the queued jobs (jobsched/queue_index.h)
+# the head through an index of the queued jobs (jobsched/sched/queue_index.h)
 # instead of visiting every queued job. The schedule must be the one the visit gives: `--queue-order
 # priority:qfactor_w=0` keeps the same order (every priority 0, ties by
 # arrival) but walks the queue, so the two per-job CSVs must be

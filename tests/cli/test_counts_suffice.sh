@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # When nothing reads which nodes a job holds and the allocator is fungible,
 # jobsched keeps the number of free nodes instead of choosing nodes
-# (jobsched/alloc_count.h). The schedule must be the same: every scheduler
+# (jobsched/alloc/alloc_count.h). The schedule must be the same: every scheduler
 # and allocator below is run with only the outputs that need no node lists
 # (series and groups CSVs, terminal summary), then again with --jobs-out
 # (which makes it choose nodes) and with --choose-nodes, and every output of

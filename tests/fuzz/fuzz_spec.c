@@ -1,16 +1,16 @@
 /* Fuzz harness: "name:key=value,..." specifications against every
  * registry, and machines built from them (their derived sizes), up to
  * 2^16 nodes. */
-#include "alloc.h"
+#include "../../jobsched/alloc/alloc.h"
+#include "../../jobsched/resize/resize.h"
+#include "../../jobsched/runtime/runtime.h"
+#include "../../jobsched/sched/sched.h"
+#include "../../jobsched/workload/synth.h"
 #include "fuzz_input.h"
 #include "gen.h"
 #include "netsim.h"
 #include "platform.h"
-#include "resize.h"
-#include "runtime.h"
 #include "runtimes.h"
-#include "sched.h"
-#include "synth.h"
 #include "traffic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -2,9 +2,9 @@
  * byte picks --skip-bad; the rest is the file. */
 #include <gsl/gsl_errno.h>
 
+#include "../../jobsched/metrics/metrics.h"
+#include "../../jobsched/workload/workload.h"
 #include "fuzz_input.h"
-#include "metrics.h"
-#include "workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* The reference for conservative backfilling's tests: the scheduler as it
  * was before its profile became a tree and its passes skipped the jobs that
- * cannot move (jobsched/sched_conservative.c, whose comment gives the
+ * cannot move (jobsched/sched/sched_conservative.c, whose comment gives the
  * rules): every pass visits every queued job, and every search and change
  * walks the segment profile (profile.h). Slow on long queues, plain to read;
  * the new scheduler must give the same reservations, starts and nodes. */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/sched/profile.h"
+#include "../../jobsched/sched/sched_common.h"
 #include "cons_ref.h"
-#include "profile.h"
-#include "sched_common.h"
 
 struct cons {
 	size_t njobs;

@@ -2,7 +2,7 @@
 #ifndef CONS_REF_H
 #define CONS_REF_H
 
-#include "sched.h"
+#include "../../jobsched/sched/sched.h"
 
 extern const struct js_sched_ops cons_ref_ops;
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/alloc/alloc_bgl.h"
+#include "../../jobsched/alloc/alloc_quality.h"
 #include "../helpers.h"
-#include "alloc_bgl.h"
-#include "alloc_quality.h"
 #include "platform.h"
 
 static const char *const machines[] = {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/alloc/alloc_quality.h"
 #include "../helpers.h"
-#include "alloc_quality.h"
 #include "platform.h"
 
 /* Every pair's distance, summed exactly. */

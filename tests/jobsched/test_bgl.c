@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/alloc/alloc_bgl.h"
+#include "../../jobsched/alloc/freebox.h"
+#include "../../jobsched/workload/synth.h"
 #include "../helpers.h"
-#include "alloc_bgl.h"
-#include "freebox.h"
 #include "platform.h"
-#include "synth.h"
 
 /* --- brute force on a busy array (one byte per node, C order) --- */
 

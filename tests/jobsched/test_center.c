@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/alloc/center_internal.h"
 #include "../helpers.h"
-#include "center_internal.h"
 #include "platform.h"
 
 struct shape {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/alloc/alloc_quality.h"
+#include "../../jobsched/alloc/curve.h"
 #include "../helpers.h"
-#include "alloc_quality.h"
-#include "curve.h"
 #include "platform.h"
 
 static int *build(const char *machine, const char *order, struct plat_machine **m, int *rc)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/sched/profile.h"
+#include "../../jobsched/sched/profile_count.h"
 #include "../helpers.h"
-#include "profile.h"
-#include "profile_count.h"
 
 struct ival {
 	double t0, t1, d;

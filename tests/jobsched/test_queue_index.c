@@ -1,11 +1,11 @@
-/* The queued jobs by index (jobsched/queue_index.h): every search against a
+/* The queued jobs by index (jobsched/sched/queue_index.h): every search against a
  * walk over the same jobs, on random queues of many shapes. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "../../jobsched/sched/queue_index.h"
 #include "../helpers.h"
-#include "queue_index.h"
 
 /* The first queued j >= from passing the test, by a walk. */
 static int walk(const int *size, const double *req, const char *queued, int n, int from, int fit,

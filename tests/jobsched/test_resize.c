@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/resize/resize.h"
+#include "../../jobsched/runtime/runtime.h"
+#include "../../jobsched/workload/synth.h"
 #include "../helpers.h"
-#include "resize.h"
-#include "runtime.h"
-#include "synth.h"
 
 /* A resizable job: iters iterations of iter_s seconds on size nodes. */
 static void add_rs(struct js_workload *w, double submit, int size, int iters, double iter_s,

@@ -1,4 +1,4 @@
-/* A run-time model's own per-job values (jobsched/rt_values.h): a model
+/* A run-time model's own per-job values (jobsched/runtime/rt_values.h): a model
  * declares columns in its ops and the core keeps and writes them without
  * knowing them: a slot name (psi) in its place in the per-job CSV, any
  * other name after the core's columns (a text quoted as CSV needs), unset
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../jobsched/metrics/metrics.h"
+#include "../../jobsched/runtime/rt_values.h"
 #include "../helpers.h"
-#include "metrics.h"
-#include "rt_values.h"
 
 enum { C_PSI, C_HOPS, C_TAG };
 

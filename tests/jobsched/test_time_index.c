@@ -1,11 +1,11 @@
-/* The time per job index (jobsched/time_index.h): the first due index and
+/* The time per job index (jobsched/sched/time_index.h): the first due index and
  * the least time against a walk over the same times, through random sets
  * with ties, none (NAN, INFINITY) and sizes that are not powers of two. */
 #include <math.h>
 #include <stdlib.h>
 
+#include "../../jobsched/sched/time_index.h"
 #include "../helpers.h"
-#include "time_index.h"
 
 static unsigned next(unsigned *x)
 {

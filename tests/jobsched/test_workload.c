@@ -9,8 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "../../jobsched/workload/synth.h"
 #include "../helpers.h"
-#include "synth.h"
 
 #define REC(id, submit, run, procs, req)                                                           \
 #id " " #submit " -1 " #run " " #procs " -1 -1 " #procs " " #req " -1 1 1 1 1 1 1 -1 -1\n"

@@ -1,0 +1,349 @@
+/* The scheduling simulator's run, shared by jobsched and cosim (cli.h;
+ * the options parsed by cli_parse.c). Reads an SWF log
+ * or generates a synthetic workload, cleans it, simulates it with the
+ * chosen scheduler, allocator and run-time model, and writes per-job,
+ * summary and time-series CSV and a PNG plot. */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../common/gnuplot.h"
+#include "../../common/number.h"
+#include "../../common/outfile.h"
+#include "../../platforms/platform.h"
+#include "../../platforms/xml_read.h"
+#include "../alloc/alloc.h"
+#include "../metrics/metrics.h"
+#include "../resize/resize.h"
+#include "../runtime/runtime.h"
+#include "../sched/sched.h"
+#include "../workload/synth.h"
+#include "cli.h"
+
+/* The nodes that take jobs: the machine's, or --installed's; an error when
+ * --installed asks for more than the machine has. */
+static int usable_nodes(const struct js_cli *c, const struct plat_machine *m, int *nodes,
+                        struct cmn_err *e)
+{
+	*nodes = c->installed ? c->installed : m->nodes;
+	if (c->installed > m->nodes)
+		return cmn_err_set(e, CMN_EUSAGE, "--installed %d: the machine has %d nodes",
+		                   c->installed, m->nodes);
+	return 0;
+}
+
+static int load_workload(const struct js_cli *c, const struct plat_machine *m,
+                         struct js_workload **w, struct cmn_err *e)
+{
+	int nodes;
+	int rc = usable_nodes(c, m, &nodes, e);
+	if (rc)
+		return rc;
+	rc = c->synthetic ? js_synth_generate(c->synthetic, c->seed, nodes, w, NULL, 0, e)
+	                  : js_swf_read(c->workload, c->skip_bad, w, e);
+	if (rc)
+		return rc;
+	if (!c->quiet) {
+		char prefix[80];
+		snprintf(prefix, sizeof prefix, "%s: note: ", c->prog);
+		js_workload_print_notes(stderr, prefix, *w);
+	}
+	rc = js_clean(*w, &c->clean, nodes, e);
+	if (!rc && c->rs_iters)
+		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed);
+	if (rc) {
+		js_workload_free(*w);
+		*w = NULL;
+	}
+	return rc;
+}
+
+static int run_stats(const struct js_cli *c, struct cmn_err *e)
+{
+	struct js_workload *w;
+	int rc = js_swf_read(c->stats, c->skip_bad, &w, e);
+	if (rc)
+		return rc;
+	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
+	 * procs-per-node, or MaxNodes), else the largest job of the log. */
+	int ppn;
+	rc = js_clean_ppn(w, &c->clean, &ppn, e);
+	if (rc) {
+		js_workload_free(w);
+		return rc;
+	}
+	long long procs = 0;
+	struct plat_machine *m = NULL;
+	if (c->machine) {
+		rc = plat_machine_create(c->machine, &m, e);
+		if (rc) {
+			js_workload_free(w);
+			return rc;
+		}
+		int nodes;
+		rc = usable_nodes(c, m, &nodes, e);
+		plat_machine_destroy(m);
+		m = NULL;
+		if (rc) {
+			js_workload_free(w);
+			return rc;
+		}
+		procs = nodes;
+	} else if (w->hdr.max_procs > 0) {
+		procs = w->hdr.max_procs / ppn;
+	} else if (w->hdr.max_nodes > 0) {
+		procs = w->hdr.max_nodes;
+	}
+	if (procs <= 0) {
+		for (size_t i = 0; i < w->n; i++) {
+			long long size = (long long)ceil(w->jobs[i].f[JS_F_ALLOC_PROCS] / ppn);
+			if (size > procs)
+				procs = size;
+		}
+	}
+	plat_machine_destroy(m);
+	rc = js_clean(w, &c->clean, (int)procs, e);
+	struct js_wstats s;
+	if (!rc)
+		rc = js_wstats_compute(w, (int)procs, &s, e);
+	if (!rc)
+		js_wstats_print(stdout, &s, w);
+	js_workload_free(w);
+	return rc;
+}
+
+/* Draws utilization and queue length from the series CSV into png (a
+ * temporary); shown is the name to report. gnuplot's messages go to stderr. */
+static int run_gnuplot(const char *series, const char *png, const char *shown, const char *title,
+                       int empty, struct cmn_err *e)
+{
+	FILE *g = popen("gnuplot 1>&2", "w");
+	if (!g)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
+	fprintf(g, "set terminal pngcairo size 1000,700 font ',10'\nset output ");
+	cmn_gp_str(g, png);
+	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
+	cmn_gp_str(g, title);
+	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange "
+	           "[0:1.05]\n");
+	if (empty) /* nothing simulated: empty axes that say so */
+		fprintf(g,
+		        "set label 'no job simulated' at graph 0.5,0.5 center\n"
+		        "plot [0:1] NaN notitle\nset ylabel 'queued jobs'\nset xlabel 'time (h)'\n"
+		        "plot [0:1] NaN notitle\n");
+	for (int k = 0; k < 2 && !empty; k++) {
+		if (k)
+			fprintf(
+			    g,
+			    "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n");
+		fprintf(g, "plot ");
+		cmn_gp_str(g, series);
+		fprintf(g, " every ::1 using ($1/3600):%d with steps lw 1 %s\n", k ? 4 : 3,
+		        k ? "lc 7 title 'queue length'" : "title 'busy nodes / nodes'");
+	}
+	fprintf(g, "unset multiplot\n");
+	int st = pclose(g);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
+		                   shown);
+	return 0;
+}
+
+enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_GROUPS, OUT_N };
+
+/* What runs inside the run-time model's drive(): the simulation and every
+ * output after it. */
+struct run_ctx {
+	const struct js_cli *c;
+	const struct plat_machine *m;
+	struct js_alloc *alloc;
+	struct js_sched *sched;
+	struct js_runtime *rt;
+	const struct js_workload *w;
+	const struct js_resize *resize;
+};
+
+static int run_and_write(void *ctx, struct cmn_err *e)
+{
+	const struct run_ctx *x = ctx;
+	const struct js_cli *c = x->c;
+	const struct plat_machine *m = x->m;
+	struct js_alloc *alloc = x->alloc;
+	struct js_sched *sched = x->sched;
+	struct js_runtime *rt = x->rt;
+	const struct js_workload *w = x->w;
+	struct js_sim_result *res = NULL;
+	int ppn = 1; /* the cleaning that made w resolved it already */
+	if (w && js_clean_ppn(w, &c->clean, &ppn, e))
+		return CMN_ESTATE;
+	struct cmn_outfile out[OUT_N];
+	memset(out, 0, sizeof out);
+	int rc = 0;
+	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out,
+	                            c->plot,     c->swf_out,     c->groups_out};
+	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
+		if (paths[k])
+			rc = k == OUT_PLOT ? cmn_outfile_reserve(&out[k], paths[k], e)
+			                   : cmn_outfile_open(&out[k], paths[k], e);
+	struct cmn_outfile series_scratch = {0};
+	FILE *series = out[OUT_SERIES].f;
+	if (!rc && c->plot && !series) { /* the plot needs a series: a temporary one */
+		rc = cmn_outfile_open(&series_scratch, c->plot, e);
+		series = series_scratch.f;
+	}
+	if (!rc) {
+		struct js_sim_opts o;
+		js_sim_opts_default(&o);
+		o.kill_at_req = c->kill;
+		o.order = c->order;
+		o.prio = c->prio;
+		o.series = series;
+		o.progress = !c->quiet && isatty(2);
+		o.resize = x->resize;
+		o.no_node_lists = !c->jobs_out && !c->summary_out; /* nothing prints them */
+		o.choose_nodes = c->choose_nodes;
+		o.installed = c->installed;
+		rc = js_sim_run(w, alloc, sched, rt, &o, &res, e);
+	}
+
+	struct js_run_params p = {c->workload ? c->workload
+	                          : w         ? w->source
+	                                      : "",
+	                          m ? m->spec : "",
+	                          sched ? sched->spec : "",
+	                          alloc ? alloc->spec : "",
+	                          rt ? rt->spec : "",
+	                          c->order_spec,
+	                          x->resize ? x->resize->spec : "",
+	                          c->resizable ? c->resizable : "",
+	                          c->kill,
+	                          c->seed,
+	                          c->gamma_s,
+	                          &c->clean,
+	                          ppn,
+	                          m,
+	                          alloc};
+	if (!rc && out[OUT_JOBS].f)
+		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, m, c->gamma_s);
+	if (!rc && out[OUT_SUMMARY].f)
+		rc = js_write_summary_csv(out[OUT_SUMMARY].f, w, res, &p);
+	if (!rc && out[OUT_GROUPS].f)
+		rc = js_write_groups_csv(out[OUT_GROUPS].f, w, res);
+	if (!rc && out[OUT_SWF].f)
+		rc = js_swf_write(out[OUT_SWF].f, w, p.workload);
+	if (rc == CMN_EIO && !e->msg[0])
+		cmn_err_set(e, CMN_EIO, "cannot write an output");
+	if (!rc && c->plot) {
+		const char *series_path =
+		    series_scratch.tmp ? series_scratch.tmp : out[OUT_SERIES].tmp;
+		char title[600];
+		snprintf(title, sizeof title, "%s / %s / %s", p.machine, p.sched, p.alloc);
+		if (fflush(series) != 0)
+			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_path);
+		if (!rc)
+			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, c->plot, title, w->n == 0,
+			                 e);
+	}
+	cmn_outfile_abort(&series_scratch);
+	for (int k = 0; k < OUT_N; k++) {
+		if (rc)
+			cmn_outfile_abort(&out[k]);
+		else if (cmn_outfile_commit(&out[k], e))
+			rc = CMN_EIO;
+	}
+	if (!rc)
+		js_print_summary(stdout, w, res, &p);
+	if (!rc && !c->quiet && rt->ops->report)
+		rt->ops->report(rt->self, stderr);
+	js_sim_result_free(res);
+	return rc;
+}
+
+/* A resizing policy needs a run-time model that can resize the workload's
+ * resizable jobs: refused at once, the first such job named. */
+static int check_resizable(const struct js_runtime *rt, const struct js_workload *w,
+                           struct cmn_err *e)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->jobs[i].resizable && w->jobs[i].iters >= 2)
+			return js_runtime_check_resizable(rt, &w->jobs[i], e);
+	return 0;
+}
+
+static int simulate(const struct js_cli *c, struct cmn_err *e)
+{
+	struct plat_machine *m = NULL;
+	struct js_alloc *alloc = NULL;
+	struct js_sched *sched = NULL;
+	struct js_runtime *rt = NULL;
+	struct js_workload *w = NULL;
+	struct js_resize *resize = NULL;
+	int rc =
+	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
+	if (!rc)
+		rc = js_alloc_create(c->nalloc ? c->alloc[0] : "first-free", m, &alloc, e);
+	if (!rc)
+		alloc->stats->timed = c->time_alloc;
+	if (!rc && c->resize)
+		rc = js_resize_create(c->resize, &resize, e);
+	if (!rc)
+		rc = js_runtime_create_in(
+		    c->runtimes, c->resize && !c->runtime_given ? "reshape" : c->runtime, &rt, e);
+	if (!rc) { /* a bad scheduler spec is a usage error: report it before reading */
+		const void *ops;
+		struct cmn_params sp;
+		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
+		                      &ops, &sp, e);
+	}
+	if (!rc)
+		rc = load_workload(c, m, &w, e);
+	if (!rc && resize) /* before a model such as full prepares every job */
+		rc = check_resizable(rt, w, e);
+	if (!rc && rt->ops->estimate) /* a model's cost, refused before it runs */
+		rc = rt->ops->estimate(rt->self, m, w, c->quiet ? NULL : stderr, e);
+	if (!rc)
+		rc = js_sched_create(c->sched, w->n, c->installed ? c->installed : m->nodes, &sched,
+		                     e);
+	if (!rc) {
+		struct run_ctx x = {c, m, alloc, sched, rt, w, resize};
+		rc = js_runtime_drive(rt, m, w, run_and_write, &x, e);
+	}
+	js_workload_free(w);
+	js_sched_destroy(sched);
+	js_runtime_destroy(rt);
+	js_resize_destroy(resize);
+	js_alloc_destroy(alloc);
+	plat_machine_destroy(m);
+	return rc;
+}
+
+int js_cli_run(const struct js_cli *c)
+{
+	gsl_set_error_handler_off();
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	if (c->nalloc > 1) {
+		fprintf(stderr,
+		        "%s: --alloc given %d times: a run takes one allocator (cosim --out DIR "
+		        "runs one per --alloc)\n(try %s --help)\n",
+		        c->prog, c->nalloc, c->prog);
+		return 2;
+	}
+	int rc = c->stats ? run_stats(c, &e) : simulate(c, &e);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", c->prog, e.msg);
+		return cmn_err_exit_status(&e);
+	}
+	return 0;
+}
+
+int js_cli_main(int argc, char **argv, const char *prog,
+                const struct js_runtime_ops *const *runtimes)
+{
+	struct js_cli c;
+	int k = js_cli_parse(argc, argv, prog, runtimes, NULL, &c);
+	return k ? cmn_cli_status(k) : js_cli_run(&c);
+}

@@ -1,0 +1,205 @@
+/* Workloads: jobs as read from a Standard Workload Format log (all 18
+ * fields kept) or generated, the cleaning and transformation options that
+ * turn records into simulated jobs, and the counts that say what happened
+ * to every record (nothing is dropped silently). */
+#ifndef JS_WORKLOAD_H
+#define JS_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../common/err.h"
+
+/* SWF field indices (0-based; the standard numbers them 1..18). */
+enum js_swf_field {
+	JS_F_JOB,
+	JS_F_SUBMIT,
+	JS_F_WAIT,
+	JS_F_RUN,
+	JS_F_ALLOC_PROCS,
+	JS_F_AVG_CPU,
+	JS_F_USED_MEM,
+	JS_F_REQ_PROCS,
+	JS_F_REQ_TIME,
+	JS_F_REQ_MEM,
+	JS_F_STATUS,
+	JS_F_USER,
+	JS_F_GROUP,
+	JS_F_EXE,
+	JS_F_QUEUE,
+	JS_F_PARTITION,
+	JS_F_PRECEDING,
+	JS_F_THINK,
+	JS_SWF_FIELDS
+};
+
+/* Human names of the fields, for messages ("run time", ...). */
+extern const char *const js_swf_field_names[JS_SWF_FIELDS];
+
+struct js_job {
+	double f[JS_SWF_FIELDS]; /* the record as read (or generated); -1 = unknown */
+	uint64_t id;             /* the job number, exact (f[JS_F_JOB] rounds above 2^53) */
+	uint64_t preceding;      /* field 17 exact when f[JS_F_PRECEDING] != -1 */
+	double submit_s;         /* arrival in the simulation, after transformations */
+	double run_s;            /* run time at reference conditions, after cleaning */
+	double req_s;            /* requested time (estimate) after cleaning */
+	int size;                /* nodes the job asks for in the simulation */
+	uint32_t line;           /* line in the source file, 0 when generated */
+	/* Resizable jobs (seed 004; set by generators, 0 for SWF logs): the job
+	 * runs `iters` equal iterations with a resize point after each. */
+	uint8_t resizable; /* 1: may grow and shrink at its resize points */
+	uint8_t topo;      /* sizes it may take: JS_TOPO_* */
+	uint16_t iters;    /* iterations (0 or 1: none) */
+	double user_prio;  /* user-assigned priority (0 = none; seed 004's platinum > 0) */
+};
+
+/* Processor topology constraint of a resizable job (seed 004 section 4). */
+enum js_topo { JS_TOPO_ARBITRARY, JS_TOPO_SQUARE, JS_TOPO_POW2 };
+
+/* Why a record was not simulated. */
+enum js_skip {
+	JS_SKIP_MALFORMED,      /* --skip-bad: line not in SWF form */
+	JS_SKIP_SUBMIT_UNKNOWN, /* submit time -1 */
+	JS_SKIP_SIZE_UNKNOWN,   /* both processor fields -1 */
+	JS_SKIP_SIZE_NONPOS,    /* size <= 0 */
+	JS_SKIP_OVERSIZE,       /* larger than the machine (with oversize=skip) */
+	JS_SKIP_RUN_UNKNOWN,    /* run time -1 */
+	JS_SKIP_RUN_ZERO,       /* run time 0 (with --zero-runtime skip) */
+	JS_SKIP_STATUS,         /* status not selected by --status */
+	JS_SKIP_SELECTION,      /* outside --window / --offset / --first */
+	JS_SKIP_DUPLICATE,      /* --skip-bad: job number seen on an earlier line */
+	JS_SKIP_PARTIAL,        /* part (status 2-4) of a job whose whole record is kept */
+	JS_SKIP_N
+};
+extern const char *const js_skip_names[JS_SKIP_N];
+
+struct js_counts {
+	long read; /* data lines read (records) */
+	long skipped[JS_SKIP_N];
+	long size_from_requested; /* size field unknown, the other one used */
+	long size_clamped;        /* oversize=clamp applied */
+	long req_from_run;        /* requested time -1, run time used */
+	long run_clamped;         /* run time > requested time, clamped */
+	long req_raised;          /* run time > requested time, request raised */
+	long overrun_kept;        /* run time > requested time, kept */
+	long reordered;           /* records whose submit field is below the previous record's */
+	long status_undefined;    /* status outside the SWF's -1..5, kept */
+	long negative_kept;       /* negative values other than -1 in fields not simulated, kept */
+	long partial_shared;      /* records of partial executions sharing a job number */
+};
+
+/* The statuses --status can select: bit (status + 1) for -1..5, and
+ * JS_STATUS_OTHER for every status outside the SWF definition. */
+#define JS_STATUS_OTHER (1u << 7)
+#define JS_STATUS_ALL   0xffu
+
+/* The header keys read as numbers. */
+enum js_hkey {
+	JS_H_MAX_JOBS,
+	JS_H_MAX_RECORDS,
+	JS_H_MAX_NODES,
+	JS_H_MAX_PROCS,
+	JS_H_START,
+	JS_H_N
+};
+extern const char *const js_hkey_names[JS_H_N]; /* "MaxJobs", ... as the SWF spells them */
+
+/* Header comment values (-1 when absent). */
+struct js_swf_header {
+	char version[32];
+	long long max_jobs, max_records, max_nodes, max_procs, unix_start_time;
+	char time_zone_string[64];
+	long comment_lines;
+	char **lines; /* every header comment line as read (Note, Queues, ...) */
+	size_t nlines;
+	/* For each numeric key: the text after its number ("(dual)"), or NULL,
+	 * and the line it was read from (0 when absent). */
+	char *rest[JS_H_N];
+	uint32_t key_line[JS_H_N];
+};
+
+struct js_workload {
+	struct js_job *jobs;
+	size_t n, cap;
+	struct js_swf_header hdr;
+	struct js_counts counts;
+	char source[512]; /* file name or generator specification */
+	/* What the reader met outside the SWF definition and kept (header values
+	 * with comments, statuses, negative values, ...): one sentence each,
+	 * printed by --stats and on stderr by the tools. */
+	char **notes;
+	size_t nnotes;
+	long notes_more; /* notes beyond JS_NOTES_MAX, counted only */
+};
+#define JS_NOTES_MAX 100
+
+/* --- reading and writing SWF (swf.c) --- */
+
+/* Reads an SWF log, plain or gzip'ed (recognised by content). With skip_bad,
+ * malformed lines are counted instead of failing. The records are kept as
+ * read (f[]); call js_clean() to turn them into simulated jobs. */
+int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
+
+/* Parses one data line into j (f[], id, preceding); returns 0 or CMN_EINPUT
+ * with the message naming the field (the caller adds file:line). Bit k of
+ * *neg_fields is set where field k holds a negative value other than -1
+ * that is kept (a field the simulation does not read). */
+int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct cmn_err *e);
+
+/* Writes the workload as SWF 2.2: a header of its own, the source's header
+ * lines quoted ("; > "), one line per job with the simulated submit time,
+ * run time, size (nodes) and requested time, the other fields as read. */
+int js_swf_write(FILE *f, const struct js_workload *w, const char *note);
+
+struct js_workload *js_workload_new(const char *source);
+int js_workload_push(struct js_workload *w, const struct js_job *j);
+/* Adds a note (printf-formatted; beyond JS_NOTES_MAX only counted); 0 or
+ * CMN_ENOMEM. */
+int js_workload_note(struct js_workload *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void js_workload_free(struct js_workload *w);
+/* Prints every note, each line starting with prefix. */
+void js_workload_print_notes(FILE *f, const char *prefix, const struct js_workload *w);
+
+/* --- cleaning and transformation (clean.c) --- */
+
+enum js_size_field { JS_SIZE_ALLOCATED, JS_SIZE_REQUESTED };
+enum js_oversize { JS_OVERSIZE_SKIP, JS_OVERSIZE_CLAMP };
+/* Run time above the requested time: keep both, clamp the run time to the
+ * request, or raise the request to the run time (seed 002's cleaning). */
+enum js_overrun { JS_OVERRUN_KEEP, JS_OVERRUN_CLAMP, JS_OVERRUN_RAISE };
+
+struct js_clean_opts {
+	enum js_size_field size_field; /* default allocated, the other as fallback */
+	enum js_oversize oversize;     /* default skip */
+	int skip_zero_run;             /* default 0: keep run time 0 as 0 */
+	enum js_overrun overrun;       /* run time > requested time; default keep */
+	int procs_per_node;            /* default 1; 0 = MaxProcs / MaxNodes from the header */
+	unsigned status_mask;          /* JS_STATUS_* bits; default JS_STATUS_ALL */
+	long offset, first;            /* skip the first `offset` jobs, keep `first` (0 = all) */
+	double window_from_s, window_to_s; /* submit time window [from, to); NaN = none */
+	double arrival_mult;               /* submit times multiplied (seed 002), default 1 */
+	double runtime_coef; /* run and requested times multiplied (seed 003), default 1 */
+};
+
+void js_clean_opts_default(struct js_clean_opts *o);
+
+/* Turns records into simulated jobs for a machine of machine_nodes nodes:
+ * applies the options, sorts by submit time (stable, then by job number)
+ * and drops skipped records from w->jobs, counting each in w->counts. */
+int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_nodes,
+             struct cmn_err *e);
+
+/* Makes pct % of the jobs resizable (resizable.c): those whose hash of
+ * (seed, job number) falls below pct / 100, with iters iterations and the
+ * arbitrary topology. Returns how many. */
+long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned long seed);
+
+/* The procs-per-node factor the options give for this workload's header:
+ * the number given, or with auto MaxProcs / MaxNodes, an error when the
+ * header lacks either or they do not divide. */
+int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o, int *ppn,
+                 struct cmn_err *e);
+
+#endif
