@@ -1,6 +1,6 @@
 /* Removal on a signal (cleanup.h). Signals reach a handler only through
  * file-scope state: this registry is the project's second mutable
- * file-scope variable (after netsim/sg_engine.c's), written only outside
+ * file-scope variable (after netsim/simgrid/sg_engine.c's), written only outside
  * the handler and read by it: a slot's owner is set before its path counts,
  * and a path is cleared before it is freed. The handler uses only
  * async-signal-safe calls (kill, waitpid, unlink, rmdir, signal, raise). */

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../coupling/models/runtimes.h"
 #include "../helpers.h"
-#include "runtimes.h"
 
 #define MACHINE "kary-ntree:k=4,n=2"
 

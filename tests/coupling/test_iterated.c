@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../coupling/replay/profile.h"
+#include "../../netsim/engine/walk.h"
 #include "../helpers.h"
 #include "gen.h"
 #include "netsim.h"
-#include "profile.h"
-#include "walk.h"
 #include "xml_write.h"
 
 static struct trace *trace_of(const char *text)

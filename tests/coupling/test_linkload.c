@@ -10,12 +10,12 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "../../coupling/linkload/linkload.h"
+#include "../../coupling/linkload/traffic.h"
+#include "../../coupling/profiles/jobprof.h"
 #include "../helpers.h"
 #include "cpl_helpers.h"
-#include "jobprof.h"
-#include "linkload.h"
 #include "platform.h"
-#include "traffic.h"
 
 static struct plat_machine *machine(const char *spec)
 {

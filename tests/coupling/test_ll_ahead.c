@@ -5,9 +5,9 @@
  * it. */
 #include <string.h>
 
+#include "../../coupling/linkload/ll_ahead.h"
 #include "../helpers.h"
 #include "cpl_helpers.h"
-#include "ll_ahead.h"
 #include "platform.h"
 
 static int same_traffic(const struct cpl_traffic *a, const struct cpl_traffic *b)

@@ -1,4 +1,4 @@
-/* The linkload model's memory bound (coupling/ll_cost.h): hand-computed
+/* The linkload model's memory bound (coupling/linkload/ll_cost.h): hand-computed
  * cases on the flat machine (a route of 2 links), the jobs that can run at
  * once (the nodes bound them; a job larger than the machine never runs),
  * its growth with ranks and by machine (k-ary n-trees count all-to-all in
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../coupling/linkload/ll_cost.h"
+#include "../../coupling/profiles/jobprof.h"
 #include "../helpers.h"
 #include "cpl_helpers.h"
-#include "jobprof.h"
-#include "ll_cost.h"
 #include "platform.h"
 
 #define MB (1024.0 * 1024)

@@ -5,8 +5,8 @@
  * ranges of bits that do not start at 32. */
 #include <stdlib.h>
 
+#include "../../coupling/linkload/ll_sort.h"
 #include "../helpers.h"
-#include "ll_sort.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../coupling/models/runtimes.h"
 #include "../helpers.h"
-#include "runtimes.h"
 
 #define MACHINE "kary-ntree:k=4,n=2"
 enum { NJOBS = 6 };

@@ -1,4 +1,4 @@
-/* The compressed per-iteration traffic (coupling/traffic.h) against the
+/* The compressed per-iteration traffic (coupling/linkload/traffic.h) against the
  * dense matrices of trace_stats for the two- and one-iteration traces:
  * every kernel, rank counts where the generators change pattern (powers of
  * two, primes, FT's 1-D and 2-D layouts), equal to the last bit; and a
@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../coupling/linkload/traffic.h"
+#include "../../coupling/profiles/jobprof.h"
 #include "../helpers.h"
 #include "cpl_helpers.h"
-#include "jobprof.h"
 #include "trace_stats.h"
-#include "traffic.h"
 
 static void stats(const struct cpl_profiles *pr, int k, int n, int iters, struct trace_stats *s)
 {

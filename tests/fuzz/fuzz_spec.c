@@ -1,17 +1,17 @@
 /* Fuzz harness: "name:key=value,..." specifications against every
  * registry, and machines built from them (their derived sizes), up to
  * 2^16 nodes. */
+#include "../../coupling/models/runtimes.h"
 #include "../../jobsched/alloc/alloc.h"
 #include "../../jobsched/resize/resize.h"
 #include "../../jobsched/runtime/runtime.h"
 #include "../../jobsched/sched/sched.h"
 #include "../../jobsched/workload/synth.h"
+#include "../../netsim/traffic/traffic.h"
 #include "fuzz_input.h"
 #include "gen.h"
 #include "netsim.h"
 #include "platform.h"
-#include "runtimes.h"
-#include "traffic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

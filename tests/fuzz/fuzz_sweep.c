@@ -1,6 +1,6 @@
 /* Fuzz harness: sweep files. */
+#include "../../coupling/sweep/sweep.h"
 #include "fuzz_input.h"
-#include "sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

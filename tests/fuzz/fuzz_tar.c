@@ -2,8 +2,8 @@
  * this process's own, emptied after each input. */
 #include <sys/stat.h>
 
+#include "../../coupling/profiles/untar.h"
 #include "fuzz_input.h"
-#include "untar.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* The flit-level network (netsim/flit_net.h): zero-load latency equals the
+/* The flit-level network (netsim/flit/flit_net.h): zero-load latency equals the
  * closed form on every family; on random traffic every packet arrives
  * exactly once at its destination, every flit crosses its route's links,
  * and credits and buffers stay consistent; same inputs, same deliveries;
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../netsim/flit/flit_net.h"
+#include "../../netsim/flit/flit_preset.h"
+#include "../../netsim/flit/flit_synth.h"
 #include "../helpers.h"
-#include "flit_net.h"
-#include "flit_preset.h"
-#include "flit_synth.h"
 
 static struct plat_machine *machine(const char *spec)
 {

@@ -1,4 +1,4 @@
-/* Trace replay on the flit-level network (netsim/flit_replay.h): exact
+/* Trace replay on the flit-level network (netsim/flit/flit_replay.h): exact
  * cycle counts of a message and a ping-pong against the zero-load closed
  * form, compute as flops or as zero, a deadlocked trace named, two jobs on
  * disjoint subtrees independent, determinism, every generated kernel runs
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../netsim/flit/flit_replay.h"
 #include "../helpers.h"
-#include "flit_replay.h"
 #include "gen.h"
 
 static struct plat_machine *machine(const char *spec)

@@ -1,4 +1,4 @@
-/* Synthetic traffic patterns (netsim/traffic.h): a contract over the
+/* Synthetic traffic patterns (netsim/traffic/traffic.h): a contract over the
  * registry (every pattern's samples on every topology family's samples),
  * exact destinations of the permutations on meshes, tori and trees (by
  * hand), each a permutation of the nodes that inject, fixed points silent,
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../netsim/traffic/traffic.h"
 #include "../helpers.h"
-#include "traffic.h"
 
 static struct plat_machine *machine(const char *spec)
 {

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <xbt/dynar.h>
 
+#include "../../netsim/simgrid/sg_platform.h"
 #include "platform.h"
-#include "sg_platform.h"
 #include "xml_read.h"
 
 static int cmp_int(const void *a, const void *b)

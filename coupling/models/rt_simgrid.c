@@ -1,0 +1,466 @@
+/* Run-time models that replay iterations on a netsim engine: "simgrid" here
+ * (its engine simgrid or s4u), "flit" in rt_flit.c (rt_replay.h). A job's
+ * progress rate is t_ref / t_now, where both are one iteration of its
+ * profile (jobprof.h) replayed by the engine (SMPI's replay by default):
+ *  - t_ref: the job alone on the reference placement, nodes 0..n-1
+ *    (contiguous); its work is its log run time, the run time there;
+ *  - mode=isolated: t_now is the job alone on its own nodes (the effect of
+ *    placement only), cached by (profile, canonical placement, plat_canon)
+ *    so that equal-shaped allocations share one replay; the reference is
+ *    the same cache's entry for nodes 0..n-1;
+ *  - mode=shared: t_now comes from replaying every running job together,
+ *    each on its nodes, whenever the running set changes (contention
+ *    between jobs). Only jobs whose traffic crosses a common link can
+ *    interact (groups.h): the running set is split into such groups, a
+ *    group whose members have not changed keeps its times, a group of one
+ *    job is isolated by definition (and takes the isolated path and its
+ *    cache), and each other group is replayed on its own.
+ * One iteration (replay.h; iteration=timed|difference): by default one
+ * replay of each kernel's first timed iteration alone, every job (and
+ * rank) starting it together; or the difference between replays of the
+ * generated traces with two iterations and with one, all jobs starting
+ * together in both (setup and verification cancel out; under sharing, the
+ * second iteration meets what the other jobs do then). Replays run in this
+ * process where the engine can (s4u: no fork per replay; netsim.h's
+ * in_process). Traces are generated once per (kernel,
+ * rank count, iterations) and kept for the model's life. The engine and
+ * its platform (written from the machine into a temporary file) are made
+ * at the first rate update: SimGrid allows one per process. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../apptraces/trace_stats.h"
+#include "../../jobsched/runtime/runtime.h"
+#include "../../netsim/netsim.h"
+#include "../profiles/jobprof.h"
+#include "../replay/groups.h"
+#include "../replay/itcache.h"
+#include "../replay/replay.h"
+#include "rt_replay.h"
+
+static const struct cmn_param_def sg_params[] = {
+    CPL_REPLAY_MODE_PARAM,
+    {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
+     "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
+    CPL_ALLTOALL_PARAM,
+    CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_ITERATION_PARAM,
+    CPL_PROFILE_PARAMS,
+    {NULL},
+};
+
+struct pairs {
+	int kernel, nranks;
+	int *pairs, npairs; /* rank pairs that exchange bytes */
+};
+
+/* Per job index, for mode=shared. */
+struct jstate {
+	int *links, nlinks, links_moves; /* links its traffic crosses (NULL: unknown) */
+	unsigned long long sig;          /* its group's signature at its last replay (0: none) */
+	double t;                        /* its iteration time then */
+};
+
+struct sgm {
+	struct cpl_profiles *prof;
+	int shared;
+	char engine[256], model[16];
+	int ring;   /* alltoall=ring */
+	int counts; /* shape=counts */
+	int timed;  /* iteration=timed */
+	struct cpl_replay *rp;
+	const struct plat_machine *m;
+	struct pairs *pairs;
+	int npairs, cappairs;
+	struct cpl_itcache *cache; /* isolated iteration times */
+	double *t_job;             /* by job index: its isolated time (NAN: unknown) */
+	int *t_moves;              /* its migrations then */
+	int *canon;                /* machine-sized buffer */
+	struct cpl_groups *grp;
+	struct jstate *js; /* by job index */
+	int *held, nheld;  /* jobs with link lists */
+	char *running;     /* by job index, during cpl_rt_replay_rates */
+	long shared_sets;
+};
+
+int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const char *engine,
+                         void **self, struct cmn_err *e)
+{
+	struct sgm *g = calloc(1, sizeof *g);
+	if (!g)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (cpl_profiles_create(p, model, &g->prof, e)) {
+		free(g);
+		return e->code;
+	}
+	g->shared = strcmp(cmn_params_str(p, "mode"), "shared") == 0;
+	snprintf(g->engine, sizeof g->engine, "%s", engine);
+	snprintf(g->model, sizeof g->model, "%s", model);
+	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
+	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
+	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
+	if (!(g->cache = cpl_itcache_new())) {
+		cpl_profiles_free(g->prof);
+		free(g);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	*self = g;
+	return 0;
+}
+
+static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
+{
+	return cpl_rt_replay_create(p, "simgrid", cmn_params_str(p, "engine"), self, e);
+}
+
+void cpl_rt_replay_destroy(void *self)
+{
+	struct sgm *g = self;
+	cpl_replay_close(g->rp);
+	for (int i = 0; i < g->npairs; i++)
+		free(g->pairs[i].pairs);
+	free(g->pairs);
+	for (int i = 0; i < g->nheld; i++)
+		free(g->js[g->held[i]].links);
+	free(g->js);
+	free(g->held);
+	free(g->running);
+	cpl_groups_free(g->grp);
+	cpl_itcache_free(g->cache);
+	free(g->t_job);
+	free(g->t_moves);
+	free(g->canon);
+	cpl_profiles_free(g->prof);
+	free(g);
+}
+
+/* The engine on the machine's platform, and the per-job arrays. */
+static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
+{
+	g->m = js_sim_machine(sim);
+	size_t nj = js_sim_njobs(sim) ? js_sim_njobs(sim) : 1;
+	g->t_job = malloc(nj * sizeof *g->t_job);
+	g->t_moves = calloc(nj, sizeof *g->t_moves);
+	g->canon = malloc((size_t)g->m->nodes * sizeof *g->canon);
+	g->js = calloc(nj, sizeof *g->js);
+	g->held = malloc(nj * sizeof *g->held);
+	g->running = calloc(nj, 1);
+	if (!g->t_job || !g->t_moves || !g->canon || !g->js || !g->held || !g->running ||
+	    cpl_groups_new(g->m, &g->grp))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t j = 0; j < nj; j++)
+		g->t_job[j] = NAN;
+	/* in this process where the engine can (s4u): the models' replays are
+	 * many and small, and a fork costs more than most of them */
+	struct cpl_replay_opts o = {g->ring, g->timed, 1};
+	return cpl_replay_open(g->m, g->engine, &o, g->prof, &g->rp, e);
+}
+
+/* The rank pairs of kernel k on n ranks that exchange bytes in what is
+ * replayed (the timed iteration; by difference, the two-iteration trace,
+ * setup included). */
+static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs, struct cmn_err *e)
+{
+	struct pairs *x = NULL;
+	for (int i = 0; i < g->npairs && !x; i++)
+		if (g->pairs[i].kernel == k && g->pairs[i].nranks == n)
+			x = &g->pairs[i];
+	if (!x) {
+		/* the traffic replayed: the timed iteration, or setup and two */
+		const struct trace *t =
+		    cpl_replay_trace(g->rp, k, n, g->timed ? CPL_ONE_ITERATION : 2, e);
+		if (!t)
+			return e->code;
+		if (g->npairs == g->cappairs) {
+			int cap = g->cappairs ? 2 * g->cappairs : 16;
+			struct pairs *p = realloc(g->pairs, (size_t)cap * sizeof *p);
+			if (!p)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			g->pairs = p;
+			g->cappairs = cap;
+		}
+		struct trace_stats s;
+		if (trace_stats_compute(t, &s, e))
+			return e->code;
+		int cnt = 0;
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				cnt += a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0;
+		int *pp = malloc(2 * (size_t)(cnt ? cnt : 1) * sizeof *pp);
+		if (!pp) {
+			trace_stats_free(&s);
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		}
+		x = &g->pairs[g->npairs++];
+		*x = (struct pairs){k, n, pp, 0};
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				if (a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0) {
+					x->pairs[2 * x->npairs] = a;
+					x->pairs[2 * x->npairs++ + 1] = b;
+				}
+		trace_stats_free(&s);
+	}
+	*pairs = x->pairs;
+	*npairs = x->npairs;
+	return 0;
+}
+
+/* One iteration of kernel k alone on nodes (cached by canonical form). A
+ * profile whose ranks exchange nothing runs alike on any nodes (one rank
+ * per node, equal nodes): every placement is the reference's, one replay,
+ * and its rate exactly 1 (replays in this process differ in their last
+ * digits with the clock they start at). */
+static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
+{
+	const int *pairs;
+	int npairs;
+	if (pairs_of(g, k, n, &pairs, &npairs, e))
+		return e->code;
+	if (npairs == 0)
+		for (int r = 0; r < n; r++)
+			g->canon[r] = r;
+	else if ((g->counts ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
+		return 0;
+	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
+	if (cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
+		return e->code;
+	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
+ * moves) group by group. */
+static int shared_times(struct sgm *g, int n, const int *j, const int *k, const int *const *nodes,
+                        const int *nn, const int *moves, double *tnow, struct cmn_err *e)
+{
+	const int **links = malloc((size_t)n * sizeof *links);
+	int *nl = malloc((size_t)n * sizeof *nl), *group = malloc((size_t)n * sizeof *group);
+	int *mk = malloc((size_t)n * sizeof *mk);
+	int *mn = malloc((size_t)n * sizeof *mn), *pos = malloc((size_t)n * sizeof *pos);
+	const int **mnodes = malloc((size_t)n * sizeof *mnodes);
+	double *mt = malloc((size_t)n * sizeof *mt);
+	int rc = 0;
+	if (!links || !nl || !group || !mk || !mn || !pos || !mnodes || !mt)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int i = 0; !rc && i < n; i++) {
+		struct jstate *s = &g->js[j[i]];
+		if (s->links && s->links_moves != moves[i]) { /* migrated: new routes */
+			free(s->links);
+			s->links = NULL;
+			s->sig = 0;
+		}
+		if (!s->links) {
+			const int *pairs;
+			int np;
+			if ((rc = pairs_of(g, k[i], nn[i], &pairs, &np, e)))
+				break;
+			if (cpl_groups_job_links(g->grp, nodes[i], pairs, np, &s->links,
+			                         &s->nlinks)) {
+				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+				break;
+			}
+			s->links_moves = moves[i];
+			g->held[g->nheld++] = j[i];
+		}
+		links[i] = s->links;
+		nl[i] = s->nlinks;
+	}
+	if (!rc)
+		cpl_groups_of(g->grp, n, links, nl, group);
+	for (int r = 0; !rc && r < n; r++) {
+		if (group[r] != r)
+			continue;
+		/* members in position order; signature over their job indices and moves */
+		unsigned long long sig = 1469598103934665603ULL;
+		int m = 0, same = 1;
+		for (int i = r; i < n; i++)
+			if (group[i] == r) {
+				pos[m++] = i;
+				sig = (sig ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
+				sig = (sig ^ (unsigned long long)(unsigned)moves[i]) *
+				      1099511628211ULL;
+			}
+		sig |= 1; /* never 0 */
+		for (int q = 0; q < m; q++)
+			same &= g->js[j[pos[q]]].sig == sig;
+		if (same) {
+			for (int q = 0; q < m; q++)
+				tnow[pos[q]] = g->js[j[pos[q]]].t;
+			continue;
+		}
+		if (m == 1) {
+			rc = isolated(g, k[r], nodes[r], nn[r], &mt[0], e);
+		} else {
+			for (int q = 0; q < m; q++) {
+				mk[q] = k[pos[q]];
+				mnodes[q] = nodes[pos[q]];
+				mn[q] = nn[pos[q]];
+			}
+			g->shared_sets++;
+			rc = cpl_replay_iterations(g->rp, m, mk, mnodes, mn, mt, e);
+		}
+		for (int q = 0; !rc && q < m; q++) {
+			tnow[pos[q]] = g->js[j[pos[q]]].t = mt[q];
+			g->js[j[pos[q]]].sig = sig;
+		}
+	}
+	/* forget the link lists of jobs that ended */
+	for (int i = 0; i < n; i++)
+		g->running[j[i]] = 1;
+	for (int i = 0; i < g->nheld;) {
+		int q = g->held[i];
+		if (g->running[q]) {
+			i++;
+			continue;
+		}
+		free(g->js[q].links);
+		g->js[q].links = NULL;
+		g->held[i] = g->held[--g->nheld];
+	}
+	for (int i = 0; i < n; i++)
+		g->running[j[i]] = 0;
+	free(links);
+	free(nl);
+	free(group);
+	free(mk);
+	free(mn);
+	free(pos);
+	free(mnodes);
+	free(mt);
+	return rc;
+}
+
+double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                          struct cmn_err *e)
+{
+	(void)e, (void)self, (void)nodes, (void)n;
+	return js_sim_job(sim, j)->run_s;
+}
+
+/* The job's reference time (nodes 0..n-1 alone). */
+static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
+{
+	int *ref = malloc((size_t)n * sizeof *ref);
+	if (!ref)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int r = 0; r < n; r++)
+		ref[r] = r;
+	int rc = isolated(g, k, ref, n, t, e);
+	free(ref);
+	return rc;
+}
+
+int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
+{
+	struct sgm *g = self;
+	if (!g->rp && setup(g, sim, e))
+		return e->code;
+	size_t n = js_sim_rlen(sim);
+	int *k = malloc(n * sizeof *k), *nn = malloc(n * sizeof *nn);
+	int *jj = malloc(n * sizeof *jj), *mv = malloc(n * sizeof *mv);
+	const int **nodes = malloc(n * sizeof *nodes);
+	double *tref = malloc(n * sizeof *tref), *tnow = malloc(n * sizeof *tnow);
+	int rc = 0;
+	if (!k || !nn || !jj || !mv || !nodes || !tref || !tnow)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++) {
+		int j = jj[i] = js_sim_rjob(sim, i);
+		mv[i] = js_sim_placement_version(sim, j);
+		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
+		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
+		if (!nodes[i]) {
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			break;
+		}
+		tref[i] = cpl_profiles_recorded_ref(sim, j); /* looked up once per job */
+		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
+			rc = cpl_profiles_record(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i],
+			                         e);
+		if (!rc && js_sim_start_size(sim, j) != nn[i]) /* resized: its size's own */
+			rc = reference(g, k[i], nn[i], &tref[i], e);
+		if (!rc && (!g->shared || n == 1)) {
+			int moves = js_sim_placement_version(sim, j);
+			if (isnan(g->t_job[j]) || g->t_moves[j] != moves) {
+				rc = isolated(g, k[i], nodes[i], nn[i], &g->t_job[j], e);
+				g->t_moves[j] = moves;
+			}
+			tnow[i] = g->t_job[j];
+		}
+		if (rc)
+			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
+	}
+	if (!rc && g->shared && n > 1)
+		rc = shared_times(g, (int)n, jj, k, nodes, nn, mv, tnow, e);
+	for (size_t i = 0; !rc && i < n; i++) /* both 0: nothing placement can change */
+		rates[i] = tnow[i] == tref[i] ? 1 : tref[i] / tnow[i];
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!(rates[i] > 0 && isfinite(rates[i])))
+			rc = cmn_err_set(e, CMN_ESTATE,
+			                 "job %" PRIu64
+			                 ": an iteration of %g s on its nodes, %g s on the "
+			                 "reference: no rate",
+			                 js_sim_job(sim, jj[i])->id, tnow[i], tref[i]);
+	free(k);
+	free(nn);
+	free(jj);
+	free(mv);
+	free(nodes);
+	free(tref);
+	free(tnow);
+	return rc;
+}
+
+double cpl_rt_replay_resize_iter(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                                 int from_n, double from_iter_s, struct cmn_err *e)
+{
+	(void)nodes;
+	struct sgm *g = self;
+	if (!g->rp && setup(g, sim, e))
+		return -1;
+	int k = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
+	double t_from, t_to;
+	if (reference(g, k, from_n, &t_from, e) || reference(g, k, n, &t_to, e))
+		return -1;
+	return t_from > 0 ? from_iter_s * t_to / t_from : from_iter_s;
+}
+
+void cpl_rt_replay_report(void *self, FILE *f)
+{
+	struct sgm *g = self;
+	long lookups, hits;
+	size_t entries;
+	cpl_itcache_counts(g->cache, &lookups, &hits, &entries);
+	fprintf(f,
+	        "%s (%s, engine %s): %ld replays; placement cache %ld lookups, %ld hits "
+	        "(%.1f%%), %zu entries",
+	        g->model, g->shared ? "shared" : "isolated", g->engine,
+	        g->rp ? cpl_replay_count(g->rp) : 0, lookups, hits,
+	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	if (g->shared)
+		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
+	fprintf(f, "\n");
+}
+
+static const char *const sg_samples[] = {"simgrid:mode=isolated,class=S",
+                                         "simgrid:mode=shared,class=S,engine=s4u", NULL};
+
+const struct js_runtime_ops cpl_rt_simgrid_ops = {
+    .base = {"simgrid",
+             "emergent: iteration time replayed by SimGrid, each job alone on its nodes "
+             "(isolated) or all running jobs together (shared); rate = reference / actual",
+             sg_params, sg_samples},
+    .create = sg_create,
+    .columns = cpl_profile_columns,
+    .destroy = cpl_rt_replay_destroy,
+    .work_s = cpl_rt_replay_work,
+    .rates = cpl_rt_replay_rates,
+    .report = cpl_rt_replay_report,
+    .resize_iter = cpl_rt_replay_resize_iter,
+};

@@ -1,0 +1,317 @@
+/* The profile of a job (jobprof.h). */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../apptraces/gen.h"
+#include "../../common/hash.h"
+#include "../../common/number.h"
+#include "jobprof.h"
+#include "recorded.h"
+
+struct map_entry {
+	long key;
+	int kernel;
+};
+
+struct cpl_profiles {
+	char kernels[CPL_MAX_KERNELS][8];
+	double cum[CPL_MAX_KERNELS]; /* cumulative draw weights of the first ndraw */
+	int nk, ndraw; /* the first ndraw kernels are drawn; the others come from the map */
+	struct map_entry *map;
+	int nmap, by_user;
+	char cls;
+	char traces[CMN_PARAM_STR]; /* "" when none */
+	double flop_scale;
+	unsigned long seed;
+};
+
+/* 0 when name is a generator's kernel or has recorded traces in l's
+ * folder, else an error listing the generators. */
+static int known_kernel(const struct cpl_profiles *l, const char *name, struct cmn_err *e)
+{
+	if (l->traces[0] && cpl_recorded_has_kernel(l->traces, name, l->cls))
+		return 0;
+	if (cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+		return 0;
+	if (l->traces[0])
+		cmn_err_prefix(e, "no trace %s.%c.* in %s, and", name, l->cls, l->traces);
+	return e->code;
+}
+
+static int kernel_index(struct cpl_profiles *l, const char *name)
+{
+	for (int i = 0; i < l->nk; i++)
+		if (strcmp(l->kernels[i], name) == 0)
+			return i;
+	if (l->nk == CPL_MAX_KERNELS || strlen(name) >= sizeof l->kernels[0])
+		return -1;
+	snprintf(l->kernels[l->nk], sizeof l->kernels[0], "%s", name);
+	return l->nk++;
+}
+
+/* The map file: "KEY KERNEL" lines; errors name file:line. */
+static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cmn_err_set(e, CMN_EIO, "map %s: cannot open", path);
+	char line[512];
+	int rc = 0, cap = 0;
+	for (long ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char name[64], extra[8];
+		long key;
+		int got = sscanf(line, "%ld %63s %7s", &key, name, extra);
+		if (got <= 0 && strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		if (got != 2) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: expected 'KEY KERNEL'", path, ln);
+			break;
+		}
+		if (known_kernel(l, name, e)) {
+			cmn_err_prefix(e, "%s:%ld", path, ln); /* names the known kernels */
+			e->code = rc = CMN_EINPUT;
+			break;
+		}
+		int k = kernel_index(l, name);
+		if (k < 0) {
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: more than %d kernels", path, ln,
+			                 CPL_MAX_KERNELS);
+			break;
+		}
+		for (int i = 0; i < l->nmap && !rc; i++)
+			if (l->map[i].key == key)
+				rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: key %ld mapped twice",
+				                 path, ln, key);
+		if (!rc && l->nmap == cap) {
+			cap = cap ? 2 * cap : 32;
+			struct map_entry *m = realloc(l->map, (size_t)cap * sizeof *m);
+			if (!m)
+				rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			else
+				l->map = m;
+		}
+		if (!rc)
+			l->map[l->nmap++] = (struct map_entry){key, k};
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The draw weights ("equal" or one positive number per kernel). */
+static int read_weights(struct cpl_profiles *l, const char *spec, struct cmn_err *e)
+{
+	double sum = 0;
+	if (strcmp(spec, "equal") == 0) {
+		for (int i = 0; i < l->nk; i++)
+			l->cum[i] = sum += 1;
+	} else {
+		double w[CPL_MAX_KERNELS];
+		int bad = 0, n = cmn_num_real_list(spec, '/', 0, 1e12, w, l->nk, &bad);
+		if (n == -1)
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "weights=%s: weight %d: give %d non-negative numbers "
+			                   "(at most 1e12) separated by '/', one per kernel",
+			                   spec, bad, l->nk);
+		if (n != l->nk)
+			return cmn_err_set(e, CMN_EUSAGE, "weights=%s: %s%d weights for %d kernels",
+			                   spec, n < 0 ? "more than " : "", n < 0 ? l->nk : n,
+			                   l->nk);
+		for (int i = 0; i < n; i++)
+			l->cum[i] = sum += w[i];
+	}
+	if (!(sum > 0))
+		return cmn_err_set(e, CMN_EUSAGE, "weights=%s: they sum to 0", spec);
+	return 0;
+}
+
+int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cpl_profiles **out,
+                        struct cmn_err *e)
+{
+	struct cpl_profiles *l = calloc(1, sizeof *l);
+	if (!l)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	char list[CMN_PARAM_STR], *save = NULL;
+	int rc = 0;
+	l->cls = cmn_params_str(p, "class")[0];
+	const char *dir = cmn_params_str(p, "traces");
+	if (strcmp(dir, "none") != 0) {
+		snprintf(l->traces, sizeof l->traces, "%s", dir);
+		DIR *d = opendir(dir);
+		if (!d)
+			rc = cmn_err_set(e, CMN_EUSAGE, "traces=%s: cannot open the folder", dir);
+		else
+			closedir(d);
+	}
+	snprintf(list, sizeof list, "%s", cmn_params_str(p, "kernels"));
+	if (!rc && (list[0] == '/' || strstr(list, "//") || list[strlen(list) - 1] == '/'))
+		rc = cmn_err_set(e, CMN_EUSAGE,
+		                 "kernels=%s: an empty name (a leading, doubled or trailing '/')",
+		                 list);
+	for (char *tok = strtok_r(list, "/", &save); tok && !rc; tok = strtok_r(NULL, "/", &save)) {
+		if (l->nk == CPL_MAX_KERNELS || strlen(tok) >= sizeof l->kernels[0])
+			rc = cmn_err_set(e, CMN_EUSAGE, "kernels=%s: too many or too long",
+			                 cmn_params_str(p, "kernels"));
+		else if (!(rc = known_kernel(l, tok, e))) /* every kernel known before the run */
+			snprintf(l->kernels[l->nk++], sizeof l->kernels[0], "%s", tok);
+		else
+			cmn_err_prefix(e, "kernels");
+	}
+	if (!rc && !l->nk)
+		rc = cmn_err_set(e, CMN_EUSAGE, "give at least one kernel");
+	l->ndraw = l->nk;
+	if (!rc)
+		rc = read_weights(l, cmn_params_str(p, "weights"), e);
+	l->by_user = strcmp(cmn_params_str(p, "by"), "user") == 0;
+	if (!rc && strcmp(cmn_params_str(p, "map"), "none") != 0)
+		rc = read_map(l, cmn_params_str(p, "map"), e);
+	l->flop_scale = cmn_params_num(p, "flops");
+	l->seed = (unsigned long)cmn_params_num(p, "seed");
+	if (rc) {
+		cmn_err_prefix(e, "%s", model);
+		cpl_profiles_free(l);
+		return e->code;
+	}
+	*out = l;
+	return 0;
+}
+
+void cpl_profiles_free(struct cpl_profiles *pr)
+{
+	if (!pr)
+		return;
+	free(pr->map);
+	free(pr);
+}
+
+int cpl_profiles_of(const struct cpl_profiles *l, const struct js_job *job, int j)
+{
+	if (l->nmap) {
+		long key = (long)job->f[l->by_user ? JS_F_USER : JS_F_EXE];
+		for (int i = 0; i < l->nmap; i++)
+			if (l->map[i].key == key)
+				return l->map[i].kernel;
+	}
+	double u =
+	    cmn_hash_unit((uint64_t)l->seed, (uint64_t)j) * l->cum[l->ndraw - 1]; /* [0, total) */
+	int k = 0;
+	while (k < l->ndraw - 1 && !(u < l->cum[k]))
+		k++;
+	return k;
+}
+
+int cpl_profiles_count(const struct cpl_profiles *pr)
+{
+	return pr->nk;
+}
+
+const char *cpl_profiles_name(const struct cpl_profiles *pr, int k)
+{
+	return pr->kernels[k];
+}
+
+char cpl_profiles_class(const struct cpl_profiles *pr)
+{
+	return pr->cls;
+}
+
+double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
+{
+	return pr->flop_scale;
+}
+
+double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets)
+{
+	const struct trace_gen_ops *g =
+	    pr->traces[0] ? NULL
+	                  : cmn_registry_find((const void *const *)trace_gen_registry,
+	                                      pr->kernels[k], "kernel", NULL);
+	double all = (double)n * (n - 1), pairs = all;
+	sets->n = 0;
+	if (g && g->pairs)
+		pairs = g->pairs(pr->cls, n, sets);
+	return pairs < all ? pairs : all;
+}
+
+/* The recorded trace of kernel k on n ranks into *out, or *out = NULL and 0
+ * when it has a generator, else an error naming the folder. */
+static int recorded_or_generator(const struct cpl_profiles *pr, int k, int n, struct trace **out,
+                                 struct cmn_err *e)
+{
+	const char *name = pr->kernels[k];
+	*out = NULL;
+	if (pr->traces[0]) {
+		if (cpl_recorded_load(pr->traces, name, pr->cls, n, out, e))
+			return e->code;
+		if (*out) {
+			if (pr->flop_scale != 1 && trace_scale_flops(*out, pr->flop_scale, e)) {
+				trace_free(*out);
+				*out = NULL;
+				return e->code;
+			}
+			return 0;
+		}
+	}
+	if (!cmn_registry_find((const void *const *)trace_gen_registry, name, "kernel", e))
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "kernel %s: no recorded trace %s.%c.%d in %s, and "
+		                   "no generator",
+		                   name, name, pr->cls, n, pr->traces[0] ? pr->traces : "(none)");
+	return 0;
+}
+
+int cpl_profiles_trace(const struct cpl_profiles *pr, int k, int n, int iters, struct trace **out,
+                       int *recorded, struct cmn_err *e)
+{
+	if (recorded_or_generator(pr, k, n, out, e))
+		return e->code;
+	if ((*recorded = *out != NULL))
+		return 0;
+	const char *name = pr->kernels[k];
+	int exact;
+	if (iters == CPL_ONE_ITERATION)
+		return trace_generate_one(name, pr->cls, n, pr->flop_scale, out, &exact, e);
+	return trace_generate(name, pr->cls, n, iters, pr->flop_scale, out, &exact, e);
+}
+
+int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
+                        trace_gen_sink_fn sink, trace_gen_mark_fn mark, void *ctx,
+                        struct trace **recorded, struct cmn_err *e)
+{
+	if (recorded_or_generator(pr, k, n, recorded, e))
+		return e->code;
+	if (*recorded)
+		return 0;
+	int exact;
+	return trace_generate_stream(pr->kernels[k], pr->cls, n, iters, pr->flop_scale, sink, mark,
+	                             ctx, &exact, e);
+}
+
+int cpl_profiles_same_iterations(const struct cpl_profiles *pr, int k)
+{
+	return trace_gen_same_iterations(pr->kernels[k]);
+}
+
+enum { COL_PROFILE, COL_ITER_REF };
+
+const struct js_rt_column cpl_profile_columns[] = {
+    {"profile", 1, "the job's application profile (kernel)"},
+    {"iter_ref_s", 0, "one iteration's time at the reference placement (s)"},
+    {NULL, 0, NULL}};
+
+int cpl_profiles_record(struct js_sim *sim, int j, const char *profile, double iter_ref_s,
+                        struct cmn_err *e)
+{
+	js_sim_set_value(sim, j, COL_ITER_REF, iter_ref_s);
+	return js_sim_set_text(sim, j, COL_PROFILE, profile, e);
+}
+
+double cpl_profiles_recorded_ref(const struct js_sim *sim, int j)
+{
+	return js_sim_value(sim, j, COL_ITER_REF);
+}

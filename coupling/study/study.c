@@ -1,0 +1,397 @@
+/* cosim's study mode (study.h): every --alloc in its own child process
+ * (at most --parallel at once), each writing its per-job and summary CSV
+ * and its log into a staging folder inside the output folder; when all
+ * succeeded the summaries are joined, the plots drawn, and every file
+ * moved into place; when one fails nothing is moved and the staging folder
+ * is removed. A signal that stops the study stops the children and removes
+ * the staging folder too (cleanup.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../common/cleanup.h"
+#include "../../common/csv_read.h"
+#include "../../common/number.h"
+#include "../../common/outfile.h"
+#include "../../jobsched/cli/cli.h"
+#include "study.h"
+
+#define MAX_ALLOCS JS_CLI_MAX_ALLOCS
+
+struct study {
+	const struct js_cli *cli; /* the command line; its --alloc the study's */
+	const char *out, *machine, *platform;
+	const char *alloc[MAX_ALLOCS];
+	char name[MAX_ALLOCS][64];
+	int nalloc, parallel;
+	double snapshot;
+	char staging[4096];
+	int made; /* ancestors of out that did not exist (the nearest first) */
+};
+
+enum { O_OUT = 1000, O_PARALLEL, O_SNAPSHOT };
+
+static const struct cmn_opt study_opts[] = {
+    CMN_OPT_SECTION("study (cosim only; with --out, one run per --alloc)"),
+    {"out", O_OUT, "DIR",
+     "the study into DIR: a folder per --alloc (it may\n"
+     "repeat), summary.csv, wait.png, speedup.png,\nplacement.png"},
+    {"parallel", O_PARALLEL, "N", "runs at a time (default: the processors online)"},
+    {"snapshot", O_SNAPSHOT, "T",
+     "placement.png at T s (default: half the first\nallocator's makespan)"},
+    {NULL, 0, NULL, NULL}};
+
+static int study_option(void *ctx, int key, const char *arg, struct cmn_err *e)
+{
+	struct cpl_study_opts *so = ctx;
+	long long p;
+	switch (key) {
+	case O_OUT: so->out = arg; return 0;
+	case O_PARALLEL:
+		if (cmn_opt_int("--parallel", arg, 1, 1024, &p, e))
+			return e->code;
+		so->parallel = (int)p;
+		return 0;
+	case O_SNAPSHOT: return cmn_opt_real("--snapshot", arg, 0, 1e15, &so->snapshot, e);
+	}
+	return cmn_err_set(e, CMN_ESTATE, "study: option key %d unknown", key);
+}
+
+void cpl_study_ext(struct cpl_study_opts *so, struct js_cli_ext *ext)
+{
+	*so = (struct cpl_study_opts){NULL, 0, -1};
+	*ext = (struct js_cli_ext){study_opts,
+	                           "       cosim ... --out DIR [--alloc SPEC]... [--parallel N] "
+	                           "[--snapshot T]\n",
+	                           study_option, so};
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct study *s,
+                 struct cmn_err *e)
+{
+	s->cli = c;
+	s->out = so->out;
+	s->machine = c->machine;
+	s->platform = c->platform;
+	s->parallel = so->parallel ? so->parallel : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	s->snapshot = so->snapshot;
+	const char *refused[] = {c->jobs_out, c->summary_out, c->series_out,
+	                         c->plot,     c->swf_out,     c->stats};
+	static const char *const names[] = {"--jobs-out", "--summary-out", "--series-out",
+	                                    "--plot",     "--swf-out",     "--stats"};
+	for (size_t r = 0; r < sizeof names / sizeof *names; r++)
+		if (refused[r])
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "%s: with --out every output goes into the folder",
+			                   names[r]);
+	if (!s->out || !*s->out)
+		return cmn_err_set(e, CMN_EUSAGE, "--out: give a folder");
+	for (int a = 0; a < c->nalloc; a++)
+		s->alloc[s->nalloc++] = c->alloc[a];
+	if (!s->nalloc)
+		s->alloc[s->nalloc++] = "first-free";
+	for (int a = 0; a < s->nalloc; a++) { /* folder names: the spec, punctuation as '_' */
+		snprintf(s->name[a], sizeof s->name[a], "%s", s->alloc[a]);
+		for (char *p = s->name[a]; *p; p++)
+			if (!(*p == '-' || *p == '.' || (*p >= '0' && *p <= '9') ||
+			      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+				*p = '_';
+		for (int b = 0; b < a; b++)
+			if (strcmp(s->name[a], s->name[b]) == 0)
+				return cmn_err_set(e, CMN_EUSAGE, "--alloc %s given twice",
+				                   s->alloc[a]);
+	}
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static const char *const top_files[] = {"summary.csv", "wait.png", "speedup.png", "placement.png"};
+static const char *const per_files[] = {"jobs.csv", "summary.csv", "summary.txt", "log.txt"};
+enum { NTOP = sizeof top_files / sizeof *top_files, NPER = sizeof per_files / sizeof *per_files };
+
+/* Applies fn to every path of the staging folder this mode writes: the
+ * files, the per-allocator folders, the folder itself, last the output
+ * folder (removed only if empty). */
+static void each_staging_path(const struct study *s, void (*fn)(const char *))
+{
+	char p[4200];
+	for (int a = 0; a < s->nalloc; a++) {
+		for (int f = 0; f < NPER; f++) {
+			snprintf(p, sizeof p, "%s/%s/%s", s->staging, s->name[a], per_files[f]);
+			fn(p);
+		}
+		snprintf(p, sizeof p, "%s/%s", s->staging, s->name[a]);
+		fn(p);
+	}
+	for (int f = 0; f < NTOP; f++) {
+		snprintf(p, sizeof p, "%s/%s", s->staging, top_files[f]);
+		fn(p);
+	}
+	fn(s->staging);
+	fn(s->out);
+	snprintf(p, sizeof p, "%s", s->out);
+	for (int i = 0; i < s->made; i++) { /* folders made above it, if empty */
+		char *slash = strrchr(p, '/');
+		while (slash && slash > p && slash[1] == '\0') /* a trailing '/' */
+			*slash = '\0', slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+		fn(p);
+	}
+}
+
+/* How many of out's ancestors do not exist (those mkdir_p will make). */
+static int missing_ancestors(const char *out)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s", out);
+	int n = 0;
+	for (;;) {
+		char *slash = strrchr(p, '/');
+		while (slash && slash > p && slash[1] == '\0')
+			*slash = '\0', slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			return n;
+		*slash = '\0';
+		struct stat st;
+		if (stat(p, &st) == 0)
+			return n;
+		n++;
+	}
+}
+
+static void remove_path(const char *p)
+{
+	if (unlink(p) != 0)
+		rmdir(p); /* a folder: only once empty */
+}
+
+static void add_path(const char *p)
+{
+	cmn_cleanup_add(p); /* a full table: this one stays behind on a signal */
+}
+
+/* The child: the single run of the command line with this allocator and
+ * these outputs. */
+static void child(const struct study *s, int a)
+{
+	char jobs[4200], sum[4200], txt[4200], log[4200];
+	snprintf(jobs, sizeof jobs, "%s/%s/jobs.csv", s->staging, s->name[a]);
+	snprintf(sum, sizeof sum, "%s/%s/summary.csv", s->staging, s->name[a]);
+	snprintf(txt, sizeof txt, "%s/%s/summary.txt", s->staging, s->name[a]);
+	snprintf(log, sizeof log, "%s/%s/log.txt", s->staging, s->name[a]);
+	if (!freopen(txt, "w", stdout) || !freopen(log, "w", stderr))
+		_exit(1);
+	struct js_cli one = *s->cli;
+	one.alloc[0] = s->alloc[a];
+	one.nalloc = 1;
+	one.jobs_out = jobs;
+	one.summary_out = sum;
+	int rc = js_cli_run(&one);
+	fflush(NULL);
+	_exit(rc);
+}
+
+/* Prints the last lines of a child's log after its failure. */
+static void show_log(const struct study *s, int a)
+{
+	char p[4200], line[1024];
+	snprintf(p, sizeof p, "%s/%s/log.txt", s->staging, s->name[a]);
+	FILE *f = fopen(p, "r");
+	while (f && fgets(line, sizeof line, f))
+		fprintf(stderr, "  %s: %s", s->alloc[a], line);
+	if (f)
+		fclose(f);
+}
+
+static int run_children(const struct study *s)
+{
+	pid_t pid[MAX_ALLOCS] = {0};
+	double t0 = now_s();
+	int next = 0, running = 0, done = 0, failed = 0;
+	while (done < s->nalloc) {
+		while (next < s->nalloc && running < s->parallel) {
+			fflush(NULL);
+			pid[next] = fork();
+			if (pid[next] == 0)
+				child(s, next);
+			if (pid[next] > 0)
+				cmn_cleanup_child(pid[next]);
+			if (pid[next] < 0) {
+				fprintf(stderr, "cosim: cannot fork: %s\n", strerror(errno));
+				failed = 1;
+				done += s->nalloc - next; /* the rest never runs */
+				next = s->nalloc;
+				break;
+			}
+			next++, running++;
+		}
+		if (!running)
+			break;
+		int st;
+		pid_t p = wait(&st);
+		if (p < 0)
+			break;
+		cmn_cleanup_child_gone(p);
+		int a = 0;
+		while (a < s->nalloc && pid[a] != p)
+			a++;
+		running--, done++;
+		int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s\n", done, s->nalloc,
+		        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED", now_s() - t0);
+		if (!ok && a < s->nalloc) {
+			failed = 1;
+			show_log(s, a);
+		}
+	}
+	return failed;
+}
+
+/* Joins the summaries, prints the table; 0 or an error. */
+static int collect(const struct study *s, struct cmn_err *e)
+{
+	char p[4200], line[65536];
+	snprintf(p, sizeof p, "%s/summary.csv", s->staging);
+	FILE *out = fopen(p, "w");
+	if (!out)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot write", p);
+	int rc = 0;
+	printf("%-28s %14s %18s %24s\n", "allocator", "mean wait (s)", "mean response (s)",
+	       "mean effective speed-up");
+	for (int a = 0; !rc && a < s->nalloc; a++) {
+		snprintf(p, sizeof p, "%s/%s/summary.csv", s->staging, s->name[a]);
+		FILE *in = fopen(p, "r");
+		for (int l = 0; in && fgets(line, sizeof line, in); l++)
+			if (l > 0 || a == 0)
+				fputs(line, out);
+		if (in)
+			fclose(in);
+		struct cmn_csv *c;
+		if ((rc = cmn_csv_read(p, &c, e)))
+			break;
+		int w = cmn_csv_col(c, "mean_wait_s"), r = cmn_csv_col(c, "mean_response_s");
+		int x = cmn_csv_col(c, "mean_effective_speedup");
+		if (w < 0 || r < 0 || x < 0 || c->nrows != 1)
+			rc = cmn_err_set(e, CMN_EINPUT, "%s: not a summary", p);
+		else
+			printf("%-28s %14.1f %18.1f %24.4f\n", s->alloc[a], atof(c->rows[0][w]),
+			       atof(c->rows[0][r]), atof(c->rows[0][x]));
+		cmn_csv_free(c);
+	}
+	if (fclose(out) != 0 && !rc)
+		rc = cmn_err_set(e, CMN_EIO, "%s/summary.csv: cannot write", s->staging);
+	return rc;
+}
+
+/* Puts every file from staging in place in the output folder (outfile.h:
+ * a symbolic link there is kept and its target replaced; a FIFO written). */
+static int move_out(const struct study *s, struct cmn_err *e)
+{
+	char a_[4200], b_[4200];
+	for (int a = 0; a < s->nalloc; a++) {
+		snprintf(b_, sizeof b_, "%s/%s", s->out, s->name[a]);
+		if (mkdir_p(b_))
+			return cmn_err_set(e, CMN_EIO, "%s: cannot create", b_);
+		for (int f = 0; f < NPER; f++) {
+			snprintf(a_, sizeof a_, "%s/%s/%s", s->staging, s->name[a], per_files[f]);
+			snprintf(b_, sizeof b_, "%s/%s/%s", s->out, s->name[a], per_files[f]);
+			if (cmn_outfile_install(a_, b_, e))
+				return e->code;
+		}
+	}
+	for (int f = 0; f < NTOP; f++) {
+		snprintf(a_, sizeof a_, "%s/%s", s->staging, top_files[f]);
+		snprintf(b_, sizeof b_, "%s/%s", s->out, top_files[f]);
+		if (cmn_outfile_install(a_, b_, e))
+			return e->code;
+	}
+	return 0;
+}
+
+int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
+{
+	if (!so->out) { /* one run: the study's options make no sense */
+		const char *lone = so->parallel        ? "--parallel"
+		                   : so->snapshot >= 0 ? "--snapshot"
+		                                       : NULL;
+		if (lone) {
+			fprintf(stderr,
+			        "cosim: %s is for a study (--out DIR)\n(try cosim --help)\n", lone);
+			return 2;
+		}
+		return js_cli_run(c);
+	}
+	struct study s;
+	memset(&s, 0, sizeof s);
+	struct cmn_err e;
+	cmn_err_clear(&e);
+	int rc = setup(c, so, &s, &e);
+	if (rc) {
+		fprintf(stderr, "cosim: %s\n(try cosim --help)\n", e.msg);
+		return 2;
+	}
+	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
+	s.made = missing_ancestors(s.out);
+	each_staging_path(&s, add_path); /* a signal from here removes them */
+	rc = mkdir_p(s.staging) ? cmn_err_set(&e, CMN_EIO, "%s: cannot create", s.staging) : 0;
+	for (int a = 0; !rc && a < s.nalloc; a++) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s/%s", s.staging, s.name[a]);
+		if (mkdir_p(p))
+			rc = cmn_err_set(&e, CMN_EIO, "%s: cannot create", p);
+	}
+	if (!rc && run_children(&s))
+		rc = cmn_err_set(&e, CMN_ESTATE, "an allocator's run failed: nothing written to %s",
+		                 s.out);
+	if (!rc)
+		rc = collect(&s, &e);
+	const char *names[MAX_ALLOCS];
+	for (int a = 0; a < s.nalloc; a++)
+		names[a] = s.name[a];
+	if (!rc)
+		rc = cpl_study_plots(s.staging, names, s.alloc, s.nalloc, s.machine, s.platform,
+		                     s.snapshot, &e);
+	if (!rc)
+		rc = move_out(&s, &e);
+	/* what is left: all of it after a failure, the empty folders after
+	 * success; the output folder only when empty (a folder this run made
+	 * and filled with nothing) */
+	each_staging_path(&s, remove_path);
+	each_staging_path(&s, cmn_cleanup_forget);
+	if (rc) {
+		fprintf(stderr, "cosim: %s\n", e.msg);
+		return cmn_err_exit_status(&e);
+	}
+	fprintf(stderr,
+	        "cosim: wrote %s/{summary.csv,wait.png,speedup.png,placement.png} and a "
+	        "folder per allocator\n",
+	        s.out);
+	return 0;
+}

@@ -1,0 +1,601 @@
+/* Building the flit-level network (flit_net.h) from a machine and the
+ * parameters, by what it builds: the links' timing, the channels (VC
+ * buffers, credits, wires, the cycle loop's per-link and per-node state),
+ * the routers' ports, the allocators' scratch, the route cache, the
+ * datelines and grid dimensions of tori and meshes, the distances of
+ * adaptive routing; and taking it down. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/checked.h"
+#include "flit_internal.h"
+
+/* The dimension grid machine g's link k runs along (-1: a node's link),
+ * and in *span how far apart its ends' coordinates are there. */
+static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k, int nd, int *span)
+{
+	int a[PLAT_MAX_DIMS], b[PLAT_MAX_DIMS], dim = -1;
+	*span = 0;
+	if (k->src < g->nodes || k->dst < g->nodes)
+		return -1;
+	plat_coords(g, g->vertices[k->src].index, a);
+	plat_coords(g, g->vertices[k->dst].index, b);
+	for (int d = 0; d < nd; d++)
+		if (a[d] != b[d])
+			dim = d, *span = abs(a[d] - b[d]);
+	return dim;
+}
+
+/* bubble_at=local: for each ring link out of router x, the ring link into
+ * x that carries packets the same way (from x's other neighbour in that
+ * dimension; -1 for none: rings of two). */
+static int mark_ring_prev(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_link *lk = n->m->links;
+	if (!(n->ring_prev_link = malloc(((size_t)n->nl + 1) * sizeof *n->ring_prev_link)))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int l = 0; l < n->nl; l++)
+		n->ring_prev_link[l] = -1;
+	for (int in = 0; in < n->nl; in++) {
+		int x = lk[in].dst;
+		for (int i = n->out_first[x]; n->link_ring_dim[in] >= 0 && i < n->out_first[x + 1];
+		     i++) {
+			int out = n->outl[i];
+			if (n->link_ring_dim[out] == n->link_ring_dim[in] &&
+			    lk[out].dst != lk[in].src)
+				n->ring_prev_link[out] = in;
+		}
+	}
+	return 0;
+}
+
+/* On a torus (datelines or bubbles): each router link's dimension and
+ * whether it is a ring's wraparound link (the dateline); the links of
+ * nodes and of wide-area networks have none. A multi-cluster machine of
+ * tori gets every cluster's ring links marked (cluster c's link i is
+ * c x the cluster's link count + i). */
+static int mark_datelines(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m, *g = m;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], any = 0, copies = 1;
+	struct cmn_err ignore;
+	if (plat_multicluster_shape(m, &copies, NULL, NULL, &ignore) == 0 &&
+	    !(g = plat_multicluster_inner(m)))
+		return 0; /* flat clusters */
+	if (plat_grid_shape(g, &nd, dims, wrap, &ignore))
+		return 0; /* not a mesh or torus */
+	for (int d = 0; d < nd; d++)
+		any |= wrap[d] && dims[d] > 2;
+	if (!any)
+		return 0;
+	if (n->p.dateline == 2 && copies > 1)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: deadlock=partition is for plain tori, not %s",
+		                   m->spec);
+	if (n->p.dateline && n->p.vcs < 2)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: datelines on %s need vcs >= 2 (or deadlock=none)",
+		                   m->spec);
+	if (n->p.bubble && !n->p.cut_through)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: bubble flow control on %s needs switching=vct",
+		                   m->spec);
+	n->link_ring_dim = malloc((size_t)n->nl + 1);
+	n->link_wraps = calloc((size_t)n->nl + 1, 1);
+	n->nd = nd;
+	n->vertex_coords =
+	    copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->vertex_coords) : NULL;
+	if (!n->link_ring_dim || !n->link_wraps || (copies == 1 && !n->vertex_coords))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int v = 0; copies == 1 && v < n->nv; v++) { /* coordinates of switches and nodes */
+		int c[PLAT_MAX_DIMS];
+		plat_coords(g, g->vertices[v].index, c);
+		for (int d = 0; d < nd; d++)
+			n->vertex_coords[(size_t)v * (size_t)nd + (size_t)d] = c[d];
+	}
+	memset(n->link_ring_dim, -1, (size_t)n->nl + 1);
+	for (int l = 0; l < g->nlinks; l++) {
+		int span, dim = grid_link_dim(g, &g->links[l], nd, &span);
+		int wr = dim >= 0 && wrap[dim] && dims[dim] > 2 && span == dims[dim] - 1;
+		for (int c = 0; c < copies; c++) {
+			n->link_ring_dim[c * g->nlinks + l] = (signed char)dim;
+			n->link_wraps[c * g->nlinks + l] = (char)wr;
+		}
+	}
+	return n->p.bubble && n->p.bubble_local ? mark_ring_prev(n, e) : 0;
+}
+
+/* vc_pick=dimension: each router link's dimension on a plain mesh or torus
+ * (other machines keep vc_pick=first: no dimensions). */
+static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	struct cmn_err ignore;
+	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
+		return 0;
+	if (!(n->link_grid_dim = malloc((size_t)n->nl + 1)))
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int l = 0; l < n->nl; l++) {
+		int span;
+		n->link_grid_dim[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
+	}
+	return 0;
+}
+
+/* Adaptive routing: hop counts from every vertex to every node (a
+ * breadth-first search from each node over the links backwards). */
+static int build_dist(struct flit_net *n, struct cmn_err *e)
+{
+	int k, levels;
+	if (plat_kary_ntree_shape(n->m, &k, &levels, e) &&
+	    !(n->p.adaptive == 2 && n->vertex_coords))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
+		                   "choices, deadlock-free there)%s, not %s",
+		                   n->p.adaptive == 2   ? "random"
+		                   : n->p.adaptive == 3 ? "fsin"
+		                                        : "adaptive",
+		                   n->p.adaptive == 2 ? " and plain tori (dimension order, ties "
+		                                        "either way)"
+		                                      : "",
+		                   n->m->spec);
+	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
+	n->dist = malloc(cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->dist));
+	n->tie = calloc(nv, sizeof *n->tie);
+	n->picked = malloc(((size_t)n->nl + 1) * sizeof *n->picked);
+	int *queue = malloc(nv * sizeof *queue);
+	if (!n->dist || !n->tie || !n->picked || !queue) {
+		free(queue);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < nv * nodes; i++)
+		n->dist[i] = USHRT_MAX;
+	for (int l = 0; l <= n->nl; l++)
+		n->picked[l] = -1;
+	for (int t = 0; t < n->nodes; t++) {
+		int head = 0, tail = 0;
+		n->dist[(size_t)t * nodes + (size_t)t] = 0;
+		queue[tail++] = t;
+		while (head < tail) {
+			int v = queue[head++];
+			for (int i = n->port_first[v]; i < n->port_first[v + 1]; i++) {
+				int l = n->port[i];
+				if (l >= n->nl)
+					continue; /* an injection port */
+				int u = n->m->links[l].src;
+				if (n->dist[(size_t)u * nodes + (size_t)t] == USHRT_MAX) {
+					n->dist[(size_t)u * nodes + (size_t)t] =
+					    (unsigned short)(n->dist[(size_t)v * nodes +
+					                             (size_t)t] +
+					                     1);
+					queue[tail++] = u;
+				}
+			}
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+double net_flit_cycle_s(const struct plat_machine *m, int flit_bytes)
+{
+	for (int l = 0; l < m->nlinks; l++)
+		if (m->links[l].src < m->nodes && m->links[l].bw_bps > 0)
+			return flit_bytes / m->links[l].bw_bps;
+	return 0;
+}
+
+/* The cycles a flit arriving at vertex x stays there before it may leave:
+ * switches hold it the router delay (with pipeline=packet a body or tail
+ * flit only the last two stages; with vc_alloc=islip a head one cycle
+ * less, its VC allocation coming the cycle before), nodes do not. */
+static int ready_hold(const struct flit_net *n, int x, int head)
+{
+	int R = n->p.router_delay;
+	if (x < n->nodes)
+		return 0;
+	if (head && n->p.va_islip)
+		return R - 1;
+	return n->p.vc_pipeline && !head && R > 2 ? 2 : R;
+}
+
+/* Each link's delay, gap between flits and VC buffer size, and its wire
+ * slots: with links=cycles the parameters' delays, a flit per cycle, buf;
+ * with links=platform the machine's latency in cycles, its bandwidth as a
+ * fraction of the node links' (a flit every gap cycles), and buffers deep
+ * enough to keep that rate over the credit round trip. */
+static int link_timing(struct flit_net *n, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	const struct flit_params *p = &n->p;
+	double cyc = net_flit_cycle_s(m, p->flit_bytes), bw = cyc > 0 ? p->flit_bytes / cyc : 0;
+	if (p->platform_links && !(cyc > 0))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s has no node links to set a clock", m->spec);
+	size_t at = 0;
+	for (int l = 0; l < n->nl; l++) {
+		const struct plat_link *k = &m->links[l];
+		int node = k->src < n->nodes || k->dst < n->nodes;
+		n->link_cycles[l] = node ? p->node_link_delay : p->link_delay;
+		n->hold_for[2 * l] = ready_hold(n, k->dst, 0);
+		n->hold_for[2 * l + 1] = ready_hold(n, k->dst, 1);
+		n->gap[l] = 1;
+		n->vc_buf_flits[l] = p->buf;
+		if (p->platform_links) {
+			double d = k->lat_s / cyc, g = k->bw_bps > 0 ? bw / k->bw_bps : 1;
+			if (d > 1e9 || g > 1e9)
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "flit network: link %d-%d of %s: %g s and %g B/s "
+				    "are more than 1e9 cycles",
+				    k->src, k->dst, m->spec, k->lat_s, k->bw_bps);
+			n->link_cycles[l] = d < 1 ? 1 : (int)llround(d);
+			n->gap[l] = g <= 1 ? 1 : (int)ceil(g - 1e-9);
+			long rtt = 2L * n->link_cycles[l] + p->router_delay + 1;
+			long need = (rtt + n->gap[l] - 1) / n->gap[l] + 1;
+			n->vc_buf_flits[l] = need > p->buf ? (int)need : p->buf;
+		}
+		/* a ring of at least delay + 1 slots, a power of two so that a
+		 * cycle's slot is a mask away */
+		size_t ring = 1;
+		while (ring < (size_t)n->link_cycles[l] + 1)
+			ring <<= 1;
+		n->wire_first[l] = at;
+		n->wire_mask[l] = (int64_t)ring - 1;
+		at = cmn_size_add(at, ring);
+	}
+	n->wire_first[n->nl] = at;
+	return 0;
+}
+
+/* The parameters' own limits. */
+static int check_params(const struct flit_params *p, struct cmn_err *e)
+{
+	if (p->vcs < 1 || p->buf < 1 || p->link_delay < 1 || p->watchdog < 1 ||
+	    p->router_delay < 0 || p->node_link_delay < 0 || p->inject_delay < 0 ||
+	    p->eject_delay < 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: vcs, buf, link_delay and watchdog must be at "
+		                   "least 1, the other delays at least 0");
+	if (p->va_islip && p->router_delay < 1)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: vc_alloc=islip needs router_delay >= 1 (VC "
+		                   "allocation takes the cycle before switch allocation)");
+	return 0;
+}
+
+static int nomem(struct cmn_err *e)
+{
+	return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+}
+
+/* Per link: its timing (delays, gaps, buffer sizes, wire slots). */
+static int make_link_timing(struct flit_net *n, struct cmn_err *e)
+{
+	n->link_cycles = malloc(((size_t)n->nl + 1) * sizeof *n->link_cycles);
+	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
+	n->vc_buf_flits = malloc(((size_t)n->nl + 1) * sizeof *n->vc_buf_flits);
+	n->wire_first = malloc(((size_t)n->nl + 1) * sizeof *n->wire_first);
+	n->wire_mask = malloc(((size_t)n->nl + 1) * sizeof *n->wire_mask);
+	n->hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->hold_for);
+	if (!n->link_cycles || !n->gap || !n->vc_buf_flits || !n->wire_first || !n->wire_mask ||
+	    !n->hold_for)
+		return nomem(e);
+	return link_timing(n, e);
+}
+
+/* The VCs (their buffers in one slab, their credits), the wires, the
+ * per-link, per-port and per-node state of the cycle loop, the timing
+ * wheel. nvc: the links' VCs; allvc with the injection ports'. */
+static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cmn_err *e)
+{
+	const struct flit_params *p = &n->p;
+	size_t nports = (size_t)n->nl + (size_t)n->nodes;
+	n->in = calloc(allvc, sizeof *n->in);
+	n->credits = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->credits));
+	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
+	n->wire = malloc(cmn_size_add(cmn_size_mul(n->wire_first[n->nl], sizeof *n->wire), 1));
+	n->credit_wire = calloc(cmn_size_add(n->wire_first[n->nl], 1), sizeof *n->credit_wire);
+	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
+	n->port = malloc(nports * sizeof *n->port);
+	n->rr_vertex = calloc((size_t)n->nv, sizeof *n->rr_vertex);
+	n->rr_port = calloc(nports, sizeof *n->rr_port);
+	n->rr_link = calloc((size_t)n->nl + 1, sizeof *n->rr_link);
+	n->out_used = malloc(((size_t)n->nl + 1) * sizeof *n->out_used);
+	n->eject_used = malloc((size_t)n->nodes * sizeof *n->eject_used);
+	n->link_flits = calloc((size_t)n->nl + 1, sizeof *n->link_flits);
+	n->qhead = malloc((size_t)n->nodes * sizeof *n->qhead);
+	n->qtail = malloc((size_t)n->nodes * sizeof *n->qtail);
+	n->out_first = calloc((size_t)n->nv + 1, sizeof *n->out_first);
+	n->outl = malloc(((size_t)n->nl + 1) * sizeof *n->outl);
+	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
+	n->sa_grant_ptr = calloc(nports, sizeof *n->sa_grant_ptr);
+	n->hold = malloc(nports * sizeof *n->hold);
+	n->ready_vertices = calloc((size_t)n->nv / 64 + 1, sizeof *n->ready_vertices);
+	for (n->wheel_slots = 4;
+	     n->wheel_slots <= p->router_delay + 1;) /* a flit's ready cycle fits */
+		n->wheel_slots *= 2;
+	n->wheel_head = malloc((size_t)n->wheel_slots * sizeof *n->wheel_head);
+	n->queued_nodes = calloc((size_t)n->nodes / 64 + 1, sizeof *n->queued_nodes);
+	n->wire_flit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_flit_slots);
+	n->wire_credit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_credit_slots);
+	n->flit_links = malloc(((size_t)n->nl + 1) * sizeof *n->flit_links);
+	n->credit_links = malloc(((size_t)n->nl + 1) * sizeof *n->credit_links);
+	n->sa_accept_ptr = calloc(allvc, sizeof *n->sa_accept_ptr);
+	int ok = n->in && n->credits && n->busy && n->wire && n->credit_wire && n->port_first &&
+	         n->port && n->rr_vertex && n->rr_port && n->rr_link && n->out_used &&
+	         n->eject_used && n->link_flits && n->qhead && n->qtail && n->out_first &&
+	         n->outl && n->lout && n->sa_grant_ptr && n->sa_accept_ptr && n->hold &&
+	         n->ready_vertices && n->wheel_head && n->queued_nodes && n->wire_flit_slots &&
+	         n->wire_credit_slots && n->flit_links && n->credit_links;
+	size_t slab = 0; /* the link VCs' buffers, one after another */
+	for (int l = 0; ok && l < n->nl; l++)
+		slab = cmn_size_add(slab, cmn_size_mul((size_t)n->vc_buf_flits[l], (size_t)p->vcs));
+	ok = ok && (n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))) != NULL;
+	if (!ok)
+		return nomem(e);
+	for (size_t i = 0, at = 0; i < nvc; i++) {
+		int cap = n->vc_buf_flits[i / (size_t)p->vcs];
+		n->in[i].cap = cap;
+		n->in[i].out_vc = -1;
+		n->in[i].f = n->fslab + at;
+		at += (size_t)cap;
+		n->credits[i] = cap;
+	}
+	for (size_t i = nvc; i < allvc; i++)
+		n->in[i].out_vc = -1; /* injection buffers: sized per packet */
+	for (int i = 0; i < n->nodes; i++) {
+		n->qhead[i] = n->qtail[i] = -1;
+		n->eject_used[i] = -1;
+	}
+	for (size_t i = 0; i < n->wire_first[n->nl]; i++)
+		n->wire[i].vc = -1;
+	for (int64_t i = 0; i < n->wheel_slots; i++)
+		n->wheel_head[i] = -1;
+	for (int l = 0; l <= n->nl; l++)
+		n->out_used[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
+	for (size_t i = 0; i < nports; i++)
+		n->hold[i] = -1;
+	return 0;
+}
+
+/* The input ports of each vertex (its entering links, then its injection)
+ * and the counts of its out links; the widest vertex's ports and links
+ * into *maxin and *maxout. */
+static int make_ports(struct flit_net *n, int *maxin, int *maxout, struct cmn_err *e)
+{
+	const struct plat_machine *m = n->m;
+	for (int l = 0; l < n->nl; l++)
+		n->port_first[m->links[l].dst + 1]++;
+	for (int x = 0; x < n->nodes; x++)
+		n->port_first[x + 1]++;
+	for (int x = 0; x < n->nv; x++)
+		n->port_first[x + 1] += n->port_first[x];
+	int *fill = calloc((size_t)n->nv, sizeof *fill);
+	if (!fill)
+		return nomem(e);
+	for (int l = 0; l < n->nl; l++) {
+		int x = m->links[l].dst;
+		n->port[n->port_first[x] + fill[x]++] = l;
+	}
+	for (int x = 0; x < n->nodes; x++)
+		n->port[n->port_first[x] + fill[x]++] = n->nl + x;
+	free(fill);
+	for (int l = 0; l < n->nl; l++)
+		n->out_first[m->links[l].src + 1]++;
+	*maxin = 1, *maxout = 1;
+	for (int x = 0; x < n->nv; x++) {
+		int np = n->port_first[x + 1] - n->port_first[x], no = n->out_first[x + 1];
+		*maxin = np > *maxin ? np : *maxin;
+		*maxout = no > *maxout ? no : *maxout;
+		n->out_first[x + 1] += n->out_first[x];
+	}
+	if (*maxout >= 65535 || (long)*maxin * n->p.vcs >= 32768) /* allocate()'s pairs */
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: a vertex of %s has %d ports and %d links out; "
+		                   "at most 32767 input VCs and 65534 links out are supported",
+		                   m->spec, *maxin, *maxout);
+	return 0;
+}
+
+/* The allocators' scratch for the widest vertex, each VC's vertex and
+ * local index, each vertex's out links in order. */
+static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn_err *e)
+{
+	const struct flit_params *p = &n->p;
+	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
+	n->mask_words = (maxin * p->vcs + 63) / 64;
+	n->ready_mask = calloc((size_t)n->nv * (size_t)n->mask_words, sizeof *n->ready_mask);
+	int *fill = calloc((size_t)n->nv, sizeof *fill);
+	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
+	n->req_vcs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_vcs);
+	n->req_outs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_outs);
+	n->local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_port);
+	n->local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_vc);
+	n->local_vc_index =
+	    malloc(((size_t)n->port_first[n->nv] * (size_t)p->vcs + 1) * sizeof *n->local_vc_index);
+	n->input_used = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->input_used);
+	n->output_used = malloc(((size_t)maxout + 1) * sizeof *n->output_used);
+	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
+	n->asked_outs = malloc(((size_t)maxout + 1) * sizeof *n->asked_outs);
+	n->grant_call = calloc((size_t)maxout + 1, sizeof *n->grant_call);
+	n->va = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va);
+	n->islip_reqs = calloc((size_t)maxout + 1, sizeof *n->islip_reqs);
+	n->islip_grants = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->islip_grants);
+	if (p->va_islip) {
+		n->va_grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va_grant_ptr);
+		n->va_accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va_accept_ptr);
+	}
+	if (!n->ready_mask || !fill || !n->req || !n->req_vcs || !n->req_outs || !n->local_port ||
+	    !n->local_vc || !n->local_vc_index || !n->input_used || !n->output_used || !n->grant ||
+	    !n->asked_outs || !n->grant_call || !n->va || !n->islip_reqs || !n->islip_grants ||
+	    (p->va_islip && (!n->va_grant_ptr || !n->va_accept_ptr))) {
+		free(fill);
+		return nomem(e);
+	}
+	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
+		n->req[k] = -1, n->local_port[k] = k / p->vcs, n->local_vc[k] = k % p->vcs;
+	for (int x = 0; x < n->nv; x++) /* each VC's vertex and local index there */
+		for (int i = 0; i < n->port_first[x + 1] - n->port_first[x]; i++) {
+			int port = n->port[n->port_first[x] + i];
+			for (int v = 0; v < (port < n->nl ? p->vcs : 1); v++) {
+				size_t g = vc_id(n, port, v);
+				n->in[g].x = x;
+				n->in[g].k = i * p->vcs + v;
+				n->in[g].port = port;
+				n->in[g].v = v;
+				n->local_vc_index[(size_t)n->port_first[x] * (size_t)p->vcs +
+				                  (size_t)n->in[g].k] = (int)g;
+			}
+		}
+	for (int l = 0; l < n->nl; l++) {
+		int x = n->m->links[l].src;
+		n->lout[l] = fill[x];
+		n->outl[n->out_first[x] + fill[x]++] = l;
+	}
+	free(fill);
+	return 0;
+}
+
+/* Deterministic routes cached per node pair when that takes at most 16 MB. */
+static int make_route_cache(struct flit_net *n, struct cmn_err *e)
+{
+	size_t pairs = (size_t)n->nodes * (size_t)n->nodes;
+	if (n->p.adaptive || n->maxr <= 0 ||
+	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->maxr + 1), sizeof(int)) > (16u << 20))
+		return 0;
+	n->rcache = malloc(pairs * (size_t)n->maxr * sizeof *n->rcache);
+	n->rlen = malloc(pairs * sizeof *n->rlen);
+	if (!n->rcache || !n->rlen)
+		return nomem(e);
+	for (size_t i = 0; i < pairs; i++)
+		n->rlen[i] = -1;
+	return 0;
+}
+
+int net_flit_net_create(const struct plat_machine *m, const struct flit_params *p,
+                        struct flit_net **out, struct cmn_err *e)
+{
+	if (check_params(p, e))
+		return e->code;
+	struct flit_net *n = calloc(1, sizeof *n);
+	if (!n)
+		return nomem(e);
+	n->m = m;
+	n->p = *p;
+	n->nv = m->nvertices;
+	n->nl = m->nlinks;
+	n->nodes = m->nodes;
+	n->maxr = plat_max_route(m);
+	n->rstride = n->maxr > 0 ? (size_t)n->maxr : 1;
+	n->freepk = -1;
+	n->last_move = 0;
+	if (n->maxr > SHRT_MAX) { /* a flit's hop index is a short, adaptive distances too */
+		free(n);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s has routes of up to %d links; the engine "
+		                   "counts hops to %d",
+		                   m->spec, plat_max_route(m), SHRT_MAX);
+	}
+	/* VC v of port i at in[i V + v]: a node's injection port uses its VC 0
+	 * (sizes from the machine and the parameters: saturated, so that an
+	 * impossible one fails to allocate instead of wrapping around) */
+	size_t nvc = cmn_size_mul((size_t)n->nl, (size_t)p->vcs),
+	       nports = (size_t)n->nl + (size_t)n->nodes;
+	size_t allvc = cmn_size_mul(nports, (size_t)p->vcs);
+	if (allvc > INT_MAX) { /* VC ids are ints */
+		free(n);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: %s with vcs=%d makes %zu virtual channels, more "
+		                   "than %d",
+		                   m->spec, p->vcs, allvc, INT_MAX);
+	}
+	int maxin = 1, maxout = 1;
+	if (make_link_timing(n, e) || make_channels(n, nvc, allvc, e) ||
+	    make_ports(n, &maxin, &maxout, e) || make_allocation(n, maxin, maxout, e) ||
+	    make_route_cache(n, e) ||
+	    ((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
+	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
+		net_flit_net_destroy(n);
+		return e->code;
+	}
+	*out = n;
+	return 0;
+}
+
+void net_flit_net_destroy(struct flit_net *n)
+{
+	if (!n)
+		return;
+	for (int x = 0; n->in && x < n->nodes; x++)
+		free(vc_of(n, n->nl + x, 0)->f); /* injection buffers: sized per packet */
+	free(n->fslab);
+	free(n->in);
+	free(n->credits);
+	free(n->busy);
+	free(n->wire);
+	free(n->credit_wire);
+	free(n->port_first);
+	free(n->port);
+	free(n->rr_vertex);
+	free(n->rr_port);
+	free(n->rr_link);
+	free(n->out_used);
+	free(n->eject_used);
+	free(n->link_flits);
+	free(n->link_cycles);
+	free(n->hold_for);
+	free(n->gap);
+	free(n->vc_buf_flits);
+	free(n->wire_first);
+	free(n->wire_mask);
+	free(n->out_first);
+	free(n->outl);
+	free(n->lout);
+	free(n->sa_grant_ptr);
+	free(n->hold);
+	free(n->ready_mask);
+	free(n->ready_vertices);
+	free(n->wheel_head);
+	free(n->queued_nodes);
+	free(n->wire_flit_slots);
+	free(n->wire_credit_slots);
+	free(n->flit_links);
+	free(n->credit_links);
+	free(n->dist);
+	free(n->tie);
+	free(n->picked);
+	free(n->sa_accept_ptr);
+	free(n->req);
+	free(n->req_vcs);
+	free(n->req_outs);
+	free(n->local_port);
+	free(n->local_vc);
+	free(n->local_vc_index);
+	free(n->input_used);
+	free(n->output_used);
+	free(n->grant);
+	free(n->asked_outs);
+	free(n->grant_call);
+	free(n->va);
+	free(n->islip_reqs);
+	free(n->islip_grants);
+	free(n->va_grant_ptr);
+	free(n->va_accept_ptr);
+	free(n->link_ring_dim);
+	free(n->link_wraps);
+	free(n->ring_prev_link);
+	free(n->vertex_coords);
+	free(n->link_grid_dim);
+	free(n->pk);
+	free(n->routes);
+	free(n->rcache);
+	free(n->rlen);
+	free(n->qhead);
+	free(n->qtail);
+	free(n);
+}

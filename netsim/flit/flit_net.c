@@ -1,0 +1,419 @@
+/* The flit-level network (flit_net.h). */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/checked.h"
+#include "flit_internal.h"
+
+void net_flit_params_default(struct flit_params *p)
+{
+	*p = (struct flit_params){.vcs = 4,
+	                          .buf = 8,
+	                          .router_delay = 1,
+	                          .link_delay = 1,
+	                          .node_link_delay = 1,
+	                          .alloc = FLIT_ALLOC_RR,
+	                          .dateline = 1,
+	                          .watchdog = 10000,
+	                          .flit_bytes = 64,
+	                          .packet_flits = 8};
+}
+
+const struct cmn_param_def net_flit_param_defs[] = {
+    {"vcs", CMN_PT_INT, "4", 1, 64, NULL, "virtual channels per input port"},
+    {"buf", CMN_PT_INT, "8", 1, 1048576, NULL, "flits per virtual channel buffer"},
+    {"router_delay", CMN_PT_INT, "1", 0, 1000, NULL,
+     "cycles a flit spends in a switch before it can leave"},
+    {"link_delay", CMN_PT_INT, "1", 1, 1000000, NULL, "cycles on a switch-to-switch link"},
+    {"node_link_delay", CMN_PT_INT, "1", 0, 1000000, NULL,
+     "cycles on a node's link to or from its switch (0: the node sits at the switch)"},
+    {"inject_delay", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "cycles from a packet's creation until it may leave its node"},
+    {"eject_delay", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "cycles from a tail's ejection until the packet counts as delivered"},
+    {"switching", CMN_PT_CHOICE, "wormhole", 0, 0, "wormhole|vct",
+     "wormhole, or virtual cut-through (a head moves only with room for its whole packet)"},
+    {"crossbar", CMN_PT_CHOICE, "port", 0, 0, "port|vc",
+     "a crossbar input per input port (one flit per port and cycle) or per VC"},
+    {"alloc", CMN_PT_CHOICE, "rr", 0, 0, "rr|output|islip",
+     "switch allocation: rr (inputs in turn, each its first VC that can go), output "
+     "(each output grants the next requesting input), islip (one iSLIP iteration)"},
+    {"hold", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
+     "output and islip allocation: an output serves a flit at a time, or keeps serving "
+     "one packet until its tail"},
+    {"links", CMN_PT_CHOICE, "cycles", 0, 0, "cycles|platform",
+     "cycles: link_delay and node_link_delay, a flit per cycle; platform: each link's "
+     "latency in cycles and bandwidth (slower links take a flit every few cycles; "
+     "deeper buffers keep their rate): wide-area links as long pipelines"},
+    {"routing", CMN_PT_CHOICE, "deterministic", 0, 0, "deterministic|adaptive|random|fsin",
+     "deterministic: the machine's routes (dimension order, d-mod-k on trees); random: "
+     "k-ary n-trees, an up link drawn at random at each up hop (BookSim's nca_fattree), "
+     "down deterministic; adaptive: "
+     "k-ary n-trees, the least occupied up link (Petrini and Vanneschi), down "
+     "deterministic; fsin: k-ary n-trees, INSEE's (FSIN's check_rr_fattree_adaptive): at "
+     "every hop, of the VCs of the links one hop closer (every up link, or the one down), "
+     "the one whose downstream queue holds the fewest flits, ties drawn at each request"},
+    {"deadlock", CMN_PT_CHOICE, "dateline", 0, 0, "dateline|partition|bubble|none",
+     "tori: dateline virtual-channel classes (the upper half of the VCs once a packet has "
+     "crossed its ring's wraparound link; needs vcs >= 2), partition (BookSim's "
+     "dim_order_torus: the half is fixed as a packet turns into a dimension, the upper one "
+     "if its coordinate there is above its destination's, i.e. going the + way across the "
+     "wraparound link or the - way not across it; plain tori), "
+     "bubble flow control (needs vct: entering a ring takes room for two packets; "
+     "bubble_at), or none (may deadlock)"},
+    {"bubble_at", CMN_PT_CHOICE, "next", 0, 0, "next|local",
+     "deadlock=bubble: where a packet entering a ring (from its node or another "
+     "dimension) needs room for two packets: next (the VC it enters, at the next router) "
+     "or local (FSIN's check_restrictions: this router's own input VC of the same ring "
+     "direction and VC index, which the ring's packets pass through here, while the VC "
+     "it enters needs room for one)"},
+    {"preset", CMN_PT_CHOICE, "none", 0, 0, "none|booksim|insee",
+     "another simulator's router timing as defaults (flit_preset.c; explicit keys win)"},
+    {"pipeline", CMN_PT_CHOICE, "flit", 0, 0, "flit|packet",
+     "flit: every flit leaves a switch router_delay cycles after it arrives; packet "
+     "(BookSim's input-queued router): routing and VC allocation per packet, so a head "
+     "queued behind another packet in its VC leaves router_delay - 1 cycles after that "
+     "packet's tail, and body and tail flits take only switch allocation and traversal, "
+     "min(2, router_delay) cycles after arrival"},
+    {"vc_alloc", CMN_PT_CHOICE, "switch", 0, 0, "switch|islip",
+     "switch: a head takes the first free VC of its output (round-robin per output) as it "
+     "wins switch allocation; islip (BookSim's VC allocator, switches only): a head asks "
+     "for every free VC of its output one cycle before switch allocation, one iSLIP "
+     "iteration over input and output VCs (round-robin pointers per output VC and per "
+     "input VC) matches them, and it holds the VC from then until its tail leaves; needs "
+     "router_delay >= 1"},
+    {"vc_pick", CMN_PT_CHOICE, "first", 0, 0, "first|dimension",
+     "first: a head takes the first free VC of its output, round-robin; dimension "
+     "(INSEE's bubble_oblivious request): on meshes and tori a packet keeps its VC within "
+     "a dimension and, entering one, asks for a VC drawn at random afresh at each request "
+     "(other machines: first)"},
+    {"source_queue", CMN_PT_INT, "0", 0, 1000000, NULL,
+     "synthetic traffic: packets a node holds before the network (its queue, its "
+     "injection port and its switch's buffers of its link); a packet generated while they "
+     "are full waits, and with it the node's generator, and its latency counts from when "
+     "it enters (INSEE's injection buffer); 0: unbounded, latency from generation"},
+    {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
+     "cycles without any flit moving, flits in flight, before a deadlock error"},
+    {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
+     "trace replay: bytes per flit; a cycle is flit_bytes / the node links' bandwidth"},
+    {"packet_flits", CMN_PT_INT, "8", 1, 1048576, NULL,
+     "trace replay: flits per packet (a message's last packet may be shorter)"},
+    {"compute", CMN_PT_CHOICE, "flops", 0, 0, "flops|zero",
+     "trace replay: compute takes flops / node speed, or no time (INSEE's infinite CPUs)"},
+    {NULL},
+};
+
+void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p)
+{
+	p->vcs = (int)cmn_params_num(cp, "vcs");
+	p->buf = (int)cmn_params_num(cp, "buf");
+	p->router_delay = (int)cmn_params_num(cp, "router_delay");
+	p->link_delay = (int)cmn_params_num(cp, "link_delay");
+	p->node_link_delay = (int)cmn_params_num(cp, "node_link_delay");
+	p->inject_delay = (int)cmn_params_num(cp, "inject_delay");
+	p->eject_delay = (int)cmn_params_num(cp, "eject_delay");
+	p->vc_crossbar = strcmp(cmn_params_str(cp, "crossbar"), "vc") == 0;
+	p->vc_pipeline = strcmp(cmn_params_str(cp, "pipeline"), "packet") == 0;
+	p->hold_packet = strcmp(cmn_params_str(cp, "hold"), "packet") == 0;
+	const char *routing = cmn_params_str(cp, "routing");
+	p->adaptive = strcmp(routing, "adaptive") == 0 ? 1
+	              : strcmp(routing, "random") == 0 ? 2
+	              : strcmp(routing, "fsin") == 0   ? 3
+	                                               : 0;
+	p->platform_links = strcmp(cmn_params_str(cp, "links"), "platform") == 0;
+	const char *al = cmn_params_str(cp, "alloc");
+	p->alloc = strcmp(al, "islip") == 0    ? FLIT_ALLOC_ISLIP
+	           : strcmp(al, "output") == 0 ? FLIT_ALLOC_OUTPUT
+	                                       : FLIT_ALLOC_RR;
+	p->cut_through = strcmp(cmn_params_str(cp, "switching"), "vct") == 0;
+	p->dateline = strcmp(cmn_params_str(cp, "deadlock"), "dateline") == 0    ? 1
+	              : strcmp(cmn_params_str(cp, "deadlock"), "partition") == 0 ? 2
+	                                                                         : 0;
+	p->bubble = strcmp(cmn_params_str(cp, "deadlock"), "bubble") == 0;
+	p->bubble_local = strcmp(cmn_params_str(cp, "bubble_at"), "local") == 0;
+	p->va_islip = strcmp(cmn_params_str(cp, "vc_alloc"), "islip") == 0;
+	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
+	p->source_queue = (int)cmn_params_num(cp, "source_queue");
+	p->watchdog = (long)cmn_params_num(cp, "watchdog");
+	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
+	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
+	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
+}
+
+int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
+{
+	if (flits < 1)
+		return cmn_err_set(e, CMN_EUSAGE, "%d-flit packets (at least 1)", flits);
+	if (n->p.bubble && n->link_ring_dim && 2 * flits > n->p.buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%d-flit packets under bubble flow control need buffers of two "
+		                   "packets (buf=%d)",
+		                   flits, n->p.buf);
+	if (n->p.cut_through && flits > n->p.buf)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%d-flit packets: cut-through needs room for a whole packet "
+		                   "(buf=%d)",
+		                   flits, n->p.buf);
+	return 0;
+}
+
+int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
+{
+	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
+		                   "not to itself)",
+		                   id, src, dst, n->nodes - 1);
+	if (net_flit_net_packet_ok(n, flits, e)) {
+		cmn_err_prefix(e, "packet %ld", id);
+		return e->code;
+	}
+	int k = n->freepk;
+	if (k >= 0) {
+		n->freepk = n->pk[k].next;
+	} else {
+		if (n->npk == n->cappk) {
+			int cap = n->cappk ? 2 * n->cappk : 256;
+			struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
+			if (pk)
+				n->pk = pk;
+			int *r =
+			    pk ? realloc(n->routes, (size_t)cap * n->rstride * sizeof *r) : NULL;
+			if (!r)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			n->routes = r;
+			n->cappk = cap;
+		}
+		k = n->npk++;
+	}
+	struct packet *q = &n->pk[k];
+	q->id = id;
+	q->src = src;
+	q->dst = dst;
+	q->len = flits;
+	q->created = n->now;
+	if (n->dist) { /* adaptive: decided hop by hop */
+		q->nhops = n->dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
+		q->decided = 0;
+	} else if (n->rlen) { /* the machine's route, computed once per pair */
+		size_t pair = (size_t)src * (size_t)n->nodes + (size_t)dst;
+		int *r = n->rcache + pair * (size_t)n->maxr;
+		if (n->rlen[pair] < 0)
+			n->rlen[pair] = plat_route(n->m, src, dst, r);
+		q->nhops = q->decided = n->rlen[pair];
+		memcpy(pk_route(n, k), r, (size_t)q->nhops * sizeof *r);
+	} else {
+		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
+		q->decided = q->nhops;
+	}
+	q->next = -1;
+	q->dim = -1;
+	q->gdim = -1;
+	q->crossed = 0;
+	if (n->qtail[src] >= 0)
+		n->pk[n->qtail[src]].next = k;
+	else
+		n->qhead[src] = k;
+	n->qtail[src] = k;
+	n->queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
+	n->in_flight++;
+	return 0;
+}
+
+/* Loads the next queued packet of node x into its empty injection port. */
+static int load_injection(struct flit_net *n, int x)
+{
+	struct vc *c = vc_of(n, n->nl + x, 0);
+	int k = n->qhead[x];
+	if (c->n || k < 0)
+		return 0;
+	struct packet *q = &n->pk[k];
+	n->qhead[x] = q->next;
+	if (n->qhead[x] < 0) {
+		n->qtail[x] = -1;
+		n->queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+	}
+	if (c->cap < q->len) {
+		struct flit *f = realloc(c->f, (size_t)q->len * sizeof *f);
+		if (!f)
+			return -1;
+		c->f = f;
+		c->cap = q->len;
+	}
+	c->first = 0;
+	int64_t ready = q->created + n->p.inject_delay; /* a node holds no router delay */
+	if (ready < n->now)
+		ready = n->now;
+	for (int i = 0; i < q->len; i++)
+		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
+	c->front_ready = ready;
+	vc_front(n, vc_id(n, n->nl + x, 0));
+	return 0;
+}
+
+static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *), void *ctx,
+                  int *oom)
+{
+	int V = n->p.vcs;
+	int kept = 0;
+	for (int i = 0; i < n->nflit_links; i++) { /* only links with flits on the wire */
+		int l = n->flit_links[i];
+		struct wire *w = &n->wire[flit_slot(n, l, n->now)];
+		if (w->vc >= 0) {
+			if (net_flit_arrive(n, l, w->vc, w->f))
+				*oom = 2; /* more flits than credits: a bug */
+			w->vc = -1;
+			n->wire_flit_slots[l]--;
+			n->on_wires--;
+		}
+		if (n->wire_flit_slots[l])
+			n->flit_links[kept++] = l;
+	}
+	n->nflit_links = kept;
+	kept = 0;
+	for (int i = 0; i < n->ncredit_links; i++) { /* and with credits on the wire */
+		int l = n->credit_links[i];
+		uint64_t *cw = &n->credit_wire[flit_slot(n, l, n->now)];
+		if (*cw) {
+			for (uint64_t b = *cw; b; b &= b - 1)
+				n->credits[l * V + __builtin_ctzll(b)]++;
+			*cw = 0;
+			n->wire_credit_slots[l]--;
+		}
+		if (n->wire_credit_slots[l])
+			n->credit_links[kept++] = l;
+	}
+	n->ncredit_links = kept;
+	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
+		for (uint64_t b = n->queued_nodes[w]; b; b &= b - 1)
+			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
+				*oom = 1;
+	/* the VCs whose front flit becomes ready now */
+	size_t slot = (size_t)(n->now & (n->wheel_slots - 1));
+	int g = n->wheel_head[slot];
+	n->wheel_head[slot] = -1;
+	while (g >= 0) { /* vc_front may put one in a later slot */
+		int next = n->in[g].evnext;
+		vc_front(n, (size_t)g);
+		g = next;
+	}
+	/* vertices with such VCs, in id order; a word is read again after each
+	 * vertex, as a zero-delay link may give flits to a later one */
+	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
+		for (int from = 0; from < 64;) {
+			uint64_t b = n->ready_vertices[w] & (~UINT64_C(0) << from);
+			if (!b)
+				break;
+			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
+			net_flit_router_cycle(n, x, done, ctx);
+			from = bit + 1;
+		}
+	n->now++;
+}
+
+/* The watchdog's report: what the first blocked channels hold. */
+static int stalled(struct flit_net *n, struct cmn_err *e)
+{
+	char what[400] = "";
+	int shown = 0, V = n->p.vcs;
+	for (int l = 0; l < n->nl && shown < 3; l++)
+		for (int v = 0; v < V && shown < 3; v++) {
+			struct vc *c = vc_of(n, l, v);
+			if (!c->n)
+				continue;
+			struct flit *f = &c->f[c->first];
+			struct packet *q = &n->pk[f->pkt];
+			int h = f->hop + 1, out = h < q->decided ? pk_route(n, f->pkt)[h] : -1;
+			size_t len = strlen(what);
+			snprintf(what + len, sizeof what - len,
+			         "%svertex %d, link %d VC %d: packet %ld (%d->%d), waiting for "
+			         "link %d VC %d (credits %d)",
+			         shown ? "; " : "", n->m->links[l].dst, l, v, q->id, q->src, q->dst,
+			         out, c->out_vc,
+			         out >= 0 && c->out_vc >= 0 ? n->credits[out * V + c->out_vc] : -1);
+			shown++;
+		}
+	return cmn_err_set(e, CMN_ESTATE,
+	                   "flit network: no flit moved for %ld cycles (cycle %lld) with %ld "
+	                   "packets in flight (deadlock): %s",
+	                   n->p.watchdog, (long long)n->now, n->in_flight, what);
+}
+
+int net_flit_net_run(struct flit_net *n, int64_t until,
+                     void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
+                     struct cmn_err *e)
+{
+	n->last_move = n->now;
+	while (until < 0 ? n->in_flight > 0 : n->now < until) {
+		int oom = 0;
+		cycle(n, done, ctx, &oom);
+		if (oom == 1)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		if (oom == 2)
+			return cmn_err_set(e, CMN_ESTATE,
+			                   "flit network: a buffer overflowed (a bug)");
+		if (n->on_wires)
+			n->last_move = n->now; /* flits on a long link are moving */
+		else if (n->in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
+			return stalled(n, e);
+		if (n->in_flight == 0 && until >= 0) /* nothing to do: skip to the end */
+			n->now = until;
+	}
+	return 0;
+}
+
+int net_flit_net_source_room(const struct flit_net *n, int x, int flits)
+{
+	if (!n->p.source_queue)
+		return 1;
+	long held = n->in[vc_id(n, n->nl + x, 0)].n; /* its injection port */
+	for (int k = n->qhead[x]; k >= 0; k = n->pk[k].next)
+		held += n->pk[k].len;
+	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */
+		int l = n->outl[i];
+		held += n->wire_flit_slots[l]; /* on the wire */
+		for (int v = 0; v < n->p.vcs; v++)
+			held += n->in[vc_id(n, l, v)].n;
+	}
+	return held + flits <= (long)n->p.source_queue * flits;
+}
+
+int64_t net_flit_net_now(const struct flit_net *n)
+{
+	return n->now;
+}
+
+long net_flit_net_in_flight(const struct flit_net *n)
+{
+	return n->in_flight;
+}
+
+const long *net_flit_net_link_flits(const struct flit_net *n)
+{
+	return n->link_flits;
+}
+
+int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
+{
+	int V = n->p.vcs;
+	for (int l = 0; l < n->nl; l++)
+		for (int v = 0; v < V; v++) {
+			int cr = n->credits[l * V + v], inbuf = n->in[vc_id(n, l, v)].n, wire = 0,
+			    cwire = 0;
+			for (size_t s = n->wire_first[l]; s < n->wire_first[l + 1]; s++) {
+				wire += n->wire[s].vc == v;
+				cwire += (int)(n->credit_wire[s] >> v & 1);
+			}
+			if (cr < 0 || cr > n->vc_buf_flits[l] ||
+			    cr + inbuf + wire + cwire != n->vc_buf_flits[l])
+				return cmn_err_set(
+				    e, CMN_ESTATE,
+				    "link %d VC %d: %d credits, %d flits buffered, %d on "
+				    "the wire, %d credits on the wire (buffer %d)",
+				    l, v, cr, inbuf, wire, cwire, n->vc_buf_flits[l]);
+		}
+	return 0;
+}
