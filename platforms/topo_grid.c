@@ -225,7 +225,8 @@ static int mesh_xml_write(struct plat_xml_out *x, const struct plat_machine *m, 
                           int first, int link0)
 {
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
-	plat_grid_shape(m, &nd, dims, wrap, NULL);
+	if (plat_grid_shape(m, &nd, dims, wrap, NULL))
+		return -1; /* not a grid: never, in its own writer */
 	char a[64], b[64], l[64];
 	if (plat_xml_start(x, "zone") < 0 || plat_xml_attr(x, "id", "%s", id) < 0 ||
 	    plat_xml_attr(x, "routing", "DijkstraCache") < 0)
@@ -296,7 +297,8 @@ static int torus_xml_write(struct plat_xml_out *x, const struct plat_machine *m,
 {
 	(void)link0;
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
-	plat_grid_shape(m, &nd, dims, wrap, NULL);
+	if (plat_grid_shape(m, &nd, dims, wrap, NULL))
+		return -1; /* not a grid: never, in its own writer */
 	char p[256];
 	int len = 0;
 	for (int d = nd - 1; d >= 0; d--) /* SimGrid: first dimension fastest */

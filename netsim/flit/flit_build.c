@@ -35,18 +35,17 @@ static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k
 static int mark_ring_prev(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_link *lk = n->m->links;
-	if (!(n->ring_prev_link = malloc(((size_t)n->nl + 1) * sizeof *n->ring_prev_link)))
+	if (!(n->ch.ring_prev = malloc(((size_t)n->nl + 1) * sizeof *n->ch.ring_prev)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++)
-		n->ring_prev_link[l] = -1;
+		n->ch.ring_prev[l] = -1;
 	for (int in = 0; in < n->nl; in++) {
 		int x = lk[in].dst;
-		for (int i = n->out_first[x]; n->link_ring_dim[in] >= 0 && i < n->out_first[x + 1];
-		     i++) {
-			int out = n->outl[i];
-			if (n->link_ring_dim[out] == n->link_ring_dim[in] &&
-			    lk[out].dst != lk[in].src)
-				n->ring_prev_link[out] = in;
+		for (int i = n->rt.out_first[x];
+		     n->ch.ring_dim[in] >= 0 && i < n->rt.out_first[x + 1]; i++) {
+			int out = n->rt.out_link[i];
+			if (n->ch.ring_dim[out] == n->ch.ring_dim[in] && lk[out].dst != lk[in].src)
+				n->ch.ring_prev[out] = in;
 		}
 	}
 	return 0;
@@ -83,26 +82,26 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: bubble flow control on %s needs switching=vct",
 		                   m->spec);
-	n->link_ring_dim = malloc((size_t)n->nl + 1);
-	n->link_wraps = calloc((size_t)n->nl + 1, 1);
-	n->nd = nd;
-	n->vertex_coords =
-	    copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->vertex_coords) : NULL;
-	if (!n->link_ring_dim || !n->link_wraps || (copies == 1 && !n->vertex_coords))
+	n->ch.ring_dim = malloc((size_t)n->nl + 1);
+	n->ch.wraps = calloc((size_t)n->nl + 1, 1);
+	n->rt.ndims = nd;
+	n->rt.coords =
+	    copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->rt.coords) : NULL;
+	if (!n->ch.ring_dim || !n->ch.wraps || (copies == 1 && !n->rt.coords))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int v = 0; copies == 1 && v < n->nv; v++) { /* coordinates of switches and nodes */
 		int c[PLAT_MAX_DIMS];
 		plat_coords(g, g->vertices[v].index, c);
 		for (int d = 0; d < nd; d++)
-			n->vertex_coords[(size_t)v * (size_t)nd + (size_t)d] = c[d];
+			n->rt.coords[(size_t)v * (size_t)nd + (size_t)d] = c[d];
 	}
-	memset(n->link_ring_dim, -1, (size_t)n->nl + 1);
+	memset(n->ch.ring_dim, -1, (size_t)n->nl + 1);
 	for (int l = 0; l < g->nlinks; l++) {
 		int span, dim = grid_link_dim(g, &g->links[l], nd, &span);
 		int wr = dim >= 0 && wrap[dim] && dims[dim] > 2 && span == dims[dim] - 1;
 		for (int c = 0; c < copies; c++) {
-			n->link_ring_dim[c * g->nlinks + l] = (signed char)dim;
-			n->link_wraps[c * g->nlinks + l] = (char)wr;
+			n->ch.ring_dim[c * g->nlinks + l] = (signed char)dim;
+			n->ch.wraps[c * g->nlinks + l] = (char)wr;
 		}
 	}
 	return n->p.bubble && n->p.bubble_local ? mark_ring_prev(n, e) : 0;
@@ -117,11 +116,11 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 	struct cmn_err ignore;
 	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
 		return 0;
-	if (!(n->link_grid_dim = malloc((size_t)n->nl + 1)))
+	if (!(n->ch.grid_dim = malloc((size_t)n->nl + 1)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++) {
 		int span;
-		n->link_grid_dim[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
+		n->ch.grid_dim[l] = (signed char)grid_link_dim(m, &m->links[l], nd, &span);
 	}
 	return 0;
 }
@@ -131,8 +130,7 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 static int build_dist(struct flit_net *n, struct cmn_err *e)
 {
 	int k, levels;
-	if (plat_kary_ntree_shape(n->m, &k, &levels, e) &&
-	    !(n->p.adaptive == 2 && n->vertex_coords))
+	if (plat_kary_ntree_shape(n->m, &k, &levels, e) && !(n->p.adaptive == 2 && n->rt.coords))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: routing=%s is for k-ary n-trees (up-phase "
 		                   "choices, deadlock-free there)%s, not %s",
@@ -144,33 +142,33 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 		                                      : "",
 		                   n->m->spec);
 	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
-	n->dist = malloc(cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->dist));
-	n->tie = calloc(nv, sizeof *n->tie);
-	n->picked = malloc(((size_t)n->nl + 1) * sizeof *n->picked);
+	n->rt.dist = malloc(cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->rt.dist));
+	n->rt.tie = calloc(nv, sizeof *n->rt.tie);
+	n->rt.picked = malloc(((size_t)n->nl + 1) * sizeof *n->rt.picked);
 	int *queue = malloc(nv * sizeof *queue);
-	if (!n->dist || !n->tie || !n->picked || !queue) {
+	if (!n->rt.dist || !n->rt.tie || !n->rt.picked || !queue) {
 		free(queue);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < nv * nodes; i++)
-		n->dist[i] = USHRT_MAX;
+		n->rt.dist[i] = USHRT_MAX;
 	for (int l = 0; l <= n->nl; l++)
-		n->picked[l] = -1;
+		n->rt.picked[l] = -1;
 	for (int t = 0; t < n->nodes; t++) {
 		int head = 0, tail = 0;
-		n->dist[(size_t)t * nodes + (size_t)t] = 0;
+		n->rt.dist[(size_t)t * nodes + (size_t)t] = 0;
 		queue[tail++] = t;
 		while (head < tail) {
 			int v = queue[head++];
-			for (int i = n->port_first[v]; i < n->port_first[v + 1]; i++) {
-				int l = n->port[i];
+			for (int i = n->rt.port_first[v]; i < n->rt.port_first[v + 1]; i++) {
+				int l = n->rt.port[i];
 				if (l >= n->nl)
 					continue; /* an injection port */
 				int u = n->m->links[l].src;
-				if (n->dist[(size_t)u * nodes + (size_t)t] == USHRT_MAX) {
-					n->dist[(size_t)u * nodes + (size_t)t] =
-					    (unsigned short)(n->dist[(size_t)v * nodes +
-					                             (size_t)t] +
+				if (n->rt.dist[(size_t)u * nodes + (size_t)t] == USHRT_MAX) {
+					n->rt.dist[(size_t)u * nodes + (size_t)t] =
+					    (unsigned short)(n->rt.dist[(size_t)v * nodes +
+					                                (size_t)t] +
 					                     1);
 					queue[tail++] = u;
 				}
@@ -220,11 +218,11 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 	for (int l = 0; l < n->nl; l++) {
 		const struct plat_link *k = &m->links[l];
 		int node = k->src < n->nodes || k->dst < n->nodes;
-		n->link_cycles[l] = node ? p->node_link_delay : p->link_delay;
-		n->hold_for[2 * l] = ready_hold(n, k->dst, 0);
-		n->hold_for[2 * l + 1] = ready_hold(n, k->dst, 1);
-		n->gap[l] = 1;
-		n->vc_buf_flits[l] = p->buf;
+		n->ch.cycles[l] = node ? p->node_link_delay : p->link_delay;
+		n->ch.hold_for[2 * l] = ready_hold(n, k->dst, 0);
+		n->ch.hold_for[2 * l + 1] = ready_hold(n, k->dst, 1);
+		n->ch.gap[l] = 1;
+		n->ch.vc_buf_flits[l] = p->buf;
 		if (p->platform_links) {
 			double d = k->lat_s / cyc, g = k->bw_bps > 0 ? bw / k->bw_bps : 1;
 			if (d > 1e9 || g > 1e9)
@@ -233,22 +231,22 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 				    "flit network: link %d-%d of %s: %g s and %g B/s "
 				    "are more than 1e9 cycles",
 				    k->src, k->dst, m->spec, k->lat_s, k->bw_bps);
-			n->link_cycles[l] = d < 1 ? 1 : (int)llround(d);
-			n->gap[l] = g <= 1 ? 1 : (int)ceil(g - 1e-9);
-			long rtt = 2L * n->link_cycles[l] + p->router_delay + 1;
-			long need = (rtt + n->gap[l] - 1) / n->gap[l] + 1;
-			n->vc_buf_flits[l] = need > p->buf ? (int)need : p->buf;
+			n->ch.cycles[l] = d < 1 ? 1 : (int)llround(d);
+			n->ch.gap[l] = g <= 1 ? 1 : (int)ceil(g - 1e-9);
+			long rtt = 2L * n->ch.cycles[l] + p->router_delay + 1;
+			long need = (rtt + n->ch.gap[l] - 1) / n->ch.gap[l] + 1;
+			n->ch.vc_buf_flits[l] = need > p->buf ? (int)need : p->buf;
 		}
 		/* a ring of at least delay + 1 slots, a power of two so that a
 		 * cycle's slot is a mask away */
 		size_t ring = 1;
-		while (ring < (size_t)n->link_cycles[l] + 1)
+		while (ring < (size_t)n->ch.cycles[l] + 1)
 			ring <<= 1;
-		n->wire_first[l] = at;
-		n->wire_mask[l] = (int64_t)ring - 1;
+		n->ch.wire_first[l] = at;
+		n->ch.wire_mask[l] = (int64_t)ring - 1;
 		at = cmn_size_add(at, ring);
 	}
-	n->wire_first[n->nl] = at;
+	n->ch.wire_first[n->nl] = at;
 	return 0;
 }
 
@@ -276,14 +274,14 @@ static int nomem(struct cmn_err *e)
 /* Per link: its timing (delays, gaps, buffer sizes, wire slots). */
 static int make_link_timing(struct flit_net *n, struct cmn_err *e)
 {
-	n->link_cycles = malloc(((size_t)n->nl + 1) * sizeof *n->link_cycles);
-	n->gap = malloc(((size_t)n->nl + 1) * sizeof *n->gap);
-	n->vc_buf_flits = malloc(((size_t)n->nl + 1) * sizeof *n->vc_buf_flits);
-	n->wire_first = malloc(((size_t)n->nl + 1) * sizeof *n->wire_first);
-	n->wire_mask = malloc(((size_t)n->nl + 1) * sizeof *n->wire_mask);
-	n->hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->hold_for);
-	if (!n->link_cycles || !n->gap || !n->vc_buf_flits || !n->wire_first || !n->wire_mask ||
-	    !n->hold_for)
+	n->ch.cycles = malloc(((size_t)n->nl + 1) * sizeof *n->ch.cycles);
+	n->ch.gap = malloc(((size_t)n->nl + 1) * sizeof *n->ch.gap);
+	n->ch.vc_buf_flits = malloc(((size_t)n->nl + 1) * sizeof *n->ch.vc_buf_flits);
+	n->ch.wire_first = malloc(((size_t)n->nl + 1) * sizeof *n->ch.wire_first);
+	n->ch.wire_mask = malloc(((size_t)n->nl + 1) * sizeof *n->ch.wire_mask);
+	n->ch.hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->ch.hold_for);
+	if (!n->ch.cycles || !n->ch.gap || !n->ch.vc_buf_flits || !n->ch.wire_first ||
+	    !n->ch.wire_mask || !n->ch.hold_for)
 		return nomem(e);
 	return link_timing(n, e);
 }
@@ -296,70 +294,73 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	const struct flit_params *p = &n->p;
 	size_t nports = (size_t)n->nl + (size_t)n->nodes;
 	n->in = calloc(allvc, sizeof *n->in);
-	n->credits = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->credits));
-	n->busy = calloc((size_t)n->nl + 1, sizeof *n->busy);
-	n->wire = malloc(cmn_size_add(cmn_size_mul(n->wire_first[n->nl], sizeof *n->wire), 1));
-	n->credit_wire = calloc(cmn_size_add(n->wire_first[n->nl], 1), sizeof *n->credit_wire);
-	n->port_first = calloc((size_t)n->nv + 1, sizeof *n->port_first);
-	n->port = malloc(nports * sizeof *n->port);
-	n->rr_vertex = calloc((size_t)n->nv, sizeof *n->rr_vertex);
-	n->rr_port = calloc(nports, sizeof *n->rr_port);
-	n->rr_link = calloc((size_t)n->nl + 1, sizeof *n->rr_link);
-	n->out_used = malloc(((size_t)n->nl + 1) * sizeof *n->out_used);
-	n->eject_used = malloc((size_t)n->nodes * sizeof *n->eject_used);
-	n->link_flits = calloc((size_t)n->nl + 1, sizeof *n->link_flits);
-	n->qhead = malloc((size_t)n->nodes * sizeof *n->qhead);
-	n->qtail = malloc((size_t)n->nodes * sizeof *n->qtail);
-	n->out_first = calloc((size_t)n->nv + 1, sizeof *n->out_first);
-	n->outl = malloc(((size_t)n->nl + 1) * sizeof *n->outl);
-	n->lout = malloc(((size_t)n->nl + 1) * sizeof *n->lout);
-	n->sa_grant_ptr = calloc(nports, sizeof *n->sa_grant_ptr);
-	n->hold = malloc(nports * sizeof *n->hold);
-	n->ready_vertices = calloc((size_t)n->nv / 64 + 1, sizeof *n->ready_vertices);
-	for (n->wheel_slots = 4;
-	     n->wheel_slots <= p->router_delay + 1;) /* a flit's ready cycle fits */
-		n->wheel_slots *= 2;
-	n->wheel_head = malloc((size_t)n->wheel_slots * sizeof *n->wheel_head);
-	n->queued_nodes = calloc((size_t)n->nodes / 64 + 1, sizeof *n->queued_nodes);
-	n->wire_flit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_flit_slots);
-	n->wire_credit_slots = calloc((size_t)n->nl + 1, sizeof *n->wire_credit_slots);
-	n->flit_links = malloc(((size_t)n->nl + 1) * sizeof *n->flit_links);
-	n->credit_links = malloc(((size_t)n->nl + 1) * sizeof *n->credit_links);
-	n->sa_accept_ptr = calloc(allvc, sizeof *n->sa_accept_ptr);
-	int ok = n->in && n->credits && n->busy && n->wire && n->credit_wire && n->port_first &&
-	         n->port && n->rr_vertex && n->rr_port && n->rr_link && n->out_used &&
-	         n->eject_used && n->link_flits && n->qhead && n->qtail && n->out_first &&
-	         n->outl && n->lout && n->sa_grant_ptr && n->sa_accept_ptr && n->hold &&
-	         n->ready_vertices && n->wheel_head && n->queued_nodes && n->wire_flit_slots &&
-	         n->wire_credit_slots && n->flit_links && n->credit_links;
+	n->cr.count = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->cr.count));
+	n->ch.vcs_taken = calloc((size_t)n->nl + 1, sizeof *n->ch.vcs_taken);
+	n->ch.wire =
+	    malloc(cmn_size_add(cmn_size_mul(n->ch.wire_first[n->nl], sizeof *n->ch.wire), 1));
+	n->cr.wire = calloc(cmn_size_add(n->ch.wire_first[n->nl], 1), sizeof *n->cr.wire);
+	n->rt.port_first = calloc((size_t)n->nv + 1, sizeof *n->rt.port_first);
+	n->rt.port = malloc(nports * sizeof *n->rt.port);
+	n->rt.rr_vertex = calloc((size_t)n->nv, sizeof *n->rt.rr_vertex);
+	n->rt.rr_port = calloc(nports, sizeof *n->rt.rr_port);
+	n->rt.rr_link = calloc((size_t)n->nl + 1, sizeof *n->rt.rr_link);
+	n->ch.last_sent = malloc(((size_t)n->nl + 1) * sizeof *n->ch.last_sent);
+	n->rt.last_ejected = malloc((size_t)n->nodes * sizeof *n->rt.last_ejected);
+	n->ch.flits_carried = calloc((size_t)n->nl + 1, sizeof *n->ch.flits_carried);
+	n->pkts.queue_head = malloc((size_t)n->nodes * sizeof *n->pkts.queue_head);
+	n->pkts.queue_tail = malloc((size_t)n->nodes * sizeof *n->pkts.queue_tail);
+	n->rt.out_first = calloc((size_t)n->nv + 1, sizeof *n->rt.out_first);
+	n->rt.out_link = malloc(((size_t)n->nl + 1) * sizeof *n->rt.out_link);
+	n->rt.out_index = malloc(((size_t)n->nl + 1) * sizeof *n->rt.out_index);
+	n->sw.grant_ptr = calloc(nports, sizeof *n->sw.grant_ptr);
+	n->rt.output_holder = malloc(nports * sizeof *n->rt.output_holder);
+	n->rt.ready = calloc((size_t)n->nv / 64 + 1, sizeof *n->rt.ready);
+	for (n->wheel.slots = 4;
+	     n->wheel.slots <= p->router_delay + 1;) /* a flit's ready cycle fits */
+		n->wheel.slots *= 2;
+	n->wheel.head = malloc((size_t)n->wheel.slots * sizeof *n->wheel.head);
+	n->pkts.queued_nodes = calloc((size_t)n->nodes / 64 + 1, sizeof *n->pkts.queued_nodes);
+	n->ch.flit_slots = calloc((size_t)n->nl + 1, sizeof *n->ch.flit_slots);
+	n->cr.slots = calloc((size_t)n->nl + 1, sizeof *n->cr.slots);
+	n->ch.with_flits = malloc(((size_t)n->nl + 1) * sizeof *n->ch.with_flits);
+	n->cr.with_credits = malloc(((size_t)n->nl + 1) * sizeof *n->cr.with_credits);
+	n->sw.accept_ptr = calloc(allvc, sizeof *n->sw.accept_ptr);
+	int ok = n->in && n->cr.count && n->ch.vcs_taken && n->ch.wire && n->cr.wire &&
+	         n->rt.port_first && n->rt.port && n->rt.rr_vertex && n->rt.rr_port &&
+	         n->rt.rr_link && n->ch.last_sent && n->rt.last_ejected && n->ch.flits_carried &&
+	         n->pkts.queue_head && n->pkts.queue_tail && n->rt.out_first && n->rt.out_link &&
+	         n->rt.out_index && n->sw.grant_ptr && n->sw.accept_ptr && n->rt.output_holder &&
+	         n->rt.ready && n->wheel.head && n->pkts.queued_nodes && n->ch.flit_slots &&
+	         n->cr.slots && n->ch.with_flits && n->cr.with_credits;
 	size_t slab = 0; /* the link VCs' buffers, one after another */
 	for (int l = 0; ok && l < n->nl; l++)
-		slab = cmn_size_add(slab, cmn_size_mul((size_t)n->vc_buf_flits[l], (size_t)p->vcs));
+		slab =
+		    cmn_size_add(slab, cmn_size_mul((size_t)n->ch.vc_buf_flits[l], (size_t)p->vcs));
 	ok = ok && (n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))) != NULL;
 	if (!ok)
 		return nomem(e);
 	for (size_t i = 0, at = 0; i < nvc; i++) {
-		int cap = n->vc_buf_flits[i / (size_t)p->vcs];
+		int cap = n->ch.vc_buf_flits[i / (size_t)p->vcs];
 		n->in[i].cap = cap;
 		n->in[i].out_vc = -1;
-		n->in[i].f = n->fslab + at;
+		n->in[i].buf = n->fslab + at;
 		at += (size_t)cap;
-		n->credits[i] = cap;
+		n->cr.count[i] = cap;
 	}
 	for (size_t i = nvc; i < allvc; i++)
 		n->in[i].out_vc = -1; /* injection buffers: sized per packet */
 	for (int i = 0; i < n->nodes; i++) {
-		n->qhead[i] = n->qtail[i] = -1;
-		n->eject_used[i] = -1;
+		n->pkts.queue_head[i] = n->pkts.queue_tail[i] = -1;
+		n->rt.last_ejected[i] = -1;
 	}
-	for (size_t i = 0; i < n->wire_first[n->nl]; i++)
-		n->wire[i].vc = -1;
-	for (int64_t i = 0; i < n->wheel_slots; i++)
-		n->wheel_head[i] = -1;
+	for (size_t i = 0; i < n->ch.wire_first[n->nl]; i++)
+		n->ch.wire[i].vc = -1;
+	for (int64_t i = 0; i < n->wheel.slots; i++)
+		n->wheel.head[i] = -1;
 	for (int l = 0; l <= n->nl; l++)
-		n->out_used[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
+		n->ch.last_sent[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
 	for (size_t i = 0; i < nports; i++)
-		n->hold[i] = -1;
+		n->rt.output_holder[i] = -1;
 	return 0;
 }
 
@@ -370,29 +371,29 @@ static int make_ports(struct flit_net *n, int *maxin, int *maxout, struct cmn_er
 {
 	const struct plat_machine *m = n->m;
 	for (int l = 0; l < n->nl; l++)
-		n->port_first[m->links[l].dst + 1]++;
+		n->rt.port_first[m->links[l].dst + 1]++;
 	for (int x = 0; x < n->nodes; x++)
-		n->port_first[x + 1]++;
+		n->rt.port_first[x + 1]++;
 	for (int x = 0; x < n->nv; x++)
-		n->port_first[x + 1] += n->port_first[x];
+		n->rt.port_first[x + 1] += n->rt.port_first[x];
 	int *fill = calloc((size_t)n->nv, sizeof *fill);
 	if (!fill)
 		return nomem(e);
 	for (int l = 0; l < n->nl; l++) {
 		int x = m->links[l].dst;
-		n->port[n->port_first[x] + fill[x]++] = l;
+		n->rt.port[n->rt.port_first[x] + fill[x]++] = l;
 	}
 	for (int x = 0; x < n->nodes; x++)
-		n->port[n->port_first[x] + fill[x]++] = n->nl + x;
+		n->rt.port[n->rt.port_first[x] + fill[x]++] = n->nl + x;
 	free(fill);
 	for (int l = 0; l < n->nl; l++)
-		n->out_first[m->links[l].src + 1]++;
+		n->rt.out_first[m->links[l].src + 1]++;
 	*maxin = 1, *maxout = 1;
 	for (int x = 0; x < n->nv; x++) {
-		int np = n->port_first[x + 1] - n->port_first[x], no = n->out_first[x + 1];
+		int np = n->rt.port_first[x + 1] - n->rt.port_first[x], no = n->rt.out_first[x + 1];
 		*maxin = np > *maxin ? np : *maxin;
 		*maxout = no > *maxout ? no : *maxout;
-		n->out_first[x + 1] += n->out_first[x];
+		n->rt.out_first[x + 1] += n->rt.out_first[x];
 	}
 	if (*maxout >= 65535 || (long)*maxin * n->p.vcs >= 32768) /* allocate()'s pairs */
 		return cmn_err_set(e, CMN_EUSAGE,
@@ -408,54 +409,56 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 {
 	const struct flit_params *p = &n->p;
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
-	n->mask_words = (maxin * p->vcs + 63) / 64;
-	n->ready_mask = calloc((size_t)n->nv * (size_t)n->mask_words, sizeof *n->ready_mask);
+	n->rt.mask_words = (maxin * p->vcs + 63) / 64;
+	n->rt.ready_mask =
+	    calloc((size_t)n->nv * (size_t)n->rt.mask_words, sizeof *n->rt.ready_mask);
 	int *fill = calloc((size_t)n->nv, sizeof *fill);
-	n->req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req);
-	n->req_vcs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_vcs);
-	n->req_outs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->req_outs);
-	n->local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_port);
-	n->local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->local_vc);
-	n->local_vc_index =
-	    malloc(((size_t)n->port_first[n->nv] * (size_t)p->vcs + 1) * sizeof *n->local_vc_index);
-	n->input_used = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->input_used);
-	n->output_used = malloc(((size_t)maxout + 1) * sizeof *n->output_used);
-	n->grant = malloc(((size_t)maxout + 1) * sizeof *n->grant);
-	n->asked_outs = malloc(((size_t)maxout + 1) * sizeof *n->asked_outs);
-	n->grant_call = calloc((size_t)maxout + 1, sizeof *n->grant_call);
-	n->va = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va);
-	n->islip_reqs = calloc((size_t)maxout + 1, sizeof *n->islip_reqs);
-	n->islip_grants = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->islip_grants);
+	n->sw.req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req);
+	n->sw.req_vcs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req_vcs);
+	n->sw.req_outs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req_outs);
+	n->rt.local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_port);
+	n->rt.local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_vc);
+	n->rt.local_vc_index = malloc(((size_t)n->rt.port_first[n->nv] * (size_t)p->vcs + 1) *
+	                              sizeof *n->rt.local_vc_index);
+	n->sw.input_used = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->sw.input_used);
+	n->sw.output_used = malloc(((size_t)maxout + 1) * sizeof *n->sw.output_used);
+	n->sw.grant = malloc(((size_t)maxout + 1) * sizeof *n->sw.grant);
+	n->sw.asked_outs = malloc(((size_t)maxout + 1) * sizeof *n->sw.asked_outs);
+	n->sw.grant_call = calloc((size_t)maxout + 1, sizeof *n->sw.grant_call);
+	n->va.asks = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va.asks);
+	n->sw.islip_reqs = calloc((size_t)maxout + 1, sizeof *n->sw.islip_reqs);
+	n->sw.islip_grants = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->sw.islip_grants);
 	if (p->va_islip) {
-		n->va_grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va_grant_ptr);
-		n->va_accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va_accept_ptr);
+		n->va.grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va.grant_ptr);
+		n->va.accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va.accept_ptr);
 	}
-	if (!n->ready_mask || !fill || !n->req || !n->req_vcs || !n->req_outs || !n->local_port ||
-	    !n->local_vc || !n->local_vc_index || !n->input_used || !n->output_used || !n->grant ||
-	    !n->asked_outs || !n->grant_call || !n->va || !n->islip_reqs || !n->islip_grants ||
-	    (p->va_islip && (!n->va_grant_ptr || !n->va_accept_ptr))) {
+	if (!n->rt.ready_mask || !fill || !n->sw.req || !n->sw.req_vcs || !n->sw.req_outs ||
+	    !n->rt.local_port || !n->rt.local_vc || !n->rt.local_vc_index || !n->sw.input_used ||
+	    !n->sw.output_used || !n->sw.grant || !n->sw.asked_outs || !n->sw.grant_call ||
+	    !n->va.asks || !n->sw.islip_reqs || !n->sw.islip_grants ||
+	    (p->va_islip && (!n->va.grant_ptr || !n->va.accept_ptr))) {
 		free(fill);
 		return nomem(e);
 	}
 	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
-		n->req[k] = -1, n->local_port[k] = k / p->vcs, n->local_vc[k] = k % p->vcs;
+		n->sw.req[k] = -1, n->rt.local_port[k] = k / p->vcs, n->rt.local_vc[k] = k % p->vcs;
 	for (int x = 0; x < n->nv; x++) /* each VC's vertex and local index there */
-		for (int i = 0; i < n->port_first[x + 1] - n->port_first[x]; i++) {
-			int port = n->port[n->port_first[x] + i];
+		for (int i = 0; i < n->rt.port_first[x + 1] - n->rt.port_first[x]; i++) {
+			int port = n->rt.port[n->rt.port_first[x] + i];
 			for (int v = 0; v < (port < n->nl ? p->vcs : 1); v++) {
 				size_t g = vc_id(n, port, v);
-				n->in[g].x = x;
-				n->in[g].k = i * p->vcs + v;
+				n->in[g].vertex = x;
+				n->in[g].local = i * p->vcs + v;
 				n->in[g].port = port;
-				n->in[g].v = v;
-				n->local_vc_index[(size_t)n->port_first[x] * (size_t)p->vcs +
-				                  (size_t)n->in[g].k] = (int)g;
+				n->in[g].port_vc = v;
+				n->rt.local_vc_index[(size_t)n->rt.port_first[x] * (size_t)p->vcs +
+				                     (size_t)n->in[g].local] = (int)g;
 			}
 		}
 	for (int l = 0; l < n->nl; l++) {
 		int x = n->m->links[l].src;
-		n->lout[l] = fill[x];
-		n->outl[n->out_first[x] + fill[x]++] = l;
+		n->rt.out_index[l] = fill[x];
+		n->rt.out_link[n->rt.out_first[x] + fill[x]++] = l;
 	}
 	free(fill);
 	return 0;
@@ -465,15 +468,16 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 static int make_route_cache(struct flit_net *n, struct cmn_err *e)
 {
 	size_t pairs = (size_t)n->nodes * (size_t)n->nodes;
-	if (n->p.adaptive || n->maxr <= 0 ||
-	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->maxr + 1), sizeof(int)) > (16u << 20))
+	if (n->p.adaptive || n->pkts.max_route <= 0 ||
+	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->pkts.max_route + 1), sizeof(int)) >
+	        (16u << 20))
 		return 0;
-	n->rcache = malloc(pairs * (size_t)n->maxr * sizeof *n->rcache);
-	n->rlen = malloc(pairs * sizeof *n->rlen);
-	if (!n->rcache || !n->rlen)
+	n->pkts.cache = malloc(pairs * (size_t)n->pkts.max_route * sizeof *n->pkts.cache);
+	n->pkts.cache_len = malloc(pairs * sizeof *n->pkts.cache_len);
+	if (!n->pkts.cache || !n->pkts.cache_len)
 		return nomem(e);
 	for (size_t i = 0; i < pairs; i++)
-		n->rlen[i] = -1;
+		n->pkts.cache_len[i] = -1;
 	return 0;
 }
 
@@ -490,11 +494,12 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 	n->nv = m->nvertices;
 	n->nl = m->nlinks;
 	n->nodes = m->nodes;
-	n->maxr = plat_max_route(m);
-	n->rstride = n->maxr > 0 ? (size_t)n->maxr : 1;
-	n->freepk = -1;
+	n->pkts.max_route = plat_max_route(m);
+	n->pkts.route_stride = n->pkts.max_route > 0 ? (size_t)n->pkts.max_route : 1;
+	n->pkts.free = -1;
 	n->last_move = 0;
-	if (n->maxr > SHRT_MAX) { /* a flit's hop index is a short, adaptive distances too */
+	if (n->pkts.max_route >
+	    SHRT_MAX) { /* a flit's hop index is a short, adaptive distances too */
 		free(n);
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: %s has routes of up to %d links; the engine "
@@ -532,70 +537,70 @@ void net_flit_net_destroy(struct flit_net *n)
 	if (!n)
 		return;
 	for (int x = 0; n->in && x < n->nodes; x++)
-		free(vc_of(n, n->nl + x, 0)->f); /* injection buffers: sized per packet */
+		free(vc_of(n, n->nl + x, 0)->buf); /* injection buffers: sized per packet */
 	free(n->fslab);
 	free(n->in);
-	free(n->credits);
-	free(n->busy);
-	free(n->wire);
-	free(n->credit_wire);
-	free(n->port_first);
-	free(n->port);
-	free(n->rr_vertex);
-	free(n->rr_port);
-	free(n->rr_link);
-	free(n->out_used);
-	free(n->eject_used);
-	free(n->link_flits);
-	free(n->link_cycles);
-	free(n->hold_for);
-	free(n->gap);
-	free(n->vc_buf_flits);
-	free(n->wire_first);
-	free(n->wire_mask);
-	free(n->out_first);
-	free(n->outl);
-	free(n->lout);
-	free(n->sa_grant_ptr);
-	free(n->hold);
-	free(n->ready_mask);
-	free(n->ready_vertices);
-	free(n->wheel_head);
-	free(n->queued_nodes);
-	free(n->wire_flit_slots);
-	free(n->wire_credit_slots);
-	free(n->flit_links);
-	free(n->credit_links);
-	free(n->dist);
-	free(n->tie);
-	free(n->picked);
-	free(n->sa_accept_ptr);
-	free(n->req);
-	free(n->req_vcs);
-	free(n->req_outs);
-	free(n->local_port);
-	free(n->local_vc);
-	free(n->local_vc_index);
-	free(n->input_used);
-	free(n->output_used);
-	free(n->grant);
-	free(n->asked_outs);
-	free(n->grant_call);
-	free(n->va);
-	free(n->islip_reqs);
-	free(n->islip_grants);
-	free(n->va_grant_ptr);
-	free(n->va_accept_ptr);
-	free(n->link_ring_dim);
-	free(n->link_wraps);
-	free(n->ring_prev_link);
-	free(n->vertex_coords);
-	free(n->link_grid_dim);
-	free(n->pk);
-	free(n->routes);
-	free(n->rcache);
-	free(n->rlen);
-	free(n->qhead);
-	free(n->qtail);
+	free(n->cr.count);
+	free(n->ch.vcs_taken);
+	free(n->ch.wire);
+	free(n->cr.wire);
+	free(n->rt.port_first);
+	free(n->rt.port);
+	free(n->rt.rr_vertex);
+	free(n->rt.rr_port);
+	free(n->rt.rr_link);
+	free(n->ch.last_sent);
+	free(n->rt.last_ejected);
+	free(n->ch.flits_carried);
+	free(n->ch.cycles);
+	free(n->ch.hold_for);
+	free(n->ch.gap);
+	free(n->ch.vc_buf_flits);
+	free(n->ch.wire_first);
+	free(n->ch.wire_mask);
+	free(n->rt.out_first);
+	free(n->rt.out_link);
+	free(n->rt.out_index);
+	free(n->sw.grant_ptr);
+	free(n->rt.output_holder);
+	free(n->rt.ready_mask);
+	free(n->rt.ready);
+	free(n->wheel.head);
+	free(n->pkts.queued_nodes);
+	free(n->ch.flit_slots);
+	free(n->cr.slots);
+	free(n->ch.with_flits);
+	free(n->cr.with_credits);
+	free(n->rt.dist);
+	free(n->rt.tie);
+	free(n->rt.picked);
+	free(n->sw.accept_ptr);
+	free(n->sw.req);
+	free(n->sw.req_vcs);
+	free(n->sw.req_outs);
+	free(n->rt.local_port);
+	free(n->rt.local_vc);
+	free(n->rt.local_vc_index);
+	free(n->sw.input_used);
+	free(n->sw.output_used);
+	free(n->sw.grant);
+	free(n->sw.asked_outs);
+	free(n->sw.grant_call);
+	free(n->va.asks);
+	free(n->sw.islip_reqs);
+	free(n->sw.islip_grants);
+	free(n->va.grant_ptr);
+	free(n->va.accept_ptr);
+	free(n->ch.ring_dim);
+	free(n->ch.wraps);
+	free(n->ch.ring_prev);
+	free(n->rt.coords);
+	free(n->ch.grid_dim);
+	free(n->pkts.pool);
+	free(n->pkts.routes);
+	free(n->pkts.cache);
+	free(n->pkts.cache_len);
+	free(n->pkts.queue_head);
+	free(n->pkts.queue_tail);
 	free(n);
 }

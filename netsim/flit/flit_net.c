@@ -147,7 +147,7 @@ int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *
 {
 	if (flits < 1)
 		return cmn_err_set(e, CMN_EUSAGE, "%d-flit packets (at least 1)", flits);
-	if (n->p.bubble && n->link_ring_dim && 2 * flits > n->p.buf)
+	if (n->p.bubble && n->ch.ring_dim && 2 * flits > n->p.buf)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "%d-flit packets under bubble flow control need buffers of two "
 		                   "packets (buf=%d)",
@@ -171,39 +171,40 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		cmn_err_prefix(e, "packet %ld", id);
 		return e->code;
 	}
-	int k = n->freepk;
+	int k = n->pkts.free;
 	if (k >= 0) {
-		n->freepk = n->pk[k].next;
+		n->pkts.free = n->pkts.pool[k].next;
 	} else {
-		if (n->npk == n->cappk) {
-			int cap = n->cappk ? 2 * n->cappk : 256;
-			struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
+		if (n->pkts.n == n->pkts.cap) {
+			int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
+			struct packet *pk = realloc(n->pkts.pool, (size_t)cap * sizeof *pk);
 			if (pk)
-				n->pk = pk;
-			int *r =
-			    pk ? realloc(n->routes, (size_t)cap * n->rstride * sizeof *r) : NULL;
+				n->pkts.pool = pk;
+			int *r = pk ? realloc(n->pkts.routes,
+			                      (size_t)cap * n->pkts.route_stride * sizeof *r)
+			            : NULL;
 			if (!r)
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			n->routes = r;
-			n->cappk = cap;
+			n->pkts.routes = r;
+			n->pkts.cap = cap;
 		}
-		k = n->npk++;
+		k = n->pkts.n++;
 	}
-	struct packet *q = &n->pk[k];
+	struct packet *q = &n->pkts.pool[k];
 	q->id = id;
 	q->src = src;
 	q->dst = dst;
 	q->len = flits;
 	q->created = n->now;
-	if (n->dist) { /* adaptive: decided hop by hop */
-		q->nhops = n->dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
+	if (n->rt.dist) { /* adaptive: decided hop by hop */
+		q->nhops = n->rt.dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
 		q->decided = 0;
-	} else if (n->rlen) { /* the machine's route, computed once per pair */
+	} else if (n->pkts.cache_len) { /* the machine's route, computed once per pair */
 		size_t pair = (size_t)src * (size_t)n->nodes + (size_t)dst;
-		int *r = n->rcache + pair * (size_t)n->maxr;
-		if (n->rlen[pair] < 0)
-			n->rlen[pair] = plat_route(n->m, src, dst, r);
-		q->nhops = q->decided = n->rlen[pair];
+		int *r = n->pkts.cache + pair * (size_t)n->pkts.max_route;
+		if (n->pkts.cache_len[pair] < 0)
+			n->pkts.cache_len[pair] = plat_route(n->m, src, dst, r);
+		q->nhops = q->decided = n->pkts.cache_len[pair];
 		memcpy(pk_route(n, k), r, (size_t)q->nhops * sizeof *r);
 	} else {
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
@@ -211,15 +212,15 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 	}
 	q->next = -1;
 	q->dim = -1;
-	q->gdim = -1;
+	q->grid_dim = -1;
 	q->crossed = 0;
-	if (n->qtail[src] >= 0)
-		n->pk[n->qtail[src]].next = k;
+	if (n->pkts.queue_tail[src] >= 0)
+		n->pkts.pool[n->pkts.queue_tail[src]].next = k;
 	else
-		n->qhead[src] = k;
-	n->qtail[src] = k;
-	n->queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
-	n->in_flight++;
+		n->pkts.queue_head[src] = k;
+	n->pkts.queue_tail[src] = k;
+	n->pkts.queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
+	n->pkts.in_flight++;
 	return 0;
 }
 
@@ -227,20 +228,20 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 static int load_injection(struct flit_net *n, int x)
 {
 	struct vc *c = vc_of(n, n->nl + x, 0);
-	int k = n->qhead[x];
-	if (c->n || k < 0)
+	int k = n->pkts.queue_head[x];
+	if (c->count || k < 0)
 		return 0;
-	struct packet *q = &n->pk[k];
-	n->qhead[x] = q->next;
-	if (n->qhead[x] < 0) {
-		n->qtail[x] = -1;
-		n->queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+	struct packet *q = &n->pkts.pool[k];
+	n->pkts.queue_head[x] = q->next;
+	if (n->pkts.queue_head[x] < 0) {
+		n->pkts.queue_tail[x] = -1;
+		n->pkts.queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 	}
 	if (c->cap < q->len) {
-		struct flit *f = realloc(c->f, (size_t)q->len * sizeof *f);
+		struct flit *f = realloc(c->buf, (size_t)q->len * sizeof *f);
 		if (!f)
 			return -1;
-		c->f = f;
+		c->buf = f;
 		c->cap = q->len;
 	}
 	c->first = 0;
@@ -248,7 +249,7 @@ static int load_injection(struct flit_net *n, int x)
 	if (ready < n->now)
 		ready = n->now;
 	for (int i = 0; i < q->len; i++)
-		c->f[c->n++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
+		c->buf[c->count++] = (struct flit){ready, k, -1, i == 0, i == q->len - 1};
 	c->front_ready = ready;
 	vc_front(n, vc_id(n, n->nl + x, 0));
 	return 0;
@@ -259,44 +260,44 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 {
 	int V = n->p.vcs;
 	int kept = 0;
-	for (int i = 0; i < n->nflit_links; i++) { /* only links with flits on the wire */
-		int l = n->flit_links[i];
-		struct wire *w = &n->wire[flit_slot(n, l, n->now)];
+	for (int i = 0; i < n->ch.nwith_flits; i++) { /* only links with flits on the wire */
+		int l = n->ch.with_flits[i];
+		struct wire *w = &n->ch.wire[flit_slot(n, l, n->now)];
 		if (w->vc >= 0) {
 			if (net_flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
-			n->wire_flit_slots[l]--;
+			n->ch.flit_slots[l]--;
 			n->on_wires--;
 		}
-		if (n->wire_flit_slots[l])
-			n->flit_links[kept++] = l;
+		if (n->ch.flit_slots[l])
+			n->ch.with_flits[kept++] = l;
 	}
-	n->nflit_links = kept;
+	n->ch.nwith_flits = kept;
 	kept = 0;
-	for (int i = 0; i < n->ncredit_links; i++) { /* and with credits on the wire */
-		int l = n->credit_links[i];
-		uint64_t *cw = &n->credit_wire[flit_slot(n, l, n->now)];
+	for (int i = 0; i < n->cr.nwith_credits; i++) { /* and with credits on the wire */
+		int l = n->cr.with_credits[i];
+		uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now)];
 		if (*cw) {
 			for (uint64_t b = *cw; b; b &= b - 1)
-				n->credits[l * V + __builtin_ctzll(b)]++;
+				n->cr.count[l * V + __builtin_ctzll(b)]++;
 			*cw = 0;
-			n->wire_credit_slots[l]--;
+			n->cr.slots[l]--;
 		}
-		if (n->wire_credit_slots[l])
-			n->credit_links[kept++] = l;
+		if (n->cr.slots[l])
+			n->cr.with_credits[kept++] = l;
 	}
-	n->ncredit_links = kept;
+	n->cr.nwith_credits = kept;
 	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
-		for (uint64_t b = n->queued_nodes[w]; b; b &= b - 1)
+		for (uint64_t b = n->pkts.queued_nodes[w]; b; b &= b - 1)
 			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
 				*oom = 1;
 	/* the VCs whose front flit becomes ready now */
-	size_t slot = (size_t)(n->now & (n->wheel_slots - 1));
-	int g = n->wheel_head[slot];
-	n->wheel_head[slot] = -1;
+	size_t slot = (size_t)(n->now & (n->wheel.slots - 1));
+	int g = n->wheel.head[slot];
+	n->wheel.head[slot] = -1;
 	while (g >= 0) { /* vc_front may put one in a later slot */
-		int next = n->in[g].evnext;
+		int next = n->in[g].wheel_next;
 		vc_front(n, (size_t)g);
 		g = next;
 	}
@@ -304,7 +305,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	 * vertex, as a zero-delay link may give flits to a later one */
 	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
 		for (int from = 0; from < 64;) {
-			uint64_t b = n->ready_vertices[w] & (~UINT64_C(0) << from);
+			uint64_t b = n->rt.ready[w] & (~UINT64_C(0) << from);
 			if (!b)
 				break;
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
@@ -322,10 +323,10 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 	for (int l = 0; l < n->nl && shown < 3; l++)
 		for (int v = 0; v < V && shown < 3; v++) {
 			struct vc *c = vc_of(n, l, v);
-			if (!c->n)
+			if (!c->count)
 				continue;
-			struct flit *f = &c->f[c->first];
-			struct packet *q = &n->pk[f->pkt];
+			struct flit *f = &c->buf[c->first];
+			struct packet *q = &n->pkts.pool[f->pkt];
 			int h = f->hop + 1, out = h < q->decided ? pk_route(n, f->pkt)[h] : -1;
 			size_t len = strlen(what);
 			snprintf(what + len, sizeof what - len,
@@ -333,13 +334,14 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 			         "link %d VC %d (credits %d)",
 			         shown ? "; " : "", n->m->links[l].dst, l, v, q->id, q->src, q->dst,
 			         out, c->out_vc,
-			         out >= 0 && c->out_vc >= 0 ? n->credits[out * V + c->out_vc] : -1);
+			         out >= 0 && c->out_vc >= 0 ? n->cr.count[out * V + c->out_vc]
+			                                    : -1);
 			shown++;
 		}
 	return cmn_err_set(e, CMN_ESTATE,
 	                   "flit network: no flit moved for %ld cycles (cycle %lld) with %ld "
 	                   "packets in flight (deadlock): %s",
-	                   n->p.watchdog, (long long)n->now, n->in_flight, what);
+	                   n->p.watchdog, (long long)n->now, n->pkts.in_flight, what);
 }
 
 int net_flit_net_run(struct flit_net *n, int64_t until,
@@ -347,7 +349,7 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
                      struct cmn_err *e)
 {
 	n->last_move = n->now;
-	while (until < 0 ? n->in_flight > 0 : n->now < until) {
+	while (until < 0 ? n->pkts.in_flight > 0 : n->now < until) {
 		int oom = 0;
 		cycle(n, done, ctx, &oom);
 		if (oom == 1)
@@ -357,9 +359,9 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
 			                   "flit network: a buffer overflowed (a bug)");
 		if (n->on_wires)
 			n->last_move = n->now; /* flits on a long link are moving */
-		else if (n->in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
+		else if (n->pkts.in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
 			return stalled(n, e);
-		if (n->in_flight == 0 && until >= 0) /* nothing to do: skip to the end */
+		if (n->pkts.in_flight == 0 && until >= 0) /* nothing to do: skip to the end */
 			n->now = until;
 	}
 	return 0;
@@ -369,14 +371,14 @@ int net_flit_net_source_room(const struct flit_net *n, int x, int flits)
 {
 	if (!n->p.source_queue)
 		return 1;
-	long held = n->in[vc_id(n, n->nl + x, 0)].n; /* its injection port */
-	for (int k = n->qhead[x]; k >= 0; k = n->pk[k].next)
-		held += n->pk[k].len;
-	for (int i = n->out_first[x]; i < n->out_first[x + 1]; i++) { /* its links */
-		int l = n->outl[i];
-		held += n->wire_flit_slots[l]; /* on the wire */
+	long held = n->in[vc_id(n, n->nl + x, 0)].count; /* its injection port */
+	for (int k = n->pkts.queue_head[x]; k >= 0; k = n->pkts.pool[k].next)
+		held += n->pkts.pool[k].len;
+	for (int i = n->rt.out_first[x]; i < n->rt.out_first[x + 1]; i++) { /* its links */
+		int l = n->rt.out_link[i];
+		held += n->ch.flit_slots[l]; /* on the wire */
 		for (int v = 0; v < n->p.vcs; v++)
-			held += n->in[vc_id(n, l, v)].n;
+			held += n->in[vc_id(n, l, v)].count;
 	}
 	return held + flits <= (long)n->p.source_queue * flits;
 }
@@ -388,12 +390,12 @@ int64_t net_flit_net_now(const struct flit_net *n)
 
 long net_flit_net_in_flight(const struct flit_net *n)
 {
-	return n->in_flight;
+	return n->pkts.in_flight;
 }
 
 const long *net_flit_net_link_flits(const struct flit_net *n)
 {
-	return n->link_flits;
+	return n->ch.flits_carried;
 }
 
 int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
@@ -401,19 +403,19 @@ int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
 	int V = n->p.vcs;
 	for (int l = 0; l < n->nl; l++)
 		for (int v = 0; v < V; v++) {
-			int cr = n->credits[l * V + v], inbuf = n->in[vc_id(n, l, v)].n, wire = 0,
-			    cwire = 0;
-			for (size_t s = n->wire_first[l]; s < n->wire_first[l + 1]; s++) {
-				wire += n->wire[s].vc == v;
-				cwire += (int)(n->credit_wire[s] >> v & 1);
+			int cr = n->cr.count[l * V + v], inbuf = n->in[vc_id(n, l, v)].count,
+			    wire = 0, cwire = 0;
+			for (size_t s = n->ch.wire_first[l]; s < n->ch.wire_first[l + 1]; s++) {
+				wire += n->ch.wire[s].vc == v;
+				cwire += (int)(n->cr.wire[s] >> v & 1);
 			}
-			if (cr < 0 || cr > n->vc_buf_flits[l] ||
-			    cr + inbuf + wire + cwire != n->vc_buf_flits[l])
+			if (cr < 0 || cr > n->ch.vc_buf_flits[l] ||
+			    cr + inbuf + wire + cwire != n->ch.vc_buf_flits[l])
 				return cmn_err_set(
 				    e, CMN_ESTATE,
 				    "link %d VC %d: %d credits, %d flits buffered, %d on "
 				    "the wire, %d credits on the wire (buffer %d)",
-				    l, v, cr, inbuf, wire, cwire, n->vc_buf_flits[l]);
+				    l, v, cr, inbuf, wire, cwire, n->ch.vc_buf_flits[l]);
 		}
 	return 0;
 }

@@ -19,10 +19,10 @@ int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 {
 	size_t g = vc_id(n, l, v);
 	struct vc *c = &n->in[g];
-	f.ready = n->now + n->hold_for[2 * l + f.head];
+	f.ready = n->now + n->ch.hold_for[2 * l + f.head];
 	if (vc_push(c, f))
 		return -1;
-	if (c->n == 1) /* its front flit */
+	if (c->count == 1) /* its front flit */
 		vc_front(n, g);
 	return 0;
 }
@@ -30,30 +30,30 @@ int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
 static void to_link(struct flit_net *n, int l, int v, struct flit f)
 {
-	int d = n->link_cycles[l];
-	n->out_used[l] = n->now;
+	int d = n->ch.cycles[l];
+	n->ch.last_sent[l] = n->now;
 	if (d == 0) {
 		net_flit_arrive(n, l, v, f); /* the credit it took guarantees room */
 		return;
 	}
-	struct wire *w = &n->wire[flit_slot(n, l, n->now + d)];
+	struct wire *w = &n->ch.wire[flit_slot(n, l, n->now + d)];
 	w->f = f;
 	w->vc = v;
 	n->on_wires++;
-	if (n->wire_flit_slots[l]++ == 0)
-		n->flit_links[n->nflit_links++] = l;
+	if (n->ch.flit_slots[l]++ == 0)
+		n->ch.with_flits[n->ch.nwith_flits++] = l;
 }
 
 /* Returns a credit for VC v over link l (at once for a zero-delay link). */
 static void credit_back(struct flit_net *n, int l, int v)
 {
-	int d = n->link_cycles[l];
+	int d = n->ch.cycles[l];
 	if (d == 0)
-		n->credits[l * n->p.vcs + v]++;
+		n->cr.count[l * n->p.vcs + v]++;
 	else {
-		uint64_t *cw = &n->credit_wire[flit_slot(n, l, n->now + d)];
-		if (!*cw && n->wire_credit_slots[l]++ == 0)
-			n->credit_links[n->ncredit_links++] = l;
+		uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now + d)];
+		if (!*cw && n->cr.slots[l]++ == 0)
+			n->cr.with_credits[n->cr.nwith_credits++] = l;
 		*cw |= UINT64_C(1) << v;
 	}
 }
@@ -65,23 +65,23 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 {
 	int V = n->p.vcs;
 	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
-	if (n->link_ring_dim && n->link_ring_dim[out] >= 0) {
-		if (n->link_ring_dim[out] != *dim) {
-			*dim = n->link_ring_dim[out], *crossed = 0;
+	if (n->ch.ring_dim && n->ch.ring_dim[out] >= 0) {
+		if (n->ch.ring_dim[out] != *dim) {
+			*dim = n->ch.ring_dim[out], *crossed = 0;
 			if (n->p.dateline == 2) { /* partition: fixed for the dimension */
-				size_t nd = (size_t)n->nd, d = (size_t)*dim;
-				int cur = n->vertex_coords[(size_t)n->m->links[out].src * nd + d];
-				int to = n->vertex_coords[(size_t)q->dst * nd + d];
+				size_t nd = (size_t)n->rt.ndims, d = (size_t)*dim;
+				int cur = n->rt.coords[(size_t)n->m->links[out].src * nd + d];
+				int to = n->rt.coords[(size_t)q->dst * nd + d];
 				*crossed = cur > to;
 			}
 		}
 		if (n->p.dateline != 2)
-			*crossed |= n->link_wraps[out];
+			*crossed |= n->ch.wraps[out];
 		if (n->p.dateline) {
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
 		}
-	} else if (n->link_ring_dim) { /* off the rings (a node's or a wide-area link): a
+	} else if (n->ch.ring_dim) { /* off the rings (a node's or a wide-area link): a
 		                 ring entered next starts afresh */
 		*dim = -1, *crossed = 0;
 	}
@@ -91,8 +91,8 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
  * with room for `need` flits. */
 static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
 {
-	return !(n->busy[out] >> w & 1) &&
-	       (!n->p.cut_through || n->credits[out * n->p.vcs + w] >= need);
+	return !(n->ch.vcs_taken[out] >> w & 1) &&
+	       (!n->p.cut_through || n->cr.count[out * n->p.vcs + w] >= need);
 }
 
 /* bubble_at=local: whether this router's own input VC w of the ring
@@ -100,8 +100,8 @@ static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
  * room for two packets of len flits (FSIN's check_restrictions). */
 static int local_bubble(const struct flit_net *n, int out, int w, int len)
 {
-	int in = n->ring_prev_link[out];
-	return in < 0 || n->vc_buf_flits[in] - n->in[vc_id(n, in, w)].n >= 2 * len;
+	int in = n->ch.ring_prev[out];
+	return in < 0 || n->ch.vc_buf_flits[in] - n->in[vc_id(n, in, w)].count >= 2 * len;
 }
 
 /* Whether a head of len flits may take VC w of link out: vc_takable's
@@ -123,22 +123,22 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 	/* bubble flow control: entering a ring needs room for two packets in
 	 * the VC it enters (bubble_at=next) or in its own router's VC of that
 	 * ring (local) */
-	int enter = n->p.bubble && n->link_ring_dim && n->link_ring_dim[out] >= 0 &&
-	            n->link_ring_dim[out] != q->dim;
-	int local = enter && n->ring_prev_link;
+	int enter = n->p.bubble && n->ch.ring_dim && n->ch.ring_dim[out] >= 0 &&
+	            n->ch.ring_dim[out] != q->dim;
+	int local = enter && n->ch.ring_prev;
 	int need = enter && !local ? 2 * q->len : q->len;
-	if (n->link_grid_dim && n->link_grid_dim[out] >= 0) {
+	if (n->ch.grid_dim && n->ch.grid_dim[out] >= 0) {
 		/* vc_pick=dimension: the VC it is in while it goes on in a
 		 * dimension; entering one, a VC drawn afresh at each request
 		 * (FSIN's bubble_oblivious draws on every call) */
-		int w = n->link_grid_dim[out] == q->gdim
+		int w = n->ch.grid_dim[out] == q->grid_dim
 		            ? vin
-		            : (int)(cmn_hash_unit(0x5eed + 1, n->draws++) * nv);
+		            : (int)(cmn_hash_unit(0x5eed + 1, n->pkts.draws++) * nv);
 		w = lo + (w - lo + nv) % nv;
 		return vc_enterable(n, out, w, need, local, q->len) ? w : -1;
 	}
 	for (int i = 0; i < nv; i++) {
-		int w = lo + wrap(n->rr_link[out] + i, nv);
+		int w = lo + wrap(n->rt.rr_link[out] + i, nv);
 		if (vc_enterable(n, out, w, need, local, q->len))
 			return w;
 	}
@@ -150,8 +150,8 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 static int closer(const struct flit_net *n, int x, int l, int t)
 {
 	size_t nodes = (size_t)n->nodes;
-	return n->dist[(size_t)n->m->links[l].dst * nodes + (size_t)t] ==
-	       n->dist[(size_t)x * nodes + (size_t)t] - 1;
+	return n->rt.dist[(size_t)n->m->links[l].dst * nodes + (size_t)t] ==
+	       n->rt.dist[(size_t)x * nodes + (size_t)t] - 1;
 }
 
 /* Minimal adaptive routing (k-ary n-trees: the up phase has k choices, the
@@ -162,20 +162,20 @@ static int closer(const struct flit_net *n, int x, int l, int t)
  * start. */
 static int adaptive_next(struct flit_net *n, int x, int t)
 {
-	int first = n->out_first[x], no = n->out_first[x + 1] - first, best = -1, bc = -1;
+	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, best = -1, bc = -1;
 	int V = n->p.vcs;
 	for (int i = 0; i < no; i++) {
-		int l = n->outl[first + (n->tie[x] + i) % no];
+		int l = n->rt.out_link[first + (n->rt.tie[x] + i) % no];
 		if (!closer(n, x, l, t))
 			continue;
-		int cr = n->picked[l] == n->now ? 0 : 1 << 24;
+		int cr = n->rt.picked[l] == n->now ? 0 : 1 << 24;
 		for (int v = 0; v < V; v++)
-			cr += n->busy[l] >> v & 1 ? 0 : n->credits[l * V + v];
+			cr += n->ch.vcs_taken[l] >> v & 1 ? 0 : n->cr.count[l * V + v];
 		if (cr > bc)
 			bc = cr, best = l;
 	}
 	if (best >= 0)
-		n->picked[best] = n->now;
+		n->rt.picked[best] = n->now;
 	return best;
 }
 
@@ -184,20 +184,20 @@ static int adaptive_next(struct flit_net *n, int x, int t)
  * count: the same draws run after run). */
 static int random_next(struct flit_net *n, int x, int t)
 {
-	int first = n->out_first[x], no = n->out_first[x + 1] - first, cand[64], nc = 0;
+	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, cand[64], nc = 0;
 	int low = 127; /* tori: only the lowest dimension still to go (dimension order) */
-	for (int i = 0; n->link_ring_dim && i < no; i++) {
-		int l = n->outl[first + i];
-		if (n->link_ring_dim[l] >= 0 && n->link_ring_dim[l] < low && closer(n, x, l, t))
-			low = n->link_ring_dim[l];
+	for (int i = 0; n->ch.ring_dim && i < no; i++) {
+		int l = n->rt.out_link[first + i];
+		if (n->ch.ring_dim[l] >= 0 && n->ch.ring_dim[l] < low && closer(n, x, l, t))
+			low = n->ch.ring_dim[l];
 	}
 	for (int i = 0; i < no && nc < 64; i++)
-		if (closer(n, x, n->outl[first + i], t) &&
-		    (low == 127 || n->link_ring_dim[n->outl[first + i]] == low))
-			cand[nc++] = n->outl[first + i];
+		if (closer(n, x, n->rt.out_link[first + i], t) &&
+		    (low == 127 || n->ch.ring_dim[n->rt.out_link[first + i]] == low))
+			cand[nc++] = n->rt.out_link[first + i];
 	if (!nc)
 		return -1;
-	int pick = (int)(cmn_hash_unit(0x5eed, n->draws++) * nc);
+	int pick = (int)(cmn_hash_unit(0x5eed, n->pkts.draws++) * nc);
 	return cand[pick < nc ? pick : nc - 1];
 }
 
@@ -212,14 +212,14 @@ static int random_next(struct flit_net *n, int x, int t)
 static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *outp)
 {
 	enum { MAXC = 256 };
-	int first = n->out_first[x], no = n->out_first[x + 1] - first, V = n->p.vcs;
+	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, V = n->p.vcs;
 	int least = INT_MAX, nc = 0, cl[MAXC], cv[MAXC];
 	for (int i = 0; i < no; i++) {
-		int l = n->outl[first + i];
+		int l = n->rt.out_link[first + i];
 		if (!closer(n, x, l, q->dst))
 			continue;
 		for (int v = 0; v < V; v++) {
-			int occ = n->vc_buf_flits[l] - n->credits[l * V + v];
+			int occ = n->ch.vc_buf_flits[l] - n->cr.count[l * V + v];
 			if (occ < least) { /* FSIN: nm = 1 with this queue, then added again */
 				least = occ;
 				nc = 0;
@@ -233,7 +233,7 @@ static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *out
 		*outp = -1;
 		return -1;
 	}
-	int pick = (int)(cmn_hash_unit(0x5eed + 2, n->draws++) * nc);
+	int pick = (int)(cmn_hash_unit(0x5eed + 2, n->pkts.draws++) * nc);
 	pick = pick < nc ? pick : nc - 1;
 	*outp = cl[pick];
 	return vc_takable(n, cl[pick], cv[pick], q->len) ? cv[pick] : -1;
@@ -245,7 +245,7 @@ enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
  * last flit. */
 static inline int slow_link_busy(const struct flit_net *n, int l)
 {
-	return n->gap[l] > 1 && n->now - n->out_used[l] < n->gap[l];
+	return n->ch.gap[l] > 1 && n->now - n->ch.last_sent[l] < n->ch.gap[l];
 }
 
 /* What the front flit of VC g (its index in in[]) at vertex x asks for
@@ -258,15 +258,17 @@ static inline int slow_link_busy(const struct flit_net *n, int l)
 static int request(struct flit_net *n, int x, size_t g)
 {
 	struct vc *c = &n->in[g];
-	if (!c->n || c->front_ready > n->now)
+	if (!c->count || c->front_ready > n->now)
 		return -1;
 	int V = n->p.vcs;
 	if (c->out_vc >= 0) { /* its packet holds a VC on link pick: a credit is all it needs */
 		int l = c->pick;
-		return !slow_link_busy(n, l) && n->credits[l * V + c->out_vc] > 0 ? n->lout[l] : -1;
+		return !slow_link_busy(n, l) && n->cr.count[l * V + c->out_vc] > 0
+		           ? n->rt.out_index[l]
+		           : -1;
 	}
-	const struct flit *f = &c->f[c->first];
-	struct packet *q = &n->pk[f->pkt];
+	const struct flit *f = &c->buf[c->first];
+	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1, fsin_w = -1;
 	if (h < q->nhops && h >= q->decided && n->p.adaptive == 3) { /* fsin: link and VC */
 		fsin_w = fsin_next(n, q, x, &out);
@@ -278,18 +280,20 @@ static int request(struct flit_net *n, int x, size_t g)
 		out = c->pick = adaptive_next(n, x, q->dst);
 	}
 	if (out < 0)
-		return n->eject_used[x] == n->now ? -1 : n->out_first[x + 1] - n->out_first[x];
-	if (h == q->nhops - 1 && n->link_cycles[out] == 0) /* ejection over a zero-delay link */
-		return n->eject_used[q->dst] == n->now ? -1 : n->lout[out];
+		return n->rt.last_ejected[x] == n->now
+		           ? -1
+		           : n->rt.out_first[x + 1] - n->rt.out_first[x];
+	if (h == q->nhops - 1 && n->ch.cycles[out] == 0) /* ejection over a zero-delay link */
+		return n->rt.last_ejected[q->dst] == n->now ? -1 : n->rt.out_index[out];
 	if (n->p.va_islip && x >= n->nodes) { /* a head at a switch: VC allocation first */
 		c->pick = out;
 		return REQ_VA;
 	}
 	if (slow_link_busy(n, out))
 		return -1;
-	int w = c->want = n->p.adaptive == 3 ? fsin_w : free_vc(n, q, c->v, out);
+	int w = c->want = n->p.adaptive == 3 ? fsin_w : free_vc(n, q, c->port_vc, out);
 	c->pick = out;
-	return w >= 0 && n->credits[out * V + w] > 0 ? n->lout[out] : -1;
+	return w >= 0 && n->cr.count[out * V + w] > 0 ? n->rt.out_index[out] : -1;
 }
 
 /* Sends the front flit of VC g (its index in in[]) at vertex x, which
@@ -298,46 +302,46 @@ static void send(struct flit_net *n, int x, size_t g,
                  void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	struct vc *c = &n->in[g];
-	struct flit *f = &c->f[c->first];
-	struct packet *q = &n->pk[f->pkt];
+	struct flit *f = &c->buf[c->first];
+	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1;
 	if (h < q->nhops && h >= q->decided) { /* the head fixes its adaptive choice */
 		pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
-		n->tie[x]++;
+		n->rt.tie[x]++;
 	}
 	int out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
 	int V = n->p.vcs;
-	int eject = out < 0 ? x : h == q->nhops - 1 && n->link_cycles[out] == 0 ? q->dst : -1;
+	int eject = out < 0 ? x : h == q->nhops - 1 && n->ch.cycles[out] == 0 ? q->dst : -1;
 	if (eject >= 0) {
-		n->eject_used[eject] = n->now;
+		n->rt.last_ejected[eject] = n->now;
 		if (out >= 0)
-			n->link_flits[out]++;
+			n->ch.flits_carried[out]++;
 	} else {
 		if (c->out_vc < 0) { /* a head takes its downstream VC */
 			int lo, nv, dim, crossed;
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
-			c->out_vc = c->want;  /* what request() found: no other head here used
-			                         this output since */
-			if (n->link_grid_dim) /* vc_pick=dimension: the dimension it is in now */
-				q->gdim = n->link_grid_dim[out];
-			n->busy[out] |= UINT64_C(1) << c->out_vc;
-			n->rr_link[out] = wrap(c->out_vc - lo + 1, nv);
+			c->out_vc = c->want; /* what request() found: no other head here used
+			                        this output since */
+			if (n->ch.grid_dim)  /* vc_pick=dimension: the dimension it is in now */
+				q->grid_dim = n->ch.grid_dim[out];
+			n->ch.vcs_taken[out] |= UINT64_C(1) << c->out_vc;
+			n->rt.rr_link[out] = wrap(c->out_vc - lo + 1, nv);
 			q->dim = dim;
 			q->crossed = crossed;
 		}
-		n->credits[out * V + c->out_vc]--;
+		n->cr.count[out * V + c->out_vc]--;
 		struct flit moved = *f;
 		moved.hop = (short)h;
 		to_link(n, out, c->out_vc, moved);
-		n->link_flits[out]++;
+		n->ch.flits_carried[out]++;
 		if (f->tail) /* the downstream VC takes its next packet behind this one */
-			n->busy[out] &= ~(UINT64_C(1) << c->out_vc);
+			n->ch.vcs_taken[out] &= ~(UINT64_C(1) << c->out_vc);
 	}
 	struct flit sent = *f;
 	c->first = c->first + 1 == c->cap ? 0 : c->first + 1;
-	c->n--;
-	if (c->n) {
-		struct flit *next = &c->f[c->first];
+	c->count--;
+	if (c->count) {
+		struct flit *next = &c->buf[c->first];
 		/* pipeline=packet: a head behind the packet that left starts its
 		 * routing and VC allocation now, so it leaves R - 1 cycles after
 		 * that packet's tail (BookSim: the tail's switch allocation puts
@@ -354,7 +358,7 @@ static void send(struct flit_net *n, int x, size_t g,
 	}
 	vc_front(n, g);
 	if (c->port < n->nl) /* a credit back upstream */
-		credit_back(n, c->port, c->v);
+		credit_back(n, c->port, c->port_vc);
 	if (sent.tail)
 		c->out_vc = -1;
 	if (eject >= 0 && sent.tail) {
@@ -362,9 +366,9 @@ static void send(struct flit_net *n, int x, size_t g,
 		memset(&d, 0, sizeof d); /* padding too: callers may compare records bytewise */
 		d.id = q->id, d.src = q->src, d.dst = q->dst, d.flits = q->len;
 		d.created = q->created, d.done = n->now + n->p.eject_delay;
-		n->in_flight--;
-		q->next = n->freepk;
-		n->freepk = sent.pkt;
+		n->pkts.in_flight--;
+		q->next = n->pkts.free;
+		n->pkts.free = sent.pkt;
 		if (done)
 			done(ctx, &d);
 	}
@@ -377,11 +381,12 @@ static void held_send(struct flit_net *n, int x, int k, int g,
                       void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	size_t gv =
-	    (size_t)n->local_vc_index[(size_t)n->port_first[x] * (size_t)n->p.vcs + (size_t)k];
+	    (size_t)
+	        n->rt.local_vc_index[(size_t)n->rt.port_first[x] * (size_t)n->p.vcs + (size_t)k];
 	const struct vc *c = &n->in[gv];
-	const struct flit *f = &c->f[c->first];
+	const struct flit *f = &c->buf[c->first];
 	if (n->p.hold_packet)
-		n->hold[g] = f->tail ? -1 : k;
+		n->rt.output_holder[g] = f->tail ? -1 : k;
 	send(n, x, gv, done, ctx);
 }
 
@@ -397,40 +402,41 @@ static inline int first_from(uint64_t m, int s)
 static void islip_masks(struct flit_net *n, int x, int np, int nout,
                         void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
-	int nk = np * V, ox = n->out_first[x];
-	uint64_t *reqm = n->islip_reqs, *gm = n->islip_grants, outs = 0, ins = 0;
-	for (int r = 0; r < n->nreqs; r++) { /* each output's requesting input VCs */
-		int k = n->req_vcs[r], j = n->req_outs[r];
+	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->rt.out_first[x];
+	uint64_t *reqm = n->sw.islip_reqs, *gm = n->sw.islip_grants, outs = 0, ins = 0;
+	for (int r = 0; r < n->sw.nreqs; r++) { /* each output's requesting input VCs */
+		int k = n->sw.req_vcs[r], j = n->sw.req_outs[r];
 		reqm[j] |= UINT64_C(1) << k;
 		outs |= UINT64_C(1) << j;
 	}
 	for (uint64_t o = outs; o; o &= o - 1) { /* grants: first from the output's pointer */
-		int j = __builtin_ctzll(o), g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, k;
-		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
-			k = reqm[j] >> n->hold[g] & 1 ? n->hold[g] : -1;
+		int j = __builtin_ctzll(o), g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x,
+		    k;
+		if (n->rt.output_holder[g] >= 0) /* kept for a packet: only its VC may use it */
+			k = reqm[j] >> n->rt.output_holder[g] & 1 ? n->rt.output_holder[g] : -1;
 		else
-			k = first_from(reqm[j], n->sa_grant_ptr[g]);
+			k = first_from(reqm[j], n->sw.grant_ptr[g]);
 		reqm[j] = 0;
-		n->grant[j] = k;
+		n->sw.grant[j] = k;
 		if (k >= 0) {
-			int xin = vcx ? k : n->local_port[k];
+			int xin = vcx ? k : n->rt.local_port[k];
 			gm[xin] |= UINT64_C(1) << j;
 			ins |= UINT64_C(1) << xin;
 		}
 	}
 	for (; ins; ins &= ins - 1) { /* accepts, inputs in order: first from the input's pointer */
 		int xin = __builtin_ctzll(ins), k0 = vcx ? xin : xin * V;
-		int g0 = n->local_vc_index[(size_t)first * (size_t)V + (size_t)k0],
+		int g0 = n->rt.local_vc_index[(size_t)first * (size_t)V + (size_t)k0],
 		    ai = vcx ? g0 : n->in[g0].port;
-		int j = first_from(gm[xin], n->sa_accept_ptr[ai]), k = n->grant[j];
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
+		int j = first_from(gm[xin], n->sw.accept_ptr[ai]), k = n->sw.grant[j];
+		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x;
 		gm[xin] = 0;
 		held_send(n, x, k, g, done, ctx);
-		n->sa_grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
-		n->sa_accept_ptr[ai] = j + 1 == nout ? 0 : j + 1;
+		n->sw.grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
+		n->sw.accept_ptr[ai] = j + 1 == nout ? 0 : j + 1;
 	}
-	n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
+	n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, nout);
 }
 
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
@@ -444,37 +450,37 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 static void allocate(struct flit_net *n, int x, int np, int nout,
                      void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
-	int nk = np * V, ox = n->out_first[x], *req = n->req;
-	if (n->nreqs == 1) { /* one request: what the allocators below do with it */
-		int k = n->req_vcs[0], j = n->req_outs[0];
-		size_t gk = (size_t)n->local_vc_index[(size_t)first * (size_t)V + (size_t)k];
-		int port = n->in[gk].port, v = n->in[gk].v;
+	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->rt.out_first[x], *req = n->sw.req;
+	if (n->sw.nreqs == 1) { /* one request: what the allocators below do with it */
+		int k = n->sw.req_vcs[0], j = n->sw.req_outs[0];
+		size_t gk = (size_t)n->rt.local_vc_index[(size_t)first * (size_t)V + (size_t)k];
+		int port = n->in[gk].port, v = n->in[gk].port_vc;
 		if (n->p.alloc == FLIT_ALLOC_RR) {
 			send(n, x, gk, done, ctx);
-			n->rr_port[port] = wrap(v + 1, port < n->nl ? V : 1);
-			n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, np);
+			n->rt.rr_port[port] = wrap(v + 1, port < n->nl ? V : 1);
+			n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
 			return;
 		}
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-		if (n->hold[g] < 0 || n->hold[g] == k) {
+		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x;
+		if (n->rt.output_holder[g] < 0 || n->rt.output_holder[g] == k) {
 			held_send(n, x, k, g, done, ctx);
-			n->sa_grant_ptr[g] = wrap(k + 1, nk);
+			n->sw.grant_ptr[g] = wrap(k + 1, nk);
 			if (n->p.alloc == FLIT_ALLOC_ISLIP)
-				n->sa_accept_ptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
+				n->sw.accept_ptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
 		}
-		n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
+		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, nout);
 		return;
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
 		islip_masks(n, x, np, nout, done, ctx);
 		return;
 	}
-	for (int r = 0; r < n->nreqs; r++) /* each input VC's request (-1 between calls) */
-		req[n->req_vcs[r]] = n->req_outs[r];
+	for (int r = 0; r < n->sw.nreqs; r++) /* each input VC's request (-1 between calls) */
+		req[n->sw.req_vcs[r]] = n->sw.req_outs[r];
 	allocate_general(n, x, np, nout, done, ctx);
-	for (int r = 0; r < n->nreqs; r++)
-		req[n->req_vcs[r]] = -1;
+	for (int r = 0; r < n->sw.nreqs; r++)
+		req[n->sw.req_vcs[r]] = -1;
 }
 
 /* allocate() past its shortcuts, once req[] holds each input VC's request
@@ -482,66 +488,68 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
                              void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->port_first[x], vcx = n->p.vc_crossbar;
-	int nk = np * V, ox = n->out_first[x];
-	int *req = n->req, *oused = n->output_used;
-	int64_t *xused = n->input_used, stamp = ++n->stamp;
+	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int nk = np * V, ox = n->rt.out_first[x];
+	int *req = n->sw.req, *oused = n->sw.output_used;
+	int64_t *xused = n->sw.input_used, stamp = ++n->sw.stamp;
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
 		for (int ii = 0; ii < np; ii++) {
-			int i = wrap(n->rr_vertex[x] + ii, np), port = n->port[first + i];
+			int i = wrap(n->rt.rr_vertex[x] + ii, np), port = n->rt.port[first + i];
 			int nvc = port < n->nl ? V : 1;
 			for (int jj = 0; jj < nvc; jj++) {
-				int v = wrap(n->rr_port[port] + jj, nvc), r = req[i * V + v];
+				int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
 				if (r < 0 || oused[r])
 					continue;
 				send(n, x, vc_id(n, port, v), done, ctx);
 				oused[r] = 1;
-				n->rr_port[port] = wrap(v + 1, nvc);
+				n->rt.rr_port[port] = wrap(v + 1, nvc);
 				if (!vcx)
 					break;
 			}
 		}
-		n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, np);
+		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
 		return;
 	}
 	/* output-first: every output grants a requesting crossbar input round-robin
 	 * from its pointer; with islip the inputs then accept one grant each
 	 * (round-robin) and pointers move only on acceptance */
-	int *grant = n->grant, *bestd = oused, *gl = n->asked_outs, ngl = 0;
+	int *grant = n->sw.grant, *bestd = oused, *gl = n->sw.asked_outs, ngl = 0;
 	/* one pass: each output's round-robin-first requester; gl lists the
 	 * outputs asked for (grant_call: the call that last granted each) */
-	for (int r = 0; r < n->nreqs; r++) {
-		int k = n->req_vcs[r], j = req[k];
-		int g = j < nout - 1 ? n->outl[ox + j] : n->nl + x, d = k - n->sa_grant_ptr[g];
+	for (int r = 0; r < n->sw.nreqs; r++) {
+		int k = n->sw.req_vcs[r], j = req[k];
+		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x,
+		    d = k - n->sw.grant_ptr[g];
 		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
-		if (n->grant_call[j] != stamp)
-			n->grant_call[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
+		if (n->sw.grant_call[j] != stamp)
+			n->sw.grant_call[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
 		else if (d < bestd[j])
 			bestd[j] = d, grant[j] = k;
 	}
 	/* the outputs in round-robin order from the vertex's pointer */
 	for (int a = 1; a < ngl; a++) {
-		int j = gl[a], key = j - n->rr_vertex[x] + (j < n->rr_vertex[x] ? nout : 0), at = a;
-		for (;
-		     at > 0 &&
-		     gl[at - 1] - n->rr_vertex[x] + (gl[at - 1] < n->rr_vertex[x] ? nout : 0) > key;
+		int j = gl[a], key = j - n->rt.rr_vertex[x] + (j < n->rt.rr_vertex[x] ? nout : 0),
+		    at = a;
+		for (; at > 0 && gl[at - 1] - n->rt.rr_vertex[x] +
+		                         (gl[at - 1] < n->rt.rr_vertex[x] ? nout : 0) >
+		                     key;
 		     at--)
 			gl[at] = gl[at - 1];
 		gl[at] = j;
 	}
 	for (int a = 0; a < ngl; a++) {
-		int j = gl[a], k = grant[j], g = j < nout - 1 ? n->outl[ox + j] : n->nl + x;
-		if (n->hold[g] >= 0) /* kept for a packet: only its VC may use it */
-			k = req[n->hold[g]] == j ? n->hold[g] : -1;
-		if (k >= 0 &&
-		    xused[vcx ? k : n->local_port[k]] == stamp) { /* its input sent: the next one */
+		int j = gl[a], k = grant[j], g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x;
+		if (n->rt.output_holder[g] >= 0) /* kept for a packet: only its VC may use it */
+			k = req[n->rt.output_holder[g]] == j ? n->rt.output_holder[g] : -1;
+		if (k >= 0 && xused[vcx ? k : n->rt.local_port[k]] ==
+		                  stamp) { /* its input sent: the next one */
 			int k0 = k;
 			k = -1;
-			for (int kk = 1; kk < nk && n->hold[g] < 0; kk++) {
+			for (int kk = 1; kk < nk && n->rt.output_holder[g] < 0; kk++) {
 				int c = wrap(k0 + kk, nk);
-				if (req[c] == j && xused[vcx ? c : n->local_port[c]] != stamp) {
+				if (req[c] == j && xused[vcx ? c : n->rt.local_port[c]] != stamp) {
 					k = c;
 					break;
 				}
@@ -550,8 +558,8 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 		grant[j] = k;
 		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
 			held_send(n, x, k, g, done, ctx);
-			xused[vcx ? k : n->local_port[k]] = stamp;
-			n->sa_grant_ptr[g] = wrap(k + 1, nk);
+			xused[vcx ? k : n->rt.local_port[k]] = stamp;
+			n->sw.grant_ptr[g] = wrap(k + 1, nk);
 		}
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
@@ -563,7 +571,7 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 			int j = gl[a];
 			if (grant[j] < 0)
 				continue;
-			int xin = vcx ? grant[j] : n->local_port[grant[j]], at = ng++;
+			int xin = vcx ? grant[j] : n->rt.local_port[grant[j]], at = ng++;
 			for (; at > 0 && pair[at - 1] > (xin << 16 | j); at--)
 				pair[at] = pair[at - 1];
 			pair[at] = xin << 16 | j;
@@ -572,22 +580,22 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 			int xin = pair[a] >> 16, bj = -1, bd = nout;
 			for (; a < ng && pair[a] >> 16 == xin; a++) {
 				int j = pair[a] & 0xffff, k = grant[j],
-				    port = n->port[first + n->local_port[k]];
+				    port = n->rt.port[first + n->rt.local_port[k]];
 				int d =
-				    j - n->sa_accept_ptr[vcx ? port * V + n->local_vc[k] : port];
+				    j - n->sw.accept_ptr[vcx ? port * V + n->rt.local_vc[k] : port];
 				d += d < 0 ? nout : 0;
 				if (d < bd)
 					bd = d, bj = j;
 			}
-			int k = grant[bj], port = n->port[first + n->local_port[k]];
-			int g = bj < nout - 1 ? n->outl[ox + bj] : n->nl + x;
+			int k = grant[bj], port = n->rt.port[first + n->rt.local_port[k]];
+			int g = bj < nout - 1 ? n->rt.out_link[ox + bj] : n->nl + x;
 			held_send(n, x, k, g, done, ctx);
-			n->sa_grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
-			n->sa_accept_ptr[vcx ? port * V + n->local_vc[k] : port] =
+			n->sw.grant_ptr[g] = k + 1 == nk ? 0 : k + 1;
+			n->sw.accept_ptr[vcx ? port * V + n->rt.local_vc[k] : port] =
 			    bj + 1 == nout ? 0 : bj + 1;
 		}
 	}
-	n->rr_vertex[x] = wrap(n->rr_vertex[x] + 1, nout);
+	n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, nout);
 }
 
 /* VC allocation at switch x (vc_alloc=islip, BookSim's iSLIP VC
@@ -600,10 +608,10 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
  * next cycle; the others ask again next cycle. */
 static void va_islip(struct flit_net *n, int x, int nva)
 {
-	int V = n->p.vcs, first = n->port_first[x];
-	int nk = (n->port_first[x + 1] - first) * V;
-	int nov = (n->out_first[x + 1] - n->out_first[x] + 1) * V;
-	struct va_ask *va = n->va;
+	int V = n->p.vcs, first = n->rt.port_first[x];
+	int nk = (n->rt.port_first[x + 1] - first) * V;
+	int nov = (n->rt.out_first[x + 1] - n->rt.out_first[x] + 1) * V;
+	struct va_ask *va = n->va.asks;
 	for (int a = 0; a < nva; a++) /* alone on its link, every free VC grants an ask */
 		va[a].grant = va[a].free;
 	for (int a = 1; a < nva; a++) /* VCs two asks want: the first from the VC's pointer */
@@ -611,7 +619,7 @@ static void va_islip(struct flit_net *n, int x, int nva)
 			uint64_t both = va[a].l == va[b].l ? va[a].free & va[b].free : 0;
 			for (; both; both &= both - 1) {
 				int w = __builtin_ctzll(both),
-				    gp = n->va_grant_ptr[va[a].l * V + w];
+				    gp = n->va.grant_ptr[va[a].l * V + w];
 				int da = va[a].k - gp + (va[a].k < gp ? nk : 0);
 				int db = va[b].k - gp + (va[b].k < gp ? nk : 0);
 				uint64_t bit = UINT64_C(1) << w, alose = -(uint64_t)(db < da);
@@ -627,18 +635,19 @@ static void va_islip(struct flit_net *n, int x, int nva)
 			continue;
 		size_t g = (size_t)va[a].g;
 		struct vc *c = &n->in[g];
-		const struct flit *f = &c->f[c->first];
-		struct packet *q = &n->pk[f->pkt];
+		const struct flit *f = &c->buf[c->first];
+		struct packet *q = &n->pkts.pool[f->pkt];
 		int h = f->hop + 1;
-		if (n->link_ring_dim) /* the packet's ring state on tori */
+		if (n->ch.ring_dim) /* the packet's ring state on tori */
 			q->dim = va[a].dim, q->crossed = va[a].crossed;
 		c->out_vc = w;
-		n->busy[l] |= UINT64_C(1) << w;
-		n->va_grant_ptr[l * V + w] = k + 1 == nk ? 0 : k + 1;
-		n->va_accept_ptr[g] = n->lout[l] * V + w + 1 == nov ? 0 : n->lout[l] * V + w + 1;
+		n->ch.vcs_taken[l] |= UINT64_C(1) << w;
+		n->va.grant_ptr[l * V + w] = k + 1 == nk ? 0 : k + 1;
+		n->va.accept_ptr[g] =
+		    n->rt.out_index[l] * V + w + 1 == nov ? 0 : n->rt.out_index[l] * V + w + 1;
 		if (h >= q->decided) { /* an adaptive head's link is fixed now */
 			pk_route(n, f->pkt)[h] = l, q->decided = h + 1;
-			n->tie[x]++;
+			n->rt.tie[x]++;
 		}
 		c->front_ready = n->now + 1; /* switch allocation next cycle (its mark stays) */
 	}
@@ -647,37 +656,37 @@ static void va_islip(struct flit_net *n, int x, int nva)
 void net_flit_router_cycle(struct flit_net *n, int x,
                            void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int first = n->port_first[x], np = n->port_first[x + 1] - first;
-	int nout = n->out_first[x + 1] - n->out_first[x] + 1;
-	const uint64_t *m = &n->ready_mask[(size_t)x * (size_t)n->mask_words];
-	const int *kg = &n->local_vc_index[(size_t)first * (size_t)n->p.vcs];
+	int first = n->rt.port_first[x], np = n->rt.port_first[x + 1] - first;
+	int nout = n->rt.out_first[x + 1] - n->rt.out_first[x] + 1;
+	const uint64_t *m = &n->rt.ready_mask[(size_t)x * (size_t)n->rt.mask_words];
+	const int *kg = &n->rt.local_vc_index[(size_t)first * (size_t)n->p.vcs];
 	int nva = 0;
-	n->nreqs = 0;
-	for (int w = 0; w < n->mask_words; w++) /* the VCs whose front flit may leave now */
+	n->sw.nreqs = 0;
+	for (int w = 0; w < n->rt.mask_words; w++) /* the VCs whose front flit may leave now */
 		for (uint64_t b = m[w]; b; b &= b - 1) {
 			int k = (w << 6) + __builtin_ctzll(b);
 			size_t g = (size_t)kg[k];
 			int r = request(n, x, g);
 			if (r >= 0) {
-				n->req_outs[n->nreqs] = r;
-				n->req_vcs[n->nreqs++] = k;
+				n->sw.req_outs[n->sw.nreqs] = r;
+				n->sw.req_vcs[n->sw.nreqs++] = k;
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
 				const struct vc *c = &n->in[g];
-				struct va_ask *a = &n->va[nva++];
+				struct va_ask *a = &n->va.asks[nva++];
 				int lo = 0, nv = n->p.vcs;
 				a->k = k, a->l = c->pick, a->g = (int)g;
-				a->s = n->va_accept_ptr[g] - n->lout[a->l] * n->p.vcs;
-				if (n->link_ring_dim) /* VC classes on tori, and the ring state
+				a->s = n->va.accept_ptr[g] - n->rt.out_index[a->l] * n->p.vcs;
+				if (n->ch.ring_dim) /* VC classes on tori, and the ring state
 				                taking one gives */
-					vc_class(n, &n->pk[c->f[c->first].pkt], a->l, &lo, &nv,
-					         &a->dim, &a->crossed);
+					vc_class(n, &n->pkts.pool[c->buf[c->first].pkt], a->l, &lo,
+					         &nv, &a->dim, &a->crossed);
 				a->free =
-				    ~n->busy[a->l] &
+				    ~n->ch.vcs_taken[a->l] &
 				    (nv == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << nv) - 1) << lo);
 			}
 		}
 	if (nva) /* before switch allocation frees VCs: they are free from next cycle */
 		va_islip(n, x, nva);
-	if (n->nreqs)
+	if (n->sw.nreqs)
 		allocate(n, x, np, nout, done, ctx);
 }

@@ -39,7 +39,7 @@ check "one run, two --alloc: refused" status_says $? eq 2 "jobsched: --alloc giv
 check "cosim --out with --jobs-out: refused" status_says $? eq 2 "cosim: --jobs-out: with --out every output goes into the folder" "$T/err"
 [ -e "$T/study" ] && ko "the refused study made its folder"
 # netsim's two modes share one table: an option of the other mode is named
-"$B/netsim" --traffic uniform --machine mesh:x=4,y=4 --job cg.S.4@0-3 > /dev/null 2> "$T/err"
+"$B/netsim" --traffic uniform --machine mesh:dims=4x4 --job cg.S.4@0-3 > /dev/null 2> "$T/err"
 check "netsim: --job with --traffic" status_says $? eq 2 "netsim: --job replays traces: not with --traffic" "$T/err"
 "$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --load 0.2 > /dev/null 2> "$T/err"
 check "netsim: --load without --traffic" status_says $? eq 2 "netsim: --load is for synthetic traffic (--traffic)" "$T/err"

@@ -65,14 +65,26 @@ static void test_parse(void)
 	CU_ASSERT_EQUAL(cmn_cli_status(CMN_CLI_HELP), 0);
 }
 
-static void test_help(void)
+/* The help of c as a string (the caller frees it), or NULL. */
+static char *help_of(const struct cmn_cli *c)
 {
 	char *path = th_write_temp("", ".txt");
 	FILE *f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	cmn_cli_help(&cli, f);
+	if (!f) {
+		free(path);
+		return NULL;
+	}
+	cmn_cli_help(c, f);
 	fclose(f);
 	char *h = th_read_file(path);
+	remove(path);
+	free(path);
+	return h;
+}
+
+static void test_help(void)
+{
+	char *h = help_of(&cli);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "usage: tool [options] OPERAND\n\nAbout.\n\noptions:\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  --long X              an option with an argument\n"));
@@ -81,8 +93,6 @@ static void test_help(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  -h, --help            this help\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n  --version             the version\n"));
 	free(h);
-	remove(path);
-	free(path);
 }
 
 /* Headings: printed as "title:" in their place, "options:" only when the
@@ -101,12 +111,7 @@ static void more(FILE *f, const void *ctx)
 static void test_sections(void)
 {
 	const struct cmn_cli sc = {"tool", "usage: tool\n", NULL, sectioned, more, "context"};
-	char *path = th_write_temp("", ".txt");
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	cmn_cli_help(&sc, f);
-	fclose(f);
-	char *h = th_read_file(path);
+	char *h = help_of(&sc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_STRING_EQUAL(h, "usage: tool\n\ninput:\n"
 	                          "  -i, --in FILE         the input\n"
@@ -116,8 +121,6 @@ static void test_sections(void)
 	                          "  --version             the version\n"
 	                          "\nmore: context\n");
 	free(h);
-	remove(path);
-	free(path);
 	char *argv[] = {"tool", "-i", "a", "--input", NULL};
 	struct cmn_cli_iter it;
 	cmn_cli_begin(&it, &sc, 4, argv);
