@@ -222,7 +222,11 @@ int cmn_spec_resolve(const void *const *entries, const char *spec, const char *k
 
 void cmn_registry_help(FILE *f, const void *const *entries, const char *kind)
 {
-	fprintf(f, "%ss:\n", kind);
+	size_t len = strlen(kind); /* the plural: "policy" -> "policies" */
+	if (len > 1 && kind[len - 1] == 'y' && !strchr("aeiou", kind[len - 2]))
+		fprintf(f, "%.*sies:\n", (int)(len - 1), kind);
+	else
+		fprintf(f, "%ss:\n", kind);
 	for (int i = 0; entries[i]; i++) {
 		const struct cmn_plugin *pl = entries[i];
 		fprintf(f, "  %-14s %s\n", pl->name, pl->help);

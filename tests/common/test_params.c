@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../helpers.h"
@@ -164,6 +165,24 @@ static void test_registry(void)
 	CU_ASSERT_EQUAL(cmn_spec_resolve(reg, "one:must=1,", "thing", &ops, &p, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(e.msg, "thing 'one:must=1,': parameter 2 is empty (a trailing ',')"));
+	/* the help's heading: the kind's plural */
+	const char *kinds[][2] = {{"policy", "policies:\n"},
+	                          {"run-time model", "run-time models:\n"},
+	                          {"family", "families:\n"},
+	                          {"key", "keys:\n"}};
+	for (int k = 0; k < 4; k++) {
+		char *path = th_write_temp("", ".txt");
+		FILE *f = fopen(path, "w");
+		CU_ASSERT_FATAL(f != NULL);
+		cmn_registry_help(f, reg, kinds[k][0]);
+		fclose(f);
+		char *h = th_read_file(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+		CU_ASSERT_EQUAL(strncmp(h, kinds[k][1], strlen(kinds[k][1])), 0);
+		free(h);
+		remove(path);
+		free(path);
+	}
 }
 
 static void add_suites(void)
