@@ -87,9 +87,24 @@ int cpl_sweep_run(const struct cpl_sweep *s, int jobs, int quiet, long *failed, 
  * on stderr) and left out. */
 int cpl_sweep_collect(const struct cpl_sweep *s, long *missing, struct cmn_err *e);
 
-/* Writes a Slurm job-array script or a GNU parallel job list doing what
- * cpl_sweep_run does, to path. */
-int cpl_sweep_emit(const struct cpl_sweep *s, const char *kind, const char *path,
-                   struct cmn_err *e);
+/* A site's resources for the Slurm script: each NULL (or 0) when not
+ * given. */
+#define CPL_SWEEP_MAX_SBATCH 32
+struct cpl_sweep_slurm {
+	const char *time, *mem, *partition, *account;
+	long throttle;                               /* the array's %N: tasks at a time */
+	const char *extra[CPL_SWEEP_MAX_SBATCH + 1]; /* more #SBATCH options, "--key=value" */
+	int nextra;
+};
+
+/* 0 when r's values can stand in #SBATCH lines (Slurm's time and memory
+ * formats, names without spaces, extra options --key[=value]); else a
+ * usage error naming the option. */
+int cpl_sweep_slurm_check(const struct cpl_sweep_slurm *r, struct cmn_err *e);
+
+/* Writes a Slurm job-array script (with r's resources; NULL: none) or a
+ * GNU parallel job list doing what cpl_sweep_run does, to path. */
+int cpl_sweep_emit(const struct cpl_sweep *s, const char *kind, const struct cpl_sweep_slurm *r,
+                   const char *path, struct cmn_err *e);
 
 #endif

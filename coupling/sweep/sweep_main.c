@@ -18,7 +18,19 @@ static void exit_status(FILE *f, const void *ctx)
 	           "(the tables hold the others), or an error; 2 bad options.\n");
 }
 
-enum { O_OUT = 256, O_DRY, O_COLLECT, O_EMIT, O_QUIET };
+enum {
+	O_OUT = 256,
+	O_DRY,
+	O_COLLECT,
+	O_EMIT,
+	O_QUIET,
+	O_TIME,
+	O_MEM,
+	O_PARTITION,
+	O_ACCOUNT,
+	O_THROTTLE,
+	O_SBATCH
+};
 
 static const struct cmn_opt opts[] = {
     {"jobs", 'j', "N", "points run at a time (default: the cores here)"},
@@ -30,6 +42,16 @@ static const struct cmn_opt opts[] = {
      "list (one task per point) instead of running"},
     {"output", 'o', "FILE", "where --emit writes (default OUT/sweep.slurm or\nOUT/sweep.jobs)"},
     {"quiet", O_QUIET, NULL, "no progress on stderr"},
+    CMN_OPT_SECTION("the Slurm script's resources (with --emit slurm)"),
+    {"time", O_TIME, "T",
+     "each task's time limit (Slurm's format: minutes,\n"
+     "HH:MM:SS, D-HH:MM, ...)"},
+    {"mem", O_MEM, "M", "each task's memory (e.g. 4G)"},
+    {"partition", O_PARTITION, "P", "the partition"},
+    {"account", O_ACCOUNT, "A", "the account charged"},
+    {"throttle", O_THROTTLE, "N", "at most N tasks at a time (the array's %N)"},
+    {"sbatch", O_SBATCH, "--KEY[=VALUE]",
+     "any other #SBATCH option, e.g. --sbatch=--qos=long\n(repeatable)"},
     {NULL, 0, NULL, NULL}};
 
 static const struct cmn_cli cli = {
@@ -51,6 +73,8 @@ int main(int argc, char **argv)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, k;
 	const char *out = NULL, *emit = NULL, *output = NULL;
+	struct cpl_sweep_slurm res = {0};
+	int slurm_given = 0;
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	struct cmn_cli_iter it;
@@ -69,6 +93,21 @@ int main(int argc, char **argv)
 		case O_EMIT: emit = it.arg; break;
 		case 'o': output = it.arg; break;
 		case O_QUIET: quiet = 1; break;
+		case O_TIME: res.time = it.arg, slurm_given = 1; break;
+		case O_MEM: res.mem = it.arg, slurm_given = 1; break;
+		case O_PARTITION: res.partition = it.arg, slurm_given = 1; break;
+		case O_ACCOUNT: res.account = it.arg, slurm_given = 1; break;
+		case O_THROTTLE:
+			if (cmn_opt_int("--throttle", it.arg, 1, 1000000, &j, &e))
+				return cmn_cli_usage_error(&cli, "%s", e.msg);
+			res.throttle = (long)j, slurm_given = 1;
+			break;
+		case O_SBATCH:
+			if (res.nextra == CPL_SWEEP_MAX_SBATCH)
+				return cmn_cli_usage_error(&cli, "--sbatch: at most %d",
+				                           CPL_SWEEP_MAX_SBATCH);
+			res.extra[res.nextra++] = it.arg, slurm_given = 1;
+			break;
 		}
 	}
 	if (k < 0)
@@ -78,6 +117,12 @@ int main(int argc, char **argv)
 		return cmn_cli_usage_error(&cli,
 		                           "give one sweep file and at most one of --dry-run, "
 		                           "--collect and --emit (-o goes with --emit)");
+	if (slurm_given && (!emit || strcmp(emit, "slurm")))
+		return cmn_cli_usage_error(&cli,
+		                           "--time, --mem, --partition, --account, --throttle "
+		                           "and --sbatch go with --emit slurm");
+	if (slurm_given && cpl_sweep_slurm_check(&res, &e))
+		return cmn_cli_usage_error(&cli, "%s", e.msg);
 	struct cpl_sweep *s;
 	if (cpl_sweep_read(argv[first], out, &s, &e)) {
 		fprintf(stderr, "sweep: %s\n", e.msg);
@@ -107,7 +152,7 @@ int main(int argc, char **argv)
 		mkdir(s->out, 0777); /* for the default output and Slurm's logs */
 		if (!output && !def)
 			rc = cmn_err_set(&e, CMN_ENOMEM, "out of memory");
-		else if (!(rc = cpl_sweep_emit(s, emit, output ? output : def, &e)) && !quiet)
+		else if (!(rc = cpl_sweep_emit(s, emit, &res, output ? output : def, &e)) && !quiet)
 			fprintf(stderr, "sweep: %ld points written to %s\n", s->npoints,
 			        output ? output : def);
 		free(def);

@@ -106,6 +106,26 @@ check "slurm tasks run in a loop: same table" cmp -s whole.csv sl.out/sweep.csv
 : > runs.log
 SLURM_ARRAY_TASK_ID=3 bash run.slurm
 check "slurm: a done task exits at once" test ! -s runs.log
+# a site's resources: each as an #SBATCH line, the throttle on the array
+"$B/sweep" s.sweep --emit slurm -o res.slurm --out sl.out --quiet --time 1-02:30:00 --mem 4G \
+	--partition batch --account proj42 --throttle 5 --sbatch=--qos=long --sbatch --exclusive
+check "slurm resources: bash -n" bash -n res.slurm
+for l in "--array=1-18%5" "--time=1-02:30:00" "--mem=4G" "--partition=batch" "--account=proj42" \
+	"--qos=long" "--exclusive"; do
+	grep -qx -- "#SBATCH $l" res.slurm || ko "slurm resources: #SBATCH $l"
+done
+check "slurm resources: the commands the same" cmp -s <(grep -v "^#SBATCH" run.slurm) <(grep -v "^#SBATCH" res.slurm)
+# bad resources: usage errors naming the option, nothing written
+for bad in "--time 1h" "--time 1:2:3:4" "--mem 4GB" "--partition a#b" "--throttle 0" \
+	"--sbatch=--array=1-3" "--sbatch=qos" "--sbatch=--output=x"; do
+	rm -f bad.slurm
+	"$B/sweep" s.sweep --emit slurm -o bad.slurm --out sl.out --quiet $bad 2> berr.txt
+	st=$?
+	opt=${bad%% *}
+	[ $st -eq 2 ] && [ ! -e bad.slurm ] && grep -q -- "${opt%%=*}" berr.txt || ko "slurm resource $bad refused (exit $st: $(head -c 200 berr.txt))"
+done
+"$B/sweep" s.sweep --emit parallel --out par.out --quiet --time 10 2> berr.txt
+check "--time without --emit slurm: a usage error" status_says $? eq 2 "go with --emit slurm" berr.txt
 "$B/sweep" s.sweep --emit parallel --out par.out --quiet
 check "parallel: one line per point" test "$(wc -l < par.out/sweep.jobs)" -eq 18
 check "parallel: bash -n" bash -n par.out/sweep.jobs
