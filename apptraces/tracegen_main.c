@@ -10,6 +10,7 @@
 #include "../common/outfile.h"
 #include "gen.h"
 #include "trace.h"
+#include "trace_archive.h"
 #include "trace_stats.h"
 
 static void kernels(FILE *f, const void *ctx)
@@ -78,7 +79,7 @@ static int fail(const struct cmn_err *e)
 
 static int load(const char *path, struct trace **t, struct trace_stats *s, struct cmn_err *e)
 {
-	if (trace_load(path, t, e))
+	if (trace_load_any(path, t, e))
 		return e->code;
 	if (s && trace_stats_compute(*t, s, e)) {
 		trace_free(*t);
@@ -134,8 +135,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tracegen: --check and --stats take one trace, alone\n");
 			return 2;
 		}
-		if (check ? trace_load_ex(check, TRACE_LOAD_FRAGMENT, &t, &e)
-		          : load(stats, &t, &s, &e))
+		if (check && trace_is_archive(check) ? trace_load_archive(check, NULL, &t, &e)
+		    : check ? trace_load_ex(check, TRACE_LOAD_FRAGMENT, &t, &e)
+		            : load(stats, &t, &s, &e))
 			return fail(&e);
 		if (check && t->fragment >= 0)
 			printf(
@@ -170,7 +172,7 @@ int main(int argc, char **argv)
 			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n");
 			return 2;
 		}
-		if (trace_load(rewrite, &t, &e))
+		if (trace_load_any(rewrite, &t, &e))
 			return fail(&e);
 		if (trace_scale_flops(t, scale, &e)) {
 			trace_free(t);

@@ -1,16 +1,12 @@
 /* Recorded traces as job profiles (recorded.h). */
-#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "../../common/cleanup.h"
+#include "../../apptraces/trace_archive.h"
 #include "recorded.h"
-#include "untar.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -43,36 +39,20 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
                       struct cmn_err *e)
 {
 	*out = NULL;
-	char base[96], path[4096];
+	char base[96], path[4096], index[128];
 	snprintf(base, sizeof base, "%s.%c.%d", kernel, cls, n);
 	snprintf(path, sizeof path, "%s/%s.txt", dir, base);
-	char tmp[1024] = "", archive[4096] = "";
-	struct cpl_unpacked u = {0};
-	int rc = 0;
-	if (!is_file(path)) {
-		snprintf(archive, sizeof archive, "%s/%s.tar.gz", dir, base);
-		if (!is_file(archive))
-			return 0; /* none recorded */
-		const char *td = getenv("TMPDIR");
-		if (!td || !*td || strlen(td) > sizeof tmp - 32)
-			td = "/tmp";
-		snprintf(tmp, sizeof tmp, "%s/cosim-recorded-XXXXXX", td);
-		if (!mkdtemp(tmp))
-			return cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
-			                   strerror(errno));
-		cmn_cleanup_add(tmp); /* a signal removes it with what is unpacked there */
-		rc = cpl_untar_gz(archive, tmp, &u, e);
-		snprintf(path, sizeof path, "%s/%s.txt", tmp, base);
-		if (!rc && !is_file(path))
-			rc = cmn_err_set(e, CMN_EINPUT, "%s: holds no %s.txt", archive, base);
-		if (rc)
-			cmn_err_prefix(e, "recorded trace");
-	}
 	struct trace *t = NULL;
-	if (!rc && trace_load(path, &t, e)) {
-		rc = e->code;
-		if (tmp[0]) /* the paths inside name the temporary folder */
-			cmn_err_prefix(e, "%s", archive);
+	int rc;
+	if (is_file(path)) {
+		rc = trace_load(path, &t, e);
+	} else {
+		snprintf(path, sizeof path, "%s/%s.tar.gz", dir, base);
+		if (!is_file(path))
+			return 0; /* none recorded */
+		snprintf(index, sizeof index, "%s.txt", base);
+		if ((rc = trace_load_archive(path, index, &t, e)))
+			cmn_err_prefix(e, "recorded trace");
 	}
 	if (!rc && t->nranks != n)
 		rc = cmn_err_set(e, CMN_EINPUT, "%s: %d ranks, but its name says %d", path,
@@ -82,11 +62,6 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
 			free(t->files[r]);
 			t->files[r] = NULL;
 		}
-	}
-	if (tmp[0]) {
-		cpl_unpacked_remove(&u);
-		rmdir(tmp);
-		cmn_cleanup_forget(tmp);
 	}
 	if (rc) {
 		if (t)

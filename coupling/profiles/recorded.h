@@ -14,7 +14,7 @@
 int cpl_recorded_has_kernel(const char *dir, const char *kernel, char cls);
 
 /* The recorded trace of (kernel, cls, n) in dir into *out, or *out = NULL
- * when dir has none. A packed one is unpacked (untar.h, in-process) into a
+ * when dir has none. A packed one is unpacked (apptraces/trace_archive.h, in-process) into a
  * temporary folder, read, and the folder removed (on a signal too); the
  * trace keeps no file names.
  * Errors: an unreadable or invalid trace (file:line), a rank count other

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../apptraces/gen.h"
+#include "../../apptraces/trace_archive.h"
 #include "../../common/number.h"
 #include "../../common/outfile.h"
 #include "../../platforms/xml_read.h"
@@ -53,7 +54,7 @@ static int get_trace(const char *spec, int iterations, struct trace **t, struct 
 {
 	struct stat st;
 	if (stat(spec, &st) == 0)
-		return trace_load(spec, t, e);
+		return trace_load_any(spec, t, e);
 	char kernel[16], cls;
 	int ranks, used = 0;
 	if (sscanf(spec, "%15[a-z].%c.%d%n", kernel, &cls, &ranks, &used) == 3 && !spec[used]) {

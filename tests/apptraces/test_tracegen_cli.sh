@@ -225,4 +225,35 @@ bad_opt "--flop-scale: 'inf' is not a number" cg --ranks 4 --flop-scale inf -o "
 bad_opt "--flop-scale: '1e300' is not a number" cg --ranks 4 --flop-scale 1e300 -o "$T/bo"
 bad_opt "--tolerance: 'nan' is not a number" --compare a b --tolerance nan
 
+# Archives wherever a trace is (trace_archive.h): NAME.tar.gz holding
+# NAME.txt, or one index .txt at its top; read as the unpacked trace is;
+# each refusal names the archive.
+A="$T/arch"
+mkdir -p "$A/p" "$A/two" "$A/bad"
+"$TG" cg --class S --ranks 4 -o "$A/p" 2> /dev/null
+(cd "$A/p" && tar czf ../cg.S.4.tar.gz cg.S.4.txt cg.S.4.txt_files && tar cf ../other.tar cg.S.4.txt cg.S.4.txt_files)
+"$TG" --check "$A/cg.S.4.tar.gz" > "$T/ck" 2>&1
+check "archive: --check reads NAME.txt" grep -q "cg.S.4.tar.gz: ok, 4 ranks, 21848 actions" "$T/ck"
+"$TG" --check "$A/other.tar" > "$T/ck" 2>&1
+check "archive: a plain tar with one index at its top" grep -q "other.tar: ok, 4 ranks" "$T/ck"
+"$TG" --compare "$A/cg.S.4.tar.gz" "$A/p/cg.S.4.txt" > "$T/ck" 2>&1
+check "archive: --compare equal to the unpacked trace" grep -q "^0 quantities differ" "$T/ck"
+(cd "$A/p" && cp cg.S.4.txt second.txt && tar czf ../two.tar.gz cg.S.4.txt second.txt cg.S.4.txt_files)
+"$TG" --check "$A/two.tar.gz" > "$T/ck" 2>&1
+check "archive: two indexes, none named for it" status_says $? ne 0 "two.tar.gz: holds several .txt files at its top" "$T/ck"
+(cd "$A/p" && tar czf ../none.tar.gz cg.S.4.txt_files)
+"$TG" --check "$A/none.tar.gz" > "$T/ck" 2>&1
+check "archive: no index" status_says $? ne 0 "none.tar.gz: holds no index" "$T/ck"
+cp -r "$A/p/." "$A/bad/" && sed -i '3s/.*/0 send 1 x/' "$A/bad/cg.S.4.txt_files/rank-0.txt" 2> /dev/null ||
+	sed -i '3s/.*/0 send 1 x/' "$(ls "$A"/bad/cg.S.4.txt_files/* | head -1)"
+(cd "$A/bad" && tar czf ../cg.S.4.bad.tar.gz cg.S.4.txt cg.S.4.txt_files)
+mv "$A/cg.S.4.bad.tar.gz" "$A/bad.tar.gz"
+"$TG" --check "$A/bad.tar.gz" > "$T/ck" 2>&1
+check "archive: a bad line named by archive, member and line" \
+	status_says $? ne 0 "bad.tar.gz:cg.S.4.txt_files/[^:]*:3: error" "$T/ck"
+head -c 2000 "$A/cg.S.4.tar.gz" > "$A/cut.tar.gz"
+"$TG" --check "$A/cut.tar.gz" > "$T/ck" 2>&1
+check "archive: a cut archive refused, named" status_says $? ne 0 "cut.tar.gz" "$T/ck"
+[ -z "$(ls "${TMPDIR:-/tmp}" | grep -c trace-archive- | grep -v '^0$')" ] || ko "archive: temporary folders left behind"
+
 finish

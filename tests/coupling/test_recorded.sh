@@ -154,7 +154,7 @@ TMPDIR="$T/tmpd" "$B/cosim" $FOURS $M --runtime "linkload:kernels=packed,class=S
 pid=$!
 seen=0
 for i in $(seq 500); do
-	ls "$T/tmpd"/cosim-recorded-*/zeros > /dev/null 2>&1 && { seen=1; break; }
+	ls "$T/tmpd"/trace-archive-*/zeros > /dev/null 2>&1 && { seen=1; break; }
 	sleep 0.01
 done
 kill -TERM $pid

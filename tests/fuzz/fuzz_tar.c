@@ -2,7 +2,7 @@
  * this process's own, emptied after each input. */
 #include <sys/stat.h>
 
-#include "../../coupling/profiles/untar.h"
+#include "../../apptraces/untar.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -16,9 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file(data, size, ".tar.gz");
 	if (!path)
 		return 0;
-	struct cpl_unpacked u = {0};
+	struct trace_unpacked u = {0};
 	struct cmn_err e;
-	cpl_untar_gz(path, dir, &u, &e);
-	cpl_unpacked_remove(&u);
+	trace_untar_gz(path, dir, &u, &e);
+	trace_unpacked_remove(&u);
 	return 0;
 }

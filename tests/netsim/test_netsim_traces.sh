@@ -62,4 +62,18 @@ for eng in simgrid s4u; do
 		ok "$eng: a trace with comments, CRLF, no final newline replays as the plain one" ||
 		ko "$eng: messy trace: $(tail -1 "$T/p.csv") vs $(tail -1 "$T/m.csv" 2> /dev/null): $(tail -2 "$T/err")"
 done
+# an archive (NAME.tar.gz) wherever a trace is: the same times as unpacked,
+# on every engine; a refusal names the archive
+"$1/tracegen" cg --class S --ranks 4 -o "$T/arch" 2> /dev/null
+(cd "$T/arch" && tar czf ../cg.S.4.tar.gz cg.S.4.txt cg.S.4.txt_files)
+for eng in simgrid s4u flit; do
+	"$NS" --machine flat:nodes=4 --no-alone --quiet --engine $eng --job "$T/arch/cg.S.4.txt@0-3" --jobs-out "$T/u.csv" 2> "$T/err"
+	"$NS" --machine flat:nodes=4 --no-alone --quiet --engine $eng --job "$T/cg.S.4.tar.gz@0-3" --jobs-out "$T/a.csv" 2>> "$T/err"
+	[ -s "$T/a.csv" ] && [ "$(tail -1 "$T/u.csv" | cut -d, -f5-)" = "$(tail -1 "$T/a.csv" | cut -d, -f5-)" ] &&
+		ok "$eng: an archived trace replays as the unpacked one" ||
+		ko "$eng: archive: $(tail -1 "$T/a.csv" 2> /dev/null) vs $(tail -1 "$T/u.csv"): $(tail -2 "$T/err")"
+done
+printf 'not a tar' | gzip > "$T/junk.tar.gz"
+"$NS" $M --job "$T/junk.tar.gz@0-1" > /dev/null 2> "$T/err"
+check "a broken archive: refused, named" status_says $? ne 0 "junk.tar.gz" "$T/err"
 finish

@@ -3,13 +3,13 @@
  * headers, GNU long names, pax path records); every path it creates is
  * registered with the cleanup registry (common/cleanup.h) before it is
  * created, so a signal during or after the unpacking removes them. */
-#ifndef CPL_UNTAR_H
-#define CPL_UNTAR_H
+#ifndef TRACE_UNTAR_H
+#define TRACE_UNTAR_H
 
-#include "../../common/err.h"
+#include "../common/err.h"
 
 /* The paths an unpacking created, in creation order. */
-struct cpl_unpacked {
+struct trace_unpacked {
 	char **path;
 	int n, cap;
 };
@@ -20,11 +20,11 @@ struct cpl_unpacked {
  * truncated archive, a member path that is absolute or climbs out with
  * "..", a member type other than file or folder, a file that cannot be
  * written. On an error what was created stays in *u for
- * cpl_unpacked_remove. */
-int cpl_untar_gz(const char *archive, const char *dir, struct cpl_unpacked *u, struct cmn_err *e);
+ * trace_unpacked_remove. */
+int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u, struct cmn_err *e);
 
 /* Removes what u records (last created first: files, then their folders),
  * forgets it in the cleanup registry, and frees u. */
-void cpl_unpacked_remove(struct cpl_unpacked *u);
+void trace_unpacked_remove(struct trace_unpacked *u);
 
 #endif

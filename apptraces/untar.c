@@ -15,13 +15,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../common/cleanup.h"
-#include "../../common/gzpipe.h"
+#include "../common/cleanup.h"
+#include "../common/gzpipe.h"
 
 enum { MAX_NAME = 4096 };
 
 /* Records path as created (and registers it for removal on a signal). */
-static int record(struct cpl_unpacked *u, const char *path, struct cmn_err *e)
+static int record(struct trace_unpacked *u, const char *path, struct cmn_err *e)
 {
 	if (u->n == u->cap) {
 		int cap = u->cap ? 2 * u->cap : 16;
@@ -37,7 +37,7 @@ static int record(struct cpl_unpacked *u, const char *path, struct cmn_err *e)
 	return 0;
 }
 
-void cpl_unpacked_remove(struct cpl_unpacked *u)
+void trace_unpacked_remove(struct trace_unpacked *u)
 {
 	for (int i = u->n - 1; i >= 0; i--) { /* a folder was created before its files */
 		remove(u->path[i]);
@@ -45,7 +45,7 @@ void cpl_unpacked_remove(struct cpl_unpacked *u)
 		free(u->path[i]);
 	}
 	free(u->path);
-	*u = (struct cpl_unpacked){0};
+	*u = (struct trace_unpacked){0};
 }
 
 /* A member's path is relative and stays inside: no leading '/', no ".."
@@ -68,7 +68,7 @@ static const char *safe_path(const char *p)
 
 /* Creates the folders of dir/rel up to its last '/' (all of it when
  * whole), recording the ones it makes. */
-static int make_folders(const char *dir, const char *rel, int whole, struct cpl_unpacked *u,
+static int make_folders(const char *dir, const char *rel, int whole, struct trace_unpacked *u,
                         struct cmn_err *e)
 {
 	char path[MAX_NAME + 256];
@@ -101,7 +101,7 @@ static int make_folders(const char *dir, const char *rel, int whole, struct cpl_
 
 /* Writes the current member's data to dir/rel. */
 static int write_member(struct archive *a, struct archive_entry *entry, const char *dir,
-                        const char *rel, struct cpl_unpacked *u, struct cmn_err *e)
+                        const char *rel, struct trace_unpacked *u, struct cmn_err *e)
 {
 	char path[MAX_NAME + 256];
 	if (make_folders(dir, rel, 0, u, e))
@@ -205,7 +205,7 @@ static const char *type_name(mode_t type)
 }
 
 /* The members, one by one, unpacked into dir. */
-static int members(struct archive *a, const char *dir, struct cpl_unpacked *u, struct cmn_err *e)
+static int members(struct archive *a, const char *dir, struct trace_unpacked *u, struct cmn_err *e)
 {
 	struct archive_entry *entry;
 	for (int count = 0;; count++) {
@@ -242,7 +242,7 @@ static int members(struct archive *a, const char *dir, struct cpl_unpacked *u, s
 	}
 }
 
-int cpl_untar_gz(const char *archive, const char *dir, struct cpl_unpacked *u, struct cmn_err *e)
+int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u, struct cmn_err *e)
 {
 	struct source *src = calloc(1, sizeof *src);
 	struct archive *a = archive_read_new();
