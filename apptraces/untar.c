@@ -242,7 +242,8 @@ static int members(struct archive *a, const char *dir, struct trace_unpacked *u,
 	}
 }
 
-int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u, struct cmn_err *e)
+int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u,
+                   struct cmn_err *e)
 {
 	struct source *src = calloc(1, sizeof *src);
 	struct archive *a = archive_read_new();

@@ -21,7 +21,8 @@ struct trace_unpacked {
  * "..", a member type other than file or folder, a file that cannot be
  * written. On an error what was created stays in *u for
  * trace_unpacked_remove. */
-int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u, struct cmn_err *e);
+int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u,
+                   struct cmn_err *e);
 
 /* Removes what u records (last created first: files, then their folders),
  * forgets it in the cleanup registry, and frees u. */
