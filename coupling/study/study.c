@@ -34,7 +34,7 @@ struct study {
 	int made; /* ancestors of out that did not exist (the nearest first) */
 };
 
-enum { O_OUT = 1000, O_PARALLEL, O_SNAPSHOT };
+enum { O_OUT = 1000, O_SNAPSHOT, O_PARALLEL = 'j' };
 
 static const struct cmn_opt study_opts[] = {
     CMN_OPT_SECTION("study (cosim only; with --out, one run per --alloc)"),

@@ -33,7 +33,7 @@ enum {
 };
 
 static const struct cmn_opt opts[] = {
-    {"jobs", 'j', "N", "points run at a time (default: the cores here)"},
+    {"parallel", 'j', "N", "points run at a time (default: the cores here)"},
     {"out", O_OUT, "DIR", "output directory (instead of the file's out key)"},
     {"dry-run", O_DRY, NULL, "list every point's directory and command; run nothing"},
     {"collect", O_COLLECT, NULL, "only collect what the points wrote (e.g. on a cluster)"},
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 		long long j;
 		switch (k) {
 		case 'j':
-			if (cmn_opt_int("--jobs", it.arg, 1, 4096, &j, &e))
+			if (cmn_opt_int("--parallel", it.arg, 1, 4096, &j, &e))
 				return cmn_cli_usage_error(&cli, "%s (processes at a time)", e.msg);
 			jobs = (int)j;
 			break;

@@ -16,8 +16,9 @@
  * runs each). */
 #define JS_CLI_MAX_ALLOCS 32
 
-/* A front end's options on top of jobsched's (cosim's study): their keys
- * from 1000, handed to option() with the argument. */
+/* A front end's options on top of jobsched's (cosim's study): keys of
+ * their own (numbers from 1000, or short letters jobsched does not use),
+ * handed to option() with the argument. */
 struct js_cli_ext {
 	const struct cmn_opt *opts; /* ended by {NULL} */
 	const char *usage;          /* usage line(s) added after jobsched's, or NULL */

@@ -350,6 +350,7 @@ static int option(struct js_cli *c, int k, const char *arg, struct cmn_err *e)
 		rc = cmn_opt_int("--installed", arg, 1, 1 << 30, &x, e);
 		c->installed = (int)x;
 		break;
+	default: return cmn_err_set(e, CMN_ESTATE, "option key %d has no handler", k);
 	}
 	return rc;
 }
@@ -372,6 +373,15 @@ static int check(const struct js_cli *c, struct cmn_err *e)
 		return cmn_err_set(
 		    e, CMN_EUSAGE,
 		    "give one of --machine (e.g. flat:nodes=256) and --platform FILE.xml");
+	return 0;
+}
+
+/* 1 when table lists key k. */
+static int in_table(const struct cmn_opt *table, int k)
+{
+	for (const struct cmn_opt *o = table; o && o->name; o++)
+		if (o->key == k)
+			return 1;
 	return 0;
 }
 
@@ -408,8 +418,8 @@ int js_cli_parse(int argc, char **argv, const char *prog,
 	cmn_cli_begin(&it, &cli, argc, argv);
 	int k = 0, rc = 0;
 	while (!rc && (k = cmn_cli_next(&it)) > 0)
-		rc = k >= 1000 && ext ? ext->option(ext->ctx, k, it.arg, &e)
-		                      : option(c, k, it.arg, &e);
+		rc = ext && in_table(ext->opts, k) ? ext->option(ext->ctx, k, it.arg, &e)
+		                                   : option(c, k, it.arg, &e);
 	if (!rc && k < 0)
 		return k;
 	if (!rc && it.first < argc)

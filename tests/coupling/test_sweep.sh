@@ -179,7 +179,7 @@ check "bad -j: exit 2" test $? -eq 2
 for j in 4294967297 1.5 " 2" 2x ""; do
 	rm -rf bad.out
 	"$B/sweep" bad.sweep -j "$j" --out bad.out 2> err.txt
-	check "bad -j '$j': exit 2, named, nothing written" status_says $? eq 2 "jobs: '$j' is not an integer in \\[1, 4096\\]" err.txt bad.out
+	check "bad -j '$j': exit 2, named, nothing written" status_says $? eq 2 "--parallel: '$j' is not an integer in \\[1, 4096\\]" err.txt bad.out
 done
 # a real sweep: jobsched, two schedulers x two seeds
 cat > js.sweep << SW
