@@ -224,7 +224,7 @@ static int grid_canon(const void *state, const int *nodes, int n, int *out)
 static int mesh_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
                           int first, int link0)
 {
-	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	int nd = 0, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
 	if (plat_grid_shape(m, &nd, dims, wrap, NULL))
 		return -1; /* not a grid: never, in its own writer */
 	char a[64], b[64], l[64];
@@ -296,7 +296,7 @@ static int torus_xml_write(struct plat_xml_out *x, const struct plat_machine *m,
                            int first, int link0)
 {
 	(void)link0;
-	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
+	int nd = 0, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS];
 	if (plat_grid_shape(m, &nd, dims, wrap, NULL))
 		return -1; /* not a grid: never, in its own writer */
 	char p[256];
