@@ -23,7 +23,8 @@ FILE *cmn_gp_png_open(struct cmn_outfile *of, const char *png, int width, int he
 		cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", png);
 		return NULL;
 	}
-	fprintf(g, "set terminal pngcairo size %d,%d font ',10'\nset output ", width, height);
+	fprintf(g, "set terminal pngcairo noenhanced size %d,%d font ',10'\nset output ", width,
+	        height);
 	cmn_gp_str(g, of->tmp);
 	fprintf(g, "\n");
 	return g;

@@ -256,8 +256,11 @@ static int plot(struct table *t, const struct cpl_sweep_plot *pl, struct cmn_err
 	cmn_gp_str(g, pl->title ? pl->title : pl->y);
 	fprintf(g, "\n%s%s", pl->logx ? "set logscale x\n" : "",
 	        pl->logy ? "set logscale y\n" : "");
+	/* room around the points, so that no error bar meets the border */
 	if (!numeric_x)
-		fputs("set xtics rotate by -30\nset offsets 0.5, 0.5, 0, 0\n", g);
+		fputs("set xtics rotate by -30\nset offsets 0.5, 0.5, graph 0.05, graph 0.05\n", g);
+	else
+		fputs("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n", g);
 	int *has = seen; /* reused: groups with a value to draw */
 	for (int gv = 0; gv < ng; gv++)
 		has[gv] = 0;

@@ -123,7 +123,7 @@ static int run_gnuplot(const char *series, const char *png, const char *shown, c
 	FILE *g = popen("gnuplot 1>&2", "w");
 	if (!g)
 		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
-	fprintf(g, "set terminal pngcairo size 1000,700 font ',10'\nset output ");
+	fprintf(g, "set terminal pngcairo noenhanced size 1000,700 font ',10'\nset output ");
 	cmn_gp_str(g, png);
 	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
 	cmn_gp_str(g, title);
