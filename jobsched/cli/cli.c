@@ -17,6 +17,7 @@
 #include "../../platforms/xml_read.h"
 #include "../alloc/alloc.h"
 #include "../metrics/metrics.h"
+#include "../metrics/series_plot.h"
 #include "../resize/resize.h"
 #include "../runtime/runtime.h"
 #include "../sched/sched.h"
@@ -115,43 +116,6 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 	return rc;
 }
 
-/* Draws utilization and queue length from the series CSV into png (a
- * temporary); shown is the name to report. gnuplot's messages go to stderr. */
-static int run_gnuplot(const char *series, const char *png, const char *shown, const char *title,
-                       int empty, struct cmn_err *e)
-{
-	FILE *g = popen("gnuplot 1>&2", "w");
-	if (!g)
-		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot", shown);
-	fprintf(g, "set terminal pngcairo noenhanced size 1000,700 font ',10'\nset output ");
-	cmn_gp_str(g, png);
-	fprintf(g, "\nset datafile separator ','\nset multiplot layout 2,1 title ");
-	cmn_gp_str(g, title);
-	fprintf(g, " noenhanced\nset grid\nset key below\nset ylabel 'utilization'\nset yrange "
-	           "[0:1.05]\n");
-	if (empty) /* nothing simulated: empty axes that say so */
-		fprintf(g,
-		        "set label 'no job simulated' at graph 0.5,0.5 center\n"
-		        "plot [0:1] NaN notitle\nset ylabel 'queued jobs'\nset xlabel 'time (h)'\n"
-		        "plot [0:1] NaN notitle\n");
-	for (int k = 0; k < 2 && !empty; k++) {
-		if (k)
-			fprintf(
-			    g,
-			    "set ylabel 'queued jobs'\nset xlabel 'time (h)'\nset yrange [0:*]\n");
-		fprintf(g, "plot ");
-		cmn_gp_str(g, series);
-		fprintf(g, " every ::1 using ($1/3600):%d with steps lw 1 %s\n", k ? 4 : 3,
-		        k ? "lc 7 title 'queue length'" : "title 'busy nodes / nodes'");
-	}
-	fprintf(g, "unset multiplot\n");
-	int st = pclose(g);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
-		                   shown);
-	return 0;
-}
-
 enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_GROUPS, OUT_N };
 
 /* What runs inside the run-time model's drive(): the simulation and every
@@ -244,8 +208,8 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 		if (fflush(series) != 0)
 			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", series_path);
 		if (!rc)
-			rc = run_gnuplot(series_path, out[OUT_PLOT].tmp, c->plot, title, w->n == 0,
-			                 e);
+			rc = js_series_plot(series_path, out[OUT_PLOT].tmp, c->plot, title,
+			                    w->n == 0, e);
 	}
 	cmn_outfile_abort(&series_scratch);
 	for (int k = 0; k < OUT_N; k++) {
