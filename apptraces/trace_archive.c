@@ -112,6 +112,14 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 		rc = find_index(archive, tmp, index, path, sizeof path, e);
 	if (!rc && (rc = trace_load(path, &t, e)))
 		name_archive(e, tmp, archive);
+	size_t tl = strlen(tmp);
+	for (int r = 0; !rc && r < t->nranks; r++) /* an archive holds its whole trace */
+		if (t->files[r] && (strncmp(t->files[r], tmp, tl) || t->files[r][tl] != '/'))
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s: the index names rank %d's file %s, which is not in the "
+			    "archive",
+			    archive, r, t->files[r]);
 	if (!rc) /* in memory from here: the files go with the folder */
 		for (int r = 0; r < t->nranks; r++) {
 			free(t->files[r]);
@@ -120,8 +128,11 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 	trace_unpacked_remove(&u);
 	rmdir(tmp);
 	cmn_cleanup_forget(tmp);
-	if (rc)
+	if (rc) {
+		if (t)
+			trace_free(t);
 		return rc;
+	}
 	*out = t;
 	return 0;
 }

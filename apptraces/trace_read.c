@@ -381,11 +381,40 @@ static int scan_file(const char *path, struct scan *sc, struct cmn_err *e)
 	return 0;
 }
 
+/* An absolute entry (tracegen names rank files by absolute path) as its
+ * last two components beside the index ("NAME.txt_files/rank-R.txt"), if
+ * there: the trace folder may have moved, or been copied, since. */
+static char *moved(const char *index, const char *entry)
+{
+	const char *last = strrchr(entry, '/'), *prev = last;
+	while (prev > entry && prev[-1] != '/')
+		prev--;
+	if (!last || prev == entry)
+		return NULL;
+	const char *slash = strrchr(index, '/');
+	int dlen = slash ? (int)(slash - index) : 1;
+	size_t n = (size_t)dlen + strlen(prev) + 4;
+	char *p = malloc(n);
+	struct stat st;
+	if (p && snprintf(p, n, "%.*s/%s", dlen, slash ? index : ".", prev) > 0 &&
+	    stat(p, &st) == 0)
+		return p;
+	free(p);
+	return NULL;
+}
+
 /* An index entry looked up in the index's folder, then its parent, then as
- * given (SimGrid's examples name entries from either). */
+ * given (SimGrid's examples name entries from either); an absolute one
+ * beside the index when it is there (the copy that goes with this index:
+ * the same file when the folder has not moved), else as given. */
 static char *resolve(const char *index, const char *entry)
 {
 	struct stat st;
+	if (entry[0] == '/') {
+		char *p = moved(index, entry);
+		if (p)
+			return p;
+	}
 	if (entry[0] != '/') {
 		const char *slash = strrchr(index, '/');
 		int dlen = slash ? (int)(slash - index) : 1;

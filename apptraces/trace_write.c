@@ -1,6 +1,7 @@
 /* Writing TI traces: the layout of trace_args.h, counts as whole numbers
  * and amounts in %.12g (so that write, read, write gives the same text),
  * outputs renamed into place. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,12 +88,19 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 		}
 		rc = cmn_outfile_commit(&o, e);
 	}
+	/* the rank files by absolute path: SimGrid's replay opens an index's
+	 * entries as written, from its working directory (our reader also finds
+	 * them beside the index when the folder has moved) */
+	char *abs = !rc ? realpath(files, NULL) : NULL;
+	if (!rc && !abs)
+		rc = cmn_err_set(e, CMN_EIO, "%s: cannot resolve: %s", files, strerror(errno));
 	struct cmn_outfile o;
 	if (!rc && !(rc = cmn_outfile_open(&o, index, e))) {
-		for (int r = 0; r < t->nranks; r++) /* relative to the index's folder */
-			fprintf(o.f, "%s.txt_files/rank-%d.txt\n", base, r);
+		for (int r = 0; r < t->nranks; r++)
+			fprintf(o.f, "%s/rank-%d.txt\n", abs, r);
 		rc = cmn_outfile_commit(&o, e);
 	}
+	free(abs);
 	free(files);
 	free(path);
 	free(index);

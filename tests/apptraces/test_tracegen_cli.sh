@@ -256,4 +256,26 @@ head -c 2000 "$A/cg.S.4.tar.gz" > "$A/cut.tar.gz"
 check "archive: a cut archive refused, named" status_says $? ne 0 "cut.tar.gz" "$T/ck"
 [ -z "$(ls "${TMPDIR:-/tmp}" | grep -c trace-archive- | grep -v '^0$')" ] || ko "archive: temporary folders left behind"
 
+# The index names its rank files by absolute path, so that SimGrid's own
+# replay (which opens them from its working directory) reads the trace
+# from any folder; a moved folder still reads here (beside the index).
+"$TG" cg --class S --ranks 4 -o "$T/abs" 2> /dev/null
+check "index: absolute rank files" grep -qx "$(cd "$T/abs" && pwd)/cg.S.4.txt_files/rank-0.txt" "$T/abs/cg.S.4.txt"
+mv "$T/abs" "$T/moved"
+"$TG" --check "$T/moved/cg.S.4.txt" > "$T/ck" 2>&1
+check "index: a moved trace folder still reads" grep -q "moved/cg.S.4.txt: ok, 4 ranks" "$T/ck"
+if command -v smpirun > /dev/null && [ -x "$(dirname "$TG")/platgen" ] && [ -x "$(dirname "$TG")/netsim" ]; then
+	"$TG" cg --class S --ranks 4 -o "$T/sm" 2> /dev/null
+	"$(dirname "$TG")/platgen" --machine flat:nodes=4 -o "$T/p4.xml"
+	printf 'node-0\nnode-1\nnode-2\nnode-3\n' > "$T/hosts"
+	mkdir -p "$T/elsewhere"
+	sm=$(cd "$T/elsewhere" && timeout 120 smpirun -np 4 -platform ../p4.xml -hostfile ../hosts \
+		-replay ../sm/cg.S.4.txt 2>&1 | sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p')
+	ns=$("$(dirname "$TG")/netsim" --platform "$T/p4.xml" --job "$T/sm/cg.S.4.txt@0-3" --no-alone --jobs-out /dev/stdout 2> /dev/null | tail -1 | cut -d, -f7)
+	python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(a - b) <= 1e-6 else 1)" "${sm:-0}" "${ns:-1}" &&
+		ok "smpirun -replay from another folder: $sm s, netsim $ns s" || ko "smpirun from another folder: '$sm' against netsim '$ns'"
+else
+	echo "skip: smpirun, platgen or netsim absent (the smpirun check)"
+fi
+
 finish
