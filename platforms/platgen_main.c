@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/number.h"
 #include "../common/options.h"
 #include "../common/outfile.h"
 #include "platform.h"
@@ -17,19 +18,24 @@ static void families(FILE *f, const void *ctx)
 	cmn_registry_help(f, (const void *const *)plat_topology_registry, "machine");
 }
 
-enum { O_MACHINE = 256, O_SHARING, O_SLURM };
+enum { O_MACHINE = 256, O_SHARING, O_SLURM, O_SLURM_NODES, O_CPUS };
 
 static const struct cmn_opt opts[] = {
     {"machine", O_MACHINE, "SPEC", "machine (families below), e.g. kary-ntree:k=4,n=3"},
     {"sharing", O_SHARING, "POLICY", "link sharing: SPLITDUPLEX (default), SHARED, FATPIPE"},
     {"slurm-topology", O_SLURM, NULL, "write a Slurm topology.conf instead of the XML"},
+    {"slurm-nodes", O_SLURM_NODES, NULL,
+     "write the slurm.conf lines that go with it instead: the\n"
+     "nodes it names (NodeName) and a partition of them all"},
+    {"cpus", O_CPUS, "N", "with --slurm-nodes: CPUs per node (default 1)"},
     {"output", 'o', "FILE", "the file (written whole or not at all)"},
     {NULL, 0, NULL, NULL}};
 
 static const struct cmn_cli cli = {
     "platgen",
     "usage: platgen --machine SPEC [--sharing POLICY] -o FILE.xml\n"
-    "       platgen --machine SPEC --slurm-topology -o topology.conf\n",
+    "       platgen --machine SPEC --slurm-topology -o topology.conf\n"
+    "       platgen --machine SPEC --slurm-nodes [--cpus N] -o nodes.conf\n",
     "Writes a SimGrid platform (version 4.1, SimGrid 3.32) for the machine, or\n"
     "a Slurm topology.conf (topology/tree) for a tree machine.\n",
     opts,
@@ -38,7 +44,9 @@ static const struct cmn_cli cli = {
 
 int main(int argc, char **argv)
 {
-	int slurm = 0;
+	int slurm = 0, slurm_nodes = 0;
+	long long cpus = 1;
+	int cpus_given = 0;
 	const char *machine = NULL, *out = NULL, *sharing = "SPLITDUPLEX";
 	struct cmn_cli_iter it;
 	cmn_cli_begin(&it, &cli, argc, argv);
@@ -49,12 +57,26 @@ int main(int argc, char **argv)
 		case O_SHARING: sharing = it.arg; break;
 		case 'o': out = it.arg; break;
 		case O_SLURM: slurm = 1; break;
+		case O_SLURM_NODES: slurm_nodes = 1; break;
+		case O_CPUS: {
+			struct cmn_err ce;
+			if (cmn_opt_int("--cpus", it.arg, 1, 1 << 20, &cpus, &ce))
+				return cmn_cli_usage_error(&cli, "%s", ce.msg);
+			cpus_given = 1;
+			break;
+		}
 		}
 	}
 	if (k < 0)
 		return cmn_cli_status(k);
 	if (!machine || !out || it.first < argc)
 		return cmn_cli_usage_error(&cli, "give --machine SPEC and -o FILE.xml");
+	if (slurm && slurm_nodes)
+		return cmn_cli_usage_error(&cli,
+		                           "--slurm-topology and --slurm-nodes write one file "
+		                           "each: run platgen twice");
+	if (cpus_given && !slurm_nodes)
+		return cmn_cli_usage_error(&cli, "--cpus goes with --slurm-nodes");
 	if (strcmp(sharing, "SPLITDUPLEX") && strcmp(sharing, "SHARED") &&
 	    strcmp(sharing, "FATPIPE"))
 		return cmn_cli_usage_error(
@@ -75,10 +97,11 @@ int main(int argc, char **argv)
 	}
 	struct cmn_outfile f;
 	struct plat_xml_opts o = {sharing, command};
-	if (slurm) {
+	if (slurm || slurm_nodes) {
 		rc = cmn_outfile_open(&f, out, &e);
 		if (!rc)
-			rc = plat_slurm_write(f.f, m, &e);
+			rc = slurm ? plat_slurm_write(f.f, m, &e)
+			           : plat_slurm_nodes(f.f, m, (int)cpus, &e);
 	} else {
 		rc = cmn_outfile_reserve(&f, out, &e);
 		if (!rc)

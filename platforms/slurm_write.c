@@ -25,3 +25,17 @@ int plat_slurm_write(FILE *f, const struct plat_machine *m, struct cmn_err *e)
 		return rc;
 	return ferror(f) ? cmn_err_set(e, CMN_EIO, "cannot write topology.conf") : 0;
 }
+
+int plat_slurm_nodes(FILE *f, const struct plat_machine *m, int cpus, struct cmn_err *e)
+{
+	fprintf(f,
+	        "# slurm.conf lines (platgen --slurm-nodes): the nodes topology.conf\n"
+	        "# names and a partition of them all, for %s\n",
+	        m->spec);
+	fprintf(f, "NodeName=");
+	plat_slurm_range(f, "node-", 0, m->nodes - 1);
+	fprintf(f, " CPUs=%d State=UNKNOWN\nPartitionName=placesim Nodes=", cpus);
+	plat_slurm_range(f, "node-", 0, m->nodes - 1);
+	fprintf(f, " Default=YES MaxTime=INFINITE State=UP\n");
+	return ferror(f) ? cmn_err_set(e, CMN_EIO, "cannot write the slurm.conf lines") : 0;
+}

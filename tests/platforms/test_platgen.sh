@@ -90,6 +90,52 @@ if len(roots) != 1 or set(parent) - set(switches):
     sys.exit(f"roots {roots}, unknown children {set(parent) - set(switches)}")
 PY
 }
+# the slurm.conf lines that go with it: NodeName and PartitionName lines of
+# Slurm's syntax, declaring exactly the nodes topology.conf names
+slurm_nodes() { # name spec
+	"$PG" --machine "$2" --slurm-topology -o "$T/t.conf" 2> "$T/err" &&
+		"$PG" --machine "$2" --slurm-nodes --cpus 8 -o "$T/n.conf" 2>> "$T/err" || { ko "slurm nodes $1: $(cat "$T/err")"; return; }
+	if python3 - "$T/t.conf" "$T/n.conf" > "$T/out" 2>&1 <<'PY'; then ok "slurm nodes $1"; else ko "slurm nodes $1: $(cat "$T/out")"; fi
+import re, sys
+def expand(expr):
+    out = []
+    for m in re.finditer(r"([^,\[]+)(?:\[([^\]]+)\])?", expr):
+        prefix, body = m.group(1), m.group(2)
+        if body is None:
+            out.append(prefix); continue
+        for part in body.split(","):
+            a, _, b = part.partition("-")
+            out += [f"{prefix}{i}" for i in range(int(a), int(b or a) + 1)]
+    return out
+named = []
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].split()
+    kv = dict(t.split("=", 1) for t in line)
+    named += expand(kv.get("Nodes", ""))
+declared, parts = [], []
+for n, line in enumerate(open(sys.argv[2]), 1):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    kv = dict(t.split("=", 1) for t in line.split())
+    if "NodeName" in kv:
+        if set(kv) - {"NodeName", "CPUs", "State"} or not kv["CPUs"].isdigit() or kv["State"] != "UNKNOWN":
+            sys.exit(f"line {n}: {line}")
+        declared += expand(kv["NodeName"])
+    elif "PartitionName" in kv:
+        if set(kv) - {"PartitionName", "Nodes", "Default", "MaxTime", "State"} or kv["State"] != "UP":
+            sys.exit(f"line {n}: {line}")
+        parts += expand(kv["Nodes"])
+    else:
+        sys.exit(f"line {n}: neither a node nor a partition line: {line}")
+if sorted(declared) != sorted(named) or sorted(parts) != sorted(named):
+    sys.exit(f"declared {len(declared)}, partition {len(parts)}, topology.conf names {len(named)}")
+PY
+}
+slurm_nodes "4-ary 3-tree" "kary-ntree:k=4,n=3"
+slurm_nodes "5 clusters of 20" "multicluster:clusters=5,size=20"
+"$PG" --machine flat:nodes=4 --cpus 4 -o "$T/x.xml" 2> "$T/err"
+check "--cpus without --slurm-nodes: a usage error" status_says $? eq 2 "cpus goes with --slurm-nodes" "$T/err" "$T/x.xml"
 slurm "4-ary 3-tree" "kary-ntree:k=4,n=3" 64
 slurm "2-ary 6-tree" "kary-ntree:k=2,n=6" 64
 slurm "flat 10" "flat:nodes=10" 10
