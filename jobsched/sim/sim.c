@@ -849,14 +849,30 @@ static void progress(struct js_sim *s, double *last_print, int final)
 	if (!final && t - *last_print < 0.5)
 		return;
 	*last_print = t;
-	fprintf(stderr, "\r%zu/%zu jobs done, %zu queued, %zu running, simulated time %.0f s%s",
-	        s->done, s->njobs, s->qlen, s->rlen, s->now, final ? "\n" : "");
+	/* the rest at the pace so far, once there is a pace to go by */
+	char eta[48] = "";
+	double spent = t - s->wall_start;
+	if (!final && s->done > 0 && spent >= 2) {
+		double left = spent * (double)(s->njobs - s->done) / (double)s->done;
+		if (left < 60)
+			snprintf(eta, sizeof eta, ", about %.0f s left", left);
+		else if (left < 3600)
+			snprintf(eta, sizeof eta, ", about %.0f min %.0f s left", floor(left / 60),
+			         floor(fmod(left, 60)));
+		else
+			snprintf(eta, sizeof eta, ", about %.0f h %.0f min left",
+			         floor(left / 3600), floor(fmod(left, 3600) / 60));
+	}
+	fprintf(stderr,
+	        "\r%zu/%zu jobs done, %zu queued, %zu running, simulated time %.0f s%s\033[K%s",
+	        s->done, s->njobs, s->qlen, s->rlen, s->now, eta, final ? "\n" : "");
 }
 
 static int sim_loop(struct js_sim *s, struct cmn_err *e)
 {
 	size_t next = 0;
 	double last_print = wall_s();
+	s->wall_start = last_print;
 	long iter = 0;
 	if (s->o->series)
 		fprintf(s->o->series,
@@ -931,7 +947,7 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 		if (s->o->observer)
 			s->o->observer(s->o->observer_ctx, s);
 		series_row(s);
-		if (s->o->progress && (++iter & 1023) == 0)
+		if (s->o->progress && (++iter & 63) == 0) /* slow models: still twice a second */
 			progress(s, &last_print, 0);
 	}
 	if (s->o->progress)

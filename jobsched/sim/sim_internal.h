@@ -46,6 +46,7 @@ struct js_sim {
 	struct js_runtime *rt;
 	const struct js_sim_opts *o;
 	double now, last_t;
+	double wall_start; /* when the event loop began (progress's estimate of the rest) */
 	/* queue[0..qlen): within queue_mem (a slot per job), from where its
 	 * head has moved to: every job enters once, so its end never passes
 	 * the last slot */
