@@ -265,7 +265,10 @@ static void job_quality(const struct plat_machine *m, const struct js_sim_result
 	js_alloc_quality_runs(m, b->runs, nr, size, b->scratch, aq);
 }
 
-/* The per-job CSV's own columns. psi, profile and iter_ref_s are the
+/* The per-job CSV's own columns (Batsim's 15 among them, by name:
+ * workload_name the workload's file name without its folder and
+ * extensions, consumed_energy empty as no energy is modelled, metadata
+ * empty as Batsim's default). psi, profile and iter_ref_s are the
  * model slots: filled from the run-time model's values of the same name
  * (runtime.h: columns), empty when it has none; iter_mean_s follows from
  * iter_ref_s. */
@@ -275,7 +278,22 @@ static const char jobs_columns[] =
     "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
     "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
     "effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,"
-    "expansions,contractions,max_nodes,sizes";
+    "expansions,contractions,max_nodes,sizes,workload_name,consumed_energy,metadata";
+
+/* Batsim's workload_name: the source's file name without its folder and
+ * its .gz and .swf extensions ("HPC2N-2002-2.2-cln"), or the generator's
+ * specification as it is. */
+static void workload_name(const char *source, char *out, size_t len)
+{
+	const char *slash = strrchr(source, '/');
+	snprintf(out, len, "%s", slash ? slash + 1 : source);
+	static const char *const ext[] = {".gz", ".swf"};
+	for (int k = 0; k < 2; k++) {
+		size_t n = strlen(out), e = strlen(ext[k]);
+		if (n > e && strcmp(out + n - e, ext[k]) == 0)
+			out[n - e] = '\0';
+	}
+}
 
 static const struct js_rt_column slots[] = {
     {"psi", 0, NULL}, {"profile", 1, NULL}, {"iter_ref_s", 0, NULL}, {NULL, 0, NULL}};
@@ -349,6 +367,8 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 	const struct js_rt_values *v = &r->values;
 	int psi = js_rt_values_col(v, "psi"), profile = js_rt_values_col(v, "profile"),
 	    iter_ref = js_rt_values_col(v, "iter_ref_s");
+	char wname[sizeof w->source];
+	workload_name(w->source, wname, sizeof wname);
 	fputs(jobs_columns, f);
 	for (int c = 0; c < v->ncols; c++) /* the model's other values, after the core's */
 		if (!is_slot(v->cols[c].name))
@@ -393,8 +413,10 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, ref, ",");
 		num(f, !x->killed && x->work_s > 0 ? ref * exec / x->work_s : NAN, ",");
 		num(f, j->user_prio, ",");
-		fprintf(f, "%d,%d,%d,%d,%s", j->resizable, x->expansions, x->contractions,
+		fprintf(f, "%d,%d,%d,%d,%s,", j->resizable, x->expansions, x->contractions,
 		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
+		cmn_csv_field(f, wname);
+		fputs(",,", f); /* consumed_energy, metadata */
 		for (int c = 0; c < v->ncols; c++) {
 			if (is_slot(v->cols[c].name))
 				continue;
