@@ -75,9 +75,11 @@ check "resumed: each point ran once, those interrupted twice at most" \
 	test "$runs" -ge 18 -a "$runs" -le 20
 # one runner per output directory
 rm -rf s.out
+: > runs.log
 SLEEP=0.5 "$B/sweep" s.sweep -j 1 --quiet 2> /dev/null &
 pid=$!
-for i in $(seq 1 50); do [ -e s.out/sweep.lock ] && break; sleep 0.1; done
+# a point running: the lock is held (the file alone exists a moment before)
+for i in $(seq 1 100); do [ -s runs.log ] && break; sleep 0.1; done
 "$B/sweep" s.sweep --quiet 2> lock.txt
 st=$?
 kill -TERM $pid
