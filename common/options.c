@@ -9,10 +9,11 @@
 #define PROJECT_VERSION "unknown"
 #endif
 
-enum { K_HELP = -100, K_VERSION = -101 };
+enum { K_HELP = -100, K_VERSION = -101, K_MAN = -102 };
 
 static const struct cmn_opt builtin[] = {{"help", 'h', NULL, "this help"},
                                          {"version", K_VERSION, NULL, "the version"},
+                                         {"man", K_MAN, NULL, "this help as a manual page (groff)"},
                                          {NULL, 0, NULL, NULL}};
 
 static int count(const struct cmn_opt *o)
@@ -89,6 +90,10 @@ int cmn_cli_next(struct cmn_cli_iter *it)
 		printf("%s %s\n", cli->tool, PROJECT_VERSION);
 		return CMN_CLI_HELP;
 	}
+	if (k == K_MAN) {
+		cmn_cli_man(cli, stdout);
+		return CMN_CLI_HELP;
+	}
 	if (k == '?' || k == ':') {
 		const char *bad = it->argv[optind - 1];
 		if (k == ':')
@@ -147,4 +152,116 @@ void cmn_cli_help(const struct cmn_cli *cli, FILE *f)
 		fputc('\n', f);
 		cli->more(f, cli->ctx);
 	}
+}
+
+/* Text for groff: backslashes escaped, '-' as \-, a line starting with '.'
+ * or '\'' guarded; lines kept (bold: the whole text in \fB..\fR). */
+static void man_text(FILE *f, const char *t, size_t n, int bold)
+{
+	int bol = 1;
+	if (bold)
+		fputs("\\fB", f);
+	for (size_t i = 0; i < n && t[i]; i++) {
+		char c = t[i];
+		if (bol && (c == '.' || c == '\''))
+			fputs("\\&", f);
+		if (c == '\\')
+			fputs("\\e", f);
+		else if (c == '-')
+			fputs("\\-", f);
+		else
+			fputc(c, f);
+		bol = c == '\n';
+	}
+	if (bold)
+		fputs("\\fR", f);
+}
+
+/* A stream's text (what more writes) into a buffer; NULL when none. */
+static char *captured(const struct cmn_cli *cli, size_t *len)
+{
+	char *buf = NULL;
+	*len = 0;
+	FILE *m = cli->more ? open_memstream(&buf, len) : NULL;
+	if (!m)
+		return NULL;
+	cli->more(m, cli->ctx);
+	fclose(m);
+	return buf;
+}
+
+void cmn_cli_man(const struct cmn_cli *cli, FILE *f)
+{
+	fprintf(f, ".TH %s 1 \"\" \"placesim %s\" \"User Commands\"\n.SH NAME\n", cli->tool,
+	        PROJECT_VERSION);
+	man_text(f, cli->tool, strlen(cli->tool), 0);
+	fputs(" \\- ", f);
+	const char *about = cli->about ? cli->about : "";
+	size_t first = 0; /* the first sentence (to ". " or ".\n"), on one line */
+	while (about[first] &&
+	       !(about[first] == '.' &&
+	         (!about[first + 1] || about[first + 1] == ' ' || about[first + 1] == '\n')))
+		first++;
+	char *name = strndup(about, first);
+	for (char *p = name; p && *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	if (name)
+		man_text(f, name, strlen(name), 0);
+	free(name);
+	fputs("\n.SH SYNOPSIS\n.nf\n", f);
+	for (const char *u = cli->usage; *u;) { /* "usage: " and its indent dropped */
+		size_t n = strcspn(u, "\n");
+		const char *l = u;
+		if (!strncmp(l, "usage: ", 7))
+			l += 7;
+		else
+			while (l < u + n && *l == ' ')
+				l++;
+		man_text(f, l, (size_t)(u + n - l), 0);
+		fputc('\n', f);
+		u += n + (u[n] == '\n');
+	}
+	fputs(".fi\n.SH DESCRIPTION\n", f);
+	man_text(f, about, strlen(about), 0);
+	fputs("\n.SH OPTIONS\n", f);
+	const struct cmn_opt *lists[] = {cli->opts, builtin};
+	for (int t = 0; t < 2; t++)
+		for (const struct cmn_opt *o = lists[t]; o && o->name; o++) {
+			if (is_section(o)) {
+				fputs(".SS ", f);
+				man_text(f, o->name, strlen(o->name), 0);
+				fputc('\n', f);
+				continue;
+			}
+			fputs(".TP\n", f);
+			if (o->key > 0 && o->key < 128)
+				fprintf(f, "\\fB\\-%c\\fR, ", o->key);
+			fputs("\\fB\\-\\-", f);
+			man_text(f, o->name, strlen(o->name), 0);
+			fputs("\\fR", f);
+			if (o->arg) {
+				fputs(" \\fI", f);
+				man_text(f, o->arg, strlen(o->arg), 0);
+				fputs("\\fR", f);
+			}
+			fputc('\n', f);
+			char *h =
+			    strdup(o->help ? o->help : ""); /* one paragraph: groff fills it */
+			for (char *p = h; p && *p; p++)
+				if (*p == '\n')
+					*p = ' ';
+			if (h)
+				man_text(f, h, strlen(h), 0);
+			free(h);
+			fputc('\n', f);
+		}
+	size_t len;
+	char *more = captured(cli, &len);
+	if (more && len) {
+		fputs(".SH DETAILS\n.nf\n", f);
+		man_text(f, more, len, 0);
+		fputs(".fi\n", f);
+	}
+	free(more);
 }

@@ -79,5 +79,9 @@ int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
 /* The help: usage, about, the options (with -h/--help and --version),
  * then more. */
 void cmn_cli_help(const struct cmn_cli *cli, FILE *f);
+/* The same as a manual page (groff -man): NAME, SYNOPSIS, DESCRIPTION,
+ * OPTIONS (the table's headings as subsections), then more; what every
+ * tool's --man prints (the build installs them in share/man/man1). */
+void cmn_cli_man(const struct cmn_cli *cli, FILE *f);
 
 #endif

@@ -24,6 +24,16 @@ for spec in platgen:-o tracegen:-o sweep:-o jobsched:--machine cosim:--machine n
 	check "$tool: ... pointing to --help, nothing on stdout" \
 		status_says 0 eq 0 "(try $tool --help)" "$T/err"
 	[ -s "$T/out" ] && ko "$tool wrote to stdout on a usage error"
+	# the manual page from the same table: every long option of the help in it
+	"$B/$tool" --man > "$T/man" 2> "$T/err"
+	check "$tool --man: a manual page" status_says $? eq 0 "^\.TH $tool 1" "$T/man"
+	for o in $(grep -o -- "--[a-z][a-z-]*" "$T/help" | sort -u); do
+		grep -q -- "$(printf '%s' "$o" | sed 's/-/\\\\-/g')" "$T/man" || ko "$tool --man lacks $o"
+	done
+	if command -v groff > /dev/null; then
+		groff -man -ww -z "$T/man" 2> "$T/gw"
+		check "$tool --man: groff renders it without a warning" test ! -s "$T/gw"
+	fi
 	"$B/$tool" $needs > "$T/out" 2> "$T/err"
 	check "$tool: a missing argument is a usage error" status_says $? eq 2 "$tool: option '$needs' needs an argument" "$T/err"
 done
