@@ -214,6 +214,60 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 	return rc;
 }
 
+static int cmp_pair(const void *x, const void *y)
+{
+	const int *a = x, *b = y;
+	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The grid's job cells (-1 .. -jobs: the running job's number) coloured
+ * 1..19 so that jobs side by side differ: each job, in turn, takes the
+ * first colour none of its coloured neighbours has, counting from one its
+ * number picks so that the palette is used throughout (a job touching all
+ * 19 takes that one). 0, or -1 out of memory. */
+static int colour_jobs(double *grid, int rows, int cols, int jobs)
+{
+	size_t cells = (size_t)rows * (size_t)cols, np = 0;
+	int *pair = malloc(4 * cells * 2 * sizeof *pair + 1),
+	    *first = calloc((size_t)jobs + 2, sizeof *first),
+	    *colour = calloc((size_t)jobs + 1, sizeof *colour);
+	if (!pair || !first || !colour) {
+		free(pair), free(first), free(colour);
+		return -1;
+	}
+	for (int y = 0; y < rows; y++) /* neighbouring cells of two jobs, both ways */
+		for (int x = 0; x < cols; x++) {
+			double v = grid[(size_t)y * cols + x];
+			double nb[2] = {x + 1 < cols ? grid[(size_t)y * cols + x + 1] : 0,
+			                y + 1 < rows ? grid[(size_t)(y + 1) * cols + x] : 0};
+			for (int k = 0; k < 2; k++)
+				if (v < 0 && nb[k] < 0 && nb[k] != v) {
+					int a = (int)-v, b = (int)-nb[k];
+					pair[2 * np] = a, pair[2 * np + 1] = b, np++;
+					pair[2 * np] = b, pair[2 * np + 1] = a, np++;
+				}
+		}
+	qsort(pair, np, 2 * sizeof *pair, cmp_pair);
+	for (size_t i = 0; i < np; i++)
+		first[pair[2 * i] + 1]++;
+	for (int j = 1; j <= jobs + 1; j++)
+		first[j] += first[j - 1];
+	for (int j = 1; j <= jobs; j++) {
+		unsigned used = 0;
+		for (int i = first[j]; i < first[j + 1]; i++)
+			used |= 1u << colour[pair[2 * i + 1]];
+		int c = 0, start = (j * 7) % 19; /* spread over the palette */
+		while (c < 19 && used >> (1 + (start + c) % 19) & 1)
+			c++;
+		colour[j] = 1 + (start + (c < 19 ? c : 0)) % 19;
+	}
+	for (size_t i = 0; i < cells; i++)
+		if (grid[i] < 0)
+			grid[i] = colour[(int)-grid[i]];
+	free(pair), free(first), free(colour);
+	return 0;
+}
+
 /* One panel per allocator: the machine's nodes as cells coloured by the
  * job running there at time t (white: free; grey: gaps between groups),
  * job numbers on machines of up to 256 nodes. */
@@ -268,13 +322,17 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 				if (nodes[q] < 0 || nodes[q] >= m->nodes)
 					continue;
 				cell(m, nodes[q], &L, &row, &col);
-				grid[row * L.cols + col] = 1 + (id * 7) % 19;
+				grid[row * L.cols + col] = -running; /* its colour below */
 			}
 			if (k && m->nodes <= 256 && nodes[0] < m->nodes) {
 				cell(m, nodes[0], &L, &row, &col);
 				fprintf(g, "set label '%d' at %d,%d center front font ',7'\n", id,
 				        col, row);
 			}
+		}
+		if (colour_jobs(grid, L.rows, L.cols, running)) {
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			break;
 		}
 		snprintf(dat, sizeof dat, "%s/placement%d.dat", dir, a);
 		FILE *d = fopen(dat, "w");
