@@ -119,6 +119,7 @@ static void test_sections(void)
 	                          "  -o, --out FILE        the output\n"
 	                          "  -h, --help            this help\n"
 	                          "  --version             the version\n"
+	                          "  --man                 this help as a manual page (groff)\n"
 	                          "\nmore: context\n");
 	free(h);
 	char *argv[] = {"tool", "-i", "a", "--input", NULL};
@@ -132,12 +133,43 @@ static void test_sections(void)
 	stderr = saved;
 }
 
+/* The manual page: NAME from the about's first sentence, SYNOPSIS without
+ * "usage: ", headings as subsections, dashes escaped, more under DETAILS. */
+static void test_man(void)
+{
+	const struct cmn_cli sc = {"tool",
+	                           "usage: tool -i FILE\n       tool --x\n",
+	                           "Does a thing. More text.\n",
+	                           sectioned,
+	                           more,
+	                           "context"};
+	char *path = th_write_temp("", ".1");
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	cmn_cli_man(&sc, f);
+	fclose(f);
+	char *m = th_read_file(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(strncmp(m, ".TH tool 1 ", 11), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SH NAME\ntool \\- Does a thing\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SH SYNOPSIS\n.nf\ntool \\-i FILE\ntool \\-\\-x\n.fi\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(m, ".SS input\n.TP\n\\fB\\-i\\fR, \\fB\\-\\-in\\fR \\fIFILE\\fR\nthe input\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SS output\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "\\fB\\-\\-man\\fR\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SH DETAILS\n.nf\nmore: context\n.fi\n"));
+	free(m);
+	remove(path);
+	free(path);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("option helper", NULL, NULL);
 	CU_add_test(s, "keys, arguments, operands, errors", test_parse);
 	CU_add_test(s, "the help's layout", test_help);
 	CU_add_test(s, "headings and more's context", test_sections);
+	CU_add_test(s, "the manual page", test_man);
 }
 
 int main(int argc, char **argv)
