@@ -391,12 +391,14 @@ int js_cli_parse(int argc, char **argv, const char *prog,
 {
 	defaults(c, prog, runtimes);
 	/* the table: jobsched's, then the front end's */
-	struct cmn_opt all[CMN_CLI_MAX_OPTS + 1];
+	/* one entry more than the helper takes: a table too long is then
+	 * refused by it (a bug of the tool), not cut short here */
+	struct cmn_opt all[CMN_CLI_MAX_OPTS + 2];
 	int n = 0;
-	for (const struct cmn_opt *o = opts; o->name && n < CMN_CLI_MAX_OPTS; o++)
-		all[n++] = *o;
-	for (const struct cmn_opt *o = ext ? ext->opts : NULL; o && o->name; o++)
-		all[n < CMN_CLI_MAX_OPTS ? n++ : n] = *o; /* too many: refused by the helper */
+	for (int t = 0; t < 2; t++)
+		for (const struct cmn_opt *o = t ? (ext ? ext->opts : NULL) : opts;
+		     o && o->name && n <= CMN_CLI_MAX_OPTS; o++)
+			all[n++] = *o;
 	all[n] = (struct cmn_opt){NULL, 0, NULL, NULL};
 	char usage[1024];
 	snprintf(usage, sizeof usage,
