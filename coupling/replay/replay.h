@@ -46,7 +46,7 @@ struct cpl_replay_opts {
 	 0,                                                                                        \
 	 0,                                                                                        \
 	 "none|booksim|insee",                                                                     \
-	 "flit engine: its router timing (netsim --traffic x --help)"},                            \
+	 "flit engine: its router timing (netsim --help)"},                                        \
 	    {"compute",                                                                            \
 	     CMN_PT_CHOICE,                                                                        \
 	     "flops",                                                                              \

@@ -120,7 +120,7 @@ static const char *const flit_samples[] = {
 const struct net_engine_ops net_engine_flit_ops = {
     .base = {"flit",
              "flit-level: our own cycle-driven network of virtual-channel routers "
-             "(parameters: netsim --traffic x --help)",
+             "(parameters: netsim --help)",
              net_flit_param_defs, flit_samples},
     .create = flit_create,
     .evaluate = flit_evaluate,
