@@ -213,9 +213,8 @@ int main(int argc, char **argv)
 		return bad ? 1 : 0;
 	}
 	if (first != argc - 1 || (!out && !dry) || ranks < 1 || strlen(cls) != 1) {
-		fprintf(stderr, "tracegen: give KERNEL, --ranks N and -o DIR (and a one-letter "
-		                "--class)\n(try tracegen --help)\n");
-		return 2;
+		return cmn_cli_usage_error(
+		    &cli, "give KERNEL, --ranks N and -o DIR (and a one-letter --class)");
 	}
 	int exact;
 	if (trace_generate(argv[first], cls[0], (int)ranks, (int)iters, scale, &t, &exact, &e))

@@ -57,15 +57,30 @@ void cmn_cli_begin(struct cmn_cli_iter *it, const struct cmn_cli *cli, int argc,
 	opterr = 0;
 }
 
+static int usage_verror(const char *tool, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", tool);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n(try %s --help)\n", tool);
+	return 2;
+}
+
+int cmn_usage_error(const char *tool, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = usage_verror(tool, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", cli->tool);
-	vfprintf(stderr, fmt, ap);
+	int rc = usage_verror(cli->tool, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(try %s --help)\n", cli->tool);
-	return 2;
+	return rc;
 }
 
 int cmn_cli_next(struct cmn_cli_iter *it)

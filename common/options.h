@@ -76,6 +76,9 @@ static inline int cmn_cli_status(int k)
  * returns 2, the usage error's exit status. */
 int cmn_cli_usage_error(const struct cmn_cli *cli, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same for a tool's part that holds its name but not its table (a
+ * run or a mode after parsing). */
+int cmn_usage_error(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The help: usage, about, the options (with -h/--help and --version),
  * then more. */
 void cmn_cli_help(const struct cmn_cli *cli, FILE *f);

@@ -341,11 +341,8 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 		const char *lone = so->parallel        ? "--parallel"
 		                   : so->snapshot >= 0 ? "--snapshot"
 		                                       : NULL;
-		if (lone) {
-			fprintf(stderr,
-			        "cosim: %s is for a study (--out DIR)\n(try cosim --help)\n", lone);
-			return 2;
-		}
+		if (lone)
+			return cmn_usage_error("cosim", "%s is for a study (--out DIR)", lone);
 		return js_cli_run(c);
 	}
 	struct study s;
@@ -353,10 +350,8 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	int rc = setup(c, so, &s, &e);
-	if (rc) {
-		fprintf(stderr, "cosim: %s\n(try cosim --help)\n", e.msg);
-		return 2;
-	}
+	if (rc)
+		return cmn_usage_error("cosim", "%s", e.msg);
 	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
 	s.made = missing_ancestors(s.out);
 	each_staging_path(&s, add_path); /* a signal from here removes them */

@@ -289,13 +289,11 @@ int js_cli_run(const struct js_cli *c)
 	gsl_set_error_handler_off();
 	struct cmn_err e;
 	cmn_err_clear(&e);
-	if (c->nalloc > 1) {
-		fprintf(stderr,
-		        "%s: --alloc given %d times: a run takes one allocator (cosim --out DIR "
-		        "runs one per --alloc)\n(try %s --help)\n",
-		        c->prog, c->nalloc, c->prog);
-		return 2;
-	}
+	if (c->nalloc > 1)
+		return cmn_usage_error(c->prog,
+		                       "--alloc given %d times: a run takes one allocator (cosim "
+		                       "--out DIR runs one per --alloc)",
+		                       c->nalloc);
 	int rc = c->stats ? run_stats(c, &e) : simulate(c, &e);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", c->prog, e.msg);

@@ -13,6 +13,7 @@
 #include "../../apptraces/gen.h"
 #include "../../apptraces/trace_archive.h"
 #include "../../common/number.h"
+#include "../../common/options.h"
 #include "../../common/outfile.h"
 #include "../../platforms/xml_read.h"
 #include "../../platforms/xml_write.h"
@@ -93,10 +94,8 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	for (int j = 0; j < njobs; j++)
-		if (parse_job(c->job[j], &jobs[j], &e)) {
-			fprintf(stderr, "netsim: %s\n(try netsim --help)\n", e.msg);
-			return 2;
-		}
+		if (parse_job(c->job[j], &jobs[j], &e))
+			return cmn_usage_error("netsim", "%s", e.msg);
 	const char *eparams;
 	const struct net_engine_ops *ops = net_engine_find(engine, &eparams, &e);
 	if (!ops) {
