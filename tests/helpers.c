@@ -229,3 +229,18 @@ int th_write_exec_times(int fd, const struct js_sim_result *res, size_t njobs, s
 	}
 	return 0;
 }
+
+char *th_capture(void (*write)(FILE *f, const void *ctx), const void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	write(f, ctx);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

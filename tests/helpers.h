@@ -20,6 +20,8 @@ void th_add(struct js_workload *w, double submit, double run, double req, int si
 char *th_write_temp(const char *text, const char *suffix);
 /* A file's whole content (malloc'ed, NUL-terminated), or NULL. */
 char *th_read_file(const char *path);
+/* What write(f, ctx) writes, as a string (the caller frees it), or NULL. */
+char *th_capture(void (*write)(FILE *f, const void *ctx), const void *ctx);
 
 /* Runs w on flat:nodes=N with the given specs; NULL rt means "log". */
 int th_run(const struct js_workload *w, int nodes, const char *sched, const char *rt,

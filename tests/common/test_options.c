@@ -65,21 +65,20 @@ static void test_parse(void)
 	CU_ASSERT_EQUAL(cmn_cli_status(CMN_CLI_HELP), 0);
 }
 
+static void write_help(FILE *f, const void *c)
+{
+	cmn_cli_help(c, f);
+}
+
+static void write_man(FILE *f, const void *c)
+{
+	cmn_cli_man(c, f);
+}
+
 /* The help of c as a string (the caller frees it), or NULL. */
 static char *help_of(const struct cmn_cli *c)
 {
-	char *path = th_write_temp("", ".txt");
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		free(path);
-		return NULL;
-	}
-	cmn_cli_help(c, f);
-	fclose(f);
-	char *h = th_read_file(path);
-	remove(path);
-	free(path);
-	return h;
+	return th_capture(write_help, c);
 }
 
 static void test_help(void)
@@ -143,12 +142,7 @@ static void test_man(void)
 	                           sectioned,
 	                           more,
 	                           "context"};
-	char *path = th_write_temp("", ".1");
-	FILE *f = fopen(path, "w");
-	CU_ASSERT_FATAL(f != NULL);
-	cmn_cli_man(&sc, f);
-	fclose(f);
-	char *m = th_read_file(path);
+	char *m = th_capture(write_man, &sc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(strncmp(m, ".TH tool 1 ", 11), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SH NAME\ntool \\- Does a thing\n"));
@@ -159,8 +153,6 @@ static void test_man(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, "\\fB\\-\\-man\\fR\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m, ".SH DETAILS\n.nf\nmore: context\n.fi\n"));
 	free(m);
-	remove(path);
-	free(path);
 }
 
 static void add_suites(void)

@@ -144,6 +144,18 @@ static void test_numbers(void)
 	CU_ASSERT_EQUAL(x, 2.5);
 }
 
+/* cmn_registry_help of a registry and a kind, for th_capture. */
+struct help_of {
+	const void *const *registry;
+	const char *kind;
+};
+
+static void write_registry_help(FILE *f, const void *ctx)
+{
+	const struct help_of *h = ctx;
+	cmn_registry_help(f, h->registry, h->kind);
+}
+
 static void test_registry(void)
 {
 	static const struct cmn_plugin one = {"one", "first", defs, NULL};
@@ -171,17 +183,11 @@ static void test_registry(void)
 	                          {"family", "families:\n"},
 	                          {"key", "keys:\n"}};
 	for (int k = 0; k < 4; k++) {
-		char *path = th_write_temp("", ".txt");
-		FILE *f = fopen(path, "w");
-		CU_ASSERT_FATAL(f != NULL);
-		cmn_registry_help(f, reg, kinds[k][0]);
-		fclose(f);
-		char *h = th_read_file(path);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-		CU_ASSERT_EQUAL(strncmp(h, kinds[k][1], strlen(kinds[k][1])), 0);
-		free(h);
-		remove(path);
-		free(path);
+		struct help_of h = {reg, kinds[k][0]};
+		char *text = th_capture(write_registry_help, &h);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		CU_ASSERT_EQUAL(strncmp(text, kinds[k][1], strlen(kinds[k][1])), 0);
+		free(text);
 	}
 }
 
