@@ -5,6 +5,8 @@
 #ifndef NETSIM_H
 #define NETSIM_H
 
+#include <stdio.h>
+
 #include "../apptraces/trace.h"
 #include "../common/params.h"
 #include "../platforms/platform.h"
@@ -47,23 +49,24 @@ struct net_engine_args {
 	const struct plat_machine *machine; /* node ids, routes */
 	const char *platform;               /* SimGrid XML of that machine */
 	const char *const *cfg;             /* "key:value" settings, NULL-terminated */
-	int no_link_loads;  /* 1: no per-link loads (links() reports zero bytes); a live
-	                       session that kills jobs needs it: SimGrid 3.32's link-load
-	                       plugin crashes on a comm cancelled before it matched */
-	int alltoall_ring;  /* alltoall and alltoallv: 0 linear (every block at once,
-	                       SMPI's basic_linear), 1 ring (n - 1 rounds; in round i
-	                       rank r sends its block to r + i and receives from r - i,
-	                       SMPI's ring): what MPI libraries do for large blocks,
-	                       and far cheaper to simulate on hundreds of ranks */
-	const char *params; /* the engine's "key=value,..." (after NAME: in --engine
-	                       NAME:..), or NULL; engines without parameters refuse any */
-	int in_process;     /* 1: evaluations without a time limit may run one after
-	                       another in the calling process instead of a child each
-	                       (engines that can: s4u, without link loads; the others
-	                       ignore it): no fork,
-	                       but SimGrid's clock runs on from one to the next (times
-	                       as differences: rounding of ~1e-9 relative) and a
-	                       SimGrid abort ends the caller; no live session after */
+	int no_link_loads;        /* 1: no per-link loads (links() reports zero bytes); a live
+	                             session that kills jobs needs it: SimGrid 3.32's link-load
+	                             plugin crashes on a comm cancelled before it matched */
+	int alltoall_ring;        /* alltoall and alltoallv: 0 linear (every block at once,
+	                             SMPI's basic_linear), 1 ring (n - 1 rounds; in round i
+	                             rank r sends its block to r + i and receives from r - i,
+	                             SMPI's ring): what MPI libraries do for large blocks,
+	                             and far cheaper to simulate on hundreds of ranks */
+	const char *params;       /* the engine's "key=value,..." (after NAME: in --engine
+	                             NAME:..), or NULL; engines without parameters refuse any */
+	int in_process;           /* 1: evaluations without a time limit may run one after
+	                             another in the calling process instead of a child each
+	                             (engines that can: s4u, without link loads; the others
+	                             ignore it): no fork,
+	                             but SimGrid's clock runs on from one to the next (times
+	                             as differences: rounding of ~1e-9 relative) and a
+	                             SimGrid abort ends the caller; no live session after */
+	const char *const *hosts; /* the platform's host of node i; NULL: node-<i> */
 };
 
 struct net_engine_ops {
@@ -120,5 +123,20 @@ extern const struct cmn_param_def net_no_params[];
  * "random:seed=N". nodes gets the node of each rank. */
 int net_place(const struct plat_machine *m, const char *spec, int ranks, char *used, int *nodes,
               struct cmn_err *e);
+
+/* A SimGrid platform file as a machine (netsim/simgrid/sg_import.c): the
+ * family it maps onto (platgen's files, clusters written by anyone), else
+ * -- or with hosts -- a routes machine (platform.h) of SimGrid's own
+ * routes, asked of SimGrid in a child process. Nodes are the file's hosts
+ * in document order, or those of hosts: a ','-separated list of names or
+ * @FILE with one per line ('#' comments). The machine's source_xml and
+ * host_names say which host each node is. Errors: the file's (FILE:LINE),
+ * a host the list names that the file lacks, more hosts than a routes
+ * machine takes, a platform SimGrid cannot route. */
+int net_platform_load(const char *path, const char *hosts, struct plat_machine **out,
+                      struct cmn_err *e);
+/* Says on f how m's nodes map to the file's hosts (nothing for a machine
+ * built from a specification), and what our own models leave out of it. */
+void net_platform_echo(FILE *f, const char *prog, const struct plat_machine *m);
 
 #endif

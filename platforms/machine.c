@@ -1,6 +1,7 @@
 /* The machine object: a family's state plus its vertices and links, built
  * through a plat_builder. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,5 +161,48 @@ void plat_machine_destroy(struct plat_machine *m)
 	m->ops->destroy(m->state);
 	free(m->vertices);
 	free(m->links);
+	if (m->host_names)
+		for (int i = 0; i < m->nodes; i++)
+			free(m->host_names[i]);
+	free(m->host_names);
+	free(m->source_xml);
 	free(m);
+}
+
+int plat_machine_set_source(struct plat_machine *m, const char *path, char **names,
+                            struct cmn_err *e)
+{
+	if (!(m->source_xml = strdup(path))) {
+		for (int i = 0; names && i < m->nodes; i++)
+			free(names[i]);
+		free(names);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	m->host_names = names;
+	return 0;
+}
+
+const char *plat_host_name(const struct plat_machine *m, int i, char *buf, size_t len)
+{
+	if (m->host_names)
+		return m->host_names[i];
+	snprintf(buf, len, "node-%d", i);
+	return buf;
+}
+
+int plat_own_model_check(const struct plat_machine *m, const char *who, int needs_routers,
+                         struct cmn_err *e)
+{
+	if (needs_routers && m->nlinks > 0 && m->links[0].src < 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s needs the machine's routers: %s is routed by SimGrid itself "
+		                   "(its routes are lists of links, no routers join them); use a "
+		                   "SimGrid engine, or a platform of one of platgen's families",
+		                   who, m->source_xml ? m->source_xml : m->spec);
+	if (m->limits[0])
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s cannot model %s: %s; SimGrid's engines can (netsim --engine "
+		                   "simgrid or s4u, cosim --runtime simgrid)",
+		                   who, m->source_xml ? m->source_xml : m->spec, m->limits);
+	return 0;
 }

@@ -141,6 +141,17 @@ struct plat_machine {
 	struct plat_vertex *vertices;
 	struct plat_link *links;
 	char spec[256]; /* effective specification, every parameter spelled out */
+	/* A machine read from a SimGrid platform file (xml_read.h): the file and
+	 * its hosts' names, node i being host_names[i]; NULL for a machine built
+	 * from a specification (its platform, written by xml_write, names its
+	 * hosts node-<i>). */
+	char *source_xml;
+	char **host_names;
+	/* What the machine's own model leaves out of the file it was read from
+	 * (hosts of different speeds, FATPIPE links, ...), which SimGrid's
+	 * engines simulate and our own engines and models cannot: "" when
+	 * nothing; those engines and models refuse the machine, quoting it. */
+	char limits[256];
 };
 
 /* Builds a machine from a specification such as "kary-ntree:k=4,n=3". */
@@ -151,6 +162,41 @@ int plat_machine_create(const char *spec, struct plat_machine **out, struct cmn_
 int plat_machine_create_max(const char *spec, int max_nodes, struct plat_machine **out,
                             struct cmn_err *e);
 void plat_machine_destroy(struct plat_machine *m);
+/* Sets m's source file and takes its hosts' names (m->nodes of them): 0,
+ * or CMN_ENOMEM (names then freed). */
+int plat_machine_set_source(struct plat_machine *m, const char *path, char **names,
+                            struct cmn_err *e);
+/* Whether who (an engine or model of our own, not SimGrid's) can take m:
+ * 0, or CMN_EUSAGE saying why not: m->limits, or (needs_routers) a machine
+ * of SimGrid's routes, whose links join no routers. */
+int plat_own_model_check(const struct plat_machine *m, const char *who, int needs_routers,
+                         struct cmn_err *e);
+/* The SimGrid host name of node i ("node-<i>" when the machine has no
+ * source file) into buf. */
+const char *plat_host_name(const struct plat_machine *m, int i, char *buf, size_t len);
+
+/* A machine of any SimGrid platform, as SimGrid routes it: node i is host
+ * names[i], every SimGrid link one link here (a SHARED link is one link
+ * both directions use, a SPLITDUPLEX link its _UP and _DOWN), the route
+ * from a to b the links SimGrid's route between them crosses, in order,
+ * and the distance between two nodes their route's length in links. Its
+ * links have no ends (src = dst = -1): there are no routers, so the
+ * engines and models that need a graph of routers refuse it. */
+struct plat_routes {
+	int nodes, nlinks;
+	double speed_flops;     /* the hosts' speed */
+	double *bw_bps, *lat_s; /* per link, nlinks of each */
+	long long *first;       /* nodes * nodes + 1: route of (a, b) at a * nodes + b */
+	int *links;             /* first[nodes * nodes] link ids */
+};
+/* Limits of such a machine (its route table is whole): hosts and links in
+ * all routes together. */
+#define PLAT_ROUTES_MAX_NODES 4096
+#define PLAT_ROUTES_MAX_HOPS  (1LL << 27)
+/* Builds the machine from r (its arrays taken, also on error) with the
+ * specification "routes:file=<path>". */
+int plat_machine_from_routes(struct plat_routes *r, const char *path, struct plat_machine **out,
+                             struct cmn_err *e);
 
 static inline int plat_distance(const struct plat_machine *m, int a, int b)
 {

@@ -46,8 +46,11 @@ int plat_xml_check_prolog(const struct xml_ctx *c, const char *buf, size_t len);
  * value parsers take them (a subset: README lists what is refused here). */
 int plat_xml_check_tree(const struct xml_ctx *c, const xmlNode *root);
 /* What SimGrid would build: names, clusters, links, routes, and a route
- * between every two hosts (xml_model.c). */
-int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root);
+ * between every two hosts (xml_model.c). With hosts: the hosts' names in
+ * document order (a cluster's in its radical's order), as SimGrid creates
+ * them, into *hosts (free with plat_xml_free_names) and their count. */
+int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***hosts,
+                         long *nhosts);
 
 /* A <cluster> as SimGrid 3.32 builds it (xml_cluster.c). */
 enum xml_topology { XML_FLAT, XML_TORUS, XML_FAT_TREE, XML_DRAGONFLY };

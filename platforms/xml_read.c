@@ -457,7 +457,23 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e)
 
 int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, struct cmn_err *e)
 {
+	struct plat_file f;
+	int rc = plat_file_read(path, max_nodes, &f, e);
 	*out = NULL;
+	if (!rc && !f.m)
+		rc = cmn_err_set(e, f.why.code, "%s", f.why.msg);
+	if (!rc) {
+		*out = f.m;
+		f.m = NULL;
+	}
+	plat_file_free(&f);
+	return rc;
+}
+
+int plat_file_read(const char *path, int max_nodes, struct plat_file *pf, struct cmn_err *e)
+{
+	memset(pf, 0, sizeof *pf);
+	cmn_err_clear(&pf->why);
 	if (max_nodes < 1 || max_nodes > PLAT_MAX_NODES)
 		max_nodes = PLAT_MAX_NODES;
 	struct reader r = {{path, e, max_nodes}, NULL};
@@ -478,23 +494,55 @@ int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, st
 		rc = plat_xml_check_prolog(&r.c, buf, len);
 	free(buf);
 	if (!rc)
-		rc = plat_xml_check_model(&r.c, root);
+		rc = plat_xml_check_model(&r.c, root, &pf->hosts, &pf->nhosts);
+	/* valid for SimGrid: from here on, what fails is the mapping onto a
+	 * family, said in pf->why */
 	char spec[1024];
-	int nlinks = -1;
-	if (!rc)
-		rc = map(&r, root, spec, sizeof spec, &nlinks);
+	int nlinks = -1, mrc = rc;
+	r.c.e = &pf->why;
+	if (!mrc)
+		mrc = map(&r, root, spec, sizeof spec, &nlinks);
 	struct cmn_err e2;
-	if (!rc && plat_machine_create_max(spec, max_nodes, out, &e2))
-		rc = plat_xml_fail(&r.c, r.where, "%s", e2.msg);
-	if (!rc && nlinks >= 0 && nlinks != (*out)->nlinks) { /* a mesh: same links? */
-		rc = plat_xml_fail(&r.c, root,
-		                   "the mesh's links do not match %s (%d links, %d expected)",
-		                   (*out)->spec, nlinks, (*out)->nlinks);
-		plat_machine_destroy(*out);
-		*out = NULL;
-	}
+	struct plat_machine *m = NULL;
+	if (!mrc && plat_machine_create_max(spec, max_nodes, &m, &e2))
+		mrc = plat_xml_fail(&r.c, r.where, "%s", e2.msg);
+	if (!mrc && nlinks >= 0 && nlinks != m->nlinks) /* a mesh: same links? */
+		mrc = plat_xml_fail(&r.c, root,
+		                    "the mesh's links do not match %s (%d links, %d expected)",
+		                    m->spec, nlinks, m->nlinks);
+	if (!mrc && m->nodes != pf->nhosts)
+		mrc = plat_xml_fail(&r.c, root, "%s has %d nodes, the file %ld hosts", m->spec,
+		                    m->nodes, pf->nhosts);
+	char **names = NULL;
+	if (!mrc && !(names = malloc((size_t)pf->nhosts * sizeof *names)))
+		mrc = cmn_err_set(&pf->why, CMN_ENOMEM, "out of memory");
+	for (long i = 0; names && !mrc && i < pf->nhosts; i++)
+		if (!(names[i] = strdup(pf->hosts[i]))) {
+			plat_xml_free_names(names, i);
+			names = NULL;
+			mrc = cmn_err_set(&pf->why, CMN_ENOMEM, "out of memory");
+		}
+	if (!mrc && plat_machine_set_source(m, path, names, &pf->why))
+		mrc = pf->why.code;
+	if (mrc && m)
+		plat_machine_destroy(m);
+	else
+		pf->m = m;
+	if (!rc && mrc == CMN_ENOMEM)
+		rc = cmn_err_set(e, CMN_ENOMEM, "%s", pf->why.msg);
+	if (rc)
+		plat_file_free(pf);
 	xmlFreeDoc(doc);
 	return rc;
+}
+
+void plat_file_free(struct plat_file *f)
+{
+	plat_machine_destroy(f->m);
+	plat_xml_free_names(f->hosts, f->nhosts);
+	f->m = NULL;
+	f->hosts = NULL;
+	f->nhosts = 0;
 }
 
 /* Depth-first search for a TORUS cluster without loopback_bw. */

@@ -21,6 +21,22 @@ int plat_load(const char *path, struct plat_machine **out, struct cmn_err *e);
  * fuzz harness's platforms stay small. */
 int plat_load_max(const char *path, int max_nodes, struct plat_machine **out, struct cmn_err *e);
 
+/* A platform file as read: valid for SimGrid (everything plat_load checks
+ * before mapping), its hosts in document order (a cluster's in its
+ * radical's order) as SimGrid names them, and the machine when the file
+ * maps to a family (node i = host i; its source_xml and host_names set),
+ * else m = NULL and why says why (FILE:LINE: error: ...). */
+struct plat_file {
+	char **hosts;
+	long nhosts;
+	struct plat_machine *m;
+	struct cmn_err why;
+};
+/* 0 (with m or why), or the error that makes the file invalid. */
+int plat_file_read(const char *path, int max_nodes, struct plat_file *f, struct cmn_err *e);
+void plat_file_free(struct plat_file *f);
+void plat_xml_free_names(char **names, long n);
+
 /* SimGrid's value syntax: a number with one of SimGrid's units of `kind`
  * ('f' speed in flop/s: f, kf..Yf, flops, kiloflops..yottaflops; 'b'
  * bandwidth in bytes/s: Bps or bps with k..Y or Ki..Yi; 't' time in s:

@@ -39,8 +39,10 @@ struct cpl_job_flows {
 
 int cpl_linkload_create(const struct plat_machine *m, struct cpl_linkload **out, struct cmn_err *e)
 {
-	struct cpl_linkload *ll = calloc(1, sizeof *ll);
 	*out = NULL;
+	if (plat_own_model_check(m, "the linkload model", 0, e))
+		return e->code;
+	struct cpl_linkload *ll = calloc(1, sizeof *ll);
 	if (!ll || cpl_ll_fill_create(m, &ll->fs)) {
 		free(ll);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

@@ -39,7 +39,11 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 	rp->ops = net_engine_find(engine, &eparams, e);
 	if (!rp->ops)
 		rc = e->code;
-	if (!rc) {
+	/* a machine without a SimGrid form of its own (one read through
+	 * SimGrid's routes) runs on the file it was read from, its hosts named
+	 * as there */
+	int own = !m->ops->xml_write && m->source_xml;
+	if (!rc && !own) {
 		snprintf(rp->xml, sizeof rp->xml, "/tmp/cosim-platform-XXXXXX");
 		int fd = mkstemp(rp->xml);
 		if (fd < 0) {
@@ -50,12 +54,19 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 		}
 	}
 	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
-	if (!rc)
+	if (!rc && !own)
 		rc = plat_xml_write(m, &xo, rp->xml, e);
 	/* no link loads: the models never read them, and SimGrid's plugin
 	 * resets every link's record in each evaluation's child, a
 	 * copy-on-write page fault per page (48% of a small replay's time) */
-	struct net_engine_args a = {m, rp->xml, NULL, 1, o->ring, eparams, o->in_process};
+	struct net_engine_args a = {m,
+	                            own ? m->source_xml : rp->xml,
+	                            NULL,
+	                            1,
+	                            o->ring,
+	                            eparams,
+	                            o->in_process,
+	                            own ? (const char *const *)m->host_names : NULL};
 	if (!rc)
 		rc = rp->ops->create(&a, &rp->eng, e);
 	if (rc) {

@@ -19,6 +19,7 @@
 #include "../../common/number.h"
 #include "../../common/outfile.h"
 #include "../../jobsched/cli/cli.h"
+#include "../../netsim/netsim.h"
 #include "study.h"
 
 #define MAX_ALLOCS JS_CLI_MAX_ALLOCS
@@ -34,9 +35,15 @@ struct study {
 	int made; /* ancestors of out that did not exist (the nearest first) */
 };
 
-enum { O_OUT = 1000, O_SNAPSHOT, O_PARALLEL = 'j' };
+enum { O_OUT = 1000, O_SNAPSHOT, O_HOSTS, O_PARALLEL = 'j' };
 
 static const struct cmn_opt study_opts[] = {
+    CMN_OPT_SECTION("platforms (cosim only)"),
+    {"hosts", O_HOSTS, "H1,H2,..|@FILE",
+     "--platform's hosts that are nodes 0, 1, ..., in this\n"
+     "order (@FILE: one name per line, # comments); any\n"
+     "SimGrid platform is read: hosts in document order, a\n"
+     "file no family maps routed by SimGrid (<= 4096 hosts)"},
     CMN_OPT_SECTION("study (cosim only; with --out, one run per --alloc)"),
     {"out", O_OUT, "DIR",
      "the study into DIR: a folder per --alloc (it may\n"
@@ -52,6 +59,7 @@ static int study_option(void *ctx, int key, const char *arg, struct cmn_err *e)
 	long long p;
 	switch (key) {
 	case O_OUT: so->out = arg; return 0;
+	case O_HOSTS: so->hosts = arg; return 0;
 	case O_PARALLEL:
 		if (cmn_opt_int("--parallel", arg, 1, 1024, &p, e))
 			return e->code;
@@ -64,7 +72,7 @@ static int study_option(void *ctx, int key, const char *arg, struct cmn_err *e)
 
 void cpl_study_ext(struct cpl_study_opts *so, struct js_cli_ext *ext)
 {
-	*so = (struct cpl_study_opts){NULL, 0, -1};
+	*so = (struct cpl_study_opts){NULL, 0, -1, NULL};
 	*ext = (struct js_cli_ext){study_opts,
 	                           "       cosim ... --out DIR [--alloc SPEC]... [--parallel N] "
 	                           "[--snapshot T]\n",
@@ -335,8 +343,30 @@ static int move_out(const struct study *s, struct cmn_err *e)
 	return 0;
 }
 
+/* Says once how --platform's hosts map to nodes (each run reads it again). */
+static int echo_platform(const struct js_cli *c)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	if (c->hosts && !c->platform)
+		return cmn_usage_error("cosim",
+		                       "--hosts picks --platform's hosts: give --platform");
+	if (!c->platform || c->stats)
+		return 0;
+	if (net_platform_load(c->platform, c->hosts, &m, &e)) {
+		fprintf(stderr, "cosim: %s\n", e.msg);
+		return cmn_err_exit_status(&e);
+	}
+	net_platform_echo(stderr, "cosim", m);
+	plat_machine_destroy(m);
+	return 0;
+}
+
 int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 {
+	int echo = echo_platform(c);
+	if (echo)
+		return echo;
 	if (!so->out) { /* one run: the study's options make no sense */
 		const char *lone = so->parallel        ? "--parallel"
 		                   : so->snapshot >= 0 ? "--snapshot"
@@ -372,7 +402,7 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 		names[a] = s.name[a];
 	if (!rc)
 		rc = cpl_study_plots(s.staging, names, s.alloc, s.nalloc, s.machine, s.platform,
-		                     s.snapshot, &e);
+		                     c->hosts, s.snapshot, &e);
 	if (!rc)
 		rc = move_out(&s, &e);
 	/* what is left: all of it after a failure, the empty folders after

@@ -11,6 +11,7 @@ struct cpl_study_opts {
 	const char *out; /* --out DIR: a study; NULL: one run */
 	int parallel;    /* --parallel N, 0: the processors online */
 	double snapshot; /* --snapshot T, < 0: half the first makespan */
+	const char *hosts; /* --hosts: --platform's hosts as nodes, or NULL */
 };
 
 /* so's defaults, and ext to give js_cli_parse (it fills so). */
@@ -26,6 +27,7 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so);
  * panel per allocator; t < 0: half the first allocator's makespan).
  * dir/NAME/jobs.csv hold the per-job results of allocator NAME. */
 int cpl_study_plots(const char *dir, const char *const *names, const char *const *specs, int n,
-                    const char *machine, const char *platform, double t, struct cmn_err *e);
+                    const char *machine, const char *platform, const char *hosts, double t,
+                    struct cmn_err *e);
 
 #endif

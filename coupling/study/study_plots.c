@@ -9,6 +9,7 @@
 
 #include "../../common/csv_read.h"
 #include "../../common/gnuplot.h"
+#include "../../netsim/netsim.h"
 #include "../../platforms/platform.h"
 #include "../../platforms/xml_read.h"
 #include "study.h"
@@ -378,7 +379,8 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 }
 
 int cpl_study_plots(const char *dir, const char *const *names, const char *const *specs, int n,
-                    const char *machine, const char *platform, double t, struct cmn_err *e)
+                    const char *machine, const char *platform, const char *hosts, double t,
+                    struct cmn_err *e)
 {
 	struct run *r = calloc((size_t)n, sizeof *r);
 	struct plat_machine *m = NULL;
@@ -401,7 +403,8 @@ int cpl_study_plots(const char *dir, const char *const *names, const char *const
 			rc = cmn_err_set(e, CMN_EINPUT, "%s: not a jobs CSV", p);
 	}
 	if (!rc)
-		rc = platform ? plat_load(platform, &m, e) : plat_machine_create(machine, &m, e);
+		rc = platform ? net_platform_load(platform, hosts, &m, e)
+		              : plat_machine_create(machine, &m, e);
 	if (!rc && t < 0) { /* half-way through the first allocator's schedule */
 		double lo = INFINITY, hi = -INFINITY;
 		int sub = cmn_csv_col(r[0].c, "submission_time");

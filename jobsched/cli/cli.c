@@ -237,6 +237,27 @@ static int check_resizable(const struct js_runtime *rt, const struct js_workload
 	return 0;
 }
 
+/* A platform file that maps onto a machine family (jobsched has no
+ * SimGrid to route any other). */
+static int family_platform(const char *prog, const char *path, struct plat_machine **m,
+                           struct cmn_err *e)
+{
+	struct plat_file f;
+	int rc = plat_file_read(path, PLAT_MAX_NODES, &f, e);
+	if (!rc && !f.m)
+		rc = cmn_err_set(
+		    e, CMN_EINPUT,
+		    "%s\n(%s needs a platform that maps onto a machine family: cosim and "
+		    "netsim read any SimGrid platform, routed by SimGrid itself)",
+		    f.why.msg, prog);
+	if (!rc) {
+		*m = f.m;
+		f.m = NULL;
+	}
+	plat_file_free(&f);
+	return rc;
+}
+
 static int simulate(const struct js_cli *c, struct cmn_err *e)
 {
 	struct plat_machine *m = NULL;
@@ -245,8 +266,9 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
 	struct js_runtime *rt = NULL;
 	struct js_workload *w = NULL;
 	struct js_resize *resize = NULL;
-	int rc =
-	    c->platform ? plat_load(c->platform, &m, e) : plat_machine_create(c->machine, &m, e);
+	int rc = !c->platform       ? plat_machine_create(c->machine, &m, e)
+	         : c->load_platform ? c->load_platform(c->platform, c->hosts, &m, e)
+	                            : family_platform(c->prog, c->platform, &m, e);
 	if (!rc)
 		rc = js_alloc_create(c->nalloc ? c->alloc[0] : "first-free", m, &alloc, e);
 	if (!rc)

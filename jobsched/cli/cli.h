@@ -19,6 +19,8 @@
 /* A front end's options on top of jobsched's (cosim's study): keys of
  * their own (numbers from 1000, or short letters jobsched does not use),
  * handed to option() with the argument. */
+struct plat_machine;
+
 struct js_cli_ext {
 	const struct cmn_opt *opts; /* ended by {NULL} */
 	const char *usage;          /* usage line(s) added after jobsched's, or NULL */
@@ -30,6 +32,11 @@ struct js_cli {
 	const char *prog;                             /* "jobsched", "cosim" */
 	const struct js_runtime_ops *const *runtimes; /* the run-time models offered */
 	const char *workload, *synthetic, *machine, *platform, *sched, *runtime, *stats;
+	/* Reads --platform where set (cosim: any SimGrid platform, with its
+	 * --hosts list); NULL: only files that map onto a machine family. */
+	int (*load_platform)(const char *path, const char *hosts, struct plat_machine **out,
+	                     struct cmn_err *e);
+	const char *hosts;
 	const char *alloc[JS_CLI_MAX_ALLOCS]; /* in the order given; "first-free" when none */
 	int nalloc;
 	const char *resize; /* resizing policy, NULL: static */

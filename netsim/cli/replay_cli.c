@@ -106,7 +106,8 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	char xml[64] = "";
 	int rc = 0;
 	if (platform) {
-		rc = plat_load(platform, &m, &e);
+		if (!(rc = net_platform_load(platform, c->hosts, &m, &e)))
+			net_platform_echo(stderr, "netsim", m);
 	} else if (!(rc = plat_machine_create(machine, &m, &e))) {
 		snprintf(xml, sizeof xml, "/tmp/netsim-platform-XXXXXX");
 		int fd = mkstemp(xml);
@@ -172,7 +173,8 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 		 * link in each evaluation (copy-on-write faults: half of a small
 		 * evaluation's time) */
 		struct net_engine_args a = {
-		    m, platform ? platform : xml, c->cfg, !links_out, ring, eparams, 0};
+		    m, platform ? platform : xml,         c->cfg, !links_out, ring, eparams,
+		    0, (const char *const *)m->host_names};
 		rc = ops->create(&a, &state, &e);
 	}
 	for (int j = 0; !rc && alone && njobs > 1 && j < njobs; j++) {

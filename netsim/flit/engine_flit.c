@@ -36,6 +36,8 @@ static void flit_destroy(void *state)
 static int flit_create(const struct net_engine_args *a, void **state, struct cmn_err *e)
 {
 	const struct plat_machine *m = a->machine;
+	if (plat_own_model_check(m, "the flit engine", 1, e))
+		return e->code;
 	if (a->cfg && a->cfg[0])
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "the flit engine takes no --cfg ('%s'): give its parameters "

@@ -164,14 +164,15 @@ int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_arg
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < a->machine->nodes; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "node-%d", i);
+		char buf[32];
+		const char *name = a->hosts ? a->hosts[i] : buf;
+		if (!a->hosts)
+			snprintf(buf, sizeof buf, "node-%d", i);
 		if (!(s->hosts[i] = sg_host_by_name(name))) {
 			free(s->hosts);
 			free(s);
-			return cmn_err_set(e, CMN_EINPUT,
-			                   "%s: no host node-%d (hosts must be node-0..node-%d)",
-			                   a->platform, i, a->machine->nodes - 1);
+			return cmn_err_set(e, CMN_EINPUT, "%s: no host %s (node %d)", a->platform,
+			                   name, i);
 		}
 	}
 	s->nlinks = sg_link_count();

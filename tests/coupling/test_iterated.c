@@ -276,7 +276,7 @@ static void open_engine(const char *name, struct engine *g)
 		_exit(2);
 	close(x);
 	g->ops = net_engine_find(name, &params, &e);
-	struct net_engine_args a = {m, g->xml, NULL, 1, 0, params, 0};
+	struct net_engine_args a = {m, g->xml, NULL, 1, 0, params, 0, NULL};
 	if (!g->ops || g->ops->create(&a, &g->state, &e))
 		_exit(2);
 }

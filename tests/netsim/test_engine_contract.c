@@ -85,7 +85,7 @@ static void child(void *ctx, int fd)
 	close(x);
 	const char *params;
 	const struct net_engine_ops *ops = net_engine_find(a->engine, &params, &e);
-	struct net_engine_args args = {m, xml, NULL, 0, 0, params, 0};
+	struct net_engine_args args = {m, xml, NULL, 0, 0, params, 0, NULL};
 	void *eng;
 	if (!ops)
 		_exit(3);

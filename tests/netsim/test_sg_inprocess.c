@@ -71,7 +71,7 @@ static void run_child(void *ctx, int fd)
 	close(x);
 	const char *params;
 	const struct net_engine_ops *ops = net_engine_find("s4u", &params, &e);
-	struct net_engine_args a = {m, xml, NULL, 1, 0, params, in_process};
+	struct net_engine_args a = {m, xml, NULL, 1, 0, params, in_process, NULL};
 	void *eng;
 	if (!ops || ops->create(&a, &eng, &e))
 		_exit(2);

@@ -1,0 +1,262 @@
+/* Any SimGrid platform as a machine (net_platform_load): hosts as nodes in
+ * document order, routes as SimGrid makes them (Full routes with a
+ * SPLITDUPLEX link's halves, Floyd routes through routers, routes between
+ * zones through their gateways), a --hosts list (order, subset, @FILE, and
+ * each bad list refused naming the host), a cluster with its own host
+ * names mapped onto its family with those names, and what our own models
+ * cannot take (different speeds, SimGrid's routes for the flit engine)
+ * refused by them with the reason. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../helpers.h"
+#include "netsim.h"
+
+#define HEAD                                                                                       \
+	"<?xml version=\"1.0\"?>\n"                                                                \
+	"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"                         \
+	"<platform version=\"4.1\">\n"
+
+/* Tremblay-Jupiter over l1 and the backbone, Tremblay-Ginette over l3's UP
+ * half (DOWN back), every other pair a route of its own. */
+static const char full[] =
+    HEAD "<zone id=\"world\" routing=\"Full\">\n"
+         " <host id=\"Tremblay\" speed=\"1Gf\"/>\n"
+         " <host id=\"Jupiter\" speed=\"1Gf\"/>\n"
+         " <host id=\"Fafard\" speed=\"1Gf\"/>\n"
+         " <host id=\"Ginette\" speed=\"1Gf\"/>\n"
+         " <link id=\"l1\" bandwidth=\"10MBps\" latency=\"100us\"/>\n"
+         " <link id=\"l2\" bandwidth=\"20MBps\" latency=\"50us\"/>\n"
+         " <link id=\"l3\" bandwidth=\"30MBps\" latency=\"100us\" "
+         "sharing_policy=\"SPLITDUPLEX\"/>\n"
+         " <link id=\"backbone\" bandwidth=\"100MBps\" latency=\"10us\"/>\n"
+         " <route src=\"Tremblay\" dst=\"Jupiter\"><link_ctn id=\"l1\"/>"
+         "<link_ctn id=\"backbone\"/></route>\n"
+         " <route src=\"Tremblay\" dst=\"Fafard\"><link_ctn id=\"l1\"/>"
+         "<link_ctn id=\"l2\"/></route>\n"
+         " <route src=\"Tremblay\" dst=\"Ginette\"><link_ctn id=\"l3\" "
+         "direction=\"UP\"/></route>\n"
+         " <route src=\"Tremblay\" dst=\"Tremblay\"><link_ctn id=\"l2\"/></route>\n"
+         " <route src=\"Jupiter\" dst=\"Fafard\"><link_ctn id=\"backbone\"/>"
+         "<link_ctn id=\"l2\"/></route>\n"
+         " <route src=\"Jupiter\" dst=\"Ginette\"><link_ctn id=\"backbone\"/></route>\n"
+         " <route src=\"Fafard\" dst=\"Ginette\"><link_ctn id=\"l2\"/></route>\n"
+         "</zone>\n</platform>\n";
+
+static struct plat_machine *load(const char *text, const char *hosts, struct cmn_err *e, int *rc)
+{
+	char *path = th_write_temp(text, ".xml");
+	struct plat_machine *m = NULL;
+	*rc = net_platform_load(path, hosts, &m, e);
+	remove(path);
+	free(path);
+	return m;
+}
+
+static int route(const struct plat_machine *m, int a, int b, int *l)
+{
+	return plat_route(m, a, b, l);
+}
+
+static void test_full(void)
+{
+	struct cmn_err e;
+	int rc, l[16], back[16];
+	struct plat_machine *m = load(full, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 4);
+	const char *want[] = {"Tremblay", "Jupiter", "Fafard", "Ginette"};
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_STRING_EQUAL(m->host_names[i], want[i]);
+	CU_ASSERT(strncmp(m->spec, "routes:", 7) == 0);
+	CU_ASSERT_STRING_EQUAL(m->limits, "");
+	CU_ASSERT_EQUAL(m->speed_flops, 1e9);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 2);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 3), 1);
+	CU_ASSERT_EQUAL(plat_distance(m, 3, 0), 1);
+	CU_ASSERT_EQUAL(plat_distance(m, 2, 2), 0);
+	/* symmetrical routes: the same links backwards, a split link's other half */
+	int n = route(m, 0, 1, l);
+	CU_ASSERT_EQUAL(route(m, 1, 0, back), n);
+	CU_ASSERT(n == 2 && l[0] == back[1] && l[1] == back[0]);
+	CU_ASSERT_EQUAL(m->links[l[0]].bw_bps, 1e7); /* l1 */
+	CU_ASSERT_EQUAL(m->links[l[1]].bw_bps, 1e8); /* backbone */
+	CU_ASSERT_EQUAL(route(m, 0, 3, l), 1);
+	CU_ASSERT_EQUAL(route(m, 3, 0, back), 1);
+	CU_ASSERT(l[0] != back[0]); /* l3_UP, l3_DOWN */
+	CU_ASSERT_EQUAL(m->links[l[0]].bw_bps, 3e7);
+	CU_ASSERT_EQUAL(m->links[back[0]].bw_bps, 3e7);
+	CU_ASSERT_DOUBLE_EQUAL(m->links[l[0]].lat_s, 1e-4, 1e-15);
+	/* what our own engines and models can take */
+	CU_ASSERT_EQUAL(plat_own_model_check(m, "linkload", 0, &e), 0);
+	CU_ASSERT_EQUAL(plat_own_model_check(m, "the flit engine", 1, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "routers"));
+	plat_machine_destroy(m);
+}
+
+static void test_floyd_and_zones(void)
+{
+	static const char floyd[] =
+	    HEAD "<zone id=\"w\" routing=\"Floyd\">\n"
+	         " <host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
+	         "<host id=\"c\" speed=\"1Gf\"/>\n"
+	         " <router id=\"r1\"/><router id=\"r2\"/>\n"
+	         " <link id=\"la\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"lb\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"lc\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"lr\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+	         " <route src=\"a\" dst=\"r1\"><link_ctn id=\"la\"/></route>\n"
+	         " <route src=\"r1\" dst=\"r2\"><link_ctn id=\"lr\"/></route>\n"
+	         " <route src=\"r2\" dst=\"b\"><link_ctn id=\"lb\"/></route>\n"
+	         " <route src=\"r1\" dst=\"c\"><link_ctn id=\"lc\"/></route>\n"
+	         "</zone>\n</platform>\n";
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(floyd, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 3);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 3); /* la lr lb */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 2), 2); /* la lc */
+	CU_ASSERT_EQUAL(plat_distance(m, 1, 2), 3); /* lb lr lc */
+	CU_ASSERT_EQUAL(plat_max_route(m), 3);
+	plat_machine_destroy(m);
+
+	static const char zones[] = HEAD
+	    "<zone id=\"w\" routing=\"Full\">\n"
+	    " <zone id=\"z1\" routing=\"Full\">\n"
+	    "  <host id=\"h1\" speed=\"1Gf\"/><host id=\"h2\" speed=\"1Gf\"/>"
+	    "<router id=\"g1\"/>\n"
+	    "  <link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	    "<link id=\"l2\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+	    "  <route src=\"h1\" dst=\"g1\"><link_ctn id=\"l1\"/></route>\n"
+	    "  <route src=\"h2\" dst=\"g1\"><link_ctn id=\"l2\"/></route>\n"
+	    "  <route src=\"h1\" dst=\"h2\"><link_ctn id=\"l1\"/><link_ctn id=\"l2\"/></route>\n"
+	    " </zone>\n"
+	    " <zone id=\"z2\" routing=\"Full\">\n"
+	    "  <host id=\"h3\" speed=\"1Gf\"/><router id=\"g2\"/>\n"
+	    "  <link id=\"l3\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+	    "  <route src=\"h3\" dst=\"g2\"><link_ctn id=\"l3\"/></route>\n"
+	    " </zone>\n"
+	    " <link id=\"wan\" bandwidth=\"10MBps\" latency=\"10ms\"/>\n"
+	    " <zoneRoute src=\"z1\" dst=\"z2\" gw_src=\"g1\" gw_dst=\"g2\">"
+	    "<link_ctn id=\"wan\"/></zoneRoute>\n"
+	    "</zone>\n</platform>\n";
+	m = load(zones, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 3);
+	CU_ASSERT_STRING_EQUAL(m->host_names[2], "h3");
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 2); /* l1 l2 */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 2), 3); /* l1 wan l3 */
+	CU_ASSERT_EQUAL(plat_distance(m, 2, 1), 3); /* l3 wan l2 */
+	int l[8], n = plat_route(m, 0, 2, l);
+	CU_ASSERT(n == 3 && m->links[l[1]].bw_bps == 1e7 &&
+	          fabs(m->links[l[1]].lat_s - 1e-2) < 1e-15);
+	plat_machine_destroy(m);
+}
+
+static void test_hosts(void)
+{
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(full, "Ginette, Tremblay", &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 2);
+	CU_ASSERT_STRING_EQUAL(m->host_names[0], "Ginette");
+	CU_ASSERT_STRING_EQUAL(m->host_names[1], "Tremblay");
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 1);
+	plat_machine_destroy(m);
+
+	char *list =
+	    th_write_temp("# the two of the backbone\nJupiter\n\n  Fafard  # second\n", ".txt");
+	char arg[600];
+	snprintf(arg, sizeof arg, "@%s", list);
+	m = load(full, arg, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 2);
+	CU_ASSERT_STRING_EQUAL(m->host_names[0], "Jupiter");
+	CU_ASSERT_STRING_EQUAL(m->host_names[1], "Fafard");
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 2);
+	plat_machine_destroy(m);
+	remove(list);
+	free(list);
+
+	const char *bad[][2] = {{"Tremblay,Nowhere", "\"Nowhere\""},
+	                        {"Jupiter,Jupiter", "twice"},
+	                        {"Jupiter,,Fafard", "empty"},
+	                        {"", "no host"},
+	                        {"@/nonexistent/hosts.txt", "/nonexistent/hosts.txt"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		m = load(full, bad[i][0], &e, &rc);
+		CU_ASSERT_PTR_NULL(m);
+		CU_ASSERT_NOT_EQUAL(rc, 0);
+		if (!strstr(e.msg, bad[i][1]))
+			printf("\n  --hosts '%s': %s", bad[i][0], e.msg);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad[i][1]));
+	}
+}
+
+static void test_cluster_names(void)
+{
+	static const char cluster[] =
+	    HEAD "<zone id=\"w\" routing=\"Full\">\n"
+	         " <cluster id=\"c\" prefix=\"c-\" suffix=\".me\" radical=\"0-7\" speed=\"1Gf\" "
+	         "bw=\"125MBps\" lat=\"50us\" bb_bw=\"2.25GBps\" bb_lat=\"500us\"/>\n"
+	         "</zone>\n</platform>\n";
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(cluster, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(strncmp(m->spec, "flat:", 5) == 0); /* the family, not SimGrid's routes */
+	CU_ASSERT_EQUAL(m->nodes, 8);
+	CU_ASSERT_STRING_EQUAL(m->host_names[0], "c-0.me");
+	CU_ASSERT_STRING_EQUAL(m->host_names[7], "c-7.me");
+	char buf[32];
+	CU_ASSERT_STRING_EQUAL(plat_host_name(m, 3, buf, sizeof buf), "c-3.me");
+	CU_ASSERT_EQUAL(plat_own_model_check(m, "the flit engine", 1, &e), 0);
+	plat_machine_destroy(m);
+	/* the same with --hosts: SimGrid's routes of the cluster */
+	m = load(cluster, "c-5.me,c-2.me", &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(strncmp(m->spec, "routes:", 7) == 0);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 3); /* up, backbone, down */
+	plat_machine_destroy(m);
+}
+
+static void test_limits(void)
+{
+	char het[sizeof full + 16];
+	snprintf(het, sizeof het, "%s", full);
+	char *p = strstr(het, "\"Ginette\" speed=\"1Gf\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memcpy(strstr(p, "1Gf"), "2Gf", 3);
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(het, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m->limits, "different speeds"));
+	CU_ASSERT_EQUAL(plat_own_model_check(m, "the linkload model", 0, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "different speeds"));
+	plat_machine_destroy(m);
+	/* an invalid file: its own error, with its line */
+	m = load(HEAD "<zone id=\"w\" routing=\"Full\">\n<host id=\"a\"/>\n</zone></platform>\n",
+	         NULL, &e, &rc);
+	CU_ASSERT_PTR_NULL(m);
+	CU_ASSERT_EQUAL(rc, CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".xml:5:"));
+}
+
+static void add_suites(void)
+{
+	CU_pSuite s = CU_add_suite("any SimGrid platform as a machine", NULL, NULL);
+	CU_add_test(s, "Full routes, split links, symmetry", test_full);
+	CU_add_test(s, "Floyd routers and zones' gateways", test_floyd_and_zones);
+	CU_add_test(s, "--hosts: order, subset, @FILE, errors", test_hosts);
+	CU_add_test(s, "a cluster's own names on its family", test_cluster_names);
+	CU_add_test(s, "what our models cannot take", test_limits);
+}
+
+int main(int argc, char **argv)
+{
+	return th_main(argc, argv, add_suites);
+}
