@@ -1,8 +1,9 @@
 /* The syntax SimGrid 3.32's platform parser accepts, checked on our own
  * parse: the prolog it demands, its elements in the order its DTD wants,
  * their attributes and enumerated values, and numbers with its units. A
- * subset: what SimGrid knows but netsim has no counterpart for is refused
- * with the reason. */
+ * subset: what SimGrid knows but no machine family here has is unmapped
+ * (plat_xml_unmapped: valid, for SimGrid's own routes) or, where we cannot
+ * tell what SimGrid makes of it, refused with the reason. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -30,6 +31,19 @@ int plat_xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ..
 	int rc = vfail(c, n ? xmlGetLineNo(n) : 0L, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+int plat_xml_unmapped(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct xml_ctx soft = *c;
+	int keep = c->unmapped != NULL;
+	if (keep)
+		soft.e = c->unmapped;
+	int rc = keep && c->unmapped->code ? 0 : vfail(&soft, n ? xmlGetLineNo(n) : 0L, fmt, ap);
+	va_end(ap);
+	return keep ? 0 : rc;
 }
 
 int plat_xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
@@ -289,16 +303,17 @@ static const struct rule rules[] = {
 /* SimGrid's elements that netsim has no counterpart for, and why. */
 static const struct {
 	const char *names, *why;
+	int unmapped; /* 1: SimGrid simulates it (plat_xml_unmapped) */
 } refused[] = {
-    {"include", "SimGrid removed it (3.18)"},
-    {"storage storage_type mount", "SimGrid removed it (3.27)"},
-    {"trace trace_connect", "availability, state and speed profiles have no counterpart here"},
-    {"random model_prop", "SimGrid ignores it (deprecated)"},
-    {"disk", "disks have no counterpart here"},
-    {"cabinet backbone host_link", "zones routed as Cluster have no counterpart here"},
-    {"peer", "Vivaldi zones have no counterpart here"},
-    {"bypassRoute bypassZoneRoute bypassASroute", "bypass routes have no counterpart here"},
-    {"actor process argument", "actors belong in a deployment, netsim starts its own"},
+    {"include", "SimGrid removed it (3.18)", 0},
+    {"storage storage_type mount", "SimGrid removed it (3.27)", 0},
+    {"trace trace_connect", "availability, state and speed profiles have no counterpart here", 1},
+    {"random model_prop", "SimGrid ignores it (deprecated)", 0},
+    {"disk", "disks have no counterpart here", 1},
+    {"cabinet backbone host_link", "zones routed as Cluster have no counterpart here", 1},
+    {"peer", "Vivaldi zones have no counterpart here", 1},
+    {"bypassRoute bypassZoneRoute bypassASroute", "bypass routes have no counterpart here", 1},
+    {"actor process argument", "actors belong in a deployment, netsim starts its own", 0},
 };
 
 /* Enumerated attributes: SimGrid's values; refused: those with no
@@ -386,12 +401,15 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 		const char *v = plat_xml_attr_value(n, values[i].attr);
 		if (!v || (values[i].may_be_empty && !*v))
 			continue;
-		if (strchr(v, ',') || (values[i].kind == 'b' && strchr(v, ';')))
-			return plat_xml_fail(
-			    c, n,
-			    "<%s %s=\"%s\">: one value, not a list (SimGrid's lists are "
-			    "for pstates and WIFI links, which have no counterpart here)",
-			    el, values[i].attr, v);
+		if (strchr(v, ',') || (values[i].kind == 'b' && strchr(v, ';'))) {
+			if (plat_xml_unmapped(
+			        c, n,
+			        "<%s %s=\"%s\">: one value, not a list (SimGrid's lists are "
+			        "for pstates and WIFI links, which have no counterpart here)",
+			        el, values[i].attr, v))
+				return c->e->code;
+			continue;
+		}
 		double x = plat_xml_value(v, values[i].kind);
 		if (x < 0 || (values[i].kind != 't' && x == 0))
 			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
@@ -408,7 +426,7 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 			    c, n, "<%s core=\"%s\">: not a number of cores (1 or more)", el, core);
 	}
 	if (pstate && (strtod(pstate, &end) != 0 || end == pstate || *end))
-		return plat_xml_fail(
+		return plat_xml_unmapped(
 		    c, n, "<%s pstate=\"%s\">: only pstate 0 (a host has one speed here)", el,
 		    pstate);
 	return 0;
@@ -424,8 +442,11 @@ static int check_enums(const struct xml_ctx *c, const xmlNode *n)
 			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not one of %s",
 			                     plat_xml_name(n), enums[i].attr, v, enums[i].values);
 		if (in_list(enums[i].refused, v, strlen(v), NULL))
-			return plat_xml_fail(c, n, "<%s %s=\"%s\">: no counterpart here",
-			                     plat_xml_name(n), enums[i].attr, v);
+			return plat_xml_fail(
+			    c, n,
+			    "<%s %s=\"%s\">: cannot be simulated here (SimGrid needs "
+			    "each station's rate set by the simulated program)",
+			    plat_xml_name(n), enums[i].attr, v);
 	}
 	return 0;
 }
@@ -442,10 +463,10 @@ static int check_attrs(const struct xml_ctx *c, const xmlNode *n, const struct r
 		if (a->ns || !in_list(ru->attrs, name, strlen(name), &mark))
 			return plat_xml_fail(c, n, "<%s> has no attribute '%s' in SimGrid's format",
 			                     el, name);
-		if (mark == '?' && *v)
-			return plat_xml_fail(c, n,
-			                     "<%s %s=\"%s\">: no counterpart here (only %s=\"\")",
-			                     el, name, v, name);
+		if (mark == '?' && *v &&
+		    plat_xml_unmapped(c, n, "<%s %s=\"%s\">: no counterpart here (only %s=\"\")",
+		                      el, name, v, name))
+			return c->e->code;
 	}
 	for (const char *p = ru->attrs; *p;) { /* the required ones */
 		while (*p == ' ')
@@ -508,7 +529,11 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 	const struct rule *ru = rule_of(el);
 	for (size_t i = 0; !ru && i < sizeof refused / sizeof *refused; i++)
 		if (in_list(refused[i].names, el, strlen(el), NULL))
-			return plat_xml_fail(c, n, "<%s>: SimGrid's, but %s", el, refused[i].why);
+			return refused[i].unmapped /* its content is SimGrid's to check */
+			           ? plat_xml_unmapped(c, n, "<%s>: SimGrid's, but %s", el,
+			                               refused[i].why)
+			           : plat_xml_fail(c, n, "<%s>: SimGrid's, but %s", el,
+			                           refused[i].why);
 	if (!ru)
 		return plat_xml_fail(c, n, "<%s> is not an element of SimGrid's platform format",
 		                     el);

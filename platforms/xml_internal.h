@@ -22,6 +22,10 @@ struct xml_ctx {
 	const char *path;
 	struct cmn_err *e;
 	long max_hosts; /* XML_MAX_HOSTS, or lower (plat_load_max) */
+	/* Where what SimGrid simulates but no machine family here has goes
+	 * (the first such thing, FILE:LINE: error: ...): the file stays valid,
+	 * for SimGrid's own routes. NULL: refused like an error. */
+	struct cmn_err *unmapped;
 };
 
 /* Sets "PATH:LINE: error: MSG" (LINE: n's) as CMN_EINPUT; returns it. */
@@ -31,6 +35,11 @@ int plat_xml_fail(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ..
 int plat_xml_fail_at(const struct xml_ctx *c, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int plat_xml_nomem(const struct xml_ctx *c);
+/* What SimGrid simulates and no family here has, at n: kept in
+ * c->unmapped (the first one) and 0 returned, so that the caller skips it
+ * and checks on; without c->unmapped, plat_xml_fail. */
+int plat_xml_unmapped(const struct xml_ctx *c, const xmlNode *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The value of attribute name of element n, or NULL when it is absent. */
 const char *plat_xml_attr_value(const xmlNode *n, const char *name);
@@ -49,8 +58,7 @@ int plat_xml_check_tree(const struct xml_ctx *c, const xmlNode *root);
  * between every two hosts (xml_model.c). With hosts: the hosts' names in
  * document order (a cluster's in its radical's order), as SimGrid creates
  * them, into *hosts (free with plat_xml_free_names) and their count. */
-int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***hosts,
-                         long *nhosts);
+int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***hosts, long *nhosts);
 
 /* A <cluster> as SimGrid 3.32 builds it (xml_cluster.c). */
 enum xml_topology { XML_FLAT, XML_TORUS, XML_FAT_TREE, XML_DRAGONFLY };

@@ -13,7 +13,9 @@
 #include "xml_read.h"
 
 enum { P_HOST, P_ROUTER, P_ZONE };
-enum { R_FULL, R_FLOYD, R_DIJKSTRA, R_CLUSTER };
+/* R_OTHER: a routing SimGrid has and we do not check (None, Cluster,
+ * Vivaldi, Wifi): its routes are SimGrid's to make (plat_xml_unmapped) */
+enum { R_FULL, R_FLOYD, R_DIJKSTRA, R_CLUSTER, R_OTHER };
 enum { L_PLAIN, L_SPLIT, L_HALF }; /* L_HALF: the _UP or _DOWN of a split one */
 
 struct point {
@@ -515,15 +517,39 @@ static int routing_of(struct model *m, const xmlNode *n, int *routing)
 			return 0;
 		}
 	for (int i = 0; i < 4; i++)
-		if (strcasecmp(r, others[i]) == 0)
-			return plat_xml_fail(m->c, n,
-			                     "<%s routing=\"%s\">: no counterpart here (Full, "
-			                     "Floyd, Dijkstra or DijkstraCache)",
-			                     plat_xml_name(n), r);
+		if (strcasecmp(r, others[i]) == 0) {
+			*routing = R_OTHER;
+			return plat_xml_unmapped(m->c, n,
+			                         "<%s routing=\"%s\">: no counterpart here (Full, "
+			                         "Floyd, Dijkstra or DijkstraCache)",
+			                         plat_xml_name(n), r);
+		}
 	return plat_xml_fail(m->c, n,
 	                     "<%s routing=\"%s\">: not one of SimGrid's routings (Full, Floyd, "
 	                     "Dijkstra, DijkstraCache, Cluster, None, Vivaldi, Wifi)",
 	                     plat_xml_name(n), r);
+}
+
+/* The hosts a <cabinet> creates (prefix, radical, suffix, as a cluster's). */
+static int walk_cabinet(struct model *m, const xmlNode *n, int zone)
+{
+	const char *prefix = plat_xml_attr_value(n, "prefix"),
+	           *suffix = plat_xml_attr_value(n, "suffix"), *id = plat_xml_attr_value(n, "id");
+	if (!prefix || !suffix || !id || !plat_xml_attr_value(n, "radical"))
+		return plat_xml_fail(m->c, n, "<cabinet> needs id, prefix, suffix and radical");
+	struct cluster_hosts h = {m,      n,     zone, malloc(strlen(prefix) + strlen(suffix) + 32),
+	                          prefix, suffix};
+	if (!h.name)
+		return plat_xml_nomem(m->c);
+	long before = m->npt;
+	int rc = plat_xml_cluster_each_host(n, cluster_host, &h);
+	free(h.name);
+	if (rc >= 0 && !rc)
+		rc = count(m, n, &m->hosts, m->npt - before, m->c->max_hosts, "hosts");
+	if (rc < 0)
+		return plat_xml_fail(m->c, n, "<cabinet radical=\"%s\">: not a radical (e.g. 0-15)",
+		                     plat_xml_attr_value(n, "radical"));
+	return rc;
 }
 
 static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
@@ -544,6 +570,19 @@ static int walk_zone(struct model *m, const xmlNode *n, int parent, int depth)
 		         plat_xml_attr_value(ch, "id") ? plat_xml_attr_value(ch, "id") : "");
 		if (plat_xml_is(ch, "zone") || plat_xml_is(ch, "AS") || plat_xml_is(ch, "cluster"))
 			rc = walk_zone(m, ch, zi, depth + 1);
+		else if (plat_xml_is(ch, "cabinet"))
+			rc = walk_cabinet(m, ch, zi);
+		else if (plat_xml_is(ch, "peer") &&
+		         !(rc = count(m, ch, &m->hosts, 1, m->c->max_hosts, "hosts")))
+			rc = add_point(m, ch, what, plat_xml_attr_value(ch, "id"), P_HOST, zi, -1);
+		else if (plat_xml_is(ch, "peer"))
+			;
+		else if (!(plat_xml_is(ch, "route") || plat_xml_is(ch, "zoneRoute") ||
+		           plat_xml_is(ch, "ASroute") || plat_xml_is(ch, "link") ||
+		           plat_xml_is(ch, "host") || plat_xml_is(ch, "router")) ||
+		         (routing == R_OTHER && !plat_xml_is(ch, "link") &&
+		          !plat_xml_is(ch, "host") && !plat_xml_is(ch, "router")))
+			; /* unmapped (xml_check.c): SimGrid's alone to check */
 		else if (plat_xml_is(ch, "host") &&
 		         !(rc = count(m, ch, &m->hosts, 1, m->c->max_hosts, "hosts")))
 			rc = add_point(m, ch, what, plat_xml_attr_value(ch, "id"), P_HOST, zi, -1);
@@ -608,7 +647,9 @@ static int complete(struct model *m, int zi, const long *mem, long k)
 			long s = mem[a], d = mem[b];
 			if (s == d || !wanted(m, s) || !wanted(m, d) || has_entry(m, s, d))
 				continue;
-			return plat_xml_fail(
+			/* unmapped: SimGrid runs it while only hosts with routes
+			 * talk (netsim --hosts; sg_import.c checks the pairs) */
+			return plat_xml_unmapped(
 			    m->c, m->z[zi].node,
 			    m->pt[s].kind == P_ZONE
 			        ? "zone \"%s\": no zoneRoute from zone \"%s\" to zone "
@@ -678,7 +719,7 @@ static int connected(struct model *m, int zi, const long *mem, long k, const lon
 		search(start, edges, k, first, seen, queue);
 		for (long i = 0; i < k && !rc; i++)
 			if (wanted(m, mem[i]) && !seen[i])
-				rc = plat_xml_fail(
+				rc = plat_xml_unmapped(
 				    m->c, m->z[zi].node,
 				    "zone \"%s\": no route from \"%s\" to \"%s\": SimGrid "
 				    "aborts when they communicate",
@@ -722,8 +763,11 @@ static int reach(struct model *m)
 		const struct zone *z = &m->z[zi];
 		const long *mem = pi + ps[zi], *ent = ei + es[zi];
 		long k = ps[zi + 1] - ps[zi], ne = es[zi + 1] - es[zi];
-		if (z->routing == R_CLUSTER || !z->needed)
-			continue; /* SimGrid's clusters route every two of their hosts */
+		if (z->routing == R_CLUSTER || z->routing == R_OTHER || !z->needed)
+			continue;
+			    /* (R_OTHER: SimGrid's routes say, sg_import.c) */ /* SimGrid's clusters
+			                                                          route every two of
+			                                                          their hosts */
 		int nested = k > 0 && m->pt[mem[0]].kind == P_ZONE;
 		for (long i = 0; i < k; i++)
 			nested |= m->pt[mem[i]].kind == P_ZONE;
@@ -772,10 +816,13 @@ int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***h
 		if (plat_xml_is(ch, "config")) {
 			for (const xmlNode *p = ch->children; p && !rc; p = p->next)
 				if (p->type == XML_ELEMENT_NODE)
-					rc = plat_xml_fail(
+					rc = plat_xml_unmapped(
 					    c, p,
 					    "<config>: SimGrid options in the platform have no "
 					    "counterpart here (give them to netsim with --cfg)");
+		} else if (!plat_xml_is(ch, "zone") && !plat_xml_is(ch, "AS") &&
+		           !plat_xml_is(ch, "cluster")) {
+			continue; /* unmapped (xml_check.c: profiles, ...): SimGrid's alone */
 		} else if (top++) {
 			rc = plat_xml_fail(
 			    c, ch,

@@ -476,7 +476,8 @@ int plat_file_read(const char *path, int max_nodes, struct plat_file *pf, struct
 	cmn_err_clear(&pf->why);
 	if (max_nodes < 1 || max_nodes > PLAT_MAX_NODES)
 		max_nodes = PLAT_MAX_NODES;
-	struct reader r = {{path, e, max_nodes}, NULL};
+	/* what SimGrid simulates and no family has: valid, unmapped (in why) */
+	struct reader r = {{path, e, max_nodes, &pf->why}, NULL};
 	char *buf;
 	size_t len;
 	int rc = read_all(path, &buf, &len, e);
@@ -498,7 +499,7 @@ int plat_file_read(const char *path, int max_nodes, struct plat_file *pf, struct
 	/* valid for SimGrid: from here on, what fails is the mapping onto a
 	 * family, said in pf->why */
 	char spec[1024];
-	int nlinks = -1, mrc = rc;
+	int nlinks = -1, mrc = rc ? rc : pf->why.code;
 	r.c.e = &pf->why;
 	if (!mrc)
 		mrc = map(&r, root, spec, sizeof spec, &nlinks);

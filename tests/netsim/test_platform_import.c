@@ -12,6 +12,7 @@
 
 #include "../helpers.h"
 #include "netsim.h"
+#include "xml_read.h"
 
 #define HEAD                                                                                       \
 	"<?xml version=\"1.0\"?>\n"                                                                \
@@ -246,6 +247,81 @@ static void test_limits(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".xml:5:"));
 }
 
+/* What SimGrid simulates and no family here has: a zone routed Cluster
+ * whose hosts come from cabinets (in radical order, cabinet by cabinet),
+ * a speed profile in the file: read through SimGrid's routes. */
+static void test_unmapped(void)
+{
+	static const char cabinets[] =
+	    HEAD " <trace id=\"A\" periodicity=\"10\">\n0.0 1.0\n5.0 0.5\n</trace>\n"
+	         "<zone id=\"w\" routing=\"Full\">\n"
+	         " <zone id=\"c\" routing=\"Cluster\">\n"
+	         "  <cabinet id=\"k1\" prefix=\"h-\" suffix=\".x\" speed=\"1Gf\" bw=\"125MBps\" "
+	         "lat=\"100us\" radical=\"3-4\"/>\n"
+	         "  <cabinet id=\"k2\" prefix=\"h-\" suffix=\".x\" speed=\"1Gf\" bw=\"125MBps\" "
+	         "lat=\"100us\" radical=\"1,2\"/>\n"
+	         "  <router id=\"r\"/>\n"
+	         "  <backbone id=\"bb\" bandwidth=\"2.25GBps\" latency=\"500us\"/>\n"
+	         " </zone>\n"
+	         "</zone>\n"
+	         "<trace_connect kind=\"SPEED\" trace=\"A\" element=\"h-1.x\"/>\n"
+	         "</platform>\n";
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(cabinets, NULL, &e, &rc);
+	if (rc)
+		printf("\n  %s", e.msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 4);
+	const char *want[] = {"h-3.x", "h-4.x", "h-1.x", "h-2.x"};
+	for (int i = 0; i < 4 && i < m->nodes; i++)
+		CU_ASSERT_STRING_EQUAL(m->host_names[i], want[i]);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 3); /* a cabinet's up, backbone, down */
+	plat_machine_destroy(m);
+	/* plat_load (jobsched) still refuses it, naming the first such thing */
+	char *path = th_write_temp(cabinets, ".xml");
+	CU_ASSERT_EQUAL(plat_load(path, &m, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".xml:4: error: <trace>"));
+	remove(path);
+	free(path);
+}
+
+/* The malformed-platform corpus (tests/platforms/xml, each file saying
+ * what SimGrid 3.32 does with it): every file SimGrid refuses is refused
+ * here too, with one message naming the file, never reaching SimGrid in
+ * this process; every file SimGrid loads is a machine or a clean error. */
+static void test_corpus(void)
+{
+	FILE *ls = popen("ls " SOURCE_DIR "/tests/platforms/xml/*.xml", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ls);
+	char path[1024];
+	int files = 0, loaded = 0;
+	while (fgets(path, sizeof path, ls)) {
+		path[strcspn(path, "\n")] = '\0';
+		char *text = th_read_file(path);
+		if (!text)
+			continue;
+		int refuses = strstr(text, "simgrid: refuses") != NULL;
+		free(text);
+		struct plat_machine *m = NULL;
+		struct cmn_err e;
+		cmn_err_clear(&e);
+		int rc = net_platform_load(path, NULL, &m, &e);
+		files++;
+		loaded += rc == 0;
+		if (refuses && rc == 0)
+			printf("\n  SimGrid refuses %s, net_platform_load reads it", path);
+		CU_ASSERT(!refuses || rc != 0);
+		CU_ASSERT(rc != 0 || m != NULL);
+		CU_ASSERT(rc == 0 ||
+		          (strstr(e.msg, strrchr(path, '/') + 1) && !strchr(e.msg, '\n')));
+		plat_machine_destroy(m);
+	}
+	pclose(ls);
+	printf("\n  %d files, %d read as machines ", files, loaded);
+	CU_ASSERT(files > 100);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("any SimGrid platform as a machine", NULL, NULL);
@@ -254,6 +330,8 @@ static void add_suites(void)
 	CU_add_test(s, "--hosts: order, subset, @FILE, errors", test_hosts);
 	CU_add_test(s, "a cluster's own names on its family", test_cluster_names);
 	CU_add_test(s, "what our models cannot take", test_limits);
+	CU_add_test(s, "what only SimGrid routes: Cluster zones, profiles", test_unmapped);
+	CU_add_test(s, "the corpus: SimGrid refuses => refused here", test_corpus);
 }
 
 int main(int argc, char **argv)
