@@ -189,8 +189,7 @@ void js_workload_print_notes(FILE *f, const char *prefix, const struct js_worklo
  * gzip decompression): a Batsim JSON workload when its first non-blank byte
  * is '{', else an SWF log. skip_bad applies to SWF logs; with a Batsim
  * workload it is a usage error (a JSON workload is read whole or refused). */
-int js_workload_read(const char *path, int skip_bad, struct js_workload **out,
-                     struct cmn_err *e);
+int js_workload_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
 
 /* Reads a Batsim JSON workload (Batsim 4's format: nb_res, jobs with id,
  * subtime, walltime, res, profile; profiles of type delay,
