@@ -8,7 +8,7 @@
 # to build under ASan on a loaded machine);
 # exits 1 when any harness crashed (its input is
 # kept as BUILD/fuzz/crash-NAME-*, to become a regression test).
-# Usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: swf trace platform spec sweep tar)
+# Usage: scripts/fuzz.sh [SECONDS] [NAME...]   (names: swf batsim trace platform spec sweep tar)
 # Environment: FUZZ_BUILD_DIR (default build-fuzz); FUZZ_SANITIZERS
 # (address,undefined by default; "undefined" runs several times faster, for
 # long accumulation runs, without leak and memory-error checks).
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
-names=${*:-swf trace platform spec sweep tar}
+names=${*:-swf batsim trace platform spec sweep tar}
 B=${FUZZ_BUILD_DIR:-build-fuzz}
 bash scripts/install-deps.sh # clang and its fuzzer runtime among them
 CC=clang cmake -S . -B "$B" -DPLACESIM_FUZZ=ON -DPLACESIM_FUZZ_SANITIZERS="${FUZZ_SANITIZERS:-address,undefined}" \

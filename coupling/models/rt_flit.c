@@ -36,6 +36,7 @@ const struct js_runtime_ops cpl_rt_flit_ops = {
     .columns = cpl_profile_columns,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,
+    .replays_profiles = 1,
     .rates = cpl_rt_replay_rates,
     .report = cpl_rt_replay_report,
     .resize_iter = cpl_rt_replay_resize_iter,

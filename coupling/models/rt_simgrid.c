@@ -156,6 +156,8 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 	/* in this process where the engine can (s4u): the models' replays are
 	 * many and small, and a fork costs more than most of them */
 	struct cpl_replay_opts o = {g->ring, g->timed, 1};
+	if (cpl_profiles_bind(g->prof, sim, e))
+		return e->code;
 	return cpl_replay_open(g->m, g->engine, &o, g->prof, &g->rp, e);
 }
 
@@ -337,13 +339,6 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 	return rc;
 }
 
-double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
-                          struct cmn_err *e)
-{
-	(void)e, (void)self, (void)nodes, (void)n;
-	return js_sim_job(sim, j)->run_s;
-}
-
 /* The job's reference time (nodes 0..n-1 alone). */
 static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
 {
@@ -355,6 +350,25 @@ static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
 	int rc = isolated(g, k, ref, n, t, e);
 	free(ref);
 	return rc;
+}
+
+/* A job's work: its log run time; for a job whose workload gives it a
+ * trace (jobprof.h), which has no run time of its own, its replay's time on
+ * the reference placement, so that at rate t_ref / t_now its run time is
+ * the replay's time on its nodes (Batsim's meaning of such a profile). */
+double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *nodes, int n,
+                          struct cmn_err *e)
+{
+	(void)nodes;
+	struct sgm *g = self;
+	const struct js_job *job = js_sim_job(sim, j);
+	if (!cpl_profiles_replayed(job))
+		return job->run_s;
+	double t;
+	if ((!g->rp && setup(g, sim, e)) ||
+	    reference(g, cpl_profiles_of(g->prof, job, j), n, &t, e))
+		return -1; /* the core names the job */
+	return t;
 }
 
 int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
@@ -460,6 +474,7 @@ const struct js_runtime_ops cpl_rt_simgrid_ops = {
     .columns = cpl_profile_columns,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,
+    .replays_profiles = 1,
     .rates = cpl_rt_replay_rates,
     .report = cpl_rt_replay_report,
     .resize_iter = cpl_rt_replay_resize_iter,

@@ -11,6 +11,12 @@
 #include "jobprof.h"
 #include "recorded.h"
 
+/* A workload's profile that gives its jobs a trace (Batsim's). */
+struct wprof {
+	char *name, *trace; /* trace: smpi's index file; NULL: parallel_homogeneous */
+	double cpu_flops, com_bytes;
+};
+
 struct map_entry {
 	long key;
 	int kernel;
@@ -26,6 +32,8 @@ struct cpl_profiles {
 	char traces[CMN_PARAM_STR]; /* "" when none */
 	double flop_scale;
 	unsigned long seed;
+	struct wprof *wp; /* kernels nk.. nk + nwp - 1 (cpl_profiles_bind) */
+	int nwp, bound;
 };
 
 /* 0 when name is a generator's kernel or has recorded traces in l's
@@ -186,11 +194,48 @@ void cpl_profiles_free(struct cpl_profiles *pr)
 	if (!pr)
 		return;
 	free(pr->map);
+	for (int i = 0; i < pr->nwp; i++) {
+		free(pr->wp[i].name);
+		free(pr->wp[i].trace);
+	}
+	free(pr->wp);
 	free(pr);
+}
+
+int cpl_profiles_replayed(const struct js_job *job)
+{
+	return job->replayed && job->bprof > 0;
+}
+
+int cpl_profiles_bind(struct cpl_profiles *pr, const struct js_sim *sim, struct cmn_err *e)
+{
+	const struct js_workload *w = js_sim_workload(sim);
+	if (pr->bound || !w || !w->nbprofiles)
+		return 0;
+	if (w->nbprofiles > (size_t)(1 << 20))
+		return cmn_err_set(e, CMN_EINPUT, "%s: more than %d profiles", w->source, 1 << 20);
+	pr->wp = calloc(w->nbprofiles, sizeof *pr->wp);
+	if (!pr->wp)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	pr->nwp = (int)w->nbprofiles;
+	for (int i = 0; i < pr->nwp; i++) {
+		const struct js_bprofile *b = &w->bprofiles[i];
+		struct wprof *p = &pr->wp[i];
+		p->name = strdup(b->name);
+		p->trace = b->type == JS_BPROF_SMPI ? strdup(b->trace) : NULL;
+		p->cpu_flops = b->cpu_flops;
+		p->com_bytes = b->com_bytes;
+		if (!p->name || (b->type == JS_BPROF_SMPI && !p->trace))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	pr->bound = 1;
+	return 0;
 }
 
 int cpl_profiles_of(const struct cpl_profiles *l, const struct js_job *job, int j)
 {
+	if (cpl_profiles_replayed(job))
+		return l->nk + (int)job->bprof - 1;
 	if (l->nmap) {
 		long key = (long)job->f[l->by_user ? JS_F_USER : JS_F_EXE];
 		for (int i = 0; i < l->nmap; i++)
@@ -212,6 +257,8 @@ int cpl_profiles_count(const struct cpl_profiles *pr)
 
 const char *cpl_profiles_name(const struct cpl_profiles *pr, int k)
 {
+	if (k >= pr->nk)
+		return k - pr->nk < pr->nwp ? pr->wp[k - pr->nk].name : "?";
 	return pr->kernels[k];
 }
 
@@ -228,9 +275,10 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr)
 double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets)
 {
 	const struct trace_gen_ops *g =
-	    pr->traces[0] ? NULL
-	                  : cmn_registry_find((const void *const *)trace_gen_registry,
-	                                      pr->kernels[k], "kernel", NULL);
+	    pr->traces[0] || k >= pr->nk
+	        ? NULL
+	        : cmn_registry_find((const void *const *)trace_gen_registry, pr->kernels[k],
+	                            "kernel", NULL);
 	double all = (double)n * (n - 1), pairs = all;
 	sets->n = 0;
 	if (g && g->pairs)
@@ -238,13 +286,69 @@ double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct tr
 	return pairs < all ? pairs : all;
 }
 
+/* Workload profile p on n ranks: its trace (smpi), or every rank computing
+ * cpu flops then one alltoall of com bytes to each other rank
+ * (parallel_homogeneous). */
+static int workload_trace(const struct wprof *p, int n, struct trace **out, struct cmn_err *e)
+{
+	if (p->trace) {
+		if (trace_load(p->trace, out, e)) {
+			cmn_err_prefix(e, "profile %s", p->name);
+			return e->code;
+		}
+		if ((*out)->nranks != n) {
+			int r = (*out)->nranks;
+			trace_free(*out);
+			*out = NULL;
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "profile %s: trace %s has %d ranks, but the job asks for "
+			    "%d resources (one rank per resource)",
+			    p->name, p->trace, r, n);
+		}
+		for (int r = 0; r < (*out)->nranks; r++) { /* in memory: engines write copies */
+			free((*out)->files[r]);
+			(*out)->files[r] = NULL;
+		}
+		return 0;
+	}
+	struct trace_builder *b = trace_builder_new(n, p->name);
+	if (!b)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int rc = 0;
+	for (int r = 0; r < n && !rc; r++) {
+		struct trace_action a = {
+		    .op = TR_COMPUTE, .dt1 = TR_NO_DT, .dt2 = TR_NO_DT, .a = p->cpu_flops};
+		rc = trace_builder_add(b, r, &a, NULL, 0);
+		if (!rc && n > 1 && p->com_bytes > 0) {
+			struct trace_action x = {.op = TR_ALLTOALL,
+			                         .dt1 = TR_NO_DT,
+			                         .dt2 = TR_NO_DT,
+			                         .a = p->com_bytes,
+			                         .b = p->com_bytes};
+			rc = trace_builder_add(b, r, &x, NULL, 0);
+		}
+	}
+	if (rc) {
+		trace_builder_free(b);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	*out = trace_builder_finish(b, e);
+	return *out ? 0 : e->code;
+}
+
 /* The recorded trace of kernel k on n ranks into *out, or *out = NULL and 0
  * when it has a generator, else an error naming the folder. */
 static int recorded_or_generator(const struct cpl_profiles *pr, int k, int n, struct trace **out,
                                  struct cmn_err *e)
 {
-	const char *name = pr->kernels[k];
 	*out = NULL;
+	if (k >= pr->nk) {
+		if (k - pr->nk >= pr->nwp)
+			return cmn_err_set(e, CMN_ESTATE, "profile %d: not bound", k);
+		return workload_trace(&pr->wp[k - pr->nk], n, out, e);
+	}
+	const char *name = pr->kernels[k];
 	if (pr->traces[0]) {
 		if (cpl_recorded_load(pr->traces, name, pr->cls, n, out, e))
 			return e->code;
@@ -294,7 +398,7 @@ int cpl_profiles_stream(const struct cpl_profiles *pr, int k, int n, int iters,
 
 int cpl_profiles_same_iterations(const struct cpl_profiles *pr, int k)
 {
-	return trace_gen_same_iterations(pr->kernels[k]);
+	return k < pr->nk && trace_gen_same_iterations(pr->kernels[k]);
 }
 
 enum { COL_PROFILE, COL_ITER_REF };

@@ -10,6 +10,14 @@
  *  2. every other job draws one of the `kernels` with the `weights`
  *     (default equal), by a hash of (seed, job index) (splitmix64), so the
  *     same job always gets the same kernel whatever else changes.
+ * Before both: a job whose workload gives it a trace runs that trace
+ * (Batsim's smpi profiles: the index of one TI file per rank, whose rank
+ * count must be the job's size; parallel_homogeneous: a generated trace of
+ * that shape, every rank computing cpu flops then sending com bytes to
+ * every other, as one alltoall). Such a profile is a whole run, as a
+ * recorded trace is, and the job has no run time of its own: its work is
+ * the replay's time on the reference placement (cpl_profiles_replayed), so
+ * that its run time is the replay's time on its own nodes.
  * The profile runs on as many ranks as the job has nodes. Its trace there
  * is the recorded one when the `traces` folder holds one for (kernel,
  * class, rank count) (recorded.h: real NPB runs, or traces users bring,
@@ -79,8 +87,15 @@ int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cp
                         struct cmn_err *e);
 void cpl_profiles_free(struct cpl_profiles *pr);
 
-/* The kernel of job j (its index in the workload): an index < count. */
+/* The kernel of job j (its index in the workload): an index < count, or
+ * for a job whose workload gives it a trace, count + its profile's index
+ * in the workload (cpl_profiles_bind names them). */
 int cpl_profiles_of(const struct cpl_profiles *pr, const struct js_job *job, int j);
+/* Takes the Batsim profiles of the workload of sim's jobs (once; copies
+ * them: the workload may go first). 0 or CMN_ENOMEM. */
+int cpl_profiles_bind(struct cpl_profiles *pr, const struct js_sim *sim, struct cmn_err *e);
+/* 1 when job's run time is the replay of its workload's profile. */
+int cpl_profiles_replayed(const struct js_job *job);
 int cpl_profiles_count(const struct cpl_profiles *pr);
 const char *cpl_profiles_name(const struct cpl_profiles *pr, int k); /* "cg", "none" */
 char cpl_profiles_class(const struct cpl_profiles *pr);

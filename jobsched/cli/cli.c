@@ -44,7 +44,7 @@ static int load_workload(const struct js_cli *c, const struct plat_machine *m,
 	if (rc)
 		return rc;
 	rc = c->synthetic ? js_synth_generate(c->synthetic, c->seed, nodes, w, NULL, 0, e)
-	                  : js_swf_read(c->workload, c->skip_bad, w, e);
+	                  : js_workload_read(c->workload, c->skip_bad, w, e);
 	if (rc)
 		return rc;
 	if (!c->quiet) {
@@ -65,9 +65,13 @@ static int load_workload(const struct js_cli *c, const struct plat_machine *m,
 static int run_stats(const struct js_cli *c, struct cmn_err *e)
 {
 	struct js_workload *w;
-	int rc = js_swf_read(c->stats, c->skip_bad, &w, e);
+	int rc = js_workload_read(c->stats, c->skip_bad, &w, e);
 	if (rc)
 		return rc;
+	if ((rc = js_workload_check_replayed(w, 0, "--stats", e))) {
+		js_workload_free(w);
+		return rc;
+	}
 	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
 	 * procs-per-node, or MaxNodes), else the largest job of the log. */
 	int ppn;
@@ -286,6 +290,11 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
 	}
 	if (!rc)
 		rc = load_workload(c, m, &w, e);
+	if (!rc) { /* Batsim's smpi and parallel_homogeneous jobs: a model must replay them */
+		char model[300];
+		snprintf(model, sizeof model, "the run-time model %s", rt->spec);
+		rc = js_workload_check_replayed(w, rt->ops->replays_profiles, model, e);
+	}
 	if (!rc && resize) /* before a model such as full prepares every job */
 		rc = check_resizable(rt, w, e);
 	if (!rc && rt->ops->estimate) /* a model's cost, refused before it runs */

@@ -181,9 +181,10 @@ enum {
 
 static const struct cmn_opt opts[] = {
     CMN_OPT_SECTION("input"),
-    {"workload", O_WORKLOAD, "FILE", "SWF log, plain or gzip'ed"},
+    {"workload", O_WORKLOAD, "FILE", "SWF log or Batsim JSON workload, plain or gzip'ed"},
     {"synthetic", O_SYNTH, "SPEC", "generated workload (models below)"},
-    {"stats", O_STATS, "FILE", "print workload statistics of an SWF log and exit"},
+    {"stats", O_STATS, "FILE",
+     "print workload statistics of an SWF log or Batsim workload and exit"},
     {"swf-out", O_SWF_OUT, "FILE", "write the cleaned (or generated) workload as SWF"},
     CMN_OPT_SECTION("simulation"),
     {"machine", O_MACHINE, "SPEC", "machine (families below), e.g. flat:nodes=256"},

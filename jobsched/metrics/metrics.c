@@ -265,30 +265,33 @@ static void job_quality(const struct plat_machine *m, const struct js_sim_result
 	js_alloc_quality_runs(m, b->runs, nr, size, b->scratch, aq);
 }
 
-/* The per-job CSV's own columns (Batsim's 15 among them, by name:
- * workload_name the workload's file name without its folder and
- * extensions, consumed_energy empty as no energy is modelled, metadata
- * empty as Batsim's default). psi, profile and iter_ref_s are the
- * model slots: filled from the run-time model's values of the same name
- * (runtime.h: columns), empty when it has none; iter_mean_s follows from
- * iter_ref_s. */
+/* The per-job CSV's own columns: first Batsim's 17 jobs.csv columns, by
+ * name and in the order of Batsim's documentation (output-jobs.rst;
+ * job_id the workload's id text for Batsim workloads; workload_name the
+ * workload's file name without its folder and extensions; profile the
+ * model slot below, else the job's Batsim profile; final_state
+ * COMPLETED_SUCCESSFULLY or COMPLETED_WALLTIME_REACHED; consumed_energy
+ * -1 as Batsim writes without an energy model; metadata empty as Batsim's
+ * default), then ours. psi, profile and iter_ref_s are the model slots:
+ * filled from the run-time model's values of the same name (runtime.h:
+ * columns), empty when it has none; iter_mean_s follows from iter_ref_s. */
 static const char jobs_columns[] =
-    "job_id,submission_time,requested_number_of_resources,requested_time,success,"
-    "starting_time,execution_time,finish_time,waiting_time,turnaround_time,"
-    "stretch,allocated_resources,bounded_slowdown,killed,size_group,status,"
-    "pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,"
-    "effective_speedup,profile,iter_ref_s,iter_mean_s,user_priority,resizable,"
-    "expansions,contractions,max_nodes,sizes,workload_name,consumed_energy,metadata";
+    "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
+    "requested_time,success,final_state,starting_time,execution_time,finish_time,"
+    "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
+    "bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,"
+    "alloc_class,clusters,moves,psi,work_s,effective_speedup,iter_ref_s,iter_mean_s,"
+    "user_priority,resizable,expansions,contractions,max_nodes,sizes";
 
 /* Batsim's workload_name: the source's file name without its folder and
- * its .gz and .swf extensions ("HPC2N-2002-2.2-cln"), or the generator's
- * specification as it is. */
+ * its .gz and .swf or .json extensions ("HPC2N-2002-2.2-cln"), or the
+ * generator's specification as it is. */
 static void workload_name(const char *source, char *out, size_t len)
 {
 	const char *slash = strrchr(source, '/');
 	snprintf(out, len, "%s", slash ? slash + 1 : source);
-	static const char *const ext[] = {".gz", ".swf"};
-	for (int k = 0; k < 2; k++) {
+	static const char *const ext[] = {".gz", ".swf", ".json"};
+	for (int k = 0; k < 3; k++) {
 		size_t n = strlen(out), e = strlen(ext[k]);
 		if (n > e && strcmp(out + n - e, ext[k]) == 0)
 			out[n - e] = '\0';
@@ -379,18 +382,28 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		const struct js_job_result *x = &r->jobs[i];
 		double exec = x->finish_s - x->start_s, wait = x->start_s - j->submit_s;
 		double turn = x->finish_s - j->submit_s;
-		fprintf(f, "%" PRIu64 ",", j->id);
+		char idbuf[24];
+		cmn_csv_field(f, js_job_id_text(w, j, idbuf));
+		fputc(',', f);
+		cmn_csv_field(f, wname);
+		fputc(',', f);
+		/* the profile the model ran, else the workload's */
+		const char *prof = js_rt_values_text(v, i, profile);
+		const struct js_bprofile *bp = js_job_bprofile(w, j);
+		cmn_csv_field(f, prof && *prof ? prof : bp ? bp->name : "");
+		fputc(',', f);
 		num(f, j->submit_s, ",");
 		fprintf(f, "%d,", j->size);
 		num(f, j->req_s, ",");
-		fprintf(f, "%d,", !x->killed);
+		fprintf(f, "%d,%s,", !x->killed,
+		        x->killed ? "COMPLETED_WALLTIME_REACHED" : "COMPLETED_SUCCESSFULLY");
 		num(f, x->start_s, ",");
 		num(f, exec, ",");
 		num(f, x->finish_s, ",");
 		num(f, wait, ",");
 		num(f, turn, ",");
 		num(f, exec > 0 ? turn / exec : NAN, ",");
-		fprintf(f, "%s,", r->text + x->res_off);
+		fprintf(f, "%s,-1,,", r->text + x->res_off); /* consumed_energy, metadata */
 		num(f, bsld(turn, exec, gamma_s), ",");
 		fprintf(f, "%d,S%d,%.0f,", x->killed, js_size_group(q, j->size), j->f[JS_F_STATUS]);
 		struct js_alloc_quality aq;
@@ -407,16 +420,12 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, exec > 0 && !x->killed ? j->run_s / exec : NAN, ",");
 		/* the time-weighted mean of its iteration time: its work at rate
 		 * iter_ref / iter took exec seconds */
-		cmn_csv_field(f, js_rt_values_text(v, i, profile));
 		double ref = js_rt_values_num(v, i, iter_ref);
-		fputc(',', f);
 		num(f, ref, ",");
 		num(f, !x->killed && x->work_s > 0 ? ref * exec / x->work_s : NAN, ",");
 		num(f, j->user_prio, ",");
-		fprintf(f, "%d,%d,%d,%d,%s,", j->resizable, x->expansions, x->contractions,
+		fprintf(f, "%d,%d,%d,%d,%s", j->resizable, x->expansions, x->contractions,
 		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
-		cmn_csv_field(f, wname);
-		fputs(",,", f); /* consumed_energy, metadata */
 		for (int c = 0; c < v->ncols; c++) {
 			if (is_slot(v->cols[c].name))
 				continue;
@@ -443,8 +452,8 @@ struct summary {
 	double frac_class[4]; /* by enum js_alloc_class */
 	size_t coallocated;   /* jobs spanning two clusters or more */
 	double mean_psi;      /* over jobs with a psi */
-	double mean_speedup;  /* log run time / run time over the jobs that finished */
-	double art_c[4];      /* seed 001's psi groups C1..C4, co-allocated jobs */
+	double mean_speedup; /* log run time / run time over the jobs that finished (and had one) */
+	double art_c[4];     /* seed 001's psi groups C1..C4, co-allocated jobs */
 };
 
 /* Means of the allocation quality over the jobs (pairwise mean over jobs of
@@ -548,7 +557,8 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 	size_t with_speedup = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		double exec = r->jobs[i].finish_s - r->jobs[i].start_s;
-		if (exec > 0 && !r->jobs[i].killed) {
+		if (exec > 0 && !r->jobs[i].killed &&
+		    !isnan(w->jobs[i].run_s)) { /* NAN: replayed */
 			speedup += w->jobs[i].run_s / exec;
 			with_speedup++;
 		}

@@ -27,6 +27,11 @@ struct js_runtime_ops {
 	/* 1: work_s and resize_iter never read nodes (it may then be NULL, so
 	 * that allocators that think in runs of ids need not write ids). */
 	int nodes_unused;
+	/* 1: the model gives a job whose workload profile has no run time of
+	 * its own (js_job.replayed: Batsim's smpi, parallel_homogeneous) the
+	 * time its profile's replay takes as its work (0: such jobs are refused
+	 * before the run). */
+	int replays_profiles;
 	/* Optional (NULL: every rate is 1). After the running set changed:
 	 * writes rates[pos] > 0 for the running job at each position of
 	 * js_sim_rjob(). */

@@ -98,6 +98,11 @@ struct js_alloc *js_sim_alloc(struct js_sim *s)
 {
 	return s->alloc;
 }
+const struct js_workload *js_sim_workload(const struct js_sim *s)
+{
+	return s->w;
+}
+
 const struct plat_machine *js_sim_machine(const struct js_sim *s)
 {
 	return s->alloc->machine;
@@ -778,6 +783,7 @@ static int counts_suffice(const struct js_alloc *a, const struct js_runtime *rt,
 static int sim_setup(struct js_sim *s, const struct js_workload *w, struct js_alloc *alloc)
 {
 	s->jobs = w->jobs;
+	s->w = w;
 	s->njobs = w->n;
 	s->real = alloc;
 	s->nodes = alloc->nodes;

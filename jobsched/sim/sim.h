@@ -108,6 +108,8 @@ void js_sim_result_free(struct js_sim_result *r);
 double js_sim_now(const struct js_sim *s);
 size_t js_sim_njobs(const struct js_sim *s);
 const struct js_job *js_sim_job(const struct js_sim *s, int j);
+/* The workload the jobs come from (a Batsim workload's profiles). */
+const struct js_workload *js_sim_workload(const struct js_sim *s);
 
 /* The waiting queue in the chosen order. */
 size_t js_sim_qlen(const struct js_sim *s);

@@ -34,6 +34,7 @@ struct jstate {
 struct js_sim {
 	const struct js_job *jobs;
 	size_t njobs;
+	const struct js_workload *w; /* the jobs' workload (its Batsim profiles) */
 	int nodes;
 	struct js_alloc *alloc, *empty, *scratch[2];
 	struct js_alloc *counter; /* alloc when counts suffice (alloc_count.h), else NULL */

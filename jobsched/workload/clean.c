@@ -82,6 +82,13 @@ static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, i
 		c->size_clamped++;
 	}
 	double run = j->f[JS_F_RUN];
+	if (run == -1 && j->replayed) { /* a model replays its profile: no run time yet */
+		j->size = (int)size;
+		j->run_s = NAN;
+		j->req_s = j->f[JS_F_REQ_TIME] * o->runtime_coef; /* the reader asks for one */
+		j->submit_s = j->f[JS_F_SUBMIT];
+		return -1;
+	}
 	if (run == -1)
 		return JS_SKIP_RUN_UNKNOWN;
 	if (run == 0 && o->skip_zero_run)

@@ -65,6 +65,12 @@ void js_workload_free(struct js_workload *w)
 	for (size_t i = 0; i < w->nnotes; i++)
 		free(w->notes[i]);
 	free(w->notes);
+	for (size_t i = 0; i < w->nbprofiles; i++) {
+		free(w->bprofiles[i].name);
+		free(w->bprofiles[i].trace);
+	}
+	free(w->bprofiles);
+	free(w->text);
 	free(w->jobs);
 	free(w);
 }

@@ -52,6 +52,10 @@ struct js_job {
 	uint8_t topo;      /* sizes it may take: JS_TOPO_* */
 	uint16_t iters;    /* iterations (0 or 1: none) */
 	double user_prio;  /* user-assigned priority (0 = none; seed 004's platinum > 0) */
+	/* Batsim workloads (batsim.c; 0 for SWF logs and generated jobs): */
+	uint32_t bprof;   /* 1 + index of its profile in w->bprofiles, 0: none */
+	uint32_t id_text; /* offset of the workload's id text in w->text, 0: none */
+	uint8_t replayed; /* 1: its run time is its profile's replay (run_s NAN, f[JS_F_RUN] -1) */
 };
 
 /* Processor topology constraint of a resizable job (seed 004 section 4). */
@@ -119,6 +123,17 @@ struct js_swf_header {
 	uint32_t key_line[JS_H_N];
 };
 
+/* A profile of a Batsim workload that a job names (batsim.c). */
+enum js_bprof_type { JS_BPROF_DELAY, JS_BPROF_PARALLEL_HOMOGENEOUS, JS_BPROF_SMPI };
+extern const char *const js_bprof_type_names[]; /* "delay", ... as Batsim spells them */
+struct js_bprofile {
+	char *name;
+	enum js_bprof_type type;
+	double delay_s;              /* delay: the run time */
+	double cpu_flops, com_bytes; /* parallel_homogeneous: per host, per ordered pair */
+	char *trace; /* smpi: its index of per-rank TI files, joined to the workload's folder */
+};
+
 struct js_workload {
 	struct js_job *jobs;
 	size_t n, cap;
@@ -131,6 +146,12 @@ struct js_workload {
 	char **notes;
 	size_t nnotes;
 	long notes_more; /* notes beyond JS_NOTES_MAX, counted only */
+	/* Batsim workloads: the profiles its jobs name, and a pool of texts
+	 * (the jobs' ids as written) that starts with a NUL (offset 0: none). */
+	struct js_bprofile *bprofiles;
+	size_t nbprofiles;
+	char *text;
+	size_t text_len;
 };
 #define JS_NOTES_MAX 100
 
@@ -161,6 +182,40 @@ int js_workload_note(struct js_workload *w, const char *fmt, ...)
 void js_workload_free(struct js_workload *w);
 /* Prints every note, each line starting with prefix. */
 void js_workload_print_notes(FILE *f, const char *prefix, const struct js_workload *w);
+
+/* --- Batsim JSON workloads (batsim.c) --- */
+
+/* Reads a workload file of either format, recognised by content (after
+ * gzip decompression): a Batsim JSON workload when its first non-blank byte
+ * is '{', else an SWF log. skip_bad applies to SWF logs; with a Batsim
+ * workload it is a usage error (a JSON workload is read whole or refused). */
+int js_workload_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
+
+/* Reads a Batsim JSON workload (Batsim 4's format: nb_res, jobs with id,
+ * subtime, walltime, res, profile; profiles of type delay,
+ * parallel_homogeneous and smpi), plain or gzip'ed, into jobs as the SWF
+ * reader makes them: submit = subtime, requested time = walltime (-1 when
+ * absent or -1), both processor fields = res, run time = a delay
+ * profile's delay; a job of the two other types is `replayed` (its run
+ * time comes from a model that replays its profile: cosim's simgrid,
+ * flit). Job numbers are the ids when every id is a non-negative decimal
+ * integer (JSON integer or string, without leading zeros), else every
+ * job's 1-based position; the text of each id is kept (js_job_id_text).
+ * Errors: JSON syntax (FILE:LINE:COLUMN), duplicate keys, and every
+ * field that is missing, of the wrong type or out of range, naming
+ * FILE, jobs[INDEX] and the id; nothing is returned then. */
+int js_batsim_read(const char *path, struct js_workload **out, struct cmn_err *e);
+
+/* The job's id as its workload wrote it (a Batsim id), else its number
+ * printed into buf (room for 24 bytes). */
+const char *js_job_id_text(const struct js_workload *w, const struct js_job *j, char *buf);
+/* The Batsim profile a job names, or NULL. */
+const struct js_bprofile *js_job_bprofile(const struct js_workload *w, const struct js_job *j);
+/* 0 when no job of w is replayed, or model_replays; else an error naming
+ * the file, the first such job's id and profile, and what runs them
+ * (model: what replays none, "the run-time model log", "--stats"). */
+int js_workload_check_replayed(const struct js_workload *w, int model_replays, const char *model,
+                               struct cmn_err *e);
 
 /* --- cleaning and transformation (clean.c) --- */
 

@@ -22,7 +22,7 @@ printf '100001 0 0 100 230 -1 -1 230 200 -1 1 1 1 1 1 -1 -1 -1\n100002 5 0 100 2
 sort -n -k2,2 -s "$T/w.swf" | awk '!/^;/' > "$T/ws.swf"
 
 # the columns that do not depend on the topology: id .. allocated_resources
-cols() { cut -d, -f1-12 "$1"; }
+cols() { cut -d, -f1-15 "$1"; }
 for sched in fcfs easy conservative fpfs:maxjumps=5; do
 	"$JS" --workload "$T/ws.swf" --machine kary-ntree:k=4,n=4 --installed 200 --sched "$sched" \
 		--jobs-out "$T/a.csv" --series-out "$T/a.series" --quiet > "$T/a.out"
@@ -41,7 +41,7 @@ for sched in fcfs easy conservative fpfs:maxjumps=5; do
 		cmp -s <(tail -n +3 "$T/a.out") <(tail -n +3 "$T/b.out")
 	check "$sched: the machine line says it" \
 		grep -q '(256 nodes, 200 installed)' "$T/a.out"
-	check "$sched: jobs waited" awk -F, 'NR > 1 && $9 > 0 {n++} END {exit !(n > 0)}' "$T/a.csv"
+	check "$sched: jobs waited" awk -F, 'NR > 1 && $12 > 0 {n++} END {exit !(n > 0)}' "$T/a.csv"
 done
 check "the two jobs above 200 nodes skipped" grep -Eq 'jobs +[0-9]+ read, 2 skipped' "$T/a.out"
 
@@ -62,7 +62,7 @@ for alloc in contiguous quasi:qct=20 first-free; do
 		check "$alloc $sched: exit 0" test $? -eq 0
 		check "$alloc $sched: no node above 199" test "$(max_node "$T/d.csv")" -eq 199
 		check "$alloc $sched: the large jobs clamped to 200" \
-			awk -F, '$1 == 100001 || $1 == 100002 {if ($3 == 200) n++} END {exit n != 2}' "$T/d.csv"
+			awk -F, '$1 == 100001 || $1 == 100002 {if ($5 == 200) n++} END {exit n != 2}' "$T/d.csv"
 	done
 done
 

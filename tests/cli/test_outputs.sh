@@ -8,7 +8,7 @@ set -u
 B="$1"
 . "$(dirname "$0")/../check.sh"
 J=("$B/jobsched" --synthetic dq:jobs=40 --machine flat:nodes=32 --quiet)
-HDR="job_id,submission_time,"
+HDR="job_id,workload_name,profile,"
 
 # As root, a build that renames a temporary over its target (the bug this
 # guards against) would replace /dev/stdout or /dev/full themselves. So as
