@@ -655,12 +655,15 @@ static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
 static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 {
 	const struct js_job *job = &s->jobs[j];
-	if (!js_alloc_fits(s->empty, job))
+	if (!js_alloc_fits(s->empty, job)) {
+		char where[32] = ""; /* a job of a Batsim workload or a generator has no line */
+		if (job->line)
+			snprintf(where, sizeof where, " (line %u)", job->line);
 		return cmn_err_set(e, CMN_ESTATE,
-		                   "job %" PRIu64
-		                   " (line %u): %d nodes can never be placed on the machine "
+		                   "job %" PRIu64 "%s: %d nodes can never be placed on the machine "
 		                   "(%s, %d nodes)",
-		                   job->id, job->line, job->size, s->alloc->spec, s->nodes);
+		                   job->id, where, job->size, s->alloc->spec, s->nodes);
+	}
 	s->st[j].phase = PH_QUEUED;
 	s->queued_nodes += job->size;
 	queue_insert(s, j);

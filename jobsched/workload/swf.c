@@ -379,7 +379,8 @@ int js_swf_write(FILE *f, const struct js_workload *w, const char *note)
 		double rec[JS_SWF_FIELDS];
 		memcpy(rec, j->f, sizeof rec);
 		rec[JS_F_SUBMIT] = j->submit_s;
-		rec[JS_F_RUN] = j->run_s;
+		rec[JS_F_RUN] =
+		    isnan(j->run_s) ? -1 : j->run_s; /* NAN: a replayed Batsim profile */
 		rec[JS_F_ALLOC_PROCS] = j->size;
 		rec[JS_F_REQ_TIME] = j->req_s;
 		fprintf(f, " %" PRIu64, j->id);

@@ -69,6 +69,11 @@ sed 's/"res": 2, "profile": "pp"/"res": 4, "profile": "pp"/' "$T/w.json" > "$T/r
 check "a trace of 2 ranks for a job of 4: an error naming both" \
 	status_says $? eq 1 "job 1.*profile pp: trace .*tr/traces.txt has 2 ranks, but the job asks for 4 resources" "$T/err" "$T/r.csv"
 
+"$B/cosim" --workload "$T/w.json" --machine $M --runtime $RT --swf-out "$T/o.swf" --quiet > /dev/null 2> "$T/err"
+check "--swf-out: a replayed job's run time is unknown (-1), a delay job's its delay" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if not l.startswith(";")]
+sys.exit(not (len(rows) == 3 and rows[0][3] == "-1" and rows[1][3] == "-1" and rows[2][3] == "10"))' "$T/o.swf"
 if [ -d "$SHARED/traces/simgrid-examples/replay_multiple" ]; then
 	cat > "$T/s.json" << EOF
 {"nb_res": 64, "jobs": [{"id": 1, "subtime": 0, "walltime": 1000, "res": 32, "profile": "m"},
