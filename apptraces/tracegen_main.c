@@ -31,7 +31,8 @@ enum {
 	O_MATRIX,
 	O_TOL,
 	O_DRY,
-	O_REWRITE
+	O_REWRITE,
+	O_OUT
 };
 
 static const struct cmn_opt opts[] = {
@@ -40,7 +41,8 @@ static const struct cmn_opt opts[] = {
     {"iterations", O_ITER, "K", "main-loop iterations (default 0: the class's own count)"},
     {"flop-scale", O_SCALE, "F", "multiply every compute amount (default 1)"},
     {"name", O_NAME, "BASE", "file names (default KERNEL.CLASS.RANKS)"},
-    {"out", 'o', "DIR", "output folder (created)"},
+    {"out", O_OUT, "DIR",
+     "output folder (created; as cosim's --out, no -o: -o is a\nfile in every tool)"},
     {"dry-run", O_DRY, NULL, "generate and validate only, write nothing"},
     {"check", O_CHECK, "TRACE",
      "validate (syntax, ranges, matching pass); exit 1 with the\n"
@@ -59,11 +61,11 @@ static const struct cmn_opt opts[] = {
 static const struct cmn_cli cli = {
     "tracegen",
     "usage: tracegen KERNEL --ranks N [--class C] [--iterations K] [--flop-scale F]\n"
-    "                [--name BASE] -o DIR\n"
+    "                [--name BASE] --out DIR\n"
     "       tracegen --check TRACE\n"
     "       tracegen --stats TRACE [--matrix-out FILE.csv]\n"
     "       tracegen --compare TRACE_A TRACE_B [--tolerance T]\n"
-    "       tracegen --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n",
+    "       tracegen --rewrite TRACE [--flop-scale F] [--name BASE] --out DIR\n",
     "Writes the NPB-like trace of KERNEL in SimGrid's time-independent format:\n"
     "DIR/BASE.txt (the index) and DIR/BASE.txt_files/rank-R.txt (one per rank).\n"
     "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n",
@@ -118,7 +120,7 @@ int main(int argc, char **argv)
 		case O_NAME: name = arg; break;
 		case O_MATRIX: matrix = arg; break;
 		case O_TOL: usage_err = cmn_opt_real("--tolerance", arg, 0, 1e9, &tol, &e); break;
-		case 'o': out = arg; break;
+		case O_OUT: out = arg; break;
 		case O_DRY: dry = 1; break;
 		case O_REWRITE: rewrite = arg; break;
 		}
@@ -169,7 +171,7 @@ int main(int argc, char **argv)
 		if (first < argc || !out || check || stats || cmp) {
 			fprintf(
 			    stderr,
-			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] -o DIR\n");
+			    "tracegen: --rewrite TRACE [--flop-scale F] [--name BASE] --out DIR\n");
 			return 2;
 		}
 		if (trace_load_any(rewrite, &t, &e))
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
 	}
 	if (first != argc - 1 || (!out && !dry) || ranks < 1 || strlen(cls) != 1) {
 		return cmn_cli_usage_error(
-		    &cli, "give KERNEL, --ranks N and -o DIR (and a one-letter --class)");
+		    &cli, "give KERNEL, --ranks N and --out DIR (and a one-letter --class)");
 	}
 	int exact;
 	if (trace_generate(argv[first], cls[0], (int)ranks, (int)iters, scale, &t, &exact, &e))

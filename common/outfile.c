@@ -330,3 +330,10 @@ int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e)
 	fclose(in);
 	return cmn_outfile_commit(&o, e);
 }
+
+int cmn_outfile_is_stdout(const char *path)
+{
+	struct stat a, b;
+	return path && stat(path, &a) == 0 && fstat(1, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}

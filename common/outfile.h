@@ -54,4 +54,9 @@ void cmn_outfile_abort(struct cmn_outfile *out);
  * content copied through an outfile; src is left as it is). */
 int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e);
 
+/* Whether path names what this process's standard output is (/dev/stdout,
+ * /dev/fd/1, or the file or pipe it was redirected to): a tool then
+ * leaves its table off stdout so that the file's data is all there is. */
+int cmn_outfile_is_stdout(const char *path);
+
 #endif

@@ -60,7 +60,10 @@ static const struct cmn_opt opts[] = {
      "per-link CSV: replay: the links that carried bytes in\n"
      "the run of all jobs together; traffic: one load,\n"
      "link,src,dst,flits,utilisation (every link)"},
-    {"quiet", O_QUIET, NULL, "replay: no table on stdout; traffic: no table, no\nprogress"},
+    {"quiet", O_QUIET, NULL,
+     "no progress on stderr (as in every tool; the result\n"
+     "table stays on stdout, left off only when an output\n"
+     "file is stdout)"},
     CMN_OPT_SECTION("replaying jobs' traces (--job)"),
     {"platform", O_PLAT, "FILE.xml",
      "any SimGrid platform: its hosts are nodes 0..N-1 in\n"

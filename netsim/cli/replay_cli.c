@@ -84,8 +84,11 @@ static void node_list(const int *nodes, int n, char *buf, size_t len)
 /* The run; jobs: c->njobs entries, zeroed. */
 static int replay(const struct net_cli *c, struct job_arg *jobs)
 {
-	int njobs = c->njobs, alone = c->alone, quiet = c->quiet, periter = c->periter,
-	    ring = c->ring;
+	/* the table on stdout unless an output goes there (--quiet: no
+	 * progress, and a replay shows none) */
+	int njobs = c->njobs, alone = c->alone,
+	    quiet = cmn_outfile_is_stdout(c->jobs_out) || cmn_outfile_is_stdout(c->links_out),
+	    periter = c->periter, ring = c->ring;
 	long long iterations = c->iterations, repeat = c->repeat;
 	double until = c->until;
 	const char *platform = c->platform, *machine = c->machine,

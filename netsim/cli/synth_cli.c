@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../common/gnuplot.h"
 #include "../../common/number.h"
@@ -45,7 +46,10 @@ int net_synth_main(const struct net_cli *c)
 	           *engine = c->engine ? c->engine : "flit", *out = c->synth_out, *plot = c->plot,
 	           *preset = c->preset, *heat = c->heatmap, *links_out = c->links_out;
 	struct flit_synth_opts o = c->synth;
-	int quiet = c->quiet, rc = 0;
+	/* quiet: no progress; table: the result table on stdout unless an
+	 * output goes there */
+	int quiet = c->quiet, rc = 0,
+	    table = !cmn_outfile_is_stdout(c->synth_out) && !cmn_outfile_is_stdout(c->links_out);
 	const double *sweep = c->sweep;
 	struct cmn_err e;
 	cmn_err_clear(&e);
@@ -98,7 +102,7 @@ int net_synth_main(const struct net_cli *c)
 		struct flit_synth_opts ox = o;
 		ox.load = loads[npts] = x;
 		rc = net_flit_synth_run(m, &fp, &t, &ox, &pts[npts], &e);
-		if (!rc && sweep[2] && !quiet)
+		if (!rc && sweep[2] && !quiet && isatty(2)) /* progress: on a terminal */
 			fprintf(stderr, "netsim: load %.4f: accepted %.4f, latency %.2f%s\n", x,
 			        pts[npts].accepted, pts[npts].mean_lat,
 			        pts[npts].converged ? "" : " (not converged: the sweep stops)");
@@ -151,16 +155,16 @@ int net_synth_main(const struct net_cli *c)
 			    (double)pts[i].flit_hops / pts[i].wall_s);
 		rc = cmn_outfile_commit(&of, &e);
 	}
-	if (!rc && !quiet)
+	if (!rc && table)
 		printf("%-22s %s\n%-22s %s\n%-22s %s\n", "machine", m->spec, "engine", espec,
 		       "traffic", tspec);
-	if (!rc && !quiet && sweep[2]) {
+	if (!rc && table && sweep[2]) {
 		printf("%10s %10s %12s %8s %10s\n", "offered", "accepted", "latency", "p99",
 		       "converged");
 		for (int i = 0; i < npts; i++)
 			printf("%10.4f %10.4f %12.2f %8.0f %10s\n", loads[i], pts[i].accepted,
 			       pts[i].mean_lat, pts[i].p99_lat, pts[i].converged ? "yes" : "no");
-	} else if (!rc && !quiet) {
+	} else if (!rc && table) {
 		const struct flit_synth_result r = pts[0];
 		printf("%-22s %.4f flits/node/cycle (%d-flit packets)\n", "offered", o.load,
 		       o.packet);

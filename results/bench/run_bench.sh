@@ -105,7 +105,7 @@ if [ -x "$TG" ]; then
 		info=$("$TG" $k --class C --ranks 1024 --iterations 1 --dry-run 2>&1 | sed -n 's/.*, \([0-9]*\) actions, \([0-9.]*\) MB in memory/\1 \2/p')
 		set -- $info
 		W=$(mktemp -d)
-		wr=$(measure "$TG" $k --class C --ranks 1024 --iterations 1 -o "$W" | cut -d'|' -f1)
+		wr=$(measure "$TG" $k --class C --ranks 1024 --iterations 1 --out "$W" | cut -d'|' -f1)
 		rm -rf "$W"
 		echo "| $k | $1 | $(measure "$TG" $k --class C --ranks 1024 --iterations 1 --dry-run) | $(python3 -c "print(round($2e6/$1))") | $wr |"
 	done

@@ -40,7 +40,8 @@ for kernel in KERNELS:
             out = os.path.join(OUT, "jobs.tmp.csv")
             t = time.time()
             subprocess.run([NETSIM, "--engine", engine, "--machine", MACHINE, "--iterations", "1",
-                            "--alltoall", "ring", "--no-alone", "--quiet", "--jobs-out", out] + args, check=True)
+                            "--alltoall", "ring", "--no-alone", "--quiet", "--jobs-out", out] + args, check=True,
+                           stdout=subprocess.DEVNULL)
             wall = time.time() - t
             times = [float(r["time_s"]) for r in csv.DictReader(open(out))]
             os.remove(out)

@@ -26,7 +26,7 @@ trap 'rm -rf "$T"' EXIT
 			cfg=""
 			[ $e = simgrid ] && cfg="--cfg smpi/alltoall:ompi"
 			"$NS" --engine $e --platform "$SH/platform-flat64.xml" --job "$T/$b.txt@0-$((n - 1))" --quiet \
-				$cfg --jobs-out "$T/j.csv"
+				$cfg --jobs-out "$T/j.csv" > /dev/null
 			w=$(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$s" "$(date +%s.%N)")
 			row="$row,$(tail -1 "$T/j.csv" | cut -d, -f7)"
 			walls="$walls,$w"

@@ -145,7 +145,7 @@ def run(netsim, machine, engine_args, trace, placement, iterations, alone):
         out = os.path.join(tmp, "jobs.csv")
         subprocess.run([netsim, "--machine", machine, "--iterations", str(iterations), "--quiet",
                         "--jobs-out", out] + ([] if alone else ["--no-alone"]) + engine_args +
-                       jobs, check=True)
+                       jobs, check=True, stdout=subprocess.DEVNULL)
         rows = list(csv.DictReader(open(out)))
     mean = lambda xs: sum(xs) / len(xs)
     return (mean([float(r["time_s"]) for r in rows]),

@@ -24,7 +24,7 @@ if [ -d "$SH/traces" ]; then
 	for a in "$SH"/traces/npb/*.tar.gz; do
 		b=$(basename "$a" .tar.gz)
 		IFS=. read -r k c n <<< "$b"
-		if "$TG" "$k" --class "$c" --ranks "$n" -o "$T/gen" 2> "$T/err" &&
+		if "$TG" "$k" --class "$c" --ranks "$n" --out "$T/gen" 2> "$T/err" &&
 			"$TG" --compare "$T/npb/$b.txt" "$T/gen/$b.txt" > "$T/cmp" 2>&1; then
 			ok "generated $b matches the recording ($(tail -1 "$T/cmp"))"
 		else
@@ -179,29 +179,29 @@ check "bad index: one file for two ranks" status_says $? eq 1 "index4.txt:3: err
 "$TG" --check "$T/nonexistent.txt" > /dev/null 2>&1
 [ $? -eq 1 ] && ok "missing trace: exit 1" || ko "missing trace: exit 1"
 # generation: files, statistics, matrix CSV, bad requests
-"$TG" cg --class S --ranks 6 --iterations 2 -o "$T/g" 2> "$T/err" && [ -f "$T/g/cg.S.6.txt" ] &&
+"$TG" cg --class S --ranks 6 --iterations 2 --out "$T/g" 2> "$T/err" && [ -f "$T/g/cg.S.6.txt" ] &&
 	[ "$(ls "$T/g/cg.S.6.txt_files" | wc -l)" = 6 ] && grep -q "generalized" "$T/err" &&
 	ok "tracegen cg, 6 ranks (generalized)" || ko "tracegen cg, 6 ranks: $(cat "$T/err")"
 "$TG" --stats "$T/g/cg.S.6.txt" --matrix-out "$T/m.csv" > "$T/st" && head -1 "$T/m.csv" | grep -q "src,dst,bytes,p2p_bytes,p2p_messages" &&
 	grep -q "^ranks 6" "$T/st" && ok "--stats with --matrix-out" || ko "--stats with --matrix-out"
 # --rewrite: any trace as index + rank files, compute scaled
-"$TG" --rewrite "$T/g/cg.S.6.txt" --flop-scale 0.5 --name half -o "$T/rw" 2> /dev/null &&
+"$TG" --rewrite "$T/g/cg.S.6.txt" --flop-scale 0.5 --name half --out "$T/rw" 2> /dev/null &&
 	"$TG" --check "$T/rw/half.txt" > /dev/null &&
 	a=$("$TG" --stats "$T/g/cg.S.6.txt" | sed -n 's/^compute (flop) \([^ ]*\) total.*/\1/p') &&
 	b=$("$TG" --stats "$T/rw/half.txt" | sed -n 's/^compute (flop) \([^ ]*\) total.*/\1/p') &&
 	python3 -c "import sys; sys.exit(0 if abs(float('$a') / 2 - float('$b')) <= 1e-6 * float('$a') else 1)" &&
 	ok "--rewrite --flop-scale 0.5 halves the compute ($a -> $b)" || ko "--rewrite --flop-scale 0.5"
-"$TG" cg --class Q --ranks 4 -o "$T/q" > /dev/null 2>&1
+"$TG" cg --class Q --ranks 4 --out "$T/q" > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$T/q" ] && ok "bad class: exit 2, nothing written" || ko "bad class: exit 2, nothing written"
-"$TG" dt --ranks 4 -o "$T/q" 2> "$T/err"
+"$TG" dt --ranks 4 --out "$T/q" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "known: ep, ft, is, cg, mg, lu, bt, sp, none" "$T/err" && ok "unknown kernel" || ko "unknown kernel"
 "$TG" --help | grep -q "tracegen KERNEL" && ok "--help" || ko "--help"
 # LU's process grid wider than the class's points: refused, nothing written
-"$TG" lu --class A --ranks 2990 -o "$T/q" 2> "$T/err"
+"$TG" lu --class A --ranks 2990 --out "$T/q" 2> "$T/err"
 [ $? -eq 2 ] && [ ! -e "$T/q" ] &&
 	grep -q "lu.A.2990: 2990 ranks make a 46 x 65 process grid, wider than the class's 64 points" "$T/err" &&
 	ok "lu: a grid wider than the class refused" || ko "lu: a grid wider than the class refused"
-"$TG" lu --class S --ranks 144 -o "$T/lu144" > /dev/null 2>&1 && "$TG" --check "$T/lu144/lu.S.144.txt" > /dev/null &&
+"$TG" lu --class S --ranks 144 --out "$T/lu144" > /dev/null 2>&1 && "$TG" --check "$T/lu144/lu.S.144.txt" > /dev/null &&
 	ok "lu: 12 x 12 ranks of class S" || ko "lu: 12 x 12 ranks of class S"
 "$TG" --frobnicate > /dev/null 2>&1
 [ $? -eq 2 ] && ok "bad option: exit 2" || ko "bad option: exit 2"
@@ -214,15 +214,15 @@ bad_opt() { # needle args..
 	check "bad option $*: exit 2, says '$needle', nothing written" \
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo"
 }
-bad_opt "--ranks: '4.5' is not an integer" cg --ranks 4.5 -o "$T/bo"
-bad_opt "--ranks: '99999999999' is not an integer" cg --ranks 99999999999 -o "$T/bo"
-bad_opt "cg: 2147483647 ranks: give 1 to 65536" cg --ranks 2147483647 -o "$T/bo"
-bad_opt "--ranks: ' 4' is not an integer" cg --ranks " 4" -o "$T/bo"
-bad_opt "--iterations: '-1' is not an integer" cg --ranks 4 --iterations -1 -o "$T/bo"
-bad_opt "--iterations: '1e3' is not an integer" cg --ranks 4 --iterations 1e3 -o "$T/bo"
-bad_opt "--flop-scale: '0' is not a number" cg --ranks 4 --flop-scale 0 -o "$T/bo"
-bad_opt "--flop-scale: 'inf' is not a number" cg --ranks 4 --flop-scale inf -o "$T/bo"
-bad_opt "--flop-scale: '1e300' is not a number" cg --ranks 4 --flop-scale 1e300 -o "$T/bo"
+bad_opt "--ranks: '4.5' is not an integer" cg --ranks 4.5 --out "$T/bo"
+bad_opt "--ranks: '99999999999' is not an integer" cg --ranks 99999999999 --out "$T/bo"
+bad_opt "cg: 2147483647 ranks: give 1 to 65536" cg --ranks 2147483647 --out "$T/bo"
+bad_opt "--ranks: ' 4' is not an integer" cg --ranks " 4" --out "$T/bo"
+bad_opt "--iterations: '-1' is not an integer" cg --ranks 4 --iterations -1 --out "$T/bo"
+bad_opt "--iterations: '1e3' is not an integer" cg --ranks 4 --iterations 1e3 --out "$T/bo"
+bad_opt "--flop-scale: '0' is not a number" cg --ranks 4 --flop-scale 0 --out "$T/bo"
+bad_opt "--flop-scale: 'inf' is not a number" cg --ranks 4 --flop-scale inf --out "$T/bo"
+bad_opt "--flop-scale: '1e300' is not a number" cg --ranks 4 --flop-scale 1e300 --out "$T/bo"
 bad_opt "--tolerance: 'nan' is not a number" --compare a b --tolerance nan
 
 # Archives wherever a trace is (trace_archive.h): NAME.tar.gz holding
@@ -230,7 +230,7 @@ bad_opt "--tolerance: 'nan' is not a number" --compare a b --tolerance nan
 # each refusal names the archive.
 A="$T/arch"
 mkdir -p "$A/p" "$A/two" "$A/bad"
-"$TG" cg --class S --ranks 4 -o "$A/p" 2> /dev/null
+"$TG" cg --class S --ranks 4 --out "$A/p" 2> /dev/null
 (cd "$A/p" && tar czf ../cg.S.4.tar.gz cg.S.4.txt cg.S.4.txt_files && tar cf ../other.tar cg.S.4.txt cg.S.4.txt_files)
 "$TG" --check "$A/cg.S.4.tar.gz" > "$T/ck" 2>&1
 check "archive: --check reads NAME.txt" grep -q "cg.S.4.tar.gz: ok, 4 ranks, 21848 actions" "$T/ck"
@@ -259,13 +259,13 @@ check "archive: a cut archive refused, named" status_says $? ne 0 "cut.tar.gz" "
 # The index names its rank files by absolute path, so that SimGrid's own
 # replay (which opens them from its working directory) reads the trace
 # from any folder; a moved folder still reads here (beside the index).
-"$TG" cg --class S --ranks 4 -o "$T/abs" 2> /dev/null
+"$TG" cg --class S --ranks 4 --out "$T/abs" 2> /dev/null
 check "index: absolute rank files" grep -qx "$(cd "$T/abs" && pwd)/cg.S.4.txt_files/rank-0.txt" "$T/abs/cg.S.4.txt"
 mv "$T/abs" "$T/moved"
 "$TG" --check "$T/moved/cg.S.4.txt" > "$T/ck" 2>&1
 check "index: a moved trace folder still reads" grep -q "moved/cg.S.4.txt: ok, 4 ranks" "$T/ck"
 if command -v smpirun > /dev/null && [ -x "$(dirname "$TG")/platgen" ] && [ -x "$(dirname "$TG")/netsim" ]; then
-	"$TG" cg --class S --ranks 4 -o "$T/sm" 2> /dev/null
+	"$TG" cg --class S --ranks 4 --out "$T/sm" 2> /dev/null
 	"$(dirname "$TG")/platgen" --machine flat:nodes=4 -o "$T/p4.xml"
 	printf 'node-0\nnode-1\nnode-2\nnode-3\n' > "$T/hosts"
 	mkdir -p "$T/elsewhere"

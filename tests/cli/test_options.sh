@@ -9,7 +9,7 @@ set -u
 B=$1
 . "$(dirname "$0")/../check.sh"
 # each tool and one of its options that takes an argument
-for spec in platgen:-o tracegen:-o sweep:-o jobsched:--machine cosim:--machine netsim:--machine; do
+for spec in platgen:-o tracegen:--out sweep:-o jobsched:--machine cosim:--machine netsim:--machine; do
 	tool=${spec%%:*} needs=${spec#*:}
 	for h in -h --help; do
 		"$B/$tool" $h > "$T/help" 2> "$T/err"
@@ -37,6 +37,9 @@ for spec in platgen:-o tracegen:-o sweep:-o jobsched:--machine cosim:--machine n
 	"$B/$tool" $needs > "$T/out" 2> "$T/err"
 	check "$tool: a missing argument is a usage error" status_says $? eq 2 "$tool: option '$needs' needs an argument" "$T/err"
 done
+# -o is a file wherever it is (platgen, sweep); tracegen's folder is --out
+"$B/tracegen" cg --ranks 4 -o "$T/tg" > /dev/null 2> "$T/err"
+check "tracegen -o: refused (its folder is --out DIR)" status_says $? eq 2 "unknown option" "$T/err" "$T/tg"
 # jobsched's options are cosim's; cosim's study options are its own
 "$B/jobsched" --out "$T/x" > /dev/null 2> "$T/err"
 check "jobsched has no --out" status_says $? eq 2 "jobsched: unknown option '--out'" "$T/err"

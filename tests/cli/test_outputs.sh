@@ -46,7 +46,7 @@ check "--jobs-out $STDOUT > FILE: the CSV then the summary in FILE" \
 	bash -c "head -1 '$T/out.txt' | grep -q '^$HDR' && [ \$(grep -c '^[0-9]*,' '$T/out.txt') -eq 40 ] && grep -q '^makespan' '$T/out.txt'"
 "${RUN[@]}" "$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --no-alone --quiet --jobs-out "$STDOUT" | head -1 > "$T/n.txt"
 check "netsim --jobs-out $STDOUT" grep -q '^job,trace,ranks' "$T/n.txt"
-"$B/tracegen" cg --ranks 4 --iterations 1 -o "$T/tr" 2> /dev/null
+"$B/tracegen" cg --ranks 4 --iterations 1 --out "$T/tr" 2> /dev/null
 "${RUN[@]}" "$B/tracegen" --stats "$T/tr/cg.S.4.txt" --matrix-out "$STDOUT" | grep -c '^[0-9]*,[0-9]*,' > "$T/m.txt"
 check "tracegen --matrix-out $STDOUT" bash -c "[ \$(cat '$T/m.txt') -gt 0 ]"
 "${RUN[@]}" "$B/platgen" --machine flat:nodes=4 -o "$STDOUT" | head -1 > "$T/p.txt"

@@ -16,12 +16,12 @@ M="--machine kary-ntree:k=4,n=3 --sched easy --quiet"
 FOURS="--synthetic dq:jobs=12,n1=4,n2=4,load=0.9" # every job on 4 nodes
 mkdir -p "$T/rec" "$T/pack"
 # a user's trace: CG's message pattern with three iterations, under a new name
-"$B/tracegen" cg --ranks 4 --class S --iterations 3 --name myapp.S.4 -o "$T/rec" 2> /dev/null
-"$B/tracegen" mg --ranks 4 --class S --iterations 2 --name packed.S.4 -o "$T/pack" 2> /dev/null
+"$B/tracegen" cg --ranks 4 --class S --iterations 3 --name myapp.S.4 --out "$T/rec" 2> /dev/null
+"$B/tracegen" mg --ranks 4 --class S --iterations 2 --name packed.S.4 --out "$T/pack" 2> /dev/null
 tar czf "$T/rec/packed.S.4.tar.gz" -C "$T/pack" packed.S.4.txt packed.S.4.txt_files
 
 ref_of() { # the whole trace alone on nodes 0-3, as netsim replays it
-	"$B/netsim" --machine kary-ntree:k=4,n=3 --job "$1@0-3" --no-alone --quiet --jobs-out "$T/n.csv" 2> /dev/null &&
+	"$B/netsim" --machine kary-ntree:k=4,n=3 --job "$1@0-3" --no-alone --quiet --jobs-out "$T/n.csv" > /dev/null 2> /dev/null &&
 		python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['time_s'])" "$T/n.csv"
 }
 same_ref() { # every job of the jobs CSV $1 has iter_ref_s $2 (relative 1e-9)

@@ -132,7 +132,7 @@ fi
 # alltoall in rounds (--alltoall ring): SMPI's ring and our own agree; it is
 # not the linear exchange; alltoallv runs too; a bad value is refused
 ring_of() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2 --job ft.A.16@0-15 --iterations 2 --alltoall "$2" --no-alone --quiet \
-	--jobs-out "$T/r.csv" && time_of "$T/r.csv"; }
+	--jobs-out "$T/r.csv" > /dev/null && time_of "$T/r.csv"; }
 a=$(ring_of simgrid ring) && b=$(ring_of s4u ring) && c=$(ring_of simgrid linear) && close "$a" "$b" 0.01 && ! close "$a" "$c" 0.01 &&
 	ok "--alltoall ring: SMPI's ring and s4u's within 1% ($a, $b s), not linear ($c s)" || ko "--alltoall ring: $a $b $c"
 for eng in simgrid s4u; do
@@ -144,7 +144,7 @@ done
 # the flit engine replays traces (--engine flit[:KEY=VALUE,..]): bandwidth-bound
 # kernels near the s4u engine's times when link latencies are negligible in both
 flow_flit() { "$NS" --engine "$1" --machine kary-ntree:k=4,n=2,lat=1e-9 --job "$2"@0-15 --iterations 1 --alltoall ring --quiet \
-	--jobs-out "$T/f.csv" && time_of "$T/f.csv"; }
+	--jobs-out "$T/f.csv" > /dev/null && time_of "$T/f.csv"; }
 for k in ft.A.16 is.A.16; do
 	a=$(flow_flit s4u $k) && b=$(flow_flit flit $k) && close "$a" "$b" 0.15 &&
 		ok "flit engine: $k within 15% of s4u ($b, $a s)" || ko "flit engine vs s4u on $k: $a $b"
@@ -155,7 +155,7 @@ done
 	ko "flit engine: two jobs: $(tail -2 "$T/err")"
 # links=platform: a job split across two clusters' wide-area link is far slower
 wan() { "$NS" --engine flit:links=platform --machine multicluster:clusters=2,size=8 --job cg.S.8@"$1" --iterations 1 --quiet \
-	--jobs-out "$T/w.csv" && time_of "$T/w.csv"; }
+	--jobs-out "$T/w.csv" > /dev/null && time_of "$T/w.csv"; }
 a=$(wan 0-7) && b=$(wan 0,1,2,3,8,9,10,11) && python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) > 20 * float(sys.argv[1]) else 1)" "$a" "$b" &&
 	ok "flit engine, links=platform: a job across the WAN link $b s, inside a cluster $a s" || ko "flit links=platform WAN: $a $b"
 "$NS" --engine flit:preset=insee --machine torus:dims=4x4 --job cg.S.4@0-3 --quiet --jobs-out "$T/b.csv" &&

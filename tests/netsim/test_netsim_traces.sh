@@ -64,7 +64,7 @@ for eng in simgrid s4u; do
 done
 # an archive (NAME.tar.gz) wherever a trace is: the same times as unpacked,
 # on every engine; a refusal names the archive
-"$1/tracegen" cg --class S --ranks 4 -o "$T/arch" 2> /dev/null
+"$1/tracegen" cg --class S --ranks 4 --out "$T/arch" 2> /dev/null
 (cd "$T/arch" && tar czf ../cg.S.4.tar.gz cg.S.4.txt cg.S.4.txt_files)
 for eng in simgrid s4u flit; do
 	"$NS" --machine flat:nodes=4 --no-alone --quiet --engine $eng --job "$T/arch/cg.S.4.txt@0-3" --jobs-out "$T/u.csv" 2> "$T/err"

@@ -61,7 +61,7 @@ for kernel in KERNELS:
         out = os.path.join(OUT, "jobs.tmp.csv")
         t = time.time()
         subprocess.run([NETSIM, "--machine", machine, "--iterations", "1", "--no-alone", "--quiet",
-                        "--jobs-out", out] + jobs, check=True)
+                        "--jobs-out", out] + jobs, check=True, stdout=subprocess.DEVNULL)
         wall = time.time() - t
         times = [float(r["time_s"]) for r in csv.DictReader(open(out))]
         os.remove(out)
