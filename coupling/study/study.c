@@ -272,8 +272,11 @@ static int run_children(const struct study *s)
 			a++;
 		running--, done++;
 		int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-		fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s\n", done, s->nalloc,
-		        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED", now_s() - t0);
+		if (!ok ||
+		    (!s->cli->quiet && isatty(2))) /* progress on a terminal; failures always */
+			fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s\n", done, s->nalloc,
+			        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED",
+			        now_s() - t0);
 		if (!ok && a < s->nalloc) {
 			failed = 1;
 			show_log(s, a);

@@ -169,6 +169,7 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 	snprintf(png, sizeof png, "%s/speedup.png", dir);
 	FILE *d = fopen(dat, "w"), *g = fopen(gp, "w");
 	int rc = d && g ? 0 : cmn_err_set(e, CMN_EIO, "%s: cannot write", dir);
+	double lo = INFINITY, hi = -INFINITY; /* over every allocator's jobs */
 	for (int a = 0; !rc && a < n; a++) {
 		double *x = malloc((r[a].c->nrows + 1) * sizeof *x);
 		size_t cnt = 0;
@@ -178,8 +179,11 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 		}
 		for (size_t i = 0; i < r[a].c->nrows; i++) {
 			double v = num(r[a].c->rows[i][r[a].speedup]);
-			if (isfinite(v))
+			if (isfinite(v)) {
 				x[cnt++] = v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
 		}
 		qsort(x, cnt, sizeof *x, cmp_double);
 		fprintf(d, "# %s\n", specs[a]);
@@ -196,7 +200,12 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 		fprintf(g, "\nset title 'Effective speed-up per job (log run time / run time)'\n"
 		           "set xlabel 'effective speed-up'\nset ylabel 'fraction of jobs "
 		           "(cumulative)'\nset grid\nset yrange [0:1.02]\nset key bottom right "
-		           "noenhanced\nplot ");
+		           "noenhanced\n");
+		if (!(hi - lo > 1e-9 * fabs(hi))) /* one value (every job at 1: fixed run
+		                                      times): a range around it */
+			fprintf(g, "set xrange [%.9g:%.9g]\n", (isfinite(lo) ? lo : 1) - 0.05,
+			        (isfinite(hi) ? hi : 1) + 0.05);
+		fprintf(g, "plot ");
 		for (int a = 0; a < n; a++) {
 			cmn_gp_str(g, dat);
 			fprintf(g, " index %d using 1:2 with steps lw 2 title ", a);

@@ -4,7 +4,7 @@
  * pool, or a Slurm array / GNU parallel job list it emits), and collects
  * every point's summary CSV into one table with the parameters as columns,
  * plus a table of means with 95% confidence intervals across repetitions
- * and plots of them. The file format is in README.md ("sweep"). */
+ * and plots of them. The file format is in docs/sweep.md. */
 #ifndef CPL_SWEEP_H
 #define CPL_SWEEP_H
 

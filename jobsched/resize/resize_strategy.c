@@ -1,6 +1,6 @@
 /* Seed 004's resizing strategies (section 3.2) and policy 1's procedure
  * (section 3.3), on the core's resizable-job API. Where the paper leaves a
- * step open the choice is written next to it and in the README.
+ * step open the choice is written next to it and in docs/jobsched.md.
  *
  * Priority classes: a job's class is its user-assigned priority; "high
  * priority" means a user priority above 0. The comparisons the strategies
