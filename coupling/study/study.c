@@ -273,10 +273,15 @@ static int run_children(const struct study *s)
 		running--, done++;
 		int ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
 		if (!ok ||
-		    (!s->cli->quiet && isatty(2))) /* progress on a terminal; failures always */
-			fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s\n", done, s->nalloc,
-			        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED",
-			        now_s() - t0);
+		    (!s->cli->quiet && isatty(2))) { /* progress on a terminal; failures always */
+			double el = now_s() - t0;
+			char eta[48] = ""; /* the pace so far, for the rest */
+			if (done < s->nalloc)
+				snprintf(eta, sizeof eta, ", about %.0f s left",
+				         el / done * (s->nalloc - done));
+			fprintf(stderr, "cosim: [%d/%d] %s %s after %.1f s%s\n", done, s->nalloc,
+			        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED", el, eta);
+		}
 		if (!ok && a < s->nalloc) {
 			failed = 1;
 			show_log(s, a);
