@@ -763,11 +763,10 @@ static int reach(struct model *m)
 		const struct zone *z = &m->z[zi];
 		const long *mem = pi + ps[zi], *ent = ei + es[zi];
 		long k = ps[zi + 1] - ps[zi], ne = es[zi + 1] - es[zi];
+		/* SimGrid's clusters route every two of their hosts; R_OTHER's
+		 * routes are SimGrid's to say (sg_import.c asks it) */
 		if (z->routing == R_CLUSTER || z->routing == R_OTHER || !z->needed)
 			continue;
-			    /* (R_OTHER: SimGrid's routes say, sg_import.c) */ /* SimGrid's clusters
-			                                                          route every two of
-			                                                          their hosts */
 		int nested = k > 0 && m->pt[mem[0]].kind == P_ZONE;
 		for (long i = 0; i < k; i++)
 			nested |= m->pt[mem[i]].kind == P_ZONE;

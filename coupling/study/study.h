@@ -8,9 +8,9 @@
 
 /* The study's own options, on top of jobsched's command line. */
 struct cpl_study_opts {
-	const char *out; /* --out DIR: a study; NULL: one run */
-	int parallel;    /* --parallel N, 0: the processors online */
-	double snapshot; /* --snapshot T, < 0: half the first makespan */
+	const char *out;   /* --out DIR: a study; NULL: one run */
+	int parallel;      /* --parallel N, 0: the processors online */
+	double snapshot;   /* --snapshot T, < 0: half the first makespan */
 	const char *hosts; /* --hosts: --platform's hosts as nodes, or NULL */
 };
 

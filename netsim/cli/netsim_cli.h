@@ -17,7 +17,7 @@ struct net_cli {
 	int quiet;
 	/* replay */
 	const char *platform, *hosts, *jobs_out; /* hosts: --hosts as given, or NULL */
-	const char *job[NET_CLI_MAX_JOBS]; /* TRACE@NODES[@START], as given */
+	const char *job[NET_CLI_MAX_JOBS];       /* TRACE@NODES[@START], as given */
 	int njobs;
 	const char *cfg[NET_CLI_MAX_CFG + 1]; /* KEY:VALUE, NULL-terminated */
 	int ncfg;
