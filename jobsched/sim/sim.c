@@ -314,111 +314,10 @@ static size_t run_lower_bound(const struct js_sim *s, int j)
 	return lo;
 }
 
-/* --- allocated_resources text --- */
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 	return (x > y) - (x < y);
-}
-
-static int text_reserve(struct js_sim_result *r, size_t more)
-{
-	if (r->text_len + more <= r->text_cap)
-		return 0;
-	size_t cap = r->text_cap ? r->text_cap : 1 << 16;
-	while (cap < r->text_len + more)
-		cap *= 2;
-	char *t = realloc(r->text, cap);
-	if (!t)
-		return -1;
-	r->text = t;
-	r->text_cap = cap;
-	return 0;
-}
-
-/* Writes x in decimal at p; returns the end. */
-static char *put_int(char *p, int x)
-{
-	char tmp[12];
-	int n = 0;
-	unsigned u = (unsigned)x;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/* Appends a node set kept as runs, "0-3 8". */
-static int record_runs(struct js_sim_result *r, const struct plat_run *runs, int nr, size_t *off)
-{
-	if (text_reserve(r, (size_t)nr * 24 + 1))
-		return -1;
-	char *p = r->text + r->text_len;
-	for (int i = 0; i < nr; i++) {
-		if (i)
-			*p++ = ' ';
-		p = put_int(p, runs[i].first);
-		if (runs[i].last > runs[i].first) {
-			*p++ = '-';
-			p = put_int(p, runs[i].last);
-		}
-	}
-	*off = r->text_len;
-	*p++ = '\0';
-	r->text_len = (size_t)(p - r->text);
-	return 0;
-}
-
-static int cmp_run(const void *a, const void *b)
-{
-	int x = ((const struct plat_run *)a)->first, y = ((const struct plat_run *)b)->first;
-	return (x > y) - (x < y);
-}
-
-/* Appends distinct nodes in any order as runs, through runbuf (room for
- * n): each increasing stretch cut into runs by galloping, the runs sorted
- * and those that touch joined (a co-allocated job is a few stretches: no
- * sort of its nodes). */
-static int record_nodes(struct js_sim_result *r, const int *nodes, int n, struct plat_run *runbuf,
-                        size_t *off)
-{
-	int nr = 0, stretches = 0;
-	for (int i = 0; i < n; stretches++) {
-		int end = i + 1;
-		while (end < n && nodes[end] > nodes[end - 1])
-			end++;
-		for (; i < end; i++) {
-			int k = i + plat_nodes_run_end(nodes + i, end - i, 0);
-			runbuf[nr++] = (struct plat_run){nodes[i], nodes[k]};
-			i = k;
-		}
-	}
-	if (stretches > 1) {
-		qsort(runbuf, (size_t)nr, sizeof *runbuf, cmp_run);
-		int m = 0;
-		for (int k = 1; k < nr; k++)
-			if (runbuf[k].first == runbuf[m].last + 1)
-				runbuf[m].last = runbuf[k].last;
-			else
-				runbuf[++m] = runbuf[k];
-		nr = nr ? m + 1 : 0;
-	}
-	return record_runs(r, runbuf, nr, off);
-}
-
-int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off)
-{
-	size_t n = strlen(txt) + 1;
-	if (text_reserve(r, n))
-		return -1;
-	*off = r->text_len;
-	memcpy(r->text + r->text_len, txt, n);
-	r->text_len += n;
-	return 0;
 }
 
 /* --- job life --- */
@@ -611,10 +510,10 @@ static void release_job(struct js_sim *s, const struct jstate *st)
 static int record_job_nodes(struct js_sim *s, const struct jstate *st, size_t *off)
 {
 	if (s->o->no_node_lists)
-		return record_runs(s->res, NULL, 0, off);
+		return js_sim_text_runs(s->res, NULL, 0, off);
 	if (st->runs)
-		return record_runs(s->res, st->runs, st->nruns, off);
-	return record_nodes(s->res, st->nodes, st->nnodes, s->runbuf, off);
+		return js_sim_text_runs(s->res, st->runs, st->nruns, off);
+	return js_sim_text_nodes(s->res, st->nodes, st->nnodes, s->runbuf, off);
 }
 
 static int end_job(struct js_sim *s, int j, int killed, struct cmn_err *e)
@@ -656,13 +555,14 @@ static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 {
 	const struct js_job *job = &s->jobs[j];
 	if (!js_alloc_fits(s->empty, job)) {
-		char where[32] = ""; /* a job of a Batsim workload or a generator has no line */
+		char where[32] = "", id[24]; /* a Batsim or generated job has no line */
 		if (job->line)
 			snprintf(where, sizeof where, " (line %u)", job->line);
 		return cmn_err_set(e, CMN_ESTATE,
-		                   "job %" PRIu64 "%s: %d nodes can never be placed on the machine "
-		                   "(%s, %d nodes)",
-		                   job->id, where, job->size, s->alloc->spec, s->nodes);
+		                   "job %s%s: %d nodes can never be placed on the machine (%s, %d "
+		                   "nodes)",
+		                   js_job_id_text(s->w, job, id), where, job->size, s->alloc->spec,
+		                   s->nodes);
 	}
 	s->st[j].phase = PH_QUEUED;
 	s->queued_nodes += job->size;

@@ -1,5 +1,6 @@
 /* The scheduling core's state, shared by sim.c (the event loop) and
- * sim_resize.c (resizable jobs); nothing outside the core includes it. */
+ * sim_resize.c (resizable jobs) and sim_text.c (the result's text); nothing outside
+ * the core includes it. */
 #ifndef JS_SIM_INTERNAL_H
 #define JS_SIM_INTERNAL_H
 
@@ -79,7 +80,13 @@ int js_rs_end(struct js_sim *s, int j, struct cmn_err *e);
  * by priority at the current time (no-op in the other orders). */
 void js_sim_sort_queue(struct js_sim *s);
 int js_sim_push_finish(struct js_sim *s, int j, struct cmn_err *e);
+/* The result's text arena (sim_text.c): appends txt, or a node set kept
+ * as runs ("0-3 8"), or distinct nodes in any order as runs (through
+ * runbuf, room for n); *off is where it starts. 0, or -1 out of memory. */
 int js_sim_text_append(struct js_sim_result *r, const char *txt, size_t *off);
+int js_sim_text_runs(struct js_sim_result *r, const struct plat_run *runs, int nr, size_t *off);
+int js_sim_text_nodes(struct js_sim_result *r, const int *nodes, int n, struct plat_run *runbuf,
+                      size_t *off);
 /* Job j's node set as ids only (its runs dropped), for code that changes
  * it in place; 0, or -1 out of memory. */
 int js_sim_own_ids(struct js_sim *s, int j);
