@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "../../jobsched/cli/cli.h"
-#include "../../netsim/netsim.h"
 #include "../models/runtimes.h"
 #include "study.h"
 
@@ -21,7 +20,5 @@ int main(int argc, char **argv)
 	cpl_study_ext(&so, &ext);
 	struct js_cli c;
 	int k = js_cli_parse(argc, argv, "cosim", runtimes, &ext, &c);
-	c.hosts = so.hosts;
-	c.load_platform = net_platform_load; /* any SimGrid platform */
 	return k ? cmn_cli_status(k) : cpl_study_main(&c, &so);
 }

@@ -26,7 +26,7 @@
 
 struct study {
 	const struct js_cli *cli; /* the command line; its --alloc the study's */
-	const char *out, *machine, *platform;
+	const char *out, *machine;
 	const char *alloc[MAX_ALLOCS];
 	char name[MAX_ALLOCS][64];
 	int nalloc, parallel;
@@ -92,7 +92,6 @@ static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct
 	s->cli = c;
 	s->out = so->out;
 	s->machine = c->machine;
-	s->platform = c->platform;
 	s->parallel = so->parallel ? so->parallel : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	s->snapshot = so->snapshot;
 	const char *refused[] = {c->jobs_out, c->summary_out, c->series_out,
@@ -351,30 +350,31 @@ static int move_out(const struct study *s, struct cmn_err *e)
 	return 0;
 }
 
-/* Says once how --platform's hosts map to nodes (each run reads it again). */
-static int echo_platform(const struct js_cli *c)
+/* --platform read once (any SimGrid platform, with --hosts), its mapping
+ * of hosts to nodes said on stderr; the run, or every allocator's run and
+ * the plots, use it. 0, or the exit status after the error is printed. */
+static int read_platform(const struct js_cli *c, const struct cpl_study_opts *so,
+                         struct plat_machine **m)
 {
-	struct plat_machine *m;
 	struct cmn_err e;
-	if (c->hosts && !c->platform)
+	*m = NULL;
+	if (so->hosts && !c->platform)
 		return cmn_usage_error("cosim",
 		                       "--hosts picks --platform's hosts: give --platform");
 	if (!c->platform || c->stats)
 		return 0;
-	if (net_platform_load(c->platform, c->hosts, &m, &e)) {
+	if (net_platform_load(c->platform, so->hosts, m, &e)) {
 		fprintf(stderr, "cosim: %s\n", e.msg);
 		return cmn_err_exit_status(&e);
 	}
-	net_platform_echo(stderr, "cosim", m);
-	plat_machine_destroy(m);
+	net_platform_echo(stderr, "cosim", *m);
 	return 0;
 }
 
-int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
+/* The study of c (c's --platform already read into platform). */
+static int study(const struct js_cli *c, const struct cpl_study_opts *so,
+                 const struct plat_machine *platform)
 {
-	int echo = echo_platform(c);
-	if (echo)
-		return echo;
 	if (!so->out) { /* one run: the study's options make no sense */
 		const char *lone = so->parallel        ? "--parallel"
 		                   : so->snapshot >= 0 ? "--snapshot"
@@ -409,8 +409,8 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 	for (int a = 0; a < s.nalloc; a++)
 		names[a] = s.name[a];
 	if (!rc)
-		rc = cpl_study_plots(s.staging, names, s.alloc, s.nalloc, s.machine, s.platform,
-		                     c->hosts, s.snapshot, &e);
+		rc = cpl_study_plots(s.staging, names, s.alloc, s.nalloc, s.machine, platform,
+		                     s.snapshot, &e);
 	if (!rc)
 		rc = move_out(&s, &e);
 	/* what is left: all of it after a failure, the empty folders after
@@ -427,4 +427,17 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
 	        "folder per allocator\n",
 	        s.out);
 	return 0;
+}
+
+int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so)
+{
+	struct plat_machine *m;
+	int rc = read_platform(c, so, &m);
+	if (rc)
+		return rc;
+	struct js_cli run = *c;
+	run.platform_machine = m;
+	rc = study(&run, so, m);
+	plat_machine_destroy(m);
+	return rc;
 }

@@ -17,7 +17,8 @@ struct cpl_study_opts {
 /* so's defaults, and ext to give js_cli_parse (it fills so). */
 void cpl_study_ext(struct cpl_study_opts *so, struct js_cli_ext *ext);
 /* With --out, the study of the parsed command line c (one run per --alloc);
- * without, c's single run. Returns the exit status. */
+ * without, c's single run; --platform is read once (any SimGrid platform,
+ * with --hosts) for all. Returns the exit status. */
 int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so);
 
 /* Plots of a finished study (study_plots.c), each PNG written whole or not
@@ -25,9 +26,10 @@ int cpl_study_main(const struct js_cli *c, const struct cpl_study_opts *so);
  * (distribution of per-job effective speed-up per allocator) and
  * placement.png (the machine with the running jobs' nodes at time t, one
  * panel per allocator; t < 0: half the first allocator's makespan).
- * dir/NAME/jobs.csv hold the per-job results of allocator NAME. */
+ * dir/NAME/jobs.csv hold the per-job results of allocator NAME; the
+ * machine is platform (--platform, as read) or made from machine. */
 int cpl_study_plots(const char *dir, const char *const *names, const char *const *specs, int n,
-                    const char *machine, const char *platform, const char *hosts, double t,
+                    const char *machine, const struct plat_machine *platform, double t,
                     struct cmn_err *e);
 
 #endif

@@ -9,7 +9,6 @@
 
 #include "../../common/csv_read.h"
 #include "../../common/gnuplot.h"
-#include "../../netsim/netsim.h"
 #include "../../platforms/platform.h"
 #include "../../platforms/xml_read.h"
 #include "study.h"
@@ -388,11 +387,11 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 }
 
 int cpl_study_plots(const char *dir, const char *const *names, const char *const *specs, int n,
-                    const char *machine, const char *platform, const char *hosts, double t,
+                    const char *machine, const struct plat_machine *platform, double t,
                     struct cmn_err *e)
 {
 	struct run *r = calloc((size_t)n, sizeof *r);
-	struct plat_machine *m = NULL;
+	struct plat_machine *own = NULL; /* made from the specification */
 	int rc = r ? 0 : cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int a = 0; !rc && a < n; a++) {
 		char p[4200];
@@ -411,9 +410,9 @@ int cpl_study_plots(const char *dir, const char *const *names, const char *const
 		    r[a].speedup < 0 || r[a].res < 0 || r[a].id < 0)
 			rc = cmn_err_set(e, CMN_EINPUT, "%s: not a jobs CSV", p);
 	}
-	if (!rc)
-		rc = platform ? net_platform_load(platform, hosts, &m, e)
-		              : plat_machine_create(machine, &m, e);
+	if (!rc && !platform)
+		rc = plat_machine_create(machine, &own, e);
+	const struct plat_machine *m = platform ? platform : own;
 	if (!rc && t < 0) { /* half-way through the first allocator's schedule */
 		double lo = INFINITY, hi = -INFINITY;
 		int sub = cmn_csv_col(r[0].c, "submission_time");
@@ -433,6 +432,6 @@ int cpl_study_plots(const char *dir, const char *const *names, const char *const
 	for (int a = 0; r && a < n; a++)
 		cmn_csv_free(r[a].c);
 	free(r);
-	plat_machine_destroy(m);
+	plat_machine_destroy(own);
 	return rc;
 }

@@ -264,15 +264,16 @@ static int family_platform(const char *prog, const char *path, struct plat_machi
 
 static int simulate(const struct js_cli *c, struct cmn_err *e)
 {
-	struct plat_machine *m = NULL;
+	struct plat_machine *own = NULL; /* the machine this run made, if it made one */
 	struct js_alloc *alloc = NULL;
 	struct js_sched *sched = NULL;
 	struct js_runtime *rt = NULL;
 	struct js_workload *w = NULL;
 	struct js_resize *resize = NULL;
-	int rc = !c->platform       ? plat_machine_create(c->machine, &m, e)
-	         : c->load_platform ? c->load_platform(c->platform, c->hosts, &m, e)
-	                            : family_platform(c->prog, c->platform, &m, e);
+	int rc = c->platform_machine ? 0
+	         : !c->platform      ? plat_machine_create(c->machine, &own, e)
+	                             : family_platform(c->prog, c->platform, &own, e);
+	const struct plat_machine *m = c->platform_machine ? c->platform_machine : own;
 	if (!rc)
 		rc = js_alloc_create(c->nalloc ? c->alloc[0] : "first-free", m, &alloc, e);
 	if (!rc)
@@ -311,7 +312,7 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
 	js_runtime_destroy(rt);
 	js_resize_destroy(resize);
 	js_alloc_destroy(alloc);
-	plat_machine_destroy(m);
+	plat_machine_destroy(own);
 	return rc;
 }
 

@@ -32,11 +32,10 @@ struct js_cli {
 	const char *prog;                             /* "jobsched", "cosim" */
 	const struct js_runtime_ops *const *runtimes; /* the run-time models offered */
 	const char *workload, *synthetic, *machine, *platform, *sched, *runtime, *stats;
-	/* Reads --platform where set (cosim: any SimGrid platform, with its
-	 * --hosts list); NULL: only files that map onto a machine family. */
-	int (*load_platform)(const char *path, const char *hosts, struct plat_machine **out,
-	                     struct cmn_err *e);
-	const char *hosts;
+	/* The machine --platform names, already read by the caller and
+	 * borrowed (cosim: any SimGrid platform, with its --hosts); NULL: the
+	 * run reads --platform itself, which must then map onto a family. */
+	const struct plat_machine *platform_machine;
 	const char *alloc[JS_CLI_MAX_ALLOCS]; /* in the order given; "first-free" when none */
 	int nalloc;
 	const char *resize; /* resizing policy, NULL: static */
