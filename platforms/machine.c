@@ -1,7 +1,6 @@
 /* The machine object: a family's state plus its vertices and links, built
  * through a plat_builder. */
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,14 +179,6 @@ int plat_machine_set_source(struct plat_machine *m, const char *path, char **nam
 	}
 	m->host_names = names;
 	return 0;
-}
-
-const char *plat_host_name(const struct plat_machine *m, int i, char *buf, size_t len)
-{
-	if (m->host_names)
-		return m->host_names[i];
-	snprintf(buf, len, "node-%d", i);
-	return buf;
 }
 
 int plat_own_model_check(const struct plat_machine *m, const char *who, int needs_routers,

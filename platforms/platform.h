@@ -171,9 +171,6 @@ int plat_machine_set_source(struct plat_machine *m, const char *path, char **nam
  * of SimGrid's routes, whose links join no routers. */
 int plat_own_model_check(const struct plat_machine *m, const char *who, int needs_routers,
                          struct cmn_err *e);
-/* The SimGrid host name of node i ("node-<i>" when the machine has no
- * source file) into buf. */
-const char *plat_host_name(const struct plat_machine *m, int i, char *buf, size_t len);
 
 /* A machine of any SimGrid platform, as SimGrid routes it: node i is host
  * names[i], every SimGrid link one link here (a SHARED link is one link

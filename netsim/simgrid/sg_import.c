@@ -180,10 +180,15 @@ static int put(FILE *o, const void *p, size_t n)
 	return fwrite(p, 1, n, o) == n ? 0 : -1;
 }
 
-static int cmp_ptr(const void *a, const void *b)
+/* A SimGrid link and its index in sg_link_list(), sorted by address. */
+struct link_at {
+	uintptr_t link;
+	int idx;
+};
+
+static int cmp_link(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t)((const struct named *)a)->name,
-	          y = (uintptr_t)((const struct named *)b)->name;
+	uintptr_t x = ((const struct link_at *)a)->link, y = ((const struct link_at *)b)->link;
 	return (x > y) - (x < y);
 }
 
@@ -199,13 +204,13 @@ static int child(const char *path, char *const *names, int n, FILE *o)
 	simgrid_run(); /* seals the platform */
 	int nl = (int)sg_link_count();
 	sg_link_t *all = sg_link_list();
-	struct named *byptr = malloc(((size_t)nl + 1) * sizeof *byptr);
+	struct link_at *byptr = malloc(((size_t)nl + 1) * sizeof *byptr);
 	sg_host_t *h = malloc((size_t)n * sizeof *h);
 	if (!byptr || !h)
 		return 3;
 	for (int l = 0; l < nl; l++)
-		byptr[l] = (struct named){(const char *)all[l], l};
-	qsort(byptr, (size_t)nl, sizeof *byptr, cmp_ptr);
+		byptr[l] = (struct link_at){(uintptr_t)all[l], l};
+	qsort(byptr, (size_t)nl, sizeof *byptr, cmp_link);
 	if (put(o, &nl, sizeof nl))
 		return 4;
 	for (int l = 0; l < nl; l++) {
@@ -240,13 +245,13 @@ static int child(const char *path, char *const *names, int n, FILE *o)
 					continue;
 				}
 				for (int i = 0; i < k; i++) {
-					struct named key = {
-					    (const char *)xbt_dynar_get_as(route, i, sg_link_t), 0};
-					struct named *hit = bsearch(&key, byptr, (size_t)nl,
-					                            sizeof *byptr, cmp_ptr);
+					struct link_at key = {
+					    (uintptr_t)xbt_dynar_get_as(route, i, sg_link_t), 0};
+					struct link_at *hit = bsearch(&key, byptr, (size_t)nl,
+					                              sizeof *byptr, cmp_link);
 					if (!hit)
 						return 6;
-					ids[i] = (int)hit->idx;
+					ids[i] = hit->idx;
 				}
 			}
 			if (put(o, &k, sizeof k) || put(o, ids, (size_t)k * sizeof *ids))
