@@ -26,6 +26,14 @@
 		    "or counts (trees: node sets of the same per-subtree counts; approximate)"     \
 	}
 
+#define CPL_REPLAY_GROUP_CACHE_PARAM                                                               \
+	{                                                                                          \
+		"group_cache", CMN_PT_CHOICE, "yes", 0, 0, "yes|no",                               \
+		    "mode=shared: groups of jobs replayed together cached by their form under "    \
+		    "the "                                                                         \
+		    "machine's symmetries (no: every changed group replayed)"                      \
+	}
+
 #define CPL_REPLAY_ITERATION_PARAM                                                                 \
 	{                                                                                          \
 		"iteration", CMN_PT_CHOICE, "timed", 0, 0, "timed|difference",                     \

@@ -47,6 +47,7 @@ static const struct cmn_param_def sg_params[] = {
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_GROUP_CACHE_PARAM,
     CPL_REPLAY_ITERATION_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
@@ -80,10 +81,18 @@ struct sgm {
 	int *t_moves;              /* its migrations then */
 	int *canon;                /* machine-sized buffer */
 	struct cpl_groups *grp;
-	struct jstate *js; /* by job index */
-	int *held, nheld;  /* jobs with link lists */
-	char *running;     /* by job index, during cpl_rt_replay_rates */
+	int group_cache;            /* group_cache=yes */
+	struct cpl_itcache *gcache; /* groups' iteration times, by canonical group */
+	struct jstate *js;          /* by job index */
+	int *held, nheld;           /* jobs with link lists */
+	char *running;              /* by job index, during cpl_rt_replay_rates */
 	long shared_sets;
+};
+
+/* A group's member in the group cache's order. */
+struct gmember {
+	int k, n, pos;    /* kernel, ranks, index in the group as given */
+	const int *canon; /* its own placement's canonical form */
 };
 
 int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const char *engine,
@@ -102,7 +111,9 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
-	if (!(g->cache = cpl_itcache_new())) {
+	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
+	if (!(g->cache = cpl_itcache_new()) || !(g->gcache = cpl_itcache_new())) {
+		cpl_itcache_free(g->cache);
 		cpl_profiles_free(g->prof);
 		free(g);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -130,6 +141,7 @@ void cpl_rt_replay_destroy(void *self)
 	free(g->running);
 	cpl_groups_free(g->grp);
 	cpl_itcache_free(g->cache);
+	cpl_itcache_free(g->gcache);
 	free(g->t_job);
 	free(g->t_moves);
 	free(g->canon);
@@ -237,6 +249,87 @@ static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, st
 	return 0;
 }
 
+static int gmember_cmp(const void *a, const void *b)
+{
+	const struct gmember *x = a, *y = b;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	for (int r = 0; r < x->n; r++)
+		if (x->canon[r] != y->canon[r])
+			return x->canon[r] < y->canon[r] ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* One iteration of m jobs together (kernel k[q] on nodes[q], n[q] ranks),
+ * into t. With the group cache, the group is first put in a form that
+ * every group equal to it under the machine's symmetries shares: members
+ * ordered by kernel, size and their own canonical placement, then the
+ * canonical form of all their ranks' nodes one member after another
+ * (plat_canon: one automorphism for the whole group, so which links the
+ * jobs share is kept). That canonical group is what is replayed, as the
+ * isolated cache replays the canonical placement, so an entry's times do
+ * not depend on which of the equal groups came first. */
+static int group_times(struct sgm *g, int m, const int *k, const int *const *nodes, const int *n,
+                       double *t, struct cmn_err *e)
+{
+	if (!g->group_cache) {
+		g->shared_sets++;
+		return cpl_replay_iterations(g->rp, m, k, nodes, n, t, e);
+	}
+	size_t total = 0;
+	for (int q = 0; q < m; q++)
+		total += (size_t)n[q];
+	struct gmember *mb = malloc((size_t)m * sizeof *mb);
+	int *own = malloc((total ? total : 1) * sizeof *own);
+	int *cat = malloc((total ? total : 1) * sizeof *cat);
+	int *key = malloc((2 * (size_t)m + total) * sizeof *key);
+	int *sk = malloc((size_t)m * sizeof *sk), *sn = malloc((size_t)m * sizeof *sn);
+	const int **snodes = malloc((size_t)m * sizeof *snodes);
+	double *st = malloc((size_t)m * sizeof *st);
+	int rc = 0;
+	if (!mb || !own || !cat || !key || !sk || !sn || !snodes || !st)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (size_t q = 0, at = 0; !rc && q < (size_t)m; at += (size_t)n[q], q++) {
+		if (plat_canon(g->m, nodes[q], n[q], own + at))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		mb[q] = (struct gmember){k[q], n[q], (int)q, own + at};
+	}
+	if (!rc) {
+		qsort(mb, (size_t)m, sizeof *mb, gmember_cmp);
+		size_t at = 0;
+		for (int q = 0; q < m; q++) {
+			memcpy(cat + at, nodes[mb[q].pos], (size_t)mb[q].n * sizeof *cat);
+			at += (size_t)mb[q].n;
+			key[2 * q] = sk[q] = mb[q].k;
+			key[2 * q + 1] = sn[q] = mb[q].n;
+		}
+		if (plat_canon(g->m, cat, (int)total, key + 2 * m))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	int klen = 2 * m + (int)total;
+	if (!rc && !cpl_itcache_getv(g->gcache, m, key, klen, st, m)) {
+		for (int q = 0, at = 2 * m; q < m; at += sn[q], q++)
+			snodes[q] = key + at;
+		g->shared_sets++;
+		if (!(rc = cpl_replay_iterations(g->rp, m, sk, snodes, sn, st, e)) &&
+		    cpl_itcache_putv(g->gcache, m, key, klen, st, m))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int q = 0; !rc && q < m; q++)
+		t[mb[q].pos] = st[q];
+	free(mb);
+	free(own);
+	free(cat);
+	free(key);
+	free(sk);
+	free(sn);
+	free(snodes);
+	free(st);
+	return rc;
+}
+
 /* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
  * moves) group by group. */
 static int shared_times(struct sgm *g, int n, const int *j, const int *k, const int *const *nodes,
@@ -305,8 +398,7 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 				mnodes[q] = nodes[pos[q]];
 				mn[q] = nn[pos[q]];
 			}
-			g->shared_sets++;
-			rc = cpl_replay_iterations(g->rp, m, mk, mnodes, mn, mt, e);
+			rc = group_times(g, m, mk, mnodes, mn, mt, e);
 		}
 		for (int q = 0; !rc && q < m; q++) {
 			tnow[pos[q]] = g->js[j[pos[q]]].t = mt[q];
@@ -457,8 +549,14 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	        g->model, g->shared ? "shared" : "isolated", g->engine,
 	        g->rp ? cpl_replay_count(g->rp) : 0, lookups, hits,
 	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
-	if (g->shared)
+	if (g->shared) {
+		cpl_itcache_counts(g->gcache, &lookups, &hits, &entries);
 		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
+		if (g->group_cache)
+			fprintf(f, "; group cache %ld lookups, %ld hits (%.1f%%), %zu entries",
+			        lookups, hits,
+			        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	}
 	fprintf(f, "\n");
 }
 

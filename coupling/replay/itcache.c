@@ -7,9 +7,9 @@
 #include "itcache.h"
 
 struct entry {
-	int profile, n;
+	int profile, n, nt;
 	int *nodes;
-	double t;
+	double *t; /* nt values */
 };
 
 struct key {
@@ -53,43 +53,66 @@ void cpl_itcache_free(struct cpl_itcache *c)
 		return;
 	for (size_t i = 0; i < c->tab.cap; i++) {
 		struct entry *s = cmn_htab_at(&c->tab, i);
-		if (s)
+		if (s) {
 			free(s->nodes);
+			free(s->t);
+		}
 	}
 	cmn_htab_free(&c->tab);
 	free(c);
 }
 
-int cpl_itcache_get(struct cpl_itcache *c, int profile, const int *nodes, int n, double *t)
+int cpl_itcache_getv(struct cpl_itcache *c, int profile, const int *nodes, int n, double *t, int nt)
 {
 	c->lookups++;
 	struct key k = {profile, n, nodes};
 	const struct entry *s = cmn_htab_find(&c->tab, hash(profile, nodes, n), match, &k);
-	if (!s)
+	if (!s || s->nt != nt)
 		return 0;
 	c->hits++;
-	*t = s->t;
+	memcpy(t, s->t, (size_t)nt * sizeof *t);
 	return 1;
 }
 
-int cpl_itcache_put(struct cpl_itcache *c, int profile, const int *nodes, int n, double t)
+int cpl_itcache_putv(struct cpl_itcache *c, int profile, const int *nodes, int n, const double *t,
+                     int nt)
 {
 	int *copy = malloc((size_t)(n ? n : 1) * sizeof *copy);
-	if (!copy)
+	double *tv = malloc((size_t)(nt ? nt : 1) * sizeof *tv);
+	if (!copy || !tv) {
+		free(copy);
+		free(tv);
 		return -1;
+	}
 	memcpy(copy, nodes, (size_t)n * sizeof *nodes);
+	memcpy(tv, t, (size_t)nt * sizeof *t);
 	struct key k = {profile, n, nodes};
 	int added;
 	struct entry *s = cmn_htab_put(&c->tab, hash(profile, nodes, n), match, &k, &added);
 	if (!s || !added)
 		free(copy);
-	if (!s)
+	if (!s) {
+		free(tv);
 		return -1;
-	if (added)
-		*s = (struct entry){profile, n, copy, t};
-	else
-		s->t = t;
+	}
+	if (added) {
+		*s = (struct entry){profile, n, nt, copy, tv};
+	} else {
+		free(s->t);
+		s->t = tv;
+		s->nt = nt;
+	}
 	return 0;
+}
+
+int cpl_itcache_get(struct cpl_itcache *c, int profile, const int *nodes, int n, double *t)
+{
+	return cpl_itcache_getv(c, profile, nodes, n, t, 1);
+}
+
+int cpl_itcache_put(struct cpl_itcache *c, int profile, const int *nodes, int n, double t)
+{
+	return cpl_itcache_putv(c, profile, nodes, n, &t, 1);
 }
 
 void cpl_itcache_counts(const struct cpl_itcache *c, long *lookups, long *hits, size_t *entries)

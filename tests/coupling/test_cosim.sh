@@ -141,6 +141,36 @@ ok = all(r["profile"] in ("cg", "mg", "ft", "is", "lu") and float(r["iter_ref_s"
          for r in rows)
 sys.exit(0 if ok and len(rows) == 40 else 1)
 PY
+# the group cache (groups replayed together, cached by their form under
+# the tree's symmetries): jobs 1 (ft) and 2 (cg) on nodes 0-5 and 6-11 of
+# a 4-ary 2-tree share links; later, behind a job without traffic on
+# nodes 0-3, jobs 4 and 5 of the same kernels and sizes land on 4-9 and
+# 10-15, the image of 0-5 and 6-11 under renaming the leaf switches v ->
+# v + 1: one group replay, one hit, the same times; with group_cache=no
+# two replays, the same times up to the in-process clock's rounding
+cat > "$T/sym.swf" << 'EOF'
+1 0 0 500 6 -1 -1 6 2000 -1 1 1 1 1 1 -1 -1 -1
+2 0 0 400 6 -1 -1 6 1600 -1 1 1 1 2 1 -1 -1 -1
+3 10000 0 5000 4 -1 -1 4 20000 -1 1 1 1 4 1 -1 -1 -1
+4 10001 0 500 6 -1 -1 6 2000 -1 1 1 1 1 1 -1 -1 -1
+5 10001 0 400 6 -1 -1 6 1600 -1 1 1 1 2 1 -1 -1 -1
+EOF
+printf '1 ft\n2 cg\n4 none\n' > "$T/sym.map"
+S="--workload $T/sym.swf --machine kary-ntree:k=4,n=2 --sched fcfs --runtime simgrid:mode=shared,class=S,map=$T/sym.map"
+"$B/cosim" $S --jobs-out "$T/sy.csv" > /dev/null 2> "$T/err" &&
+	"$B/cosim" $S,group_cache=no --jobs-out "$T/sn.csv" > /dev/null 2> "$T/err0" &&
+	grep -q "1 groups of jobs replayed together; group cache 2 lookups, 1 hits" "$T/err" &&
+	grep -q "2 groups of jobs replayed together$" "$T/err0" &&
+	python3 - "$T/sy.csv" "$T/sn.csv" << 'PY' && ok "simgrid: a group's image under the tree's symmetry takes the cached times" || ko "group cache: $(grep -h replays "$T/err" "$T/err0")"
+import csv, sys
+y, n = ({r["job_id"]: r for r in csv.DictReader(open(f))} for f in sys.argv[1:3])
+t = lambda d, j: float(d[j]["execution_time"])
+close = lambda a, b: abs(a - b) <= 1e-6 * b
+ok = [y[j]["allocated_resources"] for j in "12345"] == ["0-5", "6-11", "0-3", "4-9", "10-15"]
+ok = ok and t(y, "4") == t(y, "1") and t(y, "5") == t(y, "2") and t(y, "1") > 500 and t(y, "2") > 400
+ok = ok and all(close(t(y, j), t(n, j)) for j in "12345") and close(t(n, "4"), t(n, "1"))
+sys.exit(0 if ok else 1)
+PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
 # the flit model: the same replays on the flit-level engine; deterministic,
