@@ -87,6 +87,8 @@ struct sgm {
 	int *held, nheld;           /* jobs with link lists */
 	char *running;              /* by job index, during cpl_rt_replay_rates */
 	long shared_sets;
+	long updates_replaying, updates_several; /* rate updates that replayed groups;
+	                                           of those, two or more */
 };
 
 /* A group's member in the group cache's order. */
@@ -161,7 +163,7 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 	g->held = malloc(nj * sizeof *g->held);
 	g->running = calloc(nj, 1);
 	if (!g->t_job || !g->t_moves || !g->canon || !g->js || !g->held || !g->running ||
-	    cpl_groups_new(g->m, &g->grp))
+	    cpl_groups_new(g->m, strcmp(g->model, "flit") == 0, &g->grp))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
@@ -369,6 +371,7 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 	}
 	if (!rc)
 		cpl_groups_of(g->grp, n, links, nl, group);
+	long sets_before = g->shared_sets;
 	for (int r = 0; !rc && r < n; r++) {
 		if (group[r] != r)
 			continue;
@@ -405,6 +408,8 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 			g->js[j[pos[q]]].sig = sig;
 		}
 	}
+	g->updates_replaying += g->shared_sets > sets_before;
+	g->updates_several += g->shared_sets > sets_before + 1;
 	/* forget the link lists of jobs that ended */
 	for (int i = 0; i < n; i++)
 		g->running[j[i]] = 1;
@@ -551,7 +556,11 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
 	if (g->shared) {
 		cpl_itcache_counts(g->gcache, &lookups, &hits, &entries);
-		fprintf(f, "; %ld groups of jobs replayed together", g->shared_sets);
+		fprintf(
+		    f,
+		    "; %ld groups of jobs replayed together (in %ld rate updates, %ld with more "
+		    "than one)",
+		    g->shared_sets, g->updates_replaying, g->updates_several);
 		if (g->group_cache)
 			fprintf(f, "; group cache %ld lookups, %ld hits (%.1f%%), %zu entries",
 			        lookups, hits,

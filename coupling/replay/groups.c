@@ -5,7 +5,7 @@
 
 struct cpl_groups {
 	const struct plat_machine *m;
-	int *und;   /* per directed link: its undirected id */
+	int *und;   /* per directed link: its undirected id (directed: itself) */
 	int *owner; /* per undirected id: a job index during cpl_groups_of */
 	unsigned *stamp, gen;
 	int *route; /* max_route + 1 */
@@ -25,7 +25,7 @@ static int cmp_lk(const void *x, const void *y)
 	return p->id < q->id ? -1 : p->id > q->id;
 }
 
-int cpl_groups_new(const struct plat_machine *m, struct cpl_groups **out)
+int cpl_groups_new(const struct plat_machine *m, int directed, struct cpl_groups **out)
 {
 	struct cpl_groups *g = calloc(1, sizeof *g);
 	int nl = m->nlinks ? m->nlinks : 1;
@@ -41,6 +41,13 @@ int cpl_groups_new(const struct plat_machine *m, struct cpl_groups **out)
 		free(l);
 		cpl_groups_free(g);
 		return -1;
+	}
+	if (directed) { /* every link its own id */
+		for (int i = 0; i < m->nlinks; i++)
+			g->und[i] = i;
+		free(l);
+		*out = g;
+		return 0;
 	}
 	/* a link and its reverse (same end vertices) get one id */
 	for (int i = 0; i < m->nlinks; i++) {

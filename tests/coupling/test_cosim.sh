@@ -159,8 +159,8 @@ printf '1 ft\n2 cg\n4 none\n' > "$T/sym.map"
 S="--workload $T/sym.swf --machine kary-ntree:k=4,n=2 --sched fcfs --runtime simgrid:mode=shared,class=S,map=$T/sym.map"
 "$B/cosim" $S --jobs-out "$T/sy.csv" > /dev/null 2> "$T/err" &&
 	"$B/cosim" $S,group_cache=no --jobs-out "$T/sn.csv" > /dev/null 2> "$T/err0" &&
-	grep -q "1 groups of jobs replayed together; group cache 2 lookups, 1 hits" "$T/err" &&
-	grep -q "2 groups of jobs replayed together$" "$T/err0" &&
+	grep -q "1 groups of jobs replayed together (in 1 rate updates, 0 with more than one); group cache 2 lookups, 1 hits" "$T/err" &&
+	grep -q "2 groups of jobs replayed together (in 2 rate updates, 0 with more than one)$" "$T/err0" &&
 	python3 - "$T/sy.csv" "$T/sn.csv" << 'PY' && ok "simgrid: a group's image under the tree's symmetry takes the cached times" || ko "group cache: $(grep -h replays "$T/err" "$T/err0")"
 import csv, sys
 y, n = ({r["job_id"]: r for r in csv.DictReader(open(f))} for f in sys.argv[1:3])
@@ -180,6 +180,14 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 	"$B/cosim" $FG --runtime flit:mode=shared,class=S --jobs-out "$T/fl2.csv" > /dev/null 2>&1 && cmp -s "$T/fl1.csv" "$T/fl2.csv" &&
 	grep -q "flit (shared, engine flit:preset=none,compute=flops): [0-9]* replays" "$T/err" &&
 	ok "flit model: same inputs, same outputs; a report line" || ko "flit model: $(tail -2 "$T/err")"
+# why flit:mode=shared groups jobs by directed links: on the flit engine
+# two jobs that cross links only in opposite directions ({0,5} and {1,8}
+# on a 4-ary 2-tree, d-mod-k) run exactly their times alone, and two that
+# share a link's direction ({0,4} and {1,8}: leaf 0's up port 0) do not
+"$B/netsim" --machine kary-ntree:k=4,n=2 --engine flit --job ft.S.2@0,5 --job ft.S.2@1,8 --quiet > "$T/opp.txt" 2>&1 &&
+	"$B/netsim" --machine kary-ntree:k=4,n=2 --engine flit --job ft.S.2@0,4 --job ft.S.2@1,8 --quiet > "$T/same.txt" 2>&1 &&
+	[ "$(grep -c ' 1.000000 ' "$T/opp.txt")" -eq 2 ] && [ "$(grep -c ' 1.000000 ' "$T/same.txt")" -eq 0 ] &&
+	ok "flit engine: opposite directions of a link do not interact, one direction does" || ko "flit directions: $(cat "$T/opp.txt" "$T/same.txt")"
 "$B/cosim" $FG --runtime flit:mode=isolated,class=S,preset=insee,compute=zero --jobs-out "$T/fz.csv" > /dev/null 2> "$T/err" &&
 	python3 - "$T/fz.csv" << 'PY' && ok "flit model: compute=zero, one-rank jobs at rate 1" || ko "flit compute=zero: $(tail -2 "$T/err")"
 import csv, sys
