@@ -25,7 +25,7 @@ struct cmn_param_def {
 	const char *help;
 };
 
-#define CMN_PARAMS_MAX 24
+#define CMN_PARAMS_MAX 32
 #define CMN_PARAM_STR  128
 
 /* The effective values of one parsed specification. */

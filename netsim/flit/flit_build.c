@@ -12,6 +12,7 @@
 
 #include "../../common/checked.h"
 #include "flit_internal.h"
+#include "flit_par.h"
 
 /* The dimension grid machine g's link k runs along (-1: a node's link),
  * and in *span how far apart its ends' coordinates are there. */
@@ -524,7 +525,8 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 	    make_ports(n, &maxin, &maxout, e) || make_allocation(n, maxin, maxout, e) ||
 	    make_route_cache(n, e) ||
 	    ((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
-	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
+	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e)) ||
+	    (p->threads == 2 && net_flit_par_create(n, maxin, maxout, e))) {
 		net_flit_net_destroy(n);
 		return e->code;
 	}
@@ -536,6 +538,7 @@ void net_flit_net_destroy(struct flit_net *n)
 {
 	if (!n)
 		return;
+	net_flit_par_destroy(n->par);
 	for (int x = 0; n->in && x < n->nodes; x++)
 		free(vc_of(n, n->nl + x, 0)->buf); /* injection buffers: sized per packet */
 	free(n->fslab);

@@ -23,6 +23,7 @@ struct packet {
 	int64_t created;
 	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
 	              */
+	int *route;  /* its route in the routes cache (never written), or NULL: its own slots */
 };
 
 /* A virtual channel's buffer (a ring) and its packet's downstream VC. */
@@ -164,6 +165,8 @@ struct flit_packets {
 	uint64_t draws; /* random routing: draws so far (the hash's key) */
 };
 
+struct flit_par; /* flit_par.h: the two-thread cycle's state (NULL: one thread) */
+
 struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
@@ -181,6 +184,7 @@ struct flit_net {
 	struct flit_switch_alloc sw;
 	struct flit_vc_alloc va;
 	struct flit_packets pkts;
+	struct flit_par *par;
 };
 
 /* The index in in[] of VC v of input port `port` (a link, or a node's
@@ -235,10 +239,13 @@ static inline void vc_front(struct flit_net *n, size_t g)
 	n->wheel.head[s] = (int)g;
 }
 
-/* Packet k's route. */
+/* Packet k's route: the cache's entry for its node pair (deterministic
+ * routes: not copied, so injecting a packet touches no route), or its own
+ * slots. */
 static inline int *pk_route(const struct flit_net *n, int k)
 {
-	return n->pkts.routes + (size_t)k * n->pkts.route_stride;
+	int *r = n->pkts.pool[k].route;
+	return r ? r : n->pkts.routes + (size_t)k * n->pkts.route_stride;
 }
 
 /* Link l's wire slot at cycle t. */
@@ -257,6 +264,10 @@ static inline int vc_push(struct vc *c, struct flit f)
 	c->buf[at >= c->cap ? at - c->cap : at] = f;
 	return 0;
 }
+
+/* flit_net.c: loads the next queued packet of node x into its empty
+ * injection port. 0 or -1 out of memory. */
+int net_flit_load_injection(struct flit_net *n, int x);
 
 /* flit_router.c */
 /* Flit f comes off link l into its VC v at the link's far end; -1 if that

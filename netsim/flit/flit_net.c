@@ -7,6 +7,7 @@
 
 #include "../../common/checked.h"
 #include "flit_internal.h"
+#include "flit_par.h"
 
 void net_flit_params_default(struct flit_params *p)
 {
@@ -18,6 +19,7 @@ void net_flit_params_default(struct flit_params *p)
 	                          .alloc = FLIT_ALLOC_RR,
 	                          .dateline = 1,
 	                          .watchdog = 10000,
+	                          .threads = 1,
 	                          .flit_bytes = 64,
 	                          .packet_flits = 8};
 }
@@ -97,6 +99,9 @@ const struct cmn_param_def net_flit_param_defs[] = {
      "it enters (INSEE's injection buffer); 0: unbounded, latency from generation"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
+    {"threads", CMN_PT_INT, "1", 1, 2, NULL,
+     "1, or 2: each cycle's routers on two threads, the vertices in two halves (the same "
+     "output bytes; not with random draws: vc_pick=dimension, routing=random|fsin)"},
     {"flit_bytes", CMN_PT_INT, "64", 1, 1048576, NULL,
      "trace replay: bytes per flit; a cycle is flit_bytes / the node links' bandwidth"},
     {"packet_flits", CMN_PT_INT, "8", 1, 1048576, NULL,
@@ -138,6 +143,7 @@ void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
 	p->source_queue = (int)cmn_params_num(cp, "source_queue");
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
+	p->threads = (int)cmn_params_num(cp, "threads");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
@@ -196,6 +202,7 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 	q->dst = dst;
 	q->len = flits;
 	q->created = n->now;
+	q->route = NULL;
 	if (n->rt.dist) { /* adaptive: decided hop by hop */
 		q->nhops = n->rt.dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
 		q->decided = 0;
@@ -205,7 +212,7 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		if (n->pkts.cache_len[pair] < 0)
 			n->pkts.cache_len[pair] = plat_route(n->m, src, dst, r);
 		q->nhops = q->decided = n->pkts.cache_len[pair];
-		memcpy(pk_route(n, k), r, (size_t)q->nhops * sizeof *r);
+		q->route = r;
 	} else {
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
@@ -224,8 +231,7 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 	return 0;
 }
 
-/* Loads the next queued packet of node x into its empty injection port. */
-static int load_injection(struct flit_net *n, int x)
+int net_flit_load_injection(struct flit_net *n, int x)
 {
 	struct vc *c = vc_of(n, n->nl + x, 0);
 	int k = n->pkts.queue_head[x];
@@ -235,7 +241,12 @@ static int load_injection(struct flit_net *n, int x)
 	n->pkts.queue_head[x] = q->next;
 	if (n->pkts.queue_head[x] < 0) {
 		n->pkts.queue_tail[x] = -1;
-		n->pkts.queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+		/* atomic: with threads=2 the two threads clear bits of one word */
+		if (n->p.threads == 2)
+			__atomic_fetch_and(&n->pkts.queued_nodes[x >> 6],
+			                   ~(UINT64_C(1) << (x & 63)), __ATOMIC_RELAXED);
+		else
+			n->pkts.queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 	}
 	if (c->cap < q->len) {
 		struct flit *f = realloc(c->buf, (size_t)q->len * sizeof *f);
@@ -290,7 +301,7 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 	n->cr.nwith_credits = kept;
 	for (int w = 0; w <= (n->nodes - 1) >> 6; w++) /* nodes with queued packets */
 		for (uint64_t b = n->pkts.queued_nodes[w]; b; b &= b - 1)
-			if (load_injection(n, (w << 6) + __builtin_ctzll(b)))
+			if (net_flit_load_injection(n, (w << 6) + __builtin_ctzll(b)))
 				*oom = 1;
 	/* the VCs whose front flit becomes ready now */
 	size_t slot = (size_t)(n->now & (n->wheel.slots - 1));
@@ -351,7 +362,12 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
 	n->last_move = n->now;
 	while (until < 0 ? n->pkts.in_flight > 0 : n->now < until) {
 		int oom = 0;
-		cycle(n, done, ctx, &oom);
+		if (n->par) {
+			oom = net_flit_par_cycle(n, done, ctx);
+			n->now++;
+		} else {
+			cycle(n, done, ctx, &oom);
+		}
 		if (oom == 1)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		if (oom == 2)

@@ -1,0 +1,509 @@
+/* The flit network's cycle on two threads (flit_par.h).
+ *
+ * The vertices are split in two parts; a thread owns a part's vertices,
+ * their input VCs, the credits of their out links and the timing state of
+ * both. What a router does in a cycle reads only state its own vertex owns
+ * (its input VCs, the credits and taken VCs of its out links, its
+ * pointers, the packets at the front of its VCs), and what goes from one
+ * vertex to another crosses a link of at least one cycle, read in the next
+ * cycle, or a zero-delay link, whose two ends are put in one part. So the
+ * two parts can run a cycle's routers at once with the one-thread cycle's
+ * result, provided what is shared is put back in its order:
+ *  - each thread works on a view of the network (a copy of the struct
+ *    whose pointers are the network's own but for its scratch: ready bits,
+ *    timing wheel, the lists of links with flits or credits it put on the
+ *    wire, the allocators' scratch; the clock and the packet pool copied in
+ *    every cycle);
+ *  - a cycle has two steps and three meetings: the main thread starts it;
+ *    each thread loads its nodes' injection ports and takes the flits
+ *    arriving on links into its vertices and the credits arriving on links
+ *    out of them, from both threads' lists; after a barrier each runs its
+ *    vertices' routers in id order; once both are done the main thread
+ *    hands the deliveries on in vertex order (packet freed, in-flight
+ *    count, the caller's callback), the order one thread gives them in;
+ *  - random draws (vc_pick=dimension, routing=random|fsin) come from one
+ *    counter in the order routers ask: they are refused here.
+ * The parts: every level of vertices (hops from the nodes: a tree's stages)
+ * split in two halves by id and weight (input ports), a node with its
+ * switch. Same output bytes with one or two threads (test_flit_threads). */
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flit_par.h"
+
+struct del {
+	int x, pkt; /* the delivering vertex, the packet's pool index */
+	struct flit_delivery d;
+};
+
+struct thr {
+	struct flit_par *P;
+	int t;
+	int x; /* the vertex whose router runs */
+	struct del *del;
+	int ndel, capdel;
+	int oom; /* 1 out of memory, 2 a buffer overflowed */
+	/* the view's own scratch (kept across cycles) */
+	uint64_t *ready;
+	int *wheel_head;
+	int *with_flits, nwith_flits;
+	int *with_credits, nwith_credits;
+	struct flit_switch_alloc sw;
+	struct va_ask *asks;
+};
+
+/* What one thread writes as it runs, on cache lines of its own (the other
+ * thread's writes to a shared line would cost both a miss each time). */
+struct part {
+	_Alignas(128) struct flit_net view;
+	struct thr thr;
+	char pad[128];
+};
+
+struct flit_par {
+	struct flit_net *n;
+	unsigned char *owner; /* per vertex: 0 or 1 */
+	struct part part[2];
+	pthread_t worker;
+	int started, spin;
+	atomic_int quit;
+	/* cycle counters: the main thread's start, the worker's end, arrivals at
+	 * the middle barrier */
+	_Alignas(128) atomic_long go;
+	_Alignas(128) atomic_long done;
+	_Alignas(128) atomic_long mid;
+};
+
+/* Spins, then yields: the two cores are busy for a few microseconds a
+ * step, and a machine with other work gets them back. */
+static void wait_for(atomic_long *a, long v, int limit)
+{
+	for (int spins = 0; atomic_load_explicit(a, memory_order_acquire) < v; spins++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+		if (spins > limit)
+			sched_yield();
+	}
+}
+
+static void record(void *ctx, const struct flit_delivery *d)
+{
+	struct thr *h = ctx;
+	if (h->ndel == h->capdel) {
+		int cap = h->capdel ? 2 * h->capdel : 64;
+		struct del *p = realloc(h->del, (size_t)cap * sizeof *p);
+		if (!p) {
+			h->oom = 1;
+			return;
+		}
+		h->del = p;
+		h->capdel = cap;
+	}
+	/* send() pushed the packet on the view's free list just before */
+	h->del[h->ndel++] = (struct del){h->x, h->P->part[h->t].view.pkts.free, *d};
+}
+
+/* Thread t's arrivals: flits on the links into its vertices, credits on
+ * the links out of them, from the lists of both threads. */
+static void arrivals(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	struct thr *h = &P->part[t].thr;
+	const struct plat_link *L = v->m->links;
+	int V = v->p.vcs;
+	/* its nodes' injection ports (each node's own: their order does not
+	 * matter) */
+	for (int w = 0; w <= (v->nodes - 1) >> 6; w++) {
+		uint64_t b = __atomic_load_n(&v->pkts.queued_nodes[w], __ATOMIC_RELAXED);
+		for (; b; b &= b - 1) {
+			int x = (w << 6) + __builtin_ctzll(b);
+			if (P->owner[x] == t && net_flit_load_injection(v, x))
+				h->oom = 1;
+		}
+	}
+	for (int u = 0; u < 2; u++) {
+		const struct thr *o = &P->part[u].thr;
+		for (int i = 0; i < o->nwith_flits; i++) {
+			int l = o->with_flits[i];
+			if (P->owner[L[l].dst] != t)
+				continue;
+			struct wire *w = &v->ch.wire[flit_slot(v, l, v->now)];
+			if (w->vc >= 0) {
+				if (net_flit_arrive(v, l, w->vc, w->f))
+					h->oom = 2;
+				w->vc = -1;
+				v->ch.flit_slots[l]--;
+				v->on_wires--;
+			}
+		}
+		for (int i = 0; i < o->nwith_credits; i++) {
+			int l = o->with_credits[i];
+			if (P->owner[L[l].src] != t)
+				continue;
+			uint64_t *cw = &v->cr.wire[flit_slot(v, l, v->now)];
+			if (*cw) {
+				for (uint64_t b = *cw; b; b &= b - 1)
+					v->cr.count[l * V + __builtin_ctzll(b)]++;
+				*cw = 0;
+				v->cr.slots[l]--;
+			}
+		}
+	}
+}
+
+/* Thread t's routers: its lists kept to the links still carrying
+ * something, the VCs whose front flit becomes ready now, then its vertices
+ * with such VCs in id order (a word read again after each vertex, as a
+ * zero-delay link may give flits to a later one). */
+static void routers(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	struct thr *h = &P->part[t].thr;
+	int kept = 0;
+	for (int i = 0; i < h->nwith_flits; i++)
+		if (v->ch.flit_slots[h->with_flits[i]])
+			h->with_flits[kept++] = h->with_flits[i];
+	v->ch.nwith_flits = h->nwith_flits = kept;
+	kept = 0;
+	for (int i = 0; i < h->nwith_credits; i++)
+		if (v->cr.slots[h->with_credits[i]])
+			h->with_credits[kept++] = h->with_credits[i];
+	v->cr.nwith_credits = h->nwith_credits = kept;
+	size_t slot = (size_t)(v->now & (v->wheel.slots - 1));
+	int g = v->wheel.head[slot];
+	v->wheel.head[slot] = -1;
+	while (g >= 0) {
+		int next = v->in[g].wheel_next;
+		vc_front(v, (size_t)g);
+		g = next;
+	}
+	for (int w = 0; w <= (v->nv - 1) >> 6; w++)
+		for (int from = 0; from < 64;) {
+			uint64_t b = v->rt.ready[w] & (~UINT64_C(0) << from);
+			if (!b)
+				break;
+			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
+			h->x = x;
+			net_flit_router_cycle(v, x, record, h);
+			from = bit + 1;
+		}
+	h->nwith_flits = v->ch.nwith_flits;
+	h->nwith_credits = v->cr.nwith_credits;
+}
+
+static void *worker(void *arg)
+{
+	struct flit_par *P = arg;
+	for (long c = 1;; c++) {
+		wait_for(&P->go, c, P->spin);
+		if (atomic_load(&P->quit))
+			break;
+		arrivals(P, 1);
+		atomic_fetch_add_explicit(&P->mid, 1, memory_order_acq_rel);
+		wait_for(&P->mid, 2 * c, P->spin);
+		routers(P, 1);
+		atomic_store_explicit(&P->done, c, memory_order_release);
+	}
+	return NULL;
+}
+
+/* The view of thread t for this cycle: the network as it stands, with the
+ * thread's own scratch. */
+static void refresh(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	v->now = P->n->now;
+	v->pkts = P->n->pkts; /* the pool may have moved */
+	v->on_wires = 0;
+	v->last_move = v->now - 1;
+	v->pkts.free = -1;
+	P->part[t].thr.ndel = 0;
+}
+
+/* Thread t's view, once the network is built: the network's own state but
+ * for the thread's scratch. */
+static void view_make(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	struct thr *h = &P->part[t].thr;
+	*v = *P->n;
+	v->par = NULL;
+	v->rt.ready = h->ready;
+	v->wheel.head = h->wheel_head;
+	v->ch.with_flits = h->with_flits;
+	v->ch.nwith_flits = 0;
+	v->cr.with_credits = h->with_credits;
+	v->cr.nwith_credits = 0;
+	struct flit_switch_alloc shared = v->sw; /* the pointers per output and input */
+	v->sw = h->sw;
+	v->sw.grant_ptr = shared.grant_ptr;
+	v->sw.accept_ptr = shared.accept_ptr;
+	v->va.asks = h->asks;
+}
+
+int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
+                       void *ctx)
+{
+	struct flit_par *P = n->par;
+	refresh(P, 0);
+	refresh(P, 1);
+	int oom = 0;
+	long c = atomic_load(&P->go) + 1;
+	atomic_store_explicit(&P->go, c, memory_order_release);
+	arrivals(P, 0);
+	atomic_fetch_add_explicit(&P->mid, 1, memory_order_acq_rel);
+	wait_for(&P->mid, 2 * c, P->spin);
+	routers(P, 0);
+	wait_for(&P->done, c, P->spin);
+	/* the sums, and the scratch kept */
+	for (int t = 0; t < 2; t++) {
+		struct flit_net *v = &P->part[t].view;
+		struct thr *h = &P->part[t].thr;
+		n->on_wires += v->on_wires;
+		if (v->last_move == n->now)
+			n->last_move = n->now;
+		if (h->oom > oom)
+			oom = h->oom;
+		h->oom = 0;
+	}
+	/* deliveries in vertex order */
+	const struct thr *a = &P->part[0].thr, *b = &P->part[1].thr;
+	for (int i = 0, j = 0; i < a->ndel || j < b->ndel;) {
+		const struct del *d = j >= b->ndel || (i < a->ndel && a->del[i].x < b->del[j].x)
+		                          ? &a->del[i++]
+		                          : &b->del[j++];
+		n->pkts.in_flight--;
+		n->pkts.pool[d->pkt].next = n->pkts.free;
+		n->pkts.free = d->pkt;
+		if (done)
+			done(ctx, &d->d);
+	}
+	return oom;
+}
+
+/* The parts: union of the ends of zero-delay links, then the switches'
+ * groups (a vertex with links out to another is placed with the first
+ * vertex it links to when that is a switch and it is a node) split in id
+ * order into two halves of about equal input ports. */
+static int find(int *up, int x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+static int partition(struct flit_net *n, unsigned char *owner, struct cmn_err *e)
+{
+	int nv = n->nv, *up = malloc((size_t)nv * sizeof *up);
+	long *weight = calloc((size_t)nv, sizeof *weight);
+	if (!up || !weight) {
+		free(up), free(weight);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int x = 0; x < nv; x++)
+		up[x] = x;
+	const struct plat_link *L = n->m->links;
+	for (int l = 0; l < n->nl; l++) { /* zero-delay links, and a node with its switch */
+		int s = L[l].src, d = L[l].dst;
+		int node_to_switch =
+		    s < n->nodes && d >= n->nodes && n->rt.out_link[n->rt.out_first[s]] == l;
+		if (n->ch.cycles[l] == 0 || node_to_switch) {
+			int a = find(up, s), b = find(up, d);
+			if (a != b)
+				up[a > b ? a : b] = a < b ? a : b;
+		}
+	}
+	for (int x = 0; x < nv; x++) {
+		long w = 1 + (n->rt.port_first[x + 1] - n->rt.port_first[x]);
+		weight[find(up, x)] += w;
+	}
+	/* groups by their lowest switch id (or vertex id, without one) */
+	unsigned char *gown = calloc((size_t)nv, 1);
+	if (!gown) {
+		free(up), free(weight);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	int *first = malloc((size_t)nv * sizeof *first);
+	if (!first) {
+		free(up), free(weight), free(gown);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int x = 0; x < nv; x++)
+		first[x] = -1;
+	for (int x = n->nodes; x < nv; x++) { /* switches in id order, then node-only groups */
+		int r = find(up, x);
+		if (first[r] < 0)
+			first[r] = x;
+	}
+	for (int x = 0; x < n->nodes; x++) {
+		int r = find(up, x);
+		if (first[r] < 0)
+			first[r] = nv + x;
+	}
+	/* visit groups in order of first */
+	int *order = malloc((size_t)nv * sizeof *order), ng = 0;
+	if (!order) {
+		free(up), free(weight), free(gown), free(first);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int x = n->nodes; x < nv; x++)
+		if (first[find(up, x)] == x)
+			order[ng++] = find(up, x);
+	for (int x = 0; x < n->nodes; x++)
+		if (first[find(up, x)] == nv + x)
+			order[ng++] = find(up, x);
+	/* each level's groups (hops from the nodes: a tree's stages, a
+	 * torus's switches) split in two halves of their weight, so that both
+	 * threads get a share of every level's traffic */
+	int *level = malloc((size_t)nv * sizeof *level),
+	    *queue = malloc((size_t)nv * sizeof *queue);
+	long *ltotal = calloc((size_t)nv + 1, sizeof *ltotal),
+	     *lacc = calloc((size_t)nv + 1, sizeof *lacc);
+	if (!level || !queue || !ltotal || !lacc) {
+		free(up), free(weight), free(gown), free(first), free(order);
+		free(level), free(queue), free(ltotal), free(lacc);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	int qh = 0, qt = 0;
+	for (int x = 0; x < nv; x++)
+		level[x] = x < n->nodes ? (queue[qt++] = x, 0) : -1;
+	while (qh < qt) { /* breadth first over the links, both ways */
+		int x = queue[qh++];
+		for (int i = n->rt.out_first[x]; i < n->rt.out_first[x + 1]; i++) {
+			int y = L[n->rt.out_link[i]].dst;
+			if (level[y] < 0)
+				level[y] = level[x] + 1, queue[qt++] = y;
+		}
+		for (int i = n->rt.port_first[x]; i < n->rt.port_first[x + 1]; i++) {
+			int l = n->rt.port[i];
+			int y = l < n->nl ? L[l].src : x;
+			if (level[y] < 0)
+				level[y] = level[x] + 1, queue[qt++] = y;
+		}
+	}
+	for (int i = 0; i < ng; i++) {
+		int f = first[order[i]], lv = level[f < nv ? f : f - nv];
+		ltotal[lv < 0 ? nv : lv] += weight[order[i]];
+	}
+	for (int i = 0; i < ng; i++) {
+		int f = first[order[i]], lv = level[f < nv ? f : f - nv];
+		lv = lv < 0 ? nv : lv;
+		gown[order[i]] = 2 * lacc[lv] >= ltotal[lv];
+		lacc[lv] += weight[order[i]];
+	}
+	free(level), free(queue), free(ltotal), free(lacc);
+	for (int x = 0; x < nv; x++)
+		owner[x] = gown[find(up, x)];
+	free(up), free(weight), free(gown), free(first), free(order);
+	return 0;
+}
+
+static void thr_free(struct thr *h)
+{
+	free(h->del);
+	free(h->ready);
+	free(h->wheel_head);
+	free(h->with_flits);
+	free(h->with_credits);
+	free(h->sw.req);
+	free(h->sw.req_vcs);
+	free(h->sw.req_outs);
+	free(h->sw.output_used);
+	free(h->sw.grant);
+	free(h->sw.input_used);
+	free(h->sw.grant_call);
+	free(h->sw.asked_outs);
+	free(h->sw.islip_reqs);
+	free(h->sw.islip_grants);
+	free(h->asks);
+}
+
+/* A thread's scratch, the shapes of the network's own (flit_build.c). */
+static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
+{
+	size_t kin = (size_t)maxin * (size_t)n->p.vcs, nout = (size_t)maxout + 1;
+	h->ready = calloc((size_t)n->nv / 64 + 1, sizeof *h->ready);
+	h->wheel_head = malloc((size_t)n->wheel.slots * sizeof *h->wheel_head);
+	h->with_flits = malloc(((size_t)n->nl + 1) * sizeof *h->with_flits);
+	h->with_credits = malloc(((size_t)n->nl + 1) * sizeof *h->with_credits);
+	h->sw.req = malloc(kin * sizeof *h->sw.req);
+	h->sw.req_vcs = malloc(kin * sizeof *h->sw.req_vcs);
+	h->sw.req_outs = malloc(kin * sizeof *h->sw.req_outs);
+	h->sw.input_used = calloc(kin, sizeof *h->sw.input_used);
+	h->sw.output_used = malloc(nout * sizeof *h->sw.output_used);
+	h->sw.grant = malloc(nout * sizeof *h->sw.grant);
+	h->sw.asked_outs = malloc(nout * sizeof *h->sw.asked_outs);
+	h->sw.grant_call = calloc(nout, sizeof *h->sw.grant_call);
+	h->sw.islip_reqs = calloc(nout, sizeof *h->sw.islip_reqs);
+	h->sw.islip_grants = calloc(kin, sizeof *h->sw.islip_grants);
+	h->asks = malloc(kin * sizeof *h->asks);
+	if (!h->ready || !h->wheel_head || !h->with_flits || !h->with_credits || !h->sw.req ||
+	    !h->sw.req_vcs || !h->sw.req_outs || !h->sw.input_used || !h->sw.output_used ||
+	    !h->sw.grant || !h->sw.asked_outs || !h->sw.grant_call || !h->sw.islip_reqs ||
+	    !h->sw.islip_grants || !h->asks)
+		return -1;
+	for (size_t k = 0; k < kin; k++)
+		h->sw.req[k] = -1;
+	for (int64_t i = 0; i < n->wheel.slots; i++)
+		h->wheel_head[i] = -1;
+	return 0;
+}
+
+int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_err *e)
+{
+	const struct flit_params *p = &n->p;
+	if (p->vc_pick_dim || p->adaptive == 2 || p->adaptive == 3)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "flit network: threads=2 does not take random draws "
+		                   "(vc_pick=dimension, routing=random or routing=fsin, as the "
+		                   "insee preset sets): their order would depend on the threads");
+	size_t size = (sizeof(struct flit_par) + 127) / 128 * 128; /* its alignment */
+	struct flit_par *P = aligned_alloc(128, size);
+	if (!P)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	memset(P, 0, size);
+	P->n = n;
+	P->spin = 4000;
+	n->par = P;
+	P->owner = malloc((size_t)n->nv);
+	if (!P->owner)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (partition(n, P->owner, e))
+		return e->code;
+	for (int l = 0; l < n->nl; l++)
+		if (n->ch.cycles[l] == 0 &&
+		    P->owner[n->m->links[l].src] != P->owner[n->m->links[l].dst])
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "flit network: threads=2: link %d takes no cycle and "
+			                   "joins the two halves",
+			                   l);
+	for (int t = 0; t < 2; t++) {
+		P->part[t].thr.P = P;
+		P->part[t].thr.t = t;
+		if (thr_make(n, &P->part[t].thr, maxin, maxout))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		view_make(P, t);
+	}
+	if (pthread_create(&P->worker, NULL, worker, P))
+		return cmn_err_set(e, CMN_ENOMEM, "flit network: cannot start a thread");
+	P->started = 1;
+	return 0;
+}
+
+void net_flit_par_destroy(struct flit_par *P)
+{
+	if (!P)
+		return;
+	if (P->started) {
+		atomic_store(&P->quit, 1);
+		atomic_fetch_add(&P->go, 1);
+		pthread_join(P->worker, NULL);
+	}
+	thr_free(&P->part[0].thr);
+	thr_free(&P->part[1].thr);
+	free(P->owner);
+	free(P);
+}

@@ -1,0 +1,25 @@
+/* The flit network's cycle on two threads (flit_net.h's threads=2): the
+ * vertices in two parts, each thread running its part's arrivals and
+ * routers, the deliveries handed on in the one-thread order, so that the
+ * outputs are byte-identical with one or two threads. Not a public
+ * interface (flit_internal.h's state). */
+#ifndef NET_FLIT_PAR_H
+#define NET_FLIT_PAR_H
+
+#include <pthread.h>
+
+#include "flit_internal.h"
+
+/* Splits n's vertices, makes the threads' scratch and starts the second
+ * thread. maxin, maxout: the widest vertex's input ports and out links.
+ * 0, or an error (a configuration that draws random numbers, a zero-delay
+ * link between the parts, out of memory); n->par is set either way and
+ * freed with n. */
+int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_err *e);
+void net_flit_par_destroy(struct flit_par *P);
+/* One cycle (flit_net.c's cycle) on both threads: 0, 1 out of memory, 2 a
+ * buffer overflowed. The caller advances the clock. */
+int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
+                       void *ctx);
+
+#endif
