@@ -305,7 +305,9 @@ static void send(struct flit_net *n, int x, size_t g,
 	struct flit *f = &c->buf[c->first];
 	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1;
-	if (h < q->nhops && h >= q->decided) { /* the head fixes its adaptive choice */
+	/* the head fixes its adaptive choice (a body flit never reads the
+	 * packet's decided hops: with threads=2 its head may be moving on) */
+	if (f->head && h < q->nhops && h >= q->decided) {
 		pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
 		n->rt.tie[x]++;
 	}
