@@ -45,20 +45,17 @@ int cpl_groups_new(const struct plat_machine *m, int directed, struct cpl_groups
 	if (directed) { /* every link its own id */
 		for (int i = 0; i < m->nlinks; i++)
 			g->und[i] = i;
-		free(l);
-		*out = g;
-		return 0;
-	}
-	/* a link and its reverse (same end vertices) get one id */
-	for (int i = 0; i < m->nlinks; i++) {
-		int s = m->links[i].src, d = m->links[i].dst;
-		l[i] = (struct lk){s < d ? s : d, s < d ? d : s, i};
-	}
-	qsort(l, (size_t)m->nlinks, sizeof *l, cmp_lk);
-	for (int i = 0, id = 0; i < m->nlinks; i++) {
-		if (i && (l[i].a != l[i - 1].a || l[i].b != l[i - 1].b))
-			id++;
-		g->und[l[i].id] = id;
+	} else { /* a link and its reverse (same end vertices) get one id */
+		for (int i = 0; i < m->nlinks; i++) {
+			int s = m->links[i].src, d = m->links[i].dst;
+			l[i] = (struct lk){s < d ? s : d, s < d ? d : s, i};
+		}
+		qsort(l, (size_t)m->nlinks, sizeof *l, cmp_lk);
+		for (int i = 0, id = 0; i < m->nlinks; i++) {
+			if (i && (l[i].a != l[i - 1].a || l[i].b != l[i - 1].b))
+				id++;
+			g->und[l[i].id] = id;
+		}
 	}
 	free(l);
 	*out = g;

@@ -404,6 +404,44 @@ static int make_ports(struct flit_net *n, int *maxin, int *maxout, struct cmn_er
 	return 0;
 }
 
+int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, size_t kin,
+                          size_t nout)
+{
+	sw->req = malloc(kin * sizeof *sw->req);
+	sw->req_vcs = malloc(kin * sizeof *sw->req_vcs);
+	sw->req_outs = malloc(kin * sizeof *sw->req_outs);
+	sw->input_used = calloc(kin, sizeof *sw->input_used);
+	sw->output_used = malloc(nout * sizeof *sw->output_used);
+	sw->grant = malloc(nout * sizeof *sw->grant);
+	sw->asked_outs = malloc(nout * sizeof *sw->asked_outs);
+	sw->grant_call = calloc(nout, sizeof *sw->grant_call);
+	sw->islip_reqs = calloc(nout, sizeof *sw->islip_reqs);
+	sw->islip_grants = calloc(kin, sizeof *sw->islip_grants);
+	*asks = malloc(kin * sizeof **asks);
+	if (!sw->req || !sw->req_vcs || !sw->req_outs || !sw->input_used || !sw->output_used ||
+	    !sw->grant || !sw->asked_outs || !sw->grant_call || !sw->islip_reqs ||
+	    !sw->islip_grants || !*asks)
+		return -1;
+	for (size_t k = 0; k < kin; k++) /* no requests between calls */
+		sw->req[k] = -1;
+	return 0;
+}
+
+void net_flit_scratch_free(struct flit_switch_alloc *sw, struct va_ask *asks)
+{
+	free(sw->req);
+	free(sw->req_vcs);
+	free(sw->req_outs);
+	free(sw->input_used);
+	free(sw->output_used);
+	free(sw->grant);
+	free(sw->asked_outs);
+	free(sw->grant_call);
+	free(sw->islip_reqs);
+	free(sw->islip_grants);
+	free(asks);
+}
+
 /* The allocators' scratch for the widest vertex, each VC's vertex and
  * local index, each vertex's out links in order. */
 static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn_err *e)
@@ -414,35 +452,23 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 	n->rt.ready_mask =
 	    calloc((size_t)n->nv * (size_t)n->rt.mask_words, sizeof *n->rt.ready_mask);
 	int *fill = calloc((size_t)n->nv, sizeof *fill);
-	n->sw.req = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req);
-	n->sw.req_vcs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req_vcs);
-	n->sw.req_outs = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->sw.req_outs);
 	n->rt.local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_port);
 	n->rt.local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_vc);
 	n->rt.local_vc_index = malloc(((size_t)n->rt.port_first[n->nv] * (size_t)p->vcs + 1) *
 	                              sizeof *n->rt.local_vc_index);
-	n->sw.input_used = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->sw.input_used);
-	n->sw.output_used = malloc(((size_t)maxout + 1) * sizeof *n->sw.output_used);
-	n->sw.grant = malloc(((size_t)maxout + 1) * sizeof *n->sw.grant);
-	n->sw.asked_outs = malloc(((size_t)maxout + 1) * sizeof *n->sw.asked_outs);
-	n->sw.grant_call = calloc((size_t)maxout + 1, sizeof *n->sw.grant_call);
-	n->va.asks = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->va.asks);
-	n->sw.islip_reqs = calloc((size_t)maxout + 1, sizeof *n->sw.islip_reqs);
-	n->sw.islip_grants = calloc((size_t)maxin * (size_t)p->vcs, sizeof *n->sw.islip_grants);
 	if (p->va_islip) {
 		n->va.grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va.grant_ptr);
 		n->va.accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va.accept_ptr);
 	}
-	if (!n->rt.ready_mask || !fill || !n->sw.req || !n->sw.req_vcs || !n->sw.req_outs ||
-	    !n->rt.local_port || !n->rt.local_vc || !n->rt.local_vc_index || !n->sw.input_used ||
-	    !n->sw.output_used || !n->sw.grant || !n->sw.asked_outs || !n->sw.grant_call ||
-	    !n->va.asks || !n->sw.islip_reqs || !n->sw.islip_grants ||
-	    (p->va_islip && (!n->va.grant_ptr || !n->va.accept_ptr))) {
+	int scratch = net_flit_scratch_make(&n->sw, &n->va.asks, (size_t)maxin * (size_t)p->vcs,
+	                                    (size_t)maxout + 1);
+	if (!n->rt.ready_mask || !fill || scratch || !n->rt.local_port || !n->rt.local_vc ||
+	    !n->rt.local_vc_index || (p->va_islip && (!n->va.grant_ptr || !n->va.accept_ptr))) {
 		free(fill);
 		return nomem(e);
 	}
-	for (int k = 0; k < maxin * p->vcs; k++) /* no requests between calls */
-		n->sw.req[k] = -1, n->rt.local_port[k] = k / p->vcs, n->rt.local_vc[k] = k % p->vcs;
+	for (int k = 0; k < maxin * p->vcs; k++)
+		n->rt.local_port[k] = k / p->vcs, n->rt.local_vc[k] = k % p->vcs;
 	for (int x = 0; x < n->nv; x++) /* each VC's vertex and local index there */
 		for (int i = 0; i < n->rt.port_first[x + 1] - n->rt.port_first[x]; i++) {
 			int port = n->rt.port[n->rt.port_first[x] + i];
@@ -578,20 +604,10 @@ void net_flit_net_destroy(struct flit_net *n)
 	free(n->rt.tie);
 	free(n->rt.picked);
 	free(n->sw.accept_ptr);
-	free(n->sw.req);
-	free(n->sw.req_vcs);
-	free(n->sw.req_outs);
+	net_flit_scratch_free(&n->sw, n->va.asks);
 	free(n->rt.local_port);
 	free(n->rt.local_vc);
 	free(n->rt.local_vc_index);
-	free(n->sw.input_used);
-	free(n->sw.output_used);
-	free(n->sw.grant);
-	free(n->sw.asked_outs);
-	free(n->sw.grant_call);
-	free(n->va.asks);
-	free(n->sw.islip_reqs);
-	free(n->sw.islip_grants);
 	free(n->va.grant_ptr);
 	free(n->va.accept_ptr);
 	free(n->ch.ring_dim);

@@ -265,9 +265,23 @@ static inline int vc_push(struct vc *c, struct flit f)
 	return 0;
 }
 
+/* flit_build.c: the allocators' scratch for a vertex of at most kin
+ * input VCs and nout outputs (the network's own, and each thread's under
+ * threads=2): requests cleared. 0, or -1 out of memory (free what was made
+ * with net_flit_scratch_free either way). */
+int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, size_t kin,
+                          size_t nout);
+void net_flit_scratch_free(struct flit_switch_alloc *sw, struct va_ask *asks);
+
 /* flit_net.c: loads the next queued packet of node x into its empty
  * injection port. 0 or -1 out of memory. */
 int net_flit_load_injection(struct flit_net *n, int x);
+/* The routers of a cycle: the VCs whose front flit becomes ready now, then
+ * the vertices with such VCs in id order (a word read again after each
+ * vertex, as a zero-delay link may give flits to a later one); *at, when
+ * given, holds the vertex whose router runs. */
+void net_flit_routers(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
+                      void *ctx, int *at);
 
 /* flit_router.c */
 /* Flit f comes off link l into its VC v at the link's far end; -1 if that

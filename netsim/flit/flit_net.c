@@ -303,7 +303,13 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		for (uint64_t b = n->pkts.queued_nodes[w]; b; b &= b - 1)
 			if (net_flit_load_injection(n, (w << 6) + __builtin_ctzll(b)))
 				*oom = 1;
-	/* the VCs whose front flit becomes ready now */
+	net_flit_routers(n, done, ctx, NULL);
+	n->now++;
+}
+
+void net_flit_routers(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
+                      void *ctx, int *at)
+{
 	size_t slot = (size_t)(n->now & (n->wheel.slots - 1));
 	int g = n->wheel.head[slot];
 	n->wheel.head[slot] = -1;
@@ -312,18 +318,17 @@ static void cycle(struct flit_net *n, void (*done)(void *, const struct flit_del
 		vc_front(n, (size_t)g);
 		g = next;
 	}
-	/* vertices with such VCs, in id order; a word is read again after each
-	 * vertex, as a zero-delay link may give flits to a later one */
 	for (int w = 0; w <= (n->nv - 1) >> 6; w++)
 		for (int from = 0; from < 64;) {
 			uint64_t b = n->rt.ready[w] & (~UINT64_C(0) << from);
 			if (!b)
 				break;
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
+			if (at)
+				*at = x;
 			net_flit_router_cycle(n, x, done, ctx);
 			from = bit + 1;
 		}
-	n->now++;
 }
 
 /* The watchdog's report: what the first blocked channels hold. */

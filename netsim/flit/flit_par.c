@@ -155,9 +155,8 @@ static void arrivals(struct flit_par *P, int t)
 }
 
 /* Thread t's routers: its lists kept to the links still carrying
- * something, the VCs whose front flit becomes ready now, then its vertices
- * with such VCs in id order (a word read again after each vertex, as a
- * zero-delay link may give flits to a later one). */
+ * something, then its vertices' routers (flit_net.c's), recording which
+ * vertex delivers. */
 static void routers(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
@@ -172,24 +171,7 @@ static void routers(struct flit_par *P, int t)
 		if (v->cr.slots[h->with_credits[i]])
 			h->with_credits[kept++] = h->with_credits[i];
 	v->cr.nwith_credits = h->nwith_credits = kept;
-	size_t slot = (size_t)(v->now & (v->wheel.slots - 1));
-	int g = v->wheel.head[slot];
-	v->wheel.head[slot] = -1;
-	while (g >= 0) {
-		int next = v->in[g].wheel_next;
-		vc_front(v, (size_t)g);
-		g = next;
-	}
-	for (int w = 0; w <= (v->nv - 1) >> 6; w++)
-		for (int from = 0; from < 64;) {
-			uint64_t b = v->rt.ready[w] & (~UINT64_C(0) << from);
-			if (!b)
-				break;
-			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
-			h->x = x;
-			net_flit_router_cycle(v, x, record, h);
-			from = bit + 1;
-		}
+	net_flit_routers(v, record, h, &h->x);
 	h->nwith_flits = v->ch.nwith_flits;
 	h->nwith_credits = v->cr.nwith_credits;
 }
@@ -284,10 +266,12 @@ int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct fli
 	return oom;
 }
 
-/* The parts: union of the ends of zero-delay links, then the switches'
- * groups (a vertex with links out to another is placed with the first
- * vertex it links to when that is a switch and it is a node) split in id
- * order into two halves of about equal input ports. */
+/* The parts: vertices joined by zero-delay links, and each node with the
+ * switch its first link goes to, form groups that stay whole; every level
+ * of groups (hops from the nodes to the group's lowest switch: a tree's
+ * stages, a torus's switches) is split in id order into two halves of
+ * about equal weight (input ports), so that both threads get a share of
+ * every level's traffic. */
 static int find(int *up, int x)
 {
 	while (up[x] != x)
@@ -297,13 +281,20 @@ static int find(int *up, int x)
 
 static int partition(struct flit_net *n, unsigned char *owner, struct cmn_err *e)
 {
-	int nv = n->nv, *up = malloc((size_t)nv * sizeof *up);
-	long *weight = calloc((size_t)nv, sizeof *weight);
-	if (!up || !weight) {
-		free(up), free(weight);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	size_t nv = (size_t)n->nv;
+	int *up = malloc(nv * sizeof *up), *first = malloc(nv * sizeof *first);
+	int *order = malloc(nv * sizeof *order), *level = malloc(nv * sizeof *level);
+	int *queue = malloc(nv * sizeof *queue), *glevel = malloc(nv * sizeof *glevel);
+	long *weight = calloc(nv, sizeof *weight), *ltotal = calloc(nv + 1, sizeof *ltotal);
+	long *lacc = calloc(nv + 1, sizeof *lacc);
+	unsigned char *gown = calloc(nv, 1);
+	int rc = 0;
+	if (!up || !first || !order || !level || !queue || !glevel || !weight || !ltotal || !lacc ||
+	    !gown) {
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		goto out;
 	}
-	for (int x = 0; x < nv; x++)
+	for (int x = 0; x < n->nv; x++)
 		up[x] = x;
 	const struct plat_link *L = n->m->links;
 	for (int l = 0; l < n->nl; l++) { /* zero-delay links, and a node with its switch */
@@ -311,66 +302,29 @@ static int partition(struct flit_net *n, unsigned char *owner, struct cmn_err *e
 		int node_to_switch =
 		    s < n->nodes && d >= n->nodes && n->rt.out_link[n->rt.out_first[s]] == l;
 		if (n->ch.cycles[l] == 0 || node_to_switch) {
-			int a = find(up, s), b = find(up, d);
-			if (a != b)
-				up[a > b ? a : b] = a < b ? a : b;
+			int ra = find(up, s), rb = find(up, d);
+			if (ra != rb)
+				up[ra > rb ? ra : rb] = ra < rb ? ra : rb;
 		}
 	}
-	for (int x = 0; x < nv; x++) {
-		long w = 1 + (n->rt.port_first[x + 1] - n->rt.port_first[x]);
-		weight[find(up, x)] += w;
-	}
-	/* groups by their lowest switch id (or vertex id, without one) */
-	unsigned char *gown = calloc((size_t)nv, 1);
-	if (!gown) {
-		free(up), free(weight);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	int *first = malloc((size_t)nv * sizeof *first);
-	if (!first) {
-		free(up), free(weight), free(gown);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	for (int x = 0; x < nv; x++)
+	for (int x = 0; x < n->nv; x++)
+		weight[find(up, x)] += 1 + (n->rt.port_first[x + 1] - n->rt.port_first[x]);
+	/* each group's first vertex: its lowest switch, or (node-only groups,
+	 * after every switch) its lowest node as nv + id; groups in that order */
+	for (int x = 0; x < n->nv; x++)
 		first[x] = -1;
-	for (int x = n->nodes; x < nv; x++) { /* switches in id order, then node-only groups */
-		int r = find(up, x);
-		if (first[r] < 0)
-			first[r] = x;
-	}
-	for (int x = 0; x < n->nodes; x++) {
-		int r = find(up, x);
-		if (first[r] < 0)
-			first[r] = nv + x;
-	}
-	/* visit groups in order of first */
-	int *order = malloc((size_t)nv * sizeof *order), ng = 0;
-	if (!order) {
-		free(up), free(weight), free(gown), free(first);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	for (int x = n->nodes; x < nv; x++)
-		if (first[find(up, x)] == x)
-			order[ng++] = find(up, x);
-	for (int x = 0; x < n->nodes; x++)
-		if (first[find(up, x)] == nv + x)
-			order[ng++] = find(up, x);
-	/* each level's groups (hops from the nodes: a tree's stages, a
-	 * torus's switches) split in two halves of their weight, so that both
-	 * threads get a share of every level's traffic */
-	int *level = malloc((size_t)nv * sizeof *level),
-	    *queue = malloc((size_t)nv * sizeof *queue);
-	long *ltotal = calloc((size_t)nv + 1, sizeof *ltotal),
-	     *lacc = calloc((size_t)nv + 1, sizeof *lacc);
-	if (!level || !queue || !ltotal || !lacc) {
-		free(up), free(weight), free(gown), free(first), free(order);
-		free(level), free(queue), free(ltotal), free(lacc);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
+	int ng = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int x = pass ? 0 : n->nodes; x < (pass ? n->nodes : n->nv); x++) {
+			int r = find(up, x);
+			if (first[r] < 0)
+				first[r] = pass ? n->nv + x : x, order[ng++] = r;
+		}
+	/* levels: breadth first from the nodes over the links, both ways */
 	int qh = 0, qt = 0;
-	for (int x = 0; x < nv; x++)
+	for (int x = 0; x < n->nv; x++)
 		level[x] = x < n->nodes ? (queue[qt++] = x, 0) : -1;
-	while (qh < qt) { /* breadth first over the links, both ways */
+	while (qh < qt) {
 		int x = queue[qh++];
 		for (int i = n->rt.out_first[x]; i < n->rt.out_first[x + 1]; i++) {
 			int y = L[n->rt.out_link[i]].dst;
@@ -379,26 +333,26 @@ static int partition(struct flit_net *n, unsigned char *owner, struct cmn_err *e
 		}
 		for (int i = n->rt.port_first[x]; i < n->rt.port_first[x + 1]; i++) {
 			int l = n->rt.port[i];
-			int y = l < n->nl ? L[l].src : x;
-			if (level[y] < 0)
-				level[y] = level[x] + 1, queue[qt++] = y;
+			if (l < n->nl && level[L[l].src] < 0)
+				level[L[l].src] = level[x] + 1, queue[qt++] = L[l].src;
 		}
 	}
-	for (int i = 0; i < ng; i++) {
-		int f = first[order[i]], lv = level[f < nv ? f : f - nv];
-		ltotal[lv < 0 ? nv : lv] += weight[order[i]];
+	for (int i = 0; i < ng; i++) { /* a group's level: its first vertex's (nv: none) */
+		int f = first[order[i]], lv = level[f < n->nv ? f : f - n->nv];
+		glevel[order[i]] = lv < 0 ? n->nv : lv;
+		ltotal[glevel[order[i]]] += weight[order[i]];
 	}
 	for (int i = 0; i < ng; i++) {
-		int f = first[order[i]], lv = level[f < nv ? f : f - nv];
-		lv = lv < 0 ? nv : lv;
+		int lv = glevel[order[i]];
 		gown[order[i]] = 2 * lacc[lv] >= ltotal[lv];
 		lacc[lv] += weight[order[i]];
 	}
-	free(level), free(queue), free(ltotal), free(lacc);
-	for (int x = 0; x < nv; x++)
+	for (int x = 0; x < n->nv; x++)
 		owner[x] = gown[find(up, x)];
-	free(up), free(weight), free(gown), free(first), free(order);
-	return 0;
+out:
+	free(up), free(first), free(order), free(level), free(queue), free(glevel);
+	free(weight), free(ltotal), free(lacc), free(gown);
+	return rc;
 }
 
 static void thr_free(struct thr *h)
@@ -408,20 +362,10 @@ static void thr_free(struct thr *h)
 	free(h->wheel_head);
 	free(h->with_flits);
 	free(h->with_credits);
-	free(h->sw.req);
-	free(h->sw.req_vcs);
-	free(h->sw.req_outs);
-	free(h->sw.output_used);
-	free(h->sw.grant);
-	free(h->sw.input_used);
-	free(h->sw.grant_call);
-	free(h->sw.asked_outs);
-	free(h->sw.islip_reqs);
-	free(h->sw.islip_grants);
-	free(h->asks);
+	net_flit_scratch_free(&h->sw, h->asks);
 }
 
-/* A thread's scratch, the shapes of the network's own (flit_build.c). */
+/* A thread's scratch, the shapes of the network's own. */
 static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 {
 	size_t kin = (size_t)maxin * (size_t)n->p.vcs, nout = (size_t)maxout + 1;
@@ -429,24 +373,9 @@ static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 	h->wheel_head = malloc((size_t)n->wheel.slots * sizeof *h->wheel_head);
 	h->with_flits = malloc(((size_t)n->nl + 1) * sizeof *h->with_flits);
 	h->with_credits = malloc(((size_t)n->nl + 1) * sizeof *h->with_credits);
-	h->sw.req = malloc(kin * sizeof *h->sw.req);
-	h->sw.req_vcs = malloc(kin * sizeof *h->sw.req_vcs);
-	h->sw.req_outs = malloc(kin * sizeof *h->sw.req_outs);
-	h->sw.input_used = calloc(kin, sizeof *h->sw.input_used);
-	h->sw.output_used = malloc(nout * sizeof *h->sw.output_used);
-	h->sw.grant = malloc(nout * sizeof *h->sw.grant);
-	h->sw.asked_outs = malloc(nout * sizeof *h->sw.asked_outs);
-	h->sw.grant_call = calloc(nout, sizeof *h->sw.grant_call);
-	h->sw.islip_reqs = calloc(nout, sizeof *h->sw.islip_reqs);
-	h->sw.islip_grants = calloc(kin, sizeof *h->sw.islip_grants);
-	h->asks = malloc(kin * sizeof *h->asks);
-	if (!h->ready || !h->wheel_head || !h->with_flits || !h->with_credits || !h->sw.req ||
-	    !h->sw.req_vcs || !h->sw.req_outs || !h->sw.input_used || !h->sw.output_used ||
-	    !h->sw.grant || !h->sw.asked_outs || !h->sw.grant_call || !h->sw.islip_reqs ||
-	    !h->sw.islip_grants || !h->asks)
+	if (net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
+	    !h->with_flits || !h->with_credits)
 		return -1;
-	for (size_t k = 0; k < kin; k++)
-		h->sw.req[k] = -1;
 	for (int64_t i = 0; i < n->wheel.slots; i++)
 		h->wheel_head[i] = -1;
 	return 0;
