@@ -34,6 +34,15 @@
 		    "machine's symmetries (no: every changed group replayed)"                      \
 	}
 
+#define CPL_REPLAY_INTERVAL_PARAM                                                                  \
+	{                                                                                          \
+		"rate_interval", CMN_PT_DOUBLE, "0", 0, 1e12, NULL,                                \
+		    "mode=shared, an approximation: seconds after a rate update that replayed "    \
+		    "groups during which changed groups are not replayed (their jobs keep their "  \
+		    "times; a job that starts takes its time alone on its nodes) until the first " \
+		    "update that many seconds or more later; 0: every change replayed (exact)"     \
+	}
+
 #define CPL_REPLAY_ITERATION_PARAM                                                                 \
 	{                                                                                          \
 		"iteration", CMN_PT_CHOICE, "timed", 0, 0, "timed|difference",                     \

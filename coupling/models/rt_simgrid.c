@@ -49,6 +49,7 @@ static const struct cmn_param_def sg_params[] = {
     CPL_REPLAY_SHAPE_PARAM,
     CPL_REPLAY_GROUP_CACHE_PARAM,
     CPL_REPLAY_ITERATION_PARAM,
+    CPL_REPLAY_INTERVAL_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -63,6 +64,7 @@ struct jstate {
 	int *links, nlinks, links_moves; /* links its traffic crosses (NULL: unknown) */
 	unsigned long long sig;          /* its group's signature at its last replay (0: none) */
 	double t;                        /* its iteration time then */
+	int timed, t_moves;              /* t is known; its migrations then */
 };
 
 struct sgm {
@@ -89,6 +91,9 @@ struct sgm {
 	long shared_sets;
 	long updates_replaying, updates_several; /* rate updates that replayed groups;
 	                                           of those, two or more */
+	double interval;                         /* rate_interval (0: every change replayed) */
+	double replayed_at; /* when an update last replayed groups (-INFINITY: never) */
+	long deferred;      /* changed groups not replayed within the interval */
 };
 
 /* A group's member in the group cache's order. */
@@ -114,6 +119,8 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
 	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
+	g->interval = cmn_params_num(p, "rate_interval");
+	g->replayed_at = -INFINITY;
 	if (!(g->cache = cpl_itcache_new()) || !(g->gcache = cpl_itcache_new())) {
 		cpl_itcache_free(g->cache);
 		cpl_profiles_free(g->prof);
@@ -332,11 +339,37 @@ static int group_times(struct sgm *g, int m, const int *k, const int *const *nod
 	return rc;
 }
 
-/* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
- * moves) group by group. */
-static int shared_times(struct sgm *g, int n, const int *j, const int *k, const int *const *nodes,
-                        const int *nn, const int *moves, double *tnow, struct cmn_err *e)
+/* rate_interval: the times of a changed group's members without a replay:
+ * each keeps its last time on its current nodes, or takes its time alone
+ * there; all are left stale (replayed at the next update that replays). */
+static int deferred_times(struct sgm *g, int m, const int *pos, const int *j, const int *k,
+                          const int *const *nodes, const int *nn, const int *moves, double *tnow,
+                          struct cmn_err *e)
 {
+	for (int q = 0; q < m; q++) {
+		int i = pos[q];
+		struct jstate *s = &g->js[j[i]];
+		if (!s->timed || s->t_moves != moves[i]) {
+			if (isolated(g, k[i], nodes[i], nn[i], &s->t, e))
+				return e->code;
+			s->timed = 1;
+			s->t_moves = moves[i];
+		}
+		tnow[i] = s->t;
+		s->sig = 0;
+	}
+	g->deferred++;
+	return 0;
+}
+
+/* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
+ * moves) group by group, at time now. */
+static int shared_times(struct sgm *g, double now, int n, const int *j, const int *k,
+                        const int *const *nodes, const int *nn, const int *moves, double *tnow,
+                        struct cmn_err *e)
+{
+	/* within rate_interval of the last update that replayed: none now */
+	int defer = g->interval > 0 && now - g->replayed_at < g->interval;
 	const int **links = malloc((size_t)n * sizeof *links);
 	int *nl = malloc((size_t)n * sizeof *nl), *group = malloc((size_t)n * sizeof *group);
 	int *mk = malloc((size_t)n * sizeof *mk);
@@ -395,6 +428,9 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 		}
 		if (m == 1) {
 			rc = isolated(g, k[r], nodes[r], nn[r], &mt[0], e);
+		} else if (defer) {
+			rc = deferred_times(g, m, pos, j, k, nodes, nn, moves, tnow, e);
+			continue;
 		} else {
 			for (int q = 0; q < m; q++) {
 				mk[q] = k[pos[q]];
@@ -404,10 +440,15 @@ static int shared_times(struct sgm *g, int n, const int *j, const int *k, const 
 			rc = group_times(g, m, mk, mnodes, mn, mt, e);
 		}
 		for (int q = 0; !rc && q < m; q++) {
-			tnow[pos[q]] = g->js[j[pos[q]]].t = mt[q];
-			g->js[j[pos[q]]].sig = sig;
+			struct jstate *s = &g->js[j[pos[q]]];
+			tnow[pos[q]] = s->t = mt[q];
+			s->sig = sig;
+			s->timed = 1;
+			s->t_moves = moves[pos[q]];
 		}
 	}
+	if (g->shared_sets > sets_before)
+		g->replayed_at = now;
 	g->updates_replaying += g->shared_sets > sets_before;
 	g->updates_several += g->shared_sets > sets_before + 1;
 	/* forget the link lists of jobs that ended */
@@ -508,7 +549,7 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
 	}
 	if (!rc && g->shared && n > 1)
-		rc = shared_times(g, (int)n, jj, k, nodes, nn, mv, tnow, e);
+		rc = shared_times(g, js_sim_now(sim), (int)n, jj, k, nodes, nn, mv, tnow, e);
 	for (size_t i = 0; !rc && i < n; i++) /* both 0: nothing placement can change */
 		rates[i] = tnow[i] == tref[i] ? 1 : tref[i] / tnow[i];
 	for (size_t i = 0; !rc && i < n; i++)
@@ -565,6 +606,9 @@ void cpl_rt_replay_report(void *self, FILE *f)
 			fprintf(f, "; group cache %ld lookups, %ld hits (%.1f%%), %zu entries",
 			        lookups, hits,
 			        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+		if (g->interval > 0)
+			fprintf(f, "; %ld changed groups not replayed within rate_interval=%g s",
+			        g->deferred, g->interval);
 	}
 	fprintf(f, "\n");
 }

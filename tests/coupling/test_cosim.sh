@@ -171,6 +171,29 @@ ok = ok and t(y, "4") == t(y, "1") and t(y, "5") == t(y, "2") and t(y, "1") > 50
 ok = ok and all(close(t(y, j), t(n, j)) for j in "12345") and close(t(n, "4"), t(n, "1"))
 sys.exit(0 if ok else 1)
 PY
+# rate_interval (an approximation): after the update that replayed the
+# group {1, 2} at t = 0, a changed group is not replayed for that many
+# seconds: jobs 4 and 5 starting at 10001 keep their times alone (here
+# exactly their log times: 4-9 and 10-15 are the reference's shape) until
+# the first update 10003 s or more after, job 3's end at 10005, which
+# replays them together (their run times then between alone and
+# together); 0 is the exact model, byte for byte
+sed 's/^3 10000 0 5000 4 -1 -1 4 20000/3 10000 0 5 4 -1 -1 4 20/' "$T/sym.swf" > "$T/syq.swf"
+Q="--workload $T/syq.swf --machine kary-ntree:k=4,n=2 --sched fcfs --runtime simgrid:mode=shared,class=S,map=$T/sym.map"
+"$B/cosim" $Q --jobs-out "$T/q.csv" > /dev/null 2>&1 &&
+	"$B/cosim" $Q,rate_interval=0 --jobs-out "$T/q0.csv" > /dev/null 2>&1 && cmp -s "$T/q.csv" "$T/q0.csv" &&
+	"$B/cosim" $Q,rate_interval=1e6 --jobs-out "$T/q6.csv" > /dev/null 2> "$T/err6" &&
+	"$B/cosim" $Q,rate_interval=10003 --jobs-out "$T/q3.csv" > /dev/null 2> "$T/err3" &&
+	grep -q "; 2 changed groups not replayed within rate_interval=1e+06 s$" "$T/err6" &&
+	grep -q "; 1 changed groups not replayed within rate_interval=10003 s$" "$T/err3" &&
+	python3 - "$T/q.csv" "$T/q6.csv" "$T/q3.csv" << 'PY' && ok "simgrid: rate_interval defers group replays, then replays them" || ko "rate_interval: $(grep -h replays "$T/err6" "$T/err3")"
+import csv, sys
+x, big, mid = ({r["job_id"]: float(r["execution_time"]) for r in csv.DictReader(open(f))} for f in sys.argv[1:4])
+ok = x["4"] == x["1"] > 500 and x["5"] == x["2"] > 400
+ok = ok and big["4"] == 500 and big["5"] == 400 and all(big[j] == x[j] for j in "123")
+ok = ok and 500 < mid["4"] < x["4"] and 400 < mid["5"] < x["5"]
+sys.exit(0 if ok else 1)
+PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
 # the flit model: the same replays on the flit-level engine; deterministic,
