@@ -121,6 +121,15 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
 	g->interval = cmn_params_num(p, "rate_interval");
 	g->replayed_at = -INFINITY;
+	if (g->interval > 0 && !g->shared) {
+		cpl_profiles_free(g->prof);
+		free(g);
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "rate_interval=%g: it bounds how often mode=shared replays groups; "
+		    "mode=isolated replays each job once per placement",
+		    cmn_params_num(p, "rate_interval"));
+	}
 	if (!(g->cache = cpl_itcache_new()) || !(g->gcache = cpl_itcache_new())) {
 		cpl_itcache_free(g->cache);
 		cpl_profiles_free(g->prof);

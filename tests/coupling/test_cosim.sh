@@ -336,6 +336,7 @@ bad_opt "run-time model 'linkload:kernels=is,': parameter 2 is empty" --runtime 
 	--summary-out "$T/bo.csv"
 bad_opt "kernels=is/cg/: an empty name" --runtime linkload:kernels=is/cg/ --summary-out "$T/bo.csv"
 bad_opt "kernels=is//cg: an empty name" --runtime linkload:kernels=is//cg --summary-out "$T/bo.csv"
+bad_opt "bounds how often mode=shared replays groups" --runtime simgrid:rate_interval=5 --summary-out "$T/bo.csv"
 bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload:kernels=is/cg/mg,weights=1//2 \
 	--summary-out "$T/bo.csv"
 bad_opt "weights=1/2/: weight 3: give 2 non-negative numbers" --runtime linkload:kernels=is/cg,weights=1/2/ \
