@@ -27,7 +27,7 @@
 static const struct cmn_param_def no_params[] = {{NULL}};
 static const struct cmn_param_def pairwise_params[] = {
     {"threads", CMN_PT_CHOICE, "auto", 0, 0, "auto|1|2",
-     "threads of the centre search, the same placements with any; auto: 2 for jobs of 16 "
+     "threads of the centre search, the same placements with any; auto: 2 for jobs of 2 "
      "nodes or more on meshes of 4,096 or more, else 1"},
     {NULL},
 };

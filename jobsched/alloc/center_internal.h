@@ -11,9 +11,11 @@
 enum { CENTER_MC1X1, CENTER_GENALG, CENTER_MM };
 
 /* genalg and mm with threads=auto search on two threads for jobs of at
- * least this many nodes on meshes of at least this many: below, a search
- * takes less than starting a thread (measured: results/bench/README.md). */
-enum { CENTER_THREAD_MIN_K = 16, CENTER_THREAD_MIN_N = 4096 };
+ * least this many nodes on meshes of at least this many: on smaller meshes
+ * a search takes less than waking the kept second thread; on 320x320 even
+ * jobs of 2-15 nodes take 1-3 ms (genalg) and 17-40 ms (mm) a search
+ * (measured: results/bench/README.md). */
+enum { CENTER_THREAD_MIN_K = 2, CENTER_THREAD_MIN_N = 4096 };
 
 /* A box of candidate centres, lo..hi inclusive, with a lower bound on the
  * score of every centre in it; a single node's bound is its exact score. */

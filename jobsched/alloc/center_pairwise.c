@@ -465,8 +465,8 @@ int js_center_place_pairwise(struct center *c, int k, int *nodes)
 		mm_next(c);
 	struct pw w = {.k = k, .hist = {c->hist[0], c->hist[1], c->hist[2]}, .spill = c->spill[0]};
 	canonical(c, &w);
-	/* a second thread when the search is worth one: a job of a few nodes
-	 * is placed in microseconds, less than starting a thread takes */
+	/* a second thread when the search is worth one: on a small mesh a job
+	 * is placed in less time than waking the second thread takes */
 	struct pw w2 = w;
 	memcpy(w2.hist, c->hist2, sizeof w2.hist);
 	w2.spill = c->spill[1];
