@@ -105,6 +105,13 @@ struct gmember {
 int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const char *engine,
                          void **self, struct cmn_err *e)
 {
+	double interval = cmn_params_num(p, "rate_interval");
+	if (interval > 0 && strcmp(cmn_params_str(p, "mode"), "shared") != 0)
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "rate_interval=%g: it bounds how often mode=shared replays groups; "
+		    "mode=isolated replays each job once per placement",
+		    interval);
 	struct sgm *g = calloc(1, sizeof *g);
 	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -119,17 +126,8 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
 	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
-	g->interval = cmn_params_num(p, "rate_interval");
+	g->interval = interval;
 	g->replayed_at = -INFINITY;
-	if (g->interval > 0 && !g->shared) {
-		cpl_profiles_free(g->prof);
-		free(g);
-		return cmn_err_set(
-		    e, CMN_EUSAGE,
-		    "rate_interval=%g: it bounds how often mode=shared replays groups; "
-		    "mode=isolated replays each job once per placement",
-		    cmn_params_num(p, "rate_interval"));
-	}
 	if (!(g->cache = cpl_itcache_new()) || !(g->gcache = cpl_itcache_new())) {
 		cpl_itcache_free(g->cache);
 		cpl_profiles_free(g->prof);
