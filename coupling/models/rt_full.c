@@ -59,6 +59,7 @@ static const struct cmn_param_def full_params[] = {
      "when jobs start mid-simulation) or on the flit-level network (flit)"},
     CPL_FLIT_ENGINE_PARAMS,
     CPL_ALLTOALL_PARAM,
+    CPL_CROSSTRAFFIC_PARAM,
     CPL_PROFILE_PARAMS,
     CPL_FULL_LIMIT_PARAMS,
     {NULL},
@@ -68,6 +69,7 @@ struct full {
 	struct cpl_profiles *prof;
 	char engine[64]; /* netsim's engine spec */
 	int ring;        /* alltoall=ring */
+	int no_cross;    /* crosstraffic=no */
 	struct cpl_full_limits lim;
 	struct cpl_replay *rp;      /* opened by prepare, in this process */
 	struct cpl_full_plan *plan; /* the workload's profiles and cost */
@@ -95,7 +97,13 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 	}
 	const char *eng = cmn_params_str(p, "engine"), *preset = cmn_params_str(p, "preset"),
 	           *compute = cmn_params_str(p, "compute");
-	if (strcmp(eng, "flit") == 0) {
+	f->no_cross = strcmp(cmn_params_str(p, "crosstraffic"), "no") == 0;
+	if (strcmp(eng, "flit") == 0 && f->no_cross) {
+		cpl_profiles_free(f->prof);
+		free(f);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "full: crosstraffic is the SimGrid engine's (engine=s4u)");
+	} else if (strcmp(eng, "flit") == 0) {
 		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
 	} else if (strcmp(preset, "none") || strcmp(compute, "flops")) {
 		cpl_profiles_free(f->prof);
@@ -130,7 +138,8 @@ static int prepare(struct full *f, const struct plat_machine *m, const struct js
                    FILE *notes, struct cmn_err *e)
 {
 	if (!f->rp) {
-		if (cpl_replay_open(m, f->engine, &(struct cpl_replay_opts){f->ring, 0, 0}, f->prof,
+		if (cpl_replay_open(m, f->engine,
+		                    &(struct cpl_replay_opts){f->ring, 0, 0, f->no_cross}, f->prof,
 		                    &f->rp, e))
 			return e->code;
 		if (!cpl_replay_ops(f->rp)->live)

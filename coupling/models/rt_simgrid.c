@@ -46,6 +46,7 @@ static const struct cmn_param_def sg_params[] = {
     {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
+    CPL_CROSSTRAFFIC_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
     CPL_REPLAY_GROUP_CACHE_PARAM,
     CPL_REPLAY_ITERATION_PARAM,
@@ -71,9 +72,10 @@ struct sgm {
 	struct cpl_profiles *prof;
 	int shared;
 	char engine[256], model[16];
-	int ring;   /* alltoall=ring */
-	int counts; /* shape=counts */
-	int timed;  /* iteration=timed */
+	int ring;     /* alltoall=ring */
+	int no_cross; /* crosstraffic=no (simgrid only) */
+	int counts;   /* shape=counts */
+	int timed;    /* iteration=timed */
 	struct cpl_replay *rp;
 	const struct plat_machine *m;
 	struct pairs *pairs;
@@ -140,7 +142,10 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 
 static int sg_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 {
-	return cpl_rt_replay_create(p, "simgrid", cmn_params_str(p, "engine"), self, e);
+	if (cpl_rt_replay_create(p, "simgrid", cmn_params_str(p, "engine"), self, e))
+		return e->code;
+	((struct sgm *)*self)->no_cross = strcmp(cmn_params_str(p, "crosstraffic"), "no") == 0;
+	return 0;
 }
 
 void cpl_rt_replay_destroy(void *self)
@@ -183,7 +188,7 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 		g->t_job[j] = NAN;
 	/* in this process where the engine can (s4u): the models' replays are
 	 * many and small, and a fork costs more than most of them */
-	struct cpl_replay_opts o = {g->ring, g->timed, 1};
+	struct cpl_replay_opts o = {g->ring, g->timed, 1, g->no_cross};
 	if (cpl_profiles_bind(g->prof, sim, e))
 		return e->code;
 	return cpl_replay_open(g->m, g->engine, &o, g->prof, &g->rp, e);
@@ -602,6 +607,8 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	        g->model, g->shared ? "shared" : "isolated", g->engine,
 	        g->rp ? cpl_replay_count(g->rp) : 0, lookups, hits,
 	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	if (g->no_cross)
+		fprintf(f, "; crosstraffic=no: SimGrid's reverse traffic not simulated");
 	if (g->shared) {
 		cpl_itcache_counts(g->gcache, &lookups, &hits, &entries);
 		fprintf(

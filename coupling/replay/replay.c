@@ -59,9 +59,10 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 	/* no link loads: the models never read them, and SimGrid's plugin
 	 * resets every link's record in each evaluation's child, a
 	 * copy-on-write page fault per page (48% of a small replay's time) */
+	static const char *const no_cross[] = {"network/crosstraffic:0", NULL};
 	struct net_engine_args a = {m,
 	                            own ? m->source_xml : rp->xml,
-	                            NULL,
+	                            o->no_crosstraffic ? no_cross : NULL,
 	                            1,
 	                            o->ring,
 	                            eparams,

@@ -29,12 +29,23 @@ struct cpl_replay;
 		    "cheap on hundreds of ranks)"                                                  \
 	}
 
+/* The SimGrid engines' reverse traffic (rt_simgrid.c and rt_full.c declare
+ * it; cpl_replay_opts.no_crosstraffic). */
+#define CPL_CROSSTRAFFIC_PARAM                                                                     \
+	{                                                                                          \
+		"crosstraffic", CMN_PT_CHOICE, "yes", 0, 0, "yes|no",                              \
+		    "SimGrid engines: every flow also loads its reverse links with a share of "    \
+		    "its rate (SimGrid's default, TCP's acknowledgements); no: not simulated, an " \
+		    "approximation about 1.5x faster (docs/cosim.md)"                              \
+	}
+
 struct cpl_replay_opts {
-	int ring;       /* alltoall(v) in rounds (netsim.h's alltoall_ring) */
-	int timed;      /* one iteration as one timed-iteration replay (else the
-	                   difference of two replays; cpl_replay_iterations_t1
-	                   needs the difference) */
-	int in_process; /* netsim.h's in_process: evaluations without a fork */
+	int ring;            /* alltoall(v) in rounds (netsim.h's alltoall_ring) */
+	int timed;           /* one iteration as one timed-iteration replay (else the
+	                        difference of two replays; cpl_replay_iterations_t1
+	                        needs the difference) */
+	int in_process;      /* netsim.h's in_process: evaluations without a fork */
+	int no_crosstraffic; /* SimGrid engines: network/crosstraffic:0 */
 };
 
 /* The flit engine's parameters the models that run on it declare (flit,

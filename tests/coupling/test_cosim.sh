@@ -194,6 +194,19 @@ ok = ok and big["4"] == 500 and big["5"] == 400 and all(big[j] == x[j] for j in 
 ok = ok and 500 < mid["4"] < x["4"] and 400 < mid["5"] < x["5"]
 sys.exit(0 if ok else 1)
 PY
+# crosstraffic=no (an approximation): SimGrid's reverse traffic is not
+# simulated; yes is the default byte for byte; without it job 2 is still
+# slowed down by job 1 (which it meets in one direction of a link), by
+# another amount, and job 1 by at least nothing
+"$B/cosim" $Q,crosstraffic=yes --jobs-out "$T/xy.csv" > /dev/null 2>&1 && cmp -s "$T/q.csv" "$T/xy.csv" &&
+	"$B/cosim" $Q,crosstraffic=no --jobs-out "$T/xn.csv" > /dev/null 2> "$T/err" &&
+	grep -q "; crosstraffic=no: SimGrid's reverse traffic not simulated;" "$T/err" &&
+	python3 - "$T/q.csv" "$T/xn.csv" << 'PY' && ok "simgrid: crosstraffic=no reaches the engine, yes is the default" || ko "crosstraffic: $(tail -2 "$T/err")"
+import csv, sys
+x, n = ({r["job_id"]: float(r["execution_time"]) for r in csv.DictReader(open(f))} for f in sys.argv[1:3])
+ok = n["1"] >= 500 and n["2"] > 400 and (n["1"], n["2"]) != (x["1"], x["2"])
+sys.exit(0 if ok else 1)
+PY
 "$B/cosim" $G,engine=flit > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine" "$T/err" && ok "simgrid: an unknown engine, exit 2" || ko "simgrid engine=flit: $(cat "$T/err")"
 # the flit model: the same replays on the flit-level engine; deterministic,
@@ -336,6 +349,8 @@ bad_opt "run-time model 'linkload:kernels=is,': parameter 2 is empty" --runtime 
 	--summary-out "$T/bo.csv"
 bad_opt "kernels=is/cg/: an empty name" --runtime linkload:kernels=is/cg/ --summary-out "$T/bo.csv"
 bad_opt "kernels=is//cg: an empty name" --runtime linkload:kernels=is//cg --summary-out "$T/bo.csv"
+bad_opt "full: crosstraffic is the SimGrid engine's" --runtime full:engine=flit,crosstraffic=no \
+	--summary-out "$T/bo.csv"
 bad_opt "bounds how often mode=shared replays groups" --runtime simgrid:rate_interval=5 --summary-out "$T/bo.csv"
 bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload:kernels=is/cg/mg,weights=1//2 \
 	--summary-out "$T/bo.csv"
