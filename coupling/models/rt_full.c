@@ -98,18 +98,26 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 	const char *eng = cmn_params_str(p, "engine"), *preset = cmn_params_str(p, "preset"),
 	           *compute = cmn_params_str(p, "compute");
 	f->no_cross = strcmp(cmn_params_str(p, "crosstraffic"), "no") == 0;
-	if (strcmp(eng, "flit") == 0 && f->no_cross) {
+	if (strcmp(eng, "flit") == 0 && cmn_params_num(p, "threads") != 1) {
+		cpl_profiles_free(f->prof);
+		free(f);
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "full: threads=2 is for the flit models' replays; the live "
+		                   "session of full:engine=flit runs on one thread");
+	} else if (strcmp(eng, "flit") == 0 && f->no_cross) {
 		cpl_profiles_free(f->prof);
 		free(f);
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "full: crosstraffic is the SimGrid engine's (engine=s4u)");
 	} else if (strcmp(eng, "flit") == 0) {
 		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
-	} else if (strcmp(preset, "none") || strcmp(compute, "flops")) {
+	} else if (strcmp(preset, "none") || strcmp(compute, "flops") ||
+	           cmn_params_num(p, "threads") != 1) {
 		cpl_profiles_free(f->prof);
 		free(f);
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: preset and compute are the flit engine's (engine=flit)");
+		                   "full: preset, compute and threads are the flit engine's "
+		                   "(engine=flit)");
 	} else {
 		snprintf(f->engine, sizeof f->engine, "%s", eng);
 	}

@@ -234,8 +234,10 @@ void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
 	/* links only when not the engine's default, so that the default spec
 	 * (echoed in reports) stays as it was */
 	int plat = strcmp(cmn_params_str(p, "links"), "platform") == 0;
-	snprintf(out, size, "flit:preset=%s,compute=%s%s", cmn_params_str(p, "preset"),
-	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "");
+	int threads = (int)cmn_params_num(p, "threads");
+	snprintf(out, size, "flit:preset=%s,compute=%s%s%s", cmn_params_str(p, "preset"),
+	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "",
+	         threads > 1 ? ",threads=2" : "");
 }
 
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)

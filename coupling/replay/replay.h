@@ -65,10 +65,18 @@ struct cpl_replay_opts {
 	     0,                                                                                    \
 	     "flops|zero",                                                                         \
 	     "flit engine: compute takes flops / node speed, or no time (communication only)"},    \
+	    {"links",                                                                              \
+	     CMN_PT_CHOICE,                                                                        \
+	     "cycles",                                                                             \
+	     0,                                                                                    \
+	     0,                                                                                    \
+	     "cycles|platform",                                                                    \
+	     "flit engine: every link a flit per cycle, or each link's bandwidth from the "        \
+	     "machine (tapered trees, WAN links)"},                                                \
 	{                                                                                          \
-		"links", CMN_PT_CHOICE, "cycles", 0, 0, "cycles|platform",                         \
-		    "flit engine: every link a flit per cycle, or each link's bandwidth from the " \
-		    "machine (tapered trees, WAN links)"                                           \
+		"threads", CMN_PT_INT, "1", 1, 2, NULL,                                            \
+		    "flit engine: threads of each replay (netsim --help; the same times with 1 "   \
+		    "or 2)"                                                                        \
 	}
 void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size);
 

@@ -216,6 +216,10 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 	"$B/cosim" $FG --runtime flit:mode=shared,class=S --jobs-out "$T/fl2.csv" > /dev/null 2>&1 && cmp -s "$T/fl1.csv" "$T/fl2.csv" &&
 	grep -q "flit (shared, engine flit:preset=none,compute=flops): [0-9]* replays" "$T/err" &&
 	ok "flit model: same inputs, same outputs; a report line" || ko "flit model: $(tail -2 "$T/err")"
+# threads=2: each replay on the flit engine's two threads, the same bytes
+"$B/cosim" $FG --runtime flit:mode=shared,class=S,threads=2 --jobs-out "$T/fl3.csv" > /dev/null 2> "$T/err" &&
+	cmp -s "$T/fl1.csv" "$T/fl3.csv" && grep -q "engine flit:preset=none,compute=flops,threads=2)" "$T/err" &&
+	ok "flit model: threads=2, the same outputs" || ko "flit threads=2: $(tail -2 "$T/err")"
 # why flit:mode=shared groups jobs by directed links: on the flit engine
 # two jobs that cross links only in opposite directions ({0,5} and {1,8}
 # on a 4-ary 2-tree, d-mod-k) run exactly their times alone, and two that
@@ -297,7 +301,7 @@ printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
 "$B/cosim" $F,engine=simgrid > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine: 'simgrid' is not one of s4u" "$T/err" && ok "full: SMPI's engine refused" || ko "full engine: $(cat "$T/err")"
 "$B/cosim" $F --runtime full:class=S,preset=insee > /dev/null 2> "$T/err"
-[ $? -eq 2 ] && grep -q "full: preset and compute are the flit engine's (engine=flit)" "$T/err" &&
+[ $? -eq 2 ] && grep -q "full: preset, compute and threads are the flit engine's (engine=flit)" "$T/err" &&
 	ok "full: flit parameters without engine=flit refused" || ko "full preset: $(cat "$T/err")"
 # full's cost before it runs: test_full_cost.sh
 "$B/cosim" --help | grep -q "^  linkload" && ok "cosim offers linkload" || ko "cosim offers linkload"
@@ -349,6 +353,8 @@ bad_opt "run-time model 'linkload:kernels=is,': parameter 2 is empty" --runtime 
 	--summary-out "$T/bo.csv"
 bad_opt "kernels=is/cg/: an empty name" --runtime linkload:kernels=is/cg/ --summary-out "$T/bo.csv"
 bad_opt "kernels=is//cg: an empty name" --runtime linkload:kernels=is//cg --summary-out "$T/bo.csv"
+bad_opt "full: threads=2 is for the flit models' replays" --runtime full:engine=flit,threads=2 \
+	--summary-out "$T/bo.csv"
 bad_opt "full: crosstraffic is the SimGrid engine's" --runtime full:engine=flit,crosstraffic=no \
 	--summary-out "$T/bo.csv"
 bad_opt "bounds how often mode=shared replays groups" --runtime simgrid:rate_interval=5 --summary-out "$T/bo.csv"
