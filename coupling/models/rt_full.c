@@ -98,29 +98,24 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 	const char *eng = cmn_params_str(p, "engine"), *preset = cmn_params_str(p, "preset"),
 	           *compute = cmn_params_str(p, "compute");
 	f->no_cross = strcmp(cmn_params_str(p, "crosstraffic"), "no") == 0;
-	if (strcmp(eng, "flit") == 0 && cmn_params_num(p, "threads") != 1) {
+	int flit = strcmp(eng, "flit") == 0, threads = (int)cmn_params_num(p, "threads");
+	const char *bad = NULL; /* a parameter of the other engine */
+	if (flit && threads != 1)
+		bad = "threads=2 is for the flit models' replays; the live session of "
+		      "full:engine=flit runs on one thread";
+	else if (flit && f->no_cross)
+		bad = "crosstraffic is the SimGrid engine's (engine=s4u)";
+	else if (!flit && (strcmp(preset, "none") || strcmp(compute, "flops") || threads != 1))
+		bad = "preset, compute and threads are the flit engine's (engine=flit)";
+	if (bad) {
 		cpl_profiles_free(f->prof);
 		free(f);
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: threads=2 is for the flit models' replays; the live "
-		                   "session of full:engine=flit runs on one thread");
-	} else if (strcmp(eng, "flit") == 0 && f->no_cross) {
-		cpl_profiles_free(f->prof);
-		free(f);
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: crosstraffic is the SimGrid engine's (engine=s4u)");
-	} else if (strcmp(eng, "flit") == 0) {
-		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
-	} else if (strcmp(preset, "none") || strcmp(compute, "flops") ||
-	           cmn_params_num(p, "threads") != 1) {
-		cpl_profiles_free(f->prof);
-		free(f);
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "full: preset, compute and threads are the flit engine's "
-		                   "(engine=flit)");
-	} else {
-		snprintf(f->engine, sizeof f->engine, "%s", eng);
+		return cmn_err_set(e, CMN_EUSAGE, "full: %s", bad);
 	}
+	if (flit)
+		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
+	else
+		snprintf(f->engine, sizeof f->engine, "%s", eng);
 	f->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
 	cpl_full_limits_of(p, &f->lim);
 	*self = f;
