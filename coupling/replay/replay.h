@@ -36,7 +36,7 @@ struct cpl_replay;
 		"crosstraffic", CMN_PT_CHOICE, "yes", 0, 0, "yes|no",                              \
 		    "SimGrid engines: every flow also loads its reverse links with a share of "    \
 		    "its rate (SimGrid's default, TCP's acknowledgements); no: not simulated, an " \
-		    "approximation about 1.5x faster (docs/cosim.md)"                              \
+		    "approximation 1.3-2x faster (docs/cosim.md)"                                  \
 	}
 
 struct cpl_replay_opts {
