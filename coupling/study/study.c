@@ -5,6 +5,7 @@
  * moved into place; when one fails nothing is moved and the staging folder
  * is removed. A signal that stops the study stops the children and removes
  * the staging folder too (cleanup.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@ struct study {
 	int nalloc, parallel;
 	double snapshot;
 	char staging[4096];
-	int made; /* ancestors of out that did not exist (the nearest first) */
+	int made;     /* ancestors of out that did not exist (the nearest first) */
+	int out_made; /* out did not exist: this run makes it (and may remove it) */
 };
 
 enum { O_OUT = 1000, O_SNAPSHOT, O_HOSTS, O_PARALLEL = 'j' };
@@ -160,6 +162,8 @@ static void each_staging_path(const struct study *s, void (*fn)(const char *))
 		fn(p);
 	}
 	fn(s->staging);
+	if (!s->out_made) /* the user's own folder (or what stands there): never removed */
+		return;
 	fn(s->out);
 	snprintf(p, sizeof p, "%s", s->out);
 	for (int i = 0; i < s->made; i++) { /* folders made above it, if empty */
@@ -350,6 +354,56 @@ static int move_out(const struct study *s, struct cmn_err *e)
 	return 0;
 }
 
+/* Whether out can take the study: a folder (or a link to one), or
+ * nothing yet (then this run makes it: out_made). Anything else standing
+ * there (a file, the workload itself, a device) is refused before a byte
+ * is written, so that the clean-up after a failure never touches it. */
+static int check_out(struct study *s, struct cmn_err *e)
+{
+	struct stat st;
+	if (stat(s->out, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "--out %s: exists and is not a folder (--out takes a folder; "
+			                   "nothing was written)",
+			                   s->out);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return cmn_err_set(e, CMN_EIO, "--out %s: %s", s->out, strerror(errno));
+	s->out_made = 1;
+	return 0;
+}
+
+/* A folder of out holding an allocator's jobs.csv and summary.csv that
+ * this study did not write (an earlier study's, with other --alloc) stays
+ * as it was: said, so that it is not read as this study's. */
+static void note_stale(const struct study *s)
+{
+	DIR *d = opendir(s->out);
+	if (!d)
+		return;
+	const struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		int ours = 0;
+		for (int a = 0; a < s->nalloc && !ours; a++)
+			ours = strcmp(de->d_name, s->name[a]) == 0;
+		char p[4200];
+		struct stat st;
+		snprintf(p, sizeof p, "%s/%s/jobs.csv", s->out, de->d_name);
+		int jobs = stat(p, &st) == 0;
+		snprintf(p, sizeof p, "%s/%s/summary.csv", s->out, de->d_name);
+		if (!ours && jobs && stat(p, &st) == 0)
+			fprintf(stderr,
+			        "cosim: note: %s/%s is an earlier study's (not an --alloc of this "
+			        "one): left as it was, not in summary.csv\n",
+			        s->out, de->d_name);
+	}
+	closedir(d);
+}
+
 /* --platform read once (any SimGrid platform, with --hosts), its mapping
  * of hosts to nodes said on stderr; the run, or every allocator's run and
  * the plots, use it. 0, or the exit status after the error is printed. */
@@ -390,6 +444,10 @@ static int study(const struct js_cli *c, const struct cpl_study_opts *so,
 	int rc = setup(c, so, &s, &e);
 	if (rc)
 		return cmn_usage_error("cosim", "%s", e.msg);
+	if (check_out(&s, &e)) {
+		fprintf(stderr, "cosim: %s\n", e.msg);
+		return cmn_err_exit_status(&e);
+	}
 	snprintf(s.staging, sizeof s.staging, "%s/.cosim-staging-%ld", s.out, (long)getpid());
 	s.made = missing_ancestors(s.out);
 	each_staging_path(&s, add_path); /* a signal from here removes them */
@@ -426,6 +484,7 @@ static int study(const struct js_cli *c, const struct cpl_study_opts *so,
 	        "cosim: wrote %s/{summary.csv,wait.png,speedup.png,placement.png} and a "
 	        "folder per allocator\n",
 	        s.out);
+	note_stale(&s);
 	return 0;
 }
 

@@ -126,6 +126,26 @@ mkdir -p "$T/have"
 "$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/have/new1/new2/out/" > /dev/null 2> "$T/err"
 [ $? -ne 0 ] && [ -d "$T/have" ] && [ -z "$(ls -A "$T/have")" ] &&
 	ok "study: a failing run removes the folders it made above --out" || ko "study failure, left: $(find "$T/have")"
+# --out on what is not a folder: refused before anything is written, and
+# never removed (the clean-up after a failure once unlinked it: the
+# workload itself, a symlink, /dev/stdout); the user's own empty folder
+# stays after a failed study
+printf '1 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n' > "$T/precious.swf" && cp "$T/precious.swf" "$T/precious.ref" && ln -s precious.swf "$T/plink"
+"$B/cosim" --workload "$T/precious.swf" --machine flat:nodes=8 --out "$T/precious.swf" 2> "$T/err"
+st1=$?
+"$B/cosim" --workload "$T/precious.swf" --machine flat:nodes=8 --out "$T/plink" 2>> "$T/err"
+st2=$?
+[ $st1 -eq 2 ] && [ $st2 -eq 2 ] && cmp -s "$T/precious.swf" "$T/precious.ref" && [ -L "$T/plink" ] &&
+	grep -q "precious.swf: exists and is not a folder" "$T/err" && ! ls -A "$T" | grep -q staging &&
+	ok "study: --out on a file or a link to one refused, the file kept" || ko "study --out FILE: $st1 $st2 $(cat "$T/err")"
+mkdir -p "$T/mine"
+"$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/mine" > /dev/null 2> "$T/err"
+[ $? -ne 0 ] && [ -d "$T/mine" ] && [ -z "$(ls -A "$T/mine")" ] &&
+	ok "study: a failed study keeps the user's own (empty) folder" || ko "study failure removed the user's folder"
+mkdir -p "$T/stale/mc1x1" && echo x > "$T/stale/mc1x1/jobs.csv" && echo x > "$T/stale/mc1x1/summary.csv"
+"$B/cosim" --workload "$T/precious.swf" --machine mesh:dims=2x4 --alloc first-free --out "$T/stale" > /dev/null 2> "$T/err" &&
+	grep -q "note: .*stale/mc1x1 is an earlier study's" "$T/err" && [ -s "$T/stale/mc1x1/jobs.csv" ] &&
+	ok "study: an earlier study's allocator folder is named in a note" || ko "study stale folder: $(cat "$T/err")"
 "$B/cosim" $W --runtime linkload --out "$T/x" --jobs-out "$T/x.csv" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "with --out every output goes into the folder" "$T/err" && ok "study: --jobs-out refused" || ko "study --jobs-out: $(cat "$T/err")"
 # the SimGrid model from the command line: determinism, its report line
