@@ -227,7 +227,8 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		n->pkts.queue_head[src] = k;
 	n->pkts.queue_tail[src] = k;
 	n->pkts.queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
-	n->pkts.in_flight++;
+	if (n->pkts.in_flight++ == 0) /* a stall is timed from here at the latest */
+		n->last_move = n->now;
 	return 0;
 }
 
@@ -364,7 +365,11 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
                      void (*done)(void *ctx, const struct flit_delivery *d), void *ctx,
                      struct cmn_err *e)
 {
-	n->last_move = n->now;
+	/* the watchdog counts across calls: trace replay and synthetic traffic
+	 * run the network one cycle a call, so a stall is timed from the last
+	 * move, or from when the network last held nothing */
+	if (n->pkts.in_flight == 0)
+		n->last_move = n->now;
 	while (until < 0 ? n->pkts.in_flight > 0 : n->now < until) {
 		int oom = 0;
 		if (n->par) {

@@ -488,6 +488,27 @@ static void test_watchdog(void)
 	CU_ASSERT_EQUAL(ring_run(1, 0, &lg, &e), CMN_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no flit moved for 500 cycles"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "waiting for link"));
+	/* the same ring run a cycle a call (as trace replay and synthetic
+	 * traffic run it): the stall is timed across calls */
+	{
+		struct flit_params p;
+		net_flit_params_default(&p);
+		p.vcs = 1, p.buf = 2, p.watchdog = 500, p.dateline = 0;
+		struct plat_machine *m = machine("torus:dims=8x1");
+		struct flit_net *n = NULL;
+		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
+		for (int r = 0; r < 20; r++)
+			for (int x = 0; x < 8; x++)
+				CU_ASSERT_FATAL(net_flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, &e) == 0);
+		int rc = 0;
+		long calls = 0;
+		for (; !rc && calls < 100000 && net_flit_net_in_flight(n) > 0; calls++)
+			rc = net_flit_net_run(n, net_flit_net_now(n) + 1, record, &lg, &e);
+		CU_ASSERT_EQUAL(rc, CMN_ESTATE);
+		CU_ASSERT(calls < 2000);
+		net_flit_net_destroy(n);
+		plat_machine_destroy(m);
+	}
 	CU_ASSERT_EQUAL(ring_run(2, 1, &lg, &e), 0);
 	CU_ASSERT_EQUAL(lg.n, 160);
 	CU_ASSERT_EQUAL(ring_run(2, 2, &lg, &e), 0); /* BookSim's partition classes */

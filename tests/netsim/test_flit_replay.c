@@ -112,6 +112,29 @@ static void test_deadlock_and_until(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 0 at send (trace line 1)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "job7 rank 1 at send (trace line 3)"));
 	trace_free(t);
+	/* a network deadlock under replay (the network run a cycle a call): a
+	 * tornado of large messages round a ring of one VC without datelines;
+	 * the watchdog reports it (it once restarted at every call: a hang) */
+	{
+		struct plat_machine *ring = machine("torus:dims=8x1");
+		struct flit_params q;
+		net_flit_params_default(&q);
+		q.vcs = 1, q.dateline = 0, q.watchdog = 500;
+		struct flit_replay_opts qo = opts(&q);
+		char text[1024] = "", *at = text;
+		for (int r = 0; r < 8; r++)
+			at += sprintf(at, "%d isend %d 0 1000000\n%d recv %d 0 1000000\n%d waitall\n", r,
+			              (r + 3) % 8, r, (r + 5) % 8, r);
+		struct trace *tt = trace_of(text);
+		int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+		struct net_job tj = {"tornado", tt, all, 0, NULL};
+		struct net_job_result tr[1];
+		CU_ASSERT_EQUAL(net_flit_replay_run(ring, &q, &qo, &tj, 1, 0, tr, NULL, NULL, &e),
+		                CMN_ESTATE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no flit moved for 500 cycles"));
+		trace_free(tt);
+		plat_machine_destroy(ring);
+	}
 	/* a time limit: unfinished */
 	t = trace_of("0 compute 1e9\n1 compute 10\n");
 	j.trace = t;
