@@ -59,6 +59,34 @@ static void rank_main(int argc, char **argv)
 		net_sg_notify_done(rr->notify);
 }
 
+/* Whether rank r's first MPI action comes before any init: SMPI's replay
+ * then dies of SIGSEGV (its process is not set up), where the s4u and flit
+ * engines, and the time-independent format, take the init as implied. So
+ * the copy SMPI reads gets an init first: the rank's own first init (its
+ * datatype option kept: a second init is harmless to SMPI, measured) or a
+ * plain one, set in *init when given. */
+static int needs_init(const struct trace *t, int r, struct trace_action *init)
+{
+	int mpi = 0;
+	for (long k = t->first[r]; k < t->first[r + 1]; k++) {
+		enum trace_op op = t->act[k].op;
+		if (op == TR_INIT && !mpi)
+			return 0;
+		mpi |= op != TR_COMPUTE && op != TR_SLEEP && op != TR_LOCATION && op != TR_INIT;
+	}
+	if (!mpi)
+		return 0;
+	if (init) {
+		*init = (struct trace_action){.op = TR_INIT, .peer = -1};
+		for (long k = t->first[r]; k < t->first[r + 1]; k++)
+			if (t->act[k].op == TR_INIT) {
+				*init = t->act[k];
+				break;
+			}
+	}
+	return 1;
+}
+
 /* The per-rank files SMPI's replay reads for t when its ranks are actors
  * `shift`+1.. of the evaluation: always copies written by trace_write, never
  * the files t was read from. SMPI parses the text again on its own (counts
@@ -119,20 +147,36 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 	char base[32];
 	snprintf(base, sizeof base, "t%d", s->ncache);
 	struct trace copy = *t; /* the same trace, waits naming pids - 1 */
-	long nact = t->first[t->nranks];
-	copy.act = malloc((size_t)(nact ? nact : 1) * sizeof *copy.act);
-	if (!copy.act) {
+	long nact = t->first[t->nranks], more = 0;
+	for (int r = 0; r < t->nranks; r++)
+		more += needs_init(t, r, NULL);
+	copy.act = malloc((size_t)(nact + more ? nact + more : 1) * sizeof *copy.act);
+	copy.first = malloc(((size_t)t->nranks + 1) * sizeof *copy.first);
+	if (!copy.act || !copy.first) {
+		free(copy.act), free(copy.first);
 		cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		goto fail;
 	}
-	memcpy(copy.act, t->act, (size_t)nact * sizeof *copy.act);
-	for (long k = 0; k < nact; k++)
+	long k = 0;
+	for (int r = 0; r <= t->nranks; r++) { /* an init first where one is wanted */
+		copy.first[r] = k;
+		if (r == t->nranks)
+			break;
+		struct trace_action init;
+		if (needs_init(t, r, &init))
+			copy.act[k++] = init;
+		long n = t->first[r + 1] - t->first[r];
+		memcpy(copy.act + k, t->act + t->first[r], (size_t)n * sizeof *copy.act);
+		k += n;
+	}
+	for (k = 0; k < nact + more; k++)
 		if (copy.act[k].op == TR_WAIT || copy.act[k].op == TR_TEST) {
 			copy.act[k].peer += shift;
 			copy.act[k].aux += shift;
 		}
 	int rc = trace_write(&copy, s->tmpdir, base, e);
 	free(copy.act);
+	free(copy.first);
 	if (rc)
 		goto fail;
 	for (int r = 0; r < t->nranks; r++) {
