@@ -3,6 +3,7 @@
  * through a temporary under TMPDIR copied on commit. The temporaries are
  * registered with cleanup.h, so that a run stopped by SIGINT, SIGTERM or
  * SIGHUP removes them. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "outfile.h"
 
 #include <errno.h>
@@ -336,4 +337,45 @@ int cmn_outfile_is_stdout(const char *path)
 	struct stat a, b;
 	return path && stat(path, &a) == 0 && fstat(1, &b) == 0 && a.st_dev == b.st_dev &&
 	       a.st_ino == b.st_ino;
+}
+
+/* A path that does not exist yet as its folder's real path and its name
+ * (links followed to their end), or NULL. */
+static char *canonical_new(const char *path)
+{
+	char *f = final_path(path);
+	if (!f)
+		return NULL;
+	char *slash = strrchr(f, '/');
+	const char *base = slash ? slash + 1 : f;
+	char *dir =
+	    slash ? (slash == f ? strdup("/") : strndup(f, (size_t)(slash - f))) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL, *out = NULL;
+	if (real) {
+		size_t n = strlen(real);
+		out = malloc(n + strlen(base) + 2);
+		if (out)
+			sprintf(out, "%s/%s", real, base);
+	}
+	free(real);
+	free(dir);
+	free(f);
+	return out;
+}
+
+int cmn_outfile_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!a || !b)
+		return 0;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+	if (ea || eb)
+		return 0;
+	char *ca = canonical_new(a), *cb = canonical_new(b);
+	int same = ca && cb && strcmp(ca, cb) == 0;
+	free(ca);
+	free(cb);
+	return same;
 }

@@ -59,4 +59,11 @@ int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e);
  * leaves its table off stdout so that the file's data is all there is. */
 int cmn_outfile_is_stdout(const char *path);
 
+/* Whether a and b name one file that an output to either would replace:
+ * the same existing regular file (by device and inode, whatever the
+ * names and links), or, when neither exists yet, the same path once
+ * links and the folder's name are resolved. Devices and FIFOs are never
+ * "the same" (two outputs may both go to /dev/null). */
+int cmn_outfile_same(const char *a, const char *b);
+
 #endif

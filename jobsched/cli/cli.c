@@ -216,13 +216,22 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 			                    w->n == 0, e);
 	}
 	cmn_outfile_abort(&series_scratch);
-	for (int k = 0; k < OUT_N; k++) {
-		if (rc)
-			cmn_outfile_abort(&out[k]);
-		else if (cmn_outfile_commit(&out[k], e))
-			rc = CMN_EIO;
-	}
-	if (!rc)
+	/* outputs written directly (a FIFO, a device: a write there can fail)
+	 * before those renamed into place, so that a failure there leaves the
+	 * files as they were */
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < OUT_N; k++) {
+			if (out[k].direct != (pass == 0))
+				continue;
+			if (rc)
+				cmn_outfile_abort(&out[k]);
+			else if (cmn_outfile_commit(&out[k], e))
+				rc = CMN_EIO;
+		}
+	int on_stdout = 0; /* an output on stdout: the table would spoil it */
+	for (int k = 0; k < OUT_N; k++)
+		on_stdout |= cmn_outfile_is_stdout(paths[k]);
+	if (!rc && !on_stdout)
 		js_print_summary(stdout, w, res, &p);
 	if (!rc && !c->quiet && rt->ops->report)
 		rt->ops->report(rt->self, stderr);
@@ -316,11 +325,43 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
 	return rc;
 }
 
+/* An output that would replace an input, or two outputs into one file:
+ * refused before anything runs (the run would replace the workload it
+ * read, or one output would be lost). */
+static int check_paths(const struct js_cli *c, struct cmn_err *e)
+{
+	const char *out[] = {c->jobs_out, c->summary_out, c->series_out,
+	                     c->plot,     c->swf_out,     c->groups_out};
+	static const char *const out_name[] = {"--jobs-out", "--summary-out", "--series-out",
+	                                       "--plot",     "--swf-out",     "--groups-out"};
+	const char *in[] = {c->workload, c->platform, c->stats};
+	static const char *const in_name[] = {"--workload", "--platform", "--stats"};
+	enum { NOUT = sizeof out / sizeof *out, NIN = sizeof in / sizeof *in };
+	for (int k = 0; k < NOUT; k++) {
+		for (int i = 0; out[k] && i < NIN; i++)
+			if (cmn_outfile_same(out[k], in[i]))
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "%s %s is the %s file: an output never replaces an "
+				    "input",
+				    out_name[k], out[k], in_name[i]);
+		for (int j = 0; out[k] && j < k; j++)
+			if (cmn_outfile_same(out[k], out[j]))
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "%s and %s name the same file (%s): one would be lost",
+				    out_name[j], out_name[k], out[k]);
+	}
+	return 0;
+}
+
 int js_cli_run(const struct js_cli *c)
 {
 	gsl_set_error_handler_off();
 	struct cmn_err e;
 	cmn_err_clear(&e);
+	if (check_paths(c, &e))
+		return cmn_usage_error(c->prog, "%s", e.msg);
 	if (c->nalloc > 1)
 		return cmn_usage_error(c->prog,
 		                       "--alloc given %d times: a run takes one allocator (cosim "

@@ -42,8 +42,21 @@ export TMPDIR="$T/tmp"
 check "jobsched --jobs-out $STDOUT | head: the CSV's first lines" \
 	bash -c "[ \$(wc -l < '$T/head.txt') -eq 3 ] && head -1 '$T/head.txt' | grep -q '^$HDR'"
 "${RUN[@]}" "${J[@]}" --jobs-out "$STDOUT" --summary-out "$T/s.csv" > "$T/out.txt"
-check "--jobs-out $STDOUT > FILE: the CSV then the summary in FILE" \
-	bash -c "head -1 '$T/out.txt' | grep -q '^$HDR' && [ \$(grep -c '^[0-9]*,' '$T/out.txt') -eq 40 ] && grep -q '^makespan' '$T/out.txt'"
+check "--jobs-out $STDOUT > FILE: the CSV alone in FILE (the summary table left off)" \
+	bash -c "head -1 '$T/out.txt' | grep -q '^$HDR' && [ \$(grep -c '^[0-9]*,' '$T/out.txt') -eq 40 ] && [ \$(wc -l < '$T/out.txt') -eq 41 ]"
+"${J[@]}" --jobs-out "$T/plain.csv" > "$T/table.txt"
+check "... and the table on stdout when no output is there" grep -q '^makespan' "$T/table.txt"
+# an output that is an input, or two outputs in one file: exit 2 before
+# anything runs (the run replaced the workload with its CSV)
+"${J[@]}" --swf-out "$T/in.swf" > /dev/null && cp "$T/in.swf" "$T/in.ref" && ln -sf in.swf "$T/in.link"
+W=("$B/jobsched" --workload "$T/in.swf" --machine flat:nodes=32 --quiet)
+"${W[@]}" --jobs-out "$T/in.link" > /dev/null 2> "$T/err"
+check "--jobs-out naming the --workload (through a link): exit 2, the log kept" \
+	bash -c "[ $? -eq 2 ] && grep -q 'is the --workload file' '$T/err' && cmp -s '$T/in.swf' '$T/in.ref'"
+"${W[@]}" --jobs-out "$T/same.csv" --summary-out "$T/./same.csv" > /dev/null 2> "$T/err"
+check "two outputs in one file: exit 2, nothing written" status_says $? eq 2 "name the same file" "$T/err" "$T/same.csv"
+"${W[@]}" --jobs-out /dev/null --summary-out /dev/null > /dev/null 2> "$T/err"
+check "two outputs to /dev/null: fine" test $? -eq 0
 "${RUN[@]}" "$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --no-alone --quiet --jobs-out "$STDOUT" | head -1 > "$T/n.txt"
 check "netsim --jobs-out $STDOUT" grep -q '^job,trace,ranks' "$T/n.txt"
 "$B/tracegen" cg --ranks 4 --iterations 1 --out "$T/tr" 2> /dev/null
@@ -92,6 +105,9 @@ if [ -n "$FULL" ] && [ -e "$FULL" ]; then
 	"${RUN[@]}" "${J[@]}" --jobs-out "$FULL" > /dev/null 2> "$T/err"
 	check "a full device: exit 1, named" status_says $? eq 1 "$FULL: cannot write: No space left on device" "$T/err"
 	check "... and still a device" test -c "$([ ${#RUN[@]} -gt 0 ] && echo "$T/dev/full" || echo "$FULL")"
+	"${RUN[@]}" "${J[@]}" --jobs-out "$T/g1.csv" --summary-out "$FULL" --series-out "$T/g2.csv" > /dev/null 2> "$T/err"
+	check "a full device beside two files: exit 1, neither file written" status_says $? eq 1 "No space left on device" "$T/err" "$T/g1.csv"
+	check "... the other one neither" test ! -e "$T/g2.csv"
 fi
 
 # as a user who is not root: /dev/stdout through a pipe, a read-only folder
