@@ -98,6 +98,10 @@ check "a failing point: its command reported" \
 check "a failing point: its stderr reported" grep -q "point.sh: bad value a=bad" ferr.txt
 check "a failing point: the others collected" test "$(tail -n +2 f.out/sweep.csv | wc -l)" -eq 18
 check "a failing point: no done marker" test ! -e f.out/points/a-bad_b-0.5_rep-1/done
+# a NUL byte in a line would cut the command short: refused at its line
+printf 'command = /bin/echo a\000b\n' > nul.sweep
+"$B/sweep" nul.sweep --dry-run > /dev/null 2> nerr.txt
+check "a NUL byte: exit 1, file:line" status_says $? eq 1 "nul.sweep:1: NUL byte in line" nerr.txt
 # Slurm and GNU parallel: valid bash, run locally they make the same table
 "$B/sweep" s.sweep --emit slurm -o run.slurm --out sl.out --quiet
 check "slurm: bash -n" bash -n run.slurm
