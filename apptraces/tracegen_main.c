@@ -117,7 +117,14 @@ int main(int argc, char **argv)
 		case O_SCALE:
 			usage_err = cmn_opt_real_pos("--flop-scale", arg, 1e12, &scale, &e);
 			break;
-		case O_NAME: name = arg; break;
+		case O_NAME: /* a file name in --out, not a path */
+			name = arg;
+			if (!*arg || *arg == '.' || strchr(arg, '/'))
+				usage_err = cmn_err_set(&e, CMN_EUSAGE,
+				                        "--name '%s': a file name (no '/', not empty, "
+				                        "not starting with '.'): the trace goes in --out",
+				                        arg);
+			break;
 		case O_MATRIX: matrix = arg; break;
 		case O_TOL: usage_err = cmn_opt_real("--tolerance", arg, 0, 1e9, &tol, &e); break;
 		case O_OUT: out = arg; break;

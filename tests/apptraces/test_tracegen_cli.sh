@@ -278,4 +278,13 @@ else
 	echo "skip: smpirun, platgen or netsim absent (the smpirun check)"
 fi
 
+# --name is a file name in --out: a path, an empty or a hidden name are
+# usage errors (../x wrote beside --out, '' a hidden .txt), nothing written
+for n in ../escape '' a/b .hid; do
+	rm -rf "$T/nm"
+	"$TG" cg --class S --ranks 4 --name "$n" --out "$T/nm" > /dev/null 2> "$T/err"
+	[ $? -eq 2 ] && grep -q "a file name" "$T/err" && [ ! -e "$T/nm" ] && [ ! -e "$T/escape.txt" ] &&
+		ok "--name '$n' refused, nothing written" || ko "--name '$n': $(cat "$T/err")"
+done
+
 finish
