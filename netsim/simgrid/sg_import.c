@@ -37,15 +37,16 @@ static int cmp_named(const void *a, const void *b)
 
 /* The next name of a --hosts list (',' separated, or one per line of
  * @FILE's text, '#' starting a comment) from *p into buf: 1, or 0 at the
- * end. */
+ * end. In a list every comma separates two names, so a trailing or doubled
+ * comma gives an empty name (*p becomes NULL after the last). */
 static int next_name(const char **p, char *buf, size_t len, int file)
 {
 	for (;;) {
 		const char *s = *p;
-		if (!*s)
+		if (!s || (file && !*s))
 			return 0;
 		size_t n = strcspn(s, file ? "\n" : ",");
-		*p = s + n + (s[n] != '\0');
+		*p = s[n] ? s + n + 1 : file ? s + n : NULL;
 		const char *end = s + n;
 		if (file) {
 			const char *hash = memchr(s, '#', n);
@@ -132,7 +133,7 @@ static int pick_hosts(const struct plat_file *f, const char *path, const char *h
 		sorted[i] = (struct named){f->hosts[i], i};
 	if (!rc)
 		qsort(sorted, (size_t)f->nhosts, sizeof *sorted, cmp_named);
-	const char *p = file ? text : hosts;
+	const char *p = file ? text : *hosts ? hosts : NULL; /* "": none listed */
 	char name[512];
 	long k = 0, item = 0;
 	while (!rc && next_name(&p, name, sizeof name, file)) {
@@ -140,7 +141,9 @@ static int pick_hosts(const struct plat_file *f, const char *path, const char *h
 		struct named key = {name, 0}, *hit = bsearch(&key, sorted, (size_t)f->nhosts,
 		                                             sizeof *sorted, cmp_named);
 		if (!*name)
-			rc = cmn_err_set(e, CMN_EUSAGE, "--hosts: host %ld is empty", item);
+			rc = cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--hosts: host %ld is empty (a trailing or doubled comma?)", item);
 		else if (!hit)
 			rc = cmn_err_set(e, CMN_EUSAGE, "--hosts: %s has no host \"%s\" (item %ld)",
 			                 path, name, item);

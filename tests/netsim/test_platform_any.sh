@@ -58,6 +58,10 @@ check "the simgrid and s4u engines agree on it within 1% ($a, $b s)" \
 check "--hosts picks and orders the nodes" status_says $? eq 0 "2 hosts as nodes 0-1 (SimGrid's routes): 0=Ginette, 1=Jupiter" "$T/err"
 "$B/netsim" --platform "$T/small.xml" --hosts Ginette,Nowhere --job cg.S.2@0-1 --quiet 2> "$T/err"
 check "--hosts naming a host the file lacks: refused, naming it" status_says $? eq 2 'no host "Nowhere"' "$T/err"
+for h in Ginette,Jupiter, Ginette,,Jupiter; do
+	"$B/netsim" --platform "$T/small.xml" --hosts "$h" --job cg.S.2@0-1 --quiet 2> "$T/err"
+	check "--hosts $h (an empty name): refused" status_says $? eq 2 "is empty (a trailing or doubled comma?)" "$T/err"
+done
 "$B/netsim" --machine flat:nodes=4 --hosts a,b --job cg.S.2@0-1 --quiet 2> "$T/err"
 check "--hosts without --platform: a usage error" status_says $? eq 2 "give --platform" "$T/err"
 "$B/netsim" --platform "$T/small.xml" --job cg.S.4@0-3 --engine flit --quiet 2> "$T/err"

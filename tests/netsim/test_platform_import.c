@@ -185,6 +185,7 @@ static void test_hosts(void)
 	const char *bad[][2] = {{"Tremblay,Nowhere", "\"Nowhere\""},
 	                        {"Jupiter,Jupiter", "twice"},
 	                        {"Jupiter,,Fafard", "empty"},
+	                        {"Jupiter,Fafard,", "host 3 is empty"},
 	                        {"", "no host"},
 	                        {"@/nonexistent/hosts.txt", "/nonexistent/hosts.txt"}};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
