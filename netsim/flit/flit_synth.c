@@ -84,12 +84,22 @@ int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p
                        const struct net_traffic *t, const struct flit_synth_opts *o,
                        struct flit_synth_result *r, struct cmn_err *e)
 {
-	if (!(o->load > 0 && o->load <= 1) || o->packet < 1 || o->warmup < 0 || o->sample < 1 ||
-	    o->max_cycles < o->sample)
-		return cmn_err_set(
-		    e, CMN_EUSAGE,
-		    "synthetic traffic: load in (0, 1], packet >= 1 flit, sample >= 1 "
-		    "cycle, at most max cycles");
+	if (!(o->load > 0 && o->load <= 1))
+		return cmn_err_set(e, CMN_EUSAGE, "synthetic traffic: --load %g is not in (0, 1]",
+		                   o->load);
+	if (o->packet < 1)
+		return cmn_err_set(e, CMN_EUSAGE, "synthetic traffic: --packet %d: at least 1 flit",
+		                   o->packet);
+	if (o->warmup < 0 || o->sample < 1)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "synthetic traffic: --warmup %ld, --sample %ld: a warm-up of 0 "
+		                   "cycles or more, samples of 1 cycle or more",
+		                   o->warmup, o->sample);
+	if (o->max_cycles < o->sample)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "synthetic traffic: --sample %ld is more than --cycles %ld (the "
+		                   "most cycles simulated)",
+		                   o->sample, o->max_cycles);
 	struct flit_net *n;
 	if (net_flit_net_create(m, p, &n, e))
 		return e->code;

@@ -286,6 +286,7 @@ bad_opt() { # needle args..
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
 }
 J="--machine flat:nodes=8 --jobs-out $T/bo.csv"
+bad_opt "--sample 100 is more than --cycles 10" --traffic uniform --machine mesh:dims=4x4 --engine flit --cycles 10 --sample 100 --warmup 0 --synth-out "$T/bo.csv"
 bad_opt "--iterations: '1.5' is not an integer" $J --job is.S.4@0-3 --iterations 1.5
 bad_opt "--iterations: '-1' is not an integer" $J --job is.S.4@0-3 --iterations -1
 bad_opt "--iterations: '99999999999' is not an integer" $J --job is.S.4@0-3 --iterations 99999999999
