@@ -278,6 +278,11 @@ else
 	echo "skip: smpirun, platgen or netsim absent (the smpirun check)"
 fi
 
+# --out naming a file: said so, the file kept
+echo keep > "$T/afile"
+"$TG" cg --class S --ranks 4 --out "$T/afile" > /dev/null 2> "$T/err"
+[ $? -eq 1 ] && grep -q "afile: not a folder" "$T/err" && [ "$(cat "$T/afile")" = keep ] &&
+	ok "--out on a file: not a folder, the file kept" || ko "--out on a file: $(cat "$T/err")"
 # --name is a file name in --out: a path, an empty or a hidden name are
 # usage errors (../x wrote beside --out, '' a hidden .txt), nothing written
 for n in ../escape '' a/b .hid; do
