@@ -10,17 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../common/gzpipe.h"
-#include "workload.h"
+#include "swf_internal.h"
 
 const char *const js_bprof_type_names[] = {"delay", "parallel_homogeneous", "smpi", NULL};
 
-/* The whole (decompressed) file into *buf (malloc'ed, NUL-terminated). */
-static int slurp(const char *path, char **buf, size_t *len, struct cmn_err *e)
+/* The whole (decompressed) stream into *buf (malloc'ed, NUL-terminated). */
+static int slurp(struct js_input *in, char **buf, size_t *len, struct cmn_err *e)
 {
-	struct cmn_gzpipe *gz;
-	if (cmn_gzpipe_open(path, 1, &gz, e))
-		return e->code;
+	const char *path = in->path;
 	size_t cap = 1 << 16, n = 0;
 	char *b = malloc(cap + 1);
 	int rc = b ? 0 : cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
@@ -34,13 +31,13 @@ static int slurp(const char *path, char **buf, size_t *len, struct cmn_err *e)
 			b = nb;
 			cap *= 2;
 		}
-		long got = cmn_gzpipe_read(gz, b + n, cap - n);
+		long got = js_input_read(in, b + n, cap - n);
 		const char *msg;
 		if (got < 0) {
-			cmn_gzpipe_end(gz, &msg);
+			js_input_end(in, &msg);
 			rc = cmn_err_set(e, CMN_EIO, "%s: error: %s (corrupt gzip?)", path, msg);
 		} else if (got == 0) {
-			if (cmn_gzpipe_end(gz, &msg) == CMN_GZ_CUT)
+			if (js_input_end(in, &msg) == CMN_GZ_CUT)
 				rc = cmn_err_set(e, CMN_EINPUT,
 				                 "%s: error: the gzip stream is cut short "
 				                 "(truncated download?)",
@@ -50,7 +47,6 @@ static int slurp(const char *path, char **buf, size_t *len, struct cmn_err *e)
 			n += (size_t)got;
 		}
 	}
-	cmn_gzpipe_close(gz);
 	if (rc) {
 		free(b);
 		return rc;
@@ -61,50 +57,36 @@ static int slurp(const char *path, char **buf, size_t *len, struct cmn_err *e)
 	return 0;
 }
 
-/* 1 when the file's first non-blank byte (after a byte-order mark and
- * decompression) is '{'. */
-static int looks_json(const char *path, struct cmn_err *e, int *json)
-{
-	struct cmn_gzpipe *gz;
-	if (cmn_gzpipe_open(path, 0, &gz, e))
-		return e->code;
-	char buf[4096];
-	long got, total = 0;
-	*json = 0;
-	while ((got = cmn_gzpipe_read(gz, buf, sizeof buf)) > 0) {
-		long k = total == 0 && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-		total += got;
-		while (k < got && strchr(" \t\r\n", buf[k]))
-			k++;
-		if (k < got) {
-			*json = buf[k] == '{';
-			break;
-		}
-	}
-	cmn_gzpipe_close(gz); /* a read error is the reader's to report */
-	return 0;
-}
-
+/* The file is opened once (a FIFO or a pipe can be read only once), its
+ * first bytes telling the format. */
 int js_workload_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e)
 {
 	*out = NULL;
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return cmn_err_set(e, CMN_EIO, "%s: error: is a directory, not a workload", path);
-	int json;
-	if (looks_json(path, e, &json))
+	struct js_input in;
+	if (js_input_open(path, "a workload", &in, e))
 		return e->code;
-	if (!json)
-		return js_swf_read(path, skip_bad, out, e);
-	if (skip_bad)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "%s: --skip-bad applies to SWF logs: a Batsim workload is read "
-		                   "whole or refused",
-		                   path);
-	return js_batsim_read(path, out, e);
+	int rc;
+	if (!in.json)
+		rc = js_swf_read_input(&in, skip_bad, out, e);
+	else if (skip_bad)
+		rc = cmn_err_set(e, CMN_EUSAGE,
+		                 "%s: --skip-bad applies to SWF logs: a Batsim workload is read "
+		                 "whole or refused",
+		                 path);
+	else
+		rc = js_batsim_read_input(&in, out, e);
+	js_input_close(&in);
+	return rc;
 }
+
+/* s escaped for a message (at most 100 of its bytes), in buf. */
+static const char *shown(char *buf, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+	js_escape(buf, cap, s, n > 100 ? 100 : n);
+	return buf;
+}
+#define SHOWN_BYTES (4 * 100 + 1)
 
 /* What the reader tracks. */
 struct reading {
@@ -201,6 +183,9 @@ static int read_profile(struct reading *r, const char *name, json_t *p, const ch
 {
 	struct js_workload *w = r->w;
 	const char *path = r->path;
+	char nbuf[SHOWN_BYTES], tbuf[SHOWN_BYTES];
+	const char *rawname = name;
+	name = shown(nbuf, sizeof nbuf, rawname);
 	if (!json_is_object(p))
 		return cmn_err_set(e, CMN_EINPUT,
 		                   "%s: error: %s: profile \"%s\" is %s, not an object", path,
@@ -215,6 +200,7 @@ static int read_profile(struct reading *r, const char *name, json_t *p, const ch
 	int k = 0;
 	while (js_bprof_type_names[k] && strcmp(js_bprof_type_names[k], type) != 0)
 		k++;
+	type = shown(tbuf, sizeof tbuf, type);
 	if (!js_bprof_type_names[k])
 		return cmn_err_set(e, CMN_EINPUT,
 		                   "%s: error: %s: profile \"%s\" has type \"%s\", which this "
@@ -235,6 +221,12 @@ static int read_profile(struct reading *r, const char *name, json_t *p, const ch
 			                   "number >= 0%s",
 			                   path, where, name, type, keys[i],
 			                   present ? "" : " (missing)");
+		if (i == 0 && v > JS_TIME_MAX_S)
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s: error: %s: profile \"%s\" (%s): 'delay' %g is beyond "
+			    "10^12 s (as the SWF reader's times)",
+			    path, where, name, type, v);
 		*dst[i] = v;
 	}
 	if (b.type == JS_BPROF_SMPI) {
@@ -260,8 +252,8 @@ static int read_profile(struct reading *r, const char *name, json_t *p, const ch
 	struct js_bprofile *np = realloc(w->bprofiles, (w->nbprofiles + 1) * sizeof *w->bprofiles);
 	if (np)
 		w->bprofiles = np;
-	if (!np || !(b.name = strdup(name)) ||
-	    json_object_set_new(r->seen, name, json_integer((json_int_t)w->nbprofiles))) {
+	if (!np || !(b.name = strdup(rawname)) ||
+	    json_object_set_new(r->seen, rawname, json_integer((json_int_t)w->nbprofiles))) {
 		free(b.trace);
 		free(b.name);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -292,8 +284,8 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 		                   "integer (%s)",
 		                   path, i, id ? type_name(id) : "missing");
 	}
-	char where[160];
-	snprintf(where, sizeof where, "jobs[%zu] (id %.100s)", i, idt);
+	char where[SHOWN_BYTES + 40], ibuf[SHOWN_BYTES];
+	snprintf(where, sizeof where, "jobs[%zu] (id %s)", i, shown(ibuf, sizeof ibuf, idt));
 	memset(j, 0, sizeof *j);
 	for (int k = 0; k < JS_SWF_FIELDS; k++)
 		j->f[k] = -1;
@@ -305,6 +297,11 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 		return cmn_err_set(e, CMN_EINPUT,
 		                   "%s: error: %s: 'subtime' must be a number >= 0 (seconds)%s",
 		                   path, where, present ? "" : " (missing)");
+	if (v > JS_TIME_MAX_S)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s: error: %s: 'subtime' %g is beyond 10^12 s (as the SWF "
+		                   "reader's times)",
+		                   path, where, v);
 	j->f[JS_F_SUBMIT] = v;
 	json_t *wt = json_object_get(x, "walltime");
 	if (wt && !json_is_null(wt)) {
@@ -313,6 +310,11 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 			                   "%s: error: %s: 'walltime' must be a number > 0 "
 			                   "(seconds), or -1 for none",
 			                   path, where);
+		if (v > JS_TIME_MAX_S)
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s: error: %s: 'walltime' %g is beyond 10^12 s (as the "
+			                   "SWF reader's times)",
+			                   path, where, v);
 		j->f[JS_F_REQ_TIME] = v;
 	}
 	json_t *res = json_object_get(x, "res");
@@ -333,6 +335,7 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 		                   "%s: error: %s: 'profile' must be the name of a profile%s", path,
 		                   where, pn ? "" : " (missing)");
 	const char *name = json_string_value(pn);
+	char nbuf[SHOWN_BYTES];
 	json_t *seen = json_object_get(r->seen, name);
 	if (!seen) {
 		json_t *p = json_object_get(profiles, name);
@@ -340,7 +343,7 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 			return cmn_err_set(e, CMN_EINPUT,
 			                   "%s: error: %s: profile \"%s\" is not among the "
 			                   "workload's profiles",
-			                   path, where, name);
+			                   path, where, shown(nbuf, sizeof nbuf, name));
 		if (read_profile(r, name, p, where, e))
 			return e->code;
 		seen = json_object_get(r->seen, name);
@@ -349,6 +352,14 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 	const struct js_bprofile *b = &r->w->bprofiles[k];
 	j->bprof = (uint32_t)k + 1;
 	if (b->type == JS_BPROF_DELAY) {
+		double sub = j->f[JS_F_SUBMIT];
+		if (b->delay_s > 0 && sub + b->delay_s == sub) /* as the SWF reader's run times */
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "%s: error: %s: profile \"%s\" (delay): 'delay' %g "
+			                   "vanishes when added to 'subtime' %.17g (doubles there "
+			                   "are %.3g s apart)",
+			                   path, where, shown(nbuf, sizeof nbuf, name), b->delay_s,
+			                   sub, nextafter(sub, INFINITY) - sub);
 		j->f[JS_F_RUN] = b->delay_s;
 	} else {
 		j->replayed = 1;
@@ -357,7 +368,8 @@ static int read_job(struct reading *r, json_t *profiles, size_t i, json_t *x, lo
 			                   "%s: error: %s: profile \"%s\" (%s) has a run time only "
 			                   "once replayed, and the job no walltime: give it one "
 			                   "(the schedulers' estimate)",
-			                   path, where, name, js_bprof_type_names[b->type]);
+			                   path, where, shown(nbuf, sizeof nbuf, name),
+			                   js_bprof_type_names[b->type]);
 	}
 	return 0;
 }
@@ -388,13 +400,15 @@ static int number_jobs(struct reading *r, struct cmn_err *e)
 		v[i] = (struct id_sort){w->text, w->jobs[i].id_text, i};
 	qsort(v, w->n, sizeof *v, by_id);
 	int rc = 0;
+	char ibuf[SHOWN_BYTES];
 	for (size_t i = 1; i < w->n && !rc; i++)
 		if (strcmp(w->text + v[i].off, w->text + v[i - 1].off) == 0)
-			rc =
-			    cmn_err_set(e, CMN_EINPUT,
-			                "%s: error: jobs[%zu] (id %.100s): the id of jobs[%zu] too "
-			                "(ids must be unique)",
-			                r->path, v[i].index, w->text + v[i].off, v[i - 1].index);
+			rc = cmn_err_set(e, CMN_EINPUT,
+			                 "%s: error: jobs[%zu] (id %s): the id of jobs[%zu] too "
+			                 "(ids must be unique)",
+			                 r->path, v[i].index,
+			                 shown(ibuf, sizeof ibuf, w->text + v[i].off),
+			                 v[i - 1].index);
 	free(v);
 	if (rc)
 		return rc;
@@ -439,6 +453,11 @@ static int read_root(struct reading *r, json_t *root, struct cmn_err *e)
 		                   profiles ? "" : " (missing)");
 	if (json_array_size(jobs) == 0)
 		return cmn_err_set(e, CMN_EINPUT, "%s: error: no job ('jobs' is empty)", path);
+	if (json_integer_value(nb) > (json_int_t)1 << 53) /* JS_EXACT_MAX */
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s: error: 'nb_res' %" JSON_INTEGER_FORMAT
+		                   " is beyond 2^53 (as the SWF reader's sizes)",
+		                   path, json_integer_value(nb));
 	long long nb_res = (long long)json_integer_value(nb);
 	w->hdr.max_nodes = w->hdr.max_procs = nb_res;
 	w->hdr.max_jobs = w->hdr.max_records = (long long)json_array_size(jobs);
@@ -466,9 +485,21 @@ static int read_root(struct reading *r, json_t *root, struct cmn_err *e)
 int js_batsim_read(const char *path, struct js_workload **out, struct cmn_err *e)
 {
 	*out = NULL;
+	struct js_input in;
+	if (js_input_open(path, "a workload", &in, e))
+		return e->code;
+	int rc = js_batsim_read_input(&in, out, e);
+	js_input_close(&in);
+	return rc;
+}
+
+int js_batsim_read_input(struct js_input *in, struct js_workload **out, struct cmn_err *e)
+{
+	*out = NULL;
+	const char *path = in->path;
 	char *buf = NULL;
 	size_t len = 0;
-	if (slurp(path, &buf, &len, e))
+	if (slurp(in, &buf, &len, e))
 		return e->code;
 	json_error_t je;
 	size_t bom = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* an editor's */
@@ -511,13 +542,14 @@ int js_workload_check_replayed(const struct js_workload *w, int model_replays, c
 		if (!j->replayed)
 			continue;
 		const struct js_bprofile *b = js_job_bprofile(w, j);
-		char buf[24];
+		char buf[24], ibuf[SHOWN_BYTES], nbuf[SHOWN_BYTES];
 		return cmn_err_set(
 		    e, CMN_EUSAGE,
 		    "%s: job %s: profile \"%s\" (%s) has no run time without a network "
 		    "model, and %s replays none: run it with cosim "
 		    "and a model that replays profiles (--runtime simgrid or flit)",
-		    w->source, js_job_id_text(w, j, buf), b ? b->name : "?",
+		    w->source, shown(ibuf, sizeof ibuf, js_job_id_text(w, j, buf)),
+		    b ? shown(nbuf, sizeof nbuf, b->name) : "?",
 		    b ? js_bprof_type_names[b->type] : "?", model);
 	}
 	return 0;

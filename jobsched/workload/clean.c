@@ -35,14 +35,25 @@ int js_clean_ppn(const struct js_workload *w, const struct js_clean_opts *o, int
 	if (*ppn > 0)
 		return 0;
 	long long procs = w->hdr.max_procs, nodes = w->hdr.max_nodes;
-	if (procs <= 0 || nodes <= 0)
+	if (procs <= 0 || nodes <= 0) { /* -1: absent; 0: given as 0 */
+		char what[2][40];
+		const char *key[2] = {"MaxProcs", "MaxNodes"};
+		long long val[2] = {procs, nodes};
+		int n = 0;
+		for (int k = 0; k < 2; k++)
+			if (val[k] <= 0)
+				snprintf(what[n++], sizeof what[0],
+				         val[k] < 0 ? "no %s header value" : "%s 0 in its header",
+				         key[k]);
+		if (n == 2 && procs < 0 && nodes < 0)
+			snprintf(what[0], sizeof what[0], "no MaxProcs");
+		else if (n == 2 && procs == 0 && nodes == 0)
+			snprintf(what[0], sizeof what[0], "MaxProcs 0");
 		return cmn_err_set(e, CMN_EUSAGE,
-		                   "--procs-per-node auto: %s has no %s header value: give the "
-		                   "number of processors per node",
-		                   w->source,
-		                   procs <= 0 && nodes <= 0 ? "MaxProcs and no MaxNodes"
-		                   : procs <= 0             ? "MaxProcs"
-		                                            : "MaxNodes");
+		                   "--procs-per-node auto: %s has %s%s%s: give the number of "
+		                   "processors per node",
+		                   w->source, what[0], n > 1 ? " and " : "", n > 1 ? what[1] : "");
+	}
 	if (procs % nodes != 0 || procs / nodes > (1 << 20))
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "--procs-per-node auto: %s: MaxProcs %lld is not a multiple of "

@@ -1,14 +1,11 @@
 /* Standard Workload Format (SWF 2.2) files: the reader (plain or gzip'ed,
  * recognised by content; streamed, never slurped; job numbers checked
  * unique; what it met outside the definition noted) and the writer. */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "../../common/gzpipe.h"
 #include "swf_internal.h"
 
 #define LINE_MAX_BYTES (1 << 20)
@@ -58,9 +55,30 @@ static int handle_line(struct js_workload *w, struct reading *r, char *line, uin
 	return 0;
 }
 
+/* 1 when the first line, still without a line feed (at the end of the
+ * file or of LINE_MAX_BYTES), holds a carriage return followed by more
+ * text: lines that end in CR only (old Mac text), which would read as one
+ * line. */
+static int cr_only(const char *b, size_t n)
+{
+	for (const char *cr = memchr(b, '\r', n); cr;
+	     cr = memchr(cr + 1, '\r', n - (size_t)(cr + 1 - b)))
+		if (cr + 1 < b + n && cr[1] != '\r' && cr[1] != '\n')
+			return 1;
+	return 0;
+}
+
+static int cr_only_error(const char *path, struct cmn_err *e)
+{
+	return cmn_err_set(e, CMN_EINPUT,
+	                   "%s: error: lines end in CR only (old Mac text): convert to LF "
+	                   "(e.g. tr '\\r' '\\n')",
+	                   path);
+}
+
 /* Streams the file's lines into handle_line. A gzip stream that ends
  * before its trailer is an error wherever it is cut (common/gzpipe.h). */
-static int read_lines(struct cmn_gzpipe *gz, struct js_workload *w, struct reading *r,
+static int read_lines(struct js_input *in, struct js_workload *w, struct reading *r,
                       struct cmn_err *e)
 {
 	const char *path = r->path;
@@ -73,6 +91,10 @@ static int read_lines(struct cmn_gzpipe *gz, struct js_workload *w, struct readi
 	while (!rc && !eof) {
 		if (have == cap) { /* a line longer than the buffer: grow, up to the limit */
 			if (cap >= LINE_MAX_BYTES) {
+				if (lineno == 0 && cr_only(buf, have)) {
+					rc = cr_only_error(path, e);
+					break;
+				}
 				rc = cmn_err_set(
 				    e, CMN_EINPUT,
 				    "%s:%u: error: line longer than %d bytes (not an SWF log?)",
@@ -87,16 +109,16 @@ static int read_lines(struct cmn_gzpipe *gz, struct js_workload *w, struct readi
 			buf = nb;
 			cap *= 2;
 		}
-		long got = cmn_gzpipe_read(gz, buf + have, cap - have);
+		long got = js_input_read(in, buf + have, cap - have);
 		if (got < 0) {
 			const char *msg;
-			cmn_gzpipe_end(gz, &msg);
+			js_input_end(in, &msg);
 			rc = cmn_err_set(e, CMN_EIO, "%s: error: %s (corrupt gzip?)", path, msg);
 			break;
 		}
 		if (got == 0) {
 			const char *msg;
-			if (cmn_gzpipe_end(gz, &msg) == CMN_GZ_CUT) {
+			if (js_input_end(in, &msg) == CMN_GZ_CUT) {
 				rc = cmn_err_set(
 				    e, CMN_EINPUT,
 				    "%s: error: the gzip stream is cut short after line %u "
@@ -107,6 +129,10 @@ static int read_lines(struct cmn_gzpipe *gz, struct js_workload *w, struct readi
 			eof = 1;
 			if (have == 0)
 				break;
+			if (lineno == 0 && cr_only(buf, have)) {
+				rc = cr_only_error(path, e);
+				break;
+			}
 			buf[have++] = '\n'; /* last line without newline */
 		} else {
 			have += (size_t)got;
@@ -283,9 +309,41 @@ static int note_statuses(struct js_workload *w, const struct reading *r)
 	                        r->path, n, list, distinct > SHOWN ? ", ..." : "");
 }
 
+/* Records asking for more processors (allocated or requested) than the
+ * header's MaxProcs: kept (cleaning decides what a machine takes),
+ * counted, and the first one's line noted. */
+static int note_over_max_procs(struct js_workload *w, const struct reading *r)
+{
+	long long max = w->hdr.max_procs;
+	if (max < 0)
+		return 0;
+	const struct js_job *first = NULL;
+	double most = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct js_job *j = &w->jobs[i];
+		double p = fmax(j->f[JS_F_ALLOC_PROCS], j->f[JS_F_REQ_PROCS]);
+		if (p <= (double)max)
+			continue;
+		w->counts.over_max_procs++;
+		if (!first || j->line < first->line)
+			first = j;
+		most = fmax(most, p);
+	}
+	if (!first)
+		return 0;
+	return js_workload_note(w,
+	                        "%s:%u: %ld records ask for more processors (up to %.0f) than the "
+	                        "header's MaxProcs %lld (line %u), the first on this line: kept, "
+	                        "the machine decides (--oversize)",
+	                        r->path, first->line, w->counts.over_max_procs, most, max,
+	                        w->hdr.key_line[JS_H_MAX_PROCS]);
+}
+
 static int notes_at_end(struct js_workload *w, const struct reading *r, struct cmn_err *e)
 {
 	int rc = note_statuses(w, r);
+	if (!rc)
+		rc = note_over_max_procs(w, r);
 	if (!rc && r->bom)
 		rc = js_workload_note(w, "%s:1: a UTF-8 byte-order mark begins the file, skipped",
 		                      r->path);
@@ -312,22 +370,24 @@ static int notes_at_end(struct js_workload *w, const struct reading *r, struct c
 int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e)
 {
 	*out = NULL;
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return cmn_err_set(e, CMN_EIO, "%s: error: cannot open: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return cmn_err_set(e, CMN_EIO, "%s: error: is a directory, not an SWF log", path);
+	struct js_input in;
+	if (js_input_open(path, "an SWF log", &in, e))
+		return e->code;
+	int rc = js_swf_read_input(&in, skip_bad, out, e);
+	js_input_close(&in);
+	return rc;
+}
+
+int js_swf_read_input(struct js_input *in, int skip_bad, struct js_workload **out,
+                      struct cmn_err *e)
+{
+	*out = NULL;
+	const char *path = in->path;
 	struct js_workload *w = js_workload_new(path);
 	if (!w)
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
-	struct cmn_gzpipe *gz;
-	if (cmn_gzpipe_open(path, 1, &gz, e)) {
-		js_workload_free(w);
-		return e->code;
-	}
 	struct reading r = {.path = path, .skip_bad = skip_bad};
-	int rc = read_lines(gz, w, &r, e);
-	cmn_gzpipe_close(gz);
+	int rc = read_lines(in, w, &r, e);
 	if (!rc && w->counts.read == 0)
 		rc = cmn_err_set(
 		    e, CMN_EINPUT,

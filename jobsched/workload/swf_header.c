@@ -66,10 +66,12 @@ static int read_number(struct js_workload *w, const char *src, uint32_t line, in
 	if (whole && v[0] == '-' && x == 1 && i == vlen)
 		return 0; /* -1: unknown */
 	if (!whole || v[0] == '-') {
+		char shown[4 * 60 + 1]; /* non-printable bytes escaped */
+		js_escape(shown, sizeof shown, v, vlen > 60 ? 60 : vlen);
 		if (js_workload_note(w,
-		                     "%s:%u: header %s: '%.*s' is not a whole number of 0 or more: "
+		                     "%s:%u: header %s: '%s' is not a whole number of 0 or more: "
 		                     "ignored",
-		                     src, line, js_hkey_names[k], (int)(vlen > 60 ? 60 : vlen), v))
+		                     src, line, js_hkey_names[k], shown))
 			return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 		return 0;
 	}
@@ -95,8 +97,10 @@ static int read_number(struct js_workload *w, const char *src, uint32_t line, in
 		return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 	memcpy(h->rest[k], rest, rlen);
 	h->rest[k][rlen] = '\0';
+	char shown[4 * 200 + 1];
+	js_escape(shown, sizeof shown, h->rest[k], rlen > 200 ? 200 : rlen);
 	if (js_workload_note(w, "%s:%u: header %s: %llu taken, '%s' kept as a comment", src, line,
-	                     js_hkey_names[k], x, h->rest[k]))
+	                     js_hkey_names[k], x, shown))
 		return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 	return 0;
 }

@@ -1,14 +1,14 @@
 /* One SWF data line: 18 decimal numbers, each checked against what its
  * field can hold (integers where the definition counts or names things,
- * times within 10^12 s, values doubles hold exactly, job numbers up to 64
- * bits), with -1 for unknown. */
+ * times within 10^12 s and not lost when added to the submit time, values
+ * doubles hold exactly, job numbers up to 64 bits), with -1 for unknown. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "swf_internal.h"
 
 const char *const js_swf_field_names[JS_SWF_FIELDS] = {
     "job number",
@@ -52,8 +52,8 @@ static const struct {
     [JS_F_PRECEDING] = {K_JOB, 0},     [JS_F_THINK] = {K_TIME, 0},
 };
 
-#define TIME_MAX_S  1e12
-#define EXACT_MAX   9007199254740992.0 /* 2^53: doubles hold every integer up to it */
+#define TIME_MAX_S  JS_TIME_MAX_S
+#define EXACT_MAX   JS_EXACT_MAX
 #define STATUS_SPAN 2147483647.0
 
 /* Powers of ten doubles hold exactly: dividing a mantissa below 2^53 by
@@ -140,8 +140,10 @@ static int scan(const char *s, size_t len, struct num *n)
 
 static int field_error(struct cmn_err *e, int k, const char *tok, int len, const char *why)
 {
-	return cmn_err_set(e, CMN_EINPUT, "error: field %d (%s): '%.*s' %s", k + 1,
-	                   js_swf_field_names[k], len > 40 ? 40 : len, tok, why);
+	char shown[4 * 40 + 1]; /* non-printable bytes escaped (\f, \xEF) */
+	js_escape(shown, sizeof shown, tok, (size_t)(len > 40 ? 40 : len));
+	return cmn_err_set(e, CMN_EINPUT, "error: field %d (%s): '%s' %s", k + 1,
+	                   js_swf_field_names[k], shown, why);
 }
 
 /* Checks one field's value against its kind; fills rec (and the job's
@@ -157,11 +159,14 @@ static int check_field(int k, const char *tok, int len, const struct num *n, str
 	if (kind != K_TIME && kind != K_MEM && !n->plain && v != floor(v))
 		return field_error(e, k, tok, len, "is not an integer");
 	if (kind == K_JOB) {
-		if (n->neg && v != 0)
+		if (n->neg) /* -0 too: the sign says it is not a job's number */
 			return field_error(
 			    e, k, tok, len,
-			    k == JS_F_JOB ? "is not a job number (a non-negative integer)"
-			                  : "is not a job number (a non-negative integer, or -1)");
+			    v == 0 ? "is not a job number (a non-negative integer, "
+			             "without a minus sign)"
+			    : k == JS_F_JOB
+			        ? "is not a job number (a non-negative integer)"
+			        : "is not a job number (a non-negative integer, or -1)");
 		if (n->plain && n->overflow)
 			return field_error(e, k, tok, len, "is beyond 64 bits");
 		if (!n->plain && v > EXACT_MAX)
@@ -229,9 +234,36 @@ static const char *quick(const char *p, struct num *n)
 	return p;
 }
 
+/* A positive run time or wait that adding to the submit time loses whole
+ * (below the spacing of doubles there: 1.2e-4 s at 10^12 s) would make a
+ * job of no time: an error, the data being lost. */
+static int check_vanishing(const struct js_job *j, const char *const tok[], const int len[],
+                           struct cmn_err *e)
+{
+	double submit = j->f[JS_F_SUBMIT];
+	if (submit <= 0)
+		return 0;
+	static const int k[] = {JS_F_WAIT, JS_F_RUN};
+	for (int i = 0; i < 2; i++) {
+		double v = j->f[k[i]];
+		if (v > 0 && submit + v == submit) {
+			char why[200];
+			snprintf(why, sizeof why,
+			         "vanishes when added to the submit time %.*s s (doubles there "
+			         "are %.3g s apart)",
+			         len[JS_F_SUBMIT] > 40 ? 40 : len[JS_F_SUBMIT], tok[JS_F_SUBMIT],
+			         nextafter(submit, INFINITY) - submit);
+			return field_error(e, k[i], tok[k[i]], len[k[i]], why);
+		}
+	}
+	return 0;
+}
+
 int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct cmn_err *e)
 {
 	int nf = 0;
+	const char *toks[JS_SWF_FIELDS] = {0};
+	int lens[JS_SWF_FIELDS] = {0};
 	char *p = line;
 	*neg_fields = 0;
 	j->preceding = 0;
@@ -250,6 +282,8 @@ int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct
 				p++;
 		if (nf < JS_SWF_FIELDS) {
 			int len = (int)(p - tok);
+			toks[nf] = tok;
+			lens[nf] = len;
 			if (!q && scan(tok, (size_t)len, &n) != 0)
 				return field_error(e, nf, tok, len, "is not a decimal number");
 			int neg;
@@ -264,5 +298,5 @@ int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct
 	if (nf != JS_SWF_FIELDS)
 		return cmn_err_set(e, CMN_EINPUT, "error: expected %d fields, found %d",
 		                   JS_SWF_FIELDS, nf);
-	return 0;
+	return check_vanishing(j, toks, lens, e);
 }

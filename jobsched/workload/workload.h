@@ -91,6 +91,7 @@ struct js_counts {
 	long status_undefined;    /* status outside the SWF's -1..5, kept */
 	long negative_kept;       /* negative values other than -1 in fields not simulated, kept */
 	long partial_shared;      /* records of partial executions sharing a job number */
+	long over_max_procs;      /* records asking for more processors than MaxProcs, kept */
 };
 
 /* The statuses --status can select: bit (status + 1) for -1..5, and
@@ -157,9 +158,11 @@ struct js_workload {
 
 /* --- reading and writing SWF (swf.c) --- */
 
-/* Reads an SWF log, plain or gzip'ed (recognised by content). With skip_bad,
- * malformed lines are counted instead of failing. The records are kept as
- * read (f[]); call js_clean() to turn them into simulated jobs. */
+/* Reads an SWF log, plain or gzip'ed (recognised by content), opened once
+ * (a FIFO or a pipe reads as a file). With skip_bad, malformed lines are
+ * counted instead of failing. The records are kept as read (f[]); call
+ * js_clean() to turn them into simulated jobs. Other compressions and
+ * archives, UTF-16 text and lines ending in CR only are refused by name. */
 int js_swf_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
 
 /* Parses one data line into j (f[], id, preceding); returns 0 or CMN_EINPUT
@@ -187,8 +190,9 @@ void js_workload_print_notes(FILE *f, const char *prefix, const struct js_worklo
 
 /* Reads a workload file of either format, recognised by content (after
  * gzip decompression): a Batsim JSON workload when its first non-blank byte
- * is '{', else an SWF log. skip_bad applies to SWF logs; with a Batsim
- * workload it is a usage error (a JSON workload is read whole or refused). */
+ * is '{', else an SWF log. The file is opened once, its first bytes kept
+ * for the reader: a FIFO, a pipe or /dev/stdin reads as a file does. skip_bad applies to SWF logs;
+ * with a Batsim workload it is a usage error (a JSON workload is read whole or refused). */
 int js_workload_read(const char *path, int skip_bad, struct js_workload **out, struct cmn_err *e);
 
 /* Reads a Batsim JSON workload (Batsim 4's format: nb_res, jobs with id,
@@ -202,8 +206,9 @@ int js_workload_read(const char *path, int skip_bad, struct js_workload **out, s
  * integer (JSON integer or string, without leading zeros), else every
  * job's 1-based position; the text of each id is kept (js_job_id_text).
  * Errors: JSON syntax (FILE:LINE:COLUMN), duplicate keys, and every
- * field that is missing, of the wrong type or out of range, naming
- * FILE, jobs[INDEX] and the id; nothing is returned then. */
+ * field that is missing, of the wrong type or out of range (times beyond
+ * the SWF reader's 10^12 s, a delay lost at its subtime), naming FILE,
+ * jobs[INDEX] and the id; nothing is returned then. */
 int js_batsim_read(const char *path, struct js_workload **out, struct cmn_err *e);
 
 /* The job's id as its workload wrote it (a Batsim id), else its number

@@ -304,6 +304,49 @@ static void test_bad_profiles(void)
 	    where, "has a run time only once replayed, and the job no walltime");
 }
 
+/* Times within the SWF reader's limits (10^12 s), so that --swf-out writes
+ * what the SWF reader reads back; a delay lost at its job's subtime is
+ * refused as an SWF run time is; nb_res within 2^53. */
+static void test_limits(void)
+{
+	expect_error(JOB(OK1 "{\"id\": 2, \"subtime\": 1e300, \"res\": 1, \"profile\": \"d10\"}"),
+	             ": error: jobs[1] (id 2)", "'subtime' 1e+300 is beyond 10^12 s");
+	expect_error(
+	    JOB(OK1 "{\"id\": 2, \"subtime\": 1000000000001, \"res\": 1, \"profile\": \"d10\"}"),
+	    ": error: jobs[1] (id 2)", "'subtime' 1e+12 is beyond 10^12 s");
+	expect_error(JOB(OK1 "{\"id\": 2, \"subtime\": 0, \"walltime\": 1e300, \"res\": 1, "
+	                     "\"profile\": \"d10\"}"),
+	             ": error: jobs[1] (id 2)", "'walltime' 1e+300 is beyond 10^12 s");
+	expect_error(PROF("{\"type\": \"delay\", \"delay\": 1e300}"),
+	             ": error: jobs[0] (id 3): profile \"p\"",
+	             "(delay): 'delay' 1e+300 is beyond 10^12 s");
+	expect_error(
+	    "{\"nb_res\": 4, \"jobs\": [{\"id\": 3, \"subtime\": 999999999999, \"res\": 1, "
+	    "\"profile\": \"p\"}], \"profiles\": {\"p\": {\"type\": \"delay\", \"delay\": "
+	    "0.00001}}}",
+	    ": error: jobs[0] (id 3): profile \"p\"",
+	    "'delay' 1e-05 vanishes when added to 'subtime' 999999999999");
+	expect_error("{\"nb_res\": 9007199254740993, \"jobs\": [{\"id\": 1, \"subtime\": 0, "
+	             "\"res\": 1, \"profile\": \"d10\"}], " DELAYS "}",
+	             ": error", "'nb_res' 9007199254740993 is beyond 2^53");
+	/* at the limits: read */
+	struct js_workload *w =
+	    read_ok(JOB("{\"id\": 1, \"subtime\": 1e12, \"walltime\": 1e12, \"res\": 1, "
+	                "\"profile\": \"d10\"}"));
+	CU_ASSERT_PTR_NOT_NULL(w);
+	js_workload_free(w);
+}
+
+/* Ids and profile names are quoted with their non-printable bytes escaped. */
+static void test_escaped_quotes(void)
+{
+	expect_error(JOB(OK1 "{\"id\": \"a\\f\\u00e9\", \"subtime\": -1, \"res\": 1, \"profile\": "
+	                     "\"d10\"}"),
+	             ": error: jobs[1] (id a\\f\\xC3\\xA9)", "'subtime' must be");
+	expect_error(JOB(OK1 "{\"id\": 2, \"subtime\": 0, \"res\": 1, \"profile\": \"d\\n9\"}"),
+	             ": error: jobs[1] (id 2)", "profile \"d\\n9\" is not among");
+}
+
 /* The same jobs as a Batsim workload and as an SWF log: the same schedule. */
 static void test_same_as_swf(void)
 {
@@ -363,6 +406,9 @@ static void add_suites(void)
 	CU_add_test(s, "syntax errors and duplicate keys: file:line:column", test_bad_syntax);
 	CU_add_test(s, "bad fields: file, job index and id", test_bad_fields);
 	CU_add_test(s, "bad and unsupported profiles", test_bad_profiles);
+	CU_add_test(s, "times within the SWF reader's limits", test_limits);
+	CU_add_test(s, "ids and names quoted with non-printable bytes escaped",
+	            test_escaped_quotes);
 	CU_add_test(s, "the same schedule as the equivalent SWF", test_same_as_swf);
 }
 

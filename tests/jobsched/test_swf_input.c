@@ -509,6 +509,9 @@ static void test_ppn_auto(void)
 	    {"; MaxProcs: 1152\n", 0, "no MaxNodes header value"},
 	    {"; MaxNodes: 144\n", 0, "no MaxProcs header value"},
 	    {"; Note: none\n", 0, "no MaxProcs and no MaxNodes"},
+	    {"; MaxNodes: 0\n; MaxProcs: 0\n", 0, "has MaxProcs 0 and MaxNodes 0 in its header"},
+	    {"; MaxNodes: 8\n; MaxProcs: 0\n", 0, "has MaxProcs 0 in its header"},
+	    {"; MaxNodes: 0\n", 0, "has no MaxProcs header value and MaxNodes 0 in its header"},
 	    {"; MaxNodes: 184\n; MaxProcs: 1664\n", 0,
 	     "MaxProcs 1664 is not a multiple of MaxNodes"},
 	    {"; MaxNodes: 8\n; MaxProcs: 4\n", 0, "MaxProcs 4 is not a multiple of MaxNodes 8"},
@@ -533,6 +536,184 @@ static void test_ppn_auto(void)
 	}
 }
 
+/* n bytes (NULs too) in a fresh .swf file: its malloc'ed path. */
+static char *write_bytes(const char *bytes, size_t n)
+{
+	char *path = th_write_temp("", ".swf");
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(bytes, 1, n, f);
+	fclose(f);
+	return path;
+}
+
+/* Expects js_swf_read of path to fail with "PATH: error: needle". */
+static void expect_refused(const char *path, const char *needle)
+{
+	struct cmn_err e;
+	struct js_workload *w = NULL;
+	CU_ASSERT_EQUAL(js_swf_read(path, 0, &w, &e), CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(w);
+	char want[600];
+	snprintf(want, sizeof want, "%s: error: %s", path, needle);
+	int ok = strstr(e.msg, want) != NULL;
+	CU_ASSERT(ok);
+	if (!ok)
+		fprintf(stderr, "\n  expected %s\n  got: %s\n", want, e.msg);
+	js_workload_free(w);
+}
+
+/* Compressed files and archives of other formats, and UTF-16 text, are
+ * named by their magic numbers (not "NUL byte in line"), plain or inside
+ * gzip. */
+static void test_other_formats(void)
+{
+	static char tar[1024];
+	memset(tar, 0, sizeof tar);
+	strcpy(tar, "log.swf");
+	memcpy(tar + 257,
+	       "ustar\0"
+	       "00",
+	       8);
+	const struct {
+		const char *bytes;
+		size_t n;
+		const char *needle;
+	} cases[] = {
+	    {"BZh91AY&SY\x01\x02", 12, "bzip2-compressed: decompress it first (only gzip is read)"},
+	    {"\xfd"
+	     "7zXZ\0\0\x04\xe6",
+	     9, "xz-compressed: decompress it first"},
+	    {"\x28\xb5\x2f\xfd\x24\x10", 6, "zstd-compressed: decompress it first"},
+	    {"PK\x03\x04\x14\0\0\0", 8, "a zip archive: extract the log first"},
+	    {"7z\xbc\xaf\x27\x1c\0\x04", 8, "a 7z archive: extract the log first"},
+	    {tar, sizeof tar, "a tar archive: extract the log first"},
+	    {"\xff\xfe;\0 \0M\0", 8, "UTF-16 text: convert to UTF-8/ASCII"},
+	    {"\xfe\xff\0;\0 \0M", 8, "UTF-16 text: convert to UTF-8/ASCII"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *path = write_bytes(cases[i].bytes, cases[i].n);
+		expect_refused(path, cases[i].needle);
+		free(path);
+	}
+	/* a bzip2 file gzip'ed: named after decompression */
+	char *path = th_write_temp("", ".swf");
+	gzFile g = gzopen(path, "wb");
+	gzwrite(g, "BZh91AY&SY\x01\x02", 12);
+	gzclose(g);
+	expect_refused(path, "bzip2-compressed");
+	free(path);
+	/* text that merely starts like them is text */
+	struct js_workload *w = read_ok("; PK\n; BZh is not bzip2 here\n" REC(1, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL(w);
+	js_workload_free(w);
+}
+
+/* Old Mac text: lines that end in CR only would read as one line (a
+ * header comment, or a line over 1 MiB): refused by name. CRLF reads. */
+static void test_cr_only(void)
+{
+	char text[400];
+	snprintf(text, sizeof text, "; MaxNodes: 8\n" REC(1, 0, 10, 2, 1) REC(2, 5, 10, 2, 1));
+	for (char *c = text; *c; c++)
+		if (*c == '\n')
+			*c = '\r';
+	expect_error(text, 0, 0, "lines end in CR only (old Mac text): convert to LF");
+	struct js_workload *w = read_ok("; a stray\rCR in a comment\n" REC(1, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL(w); /* lines end in LF: not old Mac text */
+	js_workload_free(w);
+	size_t n = (1 << 21) / 64, len = 0;
+	char *big = malloc(n * 64 + 1);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(big + len,
+		                       "%zu 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\r", i + 1);
+	expect_error(big, 0, 0, "lines end in CR only (old Mac text)");
+	free(big);
+	w = read_ok("; MaxNodes: 8\r\n" REC(1, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL(w);
+	js_workload_free(w);
+}
+
+/* Messages quote fields with their non-printable bytes escaped. */
+static void test_escaped_quotes(void)
+{
+	expect_error("1 0 -1 10\f 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 4 (run time): '10\\f' is not a decimal number");
+	expect_error(REC(1, 0, 10, 2, 1) "\xEF\xBB\xBF" REC(2, 5, 10, 2, 1), 0, 2,
+	             "field 1 (job number): '\\xEF\\xBB\\xBF2' is not a decimal number");
+	struct js_workload *w =
+	    read_ok("; MaxNodes: \x01x\n; MaxProcs: 8 \x7f\n" REC(1, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT(has_note(w, "header MaxNodes: '\\x01x' is not a whole number"));
+	CU_ASSERT(has_note(w, "header MaxProcs: 8 taken, '\\x7F' kept as a comment"));
+	js_workload_free(w);
+}
+
+/* A positive run time or wait lost whole when added to its submit time
+ * (below the spacing of doubles there) is refused: the job would take no
+ * time. Above the spacing it reads (rounded). */
+static void test_vanishing_times(void)
+{
+	expect_error("1 999999999999 -1 0.00001 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 4 (run time): '0.00001' vanishes when added to the submit time "
+	             "999999999999 s");
+	expect_error("1 999999999999 0.00001 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 3 (wait time): '0.00001' vanishes");
+	expect_error(REC(1, 0, 10, 2, 1) "2 1e12 -1 1e-5 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0,
+	             2, "field 4 (run time): '1e-5' vanishes");
+	struct cmn_err e;
+	int rc;
+	struct js_workload *w = read_text(
+	    "1 999999999999 -1 0.00001 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n" REC(2, 5, 10, 2, 1), 1,
+	    &rc, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(w->n, 1);
+	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_MALFORMED], 1);
+	js_workload_free(w);
+	w = read_ok("1 999999999999 -1 0.0002 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+	            "2 0 -1 0.00001 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n"
+	            "3 999999999999 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->n, 3);
+	js_workload_free(w);
+}
+
+/* -0 is not a job number (negative ones are refused), in field 1 or 17. */
+static void test_minus_zero_job(void)
+{
+	expect_error(REC(-0, 0, 10, 2, 1), 0, 1, "field 1 (job number): '-0' is not a job number");
+	expect_error(REC(-0.0, 0, 10, 2, 1), 0, 1, "field 1 (job number): '-0.0' is not");
+	expect_error(REC(1, 0, 10, 2, 1) "2 0 -1 10 2 -1 -1 2 100 -1 1 1 1 1 1 1 -0 -1\n", 0, 2,
+	             "field 17 (preceding job number): '-0' is not a job number");
+	struct js_workload *w = read_ok(REC(0, 0, 10, 2, 1));
+	CU_ASSERT_PTR_NOT_NULL(w);
+	js_workload_free(w);
+}
+
+/* Records asking for more processors than the header's MaxProcs are kept,
+ * counted and noted (the first one's line), as other disagreements. */
+static void test_over_max_procs(void)
+{
+	struct js_workload *w = read_ok("; MaxProcs: 2\n" REC(1, 0, 10, 2, 1) REC(2, 1, 10, 4, 1)
+	                                    REC(3, 2, 10, 8, 1) REC(4, 3, 10, 1, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->n, 4);
+	CU_ASSERT_EQUAL(w->counts.over_max_procs, 2);
+	CU_ASSERT(has_note(w, ".swf:3: 2 records ask for more processors (up to 8) than the "
+	                      "header's MaxProcs 2 (line 1)"));
+	js_workload_free(w);
+	/* the requested field too; no MaxProcs, no note */
+	w = read_ok("; MaxProcs: 4\n1 0 -1 10 2 -1 -1 16 100 -1 1 1 1 1 1 1 -1 -1\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->counts.over_max_procs, 1);
+	js_workload_free(w);
+	w = read_ok("; MaxNodes: 2\n" REC(1, 0, 10, 64, 1));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->counts.over_max_procs, 0);
+	CU_ASSERT(!has_note(w, "MaxProcs"));
+	js_workload_free(w);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("swf as published", NULL, NULL);
@@ -547,6 +728,12 @@ static void add_suites(void)
 	CU_add_test(s, "--procs-per-node auto needs its header", test_ppn_auto);
 	CU_add_test(s, "every line skipped (fuzzing)", test_all_lines_skipped);
 	CU_add_test(s, "a byte-order mark before the first line", test_bom);
+	CU_add_test(s, "other compression, archive and UTF-16 formats named", test_other_formats);
+	CU_add_test(s, "lines ending in CR only refused by name", test_cr_only);
+	CU_add_test(s, "quoted fields with non-printable bytes escaped", test_escaped_quotes);
+	CU_add_test(s, "run times and waits lost at their submit time", test_vanishing_times);
+	CU_add_test(s, "-0 is not a job number", test_minus_zero_job);
+	CU_add_test(s, "records above the header's MaxProcs noted", test_over_max_procs);
 }
 
 int main(int argc, char **argv)

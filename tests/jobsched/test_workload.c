@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -135,6 +136,108 @@ static void test_gzip_equals_plain(void)
 	CU_ASSERT_EQUAL(js_swf_read("/nonexistent/x.swf", 0, &a, &e), CMN_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/x.swf"));
 	free(plain);
+}
+
+/* bytes[0..n) written by a child process into a pipe read as /dev/fd/N
+ * (as `cat log | jobsched --workload /dev/stdin`): the reader's answer. */
+static int read_piped(const char *bytes, size_t n, struct js_workload **w, struct cmn_err *e)
+{
+	int fd[2];
+	CU_ASSERT_EQUAL_FATAL(pipe(fd), 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		close(fd[0]);
+		for (size_t k = 0; k < n;) {
+			ssize_t put = write(fd[1], bytes + k, n - k);
+			if (put <= 0)
+				_exit(1);
+			k += (size_t)put;
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	char path[32];
+	snprintf(path, sizeof path, "/dev/fd/%d", fd[0]);
+	int rc = js_workload_read(path, 0, w, e);
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return rc;
+}
+
+/* A file's bytes (malloc'ed) and their count. */
+static char *file_bytes(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	size_t cap = 1 << 16;
+	char *b = malloc(cap);
+	*n = 0;
+	size_t got;
+	while ((got = fread(b + *n, 1, cap - *n, f)) > 0) {
+		*n += got;
+		if (*n == cap)
+			b = realloc(b, cap *= 2);
+	}
+	fclose(f);
+	return b;
+}
+
+/* A pipe is read once (the format told from its first bytes, then given
+ * back): an SWF log and a Batsim workload, plain and gzip'ed, give the
+ * jobs the file gives. */
+static void test_pipe_equals_file(void)
+{
+	size_t cap = 4000 * 64, len = 0;
+	char *swf = malloc(cap);
+	len += (size_t)sprintf(swf, "; MaxNodes: 8\n; MaxProcs: 8\n");
+	for (int i = 1; i <= 4000; i++)
+		len +=
+		    (size_t)sprintf(swf + len, "%d %d -1 %d 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n",
+		                    i, 3 * i, 10 + i % 7);
+	const char *json =
+	    "\n {\"nb_res\": 4, \"jobs\": [{\"id\": \"a\", \"subtime\": 0, \"res\": 4, "
+	    "\"profile\": \"d\"}, {\"id\": \"b\", \"subtime\": 1, \"res\": 2, "
+	    "\"profile\": \"d\"}], \"profiles\": {\"d\": {\"type\": \"delay\", "
+	    "\"delay\": 10}}}\n";
+	const char *texts[2] = {swf, json};
+	for (int t = 0; t < 2; t++) {
+		char *plain = th_write_temp(texts[t], t ? ".json" : ".swf");
+		char gzpath[300];
+		snprintf(gzpath, sizeof gzpath, "%s.gz", plain);
+		gzFile gz = gzopen(gzpath, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(gz);
+		gzputs(gz, texts[t]);
+		gzclose(gz);
+		struct js_workload *want;
+		struct cmn_err e;
+		CU_ASSERT_EQUAL_FATAL(js_workload_read(plain, 0, &want, &e), 0);
+		CU_ASSERT_EQUAL(want->n, t ? 2 : 4000);
+		const char *files[2] = {plain, gzpath};
+		for (int g = 0; g < 2; g++) {
+			size_t n;
+			char *bytes = file_bytes(files[g], &n);
+			struct js_workload *w = NULL;
+			int rc = read_piped(bytes, n, &w, &e);
+			CU_ASSERT_EQUAL(rc, 0);
+			if (rc)
+				fprintf(stderr, "\n  %s through a pipe: %s\n", files[g], e.msg);
+			if (w) {
+				CU_ASSERT_EQUAL(w->n, want->n);
+				CU_ASSERT_EQUAL(w->counts.read, want->counts.read);
+				CU_ASSERT_EQUAL(w->hdr.max_procs, want->hdr.max_procs);
+				for (size_t i = 0; i < w->n && i < want->n; i++)
+					CU_ASSERT(memcmp(w->jobs[i].f, want->jobs[i].f,
+					                 sizeof w->jobs[i].f) == 0);
+			}
+			js_workload_free(w);
+			free(bytes);
+		}
+		js_workload_free(want);
+		unlink(gzpath);
+		free(plain);
+	}
+	free(swf);
 }
 
 static void test_cleaning(void)
@@ -514,6 +617,7 @@ static void add_suites(void)
 	CU_add_test(s, "--skip-bad counts malformed lines", test_skip_bad_counts);
 	CU_add_test(s, "header values, float times, blank lines", test_header_and_floats);
 	CU_add_test(s, "gzip and plain give the same jobs", test_gzip_equals_plain);
+	CU_add_test(s, "a pipe gives the jobs the file gives", test_pipe_equals_file);
 	CU_add_test(s, "real logs parse with their job counts", test_real_logs);
 	s = CU_add_suite("cleaning", NULL, NULL);
 	CU_add_test(s, "skip, clamp, fill, select, transform", test_cleaning);
