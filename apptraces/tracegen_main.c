@@ -71,6 +71,7 @@ static const struct cmn_cli cli = {
     "A TRACE is an index of per-rank files or one file of actions, plain or gzip'ed.\n",
     opts,
     kernels,
+    NULL,
     NULL};
 
 static int fail(const struct cmn_err *e)
@@ -120,10 +121,11 @@ int main(int argc, char **argv)
 		case O_NAME: /* a file name in --out, not a path */
 			name = arg;
 			if (!*arg || *arg == '.' || strchr(arg, '/'))
-				usage_err = cmn_err_set(&e, CMN_EUSAGE,
-				                        "--name '%s': a file name (no '/', not empty, "
-				                        "not starting with '.'): the trace goes in --out",
-				                        arg);
+				usage_err =
+				    cmn_err_set(&e, CMN_EUSAGE,
+				                "--name '%s': a file name (no '/', not empty, "
+				                "not starting with '.'): the trace goes in --out",
+				                arg);
 			break;
 		case O_MATRIX: matrix = arg; break;
 		case O_TOL: usage_err = cmn_opt_real("--tolerance", arg, 0, 1e9, &tol, &e); break;

@@ -117,6 +117,20 @@ int cmn_cli_next(struct cmn_cli_iter *it)
 			cmn_cli_usage_error(cli, "unknown option '%s'", bad);
 		return CMN_CLI_BAD;
 	}
+	/* one value an option: a second would silently replace the first */
+	for (int i = 0; cli->opts && cli->opts[i].name; i++) {
+		const struct cmn_opt *o = &cli->opts[i];
+		if (is_section(o) || o->key != k)
+			continue;
+		int repeat = 0;
+		for (const char *const *r = cli->repeatable; r && *r && !repeat; r++)
+			repeat = strcmp(*r, o->name) == 0;
+		if (o->arg && !repeat && it->seen[i]++) {
+			cmn_cli_usage_error(cli, "--%s given twice (it takes one value)", o->name);
+			return CMN_CLI_BAD;
+		}
+		break;
+	}
 	return k;
 }
 

@@ -41,6 +41,9 @@ struct cmn_cli {
 	void (*more)(FILE *f, const void *ctx); /* optional: what --help prints after the
 	                                           options */
 	const void *ctx;                        /* more's */
+	const char *const *repeatable;          /* options with an argument that may be given more
+	                                           than once (NULL-ended; NULL: none): any other
+	                                           given twice is a usage error */
 };
 
 enum { CMN_CLI_HELP = -1, CMN_CLI_BAD = -2 };
@@ -58,6 +61,7 @@ struct cmn_cli_iter {
 	int first;       /* after the last option: the index of the first operand */
 	int too_many;    /* the table lists more than CMN_CLI_MAX_OPTS options */
 	struct option longopts[CMN_CLI_MAX_OPTS + 3];
+	unsigned char seen[CMN_CLI_MAX_OPTS]; /* the table's options given so far */
 	char shortopts[2 * CMN_CLI_MAX_OPTS + 8];
 };
 

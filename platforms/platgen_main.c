@@ -40,6 +40,7 @@ static const struct cmn_cli cli = {
     "a Slurm topology.conf (topology/tree) for a tree machine.\n",
     opts,
     families,
+    NULL,
     NULL};
 
 int main(int argc, char **argv)

@@ -54,6 +54,8 @@ static const struct cmn_opt opts[] = {
      "any other #SBATCH option, e.g. --sbatch=--qos=long\n(repeatable)"},
     {NULL, 0, NULL, NULL}};
 
+static const char *const sweep_repeatable[] = {"sbatch", NULL};
+
 static const struct cmn_cli cli = {
     "sweep",
     "usage: sweep FILE.sweep [options]\n",
@@ -66,7 +68,8 @@ static const struct cmn_cli cli = {
     "so an interrupted sweep goes on where it stopped.\n",
     opts,
     exit_status,
-    NULL};
+    NULL,
+    sweep_repeatable};
 
 int main(int argc, char **argv)
 {

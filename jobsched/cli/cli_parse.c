@@ -408,13 +408,16 @@ int js_cli_parse(int argc, char **argv, const char *prog,
 	         "                [options]\n"
 	         "       %s --stats FILE [--machine SPEC] [cleaning options]\n%s",
 	         prog, prog, ext && ext->usage ? ext->usage : "");
+	/* --alloc: cosim's study takes one run per --alloc (a run refuses two) */
+	static const char *const js_repeatable[] = {"alloc", NULL};
 	const struct cmn_cli cli = {prog,
 	                            usage,
 	                            "Simulates a parallel job scheduler on a machine and writes "
 	                            "per-job and summary\nmetrics.\n",
 	                            all,
 	                            registries,
-	                            c};
+	                            c,
+	                            js_repeatable};
 	struct cmn_err e;
 	cmn_err_clear(&e);
 	struct cmn_cli_iter it;

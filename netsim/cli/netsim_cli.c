@@ -133,6 +133,8 @@ static void more(FILE *f, const void *ctx)
 	cmn_registry_help(f, (const void *const *)net_traffic_registry, "traffic pattern");
 }
 
+static const char *const netsim_repeatable[] = {"job", "cfg", NULL};
+
 static const struct cmn_cli cli = {
     "netsim",
     "usage: netsim (--platform FILE.xml [--hosts LIST] | --machine SPEC)\n"
@@ -150,7 +152,8 @@ static const struct cmn_cli cli = {
     "load, measured.\n",
     opts,
     more,
-    NULL};
+    NULL,
+    netsim_repeatable};
 
 /* --sweep-load FROM:TO:STEP into v: 0 < FROM <= TO <= 1, STEP > 0, at most
  * 1000 loads. */

@@ -324,11 +324,14 @@ bad_opt() { # needle args..
 	local needle=$1
 	shift
 	rm -f "$T/bo.csv"
-	"$JS" --synthetic dq:jobs=20 --machine flat:nodes=32 --quiet --summary-out "$T/bo.csv" "$@" \
+	local base=(--synthetic dq:jobs=20 --machine flat:nodes=32) # unless given (once only)
+	case " $* " in *" --machine "*) base=(--synthetic dq:jobs=20) ;; *" --synthetic "*) base=(--machine flat:nodes=32) ;; esac
+	"$JS" "${base[@]}" --quiet --summary-out "$T/bo.csv" "$@" \
 		> /dev/null 2> "$T/err"
 	check "bad option $*: exit 2, says '$needle', nothing written" \
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
 }
+bad_opt "--machine given twice (it takes one value)" --machine flat:nodes=8 --machine flat:nodes=4
 bad_opt "--window 10:5: FROM must be less than TO" --window 10:5
 bad_opt "--window 5:5: FROM must be less than TO" --window 5:5
 bad_opt "--window FROM: '' is not a number" --window :

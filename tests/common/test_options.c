@@ -1,6 +1,7 @@
 /* The option helper (common/options.h): keys and arguments of long and short
  * options, operands after them, -h and --help, an unknown option and a
- * missing argument as usage errors, and the help's layout. */
+ * missing argument as usage errors, an option of one value given twice
+ * too, and the help's layout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,10 @@ static const struct cmn_opt opts[] = {{"long", O_LONG, "X", "an option with an a
                                       {"out", 'o', "FILE", "first line\nsecond line"},
                                       {NULL, 0, NULL, NULL}};
 
+static const char *const repeatable[] = {"out", NULL};
+
 static const struct cmn_cli cli = {
-    "tool", "usage: tool [options] OPERAND\n", "About.\n", opts, NULL, NULL};
+    "tool", "usage: tool [options] OPERAND\n", "About.\n", opts, NULL, NULL, repeatable};
 
 /* Parses args (a NULL-terminated list after the tool's name): the keys
  * into keys (0-terminated), their arguments joined into args, the first
@@ -55,6 +58,13 @@ static void test_parse(void)
 	          keys[4] == 0);
 	CU_ASSERT_STRING_EQUAL(joined, "v1;f;g;");
 	CU_ASSERT_EQUAL(first, 7); /* "x" */
+	/* an option with one value given twice: a usage error (the second would
+	 * silently replace the first); a flag twice, or a repeatable one: fine */
+	const char *twice[] = {"--long", "a", "--long=b", NULL};
+	CU_ASSERT_EQUAL(parse(twice, keys, joined, &first), CMN_CLI_BAD);
+	const char *flags[] = {"--flag", "--flag", "-o", "a", "-o", "b", NULL};
+	CU_ASSERT_EQUAL(parse(flags, keys, joined, &first), 0);
+	CU_ASSERT_STRING_EQUAL(joined, "a;b;");
 	const char *a2[] = {"--nope", NULL};
 	CU_ASSERT_EQUAL(parse(a2, keys, joined, &first), CMN_CLI_BAD);
 	const char *a3[] = {"--long", NULL};
@@ -109,7 +119,7 @@ static void more(FILE *f, const void *ctx)
 
 static void test_sections(void)
 {
-	const struct cmn_cli sc = {"tool", "usage: tool\n", NULL, sectioned, more, "context"};
+	const struct cmn_cli sc = {"tool", "usage: tool\n", NULL, sectioned, more, "context", NULL};
 	char *h = help_of(&sc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_STRING_EQUAL(h, "usage: tool\n\ninput:\n"
@@ -141,7 +151,8 @@ static void test_man(void)
 	                           "Does a thing. More text.\n",
 	                           sectioned,
 	                           more,
-	                           "context"};
+	                           "context",
+	                           NULL};
 	char *m = th_capture(write_man, &sc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(strncmp(m, ".TH tool 1 ", 11), 0);

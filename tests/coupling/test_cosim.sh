@@ -320,7 +320,7 @@ printf '1 0 -1 0.01 7 -1 -1 7 1 -1 1 1 1 -1 1 1 -1 -1\n' > "$T/seven.swf"
 	ok "full: an enlarged job is refused with its number" || ko "full bgl: $(cat "$T/err")"
 "$B/cosim" $F,engine=simgrid > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "engine: 'simgrid' is not one of s4u" "$T/err" && ok "full: SMPI's engine refused" || ko "full engine: $(cat "$T/err")"
-"$B/cosim" $F --runtime full:class=S,preset=insee > /dev/null 2> "$T/err"
+"$B/cosim" $F,preset=insee > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "full: preset, compute and threads are the flit engine's (engine=flit)" "$T/err" &&
 	ok "full: flit parameters without engine=flit refused" || ko "full preset: $(cat "$T/err")"
 # full's cost before it runs: test_full_cost.sh

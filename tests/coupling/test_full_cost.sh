@@ -27,7 +27,7 @@ check "... printed before the run's own report" test "$(grep -n 'estimate:' "$T/
 # (not an empty stderr: ASan warns there about SimGrid's context switches)
 quiet_ok() { [ "$1" -eq 0 ] && ! grep -q "estimate" "$T/err"; }
 check "no estimate with --quiet" quiet_ok $?
-"$B/cosim" $F --runtime full:class=S,engine=flit --jobs-out "$T/ff.csv" > /dev/null 2> "$T/err"
+"$B/cosim" $F,engine=flit --jobs-out "$T/ff.csv" > /dev/null 2> "$T/err"
 check "the estimate on the flit engine (no mailboxes)" status_says $? eq 0 \
 	"full (engine flit:preset=none,compute=flops): estimate: 15 jobs, [0-9.e+]* iterations, .* 0 mailboxes" "$T/err"
 # iterations: exactly those the run replays, on both engines
