@@ -111,6 +111,13 @@ static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct
 		s->alloc[s->nalloc++] = c->alloc[a];
 	if (!s->nalloc)
 		s->alloc[s->nalloc++] = "first-free";
+	struct stat st; /* each allocator's run reads the workload: a pipe once only */
+	if (s->nalloc > 1 && c->workload && stat(c->workload, &st) == 0 && !S_ISREG(st.st_mode))
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "--workload %s is not a regular file (a pipe, FIFO or device): a "
+		    "study reads it once per --alloc; give a file",
+		    c->workload);
 	for (int a = 0; a < s->nalloc; a++) { /* folder names: the spec, punctuation as '_' */
 		snprintf(s->name[a], sizeof s->name[a], "%s", s->alloc[a]);
 		for (char *p = s->name[a]; *p; p++)
@@ -363,10 +370,11 @@ static int check_out(struct study *s, struct cmn_err *e)
 	struct stat st;
 	if (stat(s->out, &st) == 0) {
 		if (!S_ISDIR(st.st_mode))
-			return cmn_err_set(e, CMN_EUSAGE,
-			                   "--out %s: exists and is not a folder (--out takes a folder; "
-			                   "nothing was written)",
-			                   s->out);
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--out %s: exists and is not a folder (--out takes a folder; "
+			    "nothing was written)",
+			    s->out);
 		return 0;
 	}
 	if (errno != ENOENT)

@@ -138,6 +138,9 @@ st2=$?
 [ $st1 -eq 2 ] && [ $st2 -eq 2 ] && cmp -s "$T/precious.swf" "$T/precious.ref" && [ -L "$T/plink" ] &&
 	grep -q "precious.swf: exists and is not a folder" "$T/err" && ! ls -A "$T" | grep -q staging &&
 	ok "study: --out on a file or a link to one refused, the file kept" || ko "study --out FILE: $st1 $st2 $(cat "$T/err")"
+"$B/cosim" --workload <(cat "$T/precious.swf") --machine mesh:dims=2x4 --alloc first-free --alloc mc1x1 --out "$T/piped" > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "is not a regular file" "$T/err" && [ ! -e "$T/piped" ] &&
+	ok "study: a piped workload with several --alloc refused (each run reads it)" || ko "study from a pipe: $(cat "$T/err")"
 mkdir -p "$T/mine"
 "$B/cosim" $W --runtime linkload --alloc first-free --alloc "quasi:qct=x" --out "$T/mine" > /dev/null 2> "$T/err"
 [ $? -ne 0 ] && [ -d "$T/mine" ] && [ -z "$(ls -A "$T/mine")" ] &&
