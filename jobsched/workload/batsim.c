@@ -546,8 +546,8 @@ int js_workload_check_replayed(const struct js_workload *w, int model_replays, c
 		return cmn_err_set(
 		    e, CMN_EUSAGE,
 		    "%s: job %s: profile \"%s\" (%s) has no run time without a network "
-		    "model, and %s replays none: run it with cosim "
-		    "and a model that replays profiles (--runtime simgrid or flit)",
+		    "model, and %s replays none: replay it with a model that does "
+		    "(cosim --runtime simgrid or flit)",
 		    w->source, shown(ibuf, sizeof ibuf, js_job_id_text(w, j, buf)),
 		    b ? shown(nbuf, sizeof nbuf, b->name) : "?",
 		    b ? js_bprof_type_names[b->type] : "?", model);
