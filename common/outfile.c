@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -173,6 +174,57 @@ static int classify(struct cmn_outfile *out, const char *path, struct cmn_err *e
 	return 0;
 }
 
+/* This host's name with '.' and '/' as '_' (a part of temporaries' names). */
+static void host_part(char *h, size_t n)
+{
+	if (gethostname(h, n - 1) != 0)
+		snprintf(h, n, "host");
+	h[n - 1] = '\0';
+	for (char *c = h; *c; c++)
+		if (*c == '.' || *c == '/')
+			*c = '_';
+}
+
+/* A temporary beside dest: DEST.tmp.PID.HOST.XXXXXX. Those of this host
+ * whose process is gone (killed by SIGKILL or the kernel's OOM killer, the
+ * signals a program cannot catch) are removed first, so they do not pile
+ * up beside the output; another host's (a shared file system) are left. */
+static char *temp_beside(const char *dest)
+{
+	char host[128];
+	host_part(host, sizeof host);
+	const char *slash = strrchr(dest, '/');
+	const char *base = slash ? slash + 1 : dest;
+	char *dir = slash ? strndup(dest, (size_t)(slash - dest + (slash == dest))) : strdup(".");
+	size_t blen = strlen(base);
+	DIR *d = dir ? opendir(dir) : NULL;
+	for (const struct dirent *de; d && (de = readdir(d)) != NULL;) {
+		const char *n = de->d_name;
+		if (strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp.", 5) != 0)
+			continue;
+		char *end;
+		long pid = strtol(n + blen + 5, &end, 10);
+		size_t hl = strlen(host);
+		if (end == n + blen + 5 || *end != '.' || strncmp(end + 1, host, hl) != 0 ||
+		    end[1 + hl] != '.' || strlen(end + 2 + hl) != 6 || pid <= 0 ||
+		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *stale = malloc(strlen(dir) + strlen(n) + 2);
+		if (stale) {
+			sprintf(stale, "%s/%s", dir, n);
+			unlink(stale);
+			free(stale);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	char *t = malloc(strlen(dest) + strlen(host) + 48);
+	if (t)
+		sprintf(t, "%s.tmp.%ld.%s.XXXXXX", dest, (long)getpid(), host);
+	return t;
+}
+
 int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -188,8 +240,8 @@ int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *
 	const char *dir = getenv("TMPDIR");
 	if (!dir || !*dir)
 		dir = "/tmp";
-	out->tmp = out->dest ? concat(out->dest, strlen(out->dest), ".tmp.XXXXXX")
-	                     : concat(dir, strlen(dir), "/placesim-out-XXXXXX");
+	out->tmp =
+	    out->dest ? temp_beside(out->dest) : concat(dir, strlen(dir), "/placesim-out-XXXXXX");
 	if (!out->tmp) {
 		release(out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);

@@ -18,7 +18,11 @@
  *    held during the copy, so a closed pipe is an error, not a signal.
  *  - a directory, a block device or anything else: an error naming the
  *    path, nothing written.
- * Temporaries are registered with cleanup.h (a signal removes them). */
+ * Temporaries are registered with cleanup.h (a signal removes them). One
+ * beside its target is named TARGET.tmp.PID.HOST.XXXXXX: a run killed by a
+ * signal no program can catch (SIGKILL, the OOM killer) leaves it, and the
+ * next output to that target removes those of this host whose process is
+ * gone. */
 #ifndef CMN_OUTFILE_H
 #define CMN_OUTFILE_H
 

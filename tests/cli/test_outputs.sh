@@ -110,6 +110,21 @@ if [ -n "$FULL" ] && [ -e "$FULL" ]; then
 	check "... the other one neither" test ! -e "$T/g2.csv"
 fi
 
+# a run killed by SIGKILL (the OOM killer) leaves its temporary beside the
+# output; the next run writing there removes it (this host's, its process
+# gone), not another live process's nor another host's
+mkdir -p "$T/kill"
+"$B/jobsched" --synthetic dq:jobs=2000000 --machine flat:nodes=64 --quiet --jobs-out "$T/kill/o.csv" > /dev/null 2>&1 &
+kp=$!
+for i in $(seq 1 1200); do ls "$T"/kill/o.csv.tmp.* > /dev/null 2>&1 && break; sleep 0.05; done
+kill -KILL $kp 2> /dev/null
+wait $kp 2> /dev/null
+left=$(ls "$T"/kill/ | grep -c '^o.csv.tmp\.')
+H=$(hostname | tr './' '__')
+touch "$T/kill/o.csv.tmp.$$.$H.keep01" "$T/kill/o.csv.tmp.1.otherhost.keep02"
+"${J[@]}" --jobs-out "$T/kill/o.csv" > /dev/null
+check "SIGKILL: its temporary removed by the next run, a live one's and another host's kept" \
+	bash -c "[ $left -eq 1 ] && [ \$(ls '$T/kill' | grep -c '^o.csv.tmp\.') -eq 2 ] && [ -e '$T/kill/o.csv.tmp.$$.$H.keep01' ] && [ -s '$T/kill/o.csv' ]"
 # as a user who is not root: /dev/stdout through a pipe, a read-only folder
 if [ "$(id -u)" -ne 0 ]; then
 	AS=()
