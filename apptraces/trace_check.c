@@ -5,16 +5,24 @@
  * MPI implementation can run:
  *  - a send with no recv of the same (source, destination, tag), matched in
  *    order (MPI's non-overtaking rule), or a recv/irecv that nothing matches;
+ *    when every rank is blocked in a cycle and a rank of it posts the
+ *    message awaited only later, a deadlock naming the cycle;
  *  - a receive smaller than the message it gets (MPI_ERR_TRUNCATE);
  *  - a wait for a request the rank never posted (nor tested);
+ *  - an action after the rank's finalize;
  *  - collectives: the k-th collective of every rank must be the same
- *    operation with the same root, and every rank must reach it.
+ *    operation with the same root, and every rank must reach it; once all
+ *    have, no rank may get more bytes than it posted (truncation, as for
+ *    point-to-point) and bcast, reduce, allreduce and reducescatter's recv
+ *    counts must be equal in bytes on every rank (trace_check_coll.c).
  * Unfinished requests at the end are waited for, as SimGrid's replay does. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/htab.h"
 #include "trace.h"
+#include "trace_check_coll.h"
 
 struct msg {
 	int rank; /* sender, or receiver */
@@ -58,6 +66,8 @@ struct checker {
 	int *coll_op, *coll_root, *coll_arrived;
 	long *coll_act;
 	int ncoll, capcoll;
+	long *coll_at;                  /* per rank: its action at its latest collective */
+	struct trace_coll_scratch coll; /* for trace_coll_check */
 };
 
 /* "FILE:LINE: rank R", and "FILE:LINE: error: rank R" where a message
@@ -245,7 +255,11 @@ static int arrive(struct checker *c, int r, long k)
 	}
 	c->rs[r].state = BLOCKED;
 	c->rs[r].coll++;
-	if (++c->coll_arrived[idx] == c->t->nranks)
+	c->coll_at[r] = k;
+	if (++c->coll_arrived[idx] == c->t->nranks) {
+		int rc = trace_coll_check(c->t, c->coll_at, idx, root, &c->coll, c->e);
+		if (rc)
+			return rc;
 		for (int i = 0; i < c->t->nranks; i++)
 			if (c->rs[i].state == BLOCKED && c->rs[i].coll == idx + 1 &&
 			    c->rs[i].pc < c->rs[i].end &&
@@ -253,6 +267,7 @@ static int arrive(struct checker *c, int r, long k)
 				c->rs[i].pc++;
 				wake(c, i);
 			}
+	}
 	return 0;
 }
 
@@ -341,6 +356,16 @@ static int run(struct checker *c, int r)
 				rs->r[i].waited = 1;
 			rs->pc++;
 			continue;
+		case TR_FINALIZE:
+			if (k + 1 < rs->end) {
+				char w[600];
+				return cmn_err_set(c->e, CMN_EINPUT,
+				                   "%s: %s after finalize (line %u)",
+				                   where(c, r, k + 1, w, sizeof w),
+				                   trace_op_name(t->act[k + 1].op), a->line);
+			}
+			rs->pc++;
+			continue;
 		default:
 			if (is_collective(a->op))
 				return arrive(c, r, k);
@@ -350,12 +375,157 @@ static int run(struct checker *c, int r)
 	return 0;
 }
 
+/* What a blocked rank waits for: a message from rank `from` with tag
+ * (tag -1: rank `from` has not reached the collective), at action `at`. */
+struct wait_on {
+	int from, tag;
+	long at;
+};
+
+/* The first unfinished request of rank r (with src, dst, tag if want). */
+static const struct req *open_req(const struct rank_state *rs, const int *want)
+{
+	for (int i = 0; i < rs->nr; i++)
+		if (!rs->r[i].waited && !rs->r[i].done &&
+		    (!want || (rs->r[i].src == want[0] && rs->r[i].dst == want[1] &&
+		               rs->r[i].tag == want[2])))
+			return &rs->r[i];
+	return NULL;
+}
+
+/* What blocked rank r waits for; 0, or -1 when it cannot say. */
+static int waits_for(const struct checker *c, int r, struct wait_on *w)
+{
+	const struct rank_state *rs = &c->rs[r];
+	const struct trace_action *a = rs->pc < rs->end ? &c->t->act[rs->pc] : NULL;
+	const struct req *q = NULL;
+	w->at = rs->pc;
+	if (a && a->op == TR_RECV) {
+		w->from = a->peer, w->tag = a->tag;
+		return 0;
+	}
+	if (a && is_collective(a->op)) {
+		for (int i = 0; i < c->t->nranks; i++)
+			if (c->rs[i].coll < rs->coll) {
+				w->from = i, w->tag = -1;
+				return 0;
+			}
+		return -1;
+	}
+	if (!a) /* at its end, the replay waits for the open requests */
+		q = open_req(rs, NULL);
+	else if (a->op == TR_WAIT || a->op == TR_WAITALL)
+		q = open_req(rs, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL);
+	if (!q)
+		return -1;
+	w->from = q->src, w->tag = q->tag;
+	if (!a)
+		w->at = q->act;
+	return 0;
+}
+
+/* What blocked rank r is in, waiting for w: "recv from 1 tag 0". */
+static const char *blocked_in(const struct checker *c, int r, const struct wait_on *w, char *buf,
+                              size_t n)
+{
+	const struct rank_state *rs = &c->rs[r];
+	int op = rs->pc < rs->end ? c->t->act[rs->pc].op : -1;
+	if (op < 0)
+		snprintf(buf, n, "irecv from %d tag %d, open at its end", w->from, w->tag);
+	else if (op == TR_RECV)
+		snprintf(buf, n, "recv from %d tag %d", w->from, w->tag);
+	else if (w->tag < 0)
+		snprintf(buf, n, "collective #%d (%s)", rs->coll, trace_op_name(op));
+	else
+		snprintf(buf, n, "%s for the irecv from %d tag %d", trace_op_name(op), w->from,
+		         w->tag);
+	return buf;
+}
+
+/* printf at the end of buf (n bytes), truncating. */
+__attribute__((format(printf, 3, 4))) static void cat(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+	va_start(ap, fmt);
+	if (len + 1 < n)
+		vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Every rank is blocked or done: does rank r's wait lead into a cycle of
+ * blocked ranks in which a rank waits for a message its peer sends only
+ * later? Then that is a deadlock, reported naming the cycle (from its
+ * least rank): the error code; 0 when it is no such deadlock. */
+static int report_deadlock(struct checker *c, int r)
+{
+	const struct trace *t = c->t;
+	int n = t->nranks, len = 0, *pos = malloc((size_t)n * sizeof *pos),
+	    *seq = malloc((size_t)n * sizeof *seq);
+	struct wait_on *w = malloc((size_t)n * sizeof *w);
+	if (!pos || !seq || !w) {
+		free(pos), free(seq), free(w);
+		return nomem(c);
+	}
+	for (int i = 0; i < n; i++)
+		pos[i] = -1;
+	int x = r, rc = 0;
+	while (pos[x] < 0) { /* r, what r waits for, ... until a rank repeats */
+		pos[x] = len;
+		seq[len] = x;
+		if (c->rs[x].state != BLOCKED || waits_for(c, x, &w[len]))
+			goto out;
+		x = w[len++].from;
+	}
+	int start = pos[x], least = start, late = -1;
+	long send = -1;
+	for (int i = start; i < len; i++)
+		if (seq[i] < seq[least])
+			least = i;
+	for (int i = start; i < len && late < 0; i++) { /* a message sent later */
+		int y = w[i].from;
+		for (long k = c->rs[y].pc; w[i].tag >= 0 && k < c->rs[y].end && late < 0; k++) {
+			const struct trace_action *a = &t->act[k];
+			if ((a->op == TR_SEND || a->op == TR_ISEND) && a->peer == seq[i] &&
+			    a->tag == w[i].tag)
+				late = i, send = k;
+		}
+	}
+	if (late < 0)
+		goto out;
+	char msg[1024] = "", p[600], d[80];
+	int m = len - start;
+	for (int h = 0; h < m; h++) {
+		int i = start + (least - start + h) % m, y = w[i].from;
+		if (h == 0)
+			cat(msg, sizeof msg,
+			    "%s: deadlock of %d rank%s: blocked in %s, it waits for rank %d",
+			    where(c, seq[i], w[i].at, p, sizeof p), m, m == 1 ? "" : "s",
+			    blocked_in(c, seq[i], &w[i], d, sizeof d), y);
+		else if (h < 6)
+			cat(msg, sizeof msg, ", blocked in %s at %s, which waits for rank %d",
+			    blocked_in(c, seq[i], &w[i], d, sizeof d),
+			    other(c, seq[i], w[i].at, p, sizeof p), y);
+		else if (h == m - 1)
+			cat(msg, sizeof msg, ", ..., rank %d, which waits for rank %d", seq[i], y);
+	}
+	cat(msg, sizeof msg, "; rank %d sends what rank %d waits for only later, at %s",
+	    w[late].from, seq[late], other(c, w[late].from, send, p, sizeof p));
+	rc = cmn_err_set(c->e, CMN_EINPUT, "%s", msg);
+out:
+	free(pos), free(seq), free(w);
+	return rc;
+}
+
 /* Why is rank r stuck? Its current action. */
 static int report_stuck(struct checker *c, int r)
 {
 	const struct trace *t = c->t;
 	struct rank_state *rs = &c->rs[r];
 	char w[600];
+	int rc = report_deadlock(c, r);
+	if (rc)
+		return rc;
 	if (rs->pc == rs->end) {
 		for (int i = 0; i < rs->nr; i++)
 			if (!rs->r[i].waited && !rs->r[i].done)
@@ -406,11 +576,13 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 {
 	struct checker c = {.t = t, .e = e};
 	cmn_htab_init(&c.ch, sizeof(struct chan));
+	trace_coll_scratch_init(&c.coll);
 	int n = t->nranks, rc = 0;
 	c.rs = calloc((size_t)n, sizeof *c.rs);
 	c.work = malloc((size_t)n * sizeof *c.work);
 	c.tested_any = calloc((size_t)n, sizeof *c.tested_any);
-	if (!c.rs || !c.work || !c.tested_any)
+	c.coll_at = malloc((size_t)n * sizeof *c.coll_at);
+	if (!c.rs || !c.work || !c.tested_any || !c.coll_at)
 		rc = nomem(&c);
 	for (int r = 0; !rc && r < n; r++) {
 		c.rs[r] = (struct rank_state){t->first[r], t->first[r + 1], RUN, 0, NULL, 0, 0};
@@ -468,5 +640,7 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 	free(c.coll_root);
 	free(c.coll_arrived);
 	free(c.coll_act);
+	trace_coll_scratch_free(&c.coll);
+	free(c.coll_at);
 	return rc;
 }

@@ -74,8 +74,26 @@ bad other-collective 1 4 "collective #1 is allreduce (root -1) here but bcast (r
 bad other-root 1 4 "collective #1 is bcast (root 1) here but bcast (root 0)" \
 	'0 init\n0 bcast 8 0\n1 init\n1 bcast 8 1\n'
 bad wait-nothing 1 2 "no such isend or irecv is pending" '0 init\n0 wait 1 0 3\n1 init\n'
-bad deadlock 1 2 "recv from 1 tag 0 is never matched" \
+bad deadlock 1 2 "deadlock of 2 ranks: blocked in recv from 1 tag 0, it waits for rank 1, blocked in recv from 0 tag 0 at $T/deadlock.txt:5: rank 1, which waits for rank 0; rank 1 sends what rank 0 waits for only later, at $T/deadlock.txt:6: rank 1" \
 	'0 init\n0 recv 1 0 8\n0 send 1 0 8\n1 init\n1 recv 0 0 8\n1 send 0 0 8\n'
+bad never-sent 1 2 "recv from 1 tag 0 is never matched by a send" '0 init\n0 recv 1 0 8\n1 init\n1 recv 0 0 8\n'
+bad after-finalize 1 4 "rank 0: send after finalize (line 3)" '0 init\n1 init\n0 finalize\n0 send 1 0 10\n1 recv 0 0 10\n'
+# collectives whose counts disagree (SMPI's replay aborts with MPI_ERR_TRUNCATE):
+# both actions, the collective's number and the byte counts named
+bad coll-bcast 1 2 "collective #1 (bcast) has a count of 10 bytes here but 100 bytes at $T/coll-bcast.txt:1: rank 0 (MPI requires equal counts)" '0 bcast 100\n1 bcast 10\n'
+bad coll-allreduce 1 2 "collective #1 (allreduce) has a count of 10 bytes here but 100 bytes" '0 allreduce 100 1\n1 allreduce 10 1\n'
+bad coll-gather 1 1 "collective #1 (gather) sends 100 bytes to rank 0, which receives 10 bytes at $T/coll-gather.txt:1: rank 0 (truncated)" '0 gather 100 10\n1 gather 100 10\n'
+bad coll-scatter 1 1 "collective #1 (scatter) sends 100 bytes to rank 0, which receives 10 bytes" '0 scatter 100 10\n1 scatter 100 10\n'
+bad coll-allgather 1 1 "collective #1 (allgather) sends 100 bytes to rank 0, which receives 10 bytes" '0 allgather 100 10\n1 allgather 100 10\n'
+bad coll-alltoall 1 1 "collective #1 (alltoall) sends 100 bytes to rank 1, which receives 10 bytes at $T/coll-alltoall.txt:2: rank 1" '0 alltoall 100 100\n1 alltoall 10 10\n'
+bad coll-alltoallv 1 3 "rank 0: collective #2 (alltoallv) sends 2 bytes to rank 1, which receives 1 bytes at $T/coll-alltoallv.txt:4: rank 1" \
+	'0 barrier\n1 barrier\n0 alltoallv 10 1 2 10 1 2\n1 alltoallv 10 1 2 10 1 2\n'
+bad coll-gatherv 1 1 "collective #1 (gatherv) sends 10 bytes to rank 0, which receives 1 bytes" '0 gatherv 10 1 0\n1 gatherv 10 1 0\n'
+bad coll-allgatherv 1 1 "collective #1 (allgatherv) sends 10 bytes to rank 0, which receives 5 bytes" '0 allgatherv 10 5 10\n1 allgatherv 10 5 10\n'
+bad coll-reducescatter 1 2 "collective #1 (reducescatter) has a recv count of 20 bytes for rank 0 here but 10 bytes at $T/coll-reducescatter.txt:1: rank 0" \
+	'0 reducescatter 10 20 1\n1 reducescatter 20 10 1\n'
+printf '0 init 1\n0 bcast 2\n0 alltoall 1 16 0 6\n0 reducescatter 1 2 0\n1 init\n1 bcast 2 0 0\n1 alltoall 4 4 1 1\n1 reducescatter 8 16 0 6\n' > "$T/coll-ok.txt"
+check "collectives whose counts agree in bytes through other datatypes are accepted" "$TG" --check "$T/coll-ok.txt" > /dev/null
 bad v-count 1 2 "count 2 'x'" '0 init\n0 alltoallv 10 5 x 10 5 5\n1 init\n'
 # sizes (counts of send, recv, every collective, each count of a v-list):
 # whole numbers 0..2^53 in decimal, an exponent allowed; in bytes (times the
@@ -99,7 +117,7 @@ bad v-sum 1 2 "alltoallv: send counts sum to more than 2^53 (9007199254740992) b
 	'0 init\n0 alltoallv 0 9007199254740992 9007199254740992 0 0 0\n1 alltoallv 0 0 0 0 0 0\n'
 bad v-sum-reducescatter 1 2 "reducescatter: recv counts sum to more than 2^53" \
 	'0 init\n0 reducescatter 9007199254740992 1 0\n1 reducescatter 1 1 0\n'
-printf '0 init\n1 init\n0 send 1 0 9007199254740992\n1 recv 0 0 9.007199254740992e15\n0 alltoallv 0 0 9007199254740992 0 0 0\n1 alltoallv 0 0 0 0 0 0\n' > "$T/max.txt"
+printf '0 init\n1 init\n0 send 1 0 9007199254740992\n1 recv 0 0 9.007199254740992e15\n0 alltoallv 0 0 9007199254740992 0 0 0\n1 alltoallv 0 0 0 9007199254740992 9007199254740992 0\n' > "$T/max.txt"
 check "sizes of exactly 2^53 bytes (an exponent allowed) are accepted" "$TG" --check "$T/max.txt" > /dev/null
 # compute amounts (flops) and sleeps: decimal numbers 0..2^53, fractions allowed
 bad compute-huge 1 2 "compute: flops (argument 1) '1e300' is more than 2^53" '0 init\n0 compute 1e300\n'

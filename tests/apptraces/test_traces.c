@@ -336,6 +336,281 @@ static void test_matching_semantics(void)
 	/* gzip'ed traces read the same */
 }
 
+/* 1 when text is refused (CMN_EINPUT) with a message holding needle. */
+static int refused(const char *text, const char *needle)
+{
+	struct cmn_err e;
+	int rc = check_text(text, &e), ok = rc == CMN_EINPUT && strstr(e.msg, needle);
+	if (!ok)
+		fprintf(stderr, "\n  %s\n  got (%d) %s\n  want %s\n", text, rc, rc ? e.msg : "",
+		        needle);
+	return ok;
+}
+
+static int accepted(const char *text)
+{
+	struct cmn_err e;
+	int rc = check_text(text, &e);
+	if (rc)
+		fprintf(stderr, "\n  %s\n  refused: %s\n", text, e.msg);
+	return rc == 0;
+}
+
+/* Collectives whose counts do not agree between ranks (SMPI's replay
+ * aborts with MPI_ERR_TRUNCATE): a receiver posting fewer bytes than it
+ * gets, or counts MPI wants equal that differ in bytes. Each names both
+ * actions, the collective's number and the two byte counts. */
+static void test_collective_counts(void)
+{
+	CU_ASSERT(refused("0 barrier\n1 barrier\n0 bcast 100\n1 bcast 10\n",
+	                  ".txt:4: error: rank 1: collective #2 (bcast) has a count of 10 bytes "
+	                  "here but 100 bytes at "));
+	CU_ASSERT(
+	    refused("0 bcast 100\n1 bcast 10\n", ".txt:1: rank 0 (MPI requires equal counts)"));
+	CU_ASSERT(refused("0 bcast 10 1\n1 bcast 100 1\n",
+	                  ":1: error: rank 0: collective #1 (bcast) has a count of 10 bytes here "
+	                  "but 100 bytes at ")); /* root 1's count is the reference */
+	CU_ASSERT(refused("0 allreduce 100 1\n1 allreduce 10 1\n",
+	                  ":2: error: rank 1: collective #1 (allreduce) has a count of 10 bytes "
+	                  "here but 100 bytes"));
+	CU_ASSERT(refused("0 reduce 8 0 1\n1 reduce 8 0 1 0\n",
+	                  ":1: error: rank 0: collective #1 (reduce) has a count of 8 bytes here "
+	                  "but 64 bytes"));
+	CU_ASSERT(refused("0 gather 100 10\n1 gather 100 10\n",
+	                  ":1: error: rank 0: collective #1 (gather) sends 100 bytes to rank 0, "
+	                  "which receives 10 bytes at "));
+	CU_ASSERT(refused("0 gather 10 10 1\n1 gather 10 10 1\n2 gather 11 10 1\n",
+	                  ":3: error: rank 2: collective #1 (gather) sends 11 bytes to rank 1, "
+	                  "which receives 10 bytes at "));
+	CU_ASSERT(refused("0 scatter 100 10\n1 scatter 100 10\n",
+	                  "collective #1 (scatter) sends 100 bytes to rank 0, which receives 10 "
+	                  "bytes"));
+	CU_ASSERT(refused("0 scatter 10 10\n1 scatter 0 9\n",
+	                  ":1: error: rank 0: collective #1 (scatter) sends 10 bytes to rank 1, "
+	                  "which receives 9 bytes at "));
+	CU_ASSERT(refused("0 allgather 100 10\n1 allgather 100 10\n",
+	                  "collective #1 (allgather) sends 100 bytes to rank 0, which receives 10 "
+	                  "bytes"));
+	CU_ASSERT(refused("0 alltoall 100 100\n1 alltoall 10 10\n",
+	                  ":1: error: rank 0: collective #1 (alltoall) sends 100 bytes to rank 1, "
+	                  "which receives 10 bytes at "));
+	CU_ASSERT(refused("0 alltoallv 10 1 2 10 1 2\n1 alltoallv 10 1 2 10 1 2\n",
+	                  ":1: error: rank 0: collective #1 (alltoallv) sends 2 bytes to rank 1, "
+	                  "which receives 1 bytes at "));
+	CU_ASSERT(refused("0 gatherv 10 1 0\n1 gatherv 10 1 0\n",
+	                  "collective #1 (gatherv) sends 10 bytes to rank 0, which receives 1 "
+	                  "bytes"));
+	CU_ASSERT(refused("0 gatherv 1 1 0\n1 gatherv 1 1 0\n",
+	                  ":2: error: rank 1: collective #1 (gatherv) sends 1 bytes to rank 0, "
+	                  "which receives 0 bytes at "));
+	CU_ASSERT(refused("0 scatterv 1 2 1 0\n1 scatterv 0 0 1 0\n",
+	                  ":1: error: rank 0: collective #1 (scatterv) sends 2 bytes to rank 1, "
+	                  "which receives 1 bytes at "));
+	CU_ASSERT(refused("0 allgatherv 10 5 10\n1 allgatherv 10 5 10\n",
+	                  "collective #1 (allgatherv) sends 10 bytes to rank 0, which receives 5 "
+	                  "bytes"));
+	CU_ASSERT(refused("0 reducescatter 10 20 1\n1 reducescatter 20 10 1\n",
+	                  ":2: error: rank 1: collective #1 (reducescatter) has a recv count of 20 "
+	                  "bytes for rank 0 here but 10 bytes at "));
+	/* alltoallv: ranks 0 and 2 share one vector, 1 and 3 another; rank 1
+	 * alone sends rank 2 more than it takes from 1 */
+	CU_ASSERT(refused("0 alltoallv 0 1 1 1 1 0 1 2 1 2\n1 alltoallv 0 2 3 3 3 0 1 3 1 3\n"
+	                  "2 alltoallv 0 1 1 1 1 0 1 2 1 2\n3 alltoallv 0 2 3 2 3 0 1 3 1 3\n",
+	                  ":2: error: rank 1: collective #1 (alltoallv) sends 3 bytes to rank 2, "
+	                  "which receives 2 bytes at "));
+	CU_ASSERT(accepted("0 alltoallv 0 1 1 1 1 0 1 2 1 2\n1 alltoallv 0 2 3 2 3 0 1 3 1 3\n"
+	                   "2 alltoallv 0 1 1 1 1 0 1 2 1 2\n3 alltoallv 0 2 3 2 3 0 1 3 1 3\n"));
+	/* counts that agree in bytes through different datatypes (0 double,
+	 * 1 int, 6 byte), one case per collective; receives larger than the
+	 * message are fine */
+	CU_ASSERT(accepted("0 barrier\n1 barrier\n"));
+	CU_ASSERT(accepted("0 bcast 2 0 0\n1 bcast 16 0 6\n"));
+	CU_ASSERT(accepted("0 reduce 4 0 1 1\n1 reduce 2 5 1 0\n"));
+	CU_ASSERT(accepted("0 allreduce 4 0 1\n1 allreduce 16 0 6\n"));
+	CU_ASSERT(accepted("0 alltoall 2 16 0 6\n1 alltoall 4 5 1 1\n"));
+	CU_ASSERT(accepted("0 allgather 2 16 0 6\n1 allgather 16 2 6 0\n"));
+	CU_ASSERT(accepted("0 gather 2 16 0 0 6\n1 gather 16 1 0 6 6\n"));
+	CU_ASSERT(accepted("0 scatter 16 2 1 6 0\n1 scatter 4 4 1 1 1\n"));
+	CU_ASSERT(accepted("0 gatherv 2 16 4 0 0 6\n1 gatherv 1 0 0 0 1 6\n"));
+	CU_ASSERT(accepted("0 scatterv 16 8 2 0 6 0\n1 scatterv 0 0 2 0 6 1\n"));
+	CU_ASSERT(accepted("0 allgatherv 2 16 16 0 6\n1 allgatherv 4 4 4 1 1\n"));
+	CU_ASSERT(accepted("0 alltoallv 0 1 2 0 8 16 0 6\n1 alltoallv 0 16 8 0 2 1 6 0\n"));
+	CU_ASSERT(accepted("0 reducescatter 1 2 0 0\n1 reducescatter 8 16 0 6\n"));
+	/* "init 1": counts without a datatype are doubles on that rank */
+	CU_ASSERT(accepted("0 init 1\n0 bcast 2\n1 init\n1 bcast 16\n"));
+	CU_ASSERT(refused("0 init 1\n0 bcast 2\n1 init\n1 bcast 2\n",
+	                  "has a count of 2 bytes here but 16 bytes"));
+}
+
+/* A small deterministic generator (xorshift). */
+static unsigned draw(uint64_t *s, unsigned n)
+{
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return (unsigned)(*s % n);
+}
+
+/* Brute force over every pair: what rank i sends rank j in collective k
+ * (each rank's k-th action), *recv what j posted for it; 0 if no message. */
+static int pair_bytes(const struct trace *t, long k, int i, int j, double *send, double *recv)
+{
+	int n = t->nranks;
+	const struct trace_action *a = &t->act[t->first[i] + k], *b = &t->act[t->first[j] + k];
+	int root = a->peer < 0 ? 0 : a->peer;
+	double su = trace_bytes(t, i, a->dt1, 1), ru = trace_bytes(t, j, b->dt2, 1);
+	const int64_t *cs = t->counts + a->aux, *cr = t->counts + b->aux;
+	switch (a->op) {
+	case TR_ALLTOALL:
+	case TR_ALLGATHER: *send = a->a * su, *recv = b->b * ru; return 1;
+	case TR_ALLTOALLV: *send = (double)cs[j] * su, *recv = (double)cr[n + i] * ru; return 1;
+	case TR_ALLGATHERV: *send = a->a * su, *recv = (double)cr[i] * ru; return 1;
+	case TR_GATHER: *send = a->a * su, *recv = b->b * ru; return j == root;
+	case TR_GATHERV: *send = a->a * su, *recv = (double)cr[i] * ru; return j == root;
+	case TR_SCATTER: *send = a->a * su, *recv = b->b * ru; return i == root;
+	case TR_SCATTERV: *send = (double)cs[j] * su, *recv = b->b * ru; return i == root;
+	default: return 0;
+	}
+}
+
+/* The byte count of rank i at collective k that MPI wants equal on every
+ * rank (element m of reducescatter's vector), or -1. */
+static double equal_bytes(const struct trace *t, long k, int i, int m)
+{
+	const struct trace_action *a = &t->act[t->first[i] + k];
+	double u = trace_bytes(t, i, a->dt1, 1);
+	if (a->op == TR_BCAST || a->op == TR_REDUCE || a->op == TR_ALLREDUCE)
+		return a->a * u;
+	return a->op == TR_REDUCESCATTER ? (double)t->counts[a->aux + m] * u : -1;
+}
+
+/* Random traces of a few collectives whose ranks share a handful of count
+ * vectors (so the checker works by groups): its verdict is the brute
+ * force's, and a refusal names a pair (or two counts) that is wrong. */
+static void test_collective_counts_random(void)
+{
+	const int ops[] = {TR_BCAST,      TR_REDUCE,  TR_ALLREDUCE, TR_ALLTOALL,
+	                   TR_ALLTOALLV,  TR_GATHER,  TR_GATHERV,   TR_ALLGATHER,
+	                   TR_ALLGATHERV, TR_SCATTER, TR_SCATTERV,  TR_REDUCESCATTER};
+	const int dts[] = {6, 1, 0}; /* 1, 4 and 8 bytes */
+	uint64_t s = 88172645463325252u;
+	int verdicts[2] = {0, 0};
+	for (int cases = 0; cases < 3000; cases++) {
+		int n = 2 + (int)draw(&s, 6), op = ops[draw(&s, 12)], ncoll = 1 + (int)draw(&s, 3);
+		int len = op == TR_ALLTOALLV ? 2 * n : n, root = (int)draw(&s, (unsigned)n);
+		double pool[3][16];
+		struct trace_builder *b = trace_builder_new(n, "t");
+		for (int k = 0; k < ncoll; k++) {
+			for (int p = 0; p < 3; p++) /* recvs larger, to pass often */
+				for (int m = 0; m < len; m++)
+					pool[p][m] = (op == TR_ALLTOALLV && m >= n ? 2 : 1) *
+					             (double)(draw(&s, 3) + (draw(&s, 8) == 0));
+			if (op == TR_REDUCESCATTER) /* bytes, ints, bytes but one */
+				for (int m = 0; m < n; m++) {
+					pool[0][m] = 4 * (double)(1 + draw(&s, 3));
+					pool[1][m] = pool[0][m] / 4;
+					pool[2][m] = pool[0][m] + (m == n - 1);
+				}
+			int np = 1 + (int)draw(&s, 3); /* vectors in use */
+			for (int r = 0; r < n; r++) {
+				struct trace_action a = {.op = (uint8_t)op,
+				                         .dt1 = (uint8_t)dts[draw(&s, 3)],
+				                         .dt2 = (uint8_t)dts[draw(&s, 3)],
+				                         .peer = root,
+				                         .a = 1 + draw(&s, 2),
+				                         .b = 2 + draw(&s, 2)};
+				int p = (int)draw(&s, (unsigned)np);
+				if (op == TR_BCAST || op == TR_REDUCE || op == TR_ALLREDUCE ||
+				    op == TR_REDUCESCATTER) { /* equal in bytes, mostly */
+					a.dt1 = draw(&s, 2) ? 6 : 1;
+					a.a = (a.dt1 == 6 ? 8 : 2) + (draw(&s, 10) == 0);
+					p = a.dt1 == 1 ? 1 : draw(&s, 10) ? 0 : 2;
+				}
+				int v = op == TR_ALLTOALLV || op == TR_GATHERV ||
+				        op == TR_ALLGATHERV || op == TR_SCATTERV ||
+				        op == TR_REDUCESCATTER;
+				CU_ASSERT_FATAL(trace_builder_add(b, r, &a, v ? pool[p] : NULL,
+				                                  v ? len : 0) == 0);
+			}
+		}
+		struct cmn_err e;
+		struct trace *t = trace_builder_finish(b, &e);
+		CU_ASSERT_FATAL(t != NULL);
+		/* the first collective the brute force refuses */
+		int bad = -1;
+		for (int k = 0; k < ncoll && bad < 0; k++)
+			for (int i = 0; i < n && bad < 0; i++)
+				for (int j = 0; j < n && bad < 0; j++) {
+					double x, y;
+					if ((pair_bytes(t, k, i, j, &x, &y) && x > y) ||
+					    equal_bytes(t, k, i, j) != equal_bytes(t, k, 0, j))
+						bad = k;
+				}
+		int rc = trace_check(t, &e);
+		verdicts[rc != 0]++;
+		CU_ASSERT_EQUAL(rc, bad < 0 ? 0 : CMN_EINPUT);
+		if (rc && bad >= 0) { /* the message names a wrong pair or two counts */
+			int i, j, k, m, ok = 0;
+			double x, y, px, py;
+			char name[32];
+			if (sscanf(e.msg,
+			           "t:%*u: error: rank %d: collective #%d (%31[a-z]) sends %lf "
+			           "bytes to "
+			           "rank %d, which receives %lf",
+			           &i, &k, name, &x, &j, &y) == 6)
+				ok = k == bad + 1 && pair_bytes(t, bad, i, j, &px, &py) &&
+				     px == x && py == y && x > y;
+			else if (sscanf(
+			             e.msg,
+			             "t:%*u: error: rank %d: collective #%d (%31[a-z]) has a recv "
+			             "count of %lf bytes for rank %d here but %lf bytes at t:%*u: "
+			             "rank %d",
+			             &i, &k, name, &x, &m, &y, &j) == 7)
+				ok = k == bad + 1 && equal_bytes(t, bad, i, m) == x &&
+				     equal_bytes(t, bad, j, m) == y && x != y;
+			else if (sscanf(
+			             e.msg,
+			             "t:%*u: error: rank %d: collective #%d (%31[a-z]) has a count "
+			             "of %lf bytes here but %lf bytes at t:%*u: rank %d",
+			             &i, &k, name, &x, &y, &j) == 6)
+				ok = k == bad + 1 && equal_bytes(t, bad, i, 0) == x &&
+				     equal_bytes(t, bad, j, 0) == y && x != y;
+			CU_ASSERT(ok);
+			if (!ok)
+				fprintf(stderr, "\n  collective #%d: %s\n", bad + 1, e.msg);
+		} else if (rc)
+			fprintf(stderr, "\n  refused: %s\n", e.msg);
+		trace_free(t);
+	}
+	CU_ASSERT(verdicts[0] > 300 && verdicts[1] > 300); /* both kinds were tried */
+}
+
+/* A rank's actions end at its finalize; a deadlock (every rank blocked in
+ * a cycle, a message awaited sent only later) is named as one. */
+static void test_finalize_and_deadlock(void)
+{
+	CU_ASSERT(refused("0 init\n1 init\n0 finalize\n0 send 1 0 10\n1 recv 0 0 10\n",
+	                  ".txt:4: error: rank 0: send after finalize (line 3)"));
+	CU_ASSERT(refused("0 init\n0 finalize\n0 finalize\n", ":3: error: rank 0: finalize after "
+	                                                      "finalize (line 2)"));
+	CU_ASSERT(accepted("0 init\n1 init\n0 send 1 0 10\n0 finalize\n1 recv 0 0 10\n"
+	                   "# a comment\n\n1 finalize\n"));
+	CU_ASSERT(refused("0 recv 1 0 10\n0 send 1 0 10\n1 recv 0 0 10\n1 send 0 0 10\n",
+	                  ":1: error: rank 0: deadlock of 2 ranks: blocked in recv from 1 tag 0, "
+	                  "it waits for rank 1, blocked in recv from 0 tag 0 at "));
+	CU_ASSERT(refused("0 recv 1 0 10\n0 send 1 0 10\n1 recv 0 0 10\n1 send 0 0 10\n",
+	                  ":3: rank 1, which waits for rank 0; rank 1 sends what rank 0 waits for "
+	                  "only later, at "));
+	/* three ranks; rank 1 waits in a wait, rank 2 in a barrier */
+	CU_ASSERT(refused("0 recv 2 0 8\n1 irecv 0 0 8\n1 wait 0 1 0\n1 barrier\n2 barrier\n"
+	                  "2 send 0 0 8\n",
+	                  "deadlock of 2 ranks: blocked in recv from 2 tag 0, it waits for rank "
+	                  "2, blocked in collective #1 (barrier) at "));
+	CU_ASSERT(refused("0 recv 1 0 8\n0 send 1 0 8\n1 irecv 0 0 8\n1 wait 0 1 0\n1 send 0 0 8\n",
+	                  "blocked in wait for the irecv from 0 tag 0 at "));
+	/* no send anywhere: still a recv that nothing matches */
+	CU_ASSERT(refused("0 recv 1 0 10\n1 recv 0 0 10\n",
+	                  ":1: error: rank 0: recv from 1 tag 0 is never matched by a send"));
+}
+
 /* The syntax of numbers: sizes whole 0..2^53 exactly, amounts fractional,
  * indices digits only; nothing but plain decimal. */
 static void test_numbers(void)
@@ -581,6 +856,10 @@ static void add_suites(void)
 	CU_add_test(s, "collective expansion", test_expand);
 	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
 	CU_add_test(s, "matching pass semantics", test_matching_semantics);
+	CU_add_test(s, "collectives' counts agree between ranks", test_collective_counts);
+	CU_add_test(s, "collectives' counts: random traces against brute force",
+	            test_collective_counts_random);
+	CU_add_test(s, "actions after finalize, deadlocks", test_finalize_and_deadlock);
 	CU_add_test(s, "numbers of trace fields", test_numbers);
 	CU_add_test(s, "limits of sizes and amounts in memory", test_limits);
 }
