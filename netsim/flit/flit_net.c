@@ -19,6 +19,7 @@ void net_flit_params_default(struct flit_params *p)
 	                          .alloc = FLIT_ALLOC_RR,
 	                          .dateline = 1,
 	                          .watchdog = 10000,
+	                          .max_memory_mb = 4096,
 	                          .threads = 1,
 	                          .flit_bytes = 64,
 	                          .packet_flits = 8};
@@ -99,6 +100,10 @@ const struct cmn_param_def net_flit_param_defs[] = {
      "it enters (INSEE's injection buffer); 0: unbounded, latency from generation"},
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
+    {"max_memory", CMN_PT_INT, "4096", 0, 1e9, NULL,
+     "MB that packets queued at their sources or in flight, with their routes, may hold "
+     "(0: no limit); beyond, an error instead of the kernel's out-of-memory kill (a load "
+     "beyond saturation queues packets without bound)"},
     {"threads", CMN_PT_INT, "1", 1, 2, NULL,
      "1, or 2: each cycle's routers on two threads, the vertices in two halves (the same "
      "output bytes; not with random draws: vc_pick=dimension, routing=random|fsin)"},
@@ -143,6 +148,7 @@ void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->vc_pick_dim = strcmp(cmn_params_str(cp, "vc_pick"), "dimension") == 0;
 	p->source_queue = (int)cmn_params_num(cp, "source_queue");
 	p->watchdog = (long)cmn_params_num(cp, "watchdog");
+	p->max_memory_mb = (long)cmn_params_num(cp, "max_memory");
 	p->threads = (int)cmn_params_num(cp, "threads");
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
@@ -183,6 +189,19 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 	} else {
 		if (n->pkts.n == n->pkts.cap) {
 			int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
+			double per = (double)sizeof *n->pkts.pool +
+			             (double)n->pkts.route_stride * (double)sizeof *n->pkts.routes;
+			if (n->p.max_memory_mb > 0 &&
+			    (double)cap * per > (double)n->p.max_memory_mb * 1048576.0)
+				return cmn_err_set(
+				    e, CMN_ENOMEM,
+				    "flit network: %d packets queued or in flight at cycle %lld; "
+				    "room for %d would hold %.0f MB with their routes, more than "
+				    "max_memory=%ld MB (a load beyond saturation queues packets "
+				    "without bound): lower the load, bound the sources "
+				    "(source_queue=N), or raise max_memory=MB (0: no limit)",
+				    n->pkts.n, (long long)n->now, cap,
+				    (double)cap * per / 1048576.0, n->p.max_memory_mb);
 			struct packet *pk = realloc(n->pkts.pool, (size_t)cap * sizeof *pk);
 			if (pk)
 				n->pkts.pool = pk;

@@ -91,6 +91,8 @@ struct flit_params {
 	                       queue, injection port, its switch's buffers of its link); 0:
 	                       unbounded */
 	long watchdog;      /* cycles without any flit moving, flits in flight: an error */
+	long max_memory_mb; /* packets (queued at sources or in flight) and their routes may
+	                       hold at most this many MB, 0: no limit; beyond, an error */
 	int threads;        /* 1, or 2: a cycle's routers on two threads (flit_par.h), the
 	                       same output bytes */
 	/* trace replay only (flit_replay.h) */

@@ -286,6 +286,12 @@ bad_opt() { # needle args..
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
 }
 J="--machine flat:nodes=8 --jobs-out $T/bo.csv"
+# beyond saturation packets queue at their sources without bound: the flit
+# engine's max_memory stops the run with an error, not the OOM killer
+"$NS" --traffic uniform --machine mesh:dims=32x32 --engine flit:max_memory=1 --load 1 --cycles 100000 \
+	--synth-out "$T/mm.csv" > /dev/null 2> "$T/err"
+check "flit max_memory: a run beyond saturation stopped, exit 1, said, nothing written" \
+	status_says $? eq 1 "more than max_memory=1 MB" "$T/err" "$T/mm.csv"
 bad_opt "--sample 100 is more than --cycles 10" --traffic uniform --machine mesh:dims=4x4 --engine flit --cycles 10 --sample 100 --warmup 0 --synth-out "$T/bo.csv"
 bad_opt "--iterations: '1.5' is not an integer" $J --job is.S.4@0-3 --iterations 1.5
 bad_opt "--iterations: '-1' is not an integer" $J --job is.S.4@0-3 --iterations -1
