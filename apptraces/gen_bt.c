@@ -12,8 +12,8 @@ static const double bcasts[] = {4, 8, 12, 4, 4, 4, 0};
 
 static int bt_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	(void)e;
-	static const struct multipart mp = {.sizes = sizes,
+	static const struct multipart mp = {.name = "bt",
+	                                    .sizes = sizes,
 	                                    .niters = niters,
 	                                    .fwd = 30,
 	                                    .bwd = 5,
@@ -25,7 +25,7 @@ static int bt_generate(struct gen *g, int *exact, struct cmn_err *e)
 	                                    .c2 = -17655.7,
 	                                    .c1 = 28023.7,
 	                                    .c0 = 0};
-	return trace_gen_multipart(g, &mp, exact);
+	return trace_gen_multipart(g, &mp, exact, e);
 }
 
 const struct trace_gen_ops trace_gen_bt_ops = {

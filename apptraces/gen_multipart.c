@@ -105,7 +105,14 @@ double trace_gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *set
 	return 6.0 * ranks;
 }
 
-int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
+/* The smallest face side of a c x c multi-partition of an n^3 grid (a
+ * cell on the global boundary, the smaller share of n). */
+static int min_side(const struct multipart *mp, int n, int c)
+{
+	return n / c + mp->side_add - mp->boundary * (c == 1 ? 2 : 1);
+}
+
+int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact, struct cmn_err *e)
 {
 	int k = trace_gen_class_index(g->cls), np = g->ranks,
 	    iters = g->iterations ? g->iterations : mp->niters[k];
@@ -114,6 +121,16 @@ int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact)
 		gr.c++;
 	while (gr.c * gr.c > np)
 		gr.c--;
+	if (min_side(mp, gr.n, gr.c) < 0) { /* NPB: no more cells than points a side */
+		int most = gr.c;
+		while (most > 1 && min_side(mp, gr.n, most) < 0)
+			most--;
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "%s class %c's %d^3 grid on %d ranks: a %dx%d multi-partition "
+		                   "leaves cells of fewer than one point (NPB refuses such a run "
+		                   "too): at most %d ranks for class %c",
+		                   mp->name, g->cls, gr.n, np, gr.c, gr.c, most * most, g->cls);
+	}
 	gr.cs = ceil((double)gr.n / gr.c);
 	double n = gr.n;
 	gr.flops = (mp->c3 * n * n * n + mp->c2 * n * n + mp->c1 * n + mp->c0) / np;

@@ -26,6 +26,7 @@
 #include "gen.h"
 
 struct multipart {
+	const char *name;          /* "sp", "bt" (messages) */
 	const int *sizes, *niters; /* per class */
 	double fwd, bwd;           /* doubles per face point, forward and backward */
 	int side_add, boundary;    /* a cell's face side along axis k: its size + side_add,
@@ -35,7 +36,9 @@ struct multipart {
 	double c3, c2, c1, c0;     /* NPB's op count per iteration: c3 n^3 + c2 n^2 + .. */
 };
 
-int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact);
+/* 0, or a usage error when the grid is too small for the ranks' cells (a
+ * cell of fewer than one point: NPB refuses such a run too). */
+int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact, struct cmn_err *e);
 /* The trace_gen_ops pairs of both: a predecessor and a successor per
  * direction. */
 double trace_gen_multipart_pairs(char cls, int ranks, struct trace_gen_sets *sets);

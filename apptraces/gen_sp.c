@@ -12,8 +12,8 @@ static const double bcasts[] = {4, 8, 12, 4, 0};
 
 static int sp_generate(struct gen *g, int *exact, struct cmn_err *e)
 {
-	(void)e;
-	static const struct multipart mp = {.sizes = sizes,
+	static const struct multipart mp = {.name = "sp",
+	                                    .sizes = sizes,
 	                                    .niters = niters,
 	                                    .fwd = 22,
 	                                    .bwd = 10,
@@ -25,7 +25,7 @@ static int sp_generate(struct gen *g, int *exact, struct cmn_err *e)
 	                                    .c2 = -4683.91,
 	                                    .c1 = 11484.5,
 	                                    .c0 = -19272.4};
-	return trace_gen_multipart(g, &mp, exact);
+	return trace_gen_multipart(g, &mp, exact, e);
 }
 
 const struct trace_gen_ops trace_gen_sp_ops = {

@@ -296,6 +296,12 @@ else
 	echo "skip: smpirun, platgen or netsim absent (the smpirun check)"
 fi
 
+# SP and BT on more cells than grid points a side: a usage error naming the
+# most ranks, not "a bug of the generator" (sp.S.256: a count of -176)
+"$TG" sp --class S --ranks 256 --dry-run > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "sp class S's 12^3 grid on 256 ranks.*at most 144 ranks" "$T/err" &&
+	"$TG" sp --class S --ranks 144 --dry-run > /dev/null 2>&1 &&
+	ok "sp.S.256 refused (at most 144 ranks), sp.S.144 made" || ko "sp.S.256: $(cat "$T/err")"
 # --out naming a file: said so, the file kept
 echo keep > "$T/afile"
 "$TG" cg --class S --ranks 4 --out "$T/afile" > /dev/null 2> "$T/err"
