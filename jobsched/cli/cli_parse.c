@@ -75,15 +75,19 @@ static int status_arg(const char *v, unsigned *mask, struct cmn_err *e)
 		snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1),
 		         p);
 		long long st = 0;
+		unsigned bit;
 		if (strcmp(tok, "other") == 0)
-			*mask |= JS_STATUS_OTHER;
+			bit = JS_STATUS_OTHER;
 		else if (len == 0 || len >= sizeof tok ||
 		         cmn_num_int(tok, -1, 5, &st) != CMN_NUM_OK)
 			return cmn_err_set(e, CMN_EUSAGE,
 			                   "--status: '%.*s' is not a status -1..5 or 'other'",
 			                   (int)(len > 40 ? 40 : len), p);
 		else
-			*mask |= 1u << ((int)st + 1);
+			bit = 1u << ((int)st + 1);
+		if (*mask & bit) /* a slip: the user meant another status */
+			return cmn_err_set(e, CMN_EUSAGE, "--status: '%s' listed twice", tok);
+		*mask |= bit;
 		p += len;
 		if (!*p)
 			break;

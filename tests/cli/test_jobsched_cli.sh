@@ -242,7 +242,7 @@ sys.exit(0 if r['skipped_status']=='1' and r['statuses']=='1' else 1)"
 check "--status other keeps only the undefined" python3 -c "
 import csv,sys; r=next(csv.DictReader(open('$T/odd.csv')))
 sys.exit(0 if r['skipped_status']=='1' and r['jobs_simulated']=='1' and r['statuses']=='other' else 1)"
-for bad in "1," ",1" "1,,5" "6" "x" ""; do
+for bad in "1," ",1" "1,,5" "6" "x" "" "1,1" "other,5,other"; do
 	"$JS" --workload "$T/odd.swf" --machine flat:nodes=8 --status "$bad" > /dev/null 2> "$T/err"
 	check "--status '$bad': exit 2" status_says $? eq 2 "--status" "$T/err"
 done
