@@ -76,7 +76,8 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 	int rc = 0;
 	struct stat st;
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		rc = cmn_err_set(e, CMN_EIO, "%s: not a folder (the trace goes into a folder)", dir);
+		rc =
+		    cmn_err_set(e, CMN_EIO, "%s: not a folder (the trace goes into a folder)", dir);
 	else if ((mkdir(dir, 0777) && errno != EEXIST) || (mkdir(files, 0777) && errno != EEXIST))
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", files, strerror(errno));
 	for (int r = 0; !rc && r < t->nranks; r++) {

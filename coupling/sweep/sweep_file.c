@@ -524,8 +524,9 @@ int cpl_sweep_read(const char *path, const char *out_dir, struct cpl_sweep **out
 	while ((got = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)got)) { /* the rest of the line would be lost */
-			rc = cmn_err_set(e, CMN_EINPUT, "%s:%d: NUL byte in line (not a sweep file?)",
-			                 path, lineno);
+			rc = cmn_err_set(e, CMN_EINPUT,
+			                 "%s:%d: NUL byte in line (not a sweep file?)", path,
+			                 lineno);
 			goto end;
 		}
 		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))

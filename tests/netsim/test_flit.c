@@ -499,7 +499,8 @@ static void test_watchdog(void)
 		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		for (int r = 0; r < 20; r++)
 			for (int x = 0; x < 8; x++)
-				CU_ASSERT_FATAL(net_flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, &e) == 0);
+				CU_ASSERT_FATAL(
+				    net_flit_net_inject(n, x, (x + 3) % 8, 16, 8 * r + x, &e) == 0);
 		int rc = 0;
 		long calls = 0;
 		for (; !rc && calls < 100000 && net_flit_net_in_flight(n) > 0; calls++)

@@ -123,8 +123,9 @@ static void test_deadlock_and_until(void)
 		struct flit_replay_opts qo = opts(&q);
 		char text[1024] = "", *at = text;
 		for (int r = 0; r < 8; r++)
-			at += sprintf(at, "%d isend %d 0 1000000\n%d recv %d 0 1000000\n%d waitall\n", r,
-			              (r + 3) % 8, r, (r + 5) % 8, r);
+			at +=
+			    sprintf(at, "%d isend %d 0 1000000\n%d recv %d 0 1000000\n%d waitall\n",
+			            r, (r + 3) % 8, r, (r + 5) % 8, r);
 		struct trace *tt = trace_of(text);
 		int all[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 		struct net_job tj = {"tornado", tt, all, 0, NULL};
