@@ -54,11 +54,20 @@ static int parse_job(const char *arg, struct job_arg *j, struct cmn_err *e)
 static int get_trace(const char *spec, int iterations, struct trace **t, struct cmn_err *e)
 {
 	struct stat st;
-	if (stat(spec, &st) == 0)
-		return trace_load_any(spec, t, e);
 	char kernel[16], cls;
 	int ranks, used = 0;
-	if (sscanf(spec, "%15[a-z].%c.%d%n", kernel, &cls, &ranks, &used) == 3 && !spec[used]) {
+	int generated =
+	    sscanf(spec, "%15[a-z].%c.%d%n", kernel, &cls, &ranks, &used) == 3 && !spec[used];
+	if (stat(spec, &st) == 0) {
+		if (generated) /* the file wins: said, since the name reads as a generator's too */
+			fprintf(stderr,
+			        "netsim: note: %s is read from the file of that name here, not "
+			        "generated (give another path to the file to silence this, or "
+			        "leave this folder to generate it)\n",
+			        spec);
+		return trace_load_any(spec, t, e);
+	}
+	if (generated) {
 		int exact;
 		return trace_generate(kernel, cls, ranks, iterations, 1, t, &exact, e);
 	}

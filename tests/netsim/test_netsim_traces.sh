@@ -89,6 +89,14 @@ for eng in simgrid s4u; do
 		ok "$eng: ranks without init (or with it after their first message) replay" ||
 		ko "$eng: no init: $(tail -2 "$T/err")"
 done
+# a file whose name reads as KERNEL.CLASS.RANKS wins over the generator:
+# said on stderr (./NAME, another path to it, is silent)
+mkdir -p "$T/shadow" && cp "$T/withinit.txt" "$T/shadow/cg.S.2"
+ns=$(readlink -f "$NS")
+(cd "$T/shadow" && "$ns" $M --job cg.S.2@0-1 --jobs-out s1.csv > /dev/null 2> err1 &&
+	"$ns" $M --job ./cg.S.2@0-1 --jobs-out s2.csv > /dev/null 2> err2)
+check "a file named like a generated trace: read, with a note" \
+	bash -c "grep -q 'cg.S.2 is read from the file of that name here, not generated' '$T/shadow/err1' && ! grep -q note '$T/shadow/err2' && [ \"\$(tail -1 '$T/shadow/s1.csv' | cut -d, -f7)\" = \"\$(tail -1 '$T/shadow/s2.csv' | cut -d, -f7)\" ]"
 printf 'not a tar' | gzip > "$T/junk.tar.gz"
 "$NS" $M --job "$T/junk.tar.gz@0-1" > /dev/null 2> "$T/err"
 check "a broken archive: refused, named" status_says $? ne 0 "junk.tar.gz" "$T/err"
