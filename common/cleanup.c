@@ -67,6 +67,7 @@ static void install(void)
 	take(SIGINT, 0);
 	take(SIGTERM, 0);
 	take(SIGHUP, 0);
+	take(SIGABRT, 0); /* abort(): SimGrid's xbt_die on a file it cannot take */
 }
 
 void cmn_cleanup_take_sigint(void)

@@ -1,4 +1,5 @@
-/* What a run leaves behind when SIGINT, SIGTERM or SIGHUP stops it: the
+/* What a run leaves behind when SIGINT, SIGTERM, SIGHUP or SIGABRT (an
+ * abort() in a library: SimGrid's on a file it cannot take) stops it: the
  * files and folders it registered are removed and the child processes it
  * registered are stopped (SIGTERM) and waited for, before the signal takes
  * its default course. The handler is installed with the first

@@ -2,6 +2,7 @@
 #include "number.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,10 +53,20 @@ int cmn_num_real(const char *text, double lo, double hi, double *out)
 	if (*p)
 		return CMN_NUM_SYNTAX;
 	double v = strtod(text, NULL); /* only decimal notation gets here */
-	if (!isfinite(v) || v < lo || v > hi)
+	if (!isfinite(v) || v < lo || v > hi || cmn_num_tiny(text, v))
 		return CMN_NUM_RANGE;
 	*out = v;
 	return CMN_NUM_OK;
+}
+
+int cmn_num_tiny(const char *text, double v)
+{
+	if (v != 0)
+		return fabs(v) < DBL_MIN;
+	for (const char *p = text; *p && *p != 'e' && *p != 'E'; p++)
+		if (*p >= '1' && *p <= '9')
+			return 1; /* a value that underflowed to 0 */
+	return 0;
 }
 
 /* Calls item(text, i, ctx) for each item of a sep-joined list, i = -1 for

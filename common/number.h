@@ -23,6 +23,11 @@ enum cmn_num_status {
 /* Each returns a cmn_num_status; *out is set only on CMN_NUM_OK. */
 int cmn_num_int(const char *text, long long lo, long long hi, long long *out);
 int cmn_num_real(const char *text, double lo, double hi, double *out);
+/* Whether text, read as v, is too small to be a normal double: a non-zero
+ * value below DBL_MIN (2.2e-308), or one that underflowed to 0. Such
+ * values are refused as out of range (SimGrid aborts on them, and no
+ * physical quantity here needs them). */
+int cmn_num_tiny(const char *text, double v);
 
 /* Lists of numbers joined by sep ("16x16x8" with 'x'): every item a number
  * in [lo, hi], none empty, at most max of them. Returns the count; -1 with

@@ -72,6 +72,11 @@ static int set_value(const struct cmn_param_def *d, int i, const char *v, struct
 		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: '%s' is not %s", d->key, v,
 		                   d->type == CMN_PT_INT ? "an integer (decimal digits)"
 		                                         : "a finite number in decimal notation");
+	if (st == CMN_NUM_RANGE && d->type != CMN_PT_INT && cmn_num_tiny(v, strtod(v, NULL)))
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "parameter %s: %s is too small to be a normal double (0, or at "
+		                   "least 2.2250738585072014e-308)",
+		                   d->key, v);
 	if (st != CMN_NUM_OK || x < d->min || x > d->max)
 		return cmn_err_set(e, CMN_EUSAGE, "parameter %s: %s is outside [%.15g, %.15g]",
 		                   d->key, v, d->min, d->max);

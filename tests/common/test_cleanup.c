@@ -71,7 +71,7 @@ static void victim(const char *dir, int ready)
 		pause();
 }
 
-static void test_signal(void)
+static void signal_case(int sig)
 {
 	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
 	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
@@ -84,10 +84,10 @@ static void test_signal(void)
 	pid_t child = 0;
 	CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
 	CU_ASSERT(exists(dir, "sub/f") && exists(dir, "g") && exists(dir, "gc"));
-	kill(pid, SIGTERM);
+	kill(pid, sig);
 	int st = 0;
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
-	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == sig);
 	CU_ASSERT(!exists(dir, "sub/f") && !exists(dir, "sub") && !exists(dir, "g"));
 	CU_ASSERT(!exists(dir, "gc"));                    /* the child's own */
 	CU_ASSERT(kill(child, 0) != 0 && errno == ESRCH); /* stopped and waited for */
@@ -96,6 +96,12 @@ static void test_signal(void)
 	snprintf(p, sizeof p, "%s/keep", dir);
 	unlink(p);
 	CU_ASSERT(rmdir(dir) == 0); /* nothing else left */
+}
+
+static void test_signal(void)
+{
+	signal_case(SIGTERM);
+	signal_case(SIGABRT); /* abort(), as SimGrid dies on a file it cannot take */
 }
 
 static void add_suites(void)
