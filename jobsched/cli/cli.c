@@ -297,6 +297,12 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
 		struct cmn_params sp;
 		rc = cmn_spec_resolve((const void *const *)js_sched_registry, c->sched, "scheduler",
 		                      &ops, &sp, e);
+		if (!rc && resize && ((const struct js_sched_ops *)ops)->fixed_sizes)
+			rc = cmn_err_set(e, CMN_EUSAGE,
+			                 "--sched %s with --resize %s: its reservations assume "
+			                 "every job keeps its size to its end (resizing runs with "
+			                 "fcfs, easy and fpfs)",
+			                 c->sched, c->resize);
 	}
 	if (!rc)
 		rc = load_workload(c, m, &w, e);

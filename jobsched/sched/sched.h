@@ -18,6 +18,9 @@ struct js_sched_ops {
 	void (*on_end)(void *self, struct js_sim *sim, int j, int early);
 	/* One scheduling pass at the current time. */
 	int (*pass)(void *self, struct js_sim *sim, struct cmn_err *e);
+	/* Its reservations assume every job keeps its size to its end: a
+	 * resizing policy (--resize) is refused with it. */
+	int fixed_sizes;
 };
 
 extern const struct js_sched_ops *const js_sched_registry[];

@@ -402,4 +402,5 @@ const struct js_sched_ops js_sched_conservative_ops = {
     .destroy = cons_destroy,
     .on_end = cons_on_end,
     .pass = cons_pass,
+    .fixed_sizes = 1, /* a reservation's nodes may still be held by a job grown since */
 };

@@ -332,6 +332,7 @@ bad_opt() { # needle args..
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
 }
 bad_opt "parameter lat: 1e-320 is too small to be a normal double" --machine flat:nodes=4,lat=1e-320
+bad_opt "--sched conservative with --resize pba: its reservations assume every job keeps its size" --sched conservative --resize pba
 bad_opt "--machine given twice (it takes one value)" --machine flat:nodes=8 --machine flat:nodes=4
 bad_opt "--window 10:5: FROM must be less than TO" --window 10:5
 bad_opt "--window 5:5: FROM must be less than TO" --window 5:5
