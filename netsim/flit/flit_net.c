@@ -374,10 +374,16 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 			                                    : -1);
 			shown++;
 		}
+	if (!shown) /* none in a buffer: all wait at their sources */
+		snprintf(what, sizeof what,
+		         "every packet waits at its source, none in a switch's buffers (injection "
+		         "ports blocked)");
 	return cmn_err_set(e, CMN_ESTATE,
-	                   "flit network: no flit moved for %ld cycles (cycle %lld) with %ld "
-	                   "packets in flight (deadlock): %s",
-	                   n->p.watchdog, (long long)n->now, n->pkts.in_flight, what);
+	                   "flit network: no flit moved for %ld cycles beyond the %lld a flit "
+	                   "may rest by design (cycle %lld) with %ld packets in flight "
+	                   "(deadlock): %s",
+	                   n->p.watchdog, (long long)n->stall_slack, (long long)n->now,
+	                   n->pkts.in_flight, what);
 }
 
 int net_flit_net_run(struct flit_net *n, int64_t until,
@@ -404,7 +410,8 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
 			                   "flit network: a buffer overflowed (a bug)");
 		if (n->on_wires)
 			n->last_move = n->now; /* flits on a long link are moving */
-		else if (n->pkts.in_flight > 0 && n->now - n->last_move >= n->p.watchdog)
+		else if (n->pkts.in_flight > 0 &&
+		         n->now - n->last_move >= n->p.watchdog + n->stall_slack)
 			return stalled(n, e);
 		if (n->pkts.in_flight == 0 && until >= 0) /* nothing to do: skip to the end */
 			n->now = until;

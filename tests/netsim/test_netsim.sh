@@ -286,6 +286,12 @@ bad_opt() { # needle args..
 		status_says $? eq 2 "$needle" "$T/err" "$T/bo.csv"
 }
 J="--machine flat:nodes=8 --jobs-out $T/bo.csv"
+# delays by design are not stalls: a flit resting its router_delay or
+# inject_delay past the watchdog is no deadlock
+"$NS" --machine kary-ntree:k=2,n=2 --job cg.S.4@0-3 --iterations 1 --engine flit:inject_delay=20000 --no-alone --quiet > /dev/null 2> "$T/err"
+st1=$?
+"$NS" --machine kary-ntree:k=2,n=2 --job cg.S.4@0-3 --iterations 1 --engine flit:router_delay=1000,watchdog=999 --no-alone --quiet > /dev/null 2>> "$T/err"
+check "flit watchdog: delays longer than it are no deadlock" test $st1 -eq 0 -a $? -eq 0
 # beyond saturation packets queue at their sources without bound: the flit
 # engine's max_memory stops the run with an error, not the OOM killer
 "$NS" --traffic uniform --machine mesh:dims=32x32 --engine flit:max_memory=1 --load 1 --cycles 100000 \
