@@ -26,12 +26,22 @@ static const struct cmn_param_def penalty_params[] = {
 
 static int penalty_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 {
+	double lo = cmn_params_num(p, "psi_min"), hi = cmn_params_num(p, "psi_max");
+	if (lo > hi) /* it fell back to the fixed psi without a word */
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "penalty: psi_min %g is above psi_max %g (a uniform psi needs "
+		                   "psi_min < psi_max)",
+		                   lo, hi);
+	if (lo == hi && lo != 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "penalty: psi_min = psi_max = %g: for a fixed psi give psi=%g",
+		                   lo, lo);
 	struct penalty *pe = calloc(1, sizeof *pe);
 	if (!pe)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	pe->psi = cmn_params_num(p, "psi");
-	pe->psi_min = cmn_params_num(p, "psi_min");
-	pe->psi_max = cmn_params_num(p, "psi_max");
+	pe->psi_min = lo;
+	pe->psi_max = hi;
 	pe->seed = (unsigned long)cmn_params_num(p, "seed");
 	*self = pe;
 	return 0;
