@@ -197,6 +197,15 @@ int cpl_sweep_emit(const struct cpl_sweep *s, const char *kind, const struct cpl
 		return cmn_err_set(e, CMN_EUSAGE, "--emit %s: slurm or parallel", kind);
 	if (r && is_slurm && cpl_sweep_slurm_check(r, e))
 		return e->code;
+	/* #SBATCH lines are read by sbatch, not a shell: no quoting there, a space
+	 * splits the path and % starts one of its patterns */
+	if (is_slurm && strpbrk(s->out, " \t\n%\"'\\"))
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "--emit slurm: the output folder '%s' holds a space, a quote, "
+		    "a backslash or a '%%', which #SBATCH --output cannot take: give "
+		    "another --out",
+		    s->out);
 	struct cmn_outfile of;
 	int rc = cmn_outfile_open(&of, path, e);
 	if (rc)

@@ -98,6 +98,9 @@ check "a failing point: its command reported" \
 check "a failing point: its stderr reported" grep -q "point.sh: bad value a=bad" ferr.txt
 check "a failing point: the others collected" test "$(tail -n +2 f.out/sweep.csv | wc -l)" -eq 18
 check "a failing point: no done marker" test ! -e f.out/points/a-bad_b-0.5_rep-1/done
+# --emit slurm with an output folder that #SBATCH --output cannot take
+"$B/sweep" s.sweep --emit slurm -o sp.slurm --out 'o u%x' --quiet 2> sperr.txt
+check "slurm: an --out with a space or '%' refused, nothing written" status_says $? eq 2 "which #SBATCH --output cannot take" sperr.txt sp.slurm
 # a NUL byte in a line would cut the command short: refused at its line
 printf 'command = /bin/echo a\000b\n' > nul.sweep
 "$B/sweep" nul.sweep --dry-run > /dev/null 2> nerr.txt
