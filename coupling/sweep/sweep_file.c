@@ -458,6 +458,8 @@ static int repeated_row(const struct cpl_sweep_axis *axes, int na)
 }
 
 /* What the whole file must satisfy once read. */
+static int distinct_summaries(const struct cpl_sweep *s, struct cmn_err *e);
+
 static int check(struct cpl_sweep *s, struct cmn_err *e)
 {
 	if (!s->cmd)
@@ -573,6 +575,8 @@ int cpl_sweep_read(const char *path, const char *out_dir, struct cpl_sweep **out
 		goto end;
 	}
 	rc = check(s, e);
+	if (!rc)
+		rc = distinct_summaries(s, e);
 end:
 	fclose(f);
 	free(line);
@@ -581,6 +585,38 @@ end:
 		cpl_sweep_free(s);
 	else
 		*out = s;
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every point's summary a file of its own: a path that two points share
+ * (summary = s.csv, no {dir}) would give one point the other's results. */
+static int distinct_summaries(const struct cpl_sweep *s, struct cmn_err *e)
+{
+	if (s->npoints < 2)
+		return 0;
+	char **all = calloc((size_t)s->npoints, sizeof *all);
+	int rc = all ? 0 : cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (long p = 0; !rc && p < s->npoints; p++)
+		if (!(all[p] = cpl_sweep_summary(s, p)))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (!rc) {
+		qsort(all, (size_t)s->npoints, sizeof *all, cmp_str);
+		for (long p = 1; !rc && p < s->npoints; p++)
+			if (!strcmp(all[p - 1], all[p]))
+				rc = cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%d: summary = %s: several points would write %s "
+				    "(one would take another's results): put {dir} in it",
+				    s->path, s->summary_line, s->summary, all[p]);
+	}
+	for (long p = 0; all && p < s->npoints; p++)
+		free(all[p]);
+	free(all);
 	return rc;
 }
 

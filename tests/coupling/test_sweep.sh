@@ -98,6 +98,10 @@ check "a failing point: its command reported" \
 check "a failing point: its stderr reported" grep -q "point.sh: bad value a=bad" ferr.txt
 check "a failing point: the others collected" test "$(tail -n +2 f.out/sweep.csv | wc -l)" -eq 18
 check "a failing point: no done marker" test ! -e f.out/points/a-bad_b-0.5_rep-1/done
+# a summary path that several points share: each would read another's results
+printf 'command = echo {a}\nsummary = s.csv\naxis a = 1 2\n' > same.sweep
+"$B/sweep" same.sweep --dry-run > /dev/null 2> sserr.txt
+check "a summary path shared by points: refused at its line" status_says $? eq 1 "same.sweep:2: summary = s.csv: several points would write s.csv" sserr.txt
 # --emit slurm with an output folder that #SBATCH --output cannot take
 "$B/sweep" s.sweep --emit slurm -o sp.slurm --out 'o u%x' --quiet 2> sperr.txt
 check "slurm: an --out with a space or '%' refused, nothing written" status_says $? eq 2 "which #SBATCH --output cannot take" sperr.txt sp.slurm
