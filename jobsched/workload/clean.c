@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "swf_internal.h"
 
 const char *const js_skip_names[JS_SKIP_N] = {
     [JS_SKIP_MALFORMED] = "malformed",       [JS_SKIP_SUBMIT_UNKNOWN] = "submit_unknown",
@@ -187,6 +187,18 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 			continue;
 		}
 		j->submit_s *= o->arrival_mult;
+		/* scaled times stay where the readers' are (--swf-out then reads back) */
+		if (j->submit_s > JS_TIME_MAX_S || j->run_s > JS_TIME_MAX_S ||
+		    j->req_s > JS_TIME_MAX_S) {
+			char id[32];
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "job %s: --arrival-mult %g and --runtime-coef %g take its times "
+			    "(submit %g "
+			    "s, run %g s, requested %g s) beyond 10^12 s, the readers' limit",
+			    js_job_id_text(w, j, id), o->arrival_mult, o->runtime_coef, j->submit_s,
+			    j->run_s, j->req_s);
+		}
 		w->jobs[kept++] = *j;
 	}
 	w->n = kept;
