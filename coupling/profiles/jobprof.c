@@ -1,5 +1,6 @@
 /* The profile of a job (jobprof.h). */
 #include <dirent.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,16 +70,27 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 	char line[512];
 	int rc = 0, cap = 0;
 	for (long ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
+		if (!strchr(line, '\n') && !feof(f)) { /* the rest would read as another line */
+			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: line longer than %zu bytes", path,
+			                 ln, sizeof line - 2);
+			break;
+		}
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		char name[64], extra[8];
-		long key;
-		int got = sscanf(line, "%ld %63s %7s", &key, name, extra);
+		char tok[32], name[64], extra[8];
+		long long key = 0;
+		int got = sscanf(line, "%31s %63s %7s", tok, name, extra);
 		if (got <= 0 && strspn(line, " \t\r\n") == strlen(line))
 			continue;
 		if (got != 2) {
 			rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: expected 'KEY KERNEL'", path, ln);
+			break;
+		}
+		if (cmn_num_int(tok, LONG_MIN, LONG_MAX, &key) != CMN_NUM_OK) {
+			rc = cmn_err_set(e, CMN_EINPUT,
+			                 "%s:%ld: key '%s' is not an integer of 64 bits", path, ln,
+			                 tok);
 			break;
 		}
 		if (known_kernel(l, name, e)) {
@@ -94,7 +106,7 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 		}
 		for (int i = 0; i < l->nmap && !rc; i++)
 			if (l->map[i].key == key)
-				rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: key %ld mapped twice",
+				rc = cmn_err_set(e, CMN_EINPUT, "%s:%ld: key %lld mapped twice",
 				                 path, ln, key);
 		if (!rc && l->nmap == cap) {
 			cap = cap ? 2 * cap : 32;
@@ -105,7 +117,7 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 				l->map = m;
 		}
 		if (!rc)
-			l->map[l->nmap++] = (struct map_entry){key, k};
+			l->map[l->nmap++] = (struct map_entry){(long)key, k};
 	}
 	fclose(f);
 	return rc;
