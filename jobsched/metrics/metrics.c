@@ -228,9 +228,12 @@ static void num(FILE *f, double v, const char *sep)
 	fputs(sep, f);
 }
 
+/* Bounded slowdown; none (NAN) for a job of run time 0 with gamma 0, whose
+ * slowdown is 0/0 or infinite. */
 static double bsld(double resp, double exec, double gamma)
 {
-	return (resp > gamma ? resp : gamma) / (exec > gamma ? exec : gamma);
+	double under = exec > gamma ? exec : gamma;
+	return under > 0 ? (resp > gamma ? resp : gamma) / under : NAN;
 }
 
 /* Buffers for quality computations: a job's runs and scratch, room for
@@ -444,6 +447,7 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 struct summary {
 	size_t n;
 	double makespan, mean_wait, median_wait, mean_resp, mean_bsld;
+	size_t bsld_none; /* jobs without a bounded slowdown (run time 0, gamma 0) */
 	double util, unused, lost, load;
 	double art[4];
 	size_t group_n[4];
@@ -543,7 +547,11 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 		work[i] = x->node_s;
 		used += work[i];
 		sum_resp += resp;
-		sum_bsld += bsld(resp, exec, gamma);
+		double b = bsld(resp, exec, gamma);
+		if (isnan(b))
+			s->bsld_none++;
+		else
+			sum_bsld += b;
 		if (j->submit_s < first)
 			first = j->submit_s;
 		if (x->finish_s > last)
@@ -567,7 +575,7 @@ static int summarize(const struct js_workload *w, const struct js_sim_result *r,
 	s->mean_wait = gsl_stats_mean(wait, 1, n);
 	s->median_wait = gsl_stats_median(wait, 1, n); /* quickselect: wait is reordered */
 	s->mean_resp = sum_resp / n;
-	s->mean_bsld = sum_bsld / n;
+	s->mean_bsld = n > s->bsld_none ? sum_bsld / (double)(n - s->bsld_none) : NAN;
 	double cap = s->makespan * r->nodes;
 	s->util = cap > 0 ? used / cap : NAN;
 	s->unused = cap > 0 ? r->unused_node_s / cap : NAN;
@@ -738,6 +746,11 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 	fprintf(f, "%-24s %.1f (median %.1f)\n", "mean wait (s)", s.mean_wait, s.median_wait);
 	fprintf(f, "%-24s %.1f\n", "mean response (s)", s.mean_resp);
 	fprintf(f, "%-24s %.3f\n", "mean bounded slowdown", s.mean_bsld);
+	if (s.bsld_none)
+		fprintf(f,
+		        "%-24s %zu jobs of run time 0 left out (their slowdown is undefined "
+		        "with --gamma 0)\n",
+		        "", s.bsld_none);
 	fprintf(f, "%-24s %.4f / %.4f / %.4f\n", "utilized / unused / lost", s.util, s.unused,
 	        s.lost);
 	if (isnan(s.load)) /* no job ends before the last arrival (after the first 1 %) */
