@@ -55,6 +55,11 @@ static int load_workload(const struct js_cli *c, const struct plat_machine *m,
 	rc = js_clean(*w, &c->clean, nodes, e);
 	if (!rc && c->rs_iters)
 		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed);
+	if (!rc && c->rs_iters && !c->resize && !c->quiet) /* nothing will resize them */
+		fprintf(stderr,
+		        "%s: note: --resizable %s without --resize: the jobs made resizable "
+		        "keep their sizes (give --resize pba, fcfs or maxb)\n",
+		        c->prog, c->resizable);
 	if (rc) {
 		js_workload_free(*w);
 		*w = NULL;

@@ -356,9 +356,11 @@ bad_opt "--seed: '99999999999999999999' is not an integer" --seed 99999999999999
 bad_opt "--seed: '4294967296' is not an integer" --seed 4294967296
 bad_opt "--seed: '0x10' is not an integer" --seed 0x10
 bad_opt "--seed: '7abc' is not an integer" --seed 7abc
+printf '1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n3 0 -1 5 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n' > "$T/zero.swf"
+"$JS" --workload "$T/zero.swf" --machine flat:nodes=8 --resizable 100:5 > /dev/null 2> "$T/err"
+check "--resizable without --resize: a note" grep -q "without --resize: the jobs made resizable keep their sizes" "$T/err"
 # --gamma 0: a job of run time 0 has no slowdown (0/0): left out of the
 # mean, said, its per-job value empty (the mean was nan)
-printf '1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n3 0 -1 5 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n' > "$T/zero.swf"
 "$JS" --workload "$T/zero.swf" --machine flat:nodes=8 --gamma 0 --summary-out "$T/zs.csv" --jobs-out "$T/zj.csv" > "$T/zt.txt" 2>&1
 check "--gamma 0 with runs of 0: the mean over the others, said" python3 -c "
 import csv, sys
