@@ -14,6 +14,10 @@ static void add(struct gen *g, int r, struct trace_action a, const double *v, in
 	a.dt1 = a.dt2 = TR_NO_DT;
 	if (!g->b)
 		g->sink(g->sink_ctx, r, &a, v, n);
+	else if (g->failed)
+		return;
+	else if (++g->added > TRACE_GEN_MAX_ACTIONS)
+		g->failed = 2;
 	else if (trace_builder_add(g->b, r, &a, v, n))
 		g->failed = 1;
 }
@@ -169,6 +173,13 @@ static const struct trace_gen_ops *generator(const char *kernel, char cls, int r
 		cmn_err_set(e, CMN_EUSAGE,
 		            "%s: %d iterations: give at least 1 (0: the class's own count)", kernel,
 		            iterations);
+	else if ((long long)iterations * ranks >
+	         TRACE_GEN_MAX_ACTIONS) /* an action each, at least */
+		cmn_err_set(e, CMN_EUSAGE,
+		            "%s: %d iterations of %d ranks: more than %lld actions (%.1f GB): give "
+		            "fewer iterations",
+		            kernel, iterations, ranks, TRACE_GEN_MAX_ACTIONS,
+		            (double)TRACE_GEN_MAX_ACTIONS * 40 / 1e9);
 	else
 		return ops;
 	return NULL;
@@ -195,6 +206,13 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	int rc = ops->generate(&g, exact, e);
+	if (!rc && g.failed == 2)
+		rc = cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "%s with %d iterations: more than %lld actions (%.1f GB in memory): "
+		    "give fewer iterations or ranks",
+		    name, iterations, TRACE_GEN_MAX_ACTIONS,
+		    (double)TRACE_GEN_MAX_ACTIONS * 40 / 1e9);
 	if (!rc && g.failed)
 		rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", name);
 	for (int r = 0; !rc && one && r < ranks; r++)

@@ -16,6 +16,11 @@ typedef void (*trace_gen_sink_fn)(void *ctx, int r, const struct trace_action *a
  * order among its actions. */
 typedef void (*trace_gen_mark_fn)(void *ctx, int r, int on);
 
+/* The most actions a generated trace may hold (2^28: 10.7 GB at 40 bytes
+ * an action): beyond, generation stops with an error instead of taking
+ * the machine's memory (tracegen --iterations 2147483647). */
+#define TRACE_GEN_MAX_ACTIONS (1LL << 28)
+
 struct gen {
 	struct trace_builder *b; /* where actions go, or NULL: to sink */
 	trace_gen_sink_fn sink;
@@ -24,7 +29,8 @@ struct gen {
 	int ranks, iterations; /* iterations 0: the class's own count */
 	char cls;              /* S W A B C D */
 	double flop_scale;
-	int failed; /* out of memory while adding */
+	int failed;      /* out of memory while adding (2: past TRACE_GEN_MAX_ACTIONS) */
+	long long added; /* actions stored so far */
 	/* one timed iteration only (trace_generate_one): per rank 0 before its
 	 * first timed iteration, 1 inside it, 2 after; NULL: every action */
 	unsigned char *timed;

@@ -302,6 +302,11 @@ fi
 [ $? -eq 2 ] && grep -q "sp class S's 12^3 grid on 256 ranks.*at most 144 ranks" "$T/err" &&
 	"$TG" sp --class S --ranks 144 --dry-run > /dev/null 2>&1 &&
 	ok "sp.S.256 refused (at most 144 ranks), sp.S.144 made" || ko "sp.S.256: $(cat "$T/err")"
+# iterations that would take more actions than the generator allows: said
+# before anything runs (2^31 iterations of EP ran for minutes, then out of memory)
+timeout 20 "$TG" ep --ranks 4 --iterations 2147483647 --dry-run > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "more than 268435456 actions" "$T/err" &&
+	ok "2^31 iterations refused at once" || ko "huge iterations: $(cat "$T/err")"
 # --out naming a file: said so, the file kept
 echo keep > "$T/afile"
 "$TG" cg --class S --ranks 4 --out "$T/afile" > /dev/null 2> "$T/err"
