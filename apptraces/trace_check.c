@@ -70,24 +70,16 @@ struct checker {
 	struct trace_coll_scratch coll; /* for trace_coll_check */
 };
 
-/* "FILE:LINE: rank R", and "FILE:LINE: error: rank R" where a message
- * begins (err). */
-static const char *place(const struct checker *c, int rank, long act, int err, char *buf, size_t n)
-{
-	const struct trace *t = c->t;
-	snprintf(buf, n, "%s:%u: %srank %d", t->files[rank] ? t->files[rank] : t->name,
-	         t->act[act].line, err ? "error: " : "", rank);
-	return buf;
-}
-
+/* "FILE:LINE: error: rank R" where a message begins, "FILE:LINE: rank R"
+ * for the other action it names (trace_check_place). */
 static const char *where(const struct checker *c, int rank, long act, char *buf, size_t n)
 {
-	return place(c, rank, act, 1, buf, n);
+	return trace_check_place(c->t, rank, act, 1, buf, n);
 }
 
 static const char *other(const struct checker *c, int rank, long act, char *buf, size_t n)
 {
-	return place(c, rank, act, 0, buf, n);
+	return trace_check_place(c->t, rank, act, 0, buf, n);
 }
 
 static int nomem(struct checker *c)

@@ -22,23 +22,21 @@ struct group {
 	int id;
 };
 
-/* "FILE:LINE: rank R" of rank r's action k, after "error: " if err. */
-static const char *place(const struct coll *c, int r, long k, int err, char *buf, size_t n)
+const char *trace_check_place(const struct trace *t, int r, long act, int err, char *buf, size_t n)
 {
-	const struct trace *t = c->t;
-	snprintf(buf, n, "%s:%u: %srank %d", t->files[r] ? t->files[r] : t->name, t->act[k].line,
+	snprintf(buf, n, "%s:%u: %srank %d", t->files[r] ? t->files[r] : t->name, t->act[act].line,
 	         err ? "error: " : "", r);
 	return buf;
 }
 
 static const char *where(const struct coll *c, int r, long k, char *buf, size_t n)
 {
-	return place(c, r, k, 1, buf, n);
+	return trace_check_place(c->t, r, k, 1, buf, n);
 }
 
 static const char *other(const struct coll *c, int r, long k, char *buf, size_t n)
 {
-	return place(c, r, k, 0, buf, n);
+	return trace_check_place(c->t, r, k, 0, buf, n);
 }
 
 /* Bytes of one unit of datatype dt at rank r. */

@@ -4,6 +4,7 @@
 #ifndef TRACE_CHECK_COLL_H
 #define TRACE_CHECK_COLL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/htab.h"
@@ -18,6 +19,10 @@ struct trace_coll_scratch {
 	int *grp, *order, *gstart, *garg; /* per rank; per group */
 	double *gmax;                     /* per group */
 };
+
+/* "FILE:LINE: rank R" of rank r's action act, after "error: " where a
+ * message begins (err): the matching pass's way of naming an action. */
+const char *trace_check_place(const struct trace *t, int r, long act, int err, char *buf, size_t n);
 
 void trace_coll_scratch_init(struct trace_coll_scratch *s);
 void trace_coll_scratch_free(struct trace_coll_scratch *s);
