@@ -126,6 +126,16 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 }
 
 enum { OUT_JOBS, OUT_SUMMARY, OUT_SERIES, OUT_PLOT, OUT_SWF, OUT_GROUPS, OUT_N };
+static const char *const out_option[OUT_N] = {"--jobs-out", "--summary-out", "--series-out",
+                                              "--plot",     "--swf-out",     "--groups-out"};
+
+/* The output paths given, by OUT_*. */
+static void output_paths(const struct js_cli *c, const char **paths)
+{
+	const char *p[OUT_N] = {c->jobs_out, c->summary_out, c->series_out,
+	                        c->plot,     c->swf_out,     c->groups_out};
+	memcpy(paths, p, sizeof p);
+}
 
 /* What runs inside the run-time model's drive(): the simulation and every
  * output after it. */
@@ -155,8 +165,8 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	struct cmn_outfile out[OUT_N];
 	memset(out, 0, sizeof out);
 	int rc = 0;
-	const char *paths[OUT_N] = {c->jobs_out, c->summary_out, c->series_out,
-	                            c->plot,     c->swf_out,     c->groups_out};
+	const char *paths[OUT_N];
+	output_paths(c, paths);
 	for (int k = 0; !rc && k < OUT_N; k++) /* gnuplot writes the plot itself */
 		if (paths[k])
 			rc = k == OUT_PLOT ? cmn_outfile_reserve(&out[k], paths[k], e)
@@ -341,27 +351,25 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
  * read, or one output would be lost). */
 static int check_paths(const struct js_cli *c, struct cmn_err *e)
 {
-	const char *out[] = {c->jobs_out, c->summary_out, c->series_out,
-	                     c->plot,     c->swf_out,     c->groups_out};
-	static const char *const out_name[] = {"--jobs-out", "--summary-out", "--series-out",
-	                                       "--plot",     "--swf-out",     "--groups-out"};
+	const char *out[OUT_N];
+	output_paths(c, out);
 	const char *in[] = {c->workload, c->platform, c->stats};
 	static const char *const in_name[] = {"--workload", "--platform", "--stats"};
-	enum { NOUT = sizeof out / sizeof *out, NIN = sizeof in / sizeof *in };
-	for (int k = 0; k < NOUT; k++) {
+	enum { NIN = sizeof in / sizeof *in };
+	for (int k = 0; k < OUT_N; k++) {
 		for (int i = 0; out[k] && i < NIN; i++)
 			if (cmn_outfile_same(out[k], in[i]))
 				return cmn_err_set(
 				    e, CMN_EUSAGE,
 				    "%s %s is the %s file: an output never replaces an "
 				    "input",
-				    out_name[k], out[k], in_name[i]);
+				    out_option[k], out[k], in_name[i]);
 		for (int j = 0; out[k] && j < k; j++)
 			if (cmn_outfile_same(out[k], out[j]))
 				return cmn_err_set(
 				    e, CMN_EUSAGE,
 				    "%s and %s name the same file (%s): one would be lost",
-				    out_name[j], out_name[k], out[k]);
+				    out_option[j], out_option[k], out[k]);
 	}
 	return 0;
 }
