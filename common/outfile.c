@@ -174,6 +174,15 @@ static int classify(struct cmn_outfile *out, const char *path, struct cmn_err *e
 	return 0;
 }
 
+/* The folder of path (malloc'ed: "." when it has none, "/" at the root),
+ * and its last name into *base; NULL out of memory. */
+static char *folder_of(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	*base = slash ? slash + 1 : path;
+	return slash ? strndup(path, (size_t)(slash - path + (slash == path))) : strdup(".");
+}
+
 /* This host's name with '.' and '/' as '_' (a part of temporaries' names). */
 static void host_part(char *h, size_t n)
 {
@@ -193,10 +202,9 @@ static char *temp_beside(const char *dest)
 {
 	char host[128];
 	host_part(host, sizeof host);
-	const char *slash = strrchr(dest, '/');
-	const char *base = slash ? slash + 1 : dest;
-	char *dir = slash ? strndup(dest, (size_t)(slash - dest + (slash == dest))) : strdup(".");
-	size_t blen = strlen(base);
+	const char *base;
+	char *dir = folder_of(dest, &base);
+	size_t blen = strlen(base), hl = strlen(host);
 	DIR *d = dir ? opendir(dir) : NULL;
 	for (const struct dirent *de; d && (de = readdir(d)) != NULL;) {
 		const char *n = de->d_name;
@@ -204,7 +212,6 @@ static char *temp_beside(const char *dest)
 			continue;
 		char *end;
 		long pid = strtol(n + blen + 5, &end, 10);
-		size_t hl = strlen(host);
 		if (end == n + blen + 5 || *end != '.' || strncmp(end + 1, host, hl) != 0 ||
 		    end[1 + hl] != '.' || strlen(end + 2 + hl) != 6 || pid <= 0 ||
 		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
@@ -398,10 +405,8 @@ static char *canonical_new(const char *path)
 	char *f = final_path(path);
 	if (!f)
 		return NULL;
-	char *slash = strrchr(f, '/');
-	const char *base = slash ? slash + 1 : f;
-	char *dir =
-	    slash ? (slash == f ? strdup("/") : strndup(f, (size_t)(slash - f))) : strdup(".");
+	const char *base;
+	char *dir = folder_of(f, &base);
 	char *real = dir ? realpath(dir, NULL) : NULL, *out = NULL;
 	if (real) {
 		size_t n = strlen(real);
