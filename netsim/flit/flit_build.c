@@ -248,13 +248,11 @@ static int link_timing(struct flit_net *n, struct cmn_err *e)
 		at = cmn_size_add(at, ring);
 	}
 	n->ch.wire_first[n->nl] = at;
-	n->stall_slack = (int64_t)p->router_delay + p->inject_delay + p->eject_delay;
-	for (int l = 0, most = 1; l < n->nl; l++) /* the slowest link's gap */
-		if (n->ch.gap[l] > most) {
-			most = n->ch.gap[l];
-			n->stall_slack =
-			    (int64_t)p->router_delay + p->inject_delay + p->eject_delay + most;
-		}
+	int most = 1; /* the slowest link's gap, counted when above one cycle */
+	for (int l = 0; l < n->nl; l++)
+		most = n->ch.gap[l] > most ? n->ch.gap[l] : most;
+	n->stall_slack =
+	    (int64_t)p->router_delay + p->inject_delay + p->eject_delay + (most > 1 ? most : 0);
 	return 0;
 }
 
