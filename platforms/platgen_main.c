@@ -22,7 +22,8 @@ enum { O_MACHINE = 256, O_SHARING, O_SLURM, O_SLURM_NODES, O_CPUS };
 
 static const struct cmn_opt opts[] = {
     {"machine", O_MACHINE, "SPEC", "machine (families below), e.g. kary-ntree:k=4,n=3"},
-    {"sharing", O_SHARING, "POLICY", "link sharing: SPLITDUPLEX (default), SHARED, FATPIPE"},
+    {"sharing", O_SHARING, "POLICY",
+     "link sharing: SPLITDUPLEX (default), SHARED, FATPIPE (meshes)"},
     {"slurm-topology", O_SLURM, NULL, "write a Slurm topology.conf instead of the XML"},
     {"slurm-nodes", O_SLURM_NODES, NULL,
      "write the slurm.conf lines that go with it instead: the\n"

@@ -78,4 +78,9 @@ int plat_xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_
  * plat_xml_cluster_read(). */
 int plat_xml_cluster_each_host(const xmlNode *n, int (*fn)(void *arg, long number), void *arg);
 
+/* What a file mapped onto a family holds beyond the family's model (links
+ * of different bandwidths, SHARED clusters, hosts of several cores, ...),
+ * into buf as plat_machine.limits takes it: "" when nothing (xml_limits.c). */
+void plat_xml_limits(const xmlNode *root, char *buf, size_t len);
+
 #endif

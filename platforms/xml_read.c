@@ -525,6 +525,8 @@ int plat_file_read(const char *path, int max_nodes, struct plat_file *pf, struct
 		}
 	if (!mrc && plat_machine_set_source(m, path, names, &pf->why))
 		mrc = pf->why.code;
+	if (!mrc)
+		plat_xml_limits(root, m->limits, sizeof m->limits);
 	if (mrc && m)
 		plat_machine_destroy(m);
 	else

@@ -63,6 +63,14 @@ const char *plat_xml_sharing(const struct plat_xml_out *x)
 int plat_xml_cluster_start(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
                            int first, int count)
 {
+	if (strcmp(x->o->sharing, "FATPIPE") == 0) /* SimGrid would write it SHARED */
+		return cmn_err_set(x->e, CMN_EUSAGE,
+		                   "--sharing FATPIPE: machine %s is written as SimGrid clusters, "
+		                   "and SimGrid 3.32 builds a cluster's FATPIPE links as SHARED "
+		                   "ones (it keeps FATPIPE only on <link> elements, as in the "
+		                   "mesh family's files): use SHARED, or a mesh",
+		                   m->spec),
+		       -1;
 	if (plat_xml_start(x, "cluster") < 0 || plat_xml_attr(x, "id", "%s", id) < 0 ||
 	    plat_xml_attr(x, "prefix", "node-") < 0 || plat_xml_attr(x, "suffix", "%s", "") < 0 ||
 	    plat_xml_attr(x, "radical", "%d-%d", first, first + count - 1) < 0 ||

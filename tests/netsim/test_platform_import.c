@@ -214,7 +214,10 @@ static void test_cluster_names(void)
 	CU_ASSERT_STRING_EQUAL(m->host_names[0], "c-0.me");
 	CU_ASSERT_STRING_EQUAL(m->host_names[7], "c-7.me");
 	CU_ASSERT_STRING_EQUAL(m->host_names[3], "c-3.me");
-	CU_ASSERT_EQUAL(plat_own_model_check(m, "the flit engine", 1, &e), 0);
+	/* its backbone's latency is not in the flat family: ours refuse it */
+	CU_ASSERT_EQUAL(plat_own_model_check(m, "the flit engine", 1, &e), CMN_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "a backbone that takes time or bandwidth"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "bb_lat=\"500us\"> at line "));
 	plat_machine_destroy(m);
 	/* the same with --hosts: SimGrid's routes of the cluster */
 	m = load(cluster, "c-5.me,c-2.me", &e, &rc);

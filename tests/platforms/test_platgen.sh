@@ -161,6 +161,18 @@ done < "$T/samples"
 [ ! -e "$T/x.xml" ] && ok "nothing written on error" || ko "nothing written on error"
 "$PG" --machine flat:nodes=4 --sharing HALF -o "$T/x.xml" 2> /dev/null
 [ $? -eq 2 ] && ok "bad sharing: exit 2" || ko "bad sharing: exit 2"
+# SimGrid 3.32 builds a <cluster>'s FATPIPE links as SHARED ones: a family
+# written as clusters refuses FATPIPE (exit 2, nothing written); the mesh,
+# whose links are <link> elements, keeps it.
+for spec in flat:nodes=4 kary-ntree:k=2,n=2 torus:dims=2x2 multicluster:clusters=2,size=2; do
+	rm -f "$T/fp.xml"
+	"$PG" --machine "$spec" --sharing FATPIPE -o "$T/fp.xml" 2> "$T/err"
+	check "FATPIPE refused for clusters ($spec)" \
+		status_says $? eq 2 "builds a cluster's FATPIPE links as SHARED" "$T/err" "$T/fp.xml"
+done
+"$PG" --machine mesh:dims=2x2 --sharing FATPIPE -o "$T/fp.xml" 2> "$T/err" &&
+	grep -q 'sharing_policy="FATPIPE"' "$T/fp.xml" && ok "FATPIPE mesh written" ||
+	ko "FATPIPE mesh written: $(cat "$T/err")"
 # Every class of bad specification: exit 2, the message quotes the spec and
 # says what is wrong, and no file is written (a file of 0 nodes was once).
 bad_spec() { # spec needle

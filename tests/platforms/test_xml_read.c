@@ -262,6 +262,106 @@ static void test_bad_xml(void)
 
 /* A caller's lower host limit: a cluster past it refused with its line
  * (before any host is laid out), the same file read under the default. */
+/* A file of spec, written by platgen, with its first (count 1) or every
+ * (count 0) occurrence of from replaced by to; read: the machine's limits
+ * say needle ("" for none) and the family stays its own. */
+static void limits_of(const char *spec, const char *from, const char *to, int count,
+                      const char *needle)
+{
+	struct plat_machine *m, *back = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	char *a = th_write_temp("", ".xml");
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	CU_ASSERT_FATAL(plat_xml_write(m, &o, a, &e) == 0);
+	char *text = th_read_file(a), *out = malloc(strlen(text) * 2 + strlen(to) * 64 + 1);
+	CU_ASSERT_FATAL(text && out);
+	char *w = out;
+	int n = 0;
+	for (const char *p = text; *p;) {
+		const char *hit = *from && (!count || n < count) ? strstr(p, from) : NULL;
+		if (!hit) {
+			w = stpcpy(w, p);
+			break;
+		}
+		w = stpcpy(stpncpy(w, p, (size_t)(hit - p)), to);
+		p = hit + strlen(from);
+		n++;
+	}
+	CU_ASSERT(!*from || n > 0);
+	FILE *f = fopen(a, "w");
+	fputs(out, f);
+	fclose(f);
+	int rc = plat_load(a, &back, &e);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (!rc) {
+		CU_ASSERT_EQUAL(back->nodes, m->nodes);
+		int ok = *needle ? strstr(back->limits, needle) != NULL : back->limits[0] == '\0';
+		if (!ok)
+			printf("\n  %s, %s -> %s: limits '%s', not '%s'", spec, from, to,
+			       back->limits, needle);
+		CU_ASSERT(ok);
+		CU_ASSERT_EQUAL(plat_own_model_check(back, "flit", 0, &e),
+		                *needle ? CMN_EUSAGE : 0);
+		plat_machine_destroy(back);
+	} else {
+		printf("\n  %s: %s", spec, e.msg);
+	}
+	unlink(a);
+	free(a), free(text), free(out);
+	plat_machine_destroy(m);
+}
+
+/* What a hand-edited file holds beyond its family's model goes to the
+ * machine's limits (our own engines and models refuse it; SimGrid's
+ * simulate the file): each class, once, against platgen's own files. */
+static void test_mapped_limits(void)
+{
+	limits_of("mesh:dims=3x2", "", "", 0, "");
+	limits_of("torus:dims=4x2", "", "", 0, "");
+	limits_of("kary-ntree:k=2,n=3", "", "", 0, "");
+	limits_of("multicluster:clusters=2,size=4", "", "", 0, "");
+	limits_of("multicluster:clusters=2,size=4,cluster=mesh;dims=2x2", "", "", 0, "");
+	limits_of("mesh:dims=3x2", "bandwidth=\"1250000000Bps\"", "bandwidth=\"1kBps\"", 1,
+	          "links of different bandwidth (<link id=\"l0\"> at line ");
+	limits_of("mesh:dims=3x2", "latency=\"1e-06s\" sharing_policy=\"SHARED\"",
+	          "latency=\"2e-06s\" sharing_policy=\"SHARED\"", 1, "links of different latency");
+	limits_of("mesh:dims=3x2", "sharing_policy=\"SHARED\"", "sharing_policy=\"FATPIPE\"", 0,
+	          "FATPIPE links (<link id=\"l0\">");
+	limits_of("mesh:dims=3x2", "<host id=\"node-0\" speed=\"1000000000f\"",
+	          "<host id=\"node-0\" speed=\"2000000000f\"", 1, "hosts of different speed");
+	limits_of("mesh:dims=3x2", "<host id=\"node-1\" speed=\"1000000000f\"",
+	          "<host id=\"node-1\" speed=\"1000000000f\" core=\"2\"", 1, "hosts of 2 cores");
+	limits_of("mesh:dims=3x2", "bandwidth=\"1e+15Bps\"", "bandwidth=\"1e+09Bps\"", 1,
+	          "a turn link that takes time");
+	limits_of("kary-ntree:k=2,n=3", "y=\"SPLITDUPLEX", "y=\"SHARED", 1,
+	          "links each shared by its two directions (<cluster id=\"machine\" "
+	          "sharing_policy=\"SHARED\"> at line ");
+	limits_of("torus:dims=4x2", "y=\"SPLITDUPLEX", "y=\"FATPIPE", 1,
+	          "which SimGrid 3.32 builds as SHARED");
+	limits_of("flat:nodes=8", "sharing_policy=\"SPLITDUPLEX\"",
+	          "sharing_policy=\"SPLITDUPLEX\" core=\"4\"", 1, "hosts of 4 cores");
+	limits_of("flat:nodes=8", "sharing_policy=\"SPLITDUPLEX\"",
+	          "sharing_policy=\"SPLITDUPLEX\" bb_bw=\"1GBps\" bb_lat=\"0s\"", 1,
+	          "a backbone that takes time or bandwidth");
+	limits_of("flat:nodes=8", "sharing_policy=\"SPLITDUPLEX\"",
+	          "sharing_policy=\"SPLITDUPLEX\" bb_bw=\"1e9Bps\" bb_lat=\"1us\"", 1,
+	          "a backbone that takes time or bandwidth");
+	/* a backbone with room for every host at once and no latency: idle */
+	limits_of("flat:nodes=8", "sharing_policy=\"SPLITDUPLEX\"",
+	          "sharing_policy=\"SPLITDUPLEX\" bb_bw=\"10GBps\" bb_lat=\"0s\"", 1, "");
+	limits_of("flat:nodes=8", "sharing_policy=\"SPLITDUPLEX\"",
+	          "sharing_policy=\"SPLITDUPLEX\" bb_bw=\"1.25GBps\" bb_sharing_policy=\"FATPIPE\"",
+	          1, "");
+	limits_of("multicluster:clusters=2,size=4",
+	          "radical=\"4-7\" speed=\"1000000000f\" "
+	          "bw=\"1250000000Bps\"",
+	          "radical=\"4-7\" speed=\"1000000000f\" bw=\"1GBps\"", 1,
+	          "clusters of different bw (<cluster id=\"cluster-0\"> at line ");
+	limits_of("multicluster:clusters=2,size=4", "bandwidth=\"12500000Bps\"",
+	          "bandwidth=\"1MBps\"", 1, "WAN links of different bandwidth");
+}
+
 static void test_lower_limit(void)
 {
 	char *path = th_write_temp(
@@ -293,6 +393,7 @@ static void add_suites(void)
 	CU_add_test(s, "SimGrid's example clusters", test_simgrid_clusters);
 	CU_add_test(s, "bad XML, each class with its line", test_bad_xml);
 	CU_add_test(s, "a lower host limit", test_lower_limit);
+	CU_add_test(s, "what a mapped file holds beyond its family", test_mapped_limits);
 }
 
 int main(int argc, char **argv)
