@@ -154,6 +154,32 @@ static int check_placeholders(const struct cpl_sweep *s, const char *t, int line
 	return 0;
 }
 
+/* Whether t has the placeholder {name} ({{ and }} are literal braces). */
+static int mentions(const char *t, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = t; *p; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p++;
+			continue;
+		}
+		if (*p == '{' && strncmp(p + 1, name, len) == 0 && p[1 + len] == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether a value v of an axis is the value w written in a plot: the same
+ * text, or the same number (load=0.50 for 0.5). */
+static int same_value(const char *v, const char *w)
+{
+	if (strcmp(v, w) == 0)
+		return 1;
+	char *e1, *e2;
+	double a = strtod(v, &e1), b = strtod(w, &e2);
+	return e1 != v && !*e1 && e2 != w && !*e2 && a == b;
+}
+
 /* The values FROM, FROM + STEP, ... up to TO (inclusive, within a
  * millionth of a step) of "FROM:TO:STEP". */
 static int range_values(const char *spec, const char *path, int line, char ***out, int *n,
@@ -489,6 +515,27 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 			                   MAX_POINTS);
 		s->npoints *= s->axes[i].n;
 	}
+	for (int i = 0; i < s->naxes; i++) { /* a group of linked axes: one is enough */
+		if (s->axes[i].linked)
+			continue;
+		int end = i + 1;
+		while (end < s->naxes && s->axes[end].linked)
+			end++;
+		int used = 0;
+		for (int a = i; a < end && !used; a++) {
+			used = mentions(s->summary, s->axes[a].name);
+			for (int c = 0; c < s->ncmd && !used; c++)
+				used = mentions(s->cmd[c], s->axes[a].name);
+		}
+		if (!used && s->axes[i].n > 1)
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s:%d: axis %s is in no placeholder of the command: its %d "
+			    "values would run the same command (put {%s} in the "
+			    "command, or drop the axis)",
+			    s->path, s->axes[i].line, s->axes[i].name, s->axes[i].n,
+			    s->axes[i].name);
+	}
 	for (int i = 0; i < s->nplots; i++) {
 		struct cpl_sweep_plot *pl = &s->plots[i];
 		if (cpl_sweep_axis(s, pl->x) < 0 || (pl->group && cpl_sweep_axis(s, pl->group) < 0))
@@ -502,6 +549,40 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 				    "%s:%d: plot %s: \"%s\" is neither a plot key (x, y, group, "
 				    "title, ylabel) nor an axis",
 				    s->path, pl->line, pl->png, pl->fkey[f]);
+		for (int f = 0; f < pl->nf; f++) {
+			const struct cpl_sweep_axis *a = &s->axes[cpl_sweep_axis(s, pl->fkey[f])];
+			int known = 0, twice = 0;
+			for (int v = 0; v < a->n && !known; v++)
+				if ((known = same_value(a->vals[v], pl->fval[f])) &&
+				    strcmp(a->vals[v], pl->fval[f]) !=
+				        0) { /* drawn as the axis's */
+					char *own = strdup(a->vals[v]);
+					if (!own)
+						return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+					free(pl->fval[f]);
+					pl->fval[f] = own;
+				}
+			for (int g = 0; g < f; g++)
+				twice = twice || strcmp(pl->fkey[g], pl->fkey[f]) == 0;
+			if (twice || strcmp(pl->fkey[f], pl->x) == 0 ||
+			    (pl->group && strcmp(pl->fkey[f], pl->group) == 0))
+				return cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%d: plot %s: axis %s is %s: it cannot be fixed "
+				    "(%s=%s)",
+				    s->path, pl->line, pl->png, a->name,
+				    twice                             ? "fixed twice"
+				    : strcmp(pl->fkey[f], pl->x) == 0 ? "the x axis"
+				                                      : "the group",
+				    a->name, pl->fval[f]);
+			if (!known)
+				return cmn_err_set(
+				    e, CMN_EINPUT,
+				    "%s:%d: plot %s: %s=%s: not a value of axis %s (line "
+				    "%d)",
+				    s->path, pl->line, pl->png, a->name, pl->fval[f], a->name,
+				    a->line);
+		}
 	}
 	return 0;
 }

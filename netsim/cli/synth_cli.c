@@ -173,7 +173,11 @@ int net_synth_main(const struct net_cli *c)
 		       r.p99_lat);
 		printf("%-22s %ld packets in %ld samples of %ld cycles: %s\n", "measured",
 		       r.packets, r.samples, o.sample,
-		       r.converged ? "converged" : "NOT converged (saturated?)");
+		       r.converged ? "converged"
+		       : r.accepted < 0.95 * o.load
+		           ? "NOT converged within --cycles: accepted below offered, saturated"
+		           : "NOT converged within --cycles: the last three samples differ by "
+		             "more than --tolerance (raise --cycles or --tolerance)");
 		printf("%-22s %ld cycles in %.2f s: %.0f cycles/s, %.0f flit-hops/s\n", "speed",
 		       r.cycles, r.wall_s, (double)r.cycles / r.wall_s,
 		       (double)r.flit_hops / r.wall_s);

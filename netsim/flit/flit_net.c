@@ -101,9 +101,9 @@ const struct cmn_param_def net_flit_param_defs[] = {
     {"watchdog", CMN_PT_INT, "10000", 1, 1e9, NULL,
      "cycles without any flit moving, flits in flight, before a deadlock error"},
     {"max_memory", CMN_PT_INT, "4096", 0, 1e9, NULL,
-     "MB that packets queued at their sources or in flight, with their routes, may hold "
-     "(0: no limit); beyond, an error instead of the kernel's out-of-memory kill (a load "
-     "beyond saturation queues packets without bound)"},
+     "MB that packets queued at their sources or in flight, with their routes, may hold, "
+     "and the VCs' buffers (0: no limit); beyond, an error instead of the kernel's "
+     "out-of-memory kill (a load beyond saturation queues packets without bound)"},
     {"threads", CMN_PT_INT, "1", 1, 2, NULL,
      "1, or 2: each cycle's routers on two threads, the vertices in two halves (the same "
      "output bytes; not with random draws: vc_pick=dimension, routing=random|fsin)"},

@@ -175,6 +175,14 @@ bad "plot on a non-axis" "bad.sweep:3: plot p.png: \"c\" is neither" $'command =
 bad "linked row too short" "bad.sweep:2: linked axes: row 2 has 1 values for 2 axes" $'command = true\naxis a b = 1 2 | 3'
 bad "linked row repeated" "bad.sweep:2: axis a: value \"1\" twice (a row repeated)" $'command = true\naxis a b = 1 2 | 1 2'
 bad "reserved axis name" "bad.sweep:2: axis name \"rep\"" $'command = true\naxis rep = 1'
+# an axis no placeholder uses would run the same command for each value
+# (a plot would show identical lines as different conditions)
+bad "unused axis" "bad.sweep:3: axis b is in no placeholder of the command: its 2 values" $'command = echo {a}\naxis a = 1 2\naxis b = x y'
+bad "unused linked axes" "bad.sweep:2: axis a is in no placeholder" $'command = echo {rep}\naxis a b = 1 2 | 3 4'
+bad "plot fixing its x axis" "bad.sweep:4: plot p.png: axis a is the x axis: it cannot be fixed (a=1)" $'command = echo {a} {b}\naxis a = 1 2\naxis b = x y\nplot p.png = x=a y=v a=1'
+bad "plot fixing its group" "bad.sweep:4: plot p.png: axis b is the group" $'command = echo {a} {b}\naxis a = 1 2\naxis b = x y\nplot p.png = x=a y=v group=b b=x'
+bad "plot fixing an axis twice" "bad.sweep:4: plot p.png: axis b is fixed twice" $'command = echo {a} {b}\naxis a = 1 2\naxis b = x y\nplot p.png = x=a y=v b=x b=y'
+bad "plot fixing a value not on the axis" "bad.sweep:4: plot p.png: b=z: not a value of axis b (line 3)" $'command = echo {a} {b}\naxis a = 1 2\naxis b = x y\nplot p.png = x=a y=v b=z'
 # Found by fuzzing: repeated values were looked for among every pair, so a
 # range of 100,000 values took minutes (the 20 s guard against a hang fails
 # without the fix; with it the check takes 0.1 s).

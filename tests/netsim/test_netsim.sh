@@ -294,10 +294,16 @@ st1=$?
 check "flit watchdog: delays longer than it are no deadlock" test $st1 -eq 0 -a $? -eq 0
 # beyond saturation packets queue at their sources without bound: the flit
 # engine's max_memory stops the run with an error, not the OOM killer
-"$NS" --traffic uniform --machine mesh:dims=32x32 --engine flit:max_memory=1 --load 1 --cycles 100000 \
+"$NS" --traffic uniform --machine mesh:dims=32x32 --engine flit:max_memory=8 --load 1 --cycles 100000 \
 	--synth-out "$T/mm.csv" > /dev/null 2> "$T/err"
 check "flit max_memory: a run beyond saturation stopped, exit 1, said, nothing written" \
-	status_says $? eq 1 "more than max_memory=1 MB" "$T/err" "$T/mm.csv"
+	status_says $? eq 1 "more than max_memory=8 MB" "$T/err" "$T/mm.csv"
+# VCs' buffers beyond max_memory: a usage error with their size, before
+# anything is allocated (was a bare "out of memory")
+"$NS" --machine kary-ntree:k=4,n=3 --job cg.S.4@0-3 --engine flit:vcs=64,buf=1048576 --no-alone \
+	--jobs-out "$T/vb.txt" > /dev/null 2> "$T/err"
+check "flit VC buffers beyond max_memory: exit 2, their size said, nothing written" \
+	status_says $? eq 2 "VCs' buffers take 393216 MB (384 links x vcs=64" "$T/err" "$T/vb.txt"
 bad_opt "--sample 100 is more than --cycles 10" --traffic uniform --machine mesh:dims=4x4 --engine flit --cycles 10 --sample 100 --warmup 0 --synth-out "$T/bo.csv"
 bad_opt "--iterations: '1.5' is not an integer" $J --job is.S.4@0-3 --iterations 1.5
 bad_opt "--iterations: '-1' is not an integer" $J --job is.S.4@0-3 --iterations -1
