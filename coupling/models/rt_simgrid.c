@@ -114,6 +114,13 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 		    "rate_interval=%g: it bounds how often mode=shared replays groups; "
 		    "mode=isolated replays each job once per placement",
 		    interval);
+	if (strcmp(cmn_params_str(p, "group_cache"), "yes") != 0 &&
+	    strcmp(cmn_params_str(p, "mode"), "shared") != 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "group_cache=%s: the group cache is mode=shared's (groups of "
+		                   "jobs replayed together); mode=isolated replays each job alone, "
+		                   "cached by its placement",
+		                   cmn_params_str(p, "group_cache"));
 	struct sgm *g = calloc(1, sizeof *g);
 	if (!g)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

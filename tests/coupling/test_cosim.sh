@@ -384,6 +384,7 @@ bad_opt "full: threads=2 is for the flit models' replays" --runtime full:engine=
 bad_opt "full: crosstraffic is the SimGrid engine's" --runtime full:engine=flit,crosstraffic=no \
 	--summary-out "$T/bo.csv"
 bad_opt "bounds how often mode=shared replays groups" --runtime simgrid:rate_interval=5 --summary-out "$T/bo.csv"
+bad_opt "group_cache=no: the group cache is mode=shared's" --runtime flit:group_cache=no --summary-out "$T/bo.csv"
 bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload:kernels=is/cg/mg,weights=1//2 \
 	--summary-out "$T/bo.csv"
 bad_opt "weights=1/2/: weight 3: give 2 non-negative numbers" --runtime linkload:kernels=is/cg,weights=1/2/ \
