@@ -125,15 +125,17 @@ static int scan(const char *s, size_t len, struct num *n)
 		n->v = n->neg ? -v : v;
 		return 0;
 	}
-	char buf[64];
-	if (len >= sizeof buf)
-		return -1;
+	char small[64], *buf = len < sizeof small ? small : malloc(len + 1); /* 100.000...0 */
+	if (!buf)
+		return -3;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	errno = 0;
 	double v = strtod(buf, NULL);
+	if (buf != small)
+		free(buf);
 	if (!isfinite(v))
-		return -1;
+		return -2;
 	n->v = v;
 	return 0;
 }
@@ -284,8 +286,13 @@ int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct
 			int len = (int)(p - tok);
 			toks[nf] = tok;
 			lens[nf] = len;
-			if (!q && scan(tok, (size_t)len, &n) != 0)
-				return field_error(e, nf, tok, len, "is not a decimal number");
+			int bad = q ? 0 : scan(tok, (size_t)len, &n);
+			if (bad == -3)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			if (bad)
+				return field_error(e, nf, tok, len,
+				                   bad == -2 ? "is beyond the range of a double"
+				                             : "is not a decimal number");
 			int neg;
 			int rc = check_field(nf, tok, len, &n, j, &neg, e);
 			if (rc)

@@ -171,7 +171,6 @@ static void test_numbers(void)
 	             "field 5 (allocated processors): '9007199254740993' is beyond 2^53");
 	expect_error("1 0 -1 10 2 -1 1e300 2 100 -1 1 1 1 1 1 1 -1 -1\n", 0, 1,
 	             "field 7 (used memory): '1e300' is beyond 2^53");
-	expect_error(REC(1, 0, 1e400, 2, 1), 0, 1, "field 4 (run time): '1e400' is not a decimal");
 	expect_error(REC(18446744073709551616, 0, 10, 2, 1), 0, 1,
 	             "field 1 (job number): '18446744073709551616' is beyond 64 bits");
 	expect_error(REC(1e19, 0, 10, 2, 1), 0, 1, "field 1 (job number): '1e19' is beyond 2^53");
@@ -188,6 +187,19 @@ static void test_numbers(void)
 	             "field 17 (preceding job number): '7.5' is not an integer");
 	expect_error(REC(1, 0, 1e, 2, 1), 0, 1, "'1e' is not a decimal number");
 	expect_error(REC(1, 0, 1.2.3, 2, 1), 0, 1, "'1.2.3' is not a decimal number");
+	expect_error(REC(1, 0, 1e400, 2, 1), 0, 1,
+	             "field 4 (run time): '1e400' is beyond the range of a double");
+	{ /* a decimal of 500 digits is still the number it writes */
+		char rec[1024], digits[501];
+		memset(digits, '0', 500);
+		digits[500] = '\0';
+		snprintf(rec, sizeof rec, "1 0 -1 100.%s 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n",
+		         digits);
+		struct js_workload *lw = read_ok(rec);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(lw);
+		CU_ASSERT_DOUBLE_EQUAL(lw->jobs[0].f[JS_F_RUN], 100, 0);
+		js_workload_free(lw);
+	}
 	/* What the definition allows: real times and memory, exponents, plain
 	 * integers written with a point, 64-bit job numbers, exact. */
 	struct js_workload *w =
