@@ -59,7 +59,9 @@ void cpl_full_limits_of(const struct cmn_params *p, struct cpl_full_limits *lim)
 long cpl_full_iterations(const struct js_job *job, const struct cpl_full_profile *p)
 {
 	double k = round((job->run_s - p->setup) / p->t);
-	return k > 1e7 ? 10000000 : k >= 1 ? (long)k : 1; /* NaN (0 / 0): 1 */
+	if (!(k >= 1)) /* NaN (0 / 0): 1 */
+		return 1;
+	return k > 9007199254740992.0 ? -1 : (long)k; /* beyond 2^53: not counted exactly */
 }
 
 static double job_actions(const struct cpl_full_profile *p, long iters)
@@ -203,12 +205,19 @@ static int make_profile(struct cpl_full_plan *pl, struct cpl_replay *rp,
 }
 
 /* Adds the jobs of profile i to the work. */
-static void count_jobs(struct cpl_full_plan *pl, const struct js_workload *w, int i)
+static int count_jobs(struct cpl_full_plan *pl, const struct js_workload *w, int i,
+                      struct cmn_err *e)
 {
 	for (size_t j = 0; j < pl->njobs; j++) {
 		if (pl->of[j] != i)
 			continue;
 		long k = cpl_full_iterations(&w->jobs[j], &pl->p[i]);
+		if (k < 0)
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "full: job %" PRIu64
+			                   ": its run time %g s is more than 2^53 "
+			                   "iterations of its profile (%g s each)",
+			                   w->jobs[j].id, w->jobs[j].run_s, pl->p[i].t);
 		double a = job_actions(&pl->p[i], k);
 		pl->iterations += (double)k;
 		pl->actions += a;
@@ -217,6 +226,7 @@ static void count_jobs(struct cpl_full_plan *pl, const struct js_workload *w, in
 			pl->big_id = w->jobs[j].id, pl->big_iters = k;
 		}
 	}
+	return 0;
 }
 
 int cpl_full_plan_make(struct cpl_replay *rp, const struct cpl_profiles *prof,
@@ -246,7 +256,7 @@ int cpl_full_plan_make(struct cpl_replay *rp, const struct cpl_profiles *prof,
 	while (!rc && pl->made < pl->np && !(lim->actions > 0 && pl->actions > lim->actions)) {
 		rc = make_profile(pl, rp, w, ring, pl->made, e);
 		if (!rc)
-			count_jobs(pl, w, pl->made++);
+			rc = count_jobs(pl, w, pl->made++, e);
 	}
 	if (rc) {
 		cpl_full_plan_free(pl);

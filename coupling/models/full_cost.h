@@ -77,7 +77,7 @@ void cpl_full_plan_free(struct cpl_full_plan *p);
 const struct cpl_full_profile *cpl_full_plan_profile(const struct cpl_full_plan *p, int j);
 int cpl_full_plan_profiles(const struct cpl_full_plan *p); /* made so far */
 /* The iterations K a job runs on its profile: max(1, round((run time -
- * setup) / t)), at most 10^7. */
+ * setup) / t)); -1 beyond 2^53 (cpl_full_plan_make refuses such a job). */
 long cpl_full_iterations(const struct js_job *job, const struct cpl_full_profile *p);
 
 /* The estimate, one line (engine: the model's engine spec). */

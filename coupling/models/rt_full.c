@@ -253,6 +253,10 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 		       -1;
 	const struct cpl_full_profile *p = cpl_full_plan_profile(f->plan, j);
 	long iters = cpl_full_iterations(job, p);
+	if (iters < 0) /* refused by the plan first */
+		return cmn_err_set(e, CMN_EINPUT, "full: job %" PRIu64 ": too many iterations",
+		                   job->id),
+		       -1;
 	struct net_repeat *rep = malloc(sizeof *rep);
 	if (!rep)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;

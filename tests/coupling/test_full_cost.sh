@@ -80,4 +80,12 @@ check "a memory estimate above max_memory refused (exit 1), naming it and the op
 check "a small max_actions refuses a small workload (exit 1)" status_says $? eq 1 "more than max_actions=1000:" "$T/err" "$T/fm.csv"
 "$B/cosim" $F,max_actions=0,max_memory=0 --quiet --jobs-out "$T/f4.csv" > /dev/null 2> "$T/err" && cmp -s "$T/f1.csv" "$T/f4.csv" &&
 	ok "no limits (0): the same outputs" || ko "no limits: $(cat "$T/err")"
+# A job's iterations are counted whole: K was capped at 10^7 without a
+# word, so a job of 1e9 s ran 10^4 s and reported an effective speed-up of
+# 10^5, and the estimate said 1e+07 iterations whatever the run times.
+printf '1 0 0 1000000000 1 -1 -1 1 1000000000 -1 1 1 1 -1 1 -1 -1 -1\n' > "$T/long.swf"
+"$B/cosim" --workload "$T/long.swf" --machine kary-ntree:k=4,n=2 --runtime full:class=S,kernels=none \
+	--jobs-out "$T/long.csv" > /dev/null 2> "$T/err"
+check "a job of 1e9 s: its 1e+12 iterations estimated and refused (exit 1), nothing written" \
+	status_says $? eq 1 "estimate: 1 jobs, 1e+12 iterations" "$T/err" "$T/long.csv"
 finish
