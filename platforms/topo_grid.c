@@ -39,11 +39,16 @@ static int parse_dims(const struct plat_builder *b, const char *s, struct grid *
 	if (g->nd == -2)
 		return cmn_err_set(e, CMN_EUSAGE, "dims=%s: more than %d dimensions", s,
 		                   PLAT_MAX_DIMS);
-	if (g->nd < 0)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "dims=%s: size %d is not an integer in [1, %d] (sizes joined by "
-		                   "'x', e.g. 16x16)",
-		                   s, bad, PLAT_MAX_NODES);
+	if (g->nd < 0) {
+		const char *item = s; /* the bad-th size, as written */
+		for (int k = 1; k < bad && strchr(item, 'x'); k++)
+			item = strchr(item, 'x') + 1;
+		return cmn_err_set(
+		    e, CMN_EUSAGE,
+		    "dims=%s: dimension %d's size '%.*s' is not an integer in [1, %d] "
+		    "(sizes joined by 'x', e.g. 16x16)",
+		    s, bad, (int)strcspn(item, "x"), item, PLAT_MAX_NODES);
+	}
 	for (int d = 0; d < g->nd; d++) {
 		nodes = cmn_sat_mul(nodes, dims[d]);
 		g->dims[d] = (int)dims[d];
