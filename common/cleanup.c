@@ -7,6 +7,7 @@
 #include "cleanup.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -126,4 +127,11 @@ void cmn_cleanup_child_gone(pid_t pid)
 	for (int i = 0; i < CMN_CLEANUP_CHILDREN; i++)
 		if (reg.child[i] == pid && reg.parent[i] == getpid())
 			reg.child[i] = 0;
+}
+
+void cmn_tmp_name(char *buf, size_t len, const char *prefix)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || dir[0] != '/' || (size_t)snprintf(buf, len, "%s/%s-XXXXXX", dir, prefix) >= len)
+		snprintf(buf, len, "/tmp/%s-XXXXXX", prefix);
 }

@@ -11,6 +11,7 @@
 #ifndef CMN_CLEANUP_H
 #define CMN_CLEANUP_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* Registers a file, or a folder (removed once empty: files go first, then
@@ -18,6 +19,9 @@
  * be registered (out of memory, or more than 512 at once): then a signal
  * leaves it behind. */
 int cmn_cleanup_add(const char *path);
+/* The temporary name PREFIX-XXXXXX (for mkstemp or mkdtemp) in $TMPDIR when
+ * it is set to an absolute path that fits, else in /tmp, into buf. */
+void cmn_tmp_name(char *buf, size_t len, const char *prefix);
 /* Forgets path (every registration of it by this process). */
 void cmn_cleanup_forget(const char *path);
 /* Takes SIGINT back from a library that installed its own handler (SimGrid

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../../apptraces/gen.h"
+#include "../../common/cleanup.h"
 #include "../../platforms/xml_write.h"
 #include "replay.h"
 
@@ -17,7 +18,7 @@ struct cpl_replay {
 	const struct cpl_profiles *prof;
 	const struct net_engine_ops *ops;
 	void *eng;
-	char xml[64];
+	char xml[256];
 	int timed, ring;
 	struct tr *traces;
 	int ntraces, captraces;
@@ -44,13 +45,14 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 	 * as there */
 	int own = !m->ops->xml_write && m->source_xml;
 	if (!rc && !own) {
-		snprintf(rp->xml, sizeof rp->xml, "/tmp/cosim-platform-XXXXXX");
+		cmn_tmp_name(rp->xml, sizeof rp->xml, "cosim-platform");
 		int fd = mkstemp(rp->xml);
 		if (fd < 0) {
 			rp->xml[0] = '\0';
 			rc = cmn_err_set(e, CMN_EIO, "cannot create a temporary platform file");
 		} else {
 			close(fd);
+			cmn_cleanup_add(rp->xml); /* a signal removes it */
 		}
 	}
 	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
@@ -84,8 +86,10 @@ void cpl_replay_close(struct cpl_replay *rp)
 		return;
 	if (rp->eng)
 		rp->ops->destroy(rp->eng);
-	if (rp->xml[0])
+	if (rp->xml[0]) {
 		unlink(rp->xml);
+		cmn_cleanup_forget(rp->xml);
+	}
 	for (int i = 0; i < rp->ntraces; i++)
 		trace_free(rp->traces[i].t);
 	free(rp->traces);

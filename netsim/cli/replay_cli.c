@@ -12,6 +12,7 @@
 
 #include "../../apptraces/gen.h"
 #include "../../apptraces/trace_archive.h"
+#include "../../common/cleanup.h"
 #include "../../common/number.h"
 #include "../../common/options.h"
 #include "../../common/outfile.h"
@@ -115,19 +116,20 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 		return 2;
 	}
 	struct plat_machine *m = NULL;
-	char xml[64] = "";
+	char xml[256] = "";
 	int rc = 0;
 	if (platform) {
 		if (!(rc = net_platform_load(platform, c->hosts, &m, &e)))
 			net_platform_echo(stderr, "netsim", m);
 	} else if (!(rc = plat_machine_create(machine, &m, &e))) {
-		snprintf(xml, sizeof xml, "/tmp/netsim-platform-XXXXXX");
+		cmn_tmp_name(xml, sizeof xml, "netsim-platform");
 		int fd = mkstemp(xml);
 		if (fd < 0) {
 			rc = cmn_err_set(&e, CMN_EIO, "cannot create a temporary platform file");
 			xml[0] = '\0';
 		} else {
 			close(fd);
+			cmn_cleanup_add(xml); /* a signal removes it */
 			struct plat_xml_opts xo = {"SPLITDUPLEX", "netsim"};
 			rc = plat_xml_write(m, &xo, xml, &e);
 		}
@@ -307,8 +309,10 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	}
 	free(used);
 	plat_machine_destroy(m);
-	if (xml[0])
+	if (xml[0]) {
 		unlink(xml);
+		cmn_cleanup_forget(xml);
+	}
 	if (rc) {
 		fprintf(stderr, "netsim: %s\n", e.msg);
 		return cmn_err_exit_status(&e);

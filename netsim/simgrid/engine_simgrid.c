@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../apptraces/trace_values.h"
+#include "../../common/cleanup.h"
 #include "sg_engine.h"
 
 struct cached_trace {
@@ -33,7 +34,7 @@ struct cached_trace {
 };
 
 struct smpi_data {
-	char tmpdir[64];
+	char tmpdir[256];
 	struct cached_trace **cache; /* entries stay put: evaluations hold pointers */
 	int ncache, capcache;
 };
@@ -136,13 +137,14 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 		goto fail;
 	}
 	if (!s->tmpdir[0]) {
-		snprintf(s->tmpdir, sizeof s->tmpdir, "/tmp/netsim-XXXXXX");
+		cmn_tmp_name(s->tmpdir, sizeof s->tmpdir, "netsim");
 		if (!mkdtemp(s->tmpdir)) {
 			s->tmpdir[0] = '\0';
 			cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 			            strerror(errno));
 			goto fail;
 		}
+		cmn_cleanup_add(s->tmpdir); /* a signal removes it (when empty) */
 	}
 	char base[32];
 	snprintf(base, sizeof base, "t%d", s->ncache);
@@ -174,22 +176,29 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 			copy.act[k].peer += shift;
 			copy.act[k].aux += shift;
 		}
-	int rc = trace_write(&copy, s->tmpdir, base, e);
-	free(copy.act);
-	free(copy.first);
-	if (rc)
-		goto fail;
 	for (int r = 0; r < t->nranks; r++) {
 		size_t n = strlen(s->tmpdir) + 64;
 		c->files[r] = malloc(n);
 		if (c->files[r])
 			snprintf(c->files[r], n, "%s/%s.txt_files/rank-%d.txt", s->tmpdir, base, r);
 	}
+	int rc = 0;
 	for (int r = 0; r < t->nranks; r++)
-		if (!c->files[r]) {
-			cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			goto fail;
-		}
+		if (!c->files[r])
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	char p[320]; /* what a signal removes: the index, the folder, as many ranks as fit */
+	snprintf(p, sizeof p, "%s/%s.txt", s->tmpdir, base);
+	cmn_cleanup_add(p);
+	snprintf(p, sizeof p, "%s/%s.txt_files", s->tmpdir, base);
+	cmn_cleanup_add(p);
+	for (int r = 0; !rc && r < t->nranks && cmn_cleanup_add(c->files[r]) == 0; r++)
+		;
+	if (!rc)
+		rc = trace_write(&copy, s->tmpdir, base, e);
+	free(copy.act);
+	free(copy.first);
+	if (rc)
+		goto fail;
 	s->ncache++;
 	return c;
 fail:
@@ -265,20 +274,26 @@ static void smpi_cleanup(struct sg_state *s)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
 		for (int r = 0; r < d->cache[i]->nranks; r++) {
-			if (d->cache[i]->files[r])
+			if (d->cache[i]->files[r]) {
 				unlink(d->cache[i]->files[r]);
+				cmn_cleanup_forget(d->cache[i]->files[r]);
+			}
 			free(d->cache[i]->files[r]);
 		}
-		char p[128];
+		char p[320];
 		snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
 		rmdir(p);
+		cmn_cleanup_forget(p);
 		snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
 		unlink(p);
+		cmn_cleanup_forget(p);
 		free(d->cache[i]->files);
 		free(d->cache[i]);
 	}
-	if (d->tmpdir[0])
+	if (d->tmpdir[0]) {
 		rmdir(d->tmpdir);
+		cmn_cleanup_forget(d->tmpdir);
+	}
 	free(d->cache);
 	free(d);
 }

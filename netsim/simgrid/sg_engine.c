@@ -151,6 +151,7 @@ int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_arg
 	s->loads = !a->no_link_loads;
 	if (s->loads)
 		sg_link_load_plugin_init();
+	cmn_cleanup_take_sigint(); /* over SimGrid's, before a large platform's build */
 	simgrid_load_platform(a->platform);
 	if (net_sg_apply_taper(a->machine, e) < 0) {
 		free(s);

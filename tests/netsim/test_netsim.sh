@@ -298,6 +298,15 @@ check "flit watchdog: delays longer than it are no deadlock" test $st1 -eq 0 -a 
 	--synth-out "$T/mm.csv" > /dev/null 2> "$T/err"
 check "flit max_memory: a run beyond saturation stopped, exit 1, said, nothing written" \
 	status_says $? eq 1 "more than max_memory=8 MB" "$T/err" "$T/mm.csv"
+# a signal during SimGrid's platform build or the replay removes netsim's
+# temporary platform and trace files (they stayed in /tmp); $TMPDIR is
+# where they go
+mkdir -p "$T/tmp"
+TMPDIR="$T/tmp" timeout -s INT 2 "$NS" --machine kary-ntree:k=4,n=6 --job cg.S.4@spread --no-alone \
+	> /dev/null 2>&1
+TMPDIR="$T/tmp" timeout -s TERM 1 "$NS" --machine torus:dims=8x8x8 --job ft.S.64@0-63 --no-alone \
+	> /dev/null 2>&1
+check "killed netsim leaves no temporary file in \$TMPDIR" test -z "$(ls -A "$T/tmp")"
 # VCs' buffers beyond max_memory: a usage error with their size, before
 # anything is allocated (was a bare "out of memory")
 "$NS" --machine kary-ntree:k=4,n=3 --job cg.S.4@0-3 --engine flit:vcs=64,buf=1048576 --no-alone \
