@@ -126,8 +126,7 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 			t->files[r] = NULL;
 		}
 	trace_unpacked_remove(&u);
-	rmdir(tmp);
-	cmn_cleanup_forget(tmp);
+	cmn_cleanup_remove(tmp);
 	if (rc) {
 		if (t)
 			trace_free(t);

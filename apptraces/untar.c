@@ -40,8 +40,7 @@ static int record(struct trace_unpacked *u, const char *path, struct cmn_err *e)
 void trace_unpacked_remove(struct trace_unpacked *u)
 {
 	for (int i = u->n - 1; i >= 0; i--) { /* a folder was created before its files */
-		remove(u->path[i]);
-		cmn_cleanup_forget(u->path[i]);
+		cmn_cleanup_remove(u->path[i]);
 		free(u->path[i]);
 	}
 	free(u->path);

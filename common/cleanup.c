@@ -129,9 +129,28 @@ void cmn_cleanup_child_gone(pid_t pid)
 			reg.child[i] = 0;
 }
 
+void cmn_cleanup_remove(const char *path)
+{
+	remove(path);
+	cmn_cleanup_forget(path);
+}
+
 void cmn_tmp_name(char *buf, size_t len, const char *prefix)
 {
 	const char *dir = getenv("TMPDIR");
 	if (!dir || dir[0] != '/' || (size_t)snprintf(buf, len, "%s/%s-XXXXXX", dir, prefix) >= len)
 		snprintf(buf, len, "/tmp/%s-XXXXXX", prefix);
+}
+
+int cmn_tmp_file(char *buf, size_t len, const char *prefix)
+{
+	cmn_tmp_name(buf, len, prefix);
+	int fd = mkstemp(buf);
+	if (fd < 0) {
+		buf[0] = '\0';
+		return -1;
+	}
+	close(fd);
+	cmn_cleanup_add(buf); /* a signal removes it */
+	return 0;
 }

@@ -22,8 +22,13 @@ int cmn_cleanup_add(const char *path);
 /* The temporary name PREFIX-XXXXXX (for mkstemp or mkdtemp) in $TMPDIR when
  * it is set to an absolute path that fits, else in /tmp, into buf. */
 void cmn_tmp_name(char *buf, size_t len, const char *prefix);
+/* Creates an empty temporary file named as cmn_tmp_name says (buf holds its
+ * name) and registers it: 0, or -1 (errno set, buf "") when it cannot. */
+int cmn_tmp_file(char *buf, size_t len, const char *prefix);
 /* Forgets path (every registration of it by this process). */
 void cmn_cleanup_forget(const char *path);
+/* Removes a registered file or empty folder (remove(3)) and forgets it. */
+void cmn_cleanup_remove(const char *path);
 /* Takes SIGINT back from a library that installed its own handler (SimGrid
  * prints its actors' status and exits without this cleanup): from here
  * SIGINT cleans up as SIGTERM does. */

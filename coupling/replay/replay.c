@@ -45,15 +45,8 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 	 * as there */
 	int own = !m->ops->xml_write && m->source_xml;
 	if (!rc && !own) {
-		cmn_tmp_name(rp->xml, sizeof rp->xml, "cosim-platform");
-		int fd = mkstemp(rp->xml);
-		if (fd < 0) {
-			rp->xml[0] = '\0';
+		if (cmn_tmp_file(rp->xml, sizeof rp->xml, "cosim-platform"))
 			rc = cmn_err_set(e, CMN_EIO, "cannot create a temporary platform file");
-		} else {
-			close(fd);
-			cmn_cleanup_add(rp->xml); /* a signal removes it */
-		}
 	}
 	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
 	if (!rc && !own)
@@ -86,10 +79,8 @@ void cpl_replay_close(struct cpl_replay *rp)
 		return;
 	if (rp->eng)
 		rp->ops->destroy(rp->eng);
-	if (rp->xml[0]) {
-		unlink(rp->xml);
-		cmn_cleanup_forget(rp->xml);
-	}
+	if (rp->xml[0])
+		cmn_cleanup_remove(rp->xml);
 	for (int i = 0; i < rp->ntraces; i++)
 		trace_free(rp->traces[i].t);
 	free(rp->traces);

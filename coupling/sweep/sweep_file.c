@@ -551,17 +551,18 @@ static int check(struct cpl_sweep *s, struct cmn_err *e)
 				    s->path, pl->line, pl->png, pl->fkey[f]);
 		for (int f = 0; f < pl->nf; f++) {
 			const struct cpl_sweep_axis *a = &s->axes[cpl_sweep_axis(s, pl->fkey[f])];
-			int known = 0, twice = 0;
-			for (int v = 0; v < a->n && !known; v++)
-				if ((known = same_value(a->vals[v], pl->fval[f])) &&
-				    strcmp(a->vals[v], pl->fval[f]) !=
-				        0) { /* drawn as the axis's */
-					char *own = strdup(a->vals[v]);
-					if (!own)
-						return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-					free(pl->fval[f]);
-					pl->fval[f] = own;
-				}
+			int v = 0, twice = 0;
+			while (v < a->n && !same_value(a->vals[v], pl->fval[f]))
+				v++;
+			int known = v < a->n;
+			if (known &&
+			    strcmp(a->vals[v], pl->fval[f]) != 0) { /* drawn as the axis's */
+				char *own = strdup(a->vals[v]);
+				if (!own)
+					return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+				free(pl->fval[f]);
+				pl->fval[f] = own;
+			}
 			for (int g = 0; g < f; g++)
 				twice = twice || strcmp(pl->fkey[g], pl->fkey[f]) == 0;
 			if (twice || strcmp(pl->fkey[f], pl->x) == 0 ||

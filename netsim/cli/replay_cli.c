@@ -122,14 +122,9 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 		if (!(rc = net_platform_load(platform, c->hosts, &m, &e)))
 			net_platform_echo(stderr, "netsim", m);
 	} else if (!(rc = plat_machine_create(machine, &m, &e))) {
-		cmn_tmp_name(xml, sizeof xml, "netsim-platform");
-		int fd = mkstemp(xml);
-		if (fd < 0) {
+		if (cmn_tmp_file(xml, sizeof xml, "netsim-platform")) {
 			rc = cmn_err_set(&e, CMN_EIO, "cannot create a temporary platform file");
-			xml[0] = '\0';
 		} else {
-			close(fd);
-			cmn_cleanup_add(xml); /* a signal removes it */
 			struct plat_xml_opts xo = {"SPLITDUPLEX", "netsim"};
 			rc = plat_xml_write(m, &xo, xml, &e);
 		}
@@ -309,10 +304,8 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	}
 	free(used);
 	plat_machine_destroy(m);
-	if (xml[0]) {
-		unlink(xml);
-		cmn_cleanup_forget(xml);
-	}
+	if (xml[0])
+		cmn_cleanup_remove(xml);
 	if (rc) {
 		fprintf(stderr, "netsim: %s\n", e.msg);
 		return cmn_err_exit_status(&e);

@@ -338,26 +338,28 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	         n->rt.out_index && n->sw.grant_ptr && n->sw.accept_ptr && n->rt.output_holder &&
 	         n->rt.ready && n->wheel.head && n->pkts.queued_nodes && n->ch.flit_slots &&
 	         n->cr.slots && n->ch.with_flits && n->cr.with_credits;
+	if (!ok)
+		return nomem(e);
 	size_t slab = 0; /* the link VCs' buffers, one after another */
-	for (int l = 0; ok && l < n->nl; l++)
+	for (int l = 0; l < n->nl; l++)
 		slab =
 		    cmn_size_add(slab, cmn_size_mul((size_t)n->ch.vc_buf_flits[l], (size_t)p->vcs));
 	double mb = (double)slab * (double)sizeof *n->fslab / 1048576.0;
-	if (ok && p->max_memory_mb > 0 && mb > (double)p->max_memory_mb)
+	if (p->max_memory_mb > 0 && mb > (double)p->max_memory_mb)
 		return cmn_err_set(
 		    e, CMN_EUSAGE,
 		    "flit network: the VCs' buffers take %.0f MB (%d links x vcs=%d x "
 		    "buf=%d flits or more, %zu bytes a flit), more than max_memory=%ld "
 		    "MB: lower vcs or buf, or raise max_memory=MB (0: no limit)",
 		    mb, n->nl, p->vcs, p->buf, sizeof *n->fslab, p->max_memory_mb);
-	ok = ok && (n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))) != NULL;
-	if (!ok && n->fslab == NULL && slab > ((size_t)1 << 20))
-		return cmn_err_set(e, CMN_ENOMEM,
-		                   "flit network: out of memory for the VCs' buffers (%.0f MB: %d "
-		                   "links x vcs=%d x buf=%d flits)",
-		                   mb, n->nl, p->vcs, p->buf);
-	if (!ok)
-		return nomem(e);
+	if (!(n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))))
+		return slab > ((size_t)1 << 20)
+		           ? cmn_err_set(
+		                 e, CMN_ENOMEM,
+		                 "flit network: out of memory for the VCs' buffers (%.0f MB: "
+		                 "%d links x vcs=%d x buf=%d flits)",
+		                 mb, n->nl, p->vcs, p->buf)
+		           : nomem(e);
 	for (size_t i = 0, at = 0; i < nvc; i++) {
 		int cap = n->ch.vc_buf_flits[i / (size_t)p->vcs];
 		n->in[i].cap = cap;

@@ -274,26 +274,20 @@ static void smpi_cleanup(struct sg_state *s)
 		return;
 	for (int i = 0; i < d->ncache; i++) {
 		for (int r = 0; r < d->cache[i]->nranks; r++) {
-			if (d->cache[i]->files[r]) {
-				unlink(d->cache[i]->files[r]);
-				cmn_cleanup_forget(d->cache[i]->files[r]);
-			}
+			if (d->cache[i]->files[r])
+				cmn_cleanup_remove(d->cache[i]->files[r]);
 			free(d->cache[i]->files[r]);
 		}
 		char p[320];
 		snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
-		rmdir(p);
-		cmn_cleanup_forget(p);
+		cmn_cleanup_remove(p);
 		snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
-		unlink(p);
-		cmn_cleanup_forget(p);
+		cmn_cleanup_remove(p);
 		free(d->cache[i]->files);
 		free(d->cache[i]);
 	}
-	if (d->tmpdir[0]) {
-		rmdir(d->tmpdir);
-		cmn_cleanup_forget(d->tmpdir);
-	}
+	if (d->tmpdir[0])
+		cmn_cleanup_remove(d->tmpdir);
 	free(d->cache);
 	free(d);
 }
