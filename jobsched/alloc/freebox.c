@@ -818,6 +818,46 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* For an increasing list of n ids, rows of `per` consecutive entries of
+ * which share one value of id / D (take: the id of an entry): 0 when not
+ * every row of the list holds the same ids modulo D as the first row, or
+ * two rows share a value, so that the list is no box; else the number of
+ * entries a row (the first row's). */
+static int rows_alike(const int *s, int n, int per, int D)
+{
+	int first = s[0] / D, m = 1;
+	while (m < n && s[m * per] / D == first)
+		m++;
+	if (n % m)
+		return 0;
+	for (int k = m, prev = first; k < n; k += m) {
+		int row = s[k * per] / D;
+		if (row <= prev)
+			return 0;
+		for (int j = 0; j < m; j++)
+			if (s[(k + j) * per] - row * D != s[j * per] - first * D)
+				return 0;
+		prev = row;
+	}
+	return m;
+}
+
+/* For an increasing list s: 0 when it is no box because its lines along
+ * dimension 2 do not all hold the same coordinates along it, or the
+ * planes along dimension 0 do not all hold the same lines (a box's do,
+ * wrapping or not); else 1. A division a line: the what-if states of the
+ * schedulers, unions of many jobs, fail here instead of in as_box's
+ * coordinates of every node. */
+static int lines_alike(const struct js_freebox *f, const int *s, int n)
+{
+	int m = rows_alike(s, n, 1, f->d[2]);
+	if (!m)
+		return 0;
+	/* the lines' first nodes, every m-th entry: their ids / D are line
+	 * numbers, alike by plane when their ids / (D * d1) are */
+	return rows_alike(s, n / m, m, f->d[2] * f->d[1]) > 0;
+}
+
 /* Applies op to the node set as one box, or to its runs along dimension 2. */
 static void by_boxes(struct js_freebox *f, const int *nodes, int n,
                      void (*op)(struct js_freebox *, const struct js_box *))
@@ -825,11 +865,14 @@ static void by_boxes(struct js_freebox *f, const int *nodes, int n,
 	struct js_box b;
 	if (n <= 0) /* nothing to mark (nodes may be NULL) */
 		return;
-	if (as_box(f, nodes, n, &b)) {
+	int sorted = 1; /* schedulers' what-if states come as increasing lists */
+	for (int k = 1; k < n && sorted; k++)
+		sorted = nodes[k] > nodes[k - 1];
+	if ((!sorted || lines_alike(f, nodes, n)) && as_box(f, nodes, n, &b)) {
 		op(f, &b);
 		return;
 	}
-	int *s = malloc((size_t)n * sizeof *s);
+	int *s = sorted ? (int *)nodes : malloc((size_t)n * sizeof *s);
 	if (!s) {
 		f->broken = 1; /* the bits stay right: node by node */
 		for (int k = 0; k < n; k++) {
@@ -840,8 +883,10 @@ static void by_boxes(struct js_freebox *f, const int *nodes, int n,
 		}
 		return;
 	}
-	memcpy(s, nodes, (size_t)n * sizeof *s);
-	qsort(s, (size_t)n, sizeof *s, cmp_int);
+	if (!sorted) {
+		memcpy(s, nodes, (size_t)n * sizeof *s);
+		qsort(s, (size_t)n, sizeof *s, cmp_int);
+	}
 	for (int k = 0; k < n;) {
 		int e = k + 1;
 		while (e < n && s[e] == s[e - 1] + 1 && s[e] % f->d[2] != 0)
@@ -852,7 +897,8 @@ static void by_boxes(struct js_freebox *f, const int *nodes, int n,
 		op(f, &run);
 		k = e;
 	}
-	free(s);
+	if (!sorted)
+		free(s);
 }
 
 void js_freebox_occupy_nodes(struct js_freebox *f, const int *nodes, int n)

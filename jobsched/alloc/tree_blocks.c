@@ -57,7 +57,26 @@ void js_tree_blocks_copy(struct js_tree_blocks *dst, const struct js_tree_blocks
 
 void js_tree_blocks_set(struct js_tree_blocks *t, const int *nodes, int n, int busy)
 {
-	int delta = busy ? -1 : 1;
+	int delta = busy ? -1 : 1, total = t->offset[t->n] + 1;
+	if ((long)n * (t->n + 1) * 8 > total) {
+		/* many nodes (a scheduler's what-if state): the counts again from
+		 * the bits, a sum a block, rather than a division a node and level */
+		for (int i = 0; i < n; i++)
+			t->busy[nodes[i]] = (uint8_t)busy;
+		for (int i = 0; i < t->nodes; i++)
+			t->free[i] = !t->busy[i];
+		for (int l = 1; l <= t->n; l++) {
+			const int *below = t->free + t->offset[l - 1];
+			int *at = t->free + t->offset[l], blocks = t->nodes / t->size[l];
+			for (int b = 0; b < blocks; b++) {
+				int sum = 0;
+				for (int c = 0; c < t->k; c++)
+					sum += below[b * t->k + c];
+				at[b] = sum;
+			}
+		}
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		t->busy[nodes[i]] = (uint8_t)busy;
 		for (int l = 0; l <= t->n; l++)

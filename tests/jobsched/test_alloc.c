@@ -8,6 +8,7 @@
 
 #include "../../jobsched/alloc/alloc_bgl.h"
 #include "../../jobsched/alloc/alloc_quality.h"
+#include "../../jobsched/alloc/tree_blocks.h"
 #include "../helpers.h"
 #include "platform.h"
 
@@ -535,12 +536,60 @@ static void test_quality_brute_force(void)
 	gsl_rng_free(rng);
 }
 
+/* The tree's free counts after random takes and give-backs of a few nodes
+ * (counted node by node) and of many (the counts summed again from the
+ * bits), against a count of the bits of every block. */
+static void test_tree_blocks_counts(void)
+{
+	static const int trees[][2] = {{2, 4}, {4, 3}, {3, 5}, {22, 2}, {8, 3}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 5);
+	for (size_t t = 0; t < sizeof trees / sizeof *trees; t++) {
+		struct js_tree_blocks tb, copy;
+		CU_ASSERT_FATAL(js_tree_blocks_init(&tb, trees[t][0], trees[t][1]) == 0);
+		CU_ASSERT_FATAL(js_tree_blocks_init(&copy, trees[t][0], trees[t][1]) == 0);
+		int n = tb.nodes, *ids = malloc((size_t)n * sizeof *ids);
+		uint8_t *busy = calloc((size_t)n, 1);
+		CU_ASSERT_FATAL(ids && busy);
+		for (int step = 0; step < 300; step++) {
+			int mark = (int)gsl_rng_uniform_int(r, 2),
+			    many = (int)gsl_rng_uniform_int(r, 2);
+			int k = 0;
+			for (int i = 0; i < n; i++)
+				if (busy[i] != mark && gsl_rng_uniform(r) < (many ? 0.5 : 2.0 / n))
+					ids[k++] = i;
+			js_tree_blocks_set(&tb, ids, k, mark);
+			for (int i = 0; i < k; i++)
+				busy[ids[i]] = (uint8_t)mark;
+			if (step % 7 == 0) { /* and through a copy */
+				js_tree_blocks_copy(&copy, &tb);
+				struct js_tree_blocks x = tb;
+				tb = copy;
+				copy = x;
+			}
+			for (int l = 0; l <= tb.n; l++)
+				for (int b = 0; b < n / tb.size[l]; b++) {
+					int want = 0;
+					for (int i = b * tb.size[l]; i < (b + 1) * tb.size[l]; i++)
+						want += !busy[i];
+					CU_ASSERT_EQUAL_FATAL(js_tree_free(&tb, l, b), want);
+				}
+		}
+		js_tree_blocks_free(&tb);
+		js_tree_blocks_free(&copy);
+		free(ids);
+		free(busy);
+	}
+	gsl_rng_free(r);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("allocators", NULL, NULL);
 	CU_add_test(s, "contract over the registry", test_contract);
 	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
+	CU_add_test(s, "tree blocks' free counts = a count of the bits", test_tree_blocks_counts);
 	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
 	CU_add_test(s, "MBS Fig. 10 and Granular Fig. 11", test_mbs_fixtures);
 	CU_add_test(s, "BlueGene/L partitions (seed 003)", test_bgl_fixtures);

@@ -223,6 +223,129 @@ static void test_freebox_random(void)
 	gsl_rng_free(r);
 }
 
+/* The nodes of box b (wrapping) in increasing id order; returns how many. */
+static int box_ids(const int *d, const struct js_box *b, int *ids, uint8_t *in)
+{
+	int n = d[0] * d[1] * d[2], k = 0;
+	memset(in, 0, (size_t)n);
+	for (int a = 0; a < b->l[0]; a++)
+		for (int e = 0; e < b->l[1]; e++)
+			for (int g = 0; g < b->l[2]; g++)
+				in[node_of(d, (b->s[0] + a) % d[0], (b->s[1] + e) % d[1],
+				           (b->s[2] + g) % d[2])] = 1;
+	for (int i = 0; i < n; i++)
+		if (in[i])
+			ids[k++] = i;
+	return k;
+}
+
+/* A node list taken as an increasing list (checked as a box line by line
+ * first, runs without sorting) and the same list shuffled (checked as a
+ * box node by node, then sorted): the same maximal boxes in the same
+ * order, for boxes (wrapping ones too), boxes less a node, two boxes of
+ * the same lines, and sets of whole lines. */
+static void test_occupy_nodes_orders(void)
+{
+	static const int tori[][3] = {{4, 4, 8}, {5, 3, 4}, {6, 1, 1},  {7, 5, 1},
+	                              {3, 3, 3}, {2, 6, 5}, {8, 8, 16}, {1, 4, 6}};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 29);
+	long boxes = 0, other = 0;
+	for (size_t t = 0; t < sizeof tori / sizeof *tori; t++) {
+		const int *d = tori[t];
+		int n = d[0] * d[1] * d[2];
+		struct js_freebox *f = js_freebox_create(d), *a = js_freebox_create(d),
+		                  *b = js_freebox_create(d);
+		uint8_t *busy = calloc((size_t)n, 1), *in = calloc((size_t)n, 1);
+		int *ids = malloc((size_t)n * sizeof *ids), *mix = malloc((size_t)n * sizeof *mix);
+		CU_ASSERT_FATAL(f && a && b && busy && in && ids && mix);
+		for (int round = 0; round < 300; round++) {
+			if (round % 20 == 0) { /* a new start: a few boxes taken */
+				js_freebox_destroy(f);
+				f = js_freebox_create(d);
+				CU_ASSERT_FATAL(f != NULL);
+				memset(busy, 0, (size_t)n);
+				for (int k = rnd(r, 4); k > 0; k--) {
+					struct js_box x = random_free_box(r, d, busy);
+					if (x.vol) {
+						js_freebox_occupy(f, &x);
+						mark(d, busy, &x, 1);
+					}
+				}
+			}
+			struct js_box x = random_free_box(r, d, busy);
+			if (!x.vol)
+				continue;
+			int k = box_ids(d, &x, ids, in), kind = rnd(r, 4);
+			if (kind == 1 && k > 1) { /* less a node */
+				int drop = rnd(r, k);
+				memmove(ids + drop, ids + drop + 1,
+				        (size_t)(k - drop - 1) * sizeof *ids);
+				k--;
+			} else if (kind == 2) { /* and another free box's nodes */
+				struct js_box y = x;
+				y.s[0] = rnd(r, d[0]);
+				for (int a0 = 0; a0 < y.l[0]; a0++)
+					for (int e = 0; e < y.l[1]; e++)
+						for (int g = 0; g < y.l[2]; g++) {
+							int v = node_of(d, (y.s[0] + a0) % d[0],
+							                (y.s[1] + e) % d[1],
+							                (y.s[2] + g) % d[2]);
+							if (!busy[v])
+								in[v] = 1;
+						}
+				k = 0;
+				for (int i = 0; i < n; i++)
+					if (in[i])
+						ids[k++] = i;
+			} else if (kind == 3) { /* whole free lines, some of them */
+				k = 0;
+				for (int line = 0; line < d[0] * d[1]; line++) {
+					int whole = 1;
+					for (int z = 0; z < d[2]; z++)
+						whole = whole && !busy[line * d[2] + z];
+					if (whole && rnd(r, 3))
+						for (int z = 0; z < d[2]; z++)
+							ids[k++] = line * d[2] + z;
+				}
+			}
+			if (!k)
+				continue;
+			memcpy(mix, ids, (size_t)k * sizeof *mix);
+			for (int i = k - 1; i > 0; i--) {
+				int j = rnd(r, i + 1), v = mix[i];
+				mix[i] = mix[j];
+				mix[j] = v;
+			}
+			int shuffled = 0;
+			for (int i = 1; i < k; i++)
+				shuffled |= mix[i] < mix[i - 1];
+			js_freebox_copy(a, f);
+			js_freebox_copy(b, f);
+			js_freebox_occupy_nodes(a, ids, k);
+			js_freebox_occupy_nodes(b, mix, k);
+			int ca, cb;
+			const struct js_box *ma = js_freebox_maximal(a, &ca),
+			                    *mb = js_freebox_maximal(b, &cb);
+			CU_ASSERT_EQUAL_FATAL(ca, cb);
+			CU_ASSERT_FATAL(memcmp(ma, mb, (size_t)ca * sizeof *ma) == 0);
+			if (kind == 0)
+				boxes += shuffled;
+			else
+				other += shuffled;
+		}
+		free(busy);
+		free(in);
+		free(ids);
+		free(mix);
+		js_freebox_destroy(f);
+		js_freebox_destroy(a);
+		js_freebox_destroy(b);
+	}
+	CU_ASSERT(boxes > 200 && other > 200);
+	gsl_rng_free(r);
+}
+
 /* --- the allocator's choice --- */
 
 /* The largest free box, by every base and every extent along dimensions
@@ -688,6 +811,8 @@ static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("bgl", NULL, NULL);
 	CU_add_test(s, "maximal free boxes under random changes", test_freebox_random);
+	CU_add_test(s, "node lists in id order or shuffled: the same boxes",
+	            test_occupy_nodes_orders);
 	CU_add_test(s, "place and fits = brute force", test_place_brute_force);
 	CU_add_test(s, "whole runs = the old definition", test_runs_equal_reference);
 }
