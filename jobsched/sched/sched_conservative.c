@@ -24,7 +24,9 @@
  * job whose search would give its slot again, and a job waiting for an
  * overdue job that still holds too many nodes. Node sets keep the segment
  * profile with its bitmaps (their time goes to the allocator's what-if
- * placements, which a count tree beside it did not shorten). Under arrival
+ * placements, which a count tree beside it did not shorten; a job asks again
+ * at every compression in the segments before its slot, mostly in vain, so
+ * the failures are remembered by (job, busy bitmap): fail_memo.h). Under arrival
  * order a pass without early end visits only the jobs it must (new ones;
  * with node sets, those waiting for an overdue job), and the reservation
  * times are kept by job index (time_index.h), so that the due jobs and the
@@ -34,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fail_memo.h"
 #include "profile.h"
 #include "profile_count.h"
 #include "sched_common.h"
@@ -42,12 +45,13 @@
 struct cons {
 	size_t njobs;
 	int nodes, fungible, failed;
-	int by_index;           /* arrival order: queue order is job index order */
-	struct js_cprof counts; /* counts: the busy counts */
-	struct js_profile prof; /* node sets: busy counts and bitmaps */
-	struct js_tindex due;   /* by_index: each queued job's reservation time */
-	double *res_t;          /* NAN: none; INFINITY: no slot until an overdue job ends */
-	int **res_nodes;        /* node sets, when not fungible */
+	int by_index;             /* arrival order: queue order is job index order */
+	struct js_cprof counts;   /* counts: the busy counts */
+	struct js_profile prof;   /* node sets: busy counts and bitmaps */
+	struct js_tindex due;     /* by_index: each queued job's reservation time */
+	struct js_fail_memo memo; /* node sets: what-if placements known to fail */
+	double *res_t;            /* NAN: none; INFINITY: no slot until an overdue job ends */
+	int **res_nodes;          /* node sets, when not fungible */
 	int *res_n;
 	double *run_end; /* a running job's end in the profile */
 	unsigned char *overdue;
@@ -58,6 +62,10 @@ struct cons {
 	int dirty;
 	double woke;
 };
+
+/* The memo's budget: bitmaps of 10^5 nodes take 12.5 kB each, 16 kB with
+ * the table's room. */
+enum { CONS_MEMO_BYTES = 64 << 20 };
 
 static const struct cmn_param_def cons_params[] = {{NULL}};
 
@@ -76,6 +84,7 @@ static void cons_destroy(void *self)
 	js_cprof_free(&c->counts);
 	js_profile_free(&c->prof);
 	js_tindex_free(&c->due);
+	js_fail_memo_free(&c->memo);
 	free(c);
 }
 
@@ -106,6 +115,7 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
 		c->res_t[j] = NAN;
 	c->woke = -INFINITY;
 	c->seen = -1;
+	js_fail_memo_init(&c->memo, nodes, CONS_MEMO_BYTES);
 	*self = c;
 	return 0;
 }
@@ -161,6 +171,9 @@ static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound
 		i = js_profile_find(&c->prof, (size_t)i, job->req_s, job->size, bound, c->busy);
 		if (i < 0)
 			return 0;
+		uint64_t h = js_fail_memo_hash(&c->memo, j, c->busy);
+		if (js_fail_memo_known(&c->memo, h, j, c->busy))
+			continue;
 		int nb = 0;
 		for (int w = 0; w < c->prof.words; w++)
 			for (uint64_t b = c->busy[w]; b; b &= b - 1)
@@ -168,8 +181,10 @@ static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound
 		js_alloc_copy(scratch, js_sim_empty_alloc(sim));
 		js_alloc_occupy(scratch, list, nb);
 		int n = js_alloc_place(scratch, job, buf);
-		if (n == 0)
+		if (n == 0) {
+			js_fail_memo_add(&c->memo, h, j, c->busy);
 			continue;
+		}
 		int *nodes = realloc(c->res_nodes[j], (size_t)n * sizeof *nodes);
 		if (!nodes)
 			return -1;
