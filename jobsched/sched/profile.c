@@ -34,12 +34,15 @@ void js_profile_free(struct js_profile *p)
 	free(p->t);
 	free(p->busy);
 	free(p->bits);
+	free(p->fr);
+	free(p->bk);
 	memset(p, 0, sizeof *p);
 }
 
 void js_profile_reset(struct js_profile *p, double origin)
 {
 	p->n = 1;
+	p->qok = 0;
 	p->t[0] = origin;
 	p->busy[0] = 0;
 	if (p->with_bits)
@@ -72,6 +75,7 @@ void js_profile_trim(struct js_profile *p, double now)
 		out++;
 	}
 	p->n = out;
+	p->qok = 0;
 	if (p->t[0] < now)
 		p->t[0] = now;
 }
@@ -134,6 +138,7 @@ int js_profile_change(struct js_profile *p, double t0, double t1, int n, const i
 		t0 = p->t[0];
 	if (!(t1 > t0))
 		return 0;
+	p->qok = 0;
 	long a = split(p, t0);
 	long b = isinf(t1) ? (long)p->n : split(p, t1);
 	if (a < 0 || b < 0)
@@ -159,7 +164,60 @@ double js_profile_end(double t, double d)
 	return end > t ? end : nextafter(t, INFINITY);
 }
 
-long js_profile_find(const struct js_profile *p, size_t from, double d, int need, double bound,
+/* The union of segments [i, k) into out, from the queue of two stacks
+ * (profile.h) moved to that window when it can be (i and k never go back
+ * between calls while the profile stays), else built again; without
+ * memory for the stacks, segment by segment. */
+static void window_union(struct js_profile *p, size_t i, size_t k, uint64_t *out)
+{
+	size_t w = (size_t)p->words;
+	if (!p->qok || i < p->qf || i > p->qb || k < p->qb) { /* start again, empty at i */
+		if (!p->bk && !(p->bk = malloc(w * sizeof *p->bk)))
+			goto direct;
+		memset(p->bk, 0, w * sizeof *p->bk);
+		p->qf0 = p->qf = p->mid = p->qb = i;
+		p->qok = 1;
+	}
+	for (; p->qb < k; p->qb++) /* push */
+		for (size_t x = 0; x < w; x++)
+			p->bk[x] |= seg_bits(p, p->qb)[x];
+	p->qf = i;             /* pop */
+	if (p->qf >= p->mid) { /* the front is empty: the back becomes the front */
+		size_t len = p->qb - p->qf;
+		if (len > p->frcap) {
+			uint64_t *fr = realloc(p->fr, len * w * sizeof *fr);
+			if (!fr) {
+				p->qok = 0;
+				goto direct;
+			}
+			p->fr = fr;
+			p->frcap = len;
+		}
+		for (size_t s = p->qb; s-- > p->qf;) {
+			uint64_t *f = p->fr + (s - p->qf) * w;
+			const uint64_t *b = seg_bits(p, s);
+			if (s + 1 == p->qb)
+				memcpy(f, b, w * sizeof *f);
+			else
+				for (size_t x = 0; x < w; x++)
+					f[x] = b[x] | f[x + w];
+		}
+		p->qf0 = p->qf;
+		p->mid = p->qb;
+		memset(p->bk, 0, w * sizeof *p->bk);
+	}
+	const uint64_t *f = p->fr + (p->qf - p->qf0) * w;
+	for (size_t x = 0; x < w; x++)
+		out[x] = f[x] | p->bk[x];
+	return;
+direct:
+	memset(out, 0, w * sizeof *out);
+	for (size_t s = i; s < k; s++)
+		for (size_t x = 0; x < w; x++)
+			out[x] |= seg_bits(p, s)[x];
+}
+
+long js_profile_find(struct js_profile *p, size_t from, double d, int need, double bound,
                      uint64_t *busy_out)
 {
 	int room = p->nodes - need;
@@ -178,11 +236,8 @@ long js_profile_find(const struct js_profile *p, size_t from, double d, int need
 		}
 		if (!p->with_bits)
 			return (long)i;
-		memset(busy_out, 0, w * sizeof *busy_out);
+		window_union(p, i, k, busy_out);
 		int count = 0;
-		for (size_t s = i; s < k; s++)
-			for (size_t x = 0; x < w; x++)
-				busy_out[x] |= seg_bits(p, s)[x];
 		for (size_t x = 0; x < w; x++)
 			count += __builtin_popcountll(busy_out[x]);
 		if (count <= room)

@@ -14,6 +14,12 @@ struct js_profile {
 	double *t;      /* segment i is [t[i], t[i+1]); the last one is [t[n-1], inf) */
 	int *busy;      /* busy nodes per segment */
 	uint64_t *bits; /* n x words busy bitmaps, when with_bits */
+	/* js_profile_find's union of the segments [qf, qb) as a queue of two
+	 * stacks: fr[s - qf0] the union of segments s .. mid - 1 (qf <= s <
+	 * mid), bk that of mid .. qb - 1; valid while qok (a change clears it) */
+	int qok;
+	size_t qf0, qf, mid, qb, frcap;
+	uint64_t *fr, *bk;
 };
 
 /* Returns 0, or -1 when out of memory. The profile starts empty at origin. */
@@ -36,8 +42,11 @@ double js_profile_end(double t, double d);
 /* The first segment, from index `from` on and starting no later than bound,
  * whose start t leaves at least need nodes free throughout [t, t + d) (with
  * bitmaps: the same need nodes, whose union of busy bits goes to busy_out).
- * Returns its index, or -1. */
-long js_profile_find(const struct js_profile *p, size_t from, double d, int need, double bound,
+ * Returns its index, or -1. The unions of the
+ * windows are kept between calls while the profile does not change, so
+ * that a scan from one candidate to the next costs a few bitmaps, not the
+ * window's. */
+long js_profile_find(struct js_profile *p, size_t from, double d, int need, double bound,
                      uint64_t *busy_out);
 
 #endif
