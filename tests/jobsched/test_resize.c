@@ -687,6 +687,70 @@ static void test_errors(void)
 	js_workload_free(w);
 }
 
+/* Growth by distance (js_alloc_grow's default) against its definition,
+ * every free node against every job node and a stable sort, on random
+ * states of meshes, tori (rings of 2 and 1 included), trees, flat and
+ * multi-cluster machines, for jobs small (pair by pair) and large (the
+ * family's search from the job's nodes). */
+static void test_grow_brute_force(void)
+{
+	static const char *machines[] = {"mesh:dims=7x5",      "torus:dims=6x2x5",
+	                                 "torus:dims=9x1",     "mesh:dims=4x3x2",
+	                                 "kary-ntree:k=3,n=3", "kary-ntree:k=2,n=5",
+	                                 "flat:nodes=40",      "multicluster:clusters=3,size=8",
+	                                 "torus:dims=3x3x3x2"};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 17);
+	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+		struct plat_machine *m = NULL;
+		struct cmn_err e = {0};
+		CU_ASSERT_FATAL(plat_machine_create(machines[mi], &m, &e) == 0);
+		struct js_alloc *a = NULL;
+		CU_ASSERT_FATAL(js_alloc_create("first-free", m, &a, &e) == 0);
+		int N = m->nodes, *job = malloc((size_t)N * sizeof *job),
+		    *fr = malloc((size_t)N * sizeof *fr), *out = malloc((size_t)N * sizeof *out),
+		    *want = malloc((size_t)N * sizeof *want),
+		    *dist = malloc((size_t)N * sizeof *dist);
+		CU_ASSERT_FATAL(job && fr && out && want && dist);
+		for (int round = 0; round < 200; round++) {
+			int n = 0, nfree = 0;
+			double pj = round % 2 ? 0.5 : 2.0 / N, pb = gsl_rng_uniform(r) * 0.5;
+			for (int v = 0; v < N; v++) {
+				double u = gsl_rng_uniform(r);
+				if (u < pj)
+					job[n++] = v;
+				else if (u > pj + pb * (1 - pj))
+					fr[nfree++] = v;
+			}
+			if (!n || !nfree)
+				continue;
+			int extra = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)nfree);
+			for (int c = 0; c < nfree; c++) {
+				dist[c] = -1;
+				for (int i = 0; i < n; i++) {
+					int d = plat_distance(m, fr[c], job[i]);
+					dist[c] = dist[c] < 0 || d < dist[c] ? d : dist[c];
+				}
+			}
+			for (int k = 0, d = 0; k < extra; d++) /* by distance, then node */
+				for (int c = 0; c < nfree && k < extra; c++)
+					if (dist[c] == d)
+						want[k++] = fr[c];
+			CU_ASSERT_EQUAL_FATAL(js_alloc_grow(a, job, n, fr, nfree, extra, out), 0);
+			CU_ASSERT_FATAL(memcmp(out, want, (size_t)extra * sizeof *out) == 0);
+		}
+		CU_ASSERT_EQUAL(js_alloc_grow(a, job, 1, fr, 0, 1, out), -1); /* too few free */
+		free(job);
+		free(fr);
+		free(out);
+		free(want);
+		free(dist);
+		js_alloc_destroy(a);
+		plat_machine_destroy(m);
+	}
+	gsl_rng_free(r);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("resize", NULL, NULL);
@@ -700,6 +764,7 @@ static void add_suites(void)
 	CU_add_test(s, "harvesting respects priorities", test_harvest_priorities);
 	CU_add_test(s, "Max-Benefit pre-allocation", test_max_benefit_preallocation);
 	CU_add_test(s, "growth nearest, contraction most compact", test_placement);
+	CU_add_test(s, "growth by distance = every pair, every family", test_grow_brute_force);
 	CU_add_test(s, "user priority orders the queue", test_user_priority_order);
 	CU_add_test(s, "running-job priority", test_running_priority);
 	CU_add_test(s, "workload properties (static equivalence, sizes, determinism)",
