@@ -362,6 +362,12 @@ static int route_links(struct model *m, const xmlNode *r)
 	if (!rc && k == 0)
 		rc = plat_xml_fail(m->c, r, "<%s>: no <link_ctn> (SimGrid refuses empty routes)",
 		                   plat_xml_name(r));
+	if (!rc && k > XML_MAX_ROUTE_LINKS)
+		rc = plat_xml_fail(m->c, r,
+		                   "<%s>: %ld links; at most %d (SimGrid's time a message grows "
+		                   "with the square of a route's length, 18 s for one 2-rank cg.S "
+		                   "on 2,048 links, and it crashes on 10^5)",
+		                   plat_xml_name(r), k, XML_MAX_ROUTE_LINKS);
 	if (!rc)
 		qsort(h, (size_t)k, sizeof *h, cmp_hop);
 	for (long i = 1; i < k && !rc; i++)

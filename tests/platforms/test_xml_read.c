@@ -383,6 +383,47 @@ static void test_lower_limit(void)
 	free(path);
 }
 
+/* A route of 4,096 links is read (as netsim reads any platform); one of
+ * 4,097 is refused at its line. */
+static void test_route_length(void)
+{
+	for (int links = 4096; links <= 4097; links++) {
+		size_t cap = 200 + (size_t)links * 80;
+		char *text = malloc(cap);
+		CU_ASSERT_FATAL(text != NULL);
+		int len =
+		    snprintf(text, cap,
+		             HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+		                  "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n");
+		for (int l = 0; l < links; l++)
+			len +=
+			    snprintf(text + len, cap - (size_t)len,
+			             "<link id=\"l%d\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n", l);
+		len += snprintf(text + len, cap - (size_t)len, "<route src=\"a\" dst=\"b\">");
+		for (int l = 0; l < links; l++)
+			len += snprintf(text + len, cap - (size_t)len, "<link_ctn id=\"l%d\"/>", l);
+		snprintf(text + len, cap - (size_t)len, "</route></zone></platform>\n");
+		char *path = th_write_temp(text, ".xml");
+		struct plat_file f;
+		struct cmn_err e = {0};
+		int rc = plat_file_read(path, PLAT_MAX_NODES, &f, &e);
+		if (links == 4096) {
+			CU_ASSERT_EQUAL(rc, 0);
+			CU_ASSERT_EQUAL(f.nhosts, 2);
+			plat_file_free(&f);
+		} else {
+			CU_ASSERT_NOT_EQUAL(rc, 0);
+			char want[64];
+			snprintf(want, sizeof want, ":%d: error: <route>: 4097 links; at most 4096",
+			         5 + links);
+			CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, want));
+		}
+		unlink(path);
+		free(path);
+		free(text);
+	}
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
@@ -394,6 +435,7 @@ static void add_suites(void)
 	CU_add_test(s, "bad XML, each class with its line", test_bad_xml);
 	CU_add_test(s, "a lower host limit", test_lower_limit);
 	CU_add_test(s, "what a mapped file holds beyond its family", test_mapped_limits);
+	CU_add_test(s, "a route of more than 4,096 links", test_route_length);
 }
 
 int main(int argc, char **argv)
