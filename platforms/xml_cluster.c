@@ -19,7 +19,7 @@ static int read_number(const char **p, long max, long *out)
 	for (; *s >= '0' && *s <= '9'; s++) {
 		v = 10 * v + (*s - '0');
 		if (v > max)
-			return -1;
+			return -2;
 	}
 	*p = s;
 	*out = v;
@@ -37,7 +37,8 @@ static int mul_within(long *acc, long v, long max)
 
 /* Walks radical "A,B-C,..": calls fn for each number when fn is given,
  * counts them in *count (stopping past XML_MAX_HOSTS). 0, -1 on a syntax
- * error (*bad: the item), -2 on an empty range, -3 past the limit. */
+ * error (*bad: the item), -2 on an empty range, -3 past the limit, -4 on
+ * a number beyond INT_MAX. */
 static int walk_radical(const char *radical, int (*fn)(void *, long), void *arg, long *count,
                         const char **bad)
 {
@@ -45,14 +46,14 @@ static int walk_radical(const char *radical, int (*fn)(void *, long), void *arg,
 	for (const char *p = radical;;) {
 		long a, b;
 		*bad = p;
-		if (read_number(&p, INT_MAX, &a))
-			return -1;
+		int rc = read_number(&p, INT_MAX, &a);
 		b = a;
-		if (*p == '-') {
+		if (!rc && *p == '-') {
 			p++;
-			if (read_number(&p, INT_MAX, &b))
-				return -1;
+			rc = read_number(&p, INT_MAX, &b);
 		}
+		if (rc)
+			return rc == -2 ? -4 : -1;
 		if (*p && *p != ',')
 			return -1;
 		if (b < a)
@@ -228,6 +229,11 @@ int plat_xml_cluster_read(const struct xml_ctx *c, const xmlNode *n, struct xml_
 	if (rc == -2)
 		return plat_xml_fail(c, n, "<cluster radical=\"%s\">: range \"%.*s\" is empty",
 		                     radical, (int)strcspn(bad, ","), bad);
+	if (rc == -4)
+		return plat_xml_fail(c, n,
+		                     "<cluster radical=\"%s\">: \"%.*s\" holds a number beyond %d "
+		                     "(SimGrid numbers hosts with ints)",
+		                     radical, (int)strcspn(bad, ","), bad, INT_MAX);
 	if (rc == -3)
 		return plat_xml_fail(
 		    c, n,

@@ -201,6 +201,12 @@ static void test_bad_xml(void)
 	     "radical=\"0-3\" "
 	     "speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" bww=\"1\"/></platform>",
 	     "4", "no attribute 'bww'"},
+	    {"<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-99999999999\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+	     "4", "\"0-99999999999\" holds a number beyond 2147483647"},
+	    {"<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+	     "radical=\"0-3,x\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/></platform>",
+	     "4", "\"x\" is not a number or a range"},
 	    {"<platform version=\"4.1\">\n\n<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
 	     "radical=\"0-3\" "
 	     "speed=\"1G\" bw=\"1GBps\" lat=\"1us\"/></platform>",
