@@ -168,6 +168,13 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 					    "loopback_lat=\"0s\" (platgen does)",
 					    platform, noloop, j, jobs[j].trace, r, t->act[k].line);
 	}
+	/* the outputs before the replays: a folder missing is known at once */
+	struct cmn_outfile jo, lo;
+	int jo_open = 0, lo_open = 0;
+	if (!rc && jobs_out && !(rc = cmn_outfile_open(&jo, jobs_out, &e)))
+		jo_open = 1;
+	if (!rc && links_out && !(rc = cmn_outfile_open(&lo, links_out, &e)))
+		lo_open = 1;
 	void *state = NULL;
 	struct net_job nj[MAX_JOBS];
 	struct net_job_result together[MAX_JOBS], single[MAX_JOBS];
@@ -229,12 +236,6 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	int nlinks = 0;
 	if (!rc)
 		rc = ops->links(state, &links, &nlinks, &e);
-	struct cmn_outfile jo, lo;
-	int jo_open = 0, lo_open = 0;
-	if (!rc && jobs_out && !(rc = cmn_outfile_open(&jo, jobs_out, &e)))
-		jo_open = 1;
-	if (!rc && links_out && !(rc = cmn_outfile_open(&lo, links_out, &e)))
-		lo_open = 1;
 	if (!rc) {
 		if (!quiet)
 			printf("engine %s\n", ops->spec ? ops->spec(state) : ops->base.name);

@@ -96,6 +96,13 @@ for j in $(seq 0 9); do J="$J --job cg.S.4@$((j * 4))-$((j * 4 + 3))"; done
 # --repeat: evaluations back to back agree
 "$NS" --machine kary-ntree:k=4,n=2 --job cg.S.16@contiguous --repeat 5 --quiet 2> "$T/err" && grep -q "identical results" "$T/err" &&
 	ok "five evaluations back to back agree" || ko "five evaluations back to back: $(tail -1 "$T/err")"
+# an output in a folder that does not exist: said before the replays (a
+# million evaluations would take hours), exit 1, nothing written
+timeout 60 "$NS" --machine kary-ntree:k=4,n=2 --job cg.S.16@contiguous --repeat 1000000 --quiet \
+	--jobs-out "$T/no-such-folder/j.csv" 2> "$T/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "no-such-folder/j.csv: cannot create" "$T/err" && [ ! -e "$T/no-such-folder" ] &&
+	ok "a missing output folder, before the replays" || ko "a missing output folder: exit $rc, $(tail -1 "$T/err")"
 # --until: a job that cannot finish by then is reported unfinished
 "$NS" --machine flat:nodes=8 --job cg.S.4@0-3 --job is.S.4@4-7 --until 0.02 --quiet --jobs-out "$T/u.csv" &&
 	grep -q "^job0,cg.S.4,4,0-3,0,,,,,$" "$T/u.csv" && grep -q "^job1,is.S.4,4,4-7,0,0.00222" "$T/u.csv" &&
