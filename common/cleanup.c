@@ -3,13 +3,18 @@
  * file-scope variable (after netsim/simgrid/sg_engine.c's), written only outside
  * the handler and read by it: a slot's owner is set before its path counts,
  * and a path is cleared before it is freed. The handler uses only
- * async-signal-safe calls (kill, waitpid, unlink, rmdir, signal, raise). */
+ * async-signal-safe calls (kill, waitpid, unlink, rmdir, signal, raise,
+ * open, close, unlinkat, and the getdents64 system call for the files of a
+ * folder registered with them). */
+#define _DEFAULT_SOURCE /* syscall(2) */
 #include "cleanup.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,10 +25,37 @@
 static struct {
 	char *volatile path[CMN_CLEANUP_PATHS];
 	volatile pid_t owner[CMN_CLEANUP_PATHS];
+	volatile sig_atomic_t with_files[CMN_CLEANUP_PATHS]; /* a folder's files go too */
 	volatile pid_t child[CMN_CLEANUP_CHILDREN];
 	volatile pid_t parent[CMN_CLEANUP_CHILDREN];
 	volatile sig_atomic_t installed;
 } reg;
+
+/* Removes the files directly in folder p (its subfolders stay), reading
+ * its entries with the system call itself: opendir is not safe here. */
+static void unlink_files(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return;
+	char buf[4096];
+	for (;;) {
+		long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+		if (n <= 0)
+			break;
+		for (long at = 0; at < n;) {
+			/* struct linux_dirent64: inode, offset, record length, type, name */
+			unsigned short len;
+			memcpy(&len, buf + at + 16, sizeof len);
+			const char *name = buf + at + 19;
+			if (!(name[0] == '.' &&
+			      (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))))
+				unlinkat(fd, name, 0);
+			at += len;
+		}
+	}
+	close(fd);
+}
 
 static void on_signal(int sig)
 {
@@ -36,8 +68,12 @@ static void on_signal(int sig)
 			waitpid(reg.child[i], NULL, 0);
 	for (int i = 0; i < CMN_CLEANUP_PATHS; i++) { /* files (a folder stays) */
 		char *p = reg.path[i];
-		if (p && reg.owner[i] == me)
-			unlink(p);
+		if (p && reg.owner[i] == me) {
+			if (reg.with_files[i])
+				unlink_files(p);
+			else
+				unlink(p);
+		}
 	}
 	for (int pass = 0; pass < CMN_CLEANUP_DEPTH; pass++) /* then folders, inner first */
 		for (int i = 0; i < CMN_CLEANUP_PATHS; i++) {
@@ -78,7 +114,7 @@ void cmn_cleanup_take_sigint(void)
 	take(SIGINT, 1);
 }
 
-int cmn_cleanup_add(const char *path)
+static int add(const char *path, int with_files)
 {
 	if (!reg.installed)
 		install();
@@ -90,10 +126,21 @@ int cmn_cleanup_add(const char *path)
 				return -1;
 			memcpy(copy, path, n);
 			reg.owner[i] = getpid();
+			reg.with_files[i] = with_files;
 			reg.path[i] = copy;
 			return 0;
 		}
 	return -1;
+}
+
+int cmn_cleanup_add(const char *path)
+{
+	return add(path, 0);
+}
+
+int cmn_cleanup_add_folder(const char *path)
+{
+	return add(path, 1);
 }
 
 void cmn_cleanup_forget(const char *path)

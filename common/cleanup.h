@@ -19,6 +19,9 @@
  * be registered (out of memory, or more than 512 at once): then a signal
  * leaves it behind. */
 int cmn_cleanup_add(const char *path);
+/* Registers a folder whose files (not its subfolders) a signal removes
+ * with it, however many: one registration for a folder of thousands. */
+int cmn_cleanup_add_folder(const char *path);
 /* The temporary name PREFIX-XXXXXX (for mkstemp or mkdtemp) in $TMPDIR when
  * it is set to an absolute path that fits, else in /tmp, into buf. */
 void cmn_tmp_name(char *buf, size_t len, const char *prefix);

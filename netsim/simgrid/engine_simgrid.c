@@ -186,19 +186,24 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 	for (int r = 0; r < t->nranks; r++)
 		if (!c->files[r])
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	char p[320]; /* what a signal removes: the index, the folder, as many ranks as fit */
+	char p[320]; /* what a signal removes: the index, the folder with its rank files */
 	snprintf(p, sizeof p, "%s/%s.txt", s->tmpdir, base);
 	cmn_cleanup_add(p);
 	snprintf(p, sizeof p, "%s/%s.txt_files", s->tmpdir, base);
-	cmn_cleanup_add(p);
-	for (int r = 0; !rc && r < t->nranks && cmn_cleanup_add(c->files[r]) == 0; r++)
-		;
+	cmn_cleanup_add_folder(p);
 	if (!rc)
 		rc = trace_write(&copy, s->tmpdir, base, e);
 	free(copy.act);
 	free(copy.first);
-	if (rc)
+	if (rc) { /* what was written goes, and its registrations */
+		for (int r = 0; r < t->nranks; r++)
+			if (c->files[r])
+				remove(c->files[r]);
+		cmn_cleanup_remove(p);
+		snprintf(p, sizeof p, "%s/%s.txt", s->tmpdir, base);
+		cmn_cleanup_remove(p);
 		goto fail;
+	}
 	s->ncache++;
 	return c;
 fail:
@@ -275,7 +280,7 @@ static void smpi_cleanup(struct sg_state *s)
 	for (int i = 0; i < d->ncache; i++) {
 		for (int r = 0; r < d->cache[i]->nranks; r++) {
 			if (d->cache[i]->files[r])
-				cmn_cleanup_remove(d->cache[i]->files[r]);
+				remove(d->cache[i]->files[r]);
 			free(d->cache[i]->files[r]);
 		}
 		char p[320];

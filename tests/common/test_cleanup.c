@@ -30,7 +30,8 @@ static void touch(const char *dir, const char *name)
 }
 
 /* The stopped process: registers dir/sub (a folder), dir/sub/f and dir/g,
- * then dir/keep which it forgets, and a child that registers dir/gc and
+ * dir/many with its 2,000 files (one registration: more than the
+ * registry's 512 slots), then dir/keep which it forgets, and a child that registers dir/gc and
  * waits; tells the test its child's pid and waits for the signal. */
 static void victim(const char *dir, int ready)
 {
@@ -44,6 +45,15 @@ static void victim(const char *dir, int ready)
 	touch(dir, "g");
 	snprintf(p, sizeof p, "%s/g", dir);
 	cmn_cleanup_add(p);
+	snprintf(p, sizeof p, "%s/many", dir); /* a folder of 2,000 files, one registration */
+	mkdir(p, 0777);
+	if (cmn_cleanup_add_folder(p))
+		_exit(2);
+	for (int i = 0; i < 2000; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "many/rank-%d.txt", i);
+		touch(dir, name);
+	}
 	touch(dir, "keep");
 	snprintf(p, sizeof p, "%s/keep", dir);
 	cmn_cleanup_add(p);
@@ -84,12 +94,14 @@ static void signal_case(int sig)
 	pid_t child = 0;
 	CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
 	CU_ASSERT(exists(dir, "sub/f") && exists(dir, "g") && exists(dir, "gc"));
+	CU_ASSERT(exists(dir, "many/rank-0.txt") && exists(dir, "many/rank-1999.txt"));
 	kill(pid, sig);
 	int st = 0;
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
 	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == sig);
 	CU_ASSERT(!exists(dir, "sub/f") && !exists(dir, "sub") && !exists(dir, "g"));
 	CU_ASSERT(!exists(dir, "gc"));                    /* the child's own */
+	CU_ASSERT(!exists(dir, "many"));                  /* with its 2,000 files */
 	CU_ASSERT(kill(child, 0) != 0 && errno == ESRCH); /* stopped and waited for */
 	CU_ASSERT(exists(dir, "keep"));                   /* forgotten */
 	char p[512];
