@@ -1,6 +1,8 @@
 /* Emitters and the generator entry point. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "gen.h"
 #include "trace_values.h"
@@ -16,7 +18,7 @@ static void add(struct gen *g, int r, struct trace_action a, const double *v, in
 		g->sink(g->sink_ctx, r, &a, v, n);
 	else if (g->failed)
 		return;
-	else if (++g->added > TRACE_GEN_MAX_ACTIONS)
+	else if (++g->added > g->max_actions)
 		g->failed = 2;
 	else if (trace_builder_add(g->b, r, &a, v, n))
 		g->failed = 1;
@@ -185,6 +187,22 @@ static const struct trace_gen_ops *generator(const char *kernel, char cls, int r
 	return NULL;
 }
 
+/* The bytes this process may use: physical memory, or less by ulimit -v
+ * or -d; 0 when none is known. */
+static double usable_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	double m = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+	int lim[] = {RLIMIT_AS, RLIMIT_DATA};
+	for (int i = 0; i < 2; i++) {
+		struct rlimit r;
+		if (getrlimit(lim[i], &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+		    (m == 0 || (double)r.rlim_cur < m))
+			m = (double)r.rlim_cur;
+	}
+	return m;
+}
+
 static int generate(const char *kernel, char cls, int ranks, int iterations, double flop_scale,
                     int one, struct trace **out, int *exact, struct cmn_err *e)
 {
@@ -199,20 +217,33 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 	                .iterations = iterations,
 	                .cls = cls,
 	                .flop_scale = flop_scale,
-	                .timed = one ? calloc((size_t)ranks, 1) : NULL};
+	                .timed = one ? calloc((size_t)ranks, 1) : NULL,
+	                .max_actions = TRACE_GEN_MAX_ACTIONS,
+	                .memory = usable_memory()};
+	if (g.memory > 0 && g.memory / TRACE_GEN_PEAK_BYTES < (double)g.max_actions)
+		g.max_actions = (long long)(g.memory / TRACE_GEN_PEAK_BYTES);
 	if (!g.b || (one && !g.timed)) {
 		trace_builder_free(g.b);
 		free(g.timed);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	int rc = ops->generate(&g, exact, e);
-	if (!rc && g.failed == 2)
-		rc = cmn_err_set(
-		    e, CMN_EUSAGE,
-		    "%s with %d iterations: more than %lld actions (%.1f GB in memory): "
-		    "give fewer iterations or ranks",
-		    name, iterations, TRACE_GEN_MAX_ACTIONS,
-		    (double)TRACE_GEN_MAX_ACTIONS * 40 / 1e9);
+	char its[48] = "the class's iterations";
+	if (iterations > 0)
+		snprintf(its, sizeof its, "%d iterations", iterations);
+	if (!rc && g.failed == 2 && g.max_actions < TRACE_GEN_MAX_ACTIONS)
+		rc = cmn_err_set(e, CMN_EUSAGE,
+		                 "%s with %s: more than %lld actions, which would take "
+		                 "more than the %.1f GB this process may use while the trace is "
+		                 "built (%d bytes an action; physical memory, ulimit -v and -d): "
+		                 "give fewer iterations or ranks",
+		                 name, its, g.max_actions, g.memory / 1e9, TRACE_GEN_PEAK_BYTES);
+	else if (!rc && g.failed == 2)
+		rc = cmn_err_set(e, CMN_EUSAGE,
+		                 "%s with %s: more than %lld actions (%.1f GB in memory): "
+		                 "give fewer iterations or ranks",
+		                 name, its, TRACE_GEN_MAX_ACTIONS,
+		                 (double)TRACE_GEN_MAX_ACTIONS * 40 / 1e9);
 	if (!rc && g.failed)
 		rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", name);
 	for (int r = 0; !rc && one && r < ranks; r++)
@@ -226,8 +257,10 @@ static int generate(const char *kernel, char cls, int ranks, int iterations, dou
 		return rc;
 	}
 	struct trace *t = trace_builder_finish(g.b, e);
-	if (!t)
+	if (!t) {
+		cmn_err_prefix(e, "%s", name);
 		return e->code;
+	}
 	if ((rc = trace_check_limits(t, e))) { /* flop_scale too large, or a bug */
 		cmn_err_prefix(e, "generated %s (flop scale %g)", name, flop_scale);
 		trace_free(t);

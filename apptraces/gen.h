@@ -20,6 +20,13 @@ typedef void (*trace_gen_mark_fn)(void *ctx, int r, int on);
  * an action): beyond, generation stops with an error instead of taking
  * the machine's memory (tracegen --iterations 2147483647). */
 #define TRACE_GEN_MAX_ACTIONS (1LL << 28)
+/* What an action takes at the peak of building a trace (its per-rank
+ * vectors and the finished table together; measured: cg.S.2048 50 M
+ * actions 3.9 GB, bt.S.1024 59 M actions 4.6 GB): a trace whose actions
+ * would pass the memory this process may use (physical memory, ulimit -v
+ * and -d) stops with an error naming it before malloc or the kernel's
+ * OOM killer does. */
+#define TRACE_GEN_PEAK_BYTES 80
 
 struct gen {
 	struct trace_builder *b; /* where actions go, or NULL: to sink */
@@ -29,8 +36,10 @@ struct gen {
 	int ranks, iterations; /* iterations 0: the class's own count */
 	char cls;              /* S W A B C D */
 	double flop_scale;
-	int failed;      /* out of memory while adding (2: past TRACE_GEN_MAX_ACTIONS) */
-	long long added; /* actions stored so far */
+	int failed;            /* out of memory while adding (2: past max_actions) */
+	long long added;       /* actions stored so far */
+	long long max_actions; /* TRACE_GEN_MAX_ACTIONS, or fewer by the memory */
+	double memory;         /* bytes this process may use (0: not known) */
 	/* one timed iteration only (trace_generate_one): per rank 0 before its
 	 * first timed iteration, 1 inside it, 2 after; NULL: every action */
 	unsigned char *timed;

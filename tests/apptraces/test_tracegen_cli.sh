@@ -307,6 +307,15 @@ fi
 timeout 20 "$TG" ep --ranks 4 --iterations 2147483647 --dry-run > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "more than 268435456 actions" "$T/err" &&
 	ok "2^31 iterations refused at once" || ko "huge iterations: $(cat "$T/err")"
+# a trace that would take more memory than the process may use while it is
+# built: refused naming it, before malloc fails or the OOM killer comes
+# (cg.S.2048: 50 M actions, 3.9 GB at the peak); not under a sanitizer,
+# whose shadow memory a ulimit -v cannot hold
+if [ "${PLACESIM_SANITIZED:-0}" != 1 ]; then
+	(ulimit -v 1500000 && exec "$TG" cg --ranks 2048 --dry-run) > /dev/null 2> "$T/err"
+	[ $? -eq 2 ] && grep -q "cg.S.2048 with the class's iterations: more than [0-9]* actions, which would take more than the 1.5 GB this process may use" "$T/err" &&
+		ok "a trace beyond the memory a process may use: refused by name" || ko "beyond the memory: $(cat "$T/err")"
+fi
 # --out naming a file: said so, the file kept
 echo keep > "$T/afile"
 "$TG" cg --class S --ranks 4 --out "$T/afile" > /dev/null 2> "$T/err"
