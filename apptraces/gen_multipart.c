@@ -112,6 +112,13 @@ static int min_side(const struct multipart *mp, int n, int c)
 	return n / c + mp->side_add - mp->boundary * (c == 1 ? 2 : 1);
 }
 
+/* Whether c cells a side leave a cell without a grid point (NPB refuses
+ * more cells than points a side; BT's faces of side + 1 do not show it). */
+static int too_many_cells(const struct multipart *mp, int n, int c)
+{
+	return n / c < 1 || min_side(mp, n, c) < 0;
+}
+
 int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact, struct cmn_err *e)
 {
 	int k = trace_gen_class_index(g->cls), np = g->ranks,
@@ -121,9 +128,9 @@ int trace_gen_multipart(struct gen *g, const struct multipart *mp, int *exact, s
 		gr.c++;
 	while (gr.c * gr.c > np)
 		gr.c--;
-	if (min_side(mp, gr.n, gr.c) < 0) { /* NPB: no more cells than points a side */
+	if (too_many_cells(mp, gr.n, gr.c)) { /* NPB: no more cells than points a side */
 		int most = gr.c;
-		while (most > 1 && min_side(mp, gr.n, most) < 0)
+		while (most > 1 && too_many_cells(mp, gr.n, most))
 			most--;
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "%s class %c's %d^3 grid on %d ranks: a %dx%d multi-partition "

@@ -302,6 +302,12 @@ fi
 [ $? -eq 2 ] && grep -q "sp class S's 12^3 grid on 256 ranks.*at most 144 ranks" "$T/err" &&
 	"$TG" sp --class S --ranks 144 --dry-run > /dev/null 2>&1 &&
 	ok "sp.S.256 refused (at most 144 ranks), sp.S.144 made" || ko "sp.S.256: $(cat "$T/err")"
+# bt the same: its faces of side + 1 hid cells of no point (bt.S.4096 ran
+# 46 s, then out of memory)
+"$TG" bt --class S --ranks 169 --dry-run > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "bt class S's 12^3 grid on 169 ranks.*at most 144 ranks" "$T/err" &&
+	"$TG" bt --class S --ranks 144 --dry-run > /dev/null 2>&1 &&
+	ok "bt.S.169 refused (at most 144 ranks), bt.S.144 made" || ko "bt.S.169: $(cat "$T/err")"
 # iterations that would take more actions than the generator allows: said
 # before anything runs (2^31 iterations of EP ran for minutes, then out of memory)
 timeout 20 "$TG" ep --ranks 4 --iterations 2147483647 --dry-run > /dev/null 2> "$T/err"
