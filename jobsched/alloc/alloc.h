@@ -67,6 +67,11 @@ struct js_alloc_ops {
 	 * (which nodes it picks may still matter): schedulers may then answer
 	 * what-if questions and hold reservations by counts. */
 	int fungible;
+	/* 1 when the state is a function of which nodes are busy alone (not of
+	 * the order of the occupy and release calls that made it, and place()
+	 * leaves it as it is): a scheduler may then take a scratch state from
+	 * one busy set to another by their difference. */
+	int canonical;
 };
 
 /* Placement flags: a backfill placement (a job jumping the queue head) may

@@ -657,4 +657,5 @@ const struct js_alloc_ops js_alloc_bgl_ops = {
     .release = bgl_release,
     .free_count = bgl_free_count,
     .migrate = bgl_migrate,
+    .canonical = 1, /* its choice follows the free nodes alone (test_bgl: = brute force) */
 };

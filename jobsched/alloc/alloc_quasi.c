@@ -155,6 +155,7 @@ static int quasi_free_count(const void *self)
 	    .occupy = quasi_occupy,                                                                \
 	    .release = quasi_release,                                                              \
 	    .free_count = quasi_free_count,                                                        \
+	    .canonical = 1, /* busy flags and counts a block */                                    \
 	}
 
 static const char *const quasi_samples[] = {"quasi", "quasi:qct=0", "quasi:qct=50", NULL};

@@ -56,12 +56,19 @@ struct cons {
 	double *run_end; /* a running job's end in the profile */
 	unsigned char *overdue;
 	uint64_t *busy;
+	uint64_t *held; /* with a canonical allocator: the busy nodes of the scratch state */
+	int held_valid;
 	int *waiting; /* by_index with node sets: jobs whose reservation is INFINITY */
 	size_t nwaiting;
 	int seen; /* by_index: the highest job index a pass has visited */
 	int dirty;
 	double woke;
 };
+
+/* A canonical scratch state goes by differences when they are fewer than
+ * this share of the busy nodes (a release can cost more than an occupy:
+ * bgl's free boxes merge), else it is built anew. */
+enum { CONS_DIFF_SHARE = 16 };
 
 /* The memo's budget: bitmaps of 10^5 nodes take 12.5 kB each, 16 kB with
  * the table's room. */
@@ -80,6 +87,7 @@ static void cons_destroy(void *self)
 	free(c->run_end);
 	free(c->overdue);
 	free(c->busy);
+	free(c->held);
 	free(c->waiting);
 	js_cprof_free(&c->counts);
 	js_profile_free(&c->prof);
@@ -105,9 +113,10 @@ static int cons_create(const struct cmn_params *p, size_t njobs, int nodes, void
 	c->run_end = calloc(n, sizeof *c->run_end);
 	c->overdue = calloc(n, 1);
 	c->busy = malloc(((size_t)nodes + 63) / 64 * sizeof *c->busy);
+	c->held = calloc(((size_t)nodes + 63) / 64, sizeof *c->held);
 	c->waiting = malloc(n * sizeof *c->waiting);
 	if (!c->res_t || !c->res_nodes || !c->res_n || !c->run_end || !c->overdue || !c->busy ||
-	    !c->waiting) {
+	    !c->held || !c->waiting) {
 		cons_destroy(c);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
@@ -159,6 +168,42 @@ static void cons_on_end(void *self, struct js_sim *sim, int j, int early)
 	}
 }
 
+/* The scratch allocator's state becomes the empty machine with c->busy's
+ * nodes busy: with a canonical allocator, from the state it holds by the
+ * difference of the two busy sets, else from the empty machine (rel, occ:
+ * room for every node). */
+static void scratch_state(struct cons *c, struct js_sim *sim, struct js_alloc *scratch, int *rel,
+                          int *occ)
+{
+	int nr = 0, no = 0, na = 0, words = c->prof.words;
+	if (scratch->ops->canonical && c->held_valid) {
+		for (int w = 0; w < words; w++) {
+			na += __builtin_popcountll(c->busy[w]);
+			nr += __builtin_popcountll(c->held[w] & ~c->busy[w]);
+			no += __builtin_popcountll(c->busy[w] & ~c->held[w]);
+		}
+	}
+	if (scratch->ops->canonical && c->held_valid && nr + no < na / CONS_DIFF_SHARE) {
+		nr = no = 0;
+		for (int w = 0; w < words; w++) {
+			for (uint64_t b = c->held[w] & ~c->busy[w]; b; b &= b - 1)
+				rel[nr++] = w * 64 + __builtin_ctzll(b);
+			for (uint64_t b = c->busy[w] & ~c->held[w]; b; b &= b - 1)
+				occ[no++] = w * 64 + __builtin_ctzll(b);
+		}
+		js_alloc_release(scratch, rel, nr);
+	} else {
+		no = 0;
+		for (int w = 0; w < words; w++)
+			for (uint64_t b = c->busy[w]; b; b &= b - 1)
+				occ[no++] = w * 64 + __builtin_ctzll(b);
+		js_alloc_copy(scratch, js_sim_empty_alloc(sim));
+	}
+	js_alloc_occupy(scratch, occ, no);
+	memcpy(c->held, c->busy, (size_t)words * sizeof *c->held);
+	c->held_valid = scratch->ops->canonical;
+}
+
 /* Node sets: the earliest slot, not later than bound, where the allocator
  * places the job in the slot's union of busy nodes; 1 found, 0 none, -1
  * out of memory. */
@@ -174,12 +219,7 @@ static int reserve_nodes(struct cons *c, struct js_sim *sim, int j, double bound
 		uint64_t h = js_fail_memo_hash(&c->memo, j, c->busy);
 		if (js_fail_memo_known(&c->memo, h, j, c->busy))
 			continue;
-		int nb = 0;
-		for (int w = 0; w < c->prof.words; w++)
-			for (uint64_t b = c->busy[w]; b; b &= b - 1)
-				list[nb++] = w * 64 + __builtin_ctzll(b);
-		js_alloc_copy(scratch, js_sim_empty_alloc(sim));
-		js_alloc_occupy(scratch, list, nb);
+		scratch_state(c, sim, scratch, buf, list);
 		int n = js_alloc_place(scratch, job, buf);
 		if (n == 0) {
 			js_fail_memo_add(&c->memo, h, j, c->busy);

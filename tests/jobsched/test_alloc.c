@@ -131,6 +131,80 @@ static int exercise(const char *alloc, const char *machine, unsigned long seed)
 	return bad ? -1 : 0;
 }
 
+/* An allocator that says its state is canonical: a state taken from one
+ * random busy set to the next by their difference (release, then occupy)
+ * places every job size as a state built anew from the empty machine. */
+static int canonical_states(const char *alloc, const char *machine, unsigned long seed)
+{
+	struct plat_machine *m = NULL;
+	struct cmn_err e = {0};
+	struct js_alloc *a = NULL, *b = NULL, *empty = NULL;
+	if (plat_machine_create(machine, &m, &e) || js_alloc_create(alloc, m, &a, &e)) {
+		plat_machine_destroy(m);
+		return 1; /* not for this machine */
+	}
+	int N = m->nodes, bad = 0;
+	empty = js_alloc_clone(a);
+	b = js_alloc_clone(a);
+	uint8_t *held = calloc((size_t)N, 1), *next = calloc((size_t)N, 1);
+	int *rel = malloc((size_t)N * sizeof *rel), *occ = malloc((size_t)N * sizeof *occ),
+	    *all = malloc((size_t)N * sizeof *all), *x = malloc((size_t)N * sizeof *x),
+	    *y = malloc((size_t)N * sizeof *y);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, seed);
+	for (int step = 0; step < 200 && !bad; step++) {
+		double p = gsl_rng_uniform(r);
+		int nr = 0, no = 0, na = 0;
+		for (int v = 0; v < N; v++) {
+			next[v] = gsl_rng_uniform(r) < p;
+			if (held[v] && !next[v])
+				rel[nr++] = v;
+			if (!held[v] && next[v])
+				occ[no++] = v;
+			if (next[v])
+				all[na++] = v;
+		}
+		js_alloc_release(a, rel, nr);
+		js_alloc_occupy(a, occ, no);
+		memcpy(held, next, (size_t)N);
+		js_alloc_copy(b, empty);
+		js_alloc_occupy(b, all, na);
+		for (int size = 1; size <= N && !bad; size++) {
+			struct js_job j = job_of(size);
+			int nx = js_alloc_place(a, &j, x), ny = js_alloc_place(b, &j, y);
+			if (nx != ny || memcmp(x, y, (size_t)nx * sizeof *x))
+				bad = size;
+		}
+	}
+	if (bad)
+		fprintf(stderr, "\n  %s on %s: a state by differences places size %d otherwise\n",
+		        alloc, machine, bad);
+	gsl_rng_free(r);
+	free(held), free(next), free(rel), free(occ), free(all), free(x), free(y);
+	js_alloc_destroy(a);
+	js_alloc_destroy(b);
+	js_alloc_destroy(empty);
+	plat_machine_destroy(m);
+	return bad ? -1 : 0;
+}
+
+static void test_canonical(void)
+{
+	int checked = 0;
+	for (int i = 0; js_alloc_registry[i]; i++) {
+		if (!js_alloc_registry[i]->canonical)
+			continue;
+		for (int k = 0; th_sample(&js_alloc_registry[i]->base, k); k++)
+			for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+				int rc = canonical_states(th_sample(&js_alloc_registry[i]->base, k),
+				                          machines[mi], 7 + mi);
+				CU_ASSERT(rc >= 0);
+				checked += rc == 0;
+			}
+	}
+	CU_ASSERT(checked >= 4); /* contiguous and quasi on the trees */
+}
+
 /* Every allocator's samples (cmn_plugin.samples, or its name) on every
  * machine above: each takes some of them. */
 static void test_contract(void)
@@ -587,6 +661,7 @@ static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("allocators", NULL, NULL);
 	CU_add_test(s, "contract over the registry", test_contract);
+	CU_add_test(s, "canonical states: by differences = built anew", test_canonical);
 	CU_add_test(s, "seed 000 Fig. 1 (contiguous, quasi)", test_fig1);
 	CU_add_test(s, "tree allocators need a tree", test_needs_tree);
 	CU_add_test(s, "tree blocks' free counts = a count of the bits", test_tree_blocks_counts);

@@ -209,10 +209,24 @@ static void test_long_queues(void)
 	CU_ASSERT(longest >= 300);
 }
 
+/* Machines of hundreds of nodes, where consecutive what-if states differ
+ * by few nodes and a canonical allocator's scratch state goes by the
+ * difference (contiguous, bgl) as well as anew. */
+static void test_states_by_difference(void)
+{
+	static const struct setup su[] = {{"kary-ntree:k=4,n=4", "contiguous", 0},
+	                                  {"torus:dims=4x4x8", "bgl", 0}};
+	size_t longest = 0;
+	for (size_t i = 0; i < sizeof su / sizeof *su; i++)
+		CU_ASSERT_EQUAL(run_setup(&su[i], 400 + i, 1, 400, &longest), 0);
+	CU_ASSERT(longest >= 50);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("conservative", NULL, NULL);
 	CU_add_test(s, "counts: the same schedules as the reference", test_counts);
+	CU_add_test(s, "node sets by difference: the same schedules", test_states_by_difference);
 	CU_add_test(s, "node sets: the same schedules as the reference", test_node_sets);
 	CU_add_test(s, "long queues: the same schedules as the reference", test_long_queues);
 }
