@@ -130,7 +130,12 @@ int trace_scale_flops(struct trace *t, double f, struct cmn_err *e);
 /* Bytes the in-memory form takes (actions, count vectors, strings, tables). */
 double trace_memory(const struct trace *t);
 
-/* Writes dir/<base>.txt (index) and dir/<base>.txt_files/rank-<r>.txt. */
+/* The bytes of the rank files trace_write writes: the alltoallv of `is`
+ * makes them grow with the square of the ranks. */
+double trace_write_bytes(const struct trace *t);
+/* Writes dir/<base>.txt (index) and dir/<base>.txt_files/rank-<r>.txt;
+ * refused, nothing written, when its file system has less room than
+ * trace_write_bytes says. */
 int trace_write(const struct trace *t, const char *dir, const char *base, struct cmn_err *e);
 /* Writes one rank's actions as TI lines. */
 int trace_write_rank(const struct trace *t, int rank, FILE *f);

@@ -4,9 +4,12 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "../common/outfile.h"
 #include "trace.h"
@@ -63,6 +66,63 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* Characters of a whole number as count() and " %d" print it, its space
+ * included (trace_write_bytes follows trace_write_rank's layout). */
+static double width(double v)
+{
+	double w = v < 0 ? 3 : 2;
+	for (v = fabs(v); v >= 10; v /= 10)
+		w++;
+	return w;
+}
+
+double trace_write_bytes(const struct trace *t)
+{
+	double bytes = 0;
+	for (int r = 0; r < t->nranks; r++) {
+		double prefix = width(r) + 1; /* the rank, the op's space, the newline */
+		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
+			const struct trace_action *a = &t->act[k];
+			bytes += prefix + (double)strlen(trace_op_name(a->op));
+			int opt = -1, nv = 0, nx = 0;
+			for (const char *p = trace_arg_layout[a->op]; *p; p++) {
+				if (*p == '|') {
+					opt = 0;
+					continue;
+				}
+				if (opt >= 0 && opt++ >= a->nopt)
+					break;
+				switch (*p) {
+				case 'V':
+				case 'W':
+					for (int i = 0; i < t->nranks; i++)
+						bytes += width(
+						    (double)t->counts[a->aux +
+						                      (long)nv * t->nranks + i]);
+					nv++;
+					break;
+				case 'S': bytes += 1 + (double)strlen(t->strings + a->aux); break;
+				case 'A':
+				case 'L': bytes += width(a->a); break;
+				case 'B': bytes += width(a->b); break;
+				case 'P':
+				case 'R': bytes += width(a->peer); break;
+				case 'G': bytes += 1 + snprintf(NULL, 0, "%.12g", a->a); break;
+				case 'F': bytes += 1 + snprintf(NULL, 0, "%.12g", a->b); break;
+				case 'x':
+					bytes += 1 + snprintf(NULL, 0, "%.12g", nx++ ? a->b : a->a);
+					break;
+				case 'X': bytes += width(a->aux); break;
+				case 'T': bytes += width(a->tag); break;
+				case 'D': bytes += width(a->dt1); break;
+				case 'E': bytes += width(a->dt2); break;
+				}
+			}
+		}
+	}
+	return bytes;
+}
+
 int trace_write(const struct trace *t, const char *dir, const char *base, struct cmn_err *e)
 {
 	size_t n = strlen(dir) + strlen(base) + 64;
@@ -78,8 +138,28 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
 		rc =
 		    cmn_err_set(e, CMN_EIO, "%s: not a folder (the trace goes into a folder)", dir);
-	else if ((mkdir(dir, 0777) && errno != EEXIST) || (mkdir(files, 0777) && errno != EEXIST))
+	int made = 0; /* the rank files' folder made here */
+	if (!rc && (mkdir(dir, 0777) && errno != EEXIST))
+		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", dir, strerror(errno));
+	else if (!rc && !(made = mkdir(files, 0777) == 0) && errno != EEXIST)
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", files, strerror(errno));
+	struct statvfs fs;
+	double need = 0, room = 0;
+	if (!rc && statvfs(files, &fs) == 0) { /* a disk left full harms every program on it */
+		need = trace_write_bytes(t);
+		room = (double)fs.f_bavail * (double)fs.f_frsize;
+		if (need > room) {
+			int gb = room >= 1e9;
+			rc =
+			    cmn_err_set(e, CMN_EIO,
+			                "%s: the trace takes about %.3g %s and its file system has "
+			                "%.3g %s free: nothing written (give fewer ranks)",
+			                dir, need / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
+			                room / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
+		}
+		if (rc && made)
+			rmdir(files); /* still empty: no file is written before */
+	}
 	for (int r = 0; !rc && r < t->nranks; r++) {
 		snprintf(path, n + 32, "%s/rank-%d.txt", files, r);
 		struct cmn_outfile o;

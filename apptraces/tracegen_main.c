@@ -235,10 +235,11 @@ int main(int argc, char **argv)
 	int rc = dry ? 0 : trace_write(t, out, base, &e);
 	if (!rc)
 		fprintf(stderr,
-		        "tracegen: %s%s%s.txt: %d ranks (%s), %ld actions, %.1f MB in memory\n",
+		        "tracegen: %s%s%s.txt: %d ranks (%s), %ld actions, %.1f MB in memory, "
+		        "about %.1f MB of text\n",
 		        dry ? "(dry run, not written) " : out, dry ? "" : "/", base, t->nranks,
 		        exact ? "an exact NPB rank count" : "generalized decomposition",
-		        t->first[t->nranks], trace_memory(t) / 1e6);
+		        t->first[t->nranks], trace_memory(t) / 1e6, trace_write_bytes(t) / 1e6);
 	trace_free(t);
 	return rc ? fail(&e) : 0;
 }

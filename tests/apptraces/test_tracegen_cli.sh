@@ -322,6 +322,29 @@ if [ "${PLACESIM_SANITIZED:-0}" != 1 ]; then
 	[ $? -eq 2 ] && grep -q "cg.S.2048 with the class's iterations: more than [0-9]* actions, which would take more than the 1.5 GB this process may use" "$T/err" &&
 		ok "a trace beyond the memory a process may use: refused by name" || ko "beyond the memory: $(cat "$T/err")"
 fi
+# the text's size: said before writing, exact (the rank files' bytes)
+for k in is cg lu; do
+	rm -rf "$T/sz"
+	"$TG" $k --ranks 16 --out "$T/sz" > /dev/null 2> "$T/err"
+	said=$(grep -o "about [0-9.]* MB of text" "$T/err" | cut -d' ' -f2)
+	got=$(cat "$T/sz"/*.txt_files/* | wc -c | awk '{printf "%.1f", $1 / 1e6}')
+	[ -n "$said" ] && [ "$said" = "$got" ] && ok "$k.S.16: about $said MB of text, $got written" ||
+		ko "$k.S.16's size: said '$said', wrote $got MB"
+done
+# a file system without room for the trace: refused before writing
+# (is grows with the square of the ranks: 65,536 would take 185 GB); on a
+# 1 MB tmpfs when this user may mount one
+mkdir -p "$T/small"
+if mount -t tmpfs -o size=1m tmpfs "$T/small" 2> /dev/null; then
+	"$TG" is --ranks 128 --out "$T/small/tr" > /dev/null 2> "$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "the trace takes about [0-9.]* MB and its file system has 1.0[0-9]* MB free: nothing written" "$T/err" &&
+		[ -z "$(find "$T/small/tr" -type f)" ] &&
+		ok "a file system without room: refused, nothing written" || ko "no room: exit $rc, $(cat "$T/err")"
+	umount "$T/small"
+else
+	echo "SKIP a file system without room: cannot mount a tmpfs here"
+fi
 # --out naming a file: said so, the file kept
 echo keep > "$T/afile"
 "$TG" cg --class S --ranks 4 --out "$T/afile" > /dev/null 2> "$T/err"
