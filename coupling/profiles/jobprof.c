@@ -55,9 +55,10 @@ static int kernel_index(struct cpl_profiles *l, const char *name)
 	for (int i = 0; i < l->nk; i++)
 		if (strcmp(l->kernels[i], name) == 0)
 			return i;
-	if (l->nk == CPL_MAX_KERNELS || strlen(name) >= sizeof l->kernels[0])
+	size_t len = strlen(name);
+	if (l->nk == CPL_MAX_KERNELS || len >= sizeof l->kernels[0])
 		return -1;
-	snprintf(l->kernels[l->nk], sizeof l->kernels[0], "%s", name);
+	memcpy(l->kernels[l->nk], name, len + 1); /* fits: checked above */
 	return l->nk++;
 }
 
