@@ -29,10 +29,15 @@ int cpl_recorded_has_kernel(const char *dir, const char *kernel, char cls)
 	return found;
 }
 
+/* 1 when path is a regular file, 0 when nothing is there, -1 when
+ * something else is (a folder named like a trace: an error, not a silent
+ * fallback to the generated trace). */
 static int is_file(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) != 0)
+		return 0;
+	return S_ISREG(st.st_mode) ? 1 : -1;
 }
 
 int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, struct trace **out,
@@ -43,12 +48,20 @@ int cpl_recorded_load(const char *dir, const char *kernel, char cls, int n, stru
 	snprintf(base, sizeof base, "%s.%c.%d", kernel, cls, n);
 	snprintf(path, sizeof path, "%s/%s.txt", dir, base);
 	struct trace *t = NULL;
-	int rc;
-	if (is_file(path)) {
+	int rc, kind = is_file(path);
+	if (kind == 0) {
+		snprintf(path, sizeof path, "%s/%s.tar.gz", dir, base);
+		kind = is_file(path);
+	}
+	if (kind < 0)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s: not a file (a recorded trace is an index file or a "
+		                   ".tar.gz archive)",
+		                   path);
+	if (ends_with(path, ".txt")) {
 		rc = trace_load(path, &t, e);
 	} else {
-		snprintf(path, sizeof path, "%s/%s.tar.gz", dir, base);
-		if (!is_file(path))
+		if (!kind)
 			return 0; /* none recorded */
 		snprintf(index, sizeof index, "%s.txt", base);
 		if ((rc = trace_load_archive(path, index, &t, e)))

@@ -135,6 +135,13 @@ with tarfile.open(sys.argv[1], "w:gz", format=tarfile.GNU_FORMAT) as t:
     i = tarfile.TarInfo("cg.S.4.txt"); i.type = tarfile.FIFOTYPE; t.addfile(i)
 PY
 bad_archive "a FIFO" "member cg.S.4.txt: a FIFO is not supported"
+# a folder named like a recorded trace: an error naming it, not the
+# generated trace instead without a word
+mkdir -p "$T/bad2/cg.S.4.txt"
+"$B/cosim" $FOURS $M --runtime "linkload:kernels=cg,class=S,traces=$T/bad2" --jobs-out "$T/x.csv" 2> "$T/err"
+check "a folder named like a recorded trace: not a file" \
+	status_says $? ne 0 "bad2/cg.S.4.txt: not a file" "$T/err" "$T/x.csv"
+rmdir "$T/bad2/cg.S.4.txt"
 # found by the tar harness: an old GNU header whose unused sparse fields
 # hold a huge real size; read with libarchive's archive_read_data it wrote
 # zeros without end (18 GB in /dev/shm before the harness's timeout). Now
