@@ -73,10 +73,6 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 	int rc = js_workload_read(c->stats, c->skip_bad, &w, e);
 	if (rc)
 		return rc;
-	if ((rc = js_workload_check_replayed(w, 0, "--stats", e))) {
-		js_workload_free(w);
-		return rc;
-	}
 	/* P of eq. 2 in nodes: the machine's, else the header's (MaxProcs /
 	 * procs-per-node, or MaxNodes), else the largest job of the log. */
 	int ppn;

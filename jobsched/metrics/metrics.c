@@ -103,14 +103,19 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	size_t serial = 0, pow2 = 0, par = 0, ppow[3] = {0}; /* powers of 2, 4, 8 */
+	size_t nr = 0; /* jobs with a run time: run, work, arr and end */
 	for (size_t i = 0; i < n; i++) {
 		const struct js_job *j = &w->jobs[i];
 		size[i] = j->size;
-		run[i] = j->run_s;
-		work[i] = j->size * j->run_s;
-		arr[i] = j->submit_s;
-		double wait = j->f[JS_F_WAIT] > 0 ? j->f[JS_F_WAIT] : 0;
-		end[i] = j->submit_s + wait + j->run_s;
+		if (isnan(j->run_s)) {
+			s->replayed++;
+		} else {
+			run[nr] = j->run_s;
+			work[nr] = j->size * j->run_s;
+			arr[nr] = j->submit_s;
+			double wait = j->f[JS_F_WAIT] > 0 ? j->f[JS_F_WAIT] : 0;
+			end[nr++] = j->submit_s + wait + j->run_s;
+		}
 		serial += j->size == 1;
 		pow2 += is_pow2(j->size);
 		if (j->size > 1) {
@@ -122,16 +127,16 @@ int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *
 	}
 	s->size_mean = gsl_stats_mean(size, 1, n);
 	s->size_sd = n > 1 ? gsl_stats_sd_m(size, 1, n, s->size_mean) : 0;
-	s->work_mean = gsl_stats_mean(work, 1, n);
-	s->work_sd = n > 1 ? gsl_stats_sd_m(work, 1, n, s->work_mean) : 0;
-	s->run_mean = gsl_stats_mean(run, 1, n);
-	s->run_sd = n > 1 ? gsl_stats_sd_m(run, 1, n, s->run_mean) : 0;
+	s->work_mean = nr ? gsl_stats_mean(work, 1, nr) : NAN;
+	s->work_sd = nr > 1 ? gsl_stats_sd_m(work, 1, nr, s->work_mean) : nr ? 0 : NAN;
+	s->run_mean = nr ? gsl_stats_mean(run, 1, nr) : NAN;
+	s->run_sd = nr > 1 ? gsl_stats_sd_m(run, 1, nr, s->run_mean) : nr ? 0 : NAN;
 	s->frac_serial = (double)serial / n;
 	s->frac_pow2 = (double)pow2 / n;
 	s->par_pow2 = par ? (double)ppow[0] / par : NAN;
 	s->par_pow4 = par ? (double)ppow[1] / par : NAN;
 	s->par_pow8 = par ? (double)ppow[2] / par : NAN;
-	s->load = js_load_eq2(n, arr, end, work, procs, &s->load_jobs);
+	s->load = nr ? js_load_eq2(nr, arr, end, work, procs, &s->load_jobs) : NAN;
 	free(size), free(work), free(run), free(arr), free(end);
 	return 0;
 }
@@ -177,6 +182,8 @@ void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workloa
 	fprintf(f, "requested_raised    %ld\n", w->counts.req_raised);
 	fprintf(f, "submit_reordered    %ld\n", w->counts.reordered);
 	fprintf(f, "jobs                %zu\n", s->jobs);
+	if (s->replayed) /* their run time comes only from a replay (cosim) */
+		fprintf(f, "replayed_jobs       %zu\n", s->replayed);
 	stat4(f, "size_mean", s->size_mean);
 	stat4(f, "size_sd", s->size_sd);
 	stat4(f, "run_mean_s", s->run_mean);

@@ -35,10 +35,13 @@ struct js_wstats {
 	double par_pow2, par_pow4, par_pow8; /* of parallel jobs: size a power of 2, 4, 8 */
 	double load;
 	size_t load_jobs;
+	size_t replayed; /* jobs whose run time only a replay gives (Batsim smpi,
+	                    parallel_homogeneous): left out of run, work and load */
 };
 
 /* Statistics of a cleaned workload; ends of jobs from the log (submit +
- * wait + run, wait -1 taken as 0). */
+ * wait + run, wait -1 taken as 0). Jobs without a run time (a profile a
+ * model replays) count in the sizes, not in run time, work and load. */
 int js_wstats_compute(const struct js_workload *w, int procs, struct js_wstats *s,
                       struct cmn_err *e);
 void js_wstats_print(FILE *f, const struct js_wstats *s, const struct js_workload *w);

@@ -4,7 +4,8 @@
 # profile, and a parallel_homogeneous profile a generated trace of its
 # shape; such a job's run time is its profile's replay on its nodes (on the
 # reference nodes, exactly what netsim gives for the trace alone). jobsched
-# and models that replay no profile refuse such jobs; a trace whose rank
+# and models that replay no profile refuse such jobs (--stats counts them
+# apart, without run time); a trace whose rank
 # count is not the job's size is an error naming both; nothing is written
 # then. With ../shared present, SimGrid's own 32-rank example trace runs too.
 # Usage: test_batsim_cosim.sh BIN_DIR
@@ -61,8 +62,14 @@ check "jobsched refuses them, naming file, job and profile" \
 "$B/cosim" --workload "$T/w.json" --machine $M --runtime linkload:class=S --jobs-out "$T/l.csv" > /dev/null 2> "$T/err"
 check "a model that replays no profile refuses them" \
 	status_says $? eq 2 "the run-time model linkload.* replays none" "$T/err" "$T/l.csv"
-"$B/jobsched" --stats "$T/w.json" > /dev/null 2> "$T/err"
-check "--stats refuses them" status_says $? eq 2 "and --stats replays none" "$T/err"
+"$B/jobsched" --stats "$T/w.json" > "$T/st" 2> "$T/err"
+check "--stats counts them apart: sizes of all, run time of the delay job alone" \
+	python3 -c '
+import sys
+v = dict(l.split(None, 1) for l in open(sys.argv[1]) if " " in l)
+want = {"jobs": "3", "replayed_jobs": "2", "size_mean": "3.3333", "run_mean_s": "10.0000",
+        "work_mean_node_s": "40.0000"}
+sys.exit(any(v.get(k, "").strip() != w for k, w in want.items()))' "$T/st"
 
 sed 's/"res": 2, "profile": "pp"/"res": 4, "profile": "pp"/' "$T/w.json" > "$T/ranks.json"
 "$B/cosim" --workload "$T/ranks.json" --machine $M --runtime $RT --jobs-out "$T/r.csv" > /dev/null 2> "$T/err"
