@@ -3,8 +3,7 @@
  * outputs renamed into place. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,21 +14,37 @@
 #include "trace.h"
 #include "trace_args.h"
 
-static void num(FILE *f, double v)
+/* Prints to f, or with f NULL only counts: the characters either way. */
+__attribute__((format(printf, 2, 3))) static double out(FILE *f, const char *fmt, ...)
 {
-	fprintf(f, " %.12g", v);
+	va_list ap;
+	va_start(ap, fmt);
+	int n = f ? vfprintf(f, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	return n > 0 ? n : 0;
 }
 
-static void count(FILE *f, double v)
+/* " %lld" of v to f, or with f NULL its characters counted without
+ * formatting (the alltoallv counts of `is` are ranks^2 of them). */
+static double int_out(FILE *f, long long v)
 {
-	fprintf(f, " %.0f", v);
+	if (f)
+		return out(f, " %lld", v);
+	double chars = v < 0 ? 3 : 2;
+	for (unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	     u >= 10; u /= 10)
+		chars++;
+	return chars;
 }
 
-int trace_write_rank(const struct trace *t, int rank, FILE *f)
+/* One rank's actions as TI lines to f (NULL: counted only); returns their
+ * characters. */
+static double rank_text(const struct trace *t, int rank, FILE *f)
 {
+	double chars = 0;
 	for (long k = t->first[rank]; k < t->first[rank + 1]; k++) {
 		const struct trace_action *a = &t->act[k];
-		fprintf(f, "%d %s", rank, trace_op_name(a->op));
+		chars += out(f, "%d %s", rank, trace_op_name(a->op));
 		int opt = -1, nx = 0, nv = 0;
 		for (const char *p = trace_arg_layout[a->op]; *p; p++) {
 			if (*p == '|') {
@@ -40,86 +55,43 @@ int trace_write_rank(const struct trace *t, int rank, FILE *f)
 				break;
 			switch (*p) {
 			case 'A':
-			case 'L': count(f, a->a); break;
-			case 'B': count(f, a->b); break;
-			case 'G': num(f, a->a); break;
-			case 'F': num(f, a->b); break;
-			case 'x': num(f, nx++ ? a->b : a->a); break;
+			case 'L': chars += out(f, " %.0f", a->a); break;
+			case 'B': chars += out(f, " %.0f", a->b); break;
+			case 'G': chars += out(f, " %.12g", a->a); break;
+			case 'F': chars += out(f, " %.12g", a->b); break;
+			case 'x': chars += out(f, " %.12g", nx++ ? a->b : a->a); break;
 			case 'P':
-			case 'R': fprintf(f, " %d", a->peer); break;
-			case 'X': fprintf(f, " %d", a->aux); break;
-			case 'T': fprintf(f, " %d", a->tag); break;
-			case 'D': fprintf(f, " %d", a->dt1); break;
-			case 'E': fprintf(f, " %d", a->dt2); break;
+			case 'R': chars += int_out(f, a->peer); break;
+			case 'X': chars += int_out(f, a->aux); break;
+			case 'T': chars += int_out(f, a->tag); break;
+			case 'D': chars += int_out(f, a->dt1); break;
+			case 'E': chars += int_out(f, a->dt2); break;
 			case 'V':
 			case 'W':
 				for (int i = 0; i < t->nranks; i++)
-					fprintf(f, " %" PRId64,
-					        t->counts[a->aux + (long)nv * t->nranks + i]);
+					chars += int_out(
+					    f, t->counts[a->aux + (long)nv * t->nranks + i]);
 				nv++;
 				break;
-			case 'S': fprintf(f, " %s", t->strings + a->aux); break;
+			case 'S': chars += out(f, " %s", t->strings + a->aux); break;
 			}
 		}
-		fputc('\n', f);
+		chars += out(f, "\n");
 	}
-	return ferror(f) ? -1 : 0;
+	return chars;
 }
 
-/* Characters of a whole number as count() and " %d" print it, its space
- * included (trace_write_bytes follows trace_write_rank's layout). */
-static double width(double v)
+int trace_write_rank(const struct trace *t, int rank, FILE *f)
 {
-	double w = v < 0 ? 3 : 2;
-	for (v = fabs(v); v >= 10; v /= 10)
-		w++;
-	return w;
+	rank_text(t, rank, f);
+	return ferror(f) ? -1 : 0;
 }
 
 double trace_write_bytes(const struct trace *t)
 {
 	double bytes = 0;
-	for (int r = 0; r < t->nranks; r++) {
-		double prefix = width(r) + 1; /* the rank, the op's space, the newline */
-		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
-			const struct trace_action *a = &t->act[k];
-			bytes += prefix + (double)strlen(trace_op_name(a->op));
-			int opt = -1, nv = 0, nx = 0;
-			for (const char *p = trace_arg_layout[a->op]; *p; p++) {
-				if (*p == '|') {
-					opt = 0;
-					continue;
-				}
-				if (opt >= 0 && opt++ >= a->nopt)
-					break;
-				switch (*p) {
-				case 'V':
-				case 'W':
-					for (int i = 0; i < t->nranks; i++)
-						bytes += width(
-						    (double)t->counts[a->aux +
-						                      (long)nv * t->nranks + i]);
-					nv++;
-					break;
-				case 'S': bytes += 1 + (double)strlen(t->strings + a->aux); break;
-				case 'A':
-				case 'L': bytes += width(a->a); break;
-				case 'B': bytes += width(a->b); break;
-				case 'P':
-				case 'R': bytes += width(a->peer); break;
-				case 'G': bytes += 1 + snprintf(NULL, 0, "%.12g", a->a); break;
-				case 'F': bytes += 1 + snprintf(NULL, 0, "%.12g", a->b); break;
-				case 'x':
-					bytes += 1 + snprintf(NULL, 0, "%.12g", nx++ ? a->b : a->a);
-					break;
-				case 'X': bytes += width(a->aux); break;
-				case 'T': bytes += width(a->tag); break;
-				case 'D': bytes += width(a->dt1); break;
-				case 'E': bytes += width(a->dt2); break;
-				}
-			}
-		}
-	}
+	for (int r = 0; r < t->nranks; r++)
+		bytes += rank_text(t, r, NULL);
 	return bytes;
 }
 
