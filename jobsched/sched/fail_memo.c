@@ -59,15 +59,11 @@ static size_t slot_of(const struct js_fail_memo *m, uint64_t h, int j, const uin
 	return s;
 }
 
-int js_fail_memo_known(struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits)
+int js_fail_memo_known(const struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits)
 {
 	int found = 0;
 	if (m->cap)
 		slot_of(m, h, j, bits, &found);
-	if (found)
-		m->hits++;
-	else
-		m->misses++;
 	return found;
 }
 

@@ -20,7 +20,7 @@ struct js_fail_memo {
 	uint64_t *hash; /* per slot; 0: empty */
 	int *job;
 	uint64_t *bits; /* cap x words */
-	long hits, misses, resets;
+	long resets;    /* times it started again */
 };
 
 /* A memo for bitmaps of `nodes` bits, using at most about budget bytes. */
@@ -29,7 +29,7 @@ void js_fail_memo_free(struct js_fail_memo *m);
 /* The hash of a bitmap for job j (never 0), for the two calls below. */
 uint64_t js_fail_memo_hash(const struct js_fail_memo *m, int j, const uint64_t *bits);
 /* 1 when job j's placement is known to fail on this bitmap. */
-int js_fail_memo_known(struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits);
+int js_fail_memo_known(const struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits);
 /* Remembers that it fails (nothing when out of memory: only speed is lost). */
 void js_fail_memo_add(struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits);
 
