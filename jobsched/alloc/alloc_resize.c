@@ -6,15 +6,15 @@
 
 #include "alloc.h"
 
-/* Meshes and tori: every node's distance to the nearest of the job's by a
- * breadth-first search from all of them (the machine's distance is the
- * length of a shortest path along the grid, around the rings of a torus);
- * dist gets the free nodes'. 0, or -2 out of memory. */
-static int grid_nearest(const struct plat_machine *m, const int *nodes, int n,
-                        const int *free_nodes, int nfree, int *dist)
+/* Meshes and tori (their shape given): every node's distance to the
+ * nearest of the job's by a breadth-first search from all of them (the
+ * machine's distance is the length of a shortest path along the grid,
+ * around the rings of a torus); dist gets the free nodes'. 0, or -2 out
+ * of memory. */
+static int grid_nearest(const struct plat_machine *m, int nd, const int *dims, const int *wrap,
+                        const int *nodes, int n, const int *free_nodes, int nfree, int *dist)
 {
-	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], stride[PLAT_MAX_DIMS], c[PLAT_MAX_DIMS];
-	plat_grid_shape(m, &nd, dims, wrap, NULL);
+	int stride[PLAT_MAX_DIMS], c[PLAT_MAX_DIMS];
 	for (int d = 0; d < nd; d++) {
 		memset(c, 0, sizeof c);
 		c[d] = 1;
@@ -105,7 +105,7 @@ static int nearest(const struct plat_machine *m, const int *nodes, int n, const 
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], k, levels;
 	if ((long)n * nfree > m->nodes) {
 		if (plat_grid_shape(m, &nd, dims, wrap, NULL) == 0)
-			return grid_nearest(m, nodes, n, free_nodes, nfree, dist);
+			return grid_nearest(m, nd, dims, wrap, nodes, n, free_nodes, nfree, dist);
 		if (plat_kary_ntree_shape(m, &k, &levels, NULL) == 0)
 			return tree_nearest(m, k, levels, nodes, n, free_nodes, nfree, dist);
 	}
