@@ -5,28 +5,28 @@
  * exact. Conservative backfilling with node sets asks the same questions
  * again at every compression (each queued job, each segment before its
  * slot); most fail. The memo holds the whole bitmaps (no hash is trusted
- * alone), grows up to a byte budget and then starts again empty: it only
- * saves time, never changes an answer. */
+ * alone) in the project's hash table (common/htab.h), grows up to a byte
+ * budget and then starts again empty: it only saves time, never changes an
+ * answer. */
 #ifndef JS_FAIL_MEMO_H
 #define JS_FAIL_MEMO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../common/htab.h"
+
 struct js_fail_memo {
-	size_t words; /* 64-bit words of a bitmap */
-	size_t cap;   /* slots, a power of two (0: none yet) */
-	size_t used, max_cap;
-	uint64_t *hash; /* per slot; 0: empty */
-	int *job;
-	uint64_t *bits; /* cap x words */
-	long resets;    /* times it started again */
+	struct cmn_htab t; /* entries: the job, then the bitmap's words */
+	size_t words;      /* 64-bit words of a bitmap */
+	size_t most;       /* entries the budget holds */
+	long resets;       /* times it started again */
 };
 
 /* A memo for bitmaps of `nodes` bits, using at most about budget bytes. */
 void js_fail_memo_init(struct js_fail_memo *m, int nodes, size_t budget);
 void js_fail_memo_free(struct js_fail_memo *m);
-/* The hash of a bitmap for job j (never 0), for the two calls below. */
+/* The hash of a bitmap for job j, for the two calls below. */
 uint64_t js_fail_memo_hash(const struct js_fail_memo *m, int j, const uint64_t *bits);
 /* 1 when job j's placement is known to fail on this bitmap. */
 int js_fail_memo_known(const struct js_fail_memo *m, uint64_t h, int j, const uint64_t *bits);
