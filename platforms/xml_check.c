@@ -503,9 +503,19 @@ static long text_line(const xmlNode *n)
 	return line;
 }
 
+/* What a zone's content has shown so far (zone_mix). */
+struct zone_seen {
+	int base, nested;
+	const xmlNode *first; /* its first element after the props */
+};
+
 /* In a zone: hosts and routers, or zones and clusters, never both; routes
- * between the first, zoneRoutes between the second. */
-static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, int *base, int *nested)
+ * between the first, zoneRoutes between the second. A zone whose first
+ * element (after its props) is a <link> is a zone of hosts to SimGrid's
+ * parser: its DTD lets links open either kind, but the parser takes the
+ * first it meets for the hosts' kind and aborts at a later zone or
+ * cluster ("Starting tag <zone> is not allowed here"). */
+static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, struct zone_seen *z)
 {
 	const char *name = plat_xml_name(ch);
 	int is_base = strcmp(name, "host") == 0 || strcmp(name, "router") == 0 ||
@@ -513,13 +523,22 @@ static int zone_mix(const struct xml_ctx *c, const xmlNode *ch, int *base, int *
 	    is_nested = strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0 ||
 	                strcmp(name, "cluster") == 0 || strcmp(name, "zoneRoute") == 0 ||
 	                strcmp(name, "ASroute") == 0;
-	if ((is_base && *nested) || (is_nested && *base))
+	if (!z->first && strcmp(name, "prop") != 0)
+		z->first = ch;
+	if ((is_base && z->nested) || (is_nested && z->base))
 		return plat_xml_fail(c, ch,
 		                     "<%s> here: a zone holds hosts, routers, links and routes, or "
 		                     "zones, clusters, links and zoneRoutes (SimGrid's DTD)",
 		                     name);
-	*base |= is_base;
-	*nested |= is_nested;
+	if (is_nested && plat_xml_is(z->first, "link"))
+		return plat_xml_fail(
+		    c, ch,
+		    "<%s> after this zone's first element, a <link> (line %ld): SimGrid's parser "
+		    "then reads the zone as one of hosts and routers and aborts here; put the "
+		    "zones and clusters before the links",
+		    name, (long)xmlGetLineNo(z->first));
+	z->base |= is_base;
+	z->nested |= is_nested;
 	return 0;
 }
 
@@ -537,7 +556,8 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 	if (!ru)
 		return plat_xml_fail(c, n, "<%s> is not an element of SimGrid's platform format",
 		                     el);
-	int rc = check_attrs(c, n, ru), phase = 0, base = 0, nested = 0;
+	int rc = check_attrs(c, n, ru), phase = 0;
+	struct zone_seen seen = {0, 0, NULL};
 	const char *last = NULL;
 	for (const xmlNode *ch = n->children; ch && !rc; ch = ch->next) {
 		if (ch->type == XML_COMMENT_NODE || ch->type == XML_PI_NODE)
@@ -566,9 +586,7 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 			    name, last, ru->content, el);
 		phase = ph;
 		last = name;
-		rc = strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0
-		         ? zone_mix(c, ch, &base, &nested)
-		         : 0;
+		rc = strcmp(el, "zone") == 0 || strcmp(el, "AS") == 0 ? zone_mix(c, ch, &seen) : 0;
 		if (!rc)
 			rc = check_element(c, ch);
 	}

@@ -255,9 +255,9 @@ static int multi_spec(struct reader *r, const xmlNode *z, char *spec, size_t len
 			int rc = part_spec(r, c, inner, sizeof inner, &nl);
 			if (rc)
 				return rc;
-			int is_flat = strcmp(el, "cluster") == 0 &&
-			              plat_xml_attr_value(c, "router_id") &&
-			              strncmp(inner, "flat:", 5) == 0;
+			/* a flat cluster, its router named by router_id or,
+			 * without it, by SimGrid (prefix id "_router" suffix) */
+			int is_flat = strcmp(el, "cluster") == 0 && strncmp(inner, "flat:", 5) == 0;
 			if (is_flat)
 				flat1 = flat1 ? flat1 : c;
 			if (C && is_flat != flat)
