@@ -190,6 +190,11 @@ struct plat_routes {
  * all routes together. */
 #define PLAT_ROUTES_MAX_NODES 4096
 #define PLAT_ROUTES_MAX_HOPS  (1LL << 27)
+/* Links of one route, written (a <route>'s <link_ctn>s) or made by SimGrid
+ * through zones (its time a message grows with the square of a route's
+ * length: 18 s for one 2-rank cg.S over 2,048 links, 101 s over 4,500,
+ * and it crashes on 10^5) */
+#define PLAT_MAX_ROUTE_LINKS 4096
 /* Builds the machine from r (its arrays taken, also on error) with the
  * specification "routes:file=<path>". */
 int plat_machine_from_routes(struct plat_routes *r, const char *path, struct plat_machine **out,

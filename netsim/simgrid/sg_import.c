@@ -289,6 +289,14 @@ static int routes_in(FILE *in, int n, int nl, struct plat_routes *r, char *fatpi
 			    "%s: SimGrid has no route from \"%s\" to \"%s\" (it aborts "
 			    "when they communicate)",
 			    path, names[k / (size_t)n], names[k % (size_t)n]);
+		if (c > PLAT_MAX_ROUTE_LINKS) /* each route below the limit, its zones' chained */
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s: SimGrid's route from \"%s\" to \"%s\" crosses %d links through "
+			    "its zones; at most %d (SimGrid's time a message grows with the square "
+			    "of a route's length: 101 s for one 2-rank cg.S over 4,500 links)",
+			    path, names[k / (size_t)n], names[k % (size_t)n], c,
+			    PLAT_MAX_ROUTE_LINKS);
 		if ((long long)(used + (size_t)c) > PLAT_ROUTES_MAX_HOPS)
 			return cmn_err_set(
 			    e, CMN_EINPUT,

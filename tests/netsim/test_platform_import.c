@@ -156,6 +156,69 @@ static void test_floyd_and_zones(void)
 	plat_machine_destroy(m);
 }
 
+/* A platform of two zones whose routes, each within the limit, chain
+ * into one of `per` x 3 links (host to gateway, the zoneRoute, gateway
+ * to host); malloc'ed. */
+static char *chained(int per)
+{
+	size_t cap = 4096 + (size_t)per * 3 * 120;
+	char *t = malloc(cap);
+	if (!t)
+		return NULL;
+	size_t len = (size_t)snprintf(t, cap, HEAD "<zone id=\"top\" routing=\"Full\">\n");
+	static const char *const part[] = {"x", "y", "w"};
+	for (int z = 0; z < 3; z++) {
+		if (z < 2)
+			len +=
+			    (size_t)snprintf(t + len, cap - len,
+			                     "<zone id=\"z%d\" routing=\"Full\">\n<host id=\"h%d\" "
+			                     "speed=\"1Gf\"/><router id=\"g%d\"/>\n",
+			                     z, z, z);
+		for (int i = 0; i < per; i++)
+			len += (size_t)snprintf(
+			    t + len, cap - len,
+			    "<link id=\"%s%d\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n", part[z],
+			    i);
+		len += (size_t)snprintf(t + len, cap - len,
+		                        z == 0   ? "<route src=\"h0\" dst=\"g0\">"
+		                        : z == 1 ? "<route src=\"g1\" dst=\"h1\">"
+		                                 : "<zoneRoute src=\"z0\" dst=\"z1\" gw_src=\"g0\" "
+		                                   "gw_dst=\"g1\">");
+		for (int i = 0; i < per; i++)
+			len += (size_t)snprintf(t + len, cap - len, "<link_ctn id=\"%s%d\"/>",
+			                        part[z], i);
+		len += (size_t)snprintf(t + len, cap - len, "%s\n",
+		                        z < 2 ? "</route></zone>" : "</zoneRoute>");
+	}
+	snprintf(t + len, cap - len, "</zone>\n</platform>\n");
+	return t;
+}
+
+/* Routes within the limit that chain through zones beyond it: SimGrid
+ * builds them (and takes minutes a message), refused by name; at the
+ * limit, read. */
+static void test_chained_routes(void)
+{
+	struct cmn_err e;
+	int rc;
+	char *t = chained(1365); /* 4,095 links */
+	CU_ASSERT_FATAL(t != NULL);
+	struct plat_machine *m = load(t, NULL, &e, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(m && plat_distance(m, 0, 1) == 4095);
+	plat_machine_destroy(m);
+	free(t);
+	t = chained(1500);
+	CU_ASSERT_FATAL(t != NULL);
+	m = load(t, NULL, &e, &rc);
+	CU_ASSERT_EQUAL(rc, CMN_EINPUT);
+	CU_ASSERT_PTR_NULL(m);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(e.msg, "route from \"h0\" to \"h1\" crosses 4500 links through its zones; at "
+	                  "most 4096"));
+	free(t);
+}
+
 static void test_hosts(void)
 {
 	struct cmn_err e;
@@ -330,6 +393,7 @@ static void add_suites(void)
 	CU_pSuite s = CU_add_suite("any SimGrid platform as a machine", NULL, NULL);
 	CU_add_test(s, "Full routes, split links, symmetry", test_full);
 	CU_add_test(s, "Floyd routers and zones' gateways", test_floyd_and_zones);
+	CU_add_test(s, "routes chained through zones beyond the limit", test_chained_routes);
 	CU_add_test(s, "--hosts: order, subset, @FILE, errors", test_hosts);
 	CU_add_test(s, "a cluster's own names on its family", test_cluster_names);
 	CU_add_test(s, "what our models cannot take", test_limits);
