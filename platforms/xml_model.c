@@ -769,6 +769,16 @@ static int reach(struct model *m)
 		const struct zone *z = &m->z[zi];
 		const long *mem = pi + ps[zi], *ent = ei + es[zi];
 		long k = ps[zi + 1] - ps[zi], ne = es[zi + 1] - es[zi];
+		if (z->routing == R_FLOYD && k > XML_MAX_FLOYD_POINTS) {
+			rc = plat_xml_fail(
+			    m->c, z->node,
+			    "zone \"%s\": %ld hosts, routers and zones under Floyd routing; at "
+			    "most %d (SimGrid builds its table of every two in cubic time: 42 s "
+			    "for 2,048, 121 s for 3,000): route it with Dijkstra, or split it into "
+			    "zones",
+			    plat_xml_attr_value(z->node, "id"), k, XML_MAX_FLOYD_POINTS);
+			break;
+		}
 		/* SimGrid's clusters route every two of their hosts; R_OTHER's
 		 * routes are SimGrid's to say (sg_import.c asks it) */
 		if (z->routing == R_CLUSTER || z->routing == R_OTHER || !z->needed)

@@ -430,6 +430,58 @@ static void test_route_length(void)
 	}
 }
 
+/* A Floyd zone of 2,048 members (hosts and routers in a line) is read;
+ * one of 2,049 is refused at its line (SimGrid's table: cubic time). */
+static void test_floyd_size(void)
+{
+	for (int points = 2048; points <= 2049; points++) {
+		int routers = points - 2;
+		size_t cap = 400 + (size_t)points * 200;
+		char *text = malloc(cap);
+		CU_ASSERT_FATAL(text != NULL);
+		int len =
+		    snprintf(text, cap,
+		             HEAD "<platform version=\"4.1\"><zone id=\"f\" routing=\"Floyd\">\n"
+		                  "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n");
+		for (int r = 0; r < routers; r++)
+			len += snprintf(text + len, cap - (size_t)len, "<router id=\"r%d\"/>\n", r);
+		for (int l = 0; l <= routers; l++)
+			len +=
+			    snprintf(text + len, cap - (size_t)len,
+			             "<link id=\"l%d\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n", l);
+		len += snprintf(text + len, cap - (size_t)len,
+		                "<route src=\"a\" dst=\"r0\"><link_ctn id=\"l0\"/></route>\n");
+		for (int r = 0; r + 1 < routers; r++)
+			len += snprintf(
+			    text + len, cap - (size_t)len,
+			    "<route src=\"r%d\" dst=\"r%d\"><link_ctn id=\"l%d\"/></route>\n", r,
+			    r + 1, r + 1);
+		snprintf(text + len, cap - (size_t)len,
+		         "<route src=\"r%d\" dst=\"b\"><link_ctn id=\"l%d\"/></route>\n"
+		         "</zone></platform>\n",
+		         routers - 1, routers);
+		char *path = th_write_temp(text, ".xml");
+		struct plat_file f;
+		struct cmn_err e = {0};
+		int rc = plat_file_read(path, PLAT_MAX_NODES, &f, &e);
+		if (points == 2048) {
+			CU_ASSERT_EQUAL(rc, 0);
+			CU_ASSERT_EQUAL(f.nhosts, 2);
+			if (!rc)
+				plat_file_free(&f);
+		} else {
+			CU_ASSERT_NOT_EQUAL(rc, 0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(e.msg,
+			                              ":3: error: zone \"f\": 2049 hosts, "
+			                              "routers and zones under Floyd routing; at "
+			                              "most 2048"));
+		}
+		unlink(path);
+		free(path);
+		free(text);
+	}
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
@@ -442,6 +494,7 @@ static void add_suites(void)
 	CU_add_test(s, "a lower host limit", test_lower_limit);
 	CU_add_test(s, "what a mapped file holds beyond its family", test_mapped_limits);
 	CU_add_test(s, "a route of more than 4,096 links", test_route_length);
+	CU_add_test(s, "a Floyd zone of more than 2,048 members", test_floyd_size);
 }
 
 int main(int argc, char **argv)
