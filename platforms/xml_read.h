@@ -44,6 +44,13 @@ void plat_xml_free_names(char **names, long n);
  * or -1 on a syntax error or a negative or infinite value. */
 double plat_xml_value(const char *text, char kind);
 
+/* A copy of platform path (valid) whose zones routed by Dijkstra are
+ * routed by DijkstraCache (SimGrid's same search, each source's tree
+ * kept), written to a new temporary file (common/cleanup.h: registered; the
+ * caller removes it with cmn_cleanup_remove) whose name goes to out: 1, or 0 when the file has no
+ * such zone or the copy could not be made (path is then to be used as it is). */
+int plat_xml_dijkstra_cached(const char *path, char *out, size_t len);
+
 /* The line of the first <cluster topology="TORUS"> of a (valid) platform
  * without loopback_bw, or 0: SimGrid cannot route such a cluster's host to
  * itself, so a message a rank sends itself would abort the simulation. */

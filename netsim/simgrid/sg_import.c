@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <xbt/dynar.h>
 
+#include "../../common/cleanup.h"
 #include "../../platforms/xml_read.h"
 #include "../netsim.h"
 
@@ -387,13 +388,16 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 		return cmn_err_set(e, CMN_EIO, "cannot start the platform import: %s",
 		                   strerror(errno));
 	}
+	/* SimGrid's Dijkstra zones searched once per source, not per pair */
+	char copy[4096] = "";
+	int cached = plat_xml_dijkstra_cached(path, copy, sizeof copy);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fd[0]);
 		dup2(fileno(err), 2);
 		FILE *o = fdopen(fd[1], "wb");
-		_exit(o ? child(path, names, n, o) : 3);
+		_exit(o ? child(cached ? copy : path, names, n, o) : 3);
 	}
 	close(fd[1]);
 	struct plat_routes r;
@@ -412,6 +416,8 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 	if (pid > 0)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+	if (cached)
+		cmn_cleanup_remove(copy);
 	if (!rc && got > 0)
 		rc = got;
 	if (!rc && (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status))) {

@@ -9,7 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../../common/cleanup.h"
 #include "../helpers.h"
 #include "netsim.h"
 #include "xml_read.h"
@@ -219,6 +221,72 @@ static void test_chained_routes(void)
 	free(t);
 }
 
+/* Dijkstra zones: SimGrid's routes, asked once per source through a
+ * DijkstraCache copy (plat_xml_dijkstra_cached: only the routing
+ * attribute changes, the copy is removed); a file without one is used as
+ * it is. */
+static void test_dijkstra(void)
+{
+	static const char dij[] =
+	    HEAD "<zone id=\"w\" routing=\"Full\">\n"
+	         " <zone id=\"d\" routing=\"Dijkstra\">\n"
+	         "  <host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
+	         "<host id=\"c\" speed=\"1Gf\"/><router id=\"r\"/>\n"
+	         "  <link id=\"la\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"lb\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"lc\" bandwidth=\"1GBps\" latency=\"1us\"/>"
+	         "<link id=\"ab\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+	         "  <route src=\"a\" dst=\"r\"><link_ctn id=\"la\"/></route>\n"
+	         "  <route src=\"b\" dst=\"r\"><link_ctn id=\"lb\"/></route>\n"
+	         "  <route src=\"c\" dst=\"r\"><link_ctn id=\"lc\"/></route>\n"
+	         "  <route src=\"a\" dst=\"b\"><link_ctn id=\"ab\"/></route>\n"
+	         " </zone>\n"
+	         " <zone id=\"f\" routing=\"Floyd\">\n"
+	         "  <host id=\"e\" speed=\"1Gf\"/>\n"
+	         " </zone>\n"
+	         " <link id=\"wan\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+	         " <zoneRoute src=\"d\" dst=\"f\" gw_src=\"r\" gw_dst=\"e\">"
+	         "<link_ctn id=\"wan\"/></zoneRoute>\n"
+	         "</zone>\n</platform>\n";
+	char *path = th_write_temp(dij, ".xml"), copy[4096] = "x";
+	CU_ASSERT_EQUAL_FATAL(plat_xml_dijkstra_cached(path, copy, sizeof copy), 1);
+	char *orig = th_read_file(path), *made = th_read_file(copy);
+	CU_ASSERT_FATAL(orig && made);
+	/* the copy is the file with routing="DijkstraCache" in zone d only */
+	char *at = strstr(orig, "routing=\"Dijkstra\"");
+	CU_ASSERT_FATAL(at != NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(made, "<zone id=\"d\" routing=\"DijkstraCache\">"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(made, "<zone id=\"f\" routing=\"Floyd\">"));
+	CU_ASSERT_PTR_NULL(strstr(made, "routing=\"Dijkstra\""));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(made, "<route src=\"a\" dst=\"b\"><link_ctn id=\"ab\"/></route>"));
+	free(orig);
+	free(made);
+	cmn_cleanup_remove(copy);
+	CU_ASSERT_EQUAL(access(copy, F_OK), -1);
+	remove(path);
+	free(path);
+	/* no Dijkstra zone: no copy */
+	path = th_write_temp(full, ".xml");
+	CU_ASSERT_EQUAL(plat_xml_dijkstra_cached(path, copy, sizeof copy), 0);
+	remove(path);
+	free(path);
+
+	struct cmn_err e;
+	int rc;
+	struct plat_machine *m = load(dij, NULL, &e, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(m->nodes, 4);
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 1); /* ab */
+	CU_ASSERT_EQUAL(plat_distance(m, 1, 0), 1); /* ab back */
+	CU_ASSERT_EQUAL(plat_distance(m, 0, 2), 2); /* la lc */
+	CU_ASSERT_EQUAL(plat_distance(m, 2, 1), 2); /* lc lb */
+	CU_ASSERT_EQUAL(plat_distance(m, 1, 3),
+	                2); /* lb wan: to the gateway r, then the zone route */
+	CU_ASSERT_EQUAL(plat_distance(m, 3, 2), 2); /* wan lc */
+	plat_machine_destroy(m);
+}
+
 static void test_hosts(void)
 {
 	struct cmn_err e;
@@ -394,6 +462,7 @@ static void add_suites(void)
 	CU_add_test(s, "Full routes, split links, symmetry", test_full);
 	CU_add_test(s, "Floyd routers and zones' gateways", test_floyd_and_zones);
 	CU_add_test(s, "routes chained through zones beyond the limit", test_chained_routes);
+	CU_add_test(s, "Dijkstra zones asked once per source", test_dijkstra);
 	CU_add_test(s, "--hosts: order, subset, @FILE, errors", test_hosts);
 	CU_add_test(s, "a cluster's own names on its family", test_cluster_names);
 	CU_add_test(s, "what our models cannot take", test_limits);
