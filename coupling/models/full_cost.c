@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../apptraces/trace_expand.h"
+#include "../linkload/traffic.h"
 #include "full_cost.h"
 
 /* Measured sizes behind the memory bound (results/bench/full_memory.sh):
@@ -35,7 +36,9 @@ struct cpl_full_plan {
 	int *of;                    /* by job index: its profile */
 	size_t njobs, counted;      /* jobs; those of the profiles made */
 	int nodes, elements;        /* the machine's nodes, nodes + links */
+	int flit;                   /* engine=flit: bytes counted */
 	double iterations, actions; /* of the jobs counted */
+	double bytes;               /* engine=flit: their messages' bytes */
 	size_t big;                 /* the job with the most actions */
 	uint64_t big_id;            /* its number */
 	long big_iters;
@@ -53,6 +56,7 @@ void cpl_full_limits_of(const struct cmn_params *p, struct cpl_full_limits *lim)
 {
 	lim->actions = cmn_params_num(p, "max_actions");
 	lim->memory_mb = cmn_params_num(p, "max_memory");
+	lim->bytes = cmn_params_num(p, "max_bytes");
 	lim->flit = strcmp(cmn_params_str(p, "engine"), "flit") == 0;
 }
 
@@ -169,6 +173,26 @@ static size_t first_job(const struct cpl_full_plan *pl, int i)
 	return j;
 }
 
+static int add_bytes(void *ctx, int a, int b, double bytes)
+{
+	(void)a, (void)b;
+	*(double *)ctx += bytes;
+	return 0;
+}
+
+/* The bytes of one iteration of kernel k on n ranks, rank to rank. */
+static int iteration_bytes(const struct cpl_profiles *prof, int k, int n, double *out,
+                           struct cmn_err *e)
+{
+	struct cpl_traffic t;
+	*out = 0;
+	if (cpl_traffic_profile(prof, k, n, &t, e))
+		return e->code;
+	cpl_traffic_each(&t, add_bytes, out);
+	cpl_traffic_free(&t);
+	return 0;
+}
+
 /* Profile i: its references, traces and iteration range. */
 static int make_profile(struct cpl_full_plan *pl, struct cpl_replay *rp,
                         const struct js_workload *w, int ring, int i, struct cmn_err *e)
@@ -193,6 +217,8 @@ static int make_profile(struct cpl_full_plan *pl, struct cpl_replay *rp,
 	if (cpl_iterated_make(pl->prof, p->kernel, p->nranks, one, two, &p->it, e))
 		return e->code;
 	p->t2 = two;
+	if (pl->flit && iteration_bytes(pl->prof, p->kernel, p->nranks, &p->iter_bytes, e))
+		return e->code;
 	p->bytes = trace_memory(one) + trace_memory(two) + 2.0 * p->nranks * sizeof(long);
 	pl->traces += p->bytes;
 	double t3 = trace_memory(two) + p->it.body * (double)sizeof(struct trace_action);
@@ -221,6 +247,7 @@ static int count_jobs(struct cpl_full_plan *pl, const struct js_workload *w, int
 		double a = job_actions(&pl->p[i], k);
 		pl->iterations += (double)k;
 		pl->actions += a;
+		pl->bytes += (double)k * pl->p[i].iter_bytes;
 		if (!pl->counted++ || a > pl->big_actions) {
 			pl->big = j, pl->big_actions = a;
 			pl->big_id = w->jobs[j].id, pl->big_iters = k;
@@ -249,11 +276,13 @@ int cpl_full_plan_make(struct cpl_replay *rp, const struct cpl_profiles *prof,
 	pl->njobs = w->n;
 	pl->nodes = m->nodes;
 	pl->elements = m->nodes + m->nlinks;
+	pl->flit = lim->flit;
 	for (size_t j = 0; j < w->n; j++)
 		pl->of[j] =
 		    profile_of(pl, cpl_profiles_of(prof, &w->jobs[j], (int)j), w->jobs[j].size);
 	int rc = 0, ring = cpl_replay_ring(rp);
-	while (!rc && pl->made < pl->np && !(lim->actions > 0 && pl->actions > lim->actions)) {
+	while (!rc && pl->made < pl->np && !(lim->actions > 0 && pl->actions > lim->actions) &&
+	       !(lim->flit && lim->bytes > 0 && pl->bytes > lim->bytes)) {
 		rc = make_profile(pl, rp, w, ring, pl->made, e);
 		if (!rc)
 			rc = count_jobs(pl, w, pl->made++, e);
@@ -316,12 +345,16 @@ void cpl_full_plan_print(const struct cpl_full_plan *pl, const char *engine,
 		snprintf(jobs, sizeof jobs, "the first %zu of %zu jobs", pl->counted, pl->njobs);
 	else
 		snprintf(jobs, sizeof jobs, "%zu jobs", pl->njobs);
+	char bytes[96] = "";
+	if (lim->flit)
+		snprintf(bytes, sizeof bytes, ", %.4g bytes of messages (max_bytes %g)", pl->bytes,
+		         lim->bytes);
 	fprintf(f,
 	        "full (engine %s): estimate: %s, %.4g iterations, %.4g trace actions to "
-	        "replay (max_actions %g); memory peak up to %.0f MB (max_memory %g): "
+	        "replay (max_actions %g)%s; memory peak up to %.0f MB (max_memory %g): "
 	        "traces of %d profiles %.1f MB, %d running ranks %.1f MB, %.0f mailboxes "
 	        "%.1f MB, job records %.1f MB, engine and platform %.1f MB\n",
-	        engine, jobs, pl->iterations, pl->actions, lim->actions, m.total / MB,
+	        engine, jobs, pl->iterations, pl->actions, lim->actions, bytes, m.total / MB,
 	        lim->memory_mb, pl->made, m.traces / MB, pl->nodes, m.ranks / MB, pl->mailboxes,
 	        m.mailboxes / MB, m.jobs / MB, m.base / MB);
 }
@@ -366,6 +399,18 @@ int cpl_full_plan_check(const struct cpl_full_plan *pl, const struct cpl_full_li
 		    partial ? "the first " : "", pl->counted, pl->big_id, pl->big_iters,
 		    cpl_profiles_name(pl->prof, p->kernel), cls, p->nranks, pl->big_actions,
 		    lim->actions, classes);
+	}
+	if (lim->flit && lim->bytes > 0 && pl->bytes > lim->bytes) {
+		return cmn_err_set(
+		    e, CMN_ESTATE,
+		    "full: the workload's replay on the flit engine moves %s%.3g bytes of messages "
+		    "(%.3g iterations of %s%zu jobs), more than max_bytes=%g: the flit engine "
+		    "carries them 64 bytes a flit over every link of their routes (a few million "
+		    "flits a second); bound it with fewer or shorter jobs (--first N, --window "
+		    "FROM:TO, --runtime-coef C below 1; a synthetic workload's jobs=, mean_run=), "
+		    "a smaller class, or raise the limit (full:max_bytes=N, 0: none)",
+		    pl->made < pl->np ? "at least " : "", pl->bytes, pl->iterations,
+		    pl->made < pl->np ? "the first " : "", pl->counted, lim->bytes);
 	}
 	struct memory m = memory_of(pl, lim);
 	if (lim->memory_mb > 0 && m.total > lim->memory_mb * MB)

@@ -5,7 +5,11 @@
  * replays, and a bound on its memory peak. Both are checked against the
  * model's limits (max_actions, max_memory), so that a workload too large
  * for full is refused at once with the estimate and what would bound it
- * instead of running for days or exhausting the machine.
+ * instead of running for days or exhausting the machine. On the flit
+ * engine, whose time follows the flits it moves rather than the actions,
+ * the bytes the messages carry are counted too (max_bytes): an iteration's
+ * traffic (linkload/traffic.h) times the iterations, a lower bound of the
+ * flits (every flit crosses a node's link out and one in).
  *
  * The memory bound (bytes): the traces of every profile (one and two
  * iterations, as the replay caches them; plus the largest three-iteration
@@ -38,6 +42,17 @@
 	 NULL,                                                                                     \
 	 "refuse a workload whose replay runs more trace actions, all ranks of all jobs (0: no "   \
 	 "limit)"},                                                                                \
+	    {"max_bytes",                                                                          \
+	     CMN_PT_DOUBLE,                                                                        \
+	     "2e11",                                                                               \
+	     0,                                                                                    \
+	     1e18,                                                                                 \
+	     NULL,                                                                                 \
+	     "engine=flit: refuse a workload whose messages carry more bytes, all ranks of all "   \
+	     "jobs "                                                                               \
+	     "(every flit crosses two links or more: about 80 MB of messages a second here, so "   \
+	     "2e11 "                                                                               \
+	     "is about 40 minutes; 0: no limit)"},                                                 \
 	{                                                                                          \
 		"max_memory", CMN_PT_DOUBLE, "4096", 0, 1e9, NULL,                                 \
 		    "refuse a run whose memory peak may pass this many MB (0: no limit)"           \
@@ -45,6 +60,7 @@
 
 struct cpl_full_limits {
 	double actions, memory_mb; /* 0: none */
+	double bytes;              /* engine=flit: the messages' bytes (0: none) */
 	int flit;                  /* engine=flit (else s4u) */
 };
 
@@ -57,6 +73,8 @@ struct cpl_full_profile {
 	const struct trace *t2; /* two iterations (the replay's cache) */
 	struct cpl_iterated it; /* its iteration's range in t2 */
 	double bytes;           /* what its traces take */
+	double iter_bytes;      /* engine=flit: the bytes its timed iteration's messages
+	                           carry, rank to rank (collectives expanded) */
 };
 
 struct cpl_full_plan;

@@ -30,6 +30,8 @@ check "no estimate with --quiet" quiet_ok $?
 "$B/cosim" $F,engine=flit --jobs-out "$T/ff.csv" > /dev/null 2> "$T/err"
 check "the estimate on the flit engine (no mailboxes)" status_says $? eq 0 \
 	"full (engine flit:preset=none,compute=flops): estimate: 15 jobs, [0-9.e+]* iterations, .* 0 mailboxes" "$T/err"
+check "... with the bytes of its messages and max_bytes" grep -q \
+	"trace actions to replay (max_actions 1e+09), [0-9.e+]* bytes of messages (max_bytes 2e+11); memory" "$T/err"
 # iterations: exactly those the run replays, on both engines
 same_iterations() {
 	local est run
@@ -38,6 +40,25 @@ same_iterations() {
 	[ -n "$est" ] && [ -n "$run" ] && python3 -c "import sys; sys.exit(float('$est') != float('$run'))"
 }
 check "estimated iterations = replayed (flit)" same_iterations "$T/err"
+# the bytes (the estimate printed, the run refused by max_actions): the
+# job's iterations times an iteration's bytes rank to rank,
+# counted here from tracegen's matrices of one and two iterations
+printf '1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n' > "$T/mg.swf"
+"$B/cosim" --workload "$T/mg.swf" --machine kary-ntree:k=4,n=2 --runtime full:class=S,kernels=mg,engine=flit,max_actions=1 \
+	--jobs-out "$T/mg.csv" > /dev/null 2> "$T/err"
+"$B/tracegen" mg --ranks 4 --class S --iterations 1 --name one --out "$T/tg" > /dev/null 2>&1 &&
+	"$B/tracegen" mg --ranks 4 --class S --iterations 2 --name two --out "$T/tg" > /dev/null 2>&1 &&
+	"$B/tracegen" --stats "$T/tg/one.txt" --matrix-out "$T/one.csv" > /dev/null 2>&1 &&
+	"$B/tracegen" --stats "$T/tg/two.txt" --matrix-out "$T/two.csv" > /dev/null 2>&1
+same_bytes() {
+	local k est one two
+	k=$(sed -n 's/.*estimate: 1 jobs, \([0-9.e+]*\) iterations.*/\1/p' "$T/err")
+	est=$(sed -n 's/.*, \([0-9.e+]*\) bytes of messages.*/\1/p' "$T/err")
+	one=$(awk -F, 'NR > 1 && $1 != $2 { s += $3 } END { printf "%.0f", s }' "$T/one.csv")
+	two=$(awk -F, 'NR > 1 && $1 != $2 { s += $3 } END { printf "%.0f", s }' "$T/two.csv")
+	python3 -c "import sys; k, e, d = float('$k'), float('$est'), $two - $one; sys.exit(not (d > 0 and abs(e - k * d) <= 1e-3 * k * d))"
+}
+check "the estimated bytes: iterations x an iteration's bytes (tracegen's matrices)" same_bytes
 # memory: a measured run of 30 jobs on the 4-ary 3-tree (peak resident set
 # of cosim and its simulation's process); the estimate is a bound with
 # margin: at least the peak, at most 3 times it (2.6 measured here)
@@ -76,6 +97,11 @@ check "class A (the default): the larger classes named" \
 "$B/cosim" $F,max_memory=10 --jobs-out "$T/fm.csv" > /dev/null 2> "$T/err"
 check "a memory estimate above max_memory refused (exit 1), naming it and the option" \
 	status_says $? eq 1 "cosim: full: the run may need up to [0-9]* MB (traces of 10 profiles .*), more than max_memory=10: .*raise the limit (full:max_memory=MB, 0: none)" "$T/err" "$T/fm.csv"
+"$B/cosim" $F,engine=flit,max_bytes=1e5 --jobs-out "$T/fm.csv" > /dev/null 2> "$T/err"
+check "on the flit engine, bytes above max_bytes refused (exit 1), naming it and the options" \
+	status_says $? eq 1 "cosim: full: the workload's replay on the flit engine moves .*[0-9.e+]* bytes of messages .*, more than max_bytes=100000: .*raise the limit (full:max_bytes=N, 0: none)" "$T/err" "$T/fm.csv"
+"$B/cosim" $F,max_bytes=1e5 --quiet --jobs-out "$T/fb.csv" > /dev/null 2> "$T/err" && cmp -s "$T/f1.csv" "$T/fb.csv" &&
+	ok "max_bytes is the flit engine's: s4u runs as before" || ko "s4u with max_bytes: $(cat "$T/err")"
 "$B/cosim" $F,max_actions=1000 --jobs-out "$T/fm.csv" > /dev/null 2> "$T/err"
 check "a small max_actions refuses a small workload (exit 1)" status_says $? eq 1 "more than max_actions=1000:" "$T/err" "$T/fm.csv"
 "$B/cosim" $F,max_actions=0,max_memory=0 --quiet --jobs-out "$T/f4.csv" > /dev/null 2> "$T/err" && cmp -s "$T/f1.csv" "$T/f4.csv" &&
