@@ -134,6 +134,9 @@ static const char *const kind_names[] = {"host", "router", "zone"};
 static int add_point(struct model *m, const xmlNode *n, const char *what, const char *name,
                      int kind, int zone, int self)
 {
+	if (!name) /* an element whose checks are SimGrid's (a <peer>) */
+		return plat_xml_fail(m->c, n, "<%s> without an id (SimGrid's DTD requires one)",
+		                     plat_xml_name(n));
 	long old = find(&m->points, name);
 	if (old >= 0)
 		return plat_xml_fail(
