@@ -26,10 +26,14 @@
  * The parts: every level of vertices (hops from the nodes: a tree's stages)
  * split in two halves by id and weight (input ports), a node with its
  * switch. Same output bytes with one or two threads (test_flit_threads). */
-#include <sched.h>
+#define _DEFAULT_SOURCE /* syscall(2): futex */
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "flit_par.h"
 
@@ -74,18 +78,43 @@ struct flit_par {
 	_Alignas(128) atomic_long go;
 	_Alignas(128) atomic_long done;
 	_Alignas(128) atomic_long mid;
+	/* a thread that waited past its spins sleeps on epoch (a futex), which
+	 * every counter's change moves on; sleepers says whether to wake it */
+	_Alignas(128) atomic_uint epoch;
+	atomic_int sleepers;
 };
 
-/* Spins, then yields: the two cores are busy for a few microseconds a
- * step, and a machine with other work gets them back. */
-static void wait_for(atomic_long *a, long v, int limit)
+/* After a counter changed: the other thread woken if it sleeps. (The
+ * fences pair with wait_for's: either the sleeper sees the change before
+ * it sleeps, or this sees the sleeper and wakes it.) */
+static void changed(struct flit_par *P)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	atomic_fetch_add(&P->epoch, 1);
+	if (atomic_load(&P->sleepers))
+		syscall(SYS_futex, &P->epoch, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Spins while the wait is short (the two cores busy for a few
+ * microseconds a step), then sleeps until the counter moves: on a machine
+ * with other work a spinning thread held a core its partner needed (two
+ * threads beside one busy process ran 3 to 5 times slower than one), and
+ * between the cycles of a trace replay it held one for nothing. */
+static void wait_for(struct flit_par *P, atomic_long *a, long v)
 {
 	for (int spins = 0; atomic_load_explicit(a, memory_order_acquire) < v; spins++) {
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
 #endif
-		if (spins > limit)
-			sched_yield();
+		if (spins < P->spin)
+			continue;
+		unsigned e = atomic_load(&P->epoch);
+		atomic_fetch_add(&P->sleepers, 1);
+		atomic_thread_fence(memory_order_seq_cst);
+		if (atomic_load(a) < v)
+			syscall(SYS_futex, &P->epoch, FUTEX_WAIT_PRIVATE, e, NULL, NULL, 0);
+		atomic_fetch_sub(&P->sleepers, 1);
+		spins = 0;
 	}
 }
 
@@ -180,14 +209,16 @@ static void *worker(void *arg)
 {
 	struct flit_par *P = arg;
 	for (long c = 1;; c++) {
-		wait_for(&P->go, c, P->spin);
+		wait_for(P, &P->go, c);
 		if (atomic_load(&P->quit))
 			break;
 		arrivals(P, 1);
 		atomic_fetch_add_explicit(&P->mid, 1, memory_order_acq_rel);
-		wait_for(&P->mid, 2 * c, P->spin);
+		changed(P);
+		wait_for(P, &P->mid, 2 * c);
 		routers(P, 1);
 		atomic_store_explicit(&P->done, c, memory_order_release);
+		changed(P);
 	}
 	return NULL;
 }
@@ -235,11 +266,13 @@ int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct fli
 	int oom = 0;
 	long c = atomic_load(&P->go) + 1;
 	atomic_store_explicit(&P->go, c, memory_order_release);
+	changed(P);
 	arrivals(P, 0);
 	atomic_fetch_add_explicit(&P->mid, 1, memory_order_acq_rel);
-	wait_for(&P->mid, 2 * c, P->spin);
+	changed(P);
+	wait_for(P, &P->mid, 2 * c);
 	routers(P, 0);
-	wait_for(&P->done, c, P->spin);
+	wait_for(P, &P->done, c);
 	/* the sums, and the scratch kept */
 	for (int t = 0; t < 2; t++) {
 		struct flit_net *v = &P->part[t].view;
@@ -429,6 +462,7 @@ void net_flit_par_destroy(struct flit_par *P)
 	if (P->started) {
 		atomic_store(&P->quit, 1);
 		atomic_fetch_add(&P->go, 1);
+		changed(P);
 		pthread_join(P->worker, NULL);
 	}
 	thr_free(&P->part[0].thr);
