@@ -6,7 +6,7 @@
  * from the source, the route read back from it); Dijkstra throws the tree
  * away after each route, DijkstraCache keeps it per source. Asked for the
  * routes of every two of n hosts, the first searches n^2 times, the second
- * n times: a star of 1,000 hosts took 243 s against 5 s, 4,096 would take
+ * n times: netsim on a star of 1,000 hosts took 243 s against 8 s, 4,096 would take
  * hours. The copy changes that attribute and nothing else. */
 #include <libxml/tree.h>
 #include <stdio.h>
