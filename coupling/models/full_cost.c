@@ -36,7 +36,6 @@ struct cpl_full_plan {
 	int *of;                    /* by job index: its profile */
 	size_t njobs, counted;      /* jobs; those of the profiles made */
 	int nodes, elements;        /* the machine's nodes, nodes + links */
-	int flit;                   /* engine=flit: bytes counted */
 	double iterations, actions; /* of the jobs counted */
 	double bytes;               /* engine=flit: their messages' bytes */
 	size_t big;                 /* the job with the most actions */
@@ -193,9 +192,10 @@ static int iteration_bytes(const struct cpl_profiles *prof, int k, int n, double
 	return 0;
 }
 
-/* Profile i: its references, traces and iteration range. */
+/* Profile i: its references, traces and iteration range (and, flit, its
+ * iteration's bytes). */
 static int make_profile(struct cpl_full_plan *pl, struct cpl_replay *rp,
-                        const struct js_workload *w, int ring, int i, struct cmn_err *e)
+                        const struct js_workload *w, int ring, int flit, int i, struct cmn_err *e)
 {
 	struct cpl_full_profile *p = &pl->p[i];
 	double t1;
@@ -217,7 +217,7 @@ static int make_profile(struct cpl_full_plan *pl, struct cpl_replay *rp,
 	if (cpl_iterated_make(pl->prof, p->kernel, p->nranks, one, two, &p->it, e))
 		return e->code;
 	p->t2 = two;
-	if (pl->flit && iteration_bytes(pl->prof, p->kernel, p->nranks, &p->iter_bytes, e))
+	if (flit && iteration_bytes(pl->prof, p->kernel, p->nranks, &p->iter_bytes, e))
 		return e->code;
 	p->bytes = trace_memory(one) + trace_memory(two) + 2.0 * p->nranks * sizeof(long);
 	pl->traces += p->bytes;
@@ -276,14 +276,13 @@ int cpl_full_plan_make(struct cpl_replay *rp, const struct cpl_profiles *prof,
 	pl->njobs = w->n;
 	pl->nodes = m->nodes;
 	pl->elements = m->nodes + m->nlinks;
-	pl->flit = lim->flit;
 	for (size_t j = 0; j < w->n; j++)
 		pl->of[j] =
 		    profile_of(pl, cpl_profiles_of(prof, &w->jobs[j], (int)j), w->jobs[j].size);
 	int rc = 0, ring = cpl_replay_ring(rp);
 	while (!rc && pl->made < pl->np && !(lim->actions > 0 && pl->actions > lim->actions) &&
 	       !(lim->flit && lim->bytes > 0 && pl->bytes > lim->bytes)) {
-		rc = make_profile(pl, rp, w, ring, pl->made, e);
+		rc = make_profile(pl, rp, w, ring, lim->flit, pl->made, e);
 		if (!rc)
 			rc = count_jobs(pl, w, pl->made++, e);
 	}
@@ -401,6 +400,7 @@ int cpl_full_plan_check(const struct cpl_full_plan *pl, const struct cpl_full_li
 		    lim->actions, classes);
 	}
 	if (lim->flit && lim->bytes > 0 && pl->bytes > lim->bytes) {
+		int partial = pl->made < pl->np;
 		return cmn_err_set(
 		    e, CMN_ESTATE,
 		    "full: the workload's replay on the flit engine moves %s%.3g bytes of messages "
@@ -409,8 +409,8 @@ int cpl_full_plan_check(const struct cpl_full_plan *pl, const struct cpl_full_li
 		    "flits a second); bound it with fewer or shorter jobs (--first N, --window "
 		    "FROM:TO, --runtime-coef C below 1; a synthetic workload's jobs=, mean_run=), "
 		    "a smaller class, or raise the limit (full:max_bytes=N, 0: none)",
-		    pl->made < pl->np ? "at least " : "", pl->bytes, pl->iterations,
-		    pl->made < pl->np ? "the first " : "", pl->counted, lim->bytes);
+		    partial ? "at least " : "", pl->bytes, pl->iterations,
+		    partial ? "the first " : "", pl->counted, lim->bytes);
 	}
 	struct memory m = memory_of(pl, lim);
 	if (lim->memory_mb > 0 && m.total > lim->memory_mb * MB)
