@@ -296,7 +296,10 @@ static int mesh_xml_write(struct plat_xml_out *x, const struct plat_machine *m, 
 
 /* The torus: <cluster topology="TORUS"> with the dimensions reversed
  * (SimGrid varies its first dimension fastest, we our last) and a loopback
- * (its hosts have no route to themselves otherwise). */
+ * (its hosts have no route to themselves otherwise). Dimensions of one
+ * node are left out (they number no host and carry no route): SimGrid
+ * gives each a link from every host to itself, under one name, so two of
+ * them abort its parser (torus:dims=1x1x5 did). */
 static int torus_xml_write(struct plat_xml_out *x, const struct plat_machine *m, const char *id,
                            int first, int link0)
 {
@@ -307,8 +310,11 @@ static int torus_xml_write(struct plat_xml_out *x, const struct plat_machine *m,
 	char p[256];
 	int len = 0;
 	for (int d = nd - 1; d >= 0; d--) /* SimGrid: first dimension fastest */
-		len += snprintf(p + len, sizeof p - (size_t)len, "%s%d", d < nd - 1 ? "," : "",
-		                dims[d]);
+		if (dims[d] > 1)
+			len += snprintf(p + len, sizeof p - (size_t)len, "%s%d", len ? "," : "",
+			                dims[d]);
+	if (!len) /* one node */
+		snprintf(p, sizeof p, "1");
 	/* a loopback (SimGrid's default one: 10 GBps, 0 s) for messages from a
 	 * host to itself: SimGrid's TORUS has no route from a host to itself */
 	if (plat_xml_cluster_start(x, m, id, first, m->nodes) < 0 ||
