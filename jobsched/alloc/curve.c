@@ -66,7 +66,7 @@ static void hilbert_cell(int n, int b, unsigned long h, unsigned *x)
 	for (int i = n - 1; i > 0; i--) /* Gray decode */
 		x[i] ^= x[i - 1];
 	x[0] ^= t;
-	for (unsigned Q = 2; Q != N; Q <<= 1) { /* undo excess work */
+	for (unsigned Q = 2; Q < N; Q <<= 1) { /* undo excess work (none for side 1 or 2) */
 		unsigned P = Q - 1;
 		for (int i = n - 1; i >= 0; i--)
 			if (x[i] & Q) {
