@@ -69,11 +69,11 @@ static void test_hilbert_fixtures(void)
 static void test_orders_are_walks(void)
 {
 	static const char *const shapes[] = {
-	    "mesh:dims=16x8",  "mesh:dims=8x16",   "mesh:dims=5x4x3",  "mesh:dims=7",
-	    "mesh:dims=3x5x7", "torus:dims=4x4x8", "mesh:dims=32x8x8", "mesh:dims=2x2x2x3",
+	    "mesh:dims=16x8", "mesh:dims=8x16", "mesh:dims=5x4x3", "mesh:dims=7", "mesh:dims=3x5x7",
+	    "torus:dims=4x4x8", "mesh:dims=32x8x8", "mesh:dims=2x2x2x3",
 	    /* sides of one node: Hilbert's curve of side 1 is one cell a piece
 	     * (its construction once looped for ever there) */
-	    "mesh:dims=1x9",   "mesh:dims=9x1x1",  "torus:dims=1x8",   "mesh:dims=2x1"};
+	    "mesh:dims=1x9", "mesh:dims=9x1x1", "torus:dims=1x8", "mesh:dims=2x1"};
 	static const char *const orders[] = {"row", "snake-row", "snake-col", "hilbert"};
 	for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
 		for (int o = 0; o < 4; o++) {
