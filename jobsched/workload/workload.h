@@ -253,8 +253,12 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 
 /* Makes pct % of the jobs resizable (resizable.c): those whose hash of
  * (seed, job number) falls below pct / 100, with iters iterations and the
- * arbitrary topology. Returns how many. */
-long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned long seed);
+ * arbitrary topology. A job so chosen whose run time is not positive (0,
+ * or a Batsim replay's, known only when it runs) has no iteration to
+ * resize at: it stays rigid, counted in *rigid. Returns how many were
+ * made resizable. */
+long js_make_resizable(struct js_workload *w, double pct, int iters, unsigned long seed,
+                       long *rigid);
 
 /* The procs-per-node factor the options give for this workload's header:
  * the number given, or with auto MaxProcs / MaxNodes, an error when the

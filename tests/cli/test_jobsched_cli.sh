@@ -359,6 +359,14 @@ bad_opt "--seed: '7abc' is not an integer" --seed 7abc
 printf '1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n3 0 -1 5 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1\n' > "$T/zero.swf"
 "$JS" --workload "$T/zero.swf" --machine flat:nodes=8 --resizable 100:5 > /dev/null 2> "$T/err"
 check "--resizable without --resize: a note" grep -q "without --resize: the jobs made resizable keep their sizes" "$T/err"
+# jobs of run time 0 chosen by --resizable stay rigid, said (a resize with
+# iterations of no time once stopped the whole run: NASA-iPSC with --resize)
+"$JS" --workload "$T/zero.swf" --machine flat:nodes=8 --resizable 100:5 --resize pba --jobs-out "$T/zr.csv" > /dev/null 2> "$T/err"
+check "--resizable: jobs of run time 0 stay rigid, said" python3 -c "
+import csv
+r = [j['resizable'] for j in csv.DictReader(open('$T/zr.csv'))]
+assert sorted(r) == ['0', '0', '1'], r
+assert '2 of the jobs chosen have a run time of 0' in open('$T/err').read()"
 # --gamma 0: a job of run time 0 has no slowdown (0/0): left out of the
 # mean, said, its per-job value empty (the mean was nan)
 "$JS" --workload "$T/zero.swf" --machine flat:nodes=8 --gamma 0 --summary-out "$T/zs.csv" --jobs-out "$T/zj.csv" > "$T/zt.txt" 2>&1
