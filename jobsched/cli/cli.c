@@ -57,10 +57,11 @@ static int load_workload(const struct js_cli *c, const struct plat_machine *m,
 	if (!rc && c->rs_iters)
 		js_make_resizable(*w, c->rs_pct, c->rs_iters, c->seed, &rigid);
 	if (rigid && !c->quiet)
-		fprintf(stderr,
-		        "%s: note: --resizable %s: %ld of the jobs chosen have a run time of 0 (or "
-		        "one only a replay gives): they stay rigid, with no iteration to resize at\n",
-		        c->prog, c->resizable, rigid);
+		fprintf(
+		    stderr,
+		    "%s: note: --resizable %s: %ld of the jobs chosen have a run time of 0 (or "
+		    "one only a replay gives): they stay rigid, with no iteration to resize at\n",
+		    c->prog, c->resizable, rigid);
 	if (!rc && c->rs_iters && !c->resize && !c->quiet) /* nothing will resize them */
 		fprintf(stderr,
 		        "%s: note: --resizable %s without --resize: the jobs made resizable "
