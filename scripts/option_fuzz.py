@@ -15,7 +15,8 @@ seconds (hang; `full` is bounded by max_actions=1e6 here, a minute at
 most); an error exit that left an output behind, or a success without its
 per-job CSV; on the flit engine, a deadlock reported by a configuration
 that is not deadlock=none. A clean error (exit 1 or 2, a message) is a
-pass. Prints the failures with their command lines and a count of the
+pass. flit_bytes stays at 16 bytes or more: with 1-byte flits, a buffer
+of one and long links, ft.S.2 alone runs for minutes (slow, not hung). Prints the failures with their command lines and a count of the
 error messages (numbers folded), and exits 1 when any run failed.
 Environment: TIMEOUT (seconds a run, default 120), WORKLOADS (a folder of
 .swf.gz logs, default ../shared/workloads; skipped when absent)."""
@@ -123,7 +124,7 @@ FLIT = {'vcs': [1, 2, 4, 8], 'buf': [1, 2, 16], 'router_delay': [0, 1, 3], 'link
         'deadlock': ['dateline', 'partition', 'bubble', 'none'], 'bubble_at': ['next', 'local'],
         'preset': ['none', 'booksim', 'insee'], 'pipeline': ['flit', 'packet'], 'vc_alloc': ['switch', 'islip'],
         'vc_pick': ['first', 'dimension'], 'source_queue': [0, 1, 8], 'threads': [1, 2], 'packet_flits': [1, 3, 8],
-        'flit_bytes': [1, 64, 4096]}
+        'flit_bytes': [16, 64, 4096]}
 
 
 def netsim_args(r, tool, logs):
