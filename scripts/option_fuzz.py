@@ -14,7 +14,9 @@ judged: killed by a signal or a sanitizer report (crash); past TIMEOUT
 seconds (hang; `full` is bounded by max_actions=1e6 here, a minute at
 most); an error exit that left an output behind, or a success without its
 per-job CSV; on the flit engine, a deadlock reported by a configuration
-that is not deadlock=none. A clean error (exit 1 or 2, a message) is a
+that is not deadlock=none; a schedule that breaks an invariant
+(scripts/audit_schedule.py: a job lost or invented, a node held twice, more
+nodes busy than the machine has, ...). A clean error (exit 1 or 2, a message) is a
 pass. flit_bytes stays at 16 bytes or more: with 1-byte flits, a buffer
 of one and long links, ft.S.2 alone runs for minutes (slow, not hung). Prints the failures with their command lines and a count of the
 error messages (numbers folded), and exits 1 when any run failed.
@@ -28,6 +30,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from audit_schedule import audit  # noqa: E402
 
 MACHINES = {
     'flat': ['flat:nodes=1', 'flat:nodes=7', 'flat:nodes=64'],
@@ -147,7 +152,8 @@ def netsim_args(r, tool, logs):
     return args, {'--jobs-out': 'jobs.csv', '--links-out': 'links.csv'}
 
 
-def judge(rc, err, files, outs, args):
+def judge(rc, err, d, outs, args):
+    files = os.listdir(d)
     if rc is None:
         return 'hang'
     if rc < 0 or rc > 2 or re.search(r'ERROR: (Address|Leak)Sanitizer|runtime error:', err):
@@ -159,6 +165,10 @@ def judge(rc, err, files, outs, args):
         return 'success without %s' % first
     if rc and 'no flit moved' in err and 'deadlock=none' not in ' '.join(args):
         return 'deadlock in a configuration that avoids it'
+    if not rc and 'summary.csv' in files:
+        bad = audit(os.path.join(d, 'jobs.csv'), os.path.join(d, 'summary.csv'))
+        if bad:
+            return 'schedule audit: ' + '; '.join(bad[:3])
     return None
 
 
@@ -187,7 +197,7 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, 9)
             err, rc = p.communicate()[1], None
-        bad = judge(rc, err, os.listdir(d), outs, args)
+        bad = judge(rc, err, d, outs, args)
         shutil.rmtree(d, ignore_errors=True)
         if bad:
             failed += 1
