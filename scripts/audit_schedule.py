@@ -58,15 +58,15 @@ def nodes_of(text):
     return out
 
 
-def sizes_of(job, start):
-    """A resized job's (time, size) steps, or None."""
+def sizes_of(job):
+    """A resized job's (time, size) steps (simulated times), or None."""
     text = job.get('sizes', '')
     if not text:
         return None
     steps = []
     for part in text.split():
         size, _, at = part.partition('@')
-        steps.append((start + float(at), int(size)))
+        steps.append((float(at), int(size)))
     return steps
 
 
@@ -115,7 +115,7 @@ def audit(jobs_path, summary_path, nodes=None):
             bad.append('job %s holds a node twice: %s' % (jid, j['allocated_resources']))
         if any(x < 0 or x >= n_nodes for x in ns):
             bad.append('job %s holds a node outside 0..%d: %s' % (jid, n_nodes - 1, j['allocated_resources']))
-        steps = sizes_of(j, st)
+        steps = sizes_of(j)
         want = steps[-1][1] if steps else int(j['requested_number_of_resources'])
         if len(ns) != want and not (enlarges and len(ns) > want):
             bad.append('job %s holds %d nodes, its size is %d' % (jid, len(ns), want))

@@ -6,6 +6,8 @@
 #ifndef JS_ALLOC_H
 #define JS_ALLOC_H
 
+#include <stdint.h>
+
 #include "../../common/params.h"
 #include "../../platforms/platform.h"
 #include "../workload/workload.h"
@@ -124,6 +126,12 @@ int js_alloc_fits_flags(struct js_alloc *a, const struct js_job *j, int flags);
  * releases). */
 int js_alloc_grow(struct js_alloc *a, const int *nodes, int n, const int *free_nodes, int nfree,
                   int extra, int *out);
+/* The same growth given the machine's busy map (busy[v] != 0: node v is
+ * not free) instead of the free list: on flat machines, trees, meshes,
+ * tori and multi-clusters of flat clusters it reads the map only as far as
+ * the nodes it takes (nearest first), elsewhere it lists the free nodes. */
+int js_alloc_grow_map(struct js_alloc *a, const int *nodes, int n, const uint8_t *busy, int extra,
+                      int *out);
 int js_alloc_shrink(struct js_alloc *a, int *nodes, int n, int drop);
 
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)

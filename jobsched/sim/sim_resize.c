@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ void js_rs_free(struct js_rs *rs)
 static int trace_add(struct js_rs *rs, int size, double t)
 {
 	char buf[64];
-	int n = snprintf(buf, sizeof buf, "%s%d@%.10g", rs->tlen ? " " : "", size, t);
+	int n = snprintf(buf, sizeof buf, "%s%d@%.15g", rs->tlen ? " " : "", size, t);
 	if (cmn_grow((void **)&rs->trace, &rs->tcap, rs->tlen + n + 1, 128, 1))
 		return -1;
 	memcpy(rs->trace + rs->tlen, buf, (size_t)n + 1);
@@ -233,13 +234,13 @@ int js_sim_sizes_run(const struct js_sim *s, int j, int *sizes, double *meas, in
 
 /* --- resizing --- */
 
-/* The free nodes in node order into out (room for every node); their
- * count, or -1 when out of memory. */
-static int free_nodes(const struct js_sim *s, int *out)
+/* The running jobs' nodes marked in a map of the machine (the caller
+ * frees it), or NULL when out of memory. */
+static uint8_t *busy_map(const struct js_sim *s)
 {
-	char *busy = calloc((size_t)s->nodes, 1);
+	uint8_t *busy = calloc((size_t)s->nodes, 1);
 	if (!busy)
-		return -1;
+		return NULL;
 	for (size_t p = 0; p < s->rlen; p++) {
 		const struct jstate *r = &s->st[s->running[p]];
 		if (r->runs)
@@ -250,12 +251,7 @@ static int free_nodes(const struct js_sim *s, int *out)
 			for (int i = 0; i < r->nnodes; i++)
 				busy[r->nodes[i]] = 1;
 	}
-	int n = 0;
-	for (int v = 0; v < s->nodes; v++)
-		if (!busy[v])
-			out[n++] = v;
-	free(busy);
-	return n;
+	return busy;
 }
 
 int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
@@ -279,10 +275,10 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 	struct rs_size *target = size_find(rs, size);
 	int *buf = s->nodebuf[0];
 	if (size > cur) {
-		int nfree = free_nodes(s, s->nodebuf[1]);
-		int rc = nfree < 0 ? -2
-		                   : js_alloc_grow(s->alloc, st->nodes, cur, s->nodebuf[1], nfree,
-		                                   size - cur, buf);
+		uint8_t *busy = busy_map(s);
+		int rc =
+		    busy ? js_alloc_grow_map(s->alloc, st->nodes, cur, busy, size - cur, buf) : -2;
+		free(busy);
 		if (rc == -2)
 			return -cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		if (rc)

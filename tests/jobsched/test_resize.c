@@ -238,7 +238,7 @@ static void test_least_impact(void)
 	CU_ASSERT_EQUAL(r->jobs[0].contractions, 0);
 	/* B at 11 + ib: contracted; C starts then */
 	char want[64];
-	snprintf(want, sizeof want, "40@1 48@11 40@%.10g", 11 + ib);
+	snprintf(want, sizeof want, "40@1 48@11 40@%.15g", 11 + ib);
 	CU_ASSERT_EQUAL(strncmp(sizes(r, 1), want, strlen(want)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 11 + ib, 1e-9);
 	(void)ia;
@@ -246,7 +246,7 @@ static void test_least_impact(void)
 
 	r = run(w, "flat:nodes=100", "fcfs", NULL);
 	/* FCFS-Contract: A, first at its resize point, contracts */
-	snprintf(want, sizeof want, "40@0 48@10 40@%.10g", 10 + ia);
+	snprintf(want, sizeof want, "40@0 48@10 40@%.15g", 10 + ia);
 	CU_ASSERT_EQUAL(strncmp(sizes(r, 0), want, strlen(want)), 0);
 	CU_ASSERT_DOUBLE_EQUAL(r->jobs[2].start_s, 10 + ia, 1e-9);
 	js_sim_result_free(r);
@@ -304,8 +304,8 @@ static void test_max_benefit_preallocation(void)
 	add_rs(w, 1, 40, 3, 10, 200, 0);   /* L */
 	w->jobs[0].f[JS_F_GROUP] = w->jobs[1].f[JS_F_GROUP] = 100;
 	struct js_sim_result *r = run(w, "flat:nodes=100", "maxb", NULL);
-	CU_ASSERT_STRING_EQUAL(sizes(r, 1), "40@1");                      /* held back, then full */
-	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "40@0 48@10 56@18.33333333"); /* H takes them */
+	CU_ASSERT_STRING_EQUAL(sizes(r, 1), "40@1"); /* held back, then full */
+	CU_ASSERT_STRING_EQUAL(sizes(r, 0), "40@0 48@10 56@18.3333333333333"); /* H takes them */
 	js_sim_result_free(r);
 	w->jobs[0].user_prio = 0;
 	r = run(w, "flat:nodes=100", "maxb", NULL);
@@ -687,6 +687,17 @@ static void test_errors(void)
 	js_workload_free(w);
 }
 
+/* First-free on the machine spec (its defaults decide growth and
+ * contraction). */
+static struct js_alloc *first_free_on(const char *spec, struct plat_machine **m)
+{
+	struct cmn_err e = {0};
+	struct js_alloc *a = NULL;
+	CU_ASSERT_FATAL(plat_machine_create(spec, m, &e) == 0);
+	CU_ASSERT_FATAL(js_alloc_create("first-free", *m, &a, &e) == 0);
+	return a;
+}
+
 /* Growth by distance (js_alloc_grow's default) against its definition,
  * every free node against every job node and a stable sort, on random
  * states of meshes, tori (rings of 2 and 1 included), trees, flat and
@@ -694,24 +705,33 @@ static void test_errors(void)
  * family's search from the job's nodes). */
 static void test_grow_brute_force(void)
 {
-	static const char *machines[] = {"mesh:dims=7x5",      "torus:dims=6x2x5",
-	                                 "torus:dims=9x1",     "mesh:dims=4x3x2",
-	                                 "kary-ntree:k=3,n=3", "kary-ntree:k=2,n=5",
-	                                 "flat:nodes=40",      "multicluster:clusters=3,size=8",
-	                                 "torus:dims=3x3x3x2"};
+	static const char *machines[] = {
+	    "mesh:dims=7x5",
+	    "torus:dims=6x2x5",
+	    "torus:dims=9x1",
+	    "mesh:dims=4x3x2",
+	    "kary-ntree:k=3,n=3",
+	    "kary-ntree:k=2,n=5",
+	    "flat:nodes=40",
+	    "multicluster:clusters=3,size=8",
+	    "torus:dims=3x3x3x2",
+	    "multicluster:clusters=3,sizes=5/9/2",
+	    "multicluster:clusters=4,size=9,cluster=torus;dims=3x3",
+	    "multicluster:clusters=3,size=8,cluster=kary-ntree;k=2;n=3,"
+	    "wan=backbone",
+	    "multicluster:clusters=1,size=12,cluster=mesh;dims=4x3",
+	    "multicluster:clusters=5,size=4,cluster=mesh;dims=1x4"};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(r, 17);
 	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
 		struct plat_machine *m = NULL;
-		struct cmn_err e = {0};
-		CU_ASSERT_FATAL(plat_machine_create(machines[mi], &m, &e) == 0);
-		struct js_alloc *a = NULL;
-		CU_ASSERT_FATAL(js_alloc_create("first-free", m, &a, &e) == 0);
+		struct js_alloc *a = first_free_on(machines[mi], &m);
 		int N = m->nodes, *job = malloc((size_t)N * sizeof *job),
 		    *fr = malloc((size_t)N * sizeof *fr), *out = malloc((size_t)N * sizeof *out),
 		    *want = malloc((size_t)N * sizeof *want),
 		    *dist = malloc((size_t)N * sizeof *dist);
-		CU_ASSERT_FATAL(job && fr && out && want && dist);
+		uint8_t *busy = malloc((size_t)N);
+		CU_ASSERT_FATAL(job && fr && out && want && dist && busy);
 		for (int round = 0; round < 200; round++) {
 			int n = 0, nfree = 0;
 			double pj = round % 2 ? 0.5 : 2.0 / N, pb = gsl_rng_uniform(r) * 0.5;
@@ -738,6 +758,14 @@ static void test_grow_brute_force(void)
 						want[k++] = fr[c];
 			CU_ASSERT_EQUAL_FATAL(js_alloc_grow(a, job, n, fr, nfree, extra, out), 0);
 			CU_ASSERT_FATAL(memcmp(out, want, (size_t)extra * sizeof *out) == 0);
+			/* from the busy map: the same nodes, and -1 beyond the free ones */
+			memset(busy, 1, (size_t)N);
+			for (int c = 0; c < nfree; c++)
+				busy[fr[c]] = 0;
+			memset(out, 0xff, (size_t)N * sizeof *out);
+			CU_ASSERT_EQUAL_FATAL(js_alloc_grow_map(a, job, n, busy, extra, out), 0);
+			CU_ASSERT_FATAL(memcmp(out, want, (size_t)extra * sizeof *out) == 0);
+			CU_ASSERT_EQUAL(js_alloc_grow_map(a, job, n, busy, nfree + 1, out), -1);
 		}
 		CU_ASSERT_EQUAL(js_alloc_grow(a, job, 1, fr, 0, 1, out), -1); /* too few free */
 		free(job);
@@ -745,6 +773,80 @@ static void test_grow_brute_force(void)
 		free(out);
 		free(want);
 		free(dist);
+		free(busy);
+		js_alloc_destroy(a);
+		plat_machine_destroy(m);
+	}
+	gsl_rng_free(r);
+}
+
+/* Contraction (js_alloc_shrink's default) against its definition: every
+ * pair's distance, then one at a time the kept node of the largest sum
+ * (ties: the higher number) swapped behind the kept ones. The same nodes
+ * in the same order, on random jobs small (pair by pair) and large (the
+ * flat and tree structures), dropping one node to all but one. */
+static void shrink_by_definition(const struct plat_machine *m, int *nodes, int n, int drop)
+{
+	long *sum = calloc((size_t)n, sizeof *sum);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sum);
+	for (int x = 0; x < n; x++)
+		for (int y = 0; y < n; y++)
+			sum[x] += plat_distance(m, nodes[x], nodes[y]);
+	for (int keep = n; keep > n - drop; keep--) {
+		int w = 0;
+		for (int x = 1; x < keep; x++)
+			if (sum[x] > sum[w] || (sum[x] == sum[w] && nodes[x] > nodes[w]))
+				w = x;
+		int v = nodes[w];
+		for (int x = 0; x < keep; x++)
+			sum[x] -= plat_distance(m, nodes[x], v);
+		nodes[w] = nodes[keep - 1];
+		sum[w] = sum[keep - 1];
+		nodes[keep - 1] = v;
+	}
+	free(sum);
+}
+
+static void test_shrink_brute_force(void)
+{
+	static const char *machines[] = {"flat:nodes=50",      "kary-ntree:k=3,n=3",
+	                                 "kary-ntree:k=2,n=6", "kary-ntree:k=5,n=1",
+	                                 "kary-ntree:k=4,n=2", "kary-ntree:k=3,n=4,taper=0.5",
+	                                 "mesh:dims=6x5",      "multicluster:clusters=3,size=8",
+	                                 "torus:dims=6x2x5",   "torus:dims=9x1",
+	                                 "mesh:dims=4x3x2",    "torus:dims=3x3x3x2",
+	                                 "mesh:dims=40",       "torus:dims=7x4"};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 23);
+	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
+		struct plat_machine *m = NULL;
+		struct js_alloc *a = first_free_on(machines[mi], &m);
+		int N = m->nodes, *got = malloc((size_t)N * sizeof *got),
+		    *want = malloc((size_t)N * sizeof *want);
+		CU_ASSERT_FATAL(got && want);
+		for (int round = 0; round < 300; round++) {
+			/* a random set in a random order */
+			int n = 0;
+			double p = round % 3 ? 0.3 + 0.7 * gsl_rng_uniform(r) : 3.0 / N;
+			for (int v = 0; v < N; v++)
+				if (gsl_rng_uniform(r) < p)
+					got[n++] = v;
+			if (n < 2)
+				continue;
+			for (int i = n - 1; i > 0; i--) {
+				int j = (int)gsl_rng_uniform_int(r, (unsigned long)i + 1),
+				    t = got[i];
+				got[i] = got[j];
+				got[j] = t;
+			}
+			int drop = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)n - 1);
+			memcpy(want, got, (size_t)n * sizeof *got);
+			shrink_by_definition(m, want, n, drop);
+			CU_ASSERT_EQUAL_FATAL(js_alloc_shrink(a, got, n, drop), 0);
+			CU_ASSERT_FATAL(memcmp(got, want, (size_t)n * sizeof *got) == 0);
+		}
+		free(got);
+		free(want);
 		js_alloc_destroy(a);
 		plat_machine_destroy(m);
 	}
@@ -764,6 +866,7 @@ static void add_suites(void)
 	CU_add_test(s, "harvesting respects priorities", test_harvest_priorities);
 	CU_add_test(s, "Max-Benefit pre-allocation", test_max_benefit_preallocation);
 	CU_add_test(s, "growth nearest, contraction most compact", test_placement);
+	CU_add_test(s, "contraction = its definition, every family", test_shrink_brute_force);
 	CU_add_test(s, "growth by distance = every pair, every family", test_grow_brute_force);
 	CU_add_test(s, "user priority orders the queue", test_user_priority_order);
 	CU_add_test(s, "running-job priority", test_running_priority);
