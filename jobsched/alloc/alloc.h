@@ -7,6 +7,7 @@
 #define JS_ALLOC_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../../common/params.h"
 #include "../../platforms/platform.h"
@@ -133,6 +134,12 @@ int js_alloc_grow(struct js_alloc *a, const int *nodes, int n, const int *free_n
 int js_alloc_grow_map(struct js_alloc *a, const int *nodes, int n, const uint8_t *busy, int extra,
                       int *out);
 int js_alloc_shrink(struct js_alloc *a, int *nodes, int n, int drop);
+/* Whether every two distinct nodes of m are at one distance (flat
+ * machines): growth and contraction then go by node number alone. */
+static inline int js_alloc_all_alike(const struct plat_machine *m)
+{
+	return !strcmp(m->ops->base.name, "flat");
+}
 
 static inline void js_alloc_occupy(struct js_alloc *a, const int *nodes, int n)
 {

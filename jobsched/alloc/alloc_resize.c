@@ -7,6 +7,17 @@
 
 #include "alloc.h"
 
+/* The node-id step of one move along each dimension (0 for sides of one). */
+static void grid_strides(const struct plat_machine *m, int nd, const int *dims, int *stride)
+{
+	int c[PLAT_MAX_DIMS];
+	for (int d = 0; d < nd; d++) {
+		memset(c, 0, sizeof c);
+		c[d] = 1;
+		stride[d] = dims[d] > 1 ? plat_grid_node(m, c) : 0;
+	}
+}
+
 /* Node v's neighbours along the grid (strides: a step along each
  * dimension; rings wrap) into next (room for 2 nd); their count. */
 static int grid_next(int v, int nd, const int *dims, const int *stride, const int *wrap, int *next)
@@ -37,12 +48,8 @@ static int grid_next(int v, int nd, const int *dims, const int *stride, const in
 static int grid_nearest(const struct plat_machine *m, int nd, const int *dims, const int *wrap,
                         const int *nodes, int n, const int *free_nodes, int nfree, int *dist)
 {
-	int stride[PLAT_MAX_DIMS], c[PLAT_MAX_DIMS];
-	for (int d = 0; d < nd; d++) {
-		memset(c, 0, sizeof c);
-		c[d] = 1;
-		stride[d] = dims[d] > 1 ? plat_grid_node(m, c) : 0;
-	}
+	int stride[PLAT_MAX_DIMS];
+	grid_strides(m, nd, dims, stride);
 	int *all = malloc((size_t)m->nodes * sizeof *all),
 	    *queue = malloc((size_t)m->nodes * sizeof *queue);
 	if (!all || !queue) {
@@ -108,12 +115,6 @@ static int tree_nearest(const struct plat_machine *m, int k, int levels, const i
 
 static int nearest(const struct plat_machine *m, const int *nodes, int n, const int *free_nodes,
                    int nfree, int *dist);
-
-/* Whether every two distinct nodes are at one distance (flat machines). */
-static int all_alike(const struct plat_machine *m)
-{
-	return !strcmp(m->ops->base.name, "flat");
-}
 
 /* Multi-cluster machines: inside a cluster the nested family's distance
  * (the nearest of the cluster's job nodes, by nearest() on that family),
@@ -215,7 +216,7 @@ static int nearest(const struct plat_machine *m, const int *nodes, int n, const 
 			return tree_nearest(m, k, levels, nodes, n, free_nodes, nfree, dist);
 		if (plat_multicluster_shape(m, &k, NULL, NULL, NULL) == 0)
 			return mc_nearest(m, nodes, n, free_nodes, nfree, dist);
-		if (all_alike(m)) {
+		if (js_alloc_all_alike(m)) {
 			for (int c = 0; c < nfree; c++)
 				dist[c] = plat_distance(m, free_nodes[c], nodes[0]);
 			return 0;
@@ -240,10 +241,6 @@ int js_alloc_grow(struct js_alloc *a, const int *nodes, int n, const int *free_n
 		return a->ops->grow(a->self, nodes, n, free_nodes, nfree, extra, out);
 	if (nfree < extra)
 		return -1;
-	if (n > 0 && !a->ops->grow && all_alike(a->machine)) { /* all equally near: in node order */
-		memcpy(out, free_nodes, (size_t)extra * sizeof *out);
-		return 0;
-	}
 	int *dist = malloc((size_t)(nfree > 0 ? nfree : 1) * sizeof *dist);
 	if (!dist || nearest(a->machine, nodes, n, free_nodes, nfree, dist)) {
 		free(dist);
@@ -334,12 +331,8 @@ static int grow_tree(int k, int levels, const uint8_t *busy, const int *nodes, i
 static int grow_grid(const struct plat_machine *m, int nd, const int *dims, const int *wrap,
                      const uint8_t *busy, const int *nodes, int n, int extra, int *out)
 {
-	int stride[PLAT_MAX_DIMS], c[PLAT_MAX_DIMS];
-	for (int d = 0; d < nd; d++) {
-		memset(c, 0, sizeof c);
-		c[d] = 1;
-		stride[d] = dims[d] > 1 ? plat_grid_node(m, c) : 0;
-	}
+	int stride[PLAT_MAX_DIMS];
+	grid_strides(m, nd, dims, stride);
 	uint8_t *seen = calloc((size_t)m->nodes, 1);
 	size_t cap = (size_t)n * 2 + 64;
 	int *layer = malloc(cap * sizeof *layer), *next = malloc(cap * sizeof *next), rc = -2;
@@ -429,7 +422,7 @@ int js_alloc_grow_map(struct js_alloc *a, const int *nodes, int n, const uint8_t
 	const struct plat_machine *m = a->machine;
 	int nd, dims[PLAT_MAX_DIMS], wrap[PLAT_MAX_DIMS], k, levels;
 	if (!a->ops->grow && n > 0) {
-		if (all_alike(m)) { /* all equally near: in node order */
+		if (js_alloc_all_alike(m)) { /* all equally near: in node order */
 			int got = 0;
 			for (int v = 0; v < m->nodes && got < extra; v++)
 				if (!busy[v])

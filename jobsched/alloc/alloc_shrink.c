@@ -177,6 +177,28 @@ out:
 	return rc;
 }
 
+/* The kept node (of nodes[0..keep-1]) of the largest sum, ties the
+ * higher number. */
+static int farthest(const long *sum, const int *nodes, int keep)
+{
+	int w = 0;
+	for (int x = 1; x < keep; x++)
+		if (sum[x] > sum[w] || (sum[x] == sum[w] && nodes[x] > nodes[w]))
+			w = x;
+	return w;
+}
+
+/* Swaps position w with position last (the last kept), nodes and sums. */
+static void behind(int *nodes, long *sum, int w, int last)
+{
+	int v = nodes[w];
+	long sv = sum[w];
+	nodes[w] = nodes[last];
+	sum[w] = sum[last];
+	nodes[last] = v;
+	sum[last] = sv;
+}
+
 /* Meshes and tori: a node's sum of distances is the sum over dimensions of
  * its coordinate's sum of distances to the job's coordinates there, each
  * from prefix sums of a histogram (along a ring, over two turns, the
@@ -230,10 +252,7 @@ static int shrink_grid(const struct plat_machine *m, int nd, const int *dims, co
 			sum[i] += g[co[(size_t)i * (size_t)nd + (size_t)d]];
 	}
 	for (int keep = n; keep > n - drop;) {
-		int w = 0;
-		for (int x = 1; x < keep; x++)
-			if (sum[x] > sum[w] || (sum[x] == sum[w] && nodes[x] > nodes[w]))
-				w = x;
+		int w = farthest(sum, nodes, keep);
 		const int *cv = co + (size_t)w * (size_t)nd;
 		for (int x = 0; x < keep; x++) {
 			const int *cx = co + (size_t)x * (size_t)nd;
@@ -244,13 +263,7 @@ static int shrink_grid(const struct plat_machine *m, int nd, const int *dims, co
 			}
 			sum[x] -= dist;
 		}
-		keep--; /* swap it behind the kept ones */
-		int v = nodes[w];
-		long sv = sum[w];
-		nodes[w] = nodes[keep];
-		sum[w] = sum[keep];
-		nodes[keep] = v;
-		sum[keep] = sv;
+		behind(nodes, sum, w, --keep);
 		for (int d = 0; d < nd; d++) {
 			int t = co[(size_t)w * (size_t)nd + (size_t)d];
 			co[(size_t)w * (size_t)nd + (size_t)d] =
@@ -282,17 +295,10 @@ static int shrink_pairs(const struct plat_machine *m, int *nodes, int n, int dro
 	}
 	int keep = n; /* nodes[0..keep-1] still kept */
 	for (int k = 0; k < drop; k++) {
-		int w = 0;
-		for (int x = 1; x < keep; x++)
-			if (sum[x] > sum[w] || (sum[x] == sum[w] && nodes[x] > nodes[w]))
-				w = x;
-		int v = nodes[w];
+		int w = farthest(sum, nodes, keep), v = nodes[w];
 		for (int x = 0; x < keep; x++) /* the rest no longer counts it */
 			sum[x] -= plat_distance(m, nodes[x], v);
-		keep--; /* swap it behind the kept ones */
-		nodes[w] = nodes[keep];
-		sum[w] = sum[keep];
-		nodes[keep] = v;
+		behind(nodes, sum, w, --keep);
 	}
 	free(sum);
 	return 0;
@@ -309,7 +315,7 @@ int js_alloc_shrink(struct js_alloc *a, int *nodes, int n, int drop)
 	/* the structures cost about the machine's size: worth it when the
 	 * pairs cost more */
 	if ((long)n * n > m->nodes) {
-		if (!strcmp(m->ops->base.name, "flat"))
+		if (js_alloc_all_alike(m))
 			return shrink_flat(nodes, n, drop);
 		if (plat_kary_ntree_shape(m, &k, &levels, NULL) == 0 && levels < 32)
 			return shrink_tree(m, k, levels, nodes, n, drop);
