@@ -48,13 +48,16 @@ static void heap_push(struct center_box *h, size_t *len, const struct center_box
 	h[i] = *b;
 }
 
-static struct center_box heap_pop(struct center_box *h, size_t *len)
+/* The top box into *top (written in place: a box returned by value was
+ * copied through the stack, and stalled on store forwarding). */
+static void heap_pop(struct center_box *h, size_t *len, struct center_box *top)
 {
-	struct center_box top = h[0], last = h[--*len];
+	*top = h[0];
+	const struct center_box *last = &h[--*len];
 	size_t i = 0;
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		const struct center_box *mb = &last;
+		const struct center_box *mb = last;
 		if (l < *len && box_before(&h[l], mb))
 			mb = &h[m = l];
 		if (l + 1 < *len && box_before(&h[l + 1], mb))
@@ -64,8 +67,8 @@ static struct center_box heap_pop(struct center_box *h, size_t *len)
 		h[i] = h[m];
 		i = m;
 	}
-	h[i] = last;
-	return top;
+	if (&h[i] != last)
+		h[i] = *last;
 }
 
 static int box_size(const struct center_box *b)
@@ -85,12 +88,15 @@ static void halve(const struct center_box *b, struct center_box *half)
 	half[1].lo[d]++;
 }
 
-/* What the workers share; the lock is taken only with two workers. */
+/* What the workers share; the lock is taken only with two workers. The
+ * fields read for every centre bounded (the first four, never written
+ * during a search) have a cache line of their own: on the line that the
+ * other worker writes at each pop they were a cache miss a centre. */
 struct search {
 	struct center *c;
 	center_bound_fn bound;
 	int spread, threads;
-	pthread_mutex_t lock;
+	_Alignas(64) pthread_mutex_t lock;
 	pthread_cond_t changed;
 	size_t len; /* boxes on the heap (c->heap) */
 	long best;  /* the best exact centre seen: score and id */
@@ -146,29 +152,50 @@ static int part_keep(struct search *s, void *ctx, struct center_box *h, long cut
  * L1 distance: a ball of radius r' around it lies in the last one's ball
  * of r' + distance, so it needs no less), else its halves' halves (a half
  * of at most spread stays whole: the bounds of the halves cost about as
- * much as they save, measured). Returns how many are left in part to keep. */
+ * much as they save, measured). Of the single centres only the best is a
+ * part: an exact box behind another can never win (the search ends when
+ * an exact box is on top), and the best so far is each next centre's cut
+ * (the centres come in id order, so a tie loses to it). Returns how many
+ * are left in part to keep. */
 static int bound_parts(struct search *s, void *ctx, const struct center_box *b, long cut,
                        struct center_box *part)
 {
 	int n = 0;
 	if (b->size <= s->spread) {
-		int p[3], last = b->r, at[3];
-		memcpy(at, b->lo, sizeof at);
-		for (p[0] = b->lo[0]; p[0] <= b->hi[0]; p[0]++)
-			for (p[1] = b->lo[1]; p[1] <= b->hi[1]; p[1]++)
-				for (p[2] = b->lo[2]; p[2] <= b->hi[2]; p[2]++) {
-					struct center_box *one = &part[n];
-					*one = *b;
-					int near = last;
-					for (int d = 0; d < 3; d++)
-						near -= p[d] > at[d] ? p[d] - at[d] : at[d] - p[d];
+		/* each field written on its own: a copy of the box and of the
+		 * coordinates from an array just stored stalled on store
+		 * forwarding (a tenth of a two-thread search) */
+		int last = b->r, a0 = b->lo[0], a1 = b->lo[1], a2 = b->lo[2];
+		long lim = s->threads > 1 ? cut : s->best;
+		for (int x = b->lo[0]; x <= b->hi[0]; x++)
+			for (int y = b->lo[1]; y <= b->hi[1]; y++)
+				for (int z = b->lo[2]; z <= b->hi[2]; z++) {
+					struct center_box *one = &part[n]; /* part[0]: the best */
+					int near = last - abs(x - a0) - abs(y - a1) - abs(z - a2);
+					one->lb = b->lb;
+					one->lbz = b->lbz;
 					one->r = near > b->r ? near : b->r;
-					memcpy(one->lo, p, sizeof p);
-					memcpy(one->hi, p, sizeof p);
-					n += part_keep(s, ctx, one, cut);
+					one->lo[0] = one->hi[0] = x;
+					one->lo[1] = one->hi[1] = y;
+					one->lo[2] = one->hi[2] = z;
+					one->minid = center_id(s->c, x, y, z);
+					one->size = one->exact = 1;
+					if (s->bound(s->c, ctx, one, lim) &&
+					    (!n || one->lb < lim)) {
+						lim = one->lb;
+						if (n)
+							part[0] = *one;
+						n = 1;
+					}
 					last = one->r;
-					memcpy(at, p, sizeof at);
+					a0 = x;
+					a1 = y;
+					a2 = z;
 				}
+		if (n && s->threads == 1) {
+			keep(s, part);
+			return 0;
+		}
 		return n;
 	}
 	struct center_box half[2], cand[4];
@@ -219,7 +246,9 @@ static void release(struct search *s)
 /* Under the lock, with two workers: the state changed. */
 static void changed(struct search *s)
 {
-	atomic_fetch_add_explicit(&s->gen, 1, memory_order_release);
+	/* only changed under the lock: a plain store, no locked add */
+	atomic_store_explicit(&s->gen, atomic_load_explicit(&s->gen, memory_order_relaxed) + 1,
+	                      memory_order_release);
 	if (s->sleepers)
 		pthread_cond_broadcast(&s->changed);
 }
@@ -264,7 +293,8 @@ static void *work(void *arg)
 			s->winner = s->c->heap[0].minid;
 			break;
 		}
-		struct center_box b = heap_pop(s->c->heap, &s->len);
+		struct center_box b;
+		heap_pop(s->c->heap, &s->len, &b);
 		long cut = s->best;
 		s->working[w->me] = 1;
 		s->key[w->me] = b;
