@@ -71,32 +71,62 @@ static void add_row(int *down, const int *up, const int *pre, int Z, int off, in
 		down[i] = up[i] + pre[Z];
 }
 
-void js_center_diag_update(struct center *c)
+/* The diagonals (anti = 0) or the anti-diagonals (1) of the planes marked,
+ * from their first marked row down: the two halves of an update touch
+ * different entries, so two threads can build them at once. */
+static void diag_rows(const struct center *c, int anti)
 {
-	struct center_diag *t = &c->diag;
+	const struct center_diag *t = &c->diag;
 	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
 	size_t nd = diag_count(c), stride = (size_t)Z + 1;
 	for (int x = 0; x < X; x++) {
-		int from = t->from[x];
-		if (from >= Y)
-			continue;
-		t->from[x] = Y;
-		int *tab = plane_table(t, c, x), *tot = t->tot + (size_t)x * ((size_t)Y + 1);
-		for (int y = from; y < Y; y++) {
+		int *tab = plane_table(t, c, x) + (anti ? nd : 0);
+		for (int y = t->from[x]; y < Y; y++) {
 			const int *pre = c->zpre + ((size_t)x * (size_t)Y + (size_t)y) * stride;
-			const int *up = tab + (size_t)y * 2 * nd;
-			int *down = tab + ((size_t)y + 1) * 2 * nd;
-			tot[y + 1] = tot[y] + pre[Z];
 			/* diagonal i reads column i - (Y - 1) + y, anti-diagonal i column
 			 * i - y: 0 before the row, its total after, in three stretches */
-			add_row(down, up, pre, Z, y - (Y - 1), Y + Z);
-			add_row(down + nd, up + nd, pre, Z, -y, Y + Z);
+			add_row(tab + ((size_t)y + 1) * 2 * nd, tab + (size_t)y * 2 * nd, pre, Z,
+			        anti ? -y : y - (Y - 1), Y + Z);
 		}
 	}
 }
 
-/* Sum over rows y0 .. y1 (inside the plane) of the row prefix before
- * column a + y (diagonal) or e - y (anti-diagonal). */
+/* Entries of an update worth the second thread (a hand-over costs
+ * microseconds, an entry about a nanosecond). */
+enum { DIAG_TWO = 1 << 15 };
+
+static void anti_task(void *arg)
+{
+	diag_rows(arg, 1);
+}
+
+void js_center_diag_update(struct center *c, struct center_pool *pool)
+{
+	struct center_diag *t = &c->diag;
+	int X = c->dims[0], Y = c->dims[1], Z = c->dims[2];
+	size_t stride = (size_t)Z + 1;
+	long rows = 0;
+	for (int x = 0; x < X; x++) {
+		int *tot = t->tot + (size_t)x * ((size_t)Y + 1);
+		for (int y = t->from[x]; y < Y; y++, rows++)
+			tot[y + 1] =
+			    tot[y] + c->zpre[((size_t)x * (size_t)Y + (size_t)y) * stride + Z];
+	}
+	if (!rows)
+		return;
+	if (rows * (Y + Z) < DIAG_TWO) /* less than handing half over costs */
+		pool = NULL;
+	if (pool)
+		js_center_pool_run(pool, anti_task, c);
+	else
+		diag_rows(c, 1);
+	diag_rows(c, 0);
+	if (pool)
+		js_center_pool_wait(pool);
+	for (int x = 0; x < X; x++)
+		t->from[x] = Y;
+}
+
 static inline long sum_diag(const struct center *c, int x, int a, int y0, int y1)
 {
 	const struct center_diag *t = &c->diag;

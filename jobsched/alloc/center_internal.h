@@ -64,7 +64,7 @@ struct center {
 	int *hist2[3]; /* the same for the search's second thread */
 	int *spill[2]; /* each thread's scratch, zero between scores: sphere nodes by z */
 	int threads;   /* genalg and mm: threads of the search (1, 2, or 0: by size) */
-	struct center_pool *pool; /* the search's second thread, once started */
+	struct center_pool *pool; /* the second thread, once started (center_pool.c) */
 	struct center_diag diag;  /* genalg and mm */
 	int *coord_free;          /* mm: free nodes per coordinate, x | y | z */
 	int *coord_next; /* mm: the next coordinate at or after with a free node, x | y | z */
@@ -117,7 +117,14 @@ void js_center_sat_update(struct center *c);
 typedef int (*center_bound_fn)(struct center *c, void *ctx, struct center_box *b, long cut);
 int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
                      int spread);
-void js_center_pool_free(struct center *c); /* stops the second thread, if any */
+
+/* The allocator's second thread (center_pool.c), kept between tasks: get
+ * starts it on first use (NULL when none can start); run hands it one
+ * task, wait returns once that task is done; free stops it, if any. */
+struct center_pool *js_center_pool_get(struct center *c);
+void js_center_pool_run(struct center_pool *p, void (*fn)(void *), void *arg);
+void js_center_pool_wait(struct center_pool *p);
+void js_center_pool_free(struct center *c);
 
 /* center_region.c: tables, counts of a region's free nodes, adding to
  * per-coordinate histograms when given (hx, hy from rows; hz from
@@ -139,12 +146,13 @@ long js_center_cuts(const int *h, int lo, int hi, long k, long slack);
 
 /* center_diag.c (genalg and mm): the tables (init: -1 out of memory;
  * mark: row y of plane x changed; update: after js_center_region_update,
- * the planes marked) and the free nodes of a region, as
+ * the planes marked, half on the second thread when pool is given) and
+ * the free nodes of a region, as
  * js_center_region_rows counts them without histograms. */
 int js_center_diag_init(struct center *c);
 void js_center_diag_free(struct center *c);
 void js_center_diag_mark(struct center *c, int x, int y);
-void js_center_diag_update(struct center *c);
+void js_center_diag_update(struct center *c, struct center_pool *pool);
 long js_center_region_count(const struct center *c, const struct center_region *r);
 long js_center_ball_count(const struct center *c, const int *p, int r); /* the ball of radius r */
 

@@ -17,13 +17,12 @@
  * change) before it sleeps. The second worker is a thread kept by the
  * allocator between searches (a search takes a few hundred microseconds
  * to milliseconds; starting a thread for each cost a tenth of the run in
- * system time). */
+ * system time: center_pool.c). */
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "center_internal.h"
 
@@ -313,75 +312,10 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* The allocator's second worker, asleep between searches. */
-struct center_pool {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake, idle;
-	struct worker *job; /* the search it works on until done */
-	int quit;
-	pid_t pid; /* the process it runs in (a forked child has no such thread) */
-};
-
-static void *pool_main(void *arg)
+/* The second worker's task: a search until done. */
+static void work_task(void *arg)
 {
-	struct center_pool *p = arg;
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		while (!p->job && !p->quit)
-			pthread_cond_wait(&p->wake, &p->lock);
-		if (p->quit)
-			break;
-		struct worker *w = p->job;
-		pthread_mutex_unlock(&p->lock);
-		work(w);
-		pthread_mutex_lock(&p->lock);
-		p->job = NULL;
-		pthread_cond_signal(&p->idle);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* The pool, started on first use; NULL when no thread could start. */
-static struct center_pool *pool_get(struct center *c)
-{
-	if (c->pool && c->pool->pid != getpid())
-		c->pool = NULL; /* inherited by fork: its thread is not here (left as it is) */
-	if (c->pool)
-		return c->pool;
-	struct center_pool *p = calloc(1, sizeof *p);
-	if (!p)
-		return NULL;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->wake, NULL);
-	pthread_cond_init(&p->idle, NULL);
-	p->pid = getpid();
-	if (pthread_create(&p->thread, NULL, pool_main, p)) {
-		pthread_cond_destroy(&p->idle);
-		pthread_cond_destroy(&p->wake);
-		pthread_mutex_destroy(&p->lock);
-		free(p);
-		return NULL;
-	}
-	return c->pool = p;
-}
-
-void js_center_pool_free(struct center *c)
-{
-	struct center_pool *p = c->pool;
-	if (!p || p->pid != getpid()) /* none, or inherited by fork (no thread here) */
-		return;
-	pthread_mutex_lock(&p->lock);
-	p->quit = 1;
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
-	pthread_join(p->thread, NULL);
-	pthread_cond_destroy(&p->idle);
-	pthread_cond_destroy(&p->wake);
-	pthread_mutex_destroy(&p->lock);
-	free(p);
-	c->pool = NULL;
+	work(arg);
 }
 
 int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *ctx2, int r0,
@@ -403,7 +337,7 @@ int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *c
 		return -1;
 	heap_push(c->heap, &s.len, &root);
 	struct worker w[2] = {{&s, ctx, 0}, {&s, ctx2, 1}};
-	struct center_pool *p = s.threads > 1 ? pool_get(c) : NULL;
+	struct center_pool *p = s.threads > 1 ? js_center_pool_get(c) : NULL;
 	if (!p) {
 		s.threads = 1; /* no second thread: the same search on one */
 		work(&w[0]);
@@ -412,15 +346,9 @@ int js_center_search(struct center *c, center_bound_fn bound, void *ctx, void *c
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.changed, NULL);
 	atomic_init(&s.gen, 0);
-	pthread_mutex_lock(&p->lock);
-	p->job = &w[1];
-	pthread_cond_signal(&p->wake);
-	pthread_mutex_unlock(&p->lock);
+	js_center_pool_run(p, work_task, &w[1]);
 	work(&w[0]);
-	pthread_mutex_lock(&p->lock);
-	while (p->job)
-		pthread_cond_wait(&p->idle, &p->lock);
-	pthread_mutex_unlock(&p->lock);
+	js_center_pool_wait(p);
 	pthread_cond_destroy(&s.changed);
 	pthread_mutex_destroy(&s.lock);
 	return s.winner;

@@ -693,7 +693,8 @@ static void test_region_counts(void)
 			}
 			js_center_sat_update(c);
 			js_center_region_update(c);
-			js_center_diag_update(c);
+			/* every other step half the diagonals on the second thread */
+			js_center_diag_update(c, step % 2 ? js_center_pool_get(c) : NULL);
 			for (int q = 0; q < 40; q++, tried++) {
 				struct center_region r;
 				int lo[3], hi[3], kind = (int)gsl_rng_uniform_int(rng, 3);
@@ -764,7 +765,7 @@ static void test_column_share(void)
 		struct center *c = a->self;
 		js_center_sat_update(c);
 		js_center_region_update(c);
-		js_center_diag_update(c);
+		js_center_diag_update(c, NULL);
 		for (int q = 0; q < 20 && c->free >= 2; q++) {
 			int most = c->free - 1 < 150 ? c->free - 1 : 150;
 			int k = 2 + (int)gsl_rng_uniform_int(rng, (unsigned long)most);
