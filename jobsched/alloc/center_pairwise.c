@@ -426,29 +426,35 @@ static void mm_next(struct center *c)
 }
 
 /* The k free nodes nearest p by (L1, id), all within L1 radius r: a
- * counting sort of the free nodes of the cube of radius r (visited in id
- * order, so ties stay by id). */
+ * counting sort of the free nodes of the ball of radius r (visited in id
+ * order, so ties stay by id; each line only over its span of the ball,
+ * half the nodes of the cube around it in 2D). */
 static void take_nearest(struct center *c, const int *p, int r, int k, int *out)
 {
-	int lo[3], hi[3], *cnt = c->cnt;
-	for (int d = 0; d < 3; d++) {
-		lo[d] = p[d] - r < 0 ? 0 : p[d] - r;
-		hi[d] = p[d] + r > c->dims[d] - 1 ? c->dims[d] - 1 : p[d] + r;
-	}
+	int *cnt = c->cnt;
 	memset(cnt, 0, (size_t)(r + 2) * sizeof *cnt);
 	for (int pass = 0; pass < 2; pass++) {
-		for (int x = lo[0]; x <= hi[0]; x++)
-			for (int y = lo[1]; y <= hi[1]; y++)
-				for (int z = lo[2]; z <= hi[2]; z++) {
-					int v = center_id(c, x, y, z);
-					int key = iabs(x - p[0]) + iabs(y - p[1]) + iabs(z - p[2]);
-					if (c->busy[v] || key > r)
+		int x0 = p[0] - r < 0 ? 0 : p[0] - r,
+		    x1 = p[0] + r > c->dims[0] - 1 ? c->dims[0] - 1 : p[0] + r;
+		for (int x = x0; x <= x1; x++) {
+			int rx = r - iabs(x - p[0]), y0 = p[1] - rx < 0 ? 0 : p[1] - rx,
+			    y1 = p[1] + rx > c->dims[1] - 1 ? c->dims[1] - 1 : p[1] + rx;
+			for (int y = y0; y <= y1; y++) {
+				int ry = rx - iabs(y - p[1]), z0 = p[2] - ry < 0 ? 0 : p[2] - ry,
+				    z1 = p[2] + ry > c->dims[2] - 1 ? c->dims[2] - 1 : p[2] + ry;
+				int base = center_id(c, x, y, 0), off = r - ry; /* key - |z - p2| */
+				const uint8_t *busy = c->busy + base;
+				for (int z = z0; z <= z1; z++) {
+					if (busy[z])
 						continue;
+					int key = off + iabs(z - p[2]);
 					if (pass == 0)
 						cnt[key + 1]++;
 					else
-						c->bucket[cnt[key]++] = v;
+						c->bucket[cnt[key]++] = base + z;
 				}
+			}
+		}
 		if (pass == 0)
 			for (int i = 0; i <= r; i++)
 				cnt[i + 1] += cnt[i];
