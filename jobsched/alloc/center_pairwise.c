@@ -478,10 +478,8 @@ int js_center_place_pairwise(struct center *c, int k, int *nodes)
 	 * lines' prefix sums (they read busy and write apart), then half the
 	 * diagonals on each (on 320x320 the updates were 4 s of a 67-second
 	 * run on one thread while the other slept) */
-	struct center_pool *pool =
-	    c->threads == 2 || (c->threads == 0 && c->n >= CENTER_THREAD_MIN_N)
-	        ? js_center_pool_get(c)
-	        : NULL;
+	int mesh_two = c->threads == 2 || (c->threads == 0 && c->n >= CENTER_THREAD_MIN_N);
+	struct center_pool *pool = mesh_two ? js_center_pool_get(c) : NULL;
 	int beside = pool && c->n - c->stale_from >= SAT_TWO;
 	if (beside)
 		js_center_pool_run(pool, sat_task, c);
@@ -500,8 +498,7 @@ int js_center_place_pairwise(struct center *c, int k, int *nodes)
 	struct pw w2 = w;
 	memcpy(w2.hist, c->hist2, sizeof w2.hist);
 	w2.spill = c->spill[1];
-	int two = c->threads == 2 ||
-	          (c->threads == 0 && k >= CENTER_THREAD_MIN_K && c->n >= CENTER_THREAD_MIN_N);
+	int two = mesh_two && (c->threads == 2 || k >= CENTER_THREAD_MIN_K);
 	/* a box of eight centres or fewer: its halves' bounds cost about what
 	 * scoring the centres does (each starting from its neighbour's radius),
 	 * and seldom prune; genalg on a mesh of one plane, 32 or fewer (its
