@@ -216,6 +216,11 @@ static inline void vc_mark(struct flit_net *n, size_t g, int on)
 	if (!(m[k >> 6] & bit))
 		return;
 	m[k >> 6] &= ~bit;
+	if (n->rt.mask_words == 1) { /* a vertex of at most 64 input VCs */
+		if (!m[0])
+			n->rt.ready[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+		return;
+	}
 	for (int i = 0; i < n->rt.mask_words; i++)
 		if (m[i])
 			return;

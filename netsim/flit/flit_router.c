@@ -58,14 +58,14 @@ static void credit_back(struct flit_net *n, int l, int v)
 	}
 }
 
-/* The VC range [lo, lo + nv) a packet may take on link out (dateline
- * classes on tori), and its dimension state after taking it. */
-static void vc_class(const struct flit_net *n, const struct packet *q, int out, int *lo, int *nv,
-                     int *dim, int *crossed)
+/* vc_class() on a machine with rings (tori): the dateline or partition
+ * class, and the ring state after taking it. */
+static void vc_class_rings(const struct flit_net *n, const struct packet *q, int out, int *lo,
+                           int *nv, int *dim, int *crossed)
 {
 	int V = n->p.vcs;
 	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
-	if (n->ch.ring_dim && n->ch.ring_dim[out] >= 0) {
+	if (n->ch.ring_dim[out] >= 0) {
 		if (n->ch.ring_dim[out] != *dim) {
 			*dim = n->ch.ring_dim[out], *crossed = 0;
 			if (n->p.dateline == 2) { /* partition: fixed for the dimension */
@@ -81,10 +81,23 @@ static void vc_class(const struct flit_net *n, const struct packet *q, int out, 
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
 		}
-	} else if (n->ch.ring_dim) { /* off the rings (a node's or a wide-area link): a
-		                 ring entered next starts afresh */
+	} else { /* off the rings (a node's or a wide-area link): a ring entered next
+		    starts afresh */
 		*dim = -1, *crossed = 0;
 	}
+}
+
+/* The VC range [lo, lo + nv) a packet may take on link out (dateline
+ * classes on tori), and its dimension state after taking it; without
+ * rings every VC, and the state unchanged. */
+static inline void vc_class(const struct flit_net *n, const struct packet *q, int out, int *lo,
+                            int *nv, int *dim, int *crossed)
+{
+	if (n->ch.ring_dim) {
+		vc_class_rings(n, q, out, lo, nv, dim, crossed);
+		return;
+	}
+	*lo = 0, *nv = n->p.vcs, *dim = q->dim, *crossed = q->crossed;
 }
 
 /* Whether a head may take VC w of link out: free, and under cut-through
@@ -134,7 +147,12 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 		int w = n->ch.grid_dim[out] == q->grid_dim
 		            ? vin
 		            : (int)(cmn_hash_unit(0x5eed + 1, n->pkts.draws++) * nv);
-		w = lo + (w - lo + nv) % nv;
+		w -= lo; /* in [-lo, V - lo), and lo + nv <= V: at most a few nv off */
+		while (w < 0)
+			w += nv;
+		while (w >= nv)
+			w -= nv;
+		w += lo;
 		return vc_enterable(n, out, w, need, local, q->len) ? w : -1;
 	}
 	for (int i = 0; i < nv; i++) {
@@ -303,17 +321,23 @@ static void send(struct flit_net *n, int x, size_t g,
 {
 	struct vc *c = &n->in[g];
 	struct flit *f = &c->buf[c->first];
-	struct packet *q = &n->pkts.pool[f->pkt];
-	int h = f->hop + 1;
-	/* the head fixes its adaptive choice (a body flit never reads the
-	 * packet's decided hops: with threads=2 its head may be moving on) */
-	if (f->head && h < q->nhops && h >= q->decided) {
-		pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
-		n->rt.tie[x]++;
+	struct packet *q = NULL;
+	int h = f->hop + 1, V = n->p.vcs, out, eject = -1;
+	if (c->out_vc >= 0 && !f->head) {
+		/* a body flit behind its head: the link its head took (the
+		 * VC's pick) and its VC; neither its packet nor its route is
+		 * read (with threads=2 its head may be moving on) */
+		out = c->pick;
+	} else {
+		q = &n->pkts.pool[f->pkt];
+		/* the head fixes its adaptive choice */
+		if (f->head && h < q->nhops && h >= q->decided) {
+			pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
+			n->rt.tie[x]++;
+		}
+		out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
+		eject = out < 0 ? x : h == q->nhops - 1 && n->ch.cycles[out] == 0 ? q->dst : -1;
 	}
-	int out = h < q->nhops ? pk_route(n, f->pkt)[h] : -1;
-	int V = n->p.vcs;
-	int eject = out < 0 ? x : h == q->nhops - 1 && n->ch.cycles[out] == 0 ? q->dst : -1;
 	if (eject >= 0) {
 		n->rt.last_ejected[eject] = n->now;
 		if (out >= 0)
@@ -485,6 +509,26 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		req[n->sw.req_vcs[r]] = -1;
 }
 
+/* allocate_general()'s round-robin allocator at local input port i of
+ * vertex x: its VCs from the port's pointer, each request whose output no
+ * input took yet sent (one VC a port, each with crossbar=vc). */
+static inline void rr_port(struct flit_net *n, int x, int i,
+                           void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int V = n->p.vcs, port = n->rt.port[n->rt.port_first[x] + i], nvc = port < n->nl ? V : 1;
+	int *req = n->sw.req, *oused = n->sw.output_used;
+	for (int jj = 0; jj < nvc; jj++) {
+		int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
+		if (r < 0 || oused[r])
+			continue;
+		send(n, x, vc_id(n, port, v), done, ctx);
+		oused[r] = 1;
+		n->rt.rr_port[port] = wrap(v + 1, nvc);
+		if (!n->p.vc_crossbar)
+			break;
+	}
+}
+
 /* allocate() past its shortcuts, once req[] holds each input VC's request
  * (local output index or -1). */
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
@@ -497,19 +541,18 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
-		for (int ii = 0; ii < np; ii++) {
-			int i = wrap(n->rt.rr_vertex[x] + ii, np), port = n->rt.port[first + i];
-			int nvc = port < n->nl ? V : 1;
-			for (int jj = 0; jj < nvc; jj++) {
-				int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
-				if (r < 0 || oused[r])
-					continue;
-				send(n, x, vc_id(n, port, v), done, ctx);
-				oused[r] = 1;
-				n->rt.rr_port[port] = wrap(v + 1, nvc);
-				if (!vcx)
-					break;
-			}
+		if (nk <= 64) { /* only the ports with requests, in turn from the pointer */
+			uint64_t ports = 0;
+			for (int r = 0; r < n->sw.nreqs; r++)
+				ports |= UINT64_C(1) << (n->sw.req_vcs[r] / V);
+			uint64_t from = ports & (~UINT64_C(0) << n->rt.rr_vertex[x]);
+			for (uint64_t b = from; b; b &= b - 1)
+				rr_port(n, x, __builtin_ctzll(b), done, ctx);
+			for (uint64_t b = ports & ~from; b; b &= b - 1)
+				rr_port(n, x, __builtin_ctzll(b), done, ctx);
+		} else {
+			for (int ii = 0; ii < np; ii++)
+				rr_port(n, x, wrap(n->rt.rr_vertex[x] + ii, np), done, ctx);
 		}
 		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
 		return;
