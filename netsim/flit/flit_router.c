@@ -511,22 +511,35 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 
 /* allocate_general()'s round-robin allocator at local input port i of
  * vertex x: its VCs from the port's pointer, each request whose output no
- * input took yet sent (one VC a port, each with crossbar=vc). */
-static inline void rr_port(struct flit_net *n, int x, int i,
+ * input took yet sent (one VC a port, each with crossbar=vc). vcs: the
+ * port's requesting VCs (bit v: VC v), or all of them. */
+static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
                            void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, port = n->rt.port[n->rt.port_first[x] + i], nvc = port < n->nl ? V : 1;
 	int *req = n->sw.req, *oused = n->sw.output_used;
-	for (int jj = 0; jj < nvc; jj++) {
-		int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
-		if (r < 0 || oused[r])
-			continue;
-		send(n, x, vc_id(n, port, v), done, ctx);
-		oused[r] = 1;
-		n->rt.rr_port[port] = wrap(v + 1, nvc);
-		if (!n->p.vc_crossbar)
-			break;
+	if (n->p.vc_crossbar) { /* every VC may send: the pointer moves after each */
+		for (int jj = 0; jj < nvc; jj++) {
+			int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
+			if (r < 0 || oused[r])
+				continue;
+			send(n, x, vc_id(n, port, v), done, ctx);
+			oused[r] = 1;
+			n->rt.rr_port[port] = wrap(v + 1, nvc);
+		}
+		return;
 	}
+	uint64_t from = vcs & (~UINT64_C(0) << n->rt.rr_port[port]);
+	for (int pass = 0; pass < 2; pass++, from = vcs & ~from)
+		for (uint64_t b = from; b; b &= b - 1) {
+			int v = __builtin_ctzll(b), r = req[i * V + v];
+			if (v >= nvc || r < 0 || oused[r])
+				continue;
+			send(n, x, vc_id(n, port, v), done, ctx);
+			oused[r] = 1;
+			n->rt.rr_port[port] = wrap(v + 1, nvc);
+			return;
+		}
 }
 
 /* allocate() past its shortcuts, once req[] holds each input VC's request
@@ -542,17 +555,22 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
 		if (nk <= 64) { /* only the ports with requests, in turn from the pointer */
-			uint64_t ports = 0;
-			for (int r = 0; r < n->sw.nreqs; r++)
+			uint64_t ports = 0, vcs = 0,
+			         vmask = V == 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
+			for (int r = 0; r < n->sw.nreqs; r++) {
 				ports |= UINT64_C(1) << (n->sw.req_vcs[r] / V);
+				vcs |= UINT64_C(1) << n->sw.req_vcs[r];
+			}
 			uint64_t from = ports & (~UINT64_C(0) << n->rt.rr_vertex[x]);
-			for (uint64_t b = from; b; b &= b - 1)
-				rr_port(n, x, __builtin_ctzll(b), done, ctx);
-			for (uint64_t b = ports & ~from; b; b &= b - 1)
-				rr_port(n, x, __builtin_ctzll(b), done, ctx);
+			for (int pass = 0; pass < 2; pass++, from = ports & ~from)
+				for (uint64_t b = from; b; b &= b - 1) {
+					int i = __builtin_ctzll(b);
+					rr_port(n, x, i, vcs >> (i * V) & vmask, done, ctx);
+				}
 		} else {
 			for (int ii = 0; ii < np; ii++)
-				rr_port(n, x, wrap(n->rt.rr_vertex[x] + ii, np), done, ctx);
+				rr_port(n, x, wrap(n->rt.rr_vertex[x] + ii, np),
+				        V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1, done, ctx);
 		}
 		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
 		return;
