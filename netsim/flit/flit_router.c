@@ -511,24 +511,14 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 
 /* allocate_general()'s round-robin allocator at local input port i of
  * vertex x: its VCs from the port's pointer, each request whose output no
- * input took yet sent (one VC a port, each with crossbar=vc). vcs: the
- * port's requesting VCs (bit v: VC v), or all of them. */
+ * input took yet sent: the first one (one crossbar input a port), or with
+ * crossbar=vc every one, the pointer then past the last. vcs: the port's
+ * requesting VCs (bit v: VC v), or all of them. */
 static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
                            void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	int V = n->p.vcs, port = n->rt.port[n->rt.port_first[x] + i], nvc = port < n->nl ? V : 1;
 	int *req = n->sw.req, *oused = n->sw.output_used;
-	if (n->p.vc_crossbar) { /* every VC may send: the pointer moves after each */
-		for (int jj = 0; jj < nvc; jj++) {
-			int v = wrap(n->rt.rr_port[port] + jj, nvc), r = req[i * V + v];
-			if (r < 0 || oused[r])
-				continue;
-			send(n, x, vc_id(n, port, v), done, ctx);
-			oused[r] = 1;
-			n->rt.rr_port[port] = wrap(v + 1, nvc);
-		}
-		return;
-	}
 	uint64_t from = vcs & (~UINT64_C(0) << n->rt.rr_port[port]);
 	for (int pass = 0; pass < 2; pass++, from = vcs & ~from)
 		for (uint64_t b = from; b; b &= b - 1) {
@@ -538,7 +528,8 @@ static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
 			send(n, x, vc_id(n, port, v), done, ctx);
 			oused[r] = 1;
 			n->rt.rr_port[port] = wrap(v + 1, nvc);
-			return;
+			if (!n->p.vc_crossbar)
+				return;
 		}
 }
 
