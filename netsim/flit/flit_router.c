@@ -570,20 +570,34 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 	 * from its pointer; with islip the inputs then accept one grant each
 	 * (round-robin) and pointers move only on acceptance */
 	int *grant = n->sw.grant, *bestd = oused, *gl = n->sw.asked_outs, ngl = 0;
-	/* one pass: each output's round-robin-first requester; gl lists the
-	 * outputs asked for (grant_call: the call that last granted each) */
+	/* one pass: each output's round-robin-first requester; the outputs
+	 * asked for in a mask (up to 64 outputs), or listed in gl with
+	 * grant_call the call that last granted each */
+	uint64_t asked = 0;
 	for (int r = 0; r < n->sw.nreqs; r++) {
-		int k = n->sw.req_vcs[r], j = req[k];
+		int k = n->sw.req_vcs[r], j = n->sw.req_outs[r];
 		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x,
 		    d = k - n->sw.grant_ptr[g];
 		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
-		if (n->sw.grant_call[j] != stamp)
-			n->sw.grant_call[j] = stamp, gl[ngl++] = j, bestd[j] = d, grant[j] = k;
-		else if (d < bestd[j])
+		int seen = nout <= 64 ? (int)(asked >> j & 1) : n->sw.grant_call[j] == stamp;
+		if (!seen) {
+			if (nout <= 64)
+				asked |= UINT64_C(1) << j;
+			else
+				n->sw.grant_call[j] = stamp, gl[ngl++] = j;
 			bestd[j] = d, grant[j] = k;
+		} else if (d < bestd[j]) {
+			bestd[j] = d, grant[j] = k;
+		}
 	}
 	/* the outputs in round-robin order from the vertex's pointer */
-	for (int a = 1; a < ngl; a++) {
+	if (nout <= 64) {
+		uint64_t from = asked & (~UINT64_C(0) << n->rt.rr_vertex[x]);
+		for (int pass = 0; pass < 2; pass++, from = asked & ~from)
+			for (uint64_t b = from; b; b &= b - 1)
+				gl[ngl++] = __builtin_ctzll(b);
+	}
+	for (int a = 1; nout > 64 && a < ngl; a++) {
 		int j = gl[a], key = j - n->rt.rr_vertex[x] + (j < n->rt.rr_vertex[x] ? nout : 0),
 		    at = a;
 		for (; at > 0 && gl[at - 1] - n->rt.rr_vertex[x] +
