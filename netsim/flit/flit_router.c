@@ -382,7 +382,8 @@ static void send(struct flit_net *n, int x, size_t g,
 		}
 		c->front_ready = next->ready;
 	}
-	vc_front(n, g);
+	if (!c->count || c->front_ready > n->now) /* else still marked as it was to send */
+		vc_front(n, g);
 	if (c->port < n->nl) /* a credit back upstream */
 		credit_back(n, c->port, c->port_vc);
 	if (sent.tail)
