@@ -21,10 +21,14 @@ struct packet {
 	int dim, crossed;               /* datelines: the dimension of its last router link, and
 	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
-	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
-	              */
-	int *route;  /* its route in the routes cache (never written), or NULL: its own slots */
+	int decided;  /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
+	               */
+	int next_out; /* its head's next link when fixed (its route's next entry, set as the head
+	                 leaves a router: read from the packet, which the head's request loads
+	                 anyway, rather than through the route); else anything */
+	int *route;   /* its route in the routes cache (never written), or NULL: its own slots */
 };
+_Static_assert(sizeof(struct packet) <= 64, "a packet on one cache line");
 
 /* A virtual channel's buffer (a ring) and its packet's downstream VC. */
 struct vc {

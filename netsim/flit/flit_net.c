@@ -236,6 +236,7 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
 	}
+	q->next_out = q->decided > 0 ? pk_route(n, k)[0] : -1;
 	q->next = -1;
 	q->dim = -1;
 	q->grid_dim = -1;
