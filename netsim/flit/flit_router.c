@@ -521,18 +521,17 @@ static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
 {
 	int V = n->p.vcs, port = n->rt.port[n->rt.port_first[x] + i], nvc = port < n->nl ? V : 1;
 	int *req = n->sw.req, *oused = n->sw.output_used;
-	uint64_t from = vcs & (~UINT64_C(0) << n->rt.rr_port[port]);
-	for (int pass = 0; pass < 2; pass++, from = vcs & ~from)
-		for (uint64_t b = from; b; b &= b - 1) {
-			int v = __builtin_ctzll(b), r = req[i * V + v];
-			if (v >= nvc || r < 0 || oused[r])
-				continue;
-			send(n, x, vc_id(n, port, v), done, ctx);
-			oused[r] = 1;
-			n->rt.rr_port[port] = wrap(v + 1, nvc);
-			if (!n->p.vc_crossbar)
-				return;
-		}
+	for (int s = n->rt.rr_port[port]; vcs;) {
+		int v = first_from(vcs, s), r = req[i * V + v];
+		vcs &= ~(UINT64_C(1) << v);
+		if (v >= nvc || r < 0 || oused[r])
+			continue;
+		send(n, x, vc_id(n, port, v), done, ctx);
+		oused[r] = 1;
+		n->rt.rr_port[port] = wrap(v + 1, nvc);
+		if (!n->p.vc_crossbar)
+			return;
+	}
 }
 
 /* allocate() past its shortcuts, once req[] holds each input VC's request
@@ -547,23 +546,21 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
+		uint64_t vmask = V == 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
 		if (nk <= 64) { /* only the ports with requests, in turn from the pointer */
-			uint64_t ports = 0, vcs = 0,
-			         vmask = V == 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
+			uint64_t ports = 0, vcs = 0;
 			for (int r = 0; r < n->sw.nreqs; r++) {
 				ports |= UINT64_C(1) << (n->sw.req_vcs[r] / V);
 				vcs |= UINT64_C(1) << n->sw.req_vcs[r];
 			}
-			uint64_t from = ports & (~UINT64_C(0) << n->rt.rr_vertex[x]);
-			for (int pass = 0; pass < 2; pass++, from = ports & ~from)
-				for (uint64_t b = from; b; b &= b - 1) {
-					int i = __builtin_ctzll(b);
-					rr_port(n, x, i, vcs >> (i * V) & vmask, done, ctx);
-				}
+			while (ports) {
+				int i = first_from(ports, n->rt.rr_vertex[x]);
+				ports &= ~(UINT64_C(1) << i);
+				rr_port(n, x, i, vcs >> (i * V) & vmask, done, ctx);
+			}
 		} else {
 			for (int ii = 0; ii < np; ii++)
-				rr_port(n, x, wrap(n->rt.rr_vertex[x] + ii, np),
-				        V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1, done, ctx);
+				rr_port(n, x, wrap(n->rt.rr_vertex[x] + ii, np), vmask, done, ctx);
 		}
 		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
 		return;
@@ -593,11 +590,10 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 		}
 	}
 	/* the outputs in round-robin order from the vertex's pointer */
-	if (nout <= 64) {
-		uint64_t from = asked & (~UINT64_C(0) << n->rt.rr_vertex[x]);
-		for (int pass = 0; pass < 2; pass++, from = asked & ~from)
-			for (uint64_t b = from; b; b &= b - 1)
-				gl[ngl++] = __builtin_ctzll(b);
+	while (nout <= 64 && asked) {
+		int j = first_from(asked, n->rt.rr_vertex[x]);
+		asked &= ~(UINT64_C(1) << j);
+		gl[ngl++] = j;
 	}
 	for (int a = 1; nout > 64 && a < ngl; a++) {
 		int j = gl[a], key = j - n->rt.rr_vertex[x] + (j < n->rt.rr_vertex[x] ? nout : 0),
