@@ -383,7 +383,11 @@ static void send(struct flit_net *n, int x, size_t g,
 		}
 		c->front_ready = next->ready;
 	}
-	if (!c->count || c->front_ready > n->now) /* else still marked as it was to send */
+	/* a next flit that may leave now or next cycle keeps the mark it had to
+	 * send (request() skips it this cycle: the router visits each vertex
+	 * once a cycle, and has asked), instead of leaving it and coming back
+	 * through the timing wheel's next slot */
+	if (!c->count || c->front_ready > n->now + 1)
 		vc_front(n, g);
 	if (c->port < n->nl) /* a credit back upstream */
 		credit_back(n, c->port, c->port_vc);
