@@ -474,6 +474,39 @@ static void islip_masks(struct flit_net *n, int x, int np, int nout,
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
                              void (*done)(void *, const struct flit_delivery *), void *ctx);
 
+/* allocate()'s output allocator with crossbar=vc for a vertex of at most
+ * 64 outputs: each VC is a crossbar input that asks for one output, so no
+ * input is ever granted twice; each asked output grants its requester
+ * first from its pointer (only its holder's, when hold=packet keeps it),
+ * outputs in round-robin order from the vertex's pointer: allocate_general's
+ * grants and sends in its order, without its per-input bookkeeping. */
+static void output_vcx(struct flit_net *n, int x, int nk, int nout,
+                       void (*done)(void *, const struct flit_delivery *), void *ctx)
+{
+	int ox = n->rt.out_first[x], *grant = n->sw.grant, *bestd = n->sw.output_used;
+	uint64_t asked = 0;
+	for (int r = 0; r < n->sw.nreqs; r++) {
+		int k = n->sw.req_vcs[r], j = n->sw.req_outs[r];
+		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x,
+		    h = n->rt.output_holder[g];
+		if (h >= 0 && h != k) /* kept for a packet: only its VC may use it */
+			continue;
+		int d = k - n->sw.grant_ptr[g];
+		d += d < 0 ? nk : 0; /* (k - pointer) mod nk */
+		if (!(asked >> j & 1) || d < bestd[j])
+			bestd[j] = d, grant[j] = k;
+		asked |= UINT64_C(1) << j;
+	}
+	while (asked) {
+		int j = first_from(asked, n->rt.rr_vertex[x]), k = grant[j];
+		int g = j < nout - 1 ? n->rt.out_link[ox + j] : n->nl + x;
+		asked &= ~(UINT64_C(1) << j);
+		held_send(n, x, k, g, done, ctx);
+		n->sw.grant_ptr[g] = wrap(k + 1, nk);
+	}
+	n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, nout);
+}
+
 /* Switch allocation at vertex x, once rk[0 .. nrk) holds the VCs that
  * request (input VC k = i V + v of local input port i) and rj[] the local
  * output each asks for. A crossbar input is a port, or with crossbar=vc
@@ -506,6 +539,10 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 	}
 	if (n->p.alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
 		islip_masks(n, x, np, nout, done, ctx);
+		return;
+	}
+	if (n->p.alloc == FLIT_ALLOC_OUTPUT && vcx && nout <= 64) {
+		output_vcx(n, x, nk, nout, done, ctx);
 		return;
 	}
 	for (int r = 0; r < n->sw.nreqs; r++) /* each input VC's request (-1 between calls) */
