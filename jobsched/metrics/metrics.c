@@ -722,6 +722,17 @@ int js_write_summary_csv(FILE *f, const struct js_workload *w, const struct js_s
 	return ferror(f) ? CMN_EIO : 0;
 }
 
+/* The skips by reason, "reason n, ..." (those with none left out). */
+static void print_skips(FILE *f, const struct js_workload *w)
+{
+	for (int k = 0, first = 1; k < JS_SKIP_N; k++)
+		if (w->counts.skipped[k]) {
+			fprintf(f, "%s%s %ld", first ? "" : ", ", js_skip_names[k],
+			        w->counts.skipped[k]);
+			first = 0;
+		}
+}
+
 void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_result *r,
                       const struct js_run_params *p)
 {
@@ -736,16 +747,19 @@ void js_print_summary(FILE *f, const struct js_workload *w, const struct js_sim_
 		fprintf(f, "%-24s %s (%d nodes)\n", "machine", p->machine, r->nodes);
 	fprintf(f, "%-24s %s / %s / %s\n", "sched / alloc / runtime", p->sched, p->alloc,
 	        p->runtime);
-	fprintf(f, "%-24s %ld read, %ld skipped, %zu simulated, %ld killed\n", "jobs",
-	        w->counts.read, skipped_total(&w->counts), w->n, r->killed);
+	/* skips by reason: a log run on a smaller machine loses its oversize
+	 * jobs, which the total alone would lump with --first's cut */
+	long skipped = skipped_total(&w->counts);
+	fprintf(f, "%-24s %ld read, %ld skipped", "jobs", w->counts.read, skipped);
+	if (skipped && w->n) {
+		fprintf(f, " (");
+		print_skips(f, w);
+		fprintf(f, ")");
+	}
+	fprintf(f, ", %zu simulated, %ld killed\n", w->n, r->killed);
 	if (w->n == 0) { /* nothing simulated: say why instead of means of nothing */
 		fprintf(f, "%-24s none: every record skipped (", "simulated");
-		for (int k = 0, first = 1; k < JS_SKIP_N; k++)
-			if (w->counts.skipped[k]) {
-				fprintf(f, "%s%s %ld", first ? "" : ", ", js_skip_names[k],
-				        w->counts.skipped[k]);
-				first = 0;
-			}
+		print_skips(f, w);
 		fprintf(f, ")\n");
 		return;
 	}

@@ -215,6 +215,14 @@ check "no job simulated: plot" test -s "$T/as.png"
 check "no job simulated: no nan, the reason" status_says 0 eq 0 "none: every record skipped (runtime_unknown 1)" "$T/out"
 check "no job simulated: no nan" bash -c "! grep -qi nan '$T/out'"
 
+# Skips by reason in the text summary: an oversize job is not lumped with
+# --first's cut.
+printf '; MaxProcs: 16\n1 0 -1 10 16 -1 -1 16 20 -1 1 1 1 1 1 1 -1 -1\n2 5 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n3 9 -1 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n' > "$T/over.swf"
+"$JS" --workload "$T/over.swf" --machine flat:nodes=8 --first 1 > "$T/out" 2>&1
+check "skips by reason in the summary" grep -q '^jobs  *3 read, 2 skipped (oversize 1, selection 1), 1 simulated, 0 killed$' "$T/out"
+"$JS" --workload "$T/over.swf" --machine flat:nodes=16 > "$T/out" 2>&1
+check "no skip: no reasons" grep -q '^jobs  *3 read, 0 skipped, 3 simulated, 0 killed$' "$T/out"
+
 # One job: eq. 2's load undefined (said, not 'nan'), no '-0.0000' lost
 # from the rounding of the other two fractions.
 printf '; MaxProcs: 10000\n1 0 -1 100 8192 -1 -1 8192 100 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > "$T/one.swf"
