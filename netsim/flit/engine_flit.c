@@ -6,6 +6,7 @@
  * bandwidth. Link loads are the flits each link carried. Live sessions
  * (jobs that start and end inside one simulation) run on a fresh network
  * each. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,68 @@ static int flit_evaluate(void *state, const struct net_job *jobs, int n, double 
 	                           &f->cycles, e);
 }
 
+/* One evaluation of evaluate_many's, with its own link loads. */
+struct eval_task {
+	const struct flit_engine *f;
+	const struct net_job *jobs;
+	int n;
+	double until;
+	struct net_job_result *results;
+	long *flits;
+	int64_t cycles;
+	int rc;
+	struct cmn_err e;
+};
+
+static void *eval_task_run(void *arg)
+{
+	struct eval_task *t = arg;
+	t->rc = net_flit_replay_run(t->f->m, &t->f->p, &t->f->o, t->jobs, t->n, t->until,
+	                            t->results, t->flits, &t->cycles, &t->e);
+	return NULL;
+}
+
+/* Independent evaluations two at a time, on the calling thread and one
+ * more (each replay is deterministic and alone on its network, so the
+ * results are those of one after another); one at a time when each
+ * replay already takes two threads (threads=2) or a thread cannot start.
+ * The first failure in the evaluations' order is reported; the link loads
+ * are the last evaluation's. */
+static int flit_evaluate_many(void *state, int count, const struct net_job *const *jobs,
+                              const int *n, double until, struct net_job_result *const *results,
+                              struct cmn_err *e)
+{
+	struct flit_engine *f = state;
+	size_t nl = (size_t)f->m->nlinks + 1;
+	struct eval_task t[2];
+	long *flits2 = f->p.threads > 1 || count < 2 ? NULL : calloc(nl, sizeof *flits2);
+	int rc = 0;
+	for (int i = 0; !rc && i < count;) {
+		int pair = flits2 && i + 1 < count, started = 0;
+		for (int w = 0; w < 1 + pair; w++)
+			t[w] = (struct eval_task){
+			    f, jobs[i + w], n[i + w], until, results[i + w], w ? flits2 : f->flits,
+			    0, 0,           {0}};
+		pthread_t th;
+		if (pair && pthread_create(&th, NULL, eval_task_run, &t[1]) == 0)
+			started = 1;
+		eval_task_run(&t[0]);
+		if (started)
+			pthread_join(th, NULL);
+		else if (pair)
+			eval_task_run(&t[1]);
+		for (int w = 0; w < 1 + pair && !rc; w++)
+			if ((rc = t[w].rc))
+				*e = t[w].e;
+		f->cycles = t[pair].cycles;
+		if (pair && !rc) /* the last evaluation's link loads */
+			memcpy(f->flits, flits2, nl * sizeof *flits2);
+		i += 1 + pair;
+	}
+	free(flits2);
+	return rc;
+}
+
 static const char *flit_spec(void *state)
 {
 	return ((struct flit_engine *)state)->spec;
@@ -126,6 +189,7 @@ const struct net_engine_ops net_engine_flit_ops = {
              net_flit_param_defs, flit_samples},
     .create = flit_create,
     .evaluate = flit_evaluate,
+    .evaluate_many = flit_evaluate_many,
     .spec = flit_spec,
     .links = flit_links,
     .destroy = flit_destroy,

@@ -6,7 +6,9 @@
  * ranks, one iteration each, interleaved on the nodes) run together to
  * their ends, finish after start, finite, the links' loads can be read, a
  * second evaluation in the same engine and a second engine give the same
- * times to the bit. A new engine is tested here without editing this file.
+ * times to the bit; an engine's evaluate_many (several evaluations at
+ * once) gives each evaluation's times alone to the bit and the last one's
+ * link loads. A new engine is tested here without editing this file.
  * Each engine lives in a child process (SimGrid allows one per process). */
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +21,9 @@
 #include "netsim.h"
 #include "xml_write.h"
 
-enum { NOUT = 5 }; /* status (1 ran, 0 refused), then the two jobs' finishes, twice */
+/* status (1 ran, 0 refused), then the two jobs' finishes, twice, then
+ * whether evaluate_many agrees with evaluate (1; or the engine has none) */
+enum { NOUT = 6 };
 
 struct run_args {
 	const char *engine, *machine;
@@ -34,6 +38,53 @@ static void refused(const struct run_args *a, int rc, const struct cmn_err *e)
 		fprintf(stderr, "\n  %s on %s: error %d '%s'\n", a->engine, a->machine, rc, e->msg);
 		_exit(4);
 	}
+}
+
+/* A link's bytes in the engine's last evaluation, into b (room for the
+ * machine's links); their count. */
+static int link_bytes(const struct run_args *a, const struct net_engine_ops *ops, void *eng,
+                      double *b)
+{
+	const struct net_link_result *links;
+	int nl;
+	struct cmn_err e;
+	if (ops->links(eng, &links, &nl, &e)) {
+		fprintf(stderr, "\n  %s on %s: %s\n", a->engine, a->machine, e.msg);
+		_exit(6);
+	}
+	for (int l = 0; l < nl && l < 4096; l++)
+		b[l] = links[l].bytes;
+	return nl < 4096 ? nl : 4096;
+}
+
+/* evaluate_many over four sets (both jobs, ft alone twice, then cg
+ * alone) against evaluate of each: the same finishes to the bit,
+ * the link loads the last set's. */
+static int many_agrees(const struct run_args *a, const struct net_engine_ops *ops, void *eng,
+                       const struct net_job *jobs)
+{
+	const struct net_job *sets[4] = {jobs, jobs + 1, jobs + 1, jobs};
+	int ns[4] = {2, 1, 1, 1};
+	struct net_job_result r[4][2], one[2];
+	struct net_job_result *outs[4] = {r[0], r[1], r[2], r[3]};
+	double *many_b = calloc(4096, sizeof *many_b), *alone_b = calloc(4096, sizeof *alone_b);
+	struct cmn_err e;
+	int agree = many_b && alone_b;
+	if (agree && ops->evaluate_many(eng, 4, sets, ns, 0, outs, &e)) {
+		fprintf(stderr, "\n  %s on %s: evaluate_many: %s\n", a->engine, a->machine, e.msg);
+		agree = 0;
+	}
+	int nl = agree ? link_bytes(a, ops, eng, many_b) : 0;
+	for (int s = 0; agree && s < 4; s++) {
+		agree = !ops->evaluate(eng, sets[s], ns[s], 0, one, &e);
+		for (int j = 0; agree && j < ns[s]; j++)
+			agree = memcmp(&one[j].finish, &r[s][j].finish, sizeof one[j].finish) == 0;
+	}
+	if (agree) /* the last set's loads, alone */
+		link_bytes(a, ops, eng, alone_b);
+	agree = agree && memcmp(many_b, alone_b, (size_t)nl * sizeof *many_b) == 0;
+	free(many_b), free(alone_b);
+	return agree;
 }
 
 /* Two evaluations of the two jobs in engine eng into out (see NOUT). */
@@ -67,6 +118,7 @@ static void evaluate_twice(const struct run_args *a, const struct net_engine_ops
 			out[1 + 2 * t + j] =
 			    r[j].finish > r[j].start && r[j].start >= 0 ? r[j].finish : -1;
 	}
+	out[5] = !out[0] || !ops->evaluate_many || many_agrees(a, ops, eng, jobs);
 	trace_free(cg);
 	trace_free(ft);
 }
@@ -74,7 +126,7 @@ static void evaluate_twice(const struct run_args *a, const struct net_engine_ops
 static void child(void *ctx, int fd)
 {
 	const struct run_args *a = ctx;
-	double out[NOUT] = {-1, -1, -1, -1, -1};
+	double out[NOUT] = {-1, -1, -1, -1, -1, 0};
 	struct plat_machine *m;
 	struct cmn_err e;
 	char xml[] = "/tmp/placesim-engine-XXXXXX";
@@ -120,7 +172,8 @@ static void test_contract(void)
 					continue;
 				ran++;
 				CU_ASSERT_EQUAL_FATAL(th_in_child(child, &a, o2, NOUT), 0);
-				for (int j = 1; j < NOUT; j++) {
+				CU_ASSERT(o1[5] == 1); /* evaluate_many, where the engine has it */
+				for (int j = 1; j < 5; j++) {
 					CU_ASSERT(isfinite(o1[j]) && o1[j] > 0);
 					CU_ASSERT(memcmp(&o1[j], &o2[j], sizeof o1[j]) == 0);
 				}
