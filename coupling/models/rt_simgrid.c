@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "../../apptraces/trace_stats.h"
+#include "../../common/grow.h"
 #include "../../jobsched/runtime/runtime.h"
 #include "../../netsim/netsim.h"
 #include "../profiles/jobprof.h"
@@ -81,9 +82,11 @@ struct sgm {
 	struct pairs *pairs;
 	int npairs, cappairs;
 	struct cpl_itcache *cache; /* isolated iteration times */
-	double *t_job;             /* by job index: its isolated time (NAN: unknown) */
-	int *t_moves;              /* its migrations then */
-	int *canon;                /* machine-sized buffer */
+	struct cpl_itcache
+	    *ahead;    /* those replayed ahead in the current rate update (NULL: none) */
+	double *t_job; /* by job index: its isolated time (NAN: unknown) */
+	int *t_moves;  /* its migrations then */
+	int *canon;    /* machine-sized buffer */
 	struct cpl_groups *grp;
 	int group_cache;            /* group_cache=yes */
 	struct cpl_itcache *gcache; /* groups' iteration times, by canonical group */
@@ -96,6 +99,7 @@ struct sgm {
 	double interval;                         /* rate_interval (0: every change replayed) */
 	double replayed_at; /* when an update last replayed groups (-INFINITY: never) */
 	long deferred;      /* changed groups not replayed within the interval */
+	long ahead_replays; /* isolated replays made ahead, several at once (replay_ahead) */
 };
 
 /* A group's member in the group cache's order. */
@@ -256,7 +260,7 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
  * per node, equal nodes): every placement is the reference's, one replay,
  * and its rate exactly 1 (replays in this process differ in their last
  * digits with the clock they start at). */
-static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
+static int isolated_key(struct sgm *g, int k, const int *nodes, int n, struct cmn_err *e)
 {
 	const int *pairs;
 	int npairs;
@@ -267,10 +271,18 @@ static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, st
 			g->canon[r] = r;
 	else if ((g->counts ? plat_shape : plat_canon)(g->m, nodes, n, g->canon))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int isolated(struct sgm *g, int k, const int *nodes, int n, double *t, struct cmn_err *e)
+{
+	if (isolated_key(g, k, nodes, n, e))
+		return e->code;
 	if (cpl_itcache_get(g->cache, k, g->canon, n, t))
 		return 0;
 	const int *pl = g->canon; /* the canonical placement itself: equal by symmetry */
-	if (cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
+	if ((!g->ahead || !cpl_itcache_get(g->ahead, k, g->canon, n, t)) &&
+	    cpl_replay_iterations(g->rp, 1, &k, &pl, &n, t, e))
 		return e->code;
 	if (cpl_itcache_put(g->cache, k, g->canon, n, *t))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -528,6 +540,71 @@ double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *node
 	return t;
 }
 
+/* The isolated replays a rate update will miss, found as rates() will
+ * ask for them (each job's reference when it has none or was resized, its
+ * placement when isolated and new or moved), in that order, each once:
+ * replayed together (at once where the engine can: two threads on the
+ * flit engine, children for SimGrid's) into g->ahead, from which
+ * isolated() takes them instead of replaying. The same replays in the same
+ * order, so the same times and cache counts as one after another. Any
+ * failure here leaves them to be replayed, and reported, one by one. */
+static void replay_ahead(struct sgm *g, struct js_sim *sim, size_t n, const int *jj, const int *k,
+                         const int *const *nodes, const int *nn)
+{
+	if (!cpl_replay_ops(g->rp)->evaluate_many)
+		return;
+	long m = 0, capm = 0, used = 0, capkeys = 0;
+	int *mk = NULL, *mn = NULL, *keys = NULL; /* the misses: kernel, ranks, canonical
+	                                             placement (one after another in keys) */
+	int *ident = malloc((size_t)g->m->nodes * sizeof *ident), ok = ident != NULL;
+	struct cmn_err e = {0};
+	for (int r = 0; ok && r < g->m->nodes; r++)
+		ident[r] = r;
+	for (size_t i = 0; ok && i < n; i++) {
+		int j = jj[i], moves = js_sim_placement_version(sim, j);
+		int need[2] = {
+		    isnan(cpl_profiles_recorded_ref(sim, j)) || js_sim_start_size(sim, j) != nn[i],
+		    (!g->shared || n == 1) && (isnan(g->t_job[j]) || g->t_moves[j] != moves)};
+		for (int pass = 0; ok && pass < 2; pass++) { /* its reference, then its placement */
+			if (!need[pass])
+				continue;
+			if (isolated_key(g, k[i], pass ? nodes[i] : ident, nn[i], &e)) {
+				ok = 0;
+				break;
+			}
+			int seen = cpl_itcache_has(g->cache, k[i], g->canon, nn[i]);
+			for (long a = 0, at = 0; !seen && a < m; at += mn[a++])
+				seen = mk[a] == k[i] && mn[a] == nn[i] &&
+				       !memcmp(keys + at, g->canon, (size_t)nn[i] * sizeof *keys);
+			if (seen)
+				continue;
+			long c1 = capm;
+			if (cmn_grow((void **)&mk, &c1, m + 1, 16, sizeof *mk) ||
+			    cmn_grow((void **)&mn, &capm, m + 1, 16, sizeof *mn) ||
+			    cmn_grow((void **)&keys, &capkeys, used + nn[i], 1024, sizeof *keys)) {
+				ok = 0;
+				break;
+			}
+			mk[m] = k[i], mn[m++] = nn[i];
+			memcpy(keys + used, g->canon, (size_t)nn[i] * sizeof *keys);
+			used += nn[i];
+		}
+	}
+	const int **pl = ok && m > 1 ? malloc((size_t)m * sizeof *pl) : NULL;
+	double *t = pl ? malloc((size_t)m * sizeof *t) : NULL;
+	if (t && (g->ahead = cpl_itcache_new())) {
+		for (long a = 0, at = 0; a < m; at += mn[a++])
+			pl[a] = keys + at;
+		if (cpl_replay_alone(g->rp, (int)m, mk, pl, mn, t, &e))
+			m = 0; /* replayed again one by one, which reports the failure */
+		g->ahead_replays += m;
+		for (long a = 0; a < m; a++)
+			if (cpl_itcache_put(g->ahead, mk[a], pl[a], mn[a], t[a]))
+				break; /* what is missing is replayed one by one */
+	}
+	free(ident), free(mk), free(mn), free(keys), free(pl), free(t);
+}
+
 int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
 {
 	struct sgm *g = self;
@@ -546,10 +623,13 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 		mv[i] = js_sim_placement_version(sim, j);
 		k[i] = cpl_profiles_of(g->prof, js_sim_job(sim, j), j);
 		nodes[i] = js_sim_job_nodes(sim, j, &nn[i]);
-		if (!nodes[i]) {
+		if (!nodes[i])
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			break;
-		}
+	}
+	if (!rc && n > 0)
+		replay_ahead(g, sim, n, jj, k, nodes, nn);
+	for (size_t i = 0; !rc && i < n; i++) {
+		int j = jj[i];
 		tref[i] = cpl_profiles_recorded_ref(sim, j); /* looked up once per job */
 		if (isnan(tref[i]) && !(rc = reference(g, k[i], nn[i], &tref[i], e)))
 			rc = cpl_profiles_record(sim, j, cpl_profiles_name(g->prof, k[i]), tref[i],
@@ -567,6 +647,8 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 		if (rc)
 			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
 	}
+	cpl_itcache_free(g->ahead); /* all taken, or left by a failure */
+	g->ahead = NULL;
 	if (!rc && g->shared && n > 1)
 		rc = shared_times(g, js_sim_now(sim), (int)n, jj, k, nodes, nn, mv, tnow, e);
 	for (size_t i = 0; !rc && i < n; i++) /* both 0: nothing placement can change */
@@ -614,6 +696,8 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	        g->model, g->shared ? "shared" : "isolated", g->engine,
 	        g->rp ? cpl_replay_count(g->rp) : 0, lookups, hits,
 	        lookups ? 100.0 * (double)hits / (double)lookups : 0.0, entries);
+	if (g->ahead_replays)
+		fprintf(f, "; %ld of the replays made ahead, several at once", g->ahead_replays);
 	if (g->no_cross)
 		fprintf(f, "; crosstraffic=no: SimGrid's reverse traffic not simulated");
 	if (g->shared) {

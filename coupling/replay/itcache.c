@@ -105,6 +105,12 @@ int cpl_itcache_putv(struct cpl_itcache *c, int profile, const int *nodes, int n
 	return 0;
 }
 
+int cpl_itcache_has(const struct cpl_itcache *c, int profile, const int *nodes, int n)
+{
+	struct key k = {profile, n, nodes};
+	return cmn_htab_find(&c->tab, hash(profile, nodes, n), match, &k) != NULL;
+}
+
 int cpl_itcache_get(struct cpl_itcache *c, int profile, const int *nodes, int n, double *t)
 {
 	return cpl_itcache_getv(c, profile, nodes, n, t, 1);

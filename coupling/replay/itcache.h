@@ -15,6 +15,8 @@ struct cpl_itcache *cpl_itcache_new(void);
 void cpl_itcache_free(struct cpl_itcache *c);
 /* 1 and *t when present, 0 when absent (counted as a lookup either way). */
 int cpl_itcache_get(struct cpl_itcache *c, int profile, const int *nodes, int n, double *t);
+/* Whether an entry is present (not counted). */
+int cpl_itcache_has(const struct cpl_itcache *c, int profile, const int *nodes, int n);
 /* 0, or -1 out of memory. */
 int cpl_itcache_put(struct cpl_itcache *c, int profile, const int *nodes, int n, double t);
 /* The same with nt times per entry (an entry of another count is absent). */

@@ -135,78 +135,95 @@ static int job_set(struct cpl_replay *rp, int cnt, const int *k, const int *cons
 	return 0;
 }
 
-/* One replay of the jobs' timed iterations together. */
-static int timed_iterations(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
-                            const int *n, double *t, struct cmn_err *e)
+/* m independent replays: replay g runs its cnt[g] jobs together, the jobs
+ * of the replays one after another in k, nodes, n, t and t1. Timed: one
+ * evaluation a replay; by difference: two (one iteration, then two),
+ * one after another. All at once through the engine's evaluate_many when
+ * it has one (the SimGrid engines' children, the flit engine's threads). */
+static int replays(struct cpl_replay *rp, int m, const int *cnt, const int *k,
+                   const int *const *nodes, const int *n, double *t, double *t1, struct cmn_err *e)
 {
-	struct net_job *jobs = calloc((size_t)cnt, sizeof *jobs);
-	struct net_job_result *res = malloc((size_t)cnt * sizeof *res);
-	job_name *names = malloc((size_t)cnt * sizeof *names);
-	int rc = 0;
-	if (!jobs || !res || !names)
+	int per = rp->timed ? 1 : 2, nj = 0, nsets = m * per;
+	for (int g = 0; g < m; g++)
+		nj += cnt[g];
+	struct net_job *jobs = calloc((size_t)nj * (size_t)per, sizeof *jobs);
+	struct net_job_result *res = malloc((size_t)nj * (size_t)per * sizeof *res);
+	job_name *names = malloc((size_t)nj * sizeof *names);
+	const struct net_job **sets = malloc((size_t)nsets * sizeof *sets);
+	struct net_job_result **outs = malloc((size_t)nsets * sizeof *outs);
+	int *ns = malloc((size_t)nsets * sizeof *ns), rc = 0;
+	if (!jobs || !res || !names || !sets || !outs || !ns)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	if (!rc)
-		rc = job_set(rp, cnt, k, nodes, n, CPL_ONE_ITERATION, names, jobs, e);
-	if (!rc)
-		rc = rp->ops->evaluate(rp->eng, jobs, cnt, 0, res, e);
-	rp->evaluations++;
-	for (int i = 0; !rc && i < cnt; i++) {
-		t[i] = res[i].finish;
-		/* zero only without compute and without traffic between nodes */
-		if (!(t[i] >= 0))
-			rc = cmn_err_set(e, CMN_ESTATE, "%s: one iteration did not end (%g s)",
-			                 names[i], t[i]);
-	}
-	free(jobs);
-	free(res);
-	free(names);
+	/* replay g's jobs from j0 = its first: set g per (timed), or sets 2g
+	 * (one iteration) and 2g + 1 (two) at per j0 and per j0 + cnt[g] */
+	for (int g = 0, j0 = 0; !rc && g < m; j0 += cnt[g++])
+		for (int it = 0; !rc && it < per; it++) {
+			size_t at = (size_t)per * (size_t)j0 + (size_t)it * (size_t)cnt[g];
+			rc = job_set(rp, cnt[g], k + j0, nodes + j0, n + j0,
+			             rp->timed ? CPL_ONE_ITERATION : it + 1, names + j0, jobs + at,
+			             e);
+			sets[g * per + it] = jobs + at, outs[g * per + it] = res + at;
+			ns[g * per + it] = cnt[g];
+		}
+	if (!rc && nsets == 1)
+		rc = rp->ops->evaluate(rp->eng, sets[0], ns[0], 0, outs[0], e);
+	else if (!rc && rp->ops->evaluate_many)
+		rc = rp->ops->evaluate_many(rp->eng, nsets, sets, ns, 0, outs, e);
+	for (int s = 0; !rc && nsets > 1 && !rp->ops->evaluate_many && s < nsets; s++)
+		rc = rp->ops->evaluate(rp->eng, sets[s], ns[s], 0, outs[s], e);
+	rp->evaluations += nsets;
+	for (int g = 0, j0 = 0; !rc && g < m; j0 += cnt[g++])
+		for (int i = j0; !rc && i < j0 + cnt[g]; i++) {
+			const struct net_job_result *r1 =
+			    &res[(size_t)per * (size_t)j0 + (size_t)(i - j0)];
+			if (rp->timed) {
+				t[i] = r1->finish;
+				/* zero only without compute and without traffic between nodes */
+				if (!(t[i] >= 0))
+					rc = cmn_err_set(e, CMN_ESTATE,
+					                 "%s: one iteration did not end (%g s)",
+					                 names[i], t[i]);
+				continue;
+			}
+			size_t i2 = (size_t)per * (size_t)j0 + (size_t)cnt[g] + (size_t)(i - j0);
+			double one = r1->finish, two = res[i2].finish;
+			/* a recorded trace ran whole in both sets: its time beside the
+			 * others' two iterations */
+			t[i] = jobs[r1 - res].trace == jobs[i2].trace ? two : two - one;
+			if (t1)
+				t1[i] = one;
+			/* zero only without compute and without traffic between nodes
+			 * (the flit engine's compute=zero) */
+			if (!(one >= 0 && t[i] >= 0 && (t[i] > 0 || two == 0)))
+				rc = cmn_err_set(
+				    e, CMN_ESTATE,
+				    "%s: one iteration took %g s (one iteration ended at %g "
+				    "s, two at %g s)",
+				    names[i], t[i], one, two);
+		}
+	free(jobs), free(res), free(names), free(sets), free(outs), free(ns);
 	return rc;
 }
 
 int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                              const int *n, double *t, double *t1, struct cmn_err *e)
 {
-	if (rp->timed && !t1)
-		return timed_iterations(rp, cnt, k, nodes, n, t, e);
-	if (rp->timed)
+	if (rp->timed && t1)
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "a one-iteration trace's time needs replays by difference");
-	struct net_job *jobs = calloc(2 * (size_t)cnt, sizeof *jobs);
-	struct net_job_result *res = malloc(2 * (size_t)cnt * sizeof *res);
-	job_name *names = malloc((size_t)cnt * sizeof *names);
-	int rc = 0;
-	if (!jobs || !res || !names)
-		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int it = 0; !rc && it < 2; it++) /* jobs: the one-iteration set, then the two */
-		rc = job_set(rp, cnt, k, nodes, n, it + 1, names, jobs + (size_t)it * (size_t)cnt,
-		             e);
-	const struct net_job *sets[2] = {jobs, jobs + cnt};
-	struct net_job_result *outs[2] = {res, res + cnt};
-	int ns[2] = {cnt, cnt};
-	if (!rc && rp->ops->evaluate_many) /* both replays at once: two cores */
-		rc = rp->ops->evaluate_many(rp->eng, 2, sets, ns, 0, outs, e);
-	for (int it = 0; !rc && !rp->ops->evaluate_many && it < 2; it++)
-		rc = rp->ops->evaluate(rp->eng, sets[it], cnt, 0, outs[it], e);
-	rp->evaluations += 2;
-	for (int i = 0; !rc && i < cnt; i++) {
-		double one = res[i].finish, two = res[cnt + i].finish;
-		/* a recorded trace ran whole in both sets: its time beside the
-		 * others' two iterations */
-		t[i] = jobs[i].trace == jobs[cnt + i].trace ? two : two - one;
-		if (t1)
-			t1[i] = one;
-		/* zero only without compute and without traffic between nodes
-		 * (the flit engine's compute=zero) */
-		if (!(one >= 0 && t[i] >= 0 && (t[i] > 0 || two == 0)))
-			rc =
-			    cmn_err_set(e, CMN_ESTATE,
-			                "%s: one iteration took %g s (one iteration ended at %g s, "
-			                "two at %g s)",
-			                names[i], t[i], one, two);
-	}
-	free(jobs);
-	free(res);
-	free(names);
+	return replays(rp, 1, &cnt, k, nodes, n, t, t1, e);
+}
+
+int cpl_replay_alone(struct cpl_replay *rp, int m, const int *k, const int *const *nodes,
+                     const int *n, double *t, struct cmn_err *e)
+{
+	int *ones = malloc((size_t)(m > 0 ? m : 1) * sizeof *ones);
+	if (!ones)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	for (int g = 0; g < m; g++)
+		ones[g] = 1;
+	int rc = m > 0 ? replays(rp, m, ones, k, nodes, n, t, NULL, e) : 0;
+	free(ones);
 	return rc;
 }
 

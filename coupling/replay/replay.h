@@ -99,6 +99,12 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
  * when measuring by difference). */
 int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                              const int *n, double *t, double *t1, struct cmn_err *e);
+/* m single-job replays, independent (job i alone: kernel k[i] on the
+ * n[i] nodes nodes[i]) into t[i]: as m calls of cpl_replay_iterations
+ * with one job each, run at once where the engine can (its
+ * evaluate_many). */
+int cpl_replay_alone(struct cpl_replay *rp, int m, const int *k, const int *const *nodes,
+                     const int *n, double *t, struct cmn_err *e);
 /* One iteration of kernel k alone on nodes 0..n-1 (the reference); with
  * t1, also the whole one-iteration trace's time there (setup and
  * verification included). */

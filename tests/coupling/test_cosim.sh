@@ -246,6 +246,15 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 "$B/cosim" $FG --runtime flit:mode=shared,class=S,threads=2 --jobs-out "$T/fl3.csv" > /dev/null 2> "$T/err" &&
 	cmp -s "$T/fl1.csv" "$T/fl3.csv" && grep -q "engine flit:preset=none,compute=flops,threads=2)" "$T/err" &&
 	ok "flit model: threads=2, the same outputs" || ko "flit threads=2: $(tail -2 "$T/err")"
+# the isolated replays a rate update misses are made ahead, two at a time
+# on the flit engine's threads (one at a time when each replay takes two,
+# threads=2): the same jobs, replays and cache counts either way
+"$B/cosim" $FG --runtime flit:mode=isolated,class=S --jobs-out "$T/fa1.csv" > /dev/null 2> "$T/err1" &&
+	"$B/cosim" $FG --runtime flit:mode=isolated,class=S,threads=2 --jobs-out "$T/fa2.csv" > /dev/null 2> "$T/err2" &&
+	cmp -s "$T/fa1.csv" "$T/fa2.csv" && grep -q "of the replays made ahead, several at once" "$T/err1" &&
+	[ "$(grep -o '): .*' "$T/err1")" = "$(grep -o '): .*' "$T/err2")" ] &&
+	ok "flit model: replays made ahead two at a time, the same outputs and counts" ||
+	ko "flit replays ahead: $(tail -2 "$T/err1" "$T/err2")"
 # why flit:mode=shared groups jobs by directed links: on the flit engine
 # two jobs that cross links only in opposite directions ({0,5} and {1,8}
 # on a 4-ary 2-tree, d-mod-k) run exactly their times alone, and two that
