@@ -255,6 +255,17 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 	[ "$(grep -o '): .*' "$T/err1")" = "$(grep -o '): .*' "$T/err2")" ] &&
 	ok "flit model: replays made ahead two at a time, the same outputs and counts" ||
 	ko "flit replays ahead: $(tail -2 "$T/err1" "$T/err2")"
+# ... and a profile that fails while the replays ahead are gathered is
+# left to the update itself, which names the job
+for t in 1 2; do
+	"$B/cosim" --synthetic dq:jobs=20,n1=20,n2=40,mean_run=600 --machine kary-ntree:k=4,n=3 \
+		--runtime flit:mode=isolated,kernels=lu,class=S,threads=$t --quiet > /dev/null 2> "$T/flu$t.err"
+	echo "exit $?" >> "$T/flu$t.err"
+done
+grep -q "^cosim: job 15: lu.S.26: 26 ranks" "$T/flu1.err" && grep -q "^exit 2$" "$T/flu1.err" &&
+	cmp -s "$T/flu1.err" "$T/flu2.err" &&
+	ok "flit model: a failing profile names its job, threads 1 and 2 alike" ||
+	ko "flit failing profile: $(cat "$T/flu1.err" "$T/flu2.err")"
 # why flit:mode=shared groups jobs by directed links: on the flit engine
 # two jobs that cross links only in opposite directions ({0,5} and {1,8}
 # on a 4-ary 2-tree, d-mod-k) run exactly their times alone, and two that
