@@ -17,11 +17,18 @@
 #include "../helpers.h"
 #include "outfile.h"
 
-/* A scratch folder, also TMPDIR (where direct targets' temporaries go). */
-static char dir[64];
+/* A scratch folder, made by the suite's set-up and named by TMPDIR
+ * (where direct targets' temporaries go): the process environment holds
+ * it, no variable of this file. */
+static const char *scratch(void)
+{
+	const char *d = getenv("TMPDIR");
+	return d ? d : "/nonexistent";
+}
 
 static int setup(void)
 {
+	char dir[64];
 	snprintf(dir, sizeof dir, "/tmp/test-outfile-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
@@ -31,13 +38,13 @@ static int setup(void)
 static int teardown(void)
 {
 	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch());
 	return system(cmd) == 0 ? 0 : -1;
 }
 
 static const char *in_dir(const char *name, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s/%s", dir, name);
+	snprintf(buf, n, "%s/%s", scratch(), name);
 	return buf;
 }
 
@@ -45,7 +52,7 @@ static const char *in_dir(const char *name, char *buf, size_t n)
 static void listing(char *out, size_t n)
 {
 	char cmd[160];
-	snprintf(cmd, sizeof cmd, "ls -A '%s' | sort | tr '\\n' ' '", dir);
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | sort | tr '\\n' ' '", scratch());
 	FILE *p = popen(cmd, "r");
 	size_t got = p ? fread(out, 1, n - 1, p) : 0;
 	out[got] = '\0';
