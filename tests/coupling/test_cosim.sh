@@ -255,6 +255,13 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 	[ "$(grep -o '): .*' "$T/err1")" = "$(grep -o '): .*' "$T/err2")" ] &&
 	ok "flit model: replays made ahead two at a time, the same outputs and counts" ||
 	ko "flit replays ahead: $(tail -2 "$T/err1" "$T/err2")"
+# by difference each replay is two evaluations (one iteration, two), made
+# at once on the flit engine's two threads: the same as one after another
+"$B/cosim" $FG --runtime flit:mode=isolated,class=S,iteration=difference --jobs-out "$T/fd1.csv" > /dev/null 2>&1 &&
+	"$B/cosim" $FG --runtime flit:mode=isolated,class=S,iteration=difference,threads=2 --jobs-out "$T/fd2.csv" > /dev/null 2>&1 &&
+	cmp -s "$T/fd1.csv" "$T/fd2.csv" && ! cmp -s "$T/fa1.csv" "$T/fd1.csv" &&
+	ok "flit model: iteration=difference, its two evaluations at once, the same outputs" ||
+	ko "flit iteration=difference: threads 1 and 2 differ"
 # ... and a profile that fails while the replays ahead are gathered is
 # left to the update itself, which names the job
 for t in 1 2; do
