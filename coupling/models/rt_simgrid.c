@@ -87,6 +87,7 @@ struct sgm {
 	double *t_job; /* by job index: its isolated time (NAN: unknown) */
 	int *t_moves;  /* its migrations then */
 	int *canon;    /* machine-sized buffer */
+	int *ident;    /* 0 .. nodes - 1: the reference placement */
 	struct cpl_groups *grp;
 	int group_cache;            /* group_cache=yes */
 	struct cpl_itcache *gcache; /* groups' iteration times, by canonical group */
@@ -177,6 +178,7 @@ void cpl_rt_replay_destroy(void *self)
 	free(g->t_job);
 	free(g->t_moves);
 	free(g->canon);
+	free(g->ident);
 	cpl_profiles_free(g->prof);
 	free(g);
 }
@@ -189,14 +191,17 @@ static int setup(struct sgm *g, const struct js_sim *sim, struct cmn_err *e)
 	g->t_job = malloc(nj * sizeof *g->t_job);
 	g->t_moves = calloc(nj, sizeof *g->t_moves);
 	g->canon = malloc((size_t)g->m->nodes * sizeof *g->canon);
+	g->ident = malloc((size_t)g->m->nodes * sizeof *g->ident);
 	g->js = calloc(nj, sizeof *g->js);
 	g->held = malloc(nj * sizeof *g->held);
 	g->running = calloc(nj, 1);
-	if (!g->t_job || !g->t_moves || !g->canon || !g->js || !g->held || !g->running ||
-	    cpl_groups_new(g->m, strcmp(g->model, "flit") == 0, &g->grp))
+	if (!g->t_job || !g->t_moves || !g->canon || !g->ident || !g->js || !g->held ||
+	    !g->running || cpl_groups_new(g->m, strcmp(g->model, "flit") == 0, &g->grp))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t j = 0; j < nj; j++)
 		g->t_job[j] = NAN;
+	for (int r = 0; r < g->m->nodes; r++)
+		g->ident[r] = r;
 	/* in this process where the engine can (s4u): the models' replays are
 	 * many and small, and a fork costs more than most of them */
 	struct cpl_replay_opts o = {g->ring, g->timed, 1, g->no_cross};
@@ -511,14 +516,14 @@ static int shared_times(struct sgm *g, double now, int n, const int *j, const in
 /* The job's reference time (nodes 0..n-1 alone). */
 static int reference(struct sgm *g, int k, int n, double *t, struct cmn_err *e)
 {
-	int *ref = malloc((size_t)n * sizeof *ref);
-	if (!ref)
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	for (int r = 0; r < n; r++)
-		ref[r] = r;
-	int rc = isolated(g, k, ref, n, t, e);
-	free(ref);
-	return rc;
+	return isolated(g, k, g->ident, n, t, e);
+}
+
+/* Whether job j's isolated time must be found again: never found, or
+ * found before its last move (moves: its placement version now). */
+static int isolated_stale(const struct sgm *g, int j, int moves)
+{
+	return isnan(g->t_job[j]) || g->t_moves[j] != moves;
 }
 
 /* A job's work: its log run time; for a job whose workload gives it a
@@ -556,19 +561,17 @@ static void replay_ahead(struct sgm *g, struct js_sim *sim, size_t n, const int 
 	long m = 0, capm = 0, used = 0, capkeys = 0;
 	int *mk = NULL, *mn = NULL, *keys = NULL; /* the misses: kernel, ranks, canonical
 	                                             placement (one after another in keys) */
-	int *ident = malloc((size_t)g->m->nodes * sizeof *ident), ok = ident != NULL;
+	int ok = 1;
 	struct cmn_err e = {0};
-	for (int r = 0; ok && r < g->m->nodes; r++)
-		ident[r] = r;
 	for (size_t i = 0; ok && i < n; i++) {
 		int j = jj[i], moves = js_sim_placement_version(sim, j);
-		int need[2] = {
-		    isnan(cpl_profiles_recorded_ref(sim, j)) || js_sim_start_size(sim, j) != nn[i],
-		    (!g->shared || n == 1) && (isnan(g->t_job[j]) || g->t_moves[j] != moves)};
+		int need[2] = {isnan(cpl_profiles_recorded_ref(sim, j)) ||
+		                   js_sim_start_size(sim, j) != nn[i],
+		               (!g->shared || n == 1) && isolated_stale(g, j, moves)};
 		for (int pass = 0; ok && pass < 2; pass++) { /* its reference, then its placement */
 			if (!need[pass])
 				continue;
-			if (isolated_key(g, k[i], pass ? nodes[i] : ident, nn[i], &e)) {
+			if (isolated_key(g, k[i], pass ? nodes[i] : g->ident, nn[i], &e)) {
 				ok = 0;
 				break;
 			}
@@ -602,7 +605,7 @@ static void replay_ahead(struct sgm *g, struct js_sim *sim, size_t n, const int 
 			if (cpl_itcache_put(g->ahead, mk[a], pl[a], mn[a], t[a]))
 				break; /* what is missing is replayed one by one */
 	}
-	free(ident), free(mk), free(mn), free(keys), free(pl), free(t);
+	free(mk), free(mn), free(keys), free(pl), free(t);
 }
 
 int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
@@ -638,7 +641,7 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 			rc = reference(g, k[i], nn[i], &tref[i], e);
 		if (!rc && (!g->shared || n == 1)) {
 			int moves = js_sim_placement_version(sim, j);
-			if (isnan(g->t_job[j]) || g->t_moves[j] != moves) {
+			if (isolated_stale(g, j, moves)) {
 				rc = isolated(g, k[i], nodes[i], nn[i], &g->t_job[j], e);
 				g->t_moves[j] = moves;
 			}
