@@ -57,6 +57,7 @@ void cpl_full_limits_of(const struct cmn_params *p, struct cpl_full_limits *lim)
 	lim->memory_mb = cmn_params_num(p, "max_memory");
 	lim->bytes = cmn_params_num(p, "max_bytes");
 	lim->flit = strcmp(cmn_params_str(p, "engine"), "flit") == 0;
+	lim->flit_bytes = (int)cmn_params_num(p, "flit_bytes");
 }
 
 long cpl_full_iterations(const struct js_job *job, const struct cpl_full_profile *p)
@@ -405,12 +406,12 @@ int cpl_full_plan_check(const struct cpl_full_plan *pl, const struct cpl_full_li
 		    e, CMN_ESTATE,
 		    "full: the workload's replay on the flit engine moves %s%.3g bytes of messages "
 		    "(%.3g iterations of %s%zu jobs), more than max_bytes=%g: the flit engine "
-		    "carries them 64 bytes a flit over every link of their routes (a few million "
+		    "carries them %d bytes a flit over every link of their routes (a few million "
 		    "flits a second); bound it with fewer or shorter jobs (--first N, --window "
 		    "FROM:TO, --runtime-coef C below 1; a synthetic workload's jobs=, mean_run=), "
 		    "a smaller class, or raise the limit (full:max_bytes=N, 0: none)",
 		    partial ? "at least " : "", pl->bytes, pl->iterations,
-		    partial ? "the first " : "", pl->counted, lim->bytes);
+		    partial ? "the first " : "", pl->counted, lim->bytes, lim->flit_bytes);
 	}
 	struct memory m = memory_of(pl, lim);
 	if (lim->memory_mb > 0 && m.total > lim->memory_mb * MB)

@@ -62,6 +62,7 @@ struct cpl_full_limits {
 	double actions, memory_mb; /* 0: none */
 	double bytes;              /* engine=flit: the messages' bytes (0: none) */
 	int flit;                  /* engine=flit (else s4u) */
+	int flit_bytes;            /* engine=flit: bytes per flit */
 };
 
 void cpl_full_limits_of(const struct cmn_params *p, struct cpl_full_limits *lim);

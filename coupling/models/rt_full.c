@@ -67,9 +67,9 @@ static const struct cmn_param_def full_params[] = {
 
 struct full {
 	struct cpl_profiles *prof;
-	char engine[64]; /* netsim's engine spec */
-	int ring;        /* alltoall=ring */
-	int no_cross;    /* crosstraffic=no */
+	char engine[160]; /* netsim's engine spec */
+	int ring;         /* alltoall=ring */
+	int no_cross;     /* crosstraffic=no */
 	struct cpl_full_limits lim;
 	struct cpl_replay *rp;      /* opened by prepare, in this process */
 	struct cpl_full_plan *plan; /* the workload's profiles and cost */

@@ -247,9 +247,13 @@ void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
 	 * (echoed in reports) stays as it was */
 	int plat = strcmp(cmn_params_str(p, "links"), "platform") == 0;
 	int threads = (int)cmn_params_num(p, "threads");
-	snprintf(out, size, "flit:preset=%s,compute=%s%s%s", cmn_params_str(p, "preset"),
+	int fb = (int)cmn_params_num(p, "flit_bytes"), pf = (int)cmn_params_num(p, "packet_flits");
+	char sizes[64] = "";
+	if (fb != 64 || pf != 8)
+		snprintf(sizes, sizeof sizes, ",flit_bytes=%d,packet_flits=%d", fb, pf);
+	snprintf(out, size, "flit:preset=%s,compute=%s%s%s%s", cmn_params_str(p, "preset"),
 	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "",
-	         threads > 1 ? ",threads=2" : "");
+	         threads > 1 ? ",threads=2" : "", sizes);
 }
 
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)

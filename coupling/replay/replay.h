@@ -73,6 +73,22 @@ struct cpl_replay_opts {
 	     "cycles|platform",                                                                    \
 	     "flit engine: every link a flit per cycle, or each link's bandwidth from the "        \
 	     "machine (tapered trees, WAN links)"},                                                \
+	    {"flit_bytes",                                                                         \
+	     CMN_PT_INT,                                                                           \
+	     "64",                                                                                 \
+	     1,                                                                                    \
+	     1048576,                                                                              \
+	     NULL,                                                                                 \
+	     "flit engine: bytes per flit; a cycle is flit_bytes / the node links' "               \
+	     "bandwidth (netsim --help); larger flits are a coarser, faster network "              \
+	     "(docs/cosim.md)"},                                                                   \
+	    {"packet_flits",                                                                       \
+	     CMN_PT_INT,                                                                           \
+	     "8",                                                                                  \
+	     1,                                                                                    \
+	     1048576,                                                                              \
+	     NULL,                                                                                 \
+	     "flit engine: flits per packet of a message (netsim --help)"},                        \
 	{                                                                                          \
 		"threads", CMN_PT_INT, "1", 1, 2, NULL,                                            \
 		    "flit engine: threads of each replay (netsim --help; the same times with 1 "   \

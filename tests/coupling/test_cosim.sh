@@ -246,6 +246,16 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 "$B/cosim" $FG --runtime flit:mode=shared,class=S,threads=2 --jobs-out "$T/fl3.csv" > /dev/null 2> "$T/err" &&
 	cmp -s "$T/fl1.csv" "$T/fl3.csv" && grep -q "engine flit:preset=none,compute=flops,threads=2)" "$T/err" &&
 	ok "flit model: threads=2, the same outputs" || ko "flit threads=2: $(tail -2 "$T/err")"
+# flit_bytes and packet_flits: the engine's own defaults when given as
+# they are (the same bytes), a coarser network when the flits are larger
+# (other times, named in the report line), a usage error when out of range
+"$B/cosim" $FG --runtime flit:mode=shared,class=S,flit_bytes=64,packet_flits=8 --jobs-out "$T/fb64.csv" > /dev/null 2>&1 &&
+	cmp -s "$T/fl1.csv" "$T/fb64.csv" &&
+	"$B/cosim" $FG --runtime flit:mode=shared,class=S,flit_bytes=512 --jobs-out "$T/fb512.csv" > /dev/null 2> "$T/err" &&
+	! cmp -s "$T/fl1.csv" "$T/fb512.csv" && grep -q "engine flit:preset=none,compute=flops,flit_bytes=512,packet_flits=8)" "$T/err" &&
+	ok "flit model: flit_bytes=512 is another network, 64 the default's bytes" || ko "flit flit_bytes: $(tail -2 "$T/err")"
+"$B/cosim" $FG --runtime flit:flit_bytes=0 > /dev/null 2> "$T/err"
+[ $? -eq 2 ] && grep -q "flit_bytes" "$T/err" && ok "flit model: flit_bytes=0, exit 2" || ko "flit flit_bytes=0: $(cat "$T/err")"
 # the isolated replays a rate update misses are made ahead, two at a time
 # on the flit engine's threads (one at a time when each replay takes two,
 # threads=2): the same jobs, replays and cache counts either way
