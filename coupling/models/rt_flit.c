@@ -9,9 +9,11 @@
 #include "rt_replay.h"
 
 static const struct cmn_param_def flit_rt_params[] = {
-    CPL_REPLAY_MODE_PARAM,     CPL_FLIT_ENGINE_PARAMS,       CPL_ALLTOALL_PARAM,
-    CPL_REPLAY_SHAPE_PARAM,    CPL_REPLAY_GROUP_CACHE_PARAM, CPL_REPLAY_ITERATION_PARAM,
-    CPL_REPLAY_INTERVAL_PARAM, CPL_PROFILE_PARAMS,           {NULL},
+    CPL_REPLAY_MODE_PARAM,        CPL_FLIT_ENGINE_PARAMS,
+    CPL_ALLTOALL_PARAM,           CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_GROUP_CACHE_PARAM, CPL_REPLAY_ITERATION_PARAM,
+    CPL_REPLAY_INTERVAL_PARAM,    CPL_REPLAY_AHEAD_PARAM,
+    CPL_PROFILE_PARAMS,           {NULL},
 };
 
 static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_err *e)

@@ -34,6 +34,13 @@
 		    "machine's symmetries (no: every changed group replayed)"                      \
 	}
 
+#define CPL_REPLAY_AHEAD_PARAM                                                                     \
+	{                                                                                          \
+		"ahead", CMN_PT_CHOICE, "yes", 0, 0, "yes|no",                                     \
+		    "replay a rate update's cache misses together, at once where the engine can "  \
+		    "(yes), or one by one as the update asks for them (no): the same outputs"      \
+	}
+
 #define CPL_REPLAY_INTERVAL_PARAM                                                                  \
 	{                                                                                          \
 		"rate_interval", CMN_PT_DOUBLE, "0", 0, 1e12, NULL,                                \

@@ -52,6 +52,7 @@ static const struct cmn_param_def sg_params[] = {
     CPL_REPLAY_GROUP_CACHE_PARAM,
     CPL_REPLAY_ITERATION_PARAM,
     CPL_REPLAY_INTERVAL_PARAM,
+    CPL_REPLAY_AHEAD_PARAM,
     CPL_PROFILE_PARAMS,
     {NULL},
 };
@@ -83,11 +84,12 @@ struct sgm {
 	int npairs, cappairs;
 	struct cpl_itcache *cache; /* isolated iteration times */
 	struct cpl_itcache
-	    *ahead;    /* those replayed ahead in the current rate update (NULL: none) */
-	double *t_job; /* by job index: its isolated time (NAN: unknown) */
-	int *t_moves;  /* its migrations then */
-	int *canon;    /* machine-sized buffer */
-	int *ident;    /* 0 .. nodes - 1: the reference placement */
+	    *ahead; /* those replayed ahead in the current rate update (NULL: none) */
+	struct cpl_itcache *gahead; /* groups replayed ahead in the current update (NULL: none) */
+	double *t_job;              /* by job index: its isolated time (NAN: unknown) */
+	int *t_moves;               /* its migrations then */
+	int *canon;                 /* machine-sized buffer */
+	int *ident;                 /* 0 .. nodes - 1: the reference placement */
 	struct cpl_groups *grp;
 	int group_cache;            /* group_cache=yes */
 	struct cpl_itcache *gcache; /* groups' iteration times, by canonical group */
@@ -100,7 +102,8 @@ struct sgm {
 	double interval;                         /* rate_interval (0: every change replayed) */
 	double replayed_at; /* when an update last replayed groups (-INFINITY: never) */
 	long deferred;      /* changed groups not replayed within the interval */
-	long ahead_replays; /* isolated replays made ahead, several at once (replay_ahead) */
+	long ahead_replays; /* replays made ahead, several at once (replay_misses) */
+	int ahead_on;       /* ahead=yes */
 };
 
 /* A group's member in the group cache's order. */
@@ -141,6 +144,7 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
 	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
 	g->interval = interval;
+	g->ahead_on = strcmp(cmn_params_str(p, "ahead"), "yes") == 0;
 	g->replayed_at = -INFINITY;
 	if (!(g->cache = cpl_itcache_new()) || !(g->gcache = cpl_itcache_new())) {
 		cpl_itcache_free(g->cache);
@@ -307,34 +311,41 @@ static int gmember_cmp(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* One iteration of m jobs together (kernel k[q] on nodes[q], n[q] ranks),
- * into t. With the group cache, the group is first put in a form that
- * every group equal to it under the machine's symmetries shares: members
- * ordered by kernel, size and their own canonical placement, then the
- * canonical form of all their ranks' nodes one member after another
- * (plat_canon: one automorphism for the whole group, so which links the
- * jobs share is kept). That canonical group is what is replayed, as the
- * isolated cache replays the canonical placement, so an entry's times do
- * not depend on which of the equal groups came first. */
-static int group_times(struct sgm *g, int m, const int *k, const int *const *nodes, const int *n,
-                       double *t, struct cmn_err *e)
+/* A group's key in the group cache: every group equal to it under the
+ * machine's symmetries shares it. Its members ordered by kernel, size and
+ * their own canonical placement (order[q]: the given index of the q-th),
+ * then key: kernel and size of each (2m ints), then the canonical form of
+ * all their ranks' nodes one member after another (plat_canon: one
+ * automorphism for the whole group, so which links the jobs share is
+ * kept). That canonical group is what is replayed, as the isolated cache
+ * replays the canonical placement, so an entry's times do not depend on
+ * which of the equal groups came first. */
+struct gkey {
+	int m, klen;
+	int *key, *order;
+};
+
+static void gkey_free(struct gkey *gk)
 {
-	if (!g->group_cache) {
-		g->shared_sets++;
-		return cpl_replay_iterations(g->rp, m, k, nodes, n, t, e);
-	}
+	free(gk->key);
+	free(gk->order);
+	gk->key = gk->order = NULL;
+}
+
+static int group_key(struct sgm *g, int m, const int *k, const int *const *nodes, const int *n,
+                     struct gkey *gk, struct cmn_err *e)
+{
 	size_t total = 0;
 	for (int q = 0; q < m; q++)
 		total += (size_t)n[q];
 	struct gmember *mb = malloc((size_t)m * sizeof *mb);
 	int *own = malloc((total ? total : 1) * sizeof *own);
 	int *cat = malloc((total ? total : 1) * sizeof *cat);
-	int *key = malloc((2 * (size_t)m + total) * sizeof *key);
-	int *sk = malloc((size_t)m * sizeof *sk), *sn = malloc((size_t)m * sizeof *sn);
-	const int **snodes = malloc((size_t)m * sizeof *snodes);
-	double *st = malloc((size_t)m * sizeof *st);
+	*gk =
+	    (struct gkey){m, 2 * m + (int)total, malloc((2 * (size_t)m + total) * sizeof *gk->key),
+	                  malloc((size_t)m * sizeof *gk->order)};
 	int rc = 0;
-	if (!mb || !own || !cat || !key || !sk || !sn || !snodes || !st)
+	if (!mb || !own || !cat || !gk->key || !gk->order)
 		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (size_t q = 0, at = 0; !rc && q < (size_t)m; at += (size_t)n[q], q++) {
 		if (plat_canon(g->m, nodes[q], n[q], own + at))
@@ -347,27 +358,61 @@ static int group_times(struct sgm *g, int m, const int *k, const int *const *nod
 		for (int q = 0; q < m; q++) {
 			memcpy(cat + at, nodes[mb[q].pos], (size_t)mb[q].n * sizeof *cat);
 			at += (size_t)mb[q].n;
-			key[2 * q] = sk[q] = mb[q].k;
-			key[2 * q + 1] = sn[q] = mb[q].n;
+			gk->key[2 * q] = mb[q].k;
+			gk->key[2 * q + 1] = mb[q].n;
+			gk->order[q] = mb[q].pos;
 		}
-		if (plat_canon(g->m, cat, (int)total, key + 2 * m))
+		if (plat_canon(g->m, cat, (int)total, gk->key + 2 * m))
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
-	int klen = 2 * m + (int)total;
-	if (!rc && !cpl_itcache_getv(g->gcache, m, key, klen, st, m)) {
-		for (int q = 0, at = 2 * m; q < m; at += sn[q], q++)
-			snodes[q] = key + at;
-		g->shared_sets++;
-		if (!(rc = cpl_replay_iterations(g->rp, m, sk, snodes, sn, st, e)) &&
-		    cpl_itcache_putv(g->gcache, m, key, klen, st, m))
-			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	for (int q = 0; !rc && q < m; q++)
-		t[mb[q].pos] = st[q];
 	free(mb);
 	free(own);
 	free(cat);
-	free(key);
+	if (rc)
+		gkey_free(gk);
+	return rc;
+}
+
+/* The canonical group of a key as jobs: kernels, sizes and nodes. */
+static void gkey_jobs(const int *key, int m, int *k, int *n, const int **nodes)
+{
+	for (int q = 0, at = 2 * m; q < m; at += key[2 * q + 1], q++) {
+		k[q] = key[2 * q];
+		n[q] = key[2 * q + 1];
+		nodes[q] = key + at;
+	}
+}
+
+/* One iteration of m jobs together (kernel k[q] on nodes[q], n[q] ranks),
+ * into t: with the group cache, that of the group's key (group_key), from
+ * the cache, from those replayed ahead, or replayed. */
+static int group_times(struct sgm *g, int m, const int *k, const int *const *nodes, const int *n,
+                       double *t, struct cmn_err *e)
+{
+	if (!g->group_cache) {
+		g->shared_sets++;
+		return cpl_replay_iterations(g->rp, m, k, nodes, n, t, e);
+	}
+	struct gkey gk;
+	if (group_key(g, m, k, nodes, n, &gk, e))
+		return e->code;
+	int *sk = malloc((size_t)m * sizeof *sk), *sn = malloc((size_t)m * sizeof *sn);
+	const int **snodes = malloc((size_t)m * sizeof *snodes);
+	double *st = malloc((size_t)m * sizeof *st);
+	int rc = 0;
+	if (!sk || !sn || !snodes || !st)
+		rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	if (!rc && !cpl_itcache_getv(g->gcache, m, gk.key, gk.klen, st, m)) {
+		g->shared_sets++;
+		gkey_jobs(gk.key, m, sk, sn, snodes);
+		if (!(g->gahead && cpl_itcache_getv(g->gahead, m, gk.key, gk.klen, st, m)))
+			rc = cpl_replay_iterations(g->rp, m, sk, snodes, sn, st, e);
+		if (!rc && cpl_itcache_putv(g->gcache, m, gk.key, gk.klen, st, m))
+			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	for (int q = 0; !rc && q < m; q++)
+		t[gk.order[q]] = st[q];
+	gkey_free(&gk);
 	free(sk);
 	free(sn);
 	free(snodes);
@@ -396,6 +441,158 @@ static int deferred_times(struct sgm *g, int m, const int *pos, const int *j, co
 	}
 	g->deferred++;
 	return 0;
+}
+
+/* Replays a rate update will miss, each once, in the order it asks for
+ * them: isolated placements (profile: the kernel; key: its canonical
+ * placement) and groups (profile: the member count; key: group_key's). */
+struct misses {
+	long n, cap, used, capkeys;
+	int *profile, *klen, *group; /* per miss; group: a group's key */
+	int *keys;                   /* one after another */
+	int jobs;                    /* the jobs of all the replays */
+};
+
+static void misses_free(struct misses *ms)
+{
+	free(ms->profile), free(ms->klen), free(ms->group), free(ms->keys);
+}
+
+/* Adds a miss unless already there: 0, or -1 out of memory. */
+static int misses_add(struct misses *ms, int profile, const int *key, int klen, int group)
+{
+	for (long a = 0, at = 0; a < ms->n; at += ms->klen[a++])
+		if (ms->profile[a] == profile && ms->klen[a] == klen && ms->group[a] == group &&
+		    !memcmp(ms->keys + at, key, (size_t)klen * sizeof *key))
+			return 0;
+	long c1 = ms->cap, c2 = ms->cap;
+	if (cmn_grow((void **)&ms->profile, &c1, ms->n + 1, 16, sizeof *ms->profile) ||
+	    cmn_grow((void **)&ms->klen, &c2, ms->n + 1, 16, sizeof *ms->klen) ||
+	    cmn_grow((void **)&ms->group, &ms->cap, ms->n + 1, 16, sizeof *ms->group) ||
+	    cmn_grow((void **)&ms->keys, &ms->capkeys, ms->used + klen, 1024, sizeof *ms->keys))
+		return -1;
+	ms->profile[ms->n] = profile, ms->klen[ms->n] = klen, ms->group[ms->n++] = group;
+	memcpy(ms->keys + ms->used, key, (size_t)klen * sizeof *key);
+	ms->used += klen;
+	ms->jobs += group ? profile : 1;
+	return 0;
+}
+
+/* Adds kernel k alone on nodes unless its time is known: 0, or an error. */
+static int misses_isolated(struct sgm *g, struct misses *ms, int k, const int *nodes, int n,
+                           struct cmn_err *e)
+{
+	if (isolated_key(g, k, nodes, n, e))
+		return e->code;
+	if (cpl_itcache_has(g->cache, k, g->canon, n) ||
+	    (g->ahead && cpl_itcache_has(g->ahead, k, g->canon, n)))
+		return 0;
+	return misses_add(ms, k, g->canon, n, 0) ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
+}
+
+/* Replays the misses together (at once where the engine can: two threads
+ * on the flit engine, children for SimGrid's) into g->ahead (placements)
+ * and g->gahead (groups), from which isolated() and group_times() take
+ * them instead of replaying. The same replays in the same order as one
+ * after another, so the same times and cache counts. A failure leaves
+ * them to be replayed, and reported, one by one. */
+static void replay_misses(struct sgm *g, const struct misses *ms)
+{
+	struct cmn_err e = {0};
+	int *cnt = malloc((size_t)ms->n * sizeof *cnt), *k = malloc((size_t)ms->jobs * sizeof *k);
+	int *n = malloc((size_t)ms->jobs * sizeof *n);
+	const int **pl = malloc((size_t)ms->jobs * sizeof *pl);
+	double *t = malloc((size_t)ms->jobs * sizeof *t);
+	if (cnt && k && n && pl && t && (g->ahead || (g->ahead = cpl_itcache_new())) &&
+	    (g->gahead || (g->gahead = cpl_itcache_new()))) {
+		for (long a = 0, at = 0, q = 0; a < ms->n; at += ms->klen[a], q += cnt[a++]) {
+			const int *key = ms->keys + at;
+			cnt[a] = ms->group[a] ? ms->profile[a] : 1;
+			if (ms->group[a])
+				gkey_jobs(key, cnt[a], k + q, n + q, pl + q);
+			else
+				k[q] = ms->profile[a], n[q] = ms->klen[a], pl[q] = key;
+		}
+		int ok = !cpl_replay_sets(g->rp, (int)ms->n, cnt, k, pl, n, t, &e);
+		g->ahead_replays += ok ? ms->n : 0;
+		for (long a = 0, at = 0, q = 0; ok && a < ms->n; at += ms->klen[a], q += cnt[a++])
+			if (ms->group[a]
+			        ? cpl_itcache_putv(g->gahead, ms->profile[a], ms->keys + at,
+			                           ms->klen[a], t + q, cnt[a])
+			        : cpl_itcache_put(g->ahead, k[q], pl[q], n[q], t[q]))
+				break; /* what is missing is replayed one by one */
+	}
+	free(cnt), free(k), free(n), free(pl), free(t);
+}
+
+/* The members of group r (group[i] == r) in position order into pos, and
+ * their signature over their job indices and moves into *sig; returns
+ * their count, and in *same whether each member's time is that of a
+ * replay of this very group. */
+static int group_members(const struct sgm *g, int r, int n, const int *group, const int *j,
+                         const int *moves, int *pos, unsigned long long *sig, int *same)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	int m = 0;
+	for (int i = r; i < n; i++)
+		if (group[i] == r) {
+			pos[m++] = i;
+			h = (h ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
+			h = (h ^ (unsigned long long)(unsigned)moves[i]) * 1099511628211ULL;
+		}
+	*sig = h | 1; /* never 0 */
+	*same = 1;
+	for (int q = 0; q < m; q++)
+		*same &= g->js[j[pos[q]]].sig == *sig;
+	return m;
+}
+
+/* mode=shared with the group cache: the replays shared_times will miss
+ * (groups, and placements of jobs alone or deferred), found as it will ask
+ * for them, replayed together (replay_misses). pos, mk, mn and mnodes are
+ * scratch of n entries. */
+static void shared_ahead(struct sgm *g, int defer, int n, const int *group, const int *j,
+                         const int *k, const int *const *nodes, const int *nn, const int *moves,
+                         int *pos, int *mk, int *mn, const int **mnodes)
+{
+	if (!g->ahead_on || !g->group_cache || !cpl_replay_ops(g->rp)->evaluate_many)
+		return;
+	struct misses ms = {0};
+	struct cmn_err e = {0};
+	int ok = 1;
+	for (int r = 0; ok && r < n; r++) {
+		if (group[r] != r)
+			continue;
+		unsigned long long sig;
+		int same, m = group_members(g, r, n, group, j, moves, pos, &sig, &same);
+		if (same)
+			continue;
+		if (m == 1 || defer) { /* isolated(), or deferred_times()'s */
+			for (int q = 0; ok && q < m; q++) {
+				const struct jstate *s = &g->js[j[pos[q]]];
+				if (m == 1 || !s->timed || s->t_moves != moves[pos[q]])
+					ok = !misses_isolated(g, &ms, k[pos[q]], nodes[pos[q]],
+					                      nn[pos[q]], &e);
+			}
+			continue;
+		}
+		for (int q = 0; q < m; q++) {
+			mk[q] = k[pos[q]];
+			mnodes[q] = nodes[pos[q]];
+			mn[q] = nn[pos[q]];
+		}
+		struct gkey gk;
+		if (group_key(g, m, mk, mnodes, mn, &gk, &e)) {
+			ok = 0;
+			break;
+		}
+		if (!cpl_itcache_has(g->gcache, m, gk.key, gk.klen))
+			ok = !misses_add(&ms, m, gk.key, gk.klen, 1);
+		gkey_free(&gk);
+	}
+	if (ok && ms.n > 1)
+		replay_misses(g, &ms);
+	misses_free(&ms);
 }
 
 /* mode=shared: t_now of the n running jobs (job j[i], kernel k[i], nodes,
@@ -441,22 +638,13 @@ static int shared_times(struct sgm *g, double now, int n, const int *j, const in
 	if (!rc)
 		cpl_groups_of(g->grp, n, links, nl, group);
 	long sets_before = g->shared_sets;
+	if (!rc)
+		shared_ahead(g, defer, n, group, j, k, nodes, nn, moves, pos, mk, mn, mnodes);
 	for (int r = 0; !rc && r < n; r++) {
 		if (group[r] != r)
 			continue;
-		/* members in position order; signature over their job indices and moves */
-		unsigned long long sig = 1469598103934665603ULL;
-		int m = 0, same = 1;
-		for (int i = r; i < n; i++)
-			if (group[i] == r) {
-				pos[m++] = i;
-				sig = (sig ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
-				sig = (sig ^ (unsigned long long)(unsigned)moves[i]) *
-				      1099511628211ULL;
-			}
-		sig |= 1; /* never 0 */
-		for (int q = 0; q < m; q++)
-			same &= g->js[j[pos[q]]].sig == sig;
+		unsigned long long sig;
+		int same, m = group_members(g, r, n, group, j, moves, pos, &sig, &same);
 		if (same) {
 			for (int q = 0; q < m; q++)
 				tnow[pos[q]] = g->js[j[pos[q]]].t;
@@ -502,6 +690,9 @@ static int shared_times(struct sgm *g, double now, int n, const int *j, const in
 	}
 	for (int i = 0; i < n; i++)
 		g->running[j[i]] = 0;
+	cpl_itcache_free(g->ahead); /* all taken, or left by a failure */
+	cpl_itcache_free(g->gahead);
+	g->ahead = NULL, g->gahead = NULL;
 	free(links);
 	free(nl);
 	free(group);
@@ -545,67 +736,30 @@ double cpl_rt_replay_work(void *self, struct js_sim *sim, int j, const int *node
 	return t;
 }
 
-/* The isolated replays a rate update will miss, found as rates() will
- * ask for them (each job's reference when it has none or was resized, its
- * placement when isolated and new or moved), in that order, each once:
- * replayed together (at once where the engine can: two threads on the
- * flit engine, children for SimGrid's) into g->ahead, from which
- * isolated() takes them instead of replaying. The same replays in the same
- * order, so the same times and cache counts as one after another. Any
- * failure here leaves them to be replayed, and reported, one by one. */
+/* The isolated replays a rate update will miss, found as rates() will ask
+ * for them (each job's reference when it has none or was resized, its
+ * placement when isolated and new or moved), replayed together. */
 static void replay_ahead(struct sgm *g, struct js_sim *sim, size_t n, const int *jj, const int *k,
                          const int *const *nodes, const int *nn)
 {
-	if (!cpl_replay_ops(g->rp)->evaluate_many)
+	if (!g->ahead_on || !cpl_replay_ops(g->rp)->evaluate_many)
 		return;
-	long m = 0, capm = 0, used = 0, capkeys = 0;
-	int *mk = NULL, *mn = NULL, *keys = NULL; /* the misses: kernel, ranks, canonical
-	                                             placement (one after another in keys) */
-	int ok = 1;
+	struct misses ms = {0};
 	struct cmn_err e = {0};
+	int ok = 1;
 	for (size_t i = 0; ok && i < n; i++) {
 		int j = jj[i], moves = js_sim_placement_version(sim, j);
 		int need[2] = {isnan(cpl_profiles_recorded_ref(sim, j)) ||
 		                   js_sim_start_size(sim, j) != nn[i],
 		               (!g->shared || n == 1) && isolated_stale(g, j, moves)};
-		for (int pass = 0; ok && pass < 2; pass++) { /* its reference, then its placement */
-			if (!need[pass])
-				continue;
-			if (isolated_key(g, k[i], pass ? nodes[i] : g->ident, nn[i], &e)) {
-				ok = 0;
-				break;
-			}
-			int seen = cpl_itcache_has(g->cache, k[i], g->canon, nn[i]);
-			for (long a = 0, at = 0; !seen && a < m; at += mn[a++])
-				seen = mk[a] == k[i] && mn[a] == nn[i] &&
-				       !memcmp(keys + at, g->canon, (size_t)nn[i] * sizeof *keys);
-			if (seen)
-				continue;
-			long c1 = capm;
-			if (cmn_grow((void **)&mk, &c1, m + 1, 16, sizeof *mk) ||
-			    cmn_grow((void **)&mn, &capm, m + 1, 16, sizeof *mn) ||
-			    cmn_grow((void **)&keys, &capkeys, used + nn[i], 1024, sizeof *keys)) {
-				ok = 0;
-				break;
-			}
-			mk[m] = k[i], mn[m++] = nn[i];
-			memcpy(keys + used, g->canon, (size_t)nn[i] * sizeof *keys);
-			used += nn[i];
-		}
+		for (int pass = 0; ok && pass < 2; pass++) /* its reference, then its placement */
+			if (need[pass])
+				ok = !misses_isolated(g, &ms, k[i], pass ? nodes[i] : g->ident,
+				                      nn[i], &e);
 	}
-	const int **pl = ok && m > 1 ? malloc((size_t)m * sizeof *pl) : NULL;
-	double *t = pl ? malloc((size_t)m * sizeof *t) : NULL;
-	if (t && (g->ahead = cpl_itcache_new())) {
-		for (long a = 0, at = 0; a < m; at += mn[a++])
-			pl[a] = keys + at;
-		if (cpl_replay_alone(g->rp, (int)m, mk, pl, mn, t, &e))
-			m = 0; /* replayed again one by one, which reports the failure */
-		g->ahead_replays += m;
-		for (long a = 0; a < m; a++)
-			if (cpl_itcache_put(g->ahead, mk[a], pl[a], mn[a], t[a]))
-				break; /* what is missing is replayed one by one */
-	}
-	free(mk), free(mn), free(keys), free(pl), free(t);
+	if (ok && ms.n > 1)
+		replay_misses(g, &ms);
+	misses_free(&ms);
 }
 
 int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cmn_err *e)
@@ -651,7 +805,8 @@ int cpl_rt_replay_rates(void *self, struct js_sim *sim, double *rates, struct cm
 			cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
 	}
 	cpl_itcache_free(g->ahead); /* all taken, or left by a failure */
-	g->ahead = NULL;
+	cpl_itcache_free(g->gahead);
+	g->ahead = NULL, g->gahead = NULL;
 	if (!rc && g->shared && n > 1)
 		rc = shared_times(g, js_sim_now(sim), (int)n, jj, k, nodes, nn, mv, tnow, e);
 	for (size_t i = 0; !rc && i < n; i++) /* both 0: nothing placement can change */

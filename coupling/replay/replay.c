@@ -214,6 +214,12 @@ int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const
 	return replays(rp, 1, &cnt, k, nodes, n, t, t1, e);
 }
 
+int cpl_replay_sets(struct cpl_replay *rp, int m, const int *cnt, const int *k,
+                    const int *const *nodes, const int *n, double *t, struct cmn_err *e)
+{
+	return m > 0 ? replays(rp, m, cnt, k, nodes, n, t, NULL, e) : 0;
+}
+
 int cpl_replay_alone(struct cpl_replay *rp, int m, const int *k, const int *const *nodes,
                      const int *n, double *t, struct cmn_err *e)
 {
@@ -222,7 +228,7 @@ int cpl_replay_alone(struct cpl_replay *rp, int m, const int *k, const int *cons
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int g = 0; g < m; g++)
 		ones[g] = 1;
-	int rc = m > 0 ? replays(rp, m, ones, k, nodes, n, t, NULL, e) : 0;
+	int rc = cpl_replay_sets(rp, m, ones, k, nodes, n, t, e);
 	free(ones);
 	return rc;
 }

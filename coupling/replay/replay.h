@@ -115,6 +115,11 @@ int cpl_replay_iterations(struct cpl_replay *rp, int cnt, const int *k, const in
  * when measuring by difference). */
 int cpl_replay_iterations_t1(struct cpl_replay *rp, int cnt, const int *k, const int *const *nodes,
                              const int *n, double *t, double *t1, struct cmn_err *e);
+/* m independent replays, replay g running its cnt[g] jobs together (the
+ * jobs of the replays one after another in k, nodes, n and t): as m calls
+ * of cpl_replay_iterations, run at once where the engine can. */
+int cpl_replay_sets(struct cpl_replay *rp, int m, const int *cnt, const int *k,
+                    const int *const *nodes, const int *n, double *t, struct cmn_err *e);
 /* m single-job replays, independent (job i alone: kernel k[i] on the
  * n[i] nodes nodes[i]) into t[i]: as m calls of cpl_replay_iterations
  * with one job each, run at once where the engine can (its
