@@ -525,17 +525,29 @@ static void replay_misses(struct sgm *g, const struct misses *ms)
 	free(cnt), free(k), free(n), free(pl), free(t);
 }
 
-/* The members of group r (group[i] == r) in position order into pos, and
- * their signature over their job indices and moves into *sig; returns
- * their count, and in *same whether each member's time is that of a
- * replay of this very group. */
-static int group_members(const struct sgm *g, int r, int n, const int *group, const int *j,
-                         const int *moves, int *pos, unsigned long long *sig, int *same)
+/* The running jobs (job j[i], kernel k[i], nodes, nn[i] ranks, moves) as
+ * the arrays shared_times and shared_ahead share. */
+struct running {
+	int n;
+	const int *j, *k, *nn, *moves;
+	const int *const *nodes;
+};
+
+/* The members of group r (group[i] == r) in position order into pos, with
+ * their kernels, nodes and sizes into mk, mnodes and mn, and their
+ * signature over their job indices and moves into *sig; returns their
+ * count, and in *same whether each member's time is that of a replay of
+ * this very group. */
+static int group_members(const struct sgm *g, int r, const struct running *rj, const int *group,
+                         int *pos, int *mk, const int **mnodes, int *mn, unsigned long long *sig,
+                         int *same)
 {
+	const int *j = rj->j, *moves = rj->moves;
 	unsigned long long h = 1469598103934665603ULL;
 	int m = 0;
-	for (int i = r; i < n; i++)
+	for (int i = r; i < rj->n; i++)
 		if (group[i] == r) {
+			mk[m] = rj->k[i], mnodes[m] = rj->nodes[i], mn[m] = rj->nn[i];
 			pos[m++] = i;
 			h = (h ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
 			h = (h ^ (unsigned long long)(unsigned)moves[i]) * 1099511628211ULL;
@@ -551,35 +563,29 @@ static int group_members(const struct sgm *g, int r, int n, const int *group, co
  * (groups, and placements of jobs alone or deferred), found as it will ask
  * for them, replayed together (replay_misses). pos, mk, mn and mnodes are
  * scratch of n entries. */
-static void shared_ahead(struct sgm *g, int defer, int n, const int *group, const int *j,
-                         const int *k, const int *const *nodes, const int *nn, const int *moves,
+static void shared_ahead(struct sgm *g, int defer, const struct running *rj, const int *group,
                          int *pos, int *mk, int *mn, const int **mnodes)
 {
+	const int *j = rj->j, *moves = rj->moves;
 	if (!g->ahead_on || !g->group_cache || !cpl_replay_ops(g->rp)->evaluate_many)
 		return;
 	struct misses ms = {0};
 	struct cmn_err e = {0};
 	int ok = 1;
-	for (int r = 0; ok && r < n; r++) {
+	for (int r = 0; ok && r < rj->n; r++) {
 		if (group[r] != r)
 			continue;
 		unsigned long long sig;
-		int same, m = group_members(g, r, n, group, j, moves, pos, &sig, &same);
+		int same, m = group_members(g, r, rj, group, pos, mk, mnodes, mn, &sig, &same);
 		if (same)
 			continue;
 		if (m == 1 || defer) { /* isolated(), or deferred_times()'s */
 			for (int q = 0; ok && q < m; q++) {
 				const struct jstate *s = &g->js[j[pos[q]]];
 				if (m == 1 || !s->timed || s->t_moves != moves[pos[q]])
-					ok = !misses_isolated(g, &ms, k[pos[q]], nodes[pos[q]],
-					                      nn[pos[q]], &e);
+					ok = !misses_isolated(g, &ms, mk[q], mnodes[q], mn[q], &e);
 			}
 			continue;
-		}
-		for (int q = 0; q < m; q++) {
-			mk[q] = k[pos[q]];
-			mnodes[q] = nodes[pos[q]];
-			mn[q] = nn[pos[q]];
 		}
 		struct gkey gk;
 		if (group_key(g, m, mk, mnodes, mn, &gk, &e)) {
@@ -638,13 +644,14 @@ static int shared_times(struct sgm *g, double now, int n, const int *j, const in
 	if (!rc)
 		cpl_groups_of(g->grp, n, links, nl, group);
 	long sets_before = g->shared_sets;
+	const struct running rj = {n, j, k, nn, moves, nodes};
 	if (!rc)
-		shared_ahead(g, defer, n, group, j, k, nodes, nn, moves, pos, mk, mn, mnodes);
+		shared_ahead(g, defer, &rj, group, pos, mk, mn, mnodes);
 	for (int r = 0; !rc && r < n; r++) {
 		if (group[r] != r)
 			continue;
 		unsigned long long sig;
-		int same, m = group_members(g, r, n, group, j, moves, pos, &sig, &same);
+		int same, m = group_members(g, r, &rj, group, pos, mk, mnodes, mn, &sig, &same);
 		if (same) {
 			for (int q = 0; q < m; q++)
 				tnow[pos[q]] = g->js[j[pos[q]]].t;
@@ -656,11 +663,6 @@ static int shared_times(struct sgm *g, double now, int n, const int *j, const in
 			rc = deferred_times(g, m, pos, j, k, nodes, nn, moves, tnow, e);
 			continue;
 		} else {
-			for (int q = 0; q < m; q++) {
-				mk[q] = k[pos[q]];
-				mnodes[q] = nodes[pos[q]];
-				mn[q] = nn[pos[q]];
-			}
 			rc = group_times(g, m, mk, mnodes, mn, mt, e);
 		}
 		for (int q = 0; !rc && q < m; q++) {
