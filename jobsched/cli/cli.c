@@ -4,6 +4,7 @@
  * chosen scheduler, allocator and run-time model, and writes per-job,
  * summary and time-series CSV and a PNG plot. */
 #include <gsl/gsl_errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 		return rc;
 	}
 	long long procs = 0;
+	const char *from = "the machine";
 	struct plat_machine *m = NULL;
 	if (c->machine) {
 		rc = plat_machine_create(c->machine, &m, e);
@@ -107,10 +109,13 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 		procs = nodes;
 	} else if (w->hdr.max_procs > 0) {
 		procs = w->hdr.max_procs / ppn;
+		from = "the header's MaxProcs";
 	} else if (w->hdr.max_nodes > 0) {
 		procs = w->hdr.max_nodes;
+		from = "the header's MaxNodes";
 	}
 	if (procs <= 0) {
+		from = "the largest job";
 		for (size_t i = 0; i < w->n; i++) {
 			long long size = (long long)ceil(w->jobs[i].f[JS_F_ALLOC_PROCS] / ppn);
 			if (size > procs)
@@ -118,6 +123,13 @@ static int run_stats(const struct js_cli *c, struct cmn_err *e)
 		}
 	}
 	plat_machine_destroy(m);
+	if (procs > INT_MAX) { /* a header's or a job's size no machine here has */
+		js_workload_free(w);
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s: error: the machine's size for the statistics, %lld nodes "
+		                   "(from %s), is beyond 2^31 - 1: give the machine (--machine)",
+		                   c->stats, procs, from);
+	}
 	rc = js_clean(w, &c->clean, (int)procs, e);
 	struct js_wstats s;
 	if (!rc)

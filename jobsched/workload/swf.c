@@ -1,6 +1,7 @@
 /* Standard Workload Format (SWF 2.2) files: the reader (plain or gzip'ed,
  * recognised by content; streamed, never slurped; job numbers checked
  * unique; what it met outside the definition noted) and the writer. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +28,20 @@ static int handle_line(struct js_workload *w, struct reading *r, char *line, uin
 	if (lineno == 1 && strncmp(p, "\xEF\xBB\xBF", 3) == 0) { /* an editor's BOM: no data */
 		p += 3;
 		r->bom = 1;
+	}
+	/* a carriage return inside the line (not only at its end, as CRLF
+	 * text has) ends a line for an editor: a record after it, read as part
+	 * of this line (a comment's, say), would be lost */
+	for (const char *cr = strchr(p, '\r'); cr; cr = strchr(cr + 1, '\r')) {
+		const char *t = cr + 1;
+		while (*t == ' ' || *t == '\t' || *t == '\r')
+			t++;
+		if (isdigit((unsigned char)*t) || *t == '-' || *t == '+' || *t == '.')
+			return cmn_err_set(
+			    e, CMN_EINPUT,
+			    "error: a record after a carriage return inside the line "
+			    "(lines that end in CR only, old Mac text): convert to LF "
+			    "(e.g. tr '\\r' '\\n')");
 	}
 	while (*p == ' ' || *p == '\t' || *p == '\r')
 		p++;

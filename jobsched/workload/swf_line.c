@@ -68,6 +68,8 @@ struct num {
 	int overflow; /* plain, but beyond 64 bits */
 	uint64_t mag;
 	int neg;
+	int whole; /* the text's exact value is an integer (v may be rounded: 4.99999999999999999)
+	            */
 };
 
 /* Reads s[0..len) as a decimal number ([+-]digits[.digits][e[+-]digits],
@@ -82,6 +84,7 @@ static int scan(const char *s, size_t len, struct num *n)
 	if (i < len && (s[i] == '-' || s[i] == '+'))
 		n->neg = s[i++] == '-';
 	int digits = 0, frac = 0, point = 0, expo = 0;
+	size_t d_at = i;
 	for (; i < len && isdigit((unsigned char)s[i]); i++, digits++) {
 		unsigned d = (unsigned)(s[i] - '0');
 		if (n->mag > (UINT64_MAX - d) / 10)
@@ -96,19 +99,34 @@ static int scan(const char *s, size_t len, struct num *n)
 	}
 	if (digits + frac == 0)
 		return -1;
+	long ex = 0; /* the exponent, saturated */
 	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
 		expo = 1;
 		i++;
+		int eneg = i < len && s[i] == '-';
 		if (i < len && (s[i] == '-' || s[i] == '+'))
 			i++;
 		size_t d0 = i;
-		while (i < len && isdigit((unsigned char)s[i]))
-			i++;
+		for (; i < len && isdigit((unsigned char)s[i]); i++)
+			ex = ex < 100000000 ? ex * 10 + (s[i] - '0') : ex;
 		if (i == d0)
 			return -1;
+		ex = eneg ? -ex : ex;
 	}
 	if (i != len)
 		return -1;
+	/* the exact value is an integer when the digits left after the point,
+	 * once the exponent moved it and trailing zeros are dropped, are none */
+	{
+		long last = -1, at = 0; /* the last nonzero digit's place, counted from the first */
+		for (size_t q = d_at; q < d_at + (size_t)digits + (size_t)point + (size_t)frac; q++)
+			if (isdigit((unsigned char)s[q])) {
+				if (s[q] != '0')
+					last = at;
+				at++;
+			}
+		n->whole = last < 0 || last + 1 - digits - ex <= 0;
+	}
 	if (!point && !expo) {
 		n->plain = 1;
 		n->v = n->overflow ? INFINITY : (double)n->mag;
@@ -136,6 +154,8 @@ static int scan(const char *s, size_t len, struct num *n)
 		free(buf);
 	if (!isfinite(v))
 		return -2;
+	if (v == 0 && !n->whole) /* a nonzero value below the least double: not 0 */
+		return -4;
 	n->v = v;
 	return 0;
 }
@@ -156,9 +176,9 @@ static int check_field(int k, const char *tok, int len, const struct num *n, str
 	enum fkind kind = fields[k].kind;
 	double v = n->v;
 	*neg = 0;
-	if (v == -1 && k != JS_F_JOB)
+	if (v == -1 && n->whole && k != JS_F_JOB)
 		goto store;
-	if (kind != K_TIME && kind != K_MEM && !n->plain && v != floor(v))
+	if (kind != K_TIME && kind != K_MEM && !n->whole)
 		return field_error(e, k, tok, len, "is not an integer");
 	if (kind == K_JOB) {
 		if (n->neg) /* -0 too: the sign says it is not a job's number */
@@ -171,7 +191,7 @@ static int check_field(int k, const char *tok, int len, const struct num *n, str
 			        : "is not a job number (a non-negative integer, or -1)");
 		if (n->plain && n->overflow)
 			return field_error(e, k, tok, len, "is beyond 64 bits");
-		if (!n->plain && v > EXACT_MAX)
+		if (!n->plain && v >= EXACT_MAX) /* 9007199254740993.0 reads as 2^53 */
 			return field_error(
 			    e, k, tok, len,
 			    "is beyond 2^53 in decimal notation: write it as digits");
@@ -183,13 +203,15 @@ static int check_field(int k, const char *tok, int len, const struct num *n, str
 		goto store;
 	}
 	if (kind == K_STATUS) {
-		if (fabs(v) > STATUS_SPAN)
+		if (v > STATUS_SPAN || v < -STATUS_SPAN - 1) /* int32_t's range */
 			return field_error(e, k, tok, len, "is beyond the 32-bit status codes");
 		goto store;
 	}
 	if (kind == K_TIME && fabs(v) > TIME_MAX_S)
 		return field_error(e, k, tok, len, "is beyond 10^12 s");
-	if (n->plain ? n->overflow || n->mag > (1ULL << 53) : fabs(v) > EXACT_MAX)
+	if (n->plain
+	        ? n->overflow || n->mag > (1ULL << 53)
+	        : fabs(v) > EXACT_MAX || (kind != K_TIME && kind != K_MEM && fabs(v) >= EXACT_MAX))
 		return field_error(e, k, tok, len,
 		                   "is beyond 2^53, where doubles stop being exact");
 	if (v < 0) {
@@ -232,7 +254,9 @@ static const char *quick(const char *p, struct num *n)
 	    (frac < 0 ? digits == 0 || digits > 18 : digits + frac == 0 || digits + frac > 15))
 		return NULL;
 	double v = frac < 0 ? (double)m : (double)m / p10[frac];
-	*n = (struct num){neg ? -v : v, frac < 0, 0, frac < 0 ? m : 0, neg};
+	/* at most 15 digits: the fraction is exact as a double's, so v is whole
+	 * exactly when the text is */
+	*n = (struct num){neg ? -v : v, frac < 0, 0, frac < 0 ? m : 0, neg, v == floor(v)};
 	return p;
 }
 
@@ -290,9 +314,11 @@ int js_swf_parse_line(char *line, struct js_job *j, unsigned *neg_fields, struct
 			if (bad == -3)
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 			if (bad)
-				return field_error(e, nf, tok, len,
-				                   bad == -2 ? "is beyond the range of a double"
-				                             : "is not a decimal number");
+				return field_error(
+				    e, nf, tok, len,
+				    bad == -2   ? "is beyond the range of a double"
+				    : bad == -4 ? "is below the least double (it would read as 0)"
+				                : "is not a decimal number");
 			int neg;
 			int rc = check_field(nf, tok, len, &n, j, &neg, e);
 			if (rc)

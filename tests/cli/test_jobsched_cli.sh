@@ -276,6 +276,14 @@ check "no job record: exit 1, no output" status_says $? eq 1 "nojob.swf: error: 
 "$JS" --stats "$T/nojob.swf" > "$T/out" 2> "$T/err"
 check "no job record: --stats exit 1, no nan" status_says $? eq 1 "no job record" "$T/err"
 check "no job record: --stats prints nothing" test ! -s "$T/out"
+# a machine size beyond 32 bits (a header's, or the largest job's) was
+# cut to 32 bits, its jobs counted as oversize: refused, naming it
+printf '; MaxProcs: 4294967300\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n' > "$T/huge.swf"
+"$JS" --stats "$T/huge.swf" > "$T/out" 2> "$T/err"
+check "--stats: MaxProcs beyond 2^31 - 1 refused" status_says $? eq 1 "4294967300 nodes (from the header's MaxProcs), is beyond 2^31 - 1" "$T/err"
+printf '1 0 0 100 4294967300 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n' > "$T/hugejob.swf"
+"$JS" --stats "$T/hugejob.swf" > "$T/out" 2> "$T/err"
+check "--stats: a job beyond 2^31 - 1 nodes refused" status_says $? eq 1 "(from the largest job)" "$T/err"
 # A path with a quote reaches gnuplot intact.
 "$JS" --synthetic dq:jobs=50 --machine flat:nodes=32 --plot "$T/it's.png" > /dev/null 2>&1
 check "plot path with a quote" test -s "$T/it's.png"

@@ -189,6 +189,33 @@ static void test_numbers(void)
 	expect_error(REC(1, 0, 1.2.3, 2, 1), 0, 1, "'1.2.3' is not a decimal number");
 	expect_error(REC(1, 0, 1e400, 2, 1), 0, 1,
 	             "field 4 (run time): '1e400' is beyond the range of a double");
+	/* integers by their text, not by the double it rounds to */
+	expect_error(REC(4.9999999999999999999, 0, 10, 2, 1), 0, 1,
+	             "field 1 (job number): '4.9999999999999999999' is not an integer");
+	expect_error(REC(1, 0, 10, 2.0000000000000001, 1), 0, 1,
+	             "field 5 (allocated processors): '2.0000000000000001' is not an integer");
+	expect_error(REC(9007199254740993.0, 0, 10, 2, 1), 0, 1,
+	             "field 1 (job number): '9007199254740993.0' is beyond 2^53");
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 1 9007199254740993.0 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 12 (user id): '9007199254740993.0' is beyond 2^53");
+	expect_error("1 0 -1 10 2 -1 -1 2 100 -1 1 1.55e1 1 1 1 1 -1 -1\n", 0, 1,
+	             "field 12 (user id): '1.55e1' is not an integer");
+	/* a positive time below the least double is not 0; -0.99999999999999999999
+	 * is not -1 (unknown) */
+	expect_error(REC(1, 0, 1e-400, 2, 1), 0, 1,
+	             "field 4 (run time): '1e-400' is below the least double");
+	expect_error(REC(1, 0, -0.99999999999999999999, 2, 1), 0, 1,
+	             "field 4 (run time): '-0.99999999999999999999' is negative");
+	{
+		struct js_workload *iw =
+		    read_ok("4.0 0 -1 10 20e-1 -1 -1 2 100 -1 -2147483648 1.5e1 1 1 1 1 -1 -1\n");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(iw);
+		CU_ASSERT_EQUAL(iw->jobs[0].id, 4);
+		CU_ASSERT_DOUBLE_EQUAL(iw->jobs[0].f[JS_F_ALLOC_PROCS], 2, 0);
+		CU_ASSERT_DOUBLE_EQUAL(iw->jobs[0].f[JS_F_USER], 15, 0);
+		CU_ASSERT_DOUBLE_EQUAL(iw->jobs[0].f[JS_F_STATUS], -2147483648.0, 0);
+		js_workload_free(iw);
+	}
 	{ /* a decimal of 500 digits is still the number it writes */
 		char rec[1024], digits[501];
 		memset(digits, '0', 500);
@@ -634,6 +661,14 @@ static void test_cr_only(void)
 	struct js_workload *w = read_ok("; a stray\rCR in a comment\n" REC(1, 0, 10, 2, 1));
 	CU_ASSERT_PTR_NOT_NULL(w); /* lines end in LF: not old Mac text */
 	js_workload_free(w);
+	/* but a record after a CR in a line (CR-only text after the first
+	 * line) would be read as part of it (a comment's): refused, by line */
+	expect_error("; MaxNodes: 16\n; note\r" REC(1, 0, 10, 2, 1) REC(3, 20, 10, 2, 1), 0, 2,
+	             "a record after a carriage return inside the line");
+	snprintf(text, sizeof text, "; MaxNodes: 8\n" REC(1, 0, 10, 2, 1));
+	text[strlen(text) - 1] = '\r'; /* REC(1) CR REC(2) LF: one line of 36 fields */
+	strcat(text, REC(2, 5, 10, 2, 1));
+	expect_error(text, 0, 2, "a record after a carriage return inside the line");
 	size_t n = (1 << 21) / 64, len = 0;
 	char *big = malloc(n * 64 + 1);
 	for (size_t i = 0; i < n; i++)
