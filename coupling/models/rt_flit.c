@@ -18,7 +18,9 @@ static const struct cmn_param_def flit_rt_params[] = {
 
 static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_err *e)
 {
-	char engine[128];
+	char engine[160];
+	if (cpl_flit_engine_check(p, e))
+		return e->code;
 	cpl_flit_engine_spec(p, engine, sizeof engine);
 	return cpl_rt_replay_create(p, "flit", engine, self, e);
 }

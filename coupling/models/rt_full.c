@@ -112,6 +112,11 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 		free(f);
 		return cmn_err_set(e, CMN_EUSAGE, "full: %s", bad);
 	}
+	if (cpl_flit_engine_check(p, e)) {
+		cpl_profiles_free(f->prof);
+		free(f);
+		return e->code;
+	}
 	if (flit)
 		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
 	else

@@ -1,5 +1,6 @@
 /* The profile of a job (jobprof.h). */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +69,7 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return cmn_err_set(e, CMN_EIO, "map %s: cannot open", path);
+	errno = 0;
 	char line[512];
 	int rc = 0, cap = 0;
 	for (long ln = 1; !rc && fgets(line, sizeof line, f); ln++) {
@@ -120,6 +122,8 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 		if (!rc)
 			l->map[l->nmap++] = (struct map_entry){(long)key, k};
 	}
+	if (!rc && ferror(f)) /* a directory opens, and reads as nothing */
+		rc = cmn_err_set(e, CMN_EIO, "map %s: cannot read: %s", path, strerror(errno));
 	fclose(f);
 	return rc;
 }

@@ -6,6 +6,7 @@
 
 #include "../../apptraces/gen.h"
 #include "../../common/cleanup.h"
+#include "../../common/number.h"
 #include "../../platforms/xml_write.h"
 #include "replay.h"
 
@@ -253,13 +254,29 @@ void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
 	 * (echoed in reports) stays as it was */
 	int plat = strcmp(cmn_params_str(p, "links"), "platform") == 0;
 	int threads = (int)cmn_params_num(p, "threads");
-	int fb = (int)cmn_params_num(p, "flit_bytes"), pf = (int)cmn_params_num(p, "packet_flits");
-	char sizes[64] = "";
-	if (fb != 64 || pf != 8)
-		snprintf(sizes, sizeof sizes, ",flit_bytes=%d,packet_flits=%d", fb, pf);
+	/* the sizes only when given (packet_flits=auto: the preset's, else the
+	 * engine's 8), so that the engine's preset decides what was not */
+	int fb = (int)cmn_params_num(p, "flit_bytes");
+	const char *pf = cmn_params_str(p, "packet_flits");
+	char sizes[80] = "";
+	int at = fb != 64 ? snprintf(sizes, sizeof sizes, ",flit_bytes=%d", fb) : 0;
+	if (strcmp(pf, "auto") != 0)
+		snprintf(sizes + at, sizeof sizes - (size_t)at, ",packet_flits=%s", pf);
 	snprintf(out, size, "flit:preset=%s,compute=%s%s%s%s", cmn_params_str(p, "preset"),
 	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "",
 	         threads > 1 ? ",threads=2" : "", sizes);
+}
+
+int cpl_flit_engine_check(const struct cmn_params *p, struct cmn_err *e)
+{
+	const char *pf = cmn_params_str(p, "packet_flits");
+	long long v;
+	if (strcmp(pf, "auto") != 0 && cmn_num_int(pf, 1, 1048576, &v) != CMN_NUM_OK)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "parameter packet_flits: '%s' is neither auto nor an integer in "
+		                   "[1, 1048576]",
+		                   pf);
+	return 0;
 }
 
 const struct net_engine_ops *cpl_replay_ops(const struct cpl_replay *rp)

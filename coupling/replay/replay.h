@@ -83,18 +83,22 @@ struct cpl_replay_opts {
 	     "bandwidth (netsim --help); larger flits are a coarser, faster network "              \
 	     "(docs/cosim.md)"},                                                                   \
 	    {"packet_flits",                                                                       \
-	     CMN_PT_INT,                                                                           \
-	     "8",                                                                                  \
-	     1,                                                                                    \
-	     1048576,                                                                              \
+	     CMN_PT_STRING,                                                                        \
+	     "auto",                                                                               \
+	     0,                                                                                    \
+	     0,                                                                                    \
 	     NULL,                                                                                 \
-	     "flit engine: flits per packet of a message (netsim --help)"},                        \
+	     "flit engine: flits per packet of a message, 1 to 1048576, or auto: the preset's "    \
+	     "(insee: 4), else 8 (netsim --help)"},                                                \
 	{                                                                                          \
 		"threads", CMN_PT_INT, "1", 1, 2, NULL,                                            \
 		    "flit engine: threads of each replay (netsim --help; the same times with 1 "   \
 		    "or 2)"                                                                        \
 	}
 void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size);
+/* Checks CPL_FLIT_ENGINE_PARAMS' packet_flits (auto, or an integer in
+ * range): 0, or a usage error naming it. */
+int cpl_flit_engine_check(const struct cmn_params *p, struct cmn_err *e);
 
 /* engine: a netsim engine's name ("simgrid", "s4u"), without link loads
  * (no model reads them; live sessions need it); prof is borrowed. */

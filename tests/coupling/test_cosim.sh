@@ -74,6 +74,9 @@ printf -- '1 cg\n2 frob\n' > "$T/bad.txt"
 printf -- '1 cg\n99999999999999999999 lu\n' > "$T/big.txt"
 "$B/cosim" $W --runtime "linkload:map=$T/big.txt" 2> "$T/err"
 [ $? -eq 1 ] && grep -q "big.txt:2: key '99999999999999999999' is not an integer of 64 bits" "$T/err" && ok "map file: a key beyond 64 bits" || ko "map file: big key: $(cat "$T/err")"
+mkdir -p "$T/mapdir"
+"$B/cosim" $W --runtime "linkload:map=$T/mapdir" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "map $T/mapdir: cannot read: Is a directory" "$T/err" && ok "map file: a directory refused" || ko "map file: a directory: $(cat "$T/err")"
 printf -- '1\n' > "$T/short.txt"
 "$B/cosim" $W --runtime "linkload:map=$T/short.txt" 2> "$T/err"
 [ $? -eq 1 ] && grep -q "short.txt:1: expected 'KEY KERNEL'" "$T/err" && ok "map file: a malformed line" || ko "map file: malformed: $(cat "$T/err")"
@@ -252,10 +255,22 @@ FG="--synthetic dq:jobs=20,n1=1,n2=8,mean_run=600,load=0.9 --machine kary-ntree:
 "$B/cosim" $FG --runtime flit:mode=shared,class=S,flit_bytes=64,packet_flits=8 --jobs-out "$T/fb64.csv" > /dev/null 2>&1 &&
 	cmp -s "$T/fl1.csv" "$T/fb64.csv" &&
 	"$B/cosim" $FG --runtime flit:mode=shared,class=S,flit_bytes=512 --jobs-out "$T/fb512.csv" > /dev/null 2> "$T/err" &&
-	! cmp -s "$T/fl1.csv" "$T/fb512.csv" && grep -q "engine flit:preset=none,compute=flops,flit_bytes=512,packet_flits=8)" "$T/err" &&
+	! cmp -s "$T/fl1.csv" "$T/fb512.csv" && grep -q "engine flit:preset=none,compute=flops,flit_bytes=512)" "$T/err" &&
 	ok "flit model: flit_bytes=512 is another network, 64 the default's bytes" || ko "flit flit_bytes: $(tail -2 "$T/err")"
 "$B/cosim" $FG --runtime flit:flit_bytes=0 > /dev/null 2> "$T/err"
 [ $? -eq 2 ] && grep -q "flit_bytes" "$T/err" && ok "flit model: flit_bytes=0, exit 2" || ko "flit flit_bytes=0: $(cat "$T/err")"
+# packet_flits=auto: the preset's (insee: 4); given, it wins over the
+# preset's, as netsim's keys do (8 given with insee once ran as 4)
+"$B/cosim" $FG --runtime flit:preset=insee,class=S --jobs-out "$T/pi.csv" > /dev/null 2>&1 &&
+	"$B/cosim" $FG --runtime flit:preset=insee,class=S,packet_flits=4 --jobs-out "$T/pi4.csv" > /dev/null 2>&1 &&
+	"$B/cosim" $FG --runtime flit:preset=insee,class=S,packet_flits=8 --jobs-out "$T/pi8.csv" > /dev/null 2> "$T/err" &&
+	cmp -s "$T/pi.csv" "$T/pi4.csv" && ! cmp -s "$T/pi.csv" "$T/pi8.csv" &&
+	grep -q "engine flit:preset=insee,compute=flops,packet_flits=8)" "$T/err" &&
+	ok "flit model: packet_flits auto is the preset's, a given one wins" || ko "flit packet_flits: $(tail -2 "$T/err")"
+for bad in flit:packet_flits=0 flit:packet_flits=1e3 full:engine=s4u,packet_flits=x; do
+	"$B/cosim" $FG --runtime $bad > /dev/null 2> "$T/err"
+	[ $? -eq 2 ] && grep -q "packet_flits: '" "$T/err" && ok "$bad: exit 2" || ko "$bad: $(cat "$T/err")"
+done
 # the isolated replays a rate update misses are made ahead, two at a time
 # on the flit engine's threads (one at a time when each replay takes two,
 # threads=2): the same jobs, replays and cache counts either way
