@@ -146,6 +146,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tracegen: --check and --stats take one trace, alone\n");
 			return 2;
 		}
+		if (matrix && stats && cmn_outfile_same(matrix, stats))
+			return cmn_cli_usage_error(
+			    &cli,
+			    "--matrix-out %s is the --stats trace: an output "
+			    "never replaces an input",
+			    matrix);
 		if (check && trace_is_archive(check) ? trace_load_archive(check, NULL, &t, &e)
 		    : check ? trace_load_ex(check, TRACE_LOAD_FRAGMENT, &t, &e)
 		            : load(stats, &t, &s, &e))
@@ -195,6 +201,16 @@ int main(int argc, char **argv)
 		char *dot = name ? NULL : strstr(base, ".txt");
 		if (dot)
 			*dot = '\0';
+		char index[4096];
+		snprintf(index, sizeof index, "%s/%s.txt", out, base);
+		if (cmn_outfile_same(index, rewrite)) {
+			trace_free(t);
+			return cmn_cli_usage_error(
+			    &cli,
+			    "--out %s would write %s, the --rewrite trace: an "
+			    "output never replaces an input (give --name)",
+			    out, index);
+		}
 		int rc = trace_write(t, out, base, &e);
 		if (!rc)
 			fprintf(stderr, "tracegen: %s/%s.txt: %d ranks, %ld actions\n", out, base,

@@ -8,6 +8,7 @@
 
 #include "../../common/number.h"
 #include "../../common/options.h"
+#include "../../common/outfile.h"
 #include "../flit/flit_net.h"
 #include "../flit/flit_preset.h"
 #include "../netsim.h"
@@ -247,6 +248,55 @@ static const char *name_of(int k)
 	return "?";
 }
 
+/* An output that would replace an input (the platform, the --hosts file,
+ * a job's trace, index or archive), or two outputs into one file: refused
+ * before anything runs. */
+static int check_paths(const struct net_cli *c, struct cmn_err *e)
+{
+	const char *out[] = {c->links_out, c->jobs_out, c->synth_out, c->plot, c->heatmap};
+	static const char *const out_name[] = {"--links-out", "--jobs-out", "--synth-out", "--plot",
+	                                       "--heatmap"};
+	enum { NOUT = sizeof out / sizeof *out };
+	char trace[4096];
+	for (int k = 0; k < NOUT; k++) {
+		if (!out[k])
+			continue;
+		if (c->platform && cmn_outfile_same(out[k], c->platform))
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--%s %s is the --platform file: an output never replaces "
+			    "an input",
+			    out_name[k] + 2, out[k]);
+		if (c->hosts && c->hosts[0] == '@' && cmn_outfile_same(out[k], c->hosts + 1))
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--%s %s is the --hosts file: an output never replaces an "
+			    "input",
+			    out_name[k] + 2, out[k]);
+		for (int j = 0; j < c->njobs; j++) {
+			const char *at = strchr(c->job[j], '@');
+			size_t n = at ? (size_t)(at - c->job[j]) : strlen(c->job[j]);
+			if (n >= sizeof trace)
+				continue;
+			memcpy(trace, c->job[j], n);
+			trace[n] = '\0';
+			if (cmn_outfile_same(out[k], trace))
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "--%s %s is job %d's trace: an output never replaces "
+				    "an input",
+				    out_name[k] + 2, out[k], j + 1);
+		}
+		for (int j = 0; j < k; j++)
+			if (out[j] && cmn_outfile_same(out[k], out[j]))
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "%s and %s name the same file (%s): one would be lost",
+				    out_name[j], out_name[k], out[k]);
+	}
+	return 0;
+}
+
 int net_cli_parse(int argc, char **argv, struct net_cli *c)
 {
 	memset(c, 0, sizeof *c);
@@ -284,6 +334,8 @@ int net_cli_parse(int argc, char **argv, struct net_cli *c)
 		rc = cmn_err_set(&e, CMN_EUSAGE,
 		                 "give --platform FILE or --machine SPEC, and at least one --job "
 		                 "(or --traffic)");
+	if (!rc)
+		rc = check_paths(c, &e);
 	if (rc) {
 		cmn_cli_usage_error(&cli, "%s", e.msg);
 		return CMN_CLI_BAD;

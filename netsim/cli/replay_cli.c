@@ -19,6 +19,7 @@
 #include "../../platforms/xml_read.h"
 #include "../../platforms/xml_write.h"
 #include "../netsim.h"
+#include "../simgrid/sg_platform.h"
 #include "netsim_cli.h"
 
 #define MAX_JOBS NET_CLI_MAX_JOBS
@@ -118,8 +119,9 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 	struct plat_machine *m = NULL;
 	char xml[256] = "";
 	int rc = 0;
-	if (platform) {
-		if (!(rc = net_platform_load(platform, c->hosts, &m, &e)))
+	if (platform) { /* read more than once (here, for loopbacks, by SimGrid) */
+		if (!(rc = net_sg_platform_file(platform, &e)) &&
+		    !(rc = net_platform_load(platform, c->hosts, &m, &e)))
 			net_platform_echo(stderr, "netsim", m);
 	} else if (!(rc = plat_machine_create(machine, &m, &e))) {
 		if (cmn_tmp_file(xml, sizeof xml, "netsim-platform")) {
@@ -232,6 +234,17 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 		            (double)repeat);
 	if (!rc && njobs == 1)
 		single[0] = together[0];
+	/* without --until every job ends: one that did not was stuck (SimGrid
+	 * said "Deadlock detected" and stopped; the flit engine's watchdog says
+	 * so itself) */
+	for (int j = 0; !rc && !(until > 0) && j < njobs; j++)
+		if (together[j].finish < 0)
+			rc = cmn_err_set(
+			    &e, CMN_ESTATE,
+			    "job %d (%s) did not finish: its ranks wait for each other "
+			    "(a deadlock: a receive no send matches, or sends both ways "
+			    "that each wait for the other's receive)",
+			    j, jobs[j].trace);
 	const struct net_link_result *links = NULL;
 	int nlinks = 0;
 	if (!rc)

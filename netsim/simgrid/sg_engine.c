@@ -110,6 +110,8 @@ int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_arg
 		    e, CMN_ESTATE,
 		    "SimGrid engine: one per process (SimGrid loads one platform per "
 		    "process)");
+	if (net_sg_platform_file(a->platform, e))
+		return e->code;
 	struct sg_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

@@ -23,6 +23,7 @@
 #include "../../common/cleanup.h"
 #include "../../platforms/xml_read.h"
 #include "../netsim.h"
+#include "sg_platform.h"
 
 /* --- the host list --- */
 
@@ -380,6 +381,8 @@ static int receive(FILE *in, int n, struct plat_routes *r, char *const *names, c
 static int import(const char *path, char **names, int n, struct plat_machine **out,
                   struct cmn_err *e)
 {
+	if (net_sg_platform_file(path, e))
+		return e->code;
 	int fd[2];
 	FILE *err = tmpfile();
 	if (!err || pipe(fd) < 0) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sg_platform.h"
 
@@ -68,4 +69,17 @@ int net_sg_apply_taper(const struct plat_machine *m, struct cmn_err *e)
 	free(ft);
 	free(uid);
 	return rc ? -1 : links;
+}
+
+int net_sg_platform_file(const char *path, struct cmn_err *e)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return cmn_err_set(
+		    e, CMN_EINPUT,
+		    "%s: error: not a regular file (a pipe, FIFO or device): SimGrid "
+		    "reads the platform again after it is checked, so save it to "
+		    "a file first",
+		    path);
+	return 0;
 }

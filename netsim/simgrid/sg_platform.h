@@ -15,4 +15,10 @@
  * fat tree m describes. */
 int net_sg_apply_taper(const struct plat_machine *m, struct cmn_err *e);
 
+/* Whether SimGrid may be given the platform file at path: a regular file
+ * (SimGrid reads it again after our checks, so a pipe or FIFO would be
+ * empty or block: it then aborted or hung). 0, or an input error naming
+ * it. */
+int net_sg_platform_file(const char *path, struct cmn_err *e);
+
 #endif

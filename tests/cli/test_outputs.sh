@@ -57,6 +57,20 @@ check "--jobs-out naming the --workload (through a link): exit 2, the log kept" 
 check "two outputs in one file: exit 2, nothing written" status_says $? eq 2 "name the same file" "$T/err" "$T/same.csv"
 "${W[@]}" --jobs-out /dev/null --summary-out /dev/null > /dev/null 2> "$T/err"
 check "two outputs to /dev/null: fine" test $? -eq 0
+# the same for netsim (a job's trace, through a link; two outputs) and
+# tracegen (--stats' trace; --rewrite into its own file)
+"$B/tracegen" cg --ranks 2 --iterations 1 --out "$T/own" 2> /dev/null && cp "$T/own/cg.S.2.txt" "$T/own.ref" && ln -sf cg.S.2.txt "$T/own/link.txt"
+"$B/netsim" --machine flat:nodes=2 --job "$T/own/cg.S.2.txt@0-1" --jobs-out "$T/own/link.txt" > /dev/null 2> "$T/err"
+check "netsim --jobs-out naming a job's trace (through a link): exit 2, the trace kept" \
+	bash -c "[ $? -eq 2 ] && grep -q \"is job 1's trace\" '$T/err' && cmp -s '$T/own/cg.S.2.txt' '$T/own.ref'"
+"$B/netsim" --machine flat:nodes=2 --job "$T/own/cg.S.2.txt@0-1" --jobs-out "$T/n2.csv" --links-out "$T/n2.csv" > /dev/null 2> "$T/err"
+check "netsim: two outputs in one file: exit 2, nothing written" status_says $? eq 2 "name the same file" "$T/err" "$T/n2.csv"
+"$B/tracegen" --stats "$T/own/cg.S.2.txt" --matrix-out "$T/own/link.txt" > /dev/null 2> "$T/err"
+check "tracegen --matrix-out naming the --stats trace: exit 2, the trace kept" \
+	bash -c "[ $? -eq 2 ] && grep -q 'is the --stats trace' '$T/err' && cmp -s '$T/own/cg.S.2.txt' '$T/own.ref'"
+"$B/tracegen" --rewrite "$T/own/cg.S.2.txt" --out "$T/own" > /dev/null 2> "$T/err"
+check "tracegen --rewrite into its own file: exit 2, the trace kept" \
+	bash -c "[ $? -eq 2 ] && grep -q 'the --rewrite trace' '$T/err' && cmp -s '$T/own/cg.S.2.txt' '$T/own.ref'"
 "${RUN[@]}" "$B/netsim" --machine flat:nodes=4 --job cg.S.4@0-3 --no-alone --quiet --jobs-out "$STDOUT" | head -1 > "$T/n.txt"
 check "netsim --jobs-out $STDOUT" grep -q '^job,trace,ranks' "$T/n.txt"
 "$B/tracegen" cg --ranks 4 --iterations 1 --out "$T/tr" 2> /dev/null

@@ -359,4 +359,26 @@ bad_opt "traffic pattern 'hotspot:node=1,': parameter 2 is empty" --traffic hots
 bad_opt "has routes of up to 40001 links; the engine counts hops to 32767" --traffic tornado \
 	--machine mesh:dims=40000 --synth-out "$T/bo.csv"
 
+# a deadlocked trace (sends both ways of more than the eager limit before
+# the receives): an error on every engine, nothing written (the SimGrid
+# engines reported the job "unfinished" and exited 0); with --until an
+# unfinished job is the cut, not an error
+printf '0 init\n1 init\n0 send 1 0 65536\n1 send 0 0 65536\n0 recv 1 0 65536\n1 recv 0 0 65536\n0 finalize\n1 finalize\n' > "$T/dead.txt"
+for eng in simgrid s4u flit; do
+	"$NS" --machine flat:nodes=4 --job "$T/dead.txt@0-1" --engine $eng --jobs-out "$T/dead.csv" > /dev/null 2> "$T/err"
+	check "deadlocked trace, engine $eng: exit 1, said, nothing written" status_says $? eq 1 "did not finish\|never sent" "$T/err" "$T/dead.csv"
+done
+"$NS" --machine flat:nodes=4 --job "$T/dead.txt@0-1" --until 1 > "$T/out" 2> "$T/err"
+check "deadlocked trace with --until: unfinished, exit 0" bash -c "[ $? -eq 0 ] && grep -q unfinished '$T/out'"
+# a platform from a pipe or FIFO: read more than once, so refused by name
+# (SimGrid aborted on the pipe; the second read of a FIFO hung)
+"$1/platgen" --machine flat:nodes=4 -o "$T/p4.xml" 2> /dev/null
+cat "$T/p4.xml" | timeout 60 "$NS" --platform /dev/stdin --job "$T/dead.txt@0-1" --until 1 > /dev/null 2> "$T/err"
+check "--platform from a pipe: exit 1, named" status_says $? eq 1 "/dev/stdin: error: not a regular file" "$T/err"
+mkfifo "$T/pf"
+(cat "$T/p4.xml" > "$T/pf" &)
+timeout 60 "$NS" --platform "$T/pf" --job "$T/dead.txt@0-1" --until 1 > /dev/null 2> "$T/err"
+check "--platform from a FIFO: exit 1, named, no hang" status_says $? eq 1 "pf: error: not a regular file" "$T/err"
+cat "$T/pf" > /dev/null 2>&1 & # the writer's open returns
+
 finish
