@@ -117,6 +117,8 @@ int trace_load(const char *path, struct trace **out, struct cmn_err *e);
  * per-rank file read alone) is accepted as a fragment: syntax and ranges
  * checked, no matching pass (it needs every rank), t->fragment set. */
 #define TRACE_LOAD_FRAGMENT 1
+/* An index's rank files must lie under its own folder (an archive's). */
+#define TRACE_LOAD_CONFINED 2
 int trace_load_ex(const char *path, int flags, struct trace **out, struct cmn_err *e);
 /* Validation of a trace in memory: the matching pass (trace_check.c). */
 int trace_check(const struct trace *t, struct cmn_err *e);

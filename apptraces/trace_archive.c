@@ -110,7 +110,7 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 	int rc = trace_untar_gz(archive, tmp, &u, e);
 	if (!rc)
 		rc = find_index(archive, tmp, index, path, sizeof path, e);
-	if (!rc && (rc = trace_load(path, &t, e)))
+	if (!rc && (rc = trace_load_ex(path, TRACE_LOAD_CONFINED, &t, e)))
 		name_archive(e, tmp, archive);
 	size_t tl = strlen(tmp);
 	for (int r = 0; !rc && r < t->nranks; r++) /* an archive holds its whole trace */

@@ -1,6 +1,7 @@
 /* Reading TI traces (plain or gzip'ed): the layout of trace_args.h checked
  * for every line, numbers as trace_values.h says, errors with file:line and
  * rank, then the limits and the matching pass. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "gzpipe.h"
 #include "trace.h"
 #include "trace_args.h"
@@ -507,13 +508,45 @@ static int cmp_id(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* Every entry a readable file, no file named twice. */
-static int index_check(const char *path, const struct index *x, struct cmn_err *e)
+/* Whether file lies under folder root (both resolved: links, "..").
+ * root_len: strlen of the resolved root. */
+static int within(const char *root, size_t root_len, const char *file)
 {
+	char real[PATH_MAX];
+	if (!realpath(file, real))
+		return 0;
+	return strncmp(real, root, root_len) == 0 && real[root_len] == '/';
+}
+
+/* Every entry a readable file, no file named twice; with confined, every
+ * one under the index's folder (an archive's trace is all in it: an entry
+ * outside is neither read nor quoted). */
+static int index_check(const char *path, const struct index *x, int confined, struct cmn_err *e)
+{
+	char root[PATH_MAX];
+	size_t root_len = 0;
+	if (confined) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		if (!realpath(slash ? dir : ".", root))
+			return cmn_err_set(e, CMN_EIO, "%s: error: cannot resolve its folder",
+			                   path);
+		root_len = strlen(root);
+	}
 	struct file_id *id = malloc((size_t)(x->n ? x->n : 1) * sizeof *id);
 	if (!id)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	int rc = 0;
+	for (int r = 0; !rc && confined && r < x->n; r++)
+		if (!within(root, root_len, x->files[r]))
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s:%ld: error: rank %d: %s is not in the archive (an index "
+			    "there names files in it)",
+			    path, x->line[r], r, x->files[r]);
 	for (int r = 0; !rc && r < x->n; r++) {
 		char why[300];
 		struct stat st;
@@ -585,7 +618,7 @@ int trace_load_ex(const char *path, int flags, struct trace **out, struct cmn_er
 	} else { /* an index: one rank file per line */
 		rc = index_read(path, &x, e);
 		if (!rc)
-			rc = index_check(path, &x, e);
+			rc = index_check(path, &x, flags & TRACE_LOAD_CONFINED, e);
 		nranks = x.n;
 		if (!rc && !(b = trace_builder_new(nranks, path)))
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");

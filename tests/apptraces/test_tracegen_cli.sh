@@ -272,6 +272,29 @@ check "archive: a bad line named by archive, member and line" \
 head -c 2000 "$A/cg.S.4.tar.gz" > "$A/cut.tar.gz"
 "$TG" --check "$A/cut.tar.gz" > "$T/ck" 2>&1
 check "archive: a cut archive refused, named" status_says $? ne 0 "cut.tar.gz" "$T/ck"
+# an index entry outside the archive (absolute, or climbing out with
+# ..) is refused before it is read: it was read (its first line quoted in
+# the error) or replayed silently
+printf '0 init\n0 compute 5e9\n0 finalize\n' > "$A/outside.txt"
+python3 - "$A" << 'EOF'
+import io, sys, tarfile
+a = sys.argv[1]
+def mk(name, first):
+    with tarfile.open(f"{a}/{name}", "w:gz") as t:
+        for n, data in (("job.txt", first + "\njob.txt_files/rank-1.txt\n"),
+                        ("job.txt_files/rank-0.txt", "0 init\n0 send 1 0 100\n0 finalize\n"),
+                        ("job.txt_files/rank-1.txt", "1 init\n1 recv 0 0 100\n1 finalize\n")):
+            ti = tarfile.TarInfo(n); b = data.encode(); ti.size = len(b); t.addfile(ti, io.BytesIO(b))
+mk("in.tar.gz", "job.txt_files/rank-0.txt")
+mk("abs.tar.gz", a + "/outside.txt")
+mk("up.tar.gz", "job.txt_files/" + "../" * 12 + a.lstrip("/") + "/outside.txt")
+EOF
+"$TG" --check "$A/in.tar.gz" > "$T/ck" 2>&1
+check "archive: an index of relative entries inside it reads" grep -q "in.tar.gz: ok, 2 ranks" "$T/ck"
+for x in abs up; do
+	"$TG" --check "$A/$x.tar.gz" > "$T/ck" 2>&1
+	check "archive: an index entry outside it ($x) refused, not read" status_says $? eq 1 "rank 0: .*outside.txt is not in the archive" "$T/ck"
+done
 [ -z "$(ls "${TMPDIR:-/tmp}" | grep -c trace-archive- | grep -v '^0$')" ] || ko "archive: temporary folders left behind"
 
 # The index names its rank files by absolute path, so that SimGrid's own
