@@ -44,7 +44,8 @@ struct cpl_sweep {
 	int nmetrics;
 	struct cpl_sweep_plot *plots;
 	int nplots;
-	long npoints; /* product of the axes' sizes times reps */
+	long npoints;   /* product of the axes' sizes times reps */
+	unsigned keyed; /* the keys given once so far (sweep_file.c's KEY_* bits) */
 };
 
 /* Reads and checks a sweep file (errors name path:line). out_dir, when not

@@ -216,9 +216,40 @@ static int range_values(const char *spec, const char *path, int line, char ***ou
 	return 0;
 }
 
+/* The keys a sweep file gives at most once (command and axes say so
+ * themselves): struct cpl_sweep's keyed. */
+enum { KEY_REPEAT = 1, KEY_OUT = 2, KEY_SUMMARY = 4, KEY_METRICS = 8 };
+
+/* key (repeat, out, summary, metrics) given a second time: an error (the
+ * last one won, silently); other keys: 0. */
+static int once(struct cpl_sweep *s, const char *key, int line, struct cmn_err *e)
+{
+	unsigned bit = !strcmp(key, "repeat")    ? KEY_REPEAT
+	               : !strcmp(key, "out")     ? KEY_OUT
+	               : !strcmp(key, "summary") ? KEY_SUMMARY
+	               : !strcmp(key, "metrics") ? KEY_METRICS
+	                                         : 0;
+	if (bit & s->keyed)
+		return cmn_err_set(e, CMN_EINPUT, "%s:%d: %s given twice", s->path, line, key);
+	s->keyed |= bit;
+	return 0;
+}
+
 static int parse_plot(struct cpl_sweep *s, const char *png, char **w, int nw, int line,
                       struct cmn_err *e)
 {
+	/* a file of OUT's own: a name (no folder, not hidden) ending in .png,
+	 * not another plot's */
+	size_t len = strlen(png);
+	if (strchr(png, '/') || png[0] == '.' || len < 5 || strcmp(png + len - 4, ".png") != 0)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "%s:%d: plot %s: a file name in the output folder, NAME.png (no "
+		                   "'/', not starting with '.')",
+		                   s->path, line, png);
+	for (int i = 0; i < s->nplots; i++)
+		if (!strcmp(s->plots[i].png, png))
+			return cmn_err_set(e, CMN_EINPUT, "%s:%d: plot %s given twice (line %d)",
+			                   s->path, line, png, s->plots[i].line);
 	void *np = realloc(s->plots, ((size_t)s->nplots + 1) * sizeof *s->plots);
 	if (!np)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -405,6 +436,8 @@ static int statement(struct cpl_sweep *s, char *text, int line, struct cmn_err *
 			goto done;
 		}
 		s->axes[s->naxes++] = (struct cpl_sweep_axis){nm, vals, n, line, 0};
+	} else if ((rc = once(s, key, line, e))) {
+		goto done;
 	} else if (!strcmp(key, "repeat")) {
 		long long r = 0;
 		if (nw != 1 || cmn_num_int(w[0], 1, 100000, &r) != CMN_NUM_OK) {

@@ -168,6 +168,14 @@ bad "repeated value" "bad.sweep:2: axis a: value \"1\" twice" $'command = true\n
 bad "unterminated quote" "bad.sweep:1: unterminated \" quote" 'command = echo "x'
 bad "repeat not a number" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 0'
 bad "repeat with a blank" "bad.sweep:2: repeat = N" $'command = true\nrepeat = 2x'
+# keys given once (the last one won, silently), plots named as files of
+# the output folder, each once (../x.png was written outside it)
+bad "repeat twice" "bad.sweep:3: repeat given twice" $'command = true\nrepeat = 2\nrepeat = 3'
+bad "out twice" "bad.sweep:3: out given twice" $'command = true\nout = a\nout = b'
+bad "metrics twice" "bad.sweep:3: metrics given twice" $'command = true\nmetrics = x\nmetrics = y'
+bad "plot outside the output folder" "bad.sweep:3: plot ../evil.png: a file name in the output folder" $'command = true\naxis a = 1 2\nplot ../evil.png = x=a y=v'
+bad "plot not a .png" "bad.sweep:3: plot sweep.csv: a file name in the output folder" $'command = true\naxis a = 1 2\nplot sweep.csv = x=a y=v'
+bad "plot twice" "bad.sweep:4: plot p.png given twice (line 3)" $'command = true\naxis a = 1 2\nplot p.png = x=a y=v\nplot p.png = x=a y=w'
 bad "range with a hex number" "bad.sweep:2: range \"0x1:2:1\"" $'command = true\nrange a = 0x1:2:1'
 bad "range with an empty step" "bad.sweep:2: range \"1:2:\"" $'command = true\nrange a = 1:2:'
 bad "range of inf" "bad.sweep:2: range \"1:inf:1\"" $'command = true\nrange a = 1:inf:1'
