@@ -98,6 +98,53 @@ static char *cfg_arg(const char *kv)
 	return p;
 }
 
+/* The caller's --cfg tried first in a child, with the platform: SimGrid
+ * aborts on a key or value it refuses (as it parses it, or as it makes the
+ * platform's models), which would end this process with it. 0, or a usage
+ * error with SimGrid's reason. */
+static int try_cfg(const struct sg_variant *v, int argc, char **argv, const char *platform,
+                   struct cmn_err *e)
+{
+	FILE *err = tmpfile();
+	if (!err)
+		return cmn_err_set(e, CMN_EIO, "cannot try --cfg: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fclose(err);
+		return cmn_err_set(e, CMN_EIO, "cannot try --cfg: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		dup2(fileno(err), 2);
+		if (v->smpi)
+			smpi_init_options();
+		simgrid_init(&argc, argv);
+		simgrid_load_platform(platform);
+		simgrid_run();
+		_exit(0);
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		fclose(err);
+		return 0;
+	}
+	char line[512], why[400] = "";
+	rewind(err);
+	while (!why[0] && fgets(line, sizeof line, err))
+		if (strstr(line, "CRITICAL") || strstr(line, "rror")) {
+			const char *at = line; /* past SimGrid's "[time] file: [category] " */
+			for (const char *q = strstr(line, "] "); q; q = strstr(q + 1, "] "))
+				at = q + 2;
+			snprintf(why, sizeof why, "%.*s", (int)(sizeof why - 1), at);
+			why[strcspn(why, "\n")] = '\0';
+		}
+	fclose(err);
+	return cmn_err_set(e, CMN_EUSAGE, "--cfg: SimGrid refuses the configuration: %s",
+	                   why[0] ? why : "it stopped on a signal");
+}
+
 int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_args *a, void **state,
                          struct cmn_err *e)
 {
@@ -142,6 +189,12 @@ int net_sg_engine_create(const struct sg_variant *v, const struct net_engine_arg
 	int n = argc;
 	char *owned[4 + 64 + 2];
 	memcpy(owned, argv, sizeof owned); /* simgrid_init removes what it consumes */
+	if (a->cfg && *a->cfg && try_cfg(v, argc, argv, a->platform, e)) {
+		for (int k = 1; k < n; k++)
+			free(owned[k]);
+		free(s);
+		return e->code;
+	}
 	if (v->smpi)
 		smpi_init_options(); /* declares the smpi/ keys the arguments may set */
 	simgrid_init(&argc, argv);

@@ -380,5 +380,12 @@ mkfifo "$T/pf"
 timeout 60 "$NS" --platform "$T/pf" --job "$T/dead.txt@0-1" --until 1 > /dev/null 2> "$T/err"
 check "--platform from a FIFO: exit 1, named, no hang" status_says $? eq 1 "pf: error: not a regular file" "$T/err"
 cat "$T/pf" > /dev/null 2>&1 & # the writer's open returns
+# a --cfg SimGrid refuses (a value it cannot parse, a model it does not
+# have): a usage error with its reason, tried in a child (netsim itself
+# died on SIGABRT)
+for cfg in network/model:Bogus surf/precision:abc; do
+	"$NS" --machine flat:nodes=4 --job "$T/dead.txt@0-1" --until 1 --cfg $cfg --jobs-out "$T/cfg.csv" > /dev/null 2> "$T/err"
+	check "--cfg $cfg: exit 2, SimGrid's reason, nothing written" status_says $? eq 2 "cfg: SimGrid refuses the configuration: [A-Z]" "$T/err" "$T/cfg.csv"
+done
 
 finish
