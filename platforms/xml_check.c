@@ -331,17 +331,19 @@ static const struct {
     {"link_ctn", "direction", "UP DOWN NONE", ""},
 };
 
-/* Values with units: kind 'f' speed, 'b' bandwidth (both must be above 0:
- * a resource of speed 0 never ends a transfer), 't' time; optional ones may
- * be empty (SimGrid then creates no such link). */
+/* Values with units: kind 'f' speed, 'b' bandwidth, 't' time; optional
+ * ones may be empty (SimGrid then creates no such link). Checked on every
+ * element, those with no counterpart here too (SimGrid simulates them:
+ * disks, cabinets, peers, backbones, limiters). */
 static const struct {
 	const char *attr;
 	char kind;
 	int may_be_empty;
 } values[] = {
-    {"speed", 'f', 0}, {"bandwidth", 'b', 0},   {"bw", 'b', 0},
-    {"bb_bw", 'b', 1}, {"loopback_bw", 'b', 1}, {"latency", 't', 0},
-    {"lat", 't', 0},   {"bb_lat", 't', 1},      {"loopback_lat", 't', 1},
+    {"speed", 'f', 0},        {"bandwidth", 'b', 0},    {"bw", 'b', 0},       {"bb_bw", 'b', 1},
+    {"loopback_bw", 'b', 1},  {"latency", 't', 0},      {"lat", 't', 0},      {"bb_lat", 't', 1},
+    {"loopback_lat", 't', 1}, {"read_bw", 'b', 0},      {"write_bw", 'b', 0}, {"bw_in", 'b', 0},
+    {"bw_out", 'b', 0},       {"limiter_link", 'b', 1},
 };
 
 /* Whether word w (length wl) is in the space-separated list; the
@@ -389,9 +391,40 @@ static const struct rule *rule_of(const char *name)
 
 static const char *kind_name(char kind)
 {
-	return kind == 'f'   ? "a speed above 0 (e.g. 1Gf, 2.5e9f)"
-	       : kind == 'b' ? "a bandwidth above 0 (e.g. 1.25GBps, 10Gbps)"
-	                     : "a time (e.g. 1us, 5ms, 0s)";
+	return kind == 'f'   ? "a speed of at least 1e-12 flop/s (e.g. 1Gf, 2.5e9f)"
+	       : kind == 'b' ? "a bandwidth of at least 1e-12 B/s (e.g. 1.25GBps, 10Gbps)"
+	                     : "a time of at most 1e12 s (e.g. 1us, 5ms, 0s)";
+}
+
+int plat_xml_value_ok(double x, char kind)
+{
+	return kind == 't' ? x >= 0 && x <= PLAT_XML_MAX_TIME : x >= PLAT_XML_MIN_RATE;
+}
+
+/* Each item of a list (pstates: "1Gf,2Gf"; WIFI: "1MBps;2MBps"): a value
+ * of kind, the one in use (attribute pstate, 0 by default) within
+ * plat_xml_value_ok's bounds, the others at least 0 (SimGrid's energy
+ * examples give switched-off pstates a speed of 0f); 0 or the error. */
+static int check_list(const struct xml_ctx *c, const xmlNode *n, const char *attr, const char *v,
+                      char kind)
+{
+	const char *ps = plat_xml_attr_value(n, "pstate");
+	long in_use = ps ? strtol(ps, NULL, 10) : 0;
+	long i = 0;
+	for (const char *p = v;; i++) {
+		size_t l = strcspn(p, kind == 'b' ? ",;" : ",");
+		char item[128];
+		snprintf(item, sizeof item, "%.*s", (int)(l < sizeof item ? l : sizeof item - 1),
+		         p);
+		double x = l < sizeof item ? plat_xml_value(item, kind) : -1;
+		if (i == in_use ? !plat_xml_value_ok(x, kind) : x < 0)
+			return plat_xml_fail(c, n, "<%s %s=\"%s\">: item '%.*s' is not %s%s",
+			                     plat_xml_name(n), attr, v, (int)l, p, kind_name(kind),
+			                     i == in_use ? "" : " (or 0, as a pstate not in use)");
+		if (!p[l])
+			return 0;
+		p += l + 1;
+	}
 }
 
 static int check_values(const struct xml_ctx *c, const xmlNode *n)
@@ -399,9 +432,12 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 	const char *el = plat_xml_name(n);
 	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
 		const char *v = plat_xml_attr_value(n, values[i].attr);
+		char kind = values[i].kind;
 		if (!v || (values[i].may_be_empty && !*v))
 			continue;
-		if (strchr(v, ',') || (values[i].kind == 'b' && strchr(v, ';'))) {
+		if (strchr(v, ',') || (kind == 'b' && strchr(v, ';'))) {
+			if (check_list(c, n, values[i].attr, v, kind))
+				return c->e->code;
 			if (plat_xml_unmapped(
 			        c, n,
 			        "<%s %s=\"%s\">: one value, not a list (SimGrid's lists are "
@@ -410,11 +446,18 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 				return c->e->code;
 			continue;
 		}
-		double x = plat_xml_value(v, values[i].kind);
-		if (x < 0 || (values[i].kind != 't' && x == 0))
+		if (!plat_xml_value_ok(plat_xml_value(v, kind), kind))
 			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
-			                     kind_name(values[i].kind));
+			                     kind_name(kind));
 	}
+	if (plat_xml_is(n, "cluster") && plat_xml_attr_value(n, "bb_lat") &&
+	    *plat_xml_attr_value(n, "bb_lat") &&
+	    !(plat_xml_attr_value(n, "bb_bw") && *plat_xml_attr_value(n, "bb_bw")))
+		return plat_xml_fail(c, n,
+		                     "<cluster bb_lat=\"%s\"> without bb_bw: SimGrid makes a "
+		                     "backbone of bandwidth 0, on which no transfer ends (give "
+		                     "bb_bw too, or neither)",
+		                     plat_xml_attr_value(n, "bb_lat"));
 	const char *core = plat_xml_attr_value(n, "core"),
 	           *pstate = plat_xml_attr_value(n, "pstate");
 	char *end;
@@ -547,12 +590,17 @@ static int check_element(const struct xml_ctx *c, const xmlNode *n)
 	const char *el = plat_xml_name(n);
 	const struct rule *ru = rule_of(el);
 	for (size_t i = 0; !ru && i < sizeof refused / sizeof *refused; i++)
-		if (in_list(refused[i].names, el, strlen(el), NULL))
-			return refused[i].unmapped /* its content is SimGrid's to check */
-			           ? plat_xml_unmapped(c, n, "<%s>: SimGrid's, but %s", el,
-			                               refused[i].why)
-			           : plat_xml_fail(c, n, "<%s>: SimGrid's, but %s", el,
-			                           refused[i].why);
+		if (in_list(refused[i].names, el, strlen(el), NULL)) {
+			if (!refused[i].unmapped)
+				return plat_xml_fail(c, n, "<%s>: SimGrid's, but %s", el,
+				                     refused[i].why);
+			/* SimGrid simulates it: its values as everywhere (SimGrid
+			 * dies on a speed of 0 when it runs), the rest its own */
+			int rc = check_values(c, n);
+			return rc ? rc
+			          : plat_xml_unmapped(c, n, "<%s>: SimGrid's, but %s", el,
+			                              refused[i].why);
+		}
 	if (!ru)
 		return plat_xml_fail(c, n, "<%s> is not an element of SimGrid's platform format",
 		                     el);

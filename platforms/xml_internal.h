@@ -65,6 +65,11 @@ int plat_xml_check_tree(const struct xml_ctx *c, const xmlNode *root);
  * them, into *hosts (free with plat_xml_free_names) and their count. */
 int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***hosts, long *nhosts);
 
+/* SimGrid's profiles (speed_file, bandwidth_file, ... and <trace>s tied
+ * by <trace_connect>): every value one SimGrid can run with
+ * (xml_profile.c). */
+int plat_xml_check_profiles(const struct xml_ctx *c, const xmlNode *root);
+
 /* A <cluster> as SimGrid 3.32 builds it (xml_cluster.c). */
 enum xml_topology { XML_FLAT, XML_TORUS, XML_FAT_TREE, XML_DRAGONFLY };
 struct xml_cluster {

@@ -824,6 +824,20 @@ void plat_xml_free_names(char **names, long n)
 	free(names);
 }
 
+/* Why SimGrid option p of a platform's <config> is refused (NULL: it is
+ * SimGrid's to check): those that make SimGrid write files of its own. */
+static const char *config_refused(const xmlNode *p)
+{
+	const char *id = plat_xml_attr_value(p, "id");
+	if (!id)
+		return NULL;
+	if (strcmp(id, "tracing") == 0 || strncmp(id, "tracing/", 8) == 0)
+		return "SimGrid's tracing writes files of its own (tracing/filename), which a "
+		       "platform must not choose (give tracing options on netsim's command line, "
+		       "--cfg)";
+	return NULL;
+}
+
 int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***hosts, long *nhosts)
 {
 	struct model m = {.c = c};
@@ -833,7 +847,11 @@ int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***h
 			continue;
 		if (plat_xml_is(ch, "config")) {
 			for (const xmlNode *p = ch->children; p && !rc; p = p->next)
-				if (p->type == XML_ELEMENT_NODE)
+				if (p->type == XML_ELEMENT_NODE && config_refused(p))
+					rc = plat_xml_fail(c, p, "<config> key '%s': %s",
+					                   plat_xml_attr_value(p, "id"),
+					                   config_refused(p));
+				else if (p->type == XML_ELEMENT_NODE)
 					rc = plat_xml_unmapped(
 					    c, p,
 					    "<config>: SimGrid options in the platform have no "

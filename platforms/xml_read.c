@@ -496,6 +496,8 @@ int plat_file_read(const char *path, int max_nodes, struct plat_file *pf, struct
 	free(buf);
 	if (!rc)
 		rc = plat_xml_check_model(&r.c, root, &pf->hosts, &pf->nhosts);
+	if (!rc)
+		rc = plat_xml_check_profiles(&r.c, root);
 	/* valid for SimGrid: from here on, what fails is the mapping onto a
 	 * family, said in pf->why */
 	char spec[1024];

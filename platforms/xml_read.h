@@ -43,6 +43,15 @@ void plat_xml_free_names(char **names, long n);
  * w d h m s ms us ns ps) or none (the base unit); the value in base units,
  * or -1 on a syntax error or a negative or infinite value. */
 double plat_xml_value(const char *text, char kind);
+/* The bounds a value must keep (README): a rate (speed, bandwidth, a
+ * profile's speed or bandwidth) of at least 1e-12 per second, so that one
+ * flop or byte takes at most 10^12 s, the longest time the tools take; a
+ * time (latency) of at most 10^12 s. SimGrid aborts, or its clock becomes
+ * infinite, beyond them. */
+#define PLAT_XML_MIN_RATE 1e-12
+#define PLAT_XML_MAX_TIME 1e12
+/* Whether x (plat_xml_value's) is a valid value of kind. */
+int plat_xml_value_ok(double x, char kind);
 
 /* A copy of platform path (valid) whose zones routed by Dijkstra are
  * routed by DijkstraCache (SimGrid's same search, each source's tree

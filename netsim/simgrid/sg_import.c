@@ -202,7 +202,7 @@ static int cmp_link(const void *a, const void *b)
  * and for each ordered pair of nodes its route's link count and ids. */
 static int child(const char *path, char *const *names, int n, FILE *o)
 {
-	char *argv[] = {"netsim", "--log=root.thres:critical", NULL};
+	char *argv[] = {"netsim", "--log=root.thres:error", NULL};
 	int argc = 2;
 	simgrid_init(&argc, argv);
 	simgrid_load_platform(path);
@@ -426,12 +426,16 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 	if (!rc && (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status))) {
 		char line[400] = "";
 		rewind(err);
-		while (fgets(line, sizeof line, err) && !strpbrk(line, "a-zA-Z"))
+		while (fgets(line, sizeof line, err) &&
+		       !strpbrk(line, "abcdefghijklmnopqrstuvwxyz"))
 			;
 		line[strcspn(line, "\n")] = '\0';
+		const char *why = line; /* past SimGrid's "[time] file:line: [category] " */
+		for (const char *q = strstr(line, "] "); q; q = strstr(q + 1, "] "))
+			why = q + 2;
 		rc = cmn_err_set(e, CMN_EINPUT, "%s: SimGrid could not route its hosts (%s%s%s)",
 		                 path, WIFSIGNALED(status) ? "it stopped on a signal" : "it failed",
-		                 *line ? ": " : "", line);
+		                 *why ? ": " : "", why);
 	}
 	fclose(err);
 	if (!rc && !(rc = plat_machine_from_routes(&r, path, out, e))) {

@@ -76,4 +76,20 @@ done
 check "cosim --hosts: one node" status_says $? eq 0 "1 host as nodes 0-0 (SimGrid's routes): 0=Fafard" "$T/err"
 "$B/jobsched" --platform "$T/small.xml" --synthetic dq:jobs=12 --quiet 2> "$T/err"
 check "jobsched (no SimGrid): refused, pointing to cosim and netsim" status_says $? eq 1 "cosim and netsim read any SimGrid platform" "$T/err"
+# what SimGrid alone refuses as it loads the file (a trace_connect to a
+# host the file lacks): one line with SimGrid's reason, not its backtrace
+sed 's|</zone>| <trace id="t" periodicity="-1">\n0 1\n </trace>\n <trace_connect kind="SPEED" trace="t" element="Nowhere"/>\n</zone>|' "$T/small.xml" > "$T/tc.xml"
+"$B/netsim" --platform "$T/tc.xml" --job cg.S.2@0-1 --quiet 2> "$T/err"
+check "SimGrid's own refusal: its reason, in one line" status_says $? eq 1 \
+	"SimGrid could not route its hosts (it stopped on a signal: Parse error at .*tc.xml:[0-9]*: .*Host Nowhere undefined" "$T/err"
+check "  and no SimGrid log lines" test "$(wc -l < "$T/err")" -eq 1
+# a profile that is a FIFO (nobody writes it) or a folder: refused at once
+mkfifo "$T/fifo.prof"
+for p in "$T/fifo.prof" "$T"; do
+	sed "s|<host id=\"Tremblay\" speed=\"1Gf\"/>|<host id=\"Tremblay\" speed=\"1Gf\" speed_file=\"$p\"/>|" "$T/small.xml" > "$T/pf.xml"
+	timeout 20 "$B/netsim" --platform "$T/pf.xml" --job cg.S.2@0-1 --quiet 2> "$T/err"
+	rc=$? what=$(basename "$p")
+	check "a profile that is not a regular file ($what): refused at once, naming it" \
+		status_says $rc eq 1 "pf.xml:5: error: <host speed_file=.*is not a regular file" "$T/err"
+done
 finish
