@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "../common/cleanup.h"
 #include "../common/gzpipe.h"
@@ -98,9 +99,33 @@ static int make_folders(const char *dir, const char *rel, int whole, struct trac
 	}
 }
 
+/* Whether `more` bytes may still be unpacked into dir within max (after
+ * u->bytes): 0, or the error saying which limit. */
+static int room(const char *dir, const char *rel, long long more, const struct trace_untar_max *max,
+                const struct trace_unpacked *u, struct cmn_err *e)
+{
+	if (more > max->bytes - u->bytes)
+		return cmn_err_set(e, CMN_EINPUT,
+		                   "member %s: the archive unpacks to more than %lld bytes (a "
+		                   "trace archive unpacks to at most that)",
+		                   rel, max->bytes);
+	struct statvfs fs;
+	if (statvfs(dir, &fs) == 0) {
+		long double free_b = (long double)fs.f_bavail * (long double)fs.f_frsize;
+		if ((long double)more + (long double)max->keep_free > free_b)
+			return cmn_err_set(e, CMN_EIO,
+			                   "member %s: unpacking it would leave less than %lld "
+			                   "bytes free where it goes (%s, %.0Lf bytes free): set "
+			                   "TMPDIR to a folder with more room",
+			                   rel, max->keep_free, dir, free_b);
+	}
+	return 0;
+}
+
 /* Writes the current member's data to dir/rel. */
 static int write_member(struct archive *a, struct archive_entry *entry, const char *dir,
-                        const char *rel, struct trace_unpacked *u, struct cmn_err *e)
+                        const char *rel, const struct trace_untar_max *max,
+                        struct trace_unpacked *u, struct cmn_err *e)
 {
 	char path[MAX_NAME + 256];
 	if (make_folders(dir, rel, 0, u, e))
@@ -110,6 +135,9 @@ static int write_member(struct archive *a, struct archive_entry *entry, const ch
 	struct stat st;
 	if (stat(path, &st) == 0)
 		return cmn_err_set(e, CMN_EINPUT, "member %s appears twice", rel);
+	int64_t want = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1, got = 0;
+	if (room(dir, rel, want > 0 ? want : 0, max, u, e)) /* as its header says */
+		return e->code;
 	if (record(u, path, e))
 		return e->code;
 	FILE *f = fopen(path, "wb");
@@ -117,8 +145,7 @@ static int write_member(struct archive *a, struct archive_entry *entry, const ch
 		return cmn_err_set(e, CMN_EIO, "cannot create %s: %s", path, strerror(errno));
 	/* block by block: a hole between blocks (a sparse member, however its
 	 * header says so) is refused, not filled with zeros; neither may the
-	 * data outgrow the member's size */
-	int64_t want = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1, got = 0;
+	 * data outgrow the member's size (nor, without one, the limits) */
 	int rc = 0;
 	for (;;) {
 		const void *block;
@@ -140,11 +167,15 @@ static int write_member(struct archive *a, struct archive_entry *entry, const ch
 			    rel, (long long)want);
 			break;
 		}
+		if (want < 0 && ((got + (int64_t)n) >> 26 != got >> 26 || got == 0) &&
+		    (rc = room(dir, rel, (long long)n + (1LL << 26), max, u, e)))
+			break; /* no size in its header: checked every 64 MiB */
 		if (n && fwrite(block, 1, n, f) != n) {
 			rc = cmn_err_set(e, CMN_EIO, "cannot write %s: %s", path, strerror(errno));
 			break;
 		}
 		got += (int64_t)n;
+		u->bytes += (long long)n;
 	}
 	if (fclose(f) && !rc)
 		rc = cmn_err_set(e, CMN_EIO, "cannot write %s: %s", path, strerror(errno));
@@ -204,7 +235,8 @@ static const char *type_name(mode_t type)
 }
 
 /* The members, one by one, unpacked into dir. */
-static int members(struct archive *a, const char *dir, struct trace_unpacked *u, struct cmn_err *e)
+static int members(struct archive *a, const char *dir, const struct trace_untar_max *max,
+                   struct trace_unpacked *u, struct cmn_err *e)
 {
 	struct archive_entry *entry;
 	for (int count = 0;; count++) {
@@ -216,6 +248,11 @@ static int members(struct archive *a, const char *dir, struct trace_unpacked *u,
 			                           archive_error_string(a))
 			             : cmn_err_set(e, CMN_EINPUT, "not a tar archive (%s)",
 			                           archive_error_string(a));
+		if (++u->members > max->members)
+			return cmn_err_set(e, CMN_EINPUT,
+			                   "more than %ld members (files and folders): a trace "
+			                   "archive holds an index and a file per rank",
+			                   max->members);
 		const char *name = archive_entry_pathname(entry);
 		if (!name || !*name)
 			return cmn_err_set(e, CMN_EINPUT, "member %d has no name", count + 1);
@@ -235,7 +272,7 @@ static int members(struct archive *a, const char *dir, struct trace_unpacked *u,
 			    "no links, devices or sparse files)",
 			    rel, what);
 		int rc = type == AE_IFDIR ? make_folders(dir, rel, 1, u, e)
-		                          : write_member(a, entry, dir, rel, u, e);
+		                          : write_member(a, entry, dir, rel, max, u, e);
 		if (rc)
 			return rc;
 	}
@@ -243,6 +280,14 @@ static int members(struct archive *a, const char *dir, struct trace_unpacked *u,
 
 int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *u,
                    struct cmn_err *e)
+{
+	const struct trace_untar_max max = {TRACE_UNTAR_MAX_MEMBERS, TRACE_UNTAR_MAX_BYTES,
+	                                    TRACE_UNTAR_KEEP_FREE};
+	return trace_untar_gz_max(archive, dir, &max, u, e);
+}
+
+int trace_untar_gz_max(const char *archive, const char *dir, const struct trace_untar_max *max,
+                       struct trace_unpacked *u, struct cmn_err *e)
 {
 	struct source *src = calloc(1, sizeof *src);
 	struct archive *a = archive_read_new();
@@ -255,7 +300,7 @@ int trace_untar_gz(const char *archive, const char *dir, struct trace_unpacked *
 	         archive_read_open(a, src, NULL, source_read, NULL) != ARCHIVE_OK)
 		rc = cmn_err_set(e, CMN_EINPUT, "not a tar archive (%s)", archive_error_string(a));
 	else
-		rc = members(a, dir, u, e);
+		rc = members(a, dir, max, u, e);
 	if (src && src->g) {
 		rc = stream_end(src->g, rc, e);
 		cmn_gzpipe_close(src->g);

@@ -297,6 +297,33 @@ for x in abs up; do
 done
 [ -z "$(ls "${TMPDIR:-/tmp}" | grep -c trace-archive- | grep -v '^0$')" ] || ko "archive: temporary folders left behind"
 
+# A small archive that would unpack to more than a trace can be (a tar
+# bomb): refused at the member's header, before its bytes are written;
+# and one that would fill the file system TMPDIR is on (a tmpfs, when
+# /dev/shm is one with less room than the 32 GiB limit)
+bomb() { # FILE NAME SIZE: a gzip'ed tar whose member NAME says SIZE bytes
+	python3 - "$1" "$2" "$3" << 'EOF'
+import gzip, sys, tarfile
+ti = tarfile.TarInfo(sys.argv[2]); ti.size = int(sys.argv[3])
+data = ti.tobuf(tarfile.GNU_FORMAT) + b"0 init\n" * 1000
+open(sys.argv[1], "wb").write(gzip.compress(data))
+EOF
+}
+bomb "$A/bomb.tar.gz" job.txt $((40 << 30))
+"$TG" --check "$A/bomb.tar.gz" > "$T/ck" 2>&1
+check "archive: a member of 40 GiB refused at its header" \
+	status_says $? eq 1 "bomb.tar.gz: member job.txt: the archive unpacks to more than 34359738368 bytes" "$T/ck"
+shm=$(df -B1 --output=avail /dev/shm 2> /dev/null | tail -1)
+if [ -n "$shm" ] && [ "$shm" -gt $((2 << 30)) ] && [ "$shm" -lt $((31 << 30)) ] && [ -w /dev/shm ]; then
+	bomb "$A/full.tar.gz" job.txt $((shm - (512 << 20)))
+	TMPDIR=/dev/shm "$TG" --check "$A/full.tar.gz" > "$T/ck" 2>&1
+	check "archive: a member that would leave TMPDIR under 1 GiB free refused" \
+		status_says $? eq 1 "full.tar.gz: member job.txt: unpacking it would leave less than 1073741824 bytes free.*set TMPDIR" "$T/ck"
+	[ -z "$(ls /dev/shm | grep trace-archive-)" ] || ko "archive: a folder left behind in /dev/shm"
+else
+	echo "skip: /dev/shm is not a writable file system of 2-31 GiB free (the free-room check)"
+fi
+
 # The index names its rank files by absolute path, so that SimGrid's own
 # replay (which opens them from its working directory) reads the trace
 # from any folder; a moved folder still reads here (beside the index).
