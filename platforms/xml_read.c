@@ -373,8 +373,11 @@ static int read_all(const char *path, char **buf, size_t *len, struct cmn_err *e
 	else if (known && S_ISREG(st.st_mode) && st.st_size > XML_MAX_BYTES)
 		rc = too_big(path, e);
 	for (size_t cap = 0; !rc;) {
-		if (*len == cap) {
-			char *nb = realloc(*buf, cap = cap ? 2 * cap : 1 << 16);
+		if (*len == cap) { /* up to one byte past the limit, never twice it */
+			cap = cap ? 2 * cap : 1 << 16;
+			if (cap > (size_t)XML_MAX_BYTES + 1)
+				cap = (size_t)XML_MAX_BYTES + 1;
+			char *nb = realloc(*buf, cap);
 			if (!nb) {
 				rc = cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
 				break;
@@ -389,6 +392,16 @@ static int read_all(const char *path, char **buf, size_t *len, struct cmn_err *e
 			                 strerror(errno));
 		else if (got == 0)
 			break;
+		else if (memchr(*buf + *len, '\0', (size_t)got)) /* /dev/zero, a binary */
+			rc = cmn_err_set(
+			    e, CMN_EINPUT,
+			    "%s: error: a NUL byte at byte %zu: not a text file, not a "
+			    "platform",
+			    path,
+			    *len +
+			        (size_t)((char *)memchr(*buf + *len, '\0', (size_t)got) -
+			                 (*buf + *len)) +
+			        1);
 		else if ((*len += (size_t)got) > (size_t)XML_MAX_BYTES)
 			rc = cmn_err_set(
 			    e, CMN_EINPUT,

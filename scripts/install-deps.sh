@@ -2,7 +2,7 @@
 # Installs the Debian packages the project needs, only those missing.
 # As root it runs apt-get; otherwise it prints the apt-get line to run and fails.
 set -euo pipefail
-PKGS="cmake gcc make pkg-config libsimgrid-dev libxml2-dev libgsl-dev libcunit1-dev libarchive-dev libjansson-dev zlib1g-dev gnuplot-nox python3 clang libclang-rt-dev"
+PKGS="cmake gcc make pkg-config libsimgrid-dev libxml2-dev libgsl-dev libcunit1-dev libarchive-dev libjansson-dev zlib1g-dev gnuplot-nox python3 clang libclang-rt-dev time"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -92,4 +92,15 @@ for p in "$T/fifo.prof" "$T"; do
 	check "a profile that is not a regular file ($what): refused at once, naming it" \
 		status_says $rc eq 1 "pf.xml:5: error: <host speed_file=.*is not a regular file" "$T/err"
 done
+# a platform that is /dev/zero or an endless stream: refused at its first
+# NUL byte, or at 512 MiB read (never holding twice that)
+/usr/bin/time -f "%M" -o "$T/rss" "$B/jobsched" --platform /dev/zero --synthetic dq:jobs=3 --quiet 2> "$T/err"
+rc=$?
+check "jobsched --platform /dev/zero: refused at its first byte ($(tail -1 "$T/rss") KB)" \
+	status_says $rc eq 1 "/dev/zero: error: a NUL byte at byte 1: not a text file" "$T/err"
+check "  holding under 200 MB" test "$(tail -1 "$T/rss")" -lt 200000
+yes '<!-- a comment, forever -->' | /usr/bin/time -f "%M" -o "$T/rss" "$B/jobsched" --platform /dev/stdin --synthetic dq:jobs=3 --quiet 2> "$T/err"
+rc=$?
+check "an endless platform stream: refused at 512 MiB" status_says $rc eq 1 "larger than 512 MiB" "$T/err"
+check "  holding under 800 MB ($(tail -1 "$T/rss") KB; twice the limit before)" test "$(tail -1 "$T/rss")" -lt 800000
 finish
