@@ -122,6 +122,22 @@ static int next_line(struct lines *l, struct cmn_err *e)
 		return too_long(l, e);
 	if (memchr(p, '\0', len))
 		return read_err(l, "a NUL byte in the line (not a text file?)", e);
+	/* a carriage return with more text after it (not CRLF's, at the end):
+	 * lines that end in CR only, which would read as one line */
+	for (const char *cr = memchr(p, '\r', len); cr;
+	     cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - p))) {
+		const char *t = cr + 1;
+		while (t < p + len && (*t == ' ' || *t == '\t' || *t == '\r'))
+			t++;
+		if (t < p + len)
+			return read_err(l,
+			                "text after a carriage return inside the line (lines that "
+			                "end in CR only, old Mac text): convert to LF line ends, "
+			                "e.g. tr '\\r' '\\n' < FILE > NEW",
+			                e);
+		if (cr + 1 >= p + len)
+			break;
+	}
 	if (l->line == UINT32_MAX)
 		return read_err(l, "more than 4294967295 lines", e);
 	if (l->line == 0 && len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)

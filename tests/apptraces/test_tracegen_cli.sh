@@ -56,6 +56,7 @@ bad() {
 }
 bad unknown-action 1 2 "unknown action 'sendd'" '0 init\n0 sendd 1 0 10\n'
 bad arg-count 1 2 "expects 3 to 4 arguments, got 2" '0 init\n0 send 1 0\n1 init\n'
+bad cr-only 1 1 "lines that end in CR only" '0 init\r0 compute 1\r0 finalize\r'
 bad arg-type 1 3 "flops (argument 1) 'lots' is not a decimal number" '0 init\n1 init\n0 compute lots\n'
 bad negative-size 1 3 "count (argument 3) '-5' is negative" '0 init\n1 init\n0 send 1 0 -5\n1 recv 0 0 5\n'
 bad peer-range 1 2 "peer '7' is not a rank of this 2-rank trace" '0 init\n0 send 7 0 10\n1 init\n'
