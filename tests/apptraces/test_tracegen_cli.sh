@@ -296,6 +296,16 @@ for x in abs up; do
 	"$TG" --check "$A/$x.tar.gz" > "$T/ck" 2>&1
 	check "archive: an index entry outside it ($x) refused, not read" status_says $? eq 1 "rank 0: .*outside.txt is not in the archive" "$T/ck"
 done
+# the same through a TMPDIR that is a symbolic link (the confinement
+# compares resolved paths)
+mkdir -p "$T/realtmp" && ln -s "$T/realtmp" "$T/linktmp"
+TMPDIR="$T/linktmp" "$TG" --check "$A/in.tar.gz" > "$T/ck" 2>&1
+check "archive: read through a symbolic-link TMPDIR" grep -q "in.tar.gz: ok, 2 ranks" "$T/ck"
+for x in abs up; do
+	TMPDIR="$T/linktmp" "$TG" --check "$A/$x.tar.gz" > "$T/ck" 2>&1
+	check "archive: outside entry ($x) refused through a symbolic-link TMPDIR" status_says $? eq 1 "rank 0: .*outside.txt is not in the archive" "$T/ck"
+done
+[ -z "$(ls "$T/realtmp")" ] || ko "archive: a folder left behind in the linked TMPDIR"
 [ -z "$(ls "${TMPDIR:-/tmp}" | grep -c trace-archive- | grep -v '^0$')" ] || ko "archive: temporary folders left behind"
 
 # A small archive that would unpack to more than a trace can be (a tar
