@@ -146,12 +146,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tracegen: --check and --stats take one trace, alone\n");
 			return 2;
 		}
-		if (matrix && stats && cmn_outfile_same(matrix, stats))
-			return cmn_cli_usage_error(
-			    &cli,
-			    "--matrix-out %s is the --stats trace: an output "
-			    "never replaces an input",
-			    matrix);
+		const struct cmn_path out = {"--matrix-out", matrix},
+		                      in = {"the --stats trace", stats};
+		if (cmn_outfile_check_paths(&out, 1, &in, 1, &e))
+			return cmn_cli_usage_error(&cli, "%s", e.msg);
 		if (check && trace_is_archive(check) ? trace_load_archive(check, NULL, &t, &e)
 		    : check ? trace_load_ex(check, TRACE_LOAD_FRAGMENT, &t, &e)
 		            : load(stats, &t, &s, &e))

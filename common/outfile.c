@@ -436,3 +436,24 @@ int cmn_outfile_same(const char *a, const char *b)
 	free(cb);
 	return same;
 }
+
+int cmn_outfile_check_paths(const struct cmn_path *out, int nout, const struct cmn_path *in,
+                            int nin, struct cmn_err *e)
+{
+	for (int k = 0; k < nout; k++) {
+		if (!out[k].path)
+			continue;
+		for (int i = 0; i < nin; i++)
+			if (in[i].path && cmn_outfile_same(out[k].path, in[i].path))
+				return cmn_err_set(e, CMN_EUSAGE,
+				                   "%s %s is %s: an output never replaces an input",
+				                   out[k].what, out[k].path, in[i].what);
+		for (int j = 0; j < k; j++)
+			if (out[j].path && cmn_outfile_same(out[k].path, out[j].path))
+				return cmn_err_set(
+				    e, CMN_EUSAGE,
+				    "%s and %s name the same file (%s): one would be lost",
+				    out[j].what, out[k].what, out[k].path);
+	}
+	return 0;
+}

@@ -70,4 +70,17 @@ int cmn_outfile_is_stdout(const char *path);
  * "the same" (two outputs may both go to /dev/null). */
 int cmn_outfile_same(const char *a, const char *b);
 
+/* A file a tool names: its path (NULL: none) and what names it in
+ * messages ("--jobs-out", "the --platform file", "job 2's trace"). */
+struct cmn_path {
+	const char *what, *path;
+};
+/* The tools' one rule for their files, checked before anything runs: an
+ * output that is one of the inputs (cmn_outfile_same) is refused ("OUT
+ * PATH is IN: an output never replaces an input"), and so are two outputs
+ * into one file ("A and B name the same file (PATH): one would be
+ * lost"); CMN_EUSAGE in e, or 0. */
+int cmn_outfile_check_paths(const struct cmn_path *out, int nout, const struct cmn_path *in,
+                            int nin, struct cmn_err *e);
+
 #endif

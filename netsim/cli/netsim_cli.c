@@ -4,6 +4,7 @@
 #include "netsim_cli.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../common/number.h"
@@ -253,48 +254,34 @@ static const char *name_of(int k)
  * before anything runs. */
 static int check_paths(const struct net_cli *c, struct cmn_err *e)
 {
-	const char *out[] = {c->links_out, c->jobs_out, c->synth_out, c->plot, c->heatmap};
-	static const char *const out_name[] = {"--links-out", "--jobs-out", "--synth-out", "--plot",
-	                                       "--heatmap"};
-	enum { NOUT = sizeof out / sizeof *out };
-	char trace[4096];
-	for (int k = 0; k < NOUT; k++) {
-		if (!out[k])
+	const struct cmn_path out[] = {{"--links-out", c->links_out},
+	                               {"--jobs-out", c->jobs_out},
+	                               {"--synth-out", c->synth_out},
+	                               {"--plot", c->plot},
+	                               {"--heatmap", c->heatmap}};
+	struct cmn_path in[2 + NET_CLI_MAX_JOBS];
+	struct {
+		char trace[4096], what[32];
+	} *job = malloc(NET_CLI_MAX_JOBS * sizeof *job);
+	if (!job)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	int nin = 0;
+	in[nin++] = (struct cmn_path){"the --platform file", c->platform};
+	in[nin++] = (struct cmn_path){"the --hosts file",
+	                              c->hosts && c->hosts[0] == '@' ? c->hosts + 1 : NULL};
+	for (int j = 0; j < c->njobs && j < NET_CLI_MAX_JOBS; j++) {
+		const char *at = strchr(c->job[j], '@');
+		size_t n = at ? (size_t)(at - c->job[j]) : strlen(c->job[j]);
+		if (n >= sizeof job[j].trace)
 			continue;
-		if (c->platform && cmn_outfile_same(out[k], c->platform))
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "--%s %s is the --platform file: an output never replaces "
-			    "an input",
-			    out_name[k] + 2, out[k]);
-		if (c->hosts && c->hosts[0] == '@' && cmn_outfile_same(out[k], c->hosts + 1))
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "--%s %s is the --hosts file: an output never replaces an "
-			    "input",
-			    out_name[k] + 2, out[k]);
-		for (int j = 0; j < c->njobs; j++) {
-			const char *at = strchr(c->job[j], '@');
-			size_t n = at ? (size_t)(at - c->job[j]) : strlen(c->job[j]);
-			if (n >= sizeof trace)
-				continue;
-			memcpy(trace, c->job[j], n);
-			trace[n] = '\0';
-			if (cmn_outfile_same(out[k], trace))
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "--%s %s is job %d's trace: an output never replaces "
-				    "an input",
-				    out_name[k] + 2, out[k], j + 1);
-		}
-		for (int j = 0; j < k; j++)
-			if (out[j] && cmn_outfile_same(out[k], out[j]))
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "%s and %s name the same file (%s): one would be lost",
-				    out_name[j], out_name[k], out[k]);
+		memcpy(job[j].trace, c->job[j], n);
+		job[j].trace[n] = '\0';
+		snprintf(job[j].what, sizeof job[j].what, "job %d's trace", j + 1);
+		in[nin++] = (struct cmn_path){job[j].what, job[j].trace};
 	}
-	return 0;
+	int rc = cmn_outfile_check_paths(out, (int)(sizeof out / sizeof *out), in, nin, e);
+	free(job);
+	return rc;
 }
 
 int net_cli_parse(int argc, char **argv, struct net_cli *c)

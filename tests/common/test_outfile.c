@@ -277,6 +277,36 @@ static void test_install(void)
 	unlink(src), unlink(t), unlink(a);
 }
 
+/* The tools' one rule: an output never an input, two outputs never one
+ * file (through a link too); absent paths skipped. */
+static void test_check_paths(void)
+{
+	char dir[] = "/tmp/placesim-paths-XXXXXX", in[300], link[300], a[300], b[300];
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(in, sizeof in, "%s/in.swf", dir);
+	snprintf(link, sizeof link, "%s/link.csv", dir);
+	snprintf(a, sizeof a, "%s/a.csv", dir);
+	snprintf(b, sizeof b, "%s/./a.csv", dir);
+	FILE *f = fopen(in, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fclose(f);
+	CU_ASSERT_FATAL(symlink("in.swf", link) == 0);
+	struct cmn_path ins[] = {{"the --workload file", in}, {"the --platform file", NULL}};
+	struct cmn_path outs[] = {{"--jobs-out", a}, {"--summary-out", NULL}, {"--plot", link}};
+	struct cmn_err e;
+	CU_ASSERT_EQUAL(cmn_outfile_check_paths(outs, 3, ins, 2, &e), CMN_EUSAGE);
+	CU_ASSERT(strstr(e.msg, "--plot ") &&
+	          strstr(e.msg, "is the --workload file: an output never replaces an input"));
+	outs[2].path = b; /* a new file named twice */
+	CU_ASSERT_EQUAL(cmn_outfile_check_paths(outs, 3, ins, 2, &e), CMN_EUSAGE);
+	CU_ASSERT(strstr(e.msg, "--jobs-out and --plot name the same file") != NULL);
+	outs[2].path = NULL;
+	CU_ASSERT_EQUAL(cmn_outfile_check_paths(outs, 3, ins, 2, &e), 0);
+	unlink(link);
+	unlink(in);
+	rmdir(dir);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("outfile", setup, teardown);
@@ -288,6 +318,7 @@ static void add_suites(void)
 	CU_add_test(s, "a FIFO with a reader: written (open and reserve), kept", test_fifo);
 	CU_add_test(s, "character devices written directly", test_devices);
 	CU_add_test(s, "install: a staged file through the same rules", test_install);
+	CU_add_test(s, "check_paths: outputs against inputs and each other", test_check_paths);
 }
 
 int main(int argc, char **argv)
