@@ -15,7 +15,9 @@ Prints each violation (job ids and times) and exits 1 when there is any,
 What is checked (docs/testing.md):
 - counts: jobs_read = jobs_skipped + jobs_simulated, jobs_skipped is the sum
   of its reasons, the per-job CSV has jobs_simulated rows with distinct
-  ids, and jobs_killed of them killed;
+  keys, and jobs_killed of them killed. A row's key is (job_id, part): the
+  parts of one job (an SWF log's partial executions, part 1..k) share its
+  job_id; a file without the part column is keyed by job_id alone;
 - each job: submission <= start <= finish, execution_time, waiting_time and
   turnaround_time agree with the three times, its nodes are distinct ids
   of the machine, as many as it requested (as its last size when it was
@@ -70,6 +72,12 @@ def sizes_of(job):
     return steps
 
 
+def job_name(job):
+    """The row's job in messages: its id, and its part when it is one."""
+    part = job.get('part', '0') or '0'
+    return job['job_id'] if part == '0' else '%s part %s' % (job['job_id'], part)
+
+
 def audit(jobs_path, summary_path, nodes=None):
     bad = []
     with open(summary_path, newline='') as f:
@@ -88,9 +96,10 @@ def audit(jobs_path, summary_path, nodes=None):
         bad.append('jobs_skipped %d != sum of skipped_* %d' % (skipped, reasons))
     if len(jobs) != simulated:
         bad.append('%d jobs in %s, the summary says %d simulated' % (len(jobs), jobs_path, simulated))
-    ids = [j['job_id'] for j in jobs]
-    if len(set(ids)) != len(ids):
-        bad.append('job ids repeated: %s' % sorted({i for i in ids if ids.count(i) > 1})[:10])
+    keys = collections.Counter((j['job_id'], j.get('part', '0') or '0') for j in jobs)
+    repeated = sorted(k for k, n in keys.items() if n > 1)
+    if repeated:
+        bad.append('jobs repeated (job_id, part): %s' % repeated[:10])
     killed = sum(j['killed'] == '1' for j in jobs)
     if killed != int(s['jobs_killed']):
         bad.append('%d jobs killed in the CSV, the summary says %s' % (killed, s['jobs_killed']))
@@ -98,7 +107,7 @@ def audit(jobs_path, summary_path, nodes=None):
     enlarges = s['alloc'].split(':')[0] in ENLARGING
     holds, events = [], []
     for j in jobs:
-        jid = j['job_id']
+        jid = job_name(j)
         sub, st, fin = float(j['submission_time']), float(j['starting_time']), float(j['finish_time'])
         if not before(sub, st):
             bad.append('job %s starts at %.17g before it arrives at %.17g' % (jid, st, sub))
@@ -156,9 +165,9 @@ def audit(jobs_path, summary_path, nodes=None):
             st = float(jobs[i]['starting_time'])
             if last and not before(last[0], st):
                 bad.append('fcfs: job %s starts at %.17g, before job %s that arrived earlier (%.17g)' % (
-                    jobs[i]['job_id'], st, last[1], last[0]))
+                    job_name(jobs[i]), st, last[1], last[0]))
                 break
-            last = (st, jobs[i]['job_id'])
+            last = (st, job_name(jobs[i]))
     return bad
 
 

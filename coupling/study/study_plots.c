@@ -15,7 +15,7 @@
 
 struct run {
 	struct cmn_csv *c;
-	int start, finish, wait, turn, speedup, res, id;
+	int start, finish, wait, turn, speedup, res, id, part;
 };
 
 static int gnuplot(const char *script, const char *shown, struct cmn_err *e)
@@ -325,7 +325,6 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 			if (!(s <= t && t < f))
 				continue;
 			running++;
-			int id = atoi(row_[r[a].id]);
 			int k = parse_nodes(row_[r[a].res], nodes, m->nodes);
 			for (int q = 0; q < k; q++) {
 				if (nodes[q] < 0 || nodes[q] >= m->nodes)
@@ -335,8 +334,19 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 			}
 			if (k && m->nodes <= 256 && nodes[0] < m->nodes) {
 				cell(m, nodes[0], &L, &row, &col);
-				fprintf(g, "set label '%d' at %d,%d center front font ',7'\n", id,
-				        col, row);
+				/* the job as the CSV names it: its id, and its part
+				 * when it is one of its job's partial executions */
+				char label[160];
+				const char *part = row_[r[a].part];
+				snprintf(label, sizeof label, "%.120s%s%.20s", row_[r[a].id],
+				         strcmp(part, "0") ? "/" : "",
+				         strcmp(part, "0") ? part : "");
+				for (char *ch = label; *ch; ch++) /* a Batsim id's control bytes */
+					if ((unsigned char)*ch < 0x20 || *ch == 0x7f)
+						*ch = '?';
+				fprintf(g, "set label ");
+				cmn_gp_str(g, label);
+				fprintf(g, " at %d,%d center front font ',7'\n", col, row);
 			}
 		}
 		if (colour_jobs(grid, L.rows, L.cols, running)) {
@@ -406,8 +416,9 @@ int cpl_study_plots(const char *dir, const char *const *names, const char *const
 		r[a].speedup = cmn_csv_col(c, "effective_speedup");
 		r[a].res = cmn_csv_col(c, "allocated_resources");
 		r[a].id = cmn_csv_col(c, "job_id");
+		r[a].part = cmn_csv_col(c, "part");
 		if (r[a].start < 0 || r[a].finish < 0 || r[a].wait < 0 || r[a].turn < 0 ||
-		    r[a].speedup < 0 || r[a].res < 0 || r[a].id < 0)
+		    r[a].speedup < 0 || r[a].res < 0 || r[a].id < 0 || r[a].part < 0)
 			rc = cmn_err_set(e, CMN_EINPUT, "%s: not a jobs CSV", p);
 	}
 	if (!rc && !platform)

@@ -282,16 +282,17 @@ static void job_quality(const struct plat_machine *m, const struct js_sim_result
  * model slot below, else the job's Batsim profile; final_state
  * COMPLETED_SUCCESSFULLY or COMPLETED_WALLTIME_REACHED; consumed_energy
  * -1 as Batsim writes without an energy model; metadata empty as Batsim's
- * default), then ours. psi, profile and iter_ref_s are the model slots:
- * filled from the run-time model's values of the same name (runtime.h:
- * columns), empty when it has none; iter_mean_s follows from iter_ref_s. */
+ * default), then ours (part last: which part of its job a row is, 0 for
+ * a whole job, so that job_id and part name one row). psi, profile and iter_ref_s are the model
+ * slots: filled from the run-time model's values of the same name (runtime.h: columns), empty when
+ * it has none; iter_mean_s follows from iter_ref_s. */
 static const char jobs_columns[] =
     "job_id,workload_name,profile,submission_time,requested_number_of_resources,"
     "requested_time,success,final_state,starting_time,execution_time,finish_time,"
     "waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,"
     "bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,"
     "alloc_class,clusters,moves,psi,work_s,effective_speedup,iter_ref_s,iter_mean_s,"
-    "user_priority,resizable,expansions,contractions,max_nodes,sizes";
+    "user_priority,resizable,expansions,contractions,max_nodes,sizes,part";
 
 /* Batsim's workload_name: the source's file name without its folder and
  * its .gz and .swf or .json extensions ("HPC2N-2002-2.2-cln"), or the
@@ -434,8 +435,9 @@ int js_write_jobs_csv(FILE *f, const struct js_workload *w, const struct js_sim_
 		num(f, ref, ",");
 		num(f, !x->killed && x->work_s > 0 ? ref * exec / x->work_s : NAN, ",");
 		num(f, j->user_prio, ",");
-		fprintf(f, "%d,%d,%d,%d,%s", j->resizable, x->expansions, x->contractions,
-		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off);
+		fprintf(f, "%d,%d,%d,%d,%s,%" PRIu32, j->resizable, x->expansions, x->contractions,
+		        x->max_nodes, x->sizes_off == SIZE_MAX ? "" : r->text + x->sizes_off,
+		        j->part);
 		for (int c = 0; c < v->ncols; c++) {
 			if (is_slot(v->cols[c].name))
 				continue;

@@ -195,12 +195,26 @@ static int is_partial(const struct js_job *j)
 	return s >= 2 && s <= 4;
 }
 
+/* The order of a job's parts: by submit time, then by line (the order the
+ * simulation takes them in, and --swf-out writes them in, so that its log
+ * reads back with the same part numbers). */
+static int by_submit_line(const void *a, const void *b)
+{
+	const struct js_job *x = *(struct js_job *const *)a, *y = *(struct js_job *const *)b;
+	double s = x->f[JS_F_SUBMIT], t = y->f[JS_F_SUBMIT];
+	if (s != t)
+		return s < t ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
 /* Job numbers name jobs in every output: each must be unique. The SWF's
  * partial executions (status 2, 3, 4: parts of one checkpointed or swapped
  * job) may share their job's number with each other and with at most one
  * record of the whole job, which then stands for it (the parts are skipped
- * as "partial"). Any other repeat is an error naming both lines, or with
- * --skip-bad the later records are skipped as "duplicate". */
+ * as "partial"); without one, each part is a job, numbered 1..k in `part`
+ * (by_submit_line), so that (number, part) names it. Any other repeat is
+ * an error naming both lines, or with --skip-bad the later records are
+ * skipped as "duplicate". */
 static int check_job_numbers(struct js_workload *w, const struct reading *r, struct cmn_err *e)
 {
 	size_t rising = 1; /* numbers rising line by line (most logs): no repeat */
@@ -208,7 +222,7 @@ static int check_job_numbers(struct js_workload *w, const struct reading *r, str
 		rising++;
 	if (rising >= w->n)
 		return 0;
-	const struct js_job **v = malloc(w->n * sizeof *v);
+	struct js_job **v = malloc(w->n * sizeof *v);
 	unsigned char *skip = calloc(w->n, 1);
 	if (!v || !skip) {
 		free(v);
@@ -226,6 +240,11 @@ static int check_job_numbers(struct js_workload *w, const struct reading *r, str
 				first = b;
 		if (b - a == 1)
 			continue;
+		if (!whole) { /* parts only: each a job of its own, numbered */
+			qsort(v + a, b - a, sizeof *v, by_submit_line);
+			for (size_t k = a; k < b; k++)
+				v[k]->part = (uint32_t)(k - a + 1);
+		}
 		for (size_t k = a; k < b; k++) {
 			size_t i = (size_t)(v[k] - w->jobs);
 			if (k == first)
@@ -377,8 +396,11 @@ static int notes_at_end(struct js_workload *w, const struct reading *r, struct c
 		rc = js_workload_note(
 		    w,
 		    "%s: %ld records of partial executions (status 2-4) share a job "
-		    "number; %ld parts skipped where the whole job has its own record",
-		    r->path, w->counts.partial_shared, w->counts.skipped[JS_SKIP_PARTIAL]);
+		    "number; %ld parts skipped where the whole job has its own record, "
+		    "%ld parts simulated as jobs of their own, told apart by their part "
+		    "(1..k) in every output",
+		    r->path, w->counts.partial_shared, w->counts.skipped[JS_SKIP_PARTIAL],
+		    w->counts.partial_shared - w->counts.skipped[JS_SKIP_PARTIAL]);
 	return rc ? cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", r->path) : 0;
 }
 

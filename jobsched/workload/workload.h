@@ -46,6 +46,11 @@ struct js_job {
 	double req_s;            /* requested time (estimate) after cleaning */
 	int size;                /* nodes the job asks for in the simulation */
 	uint32_t line;           /* line in the source file, 0 when generated */
+	/* Which part of its job the record is: 0 for a whole job; 1..k for the
+	 * SWF's partial executions (status 2-4) that share a job number with
+	 * no whole-job record, in the order of their submit times (then of the
+	 * file). (id, part) names one record in every output. */
+	uint32_t part;
 	/* Resizable jobs (seed 004; set by generators, 0 for SWF logs): the job
 	 * runs `iters` equal iterations with a resize point after each. */
 	uint8_t resizable; /* 1: may grow and shrink at its resize points */

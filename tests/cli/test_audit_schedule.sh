@@ -31,6 +31,17 @@ run torus-bgl --synthetic "$DQ" --machine torus:dims=4x4x4 --alloc bgl --sched c
 run multi-coalloc --synthetic "$DQ" --machine multicluster:clusters=4,size=16 --alloc coalloc --sched easy
 run order --synthetic "$DQ" --machine flat:nodes=64 --sched fcfs --queue-order sjf
 run reshape --synthetic reshape:jobs=60,resizable=50 --machine flat:nodes=256 --sched easy --resize pba
+# An SWF log's partial executions (status 2-4) sharing a job number with no
+# whole-job record: each part is a job, the rows told apart by `part`
+cat > "$T/parts.swf" << 'EOF2'
+1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1
+2 10 -1 50 4 -1 -1 4 100 -1 2 1 1 1 1 1 -1 -1
+2 10 -1 30 4 -1 -1 4 100 -1 3 1 1 1 1 1 -1 -1
+3 20 -1 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1
+3 20 -1 4 1 -1 -1 1 20 -1 2 1 1 1 1 1 -1 -1
+4 5 -1 70 8 -1 -1 8 100 -1 2 1 1 1 1 1 -1 -1
+EOF2
+run parts --workload "$T/parts.swf" --machine flat:nodes=8 --sched fcfs
 LOG="$SHARED/workloads/HPC2N-2002-2.2-cln.swf.gz"
 if [ -f "$LOG" ]; then
 	run hpc2n-fcfs --workload "$LOG" --first 2000 --machine kary-ntree:k=4,n=4 --alloc contiguous --sched fcfs
@@ -69,7 +80,17 @@ EOF
 }
 doctor "a lost job" "jobs in" 'del jobs[5]'
 doctor "an invented job" "jobs in" 'jobs.append(dict(jobs[5], job_id="9999"))'
-doctor "a repeated id" "job ids repeated" 'jobs[6]["job_id"] = jobs[5]["job_id"]'
+doctor "a repeated id" "jobs repeated" 'jobs[6]["job_id"] = jobs[5]["job_id"]'
+SRC=parts doctor "a repeated part" "jobs repeated (job_id, part): .('2', '1')" '
+for j in jobs:
+    if j["part"] == "2": j["part"] = "1"'
+SRC=parts doctor "a part named in messages" "job 2 part 2 starts" '
+j = next(j for j in jobs if j["part"] == "2"); d = f(j["submission_time"]) - 1 - f(j["starting_time"])
+for c in ("starting_time", "finish_time"): j[c] = repr(f(j[c]) + d)
+j["waiting_time"] = "-1"; j["turnaround_time"] = repr(f(j["finish_time"]) - f(j["submission_time"]))'
+# a jobs CSV of before the part column: keyed by job_id alone
+SRC=parts doctor "repeated ids without the part column" "jobs repeated (job_id, part): .('2', '0')" '
+for j in jobs: del j["part"]'
 doctor "uneven counts" "jobs_read" 's["jobs_read"] = str(int(s["jobs_read"]) + 1)'
 doctor "skips without a reason" "sum of skipped" 's["jobs_skipped"] = "1"; s["jobs_read"] = str(int(s["jobs_read"]) + 1)'
 doctor "an early start" "before it arrives" '

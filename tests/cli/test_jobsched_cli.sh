@@ -173,7 +173,7 @@ check "summary shape" python3 -c "
 import csv,sys; rows=list(csv.reader(open('$T/a.sum')))
 sys.exit(0 if len(rows)==2 and len(rows[0])==len(rows[1]) else 1)"
 # Jobs CSV: Batsim column names and interval sets.
-check "jobs csv columns" grep -q "^job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,effective_speedup,iter_ref_s,iter_mean_s,user_priority,resizable,expansions,contractions,max_nodes,sizes$" "$T/a.jobs"
+check "jobs csv columns" grep -q "^job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata,bounded_slowdown,killed,size_group,status,pairwise_sum,pairwise_mean,max_level,alloc_class,clusters,moves,psi,work_s,effective_speedup,iter_ref_s,iter_mean_s,user_priority,resizable,expansions,contractions,max_nodes,sizes,part$" "$T/a.jobs"
 
 # Topology-aware allocation: classes on a tree, timed decisions.
 "$JS" --synthetic dq:jobs=400,n2=40,mean_run=600,load=0.9 --machine kary-ntree:k=4,n=3 \

@@ -98,7 +98,7 @@ static void test_columns_written(void)
 	for (int k = 1; k < 4; k++)
 		rows[k] = strchr(rows[k - 1], '\n') + 1;
 	/* the probe's own columns after the core's, psi in its place */
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",max_nodes,sizes,hops,tag\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",max_nodes,sizes,part,hops,tag\n"));
 	CU_ASSERT_PTR_NULL(strstr(csv, "metadata,psi"));
 	char v[64];
 	field(csv, rows[1], "psi", v, sizeof v);

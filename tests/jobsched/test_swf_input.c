@@ -345,6 +345,24 @@ static void test_job_numbers(void)
 	CU_ASSERT_EQUAL(w->counts.partial_shared, 4);
 	CU_ASSERT_EQUAL(w->counts.skipped[JS_SKIP_PARTIAL], 2);
 	CU_ASSERT(has_note(w, "4 records of partial executions"));
+	/* the whole record stands as part 0; job 8's parts are 1 and 2; job 9,
+	 * alone with its number, is a whole job (its status a code) */
+	CU_ASSERT_EQUAL(w->jobs[0].part, 0);
+	CU_ASSERT(w->jobs[1].id == 8 && w->jobs[1].part == 1);
+	CU_ASSERT(w->jobs[2].id == 8 && w->jobs[2].part == 2);
+	CU_ASSERT(w->jobs[3].id == 9 && w->jobs[3].part == 0);
+	js_workload_free(w);
+	/* parts are numbered by submit time, then by line: the order the
+	 * simulation and --swf-out take them in (so that its log reads back
+	 * with the same numbers) */
+	w = read_ok(REC(5, 50, 10, 2, 3) REC(6, 1, 5, 2, 1) REC(5, 20, 10, 2, 2)
+	                REC(5, 20, 10, 4, 2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL_FATAL(w->n, 4);
+	CU_ASSERT(w->jobs[0].line == 1 && w->jobs[0].part == 3);
+	CU_ASSERT(w->jobs[1].line == 2 && w->jobs[1].part == 0);
+	CU_ASSERT(w->jobs[2].line == 3 && w->jobs[2].part == 1);
+	CU_ASSERT(w->jobs[3].line == 4 && w->jobs[3].part == 2);
 	js_workload_free(w);
 	/* two whole records of one job are a repeat, parts or not */
 	expect_error(REC(7, 0, 30, 2, 1) REC(7, 0, 10, 2, 2) REC(7, 15, 20, 2, 5), 0, 3,
