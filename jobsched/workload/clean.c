@@ -96,7 +96,7 @@ static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, i
 	if (run == -1 && j->replayed) { /* a model replays its profile: no run time yet */
 		j->size = (int)size;
 		j->run_s = NAN;
-		j->req_s = j->f[JS_F_REQ_TIME] * o->runtime_coef; /* the reader asks for one */
+		j->req_s = j->f[JS_F_REQ_TIME]; /* the reader asks for one */
 		j->submit_s = j->f[JS_F_SUBMIT];
 		return -1;
 	}
@@ -121,10 +121,80 @@ static int clean_one(struct js_job *j, const struct js_clean_opts *o, int ppn, i
 		}
 	}
 	j->size = (int)size;
-	j->run_s = run * o->runtime_coef;
-	j->req_s = req * o->runtime_coef;
+	j->run_s = run; /* scaled once selected (scale_times) */
+	j->req_s = req;
 	j->submit_s = j->f[JS_F_SUBMIT];
 	return -1;
+}
+
+/* The job in messages: FILE:LINE: job ID (part P), or FILE: job ID when it
+ * has no line (a Batsim or generated job). */
+static const char *job_where(const struct js_workload *w, const struct js_job *j, char *buf,
+                             size_t len)
+{
+	char id[24], part[24] = "";
+	if (j->part)
+		snprintf(part, sizeof part, " (part %u)", (unsigned)j->part);
+	if (j->line)
+		snprintf(buf, len, "%s:%u: job %s%s", w->source, (unsigned)j->line,
+		         js_job_id_text(w, j, id), part);
+	else
+		snprintf(buf, len, "%s: job %s%s", w->source, js_job_id_text(w, j, id), part);
+	return buf;
+}
+
+/* Applies --arrival-mult and --runtime-coef to a selected job. A time they
+ * would change silently is an error naming the job (the options make it
+ * one the simulation cannot run as asked): one taken beyond the readers'
+ * 10^12 s (--swf-out would not read back), a non-zero one taken to 0
+ * (below the least double), and a positive run or requested time that
+ * vanishes when added to the scaled submit time (as the readers refuse:
+ * the job would take no time). */
+static int scale_times(const struct js_workload *w, struct js_job *j, const struct js_clean_opts *o,
+                       struct cmn_err *e)
+{
+	const char *name[3] = {"submit time", "run time", "requested time"};
+	const char *opt[3] = {"--arrival-mult", "--runtime-coef", "--runtime-coef"};
+	double *t[3] = {&j->submit_s, &j->run_s, &j->req_s};
+	double mult[3] = {o->arrival_mult, o->runtime_coef, o->runtime_coef};
+	for (int k = 0; k < 3; k++) {
+		double was = *t[k];
+		if (isnan(was)) /* a replayed Batsim job's run time: a model gives it */
+			continue;
+		*t[k] = was * mult[k];
+		char where[700];
+		if (*t[k] > JS_TIME_MAX_S)
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "%s: %s %g takes its %s %g s to %g s, beyond 10^12 s "
+			                   "(the readers' limit)",
+			                   job_where(w, j, where, sizeof where), opt[k], mult[k],
+			                   name[k], was, *t[k]);
+		if (was > 0 && *t[k] == 0)
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "%s: %s %g takes its %s %g s to 0 (below the least "
+			                   "double): the time would be lost",
+			                   job_where(w, j, where, sizeof where), opt[k], mult[k],
+			                   name[k], was);
+	}
+	double sub = j->submit_s;
+	for (int k = 1; k < 3; k++)
+		if (*t[k] > 0 && sub + *t[k] == sub) {
+			char where[700], amult[64] = "";
+			if (o->arrival_mult != 1)
+				snprintf(amult, sizeof amult,
+				         " and --arrival-mult %g (its submit time)",
+				         o->arrival_mult);
+			return cmn_err_set(e, CMN_EUSAGE,
+			                   "%s: --runtime-coef %g%s %s its %s to %g s, which "
+			                   "vanishes when added to "
+			                   "its submit time %.17g s (doubles there are %.3g s "
+			                   "apart): the job would "
+			                   "take no time",
+			                   job_where(w, j, where, sizeof where), o->runtime_coef,
+			                   amult, *amult ? "take" : "takes", name[k], *t[k], sub,
+			                   nextafter(sub, INFINITY) - sub);
+		}
+	return 0;
 }
 
 static int by_submit(const void *a, const void *b)
@@ -140,8 +210,10 @@ static int by_submit(const void *a, const void *b)
 int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_nodes,
              struct cmn_err *e)
 {
-	if (o->arrival_mult <= 0 || o->runtime_coef <= 0 || o->offset < 0 || o->first < 0)
-		return cmn_err_set(e, CMN_EUSAGE, "cleaning: multipliers must be > 0, counts >= 0");
+	if (!(o->arrival_mult > 0) || !(o->runtime_coef > 0) || !isfinite(o->arrival_mult) ||
+	    !isfinite(o->runtime_coef) || o->offset < 0 || o->first < 0)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "cleaning: multipliers must be finite and > 0, counts >= 0");
 	int ppn;
 	int rc = js_clean_ppn(w, o, &ppn, e);
 	if (rc)
@@ -186,19 +258,9 @@ int js_clean(struct js_workload *w, const struct js_clean_opts *o, int machine_n
 			w->counts.skipped[JS_SKIP_SELECTION]++;
 			continue;
 		}
-		j->submit_s *= o->arrival_mult;
 		/* scaled times stay where the readers' are (--swf-out then reads back) */
-		if (j->submit_s > JS_TIME_MAX_S || j->run_s > JS_TIME_MAX_S ||
-		    j->req_s > JS_TIME_MAX_S) {
-			char id[32];
-			return cmn_err_set(
-			    e, CMN_EUSAGE,
-			    "job %s: --arrival-mult %g and --runtime-coef %g take its times "
-			    "(submit %g "
-			    "s, run %g s, requested %g s) beyond 10^12 s, the readers' limit",
-			    js_job_id_text(w, j, id), o->arrival_mult, o->runtime_coef, j->submit_s,
-			    j->run_s, j->req_s);
-		}
+		if (scale_times(w, j, o, e))
+			return e->code;
 		w->jobs[kept++] = *j;
 	}
 	w->n = kept;

@@ -351,7 +351,7 @@ bad_opt "parameter lat: 1e-320 is too small to be a normal double" --machine fla
 bad_opt "--sched conservative with --resize pba: its reservations assume every job keeps its size" --sched conservative --resize pba
 bad_opt "penalty: psi_min 5 is above psi_max 1" --runtime penalty:psi_min=5,psi_max=1
 bad_opt "penalty: psi_min = psi_max = 1: for a fixed psi give psi=1" --runtime penalty:psi_min=1,psi_max=1
-bad_opt "take its times (submit" --runtime-coef 1e9 --synthetic dq:jobs=20,mean_run=5000
+bad_opt "--runtime-coef 1e+09 takes its run time" --runtime-coef 1e9 --synthetic dq:jobs=20,mean_run=5000
 bad_opt "--machine given twice (it takes one value)" --machine flat:nodes=8 --machine flat:nodes=4
 bad_opt "--window 10:5: FROM must be less than TO" --window 10:5
 bad_opt "--window 5:5: FROM must be less than TO" --window 5:5
