@@ -112,7 +112,9 @@ static int check_text(const struct src *s, char *text, double periodicity, char 
 	long line = 0, loop_line = 0;
 	for (char *p = text, *next; p; p = next) {
 		size_t l = strcspn(p, "\n\r");
-		next = p[l] ? p + l + 1 : NULL;
+		/* CRLF one line end (SimGrid splits at both, its empty pieces
+		 * skipped: only the line numbers differ) */
+		next = !p[l] ? NULL : p[l] == '\r' && p[l + 1] == '\n' ? p + l + 2 : p + l + 1;
 		p[l] = '\0';
 		line++;
 		while (*p == ' ' || *p == '\t')
