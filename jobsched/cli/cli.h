@@ -49,6 +49,9 @@ struct js_cli {
 	char order_spec[CMN_PARAM_STR * 2]; /* the order as echoed, with its weights */
 	int kill, skip_bad, quiet, time_alloc, choose_nodes;
 	int installed; /* --installed N, 0: every node */
+	/* The first option given that --stats does not use ("jobs-out"), or
+	 * NULL: with --stats a usage error, not ignored. */
+	const char *not_for_stats;
 	unsigned long seed;
 	double gamma_s;
 	struct js_clean_opts clean;

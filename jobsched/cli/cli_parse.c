@@ -360,12 +360,35 @@ static int option(struct js_cli *c, int k, const char *arg, struct cmn_err *e)
 	return rc;
 }
 
+/* 1 for the options --stats uses: the machine's size (P of seed 000's
+ * load), the reading and cleaning options, --quiet (it has nothing to
+ * quiet); every other is for a simulation. */
+static int stats_uses(int k)
+{
+	return k == O_STATS || k == O_MACHINE || k == O_INSTALLED || k == O_QUIET ||
+	       (k >= O_SKIP_BAD && k <= O_RCOEF);
+}
+
 /* What the options given must say together. */
 static int check(const struct js_cli *c, struct cmn_err *e)
 {
 	if (c->stats) {
 		if (c->workload || c->synthetic)
 			return cmn_err_set(e, CMN_EUSAGE, "--stats takes its own file");
+		if (c->not_for_stats)
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--%s with --stats: --stats prints a workload's statistics "
+			    "and simulates nothing (it takes --machine, --installed, "
+			    "the cleaning options and --quiet)",
+			    c->not_for_stats);
+		if (c->installed && !c->machine)
+			return cmn_err_set(
+			    e, CMN_EUSAGE,
+			    "--installed %d with --stats: the installed nodes are the "
+			    "first of --machine's; give --machine (or, for P = %d, "
+			    "--machine flat:nodes=%d)",
+			    c->installed, c->installed, c->installed);
 		return 0;
 	}
 	if (!!c->workload == !!c->synthetic)
@@ -427,9 +450,20 @@ int js_cli_parse(int argc, char **argv, const char *prog,
 	struct cmn_cli_iter it;
 	cmn_cli_begin(&it, &cli, argc, argv);
 	int k = 0, rc = 0;
-	while (!rc && (k = cmn_cli_next(&it)) > 0)
-		rc = ext && in_table(ext->opts, k) ? ext->option(ext->ctx, k, it.arg, &e)
-		                                   : option(c, k, it.arg, &e);
+	while (!rc && (k = cmn_cli_next(&it)) > 0) {
+		int own = !(ext && in_table(ext->opts, k));
+		const struct cmn_opt *o = opts;
+		while (own && o->name && o->key != k)
+			o++;
+		/* a file named by nothing: refused here, naming the option (it
+		 * would fail later as a file of no name, or as an I/O error) */
+		if (own && o->arg && strncmp(o->arg, "FILE", 4) == 0 && !*it.arg)
+			rc = cmn_err_set(&e, CMN_EUSAGE, "--%s: an empty file name", o->name);
+		else
+			rc = own ? option(c, k, it.arg, &e) : ext->option(ext->ctx, k, it.arg, &e);
+		if (own && o->name && !c->not_for_stats && !stats_uses(k))
+			c->not_for_stats = o->name;
+	}
 	if (!rc && k < 0)
 		return k;
 	if (!rc && it.first < argc)
