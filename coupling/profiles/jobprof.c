@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../apptraces/gen.h"
 #include "../../common/hash.h"
@@ -66,9 +67,15 @@ static int kernel_index(struct cpl_profiles *l, const char *name)
 /* The map file: "KEY KERNEL" lines; errors name file:line. */
 static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 {
+	/* a map= that names no readable file is the --runtime spec's fault (as
+	 * traces= naming no folder): a usage error; what the file holds is
+	 * input */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return cmn_err_set(e, CMN_EUSAGE, "map=%s: cannot read: Is a directory", path);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return cmn_err_set(e, CMN_EIO, "map %s: cannot open", path);
+		return cmn_err_set(e, CMN_EUSAGE, "map=%s: cannot open: %s", path, strerror(errno));
 	errno = 0;
 	char line[512];
 	int rc = 0, cap = 0;
@@ -122,8 +129,8 @@ static int read_map(struct cpl_profiles *l, const char *path, struct cmn_err *e)
 		if (!rc)
 			l->map[l->nmap++] = (struct map_entry){(long)key, k};
 	}
-	if (!rc && ferror(f)) /* a directory opens, and reads as nothing */
-		rc = cmn_err_set(e, CMN_EIO, "map %s: cannot read: %s", path, strerror(errno));
+	if (!rc && ferror(f))
+		rc = cmn_err_set(e, CMN_EIO, "map=%s: cannot read: %s", path, strerror(errno));
 	fclose(f);
 	return rc;
 }
@@ -197,8 +204,8 @@ int cpl_profiles_create(const struct cmn_params *p, const char *model, struct cp
 		rc = read_map(l, cmn_params_str(p, "map"), e);
 	l->flop_scale = cmn_params_num(p, "flops");
 	l->seed = (unsigned long)cmn_params_num(p, "seed");
-	if (rc) {
-		cmn_err_prefix(e, "%s", model);
+	if (rc) { /* every value here is one of --runtime's */
+		cmn_err_prefix(e, "--runtime %s", model);
 		cpl_profiles_free(l);
 		return e->code;
 	}

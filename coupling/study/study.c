@@ -7,6 +7,7 @@
  * the staging folder too (cleanup.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,31 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The files a study writes are out/.cosim-staging-PID/NAME/FILE and
+ * out/NAME/FILE (NAME: an --alloc as a folder name, FILE: jobs.csv,
+ * summary.txt, ..., placementN.dat): a path the system refuses
+ * (PATH_MAX) would make every allocator's run fail on its outputs, so
+ * --out is refused first. */
+static int out_too_long(const char *out, const struct js_cli *c, struct cmn_err *e)
+{
+	size_t name = 0; /* the longest folder name an --alloc gives (at most 63) */
+	for (int a = 0; a < (c->nalloc ? c->nalloc : 1); a++) {
+		size_t n = strlen(c->nalloc ? c->alloc[a] : "first-free");
+		name = n > name ? n : name;
+	}
+	name = name > 63 ? 63 : name;
+	size_t file = name + 1 + strlen("summary.txt"), top = strlen("placement99.dat");
+	size_t longest = strlen(out) + strlen("/.cosim-staging-") + 10 /* the pid */ + 1 +
+	                 (file > top ? file : top);
+	if (longest >= PATH_MAX)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "--out: a folder of %zu bytes: the study's files in it would "
+		                   "have paths of up to %zu bytes, beyond the system's %d "
+		                   "(PATH_MAX): give a shorter one",
+		                   strlen(out), longest, PATH_MAX - 1);
+	return 0;
+}
+
 static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct study *s,
                  struct cmn_err *e)
 {
@@ -107,6 +133,8 @@ static int setup(const struct js_cli *c, const struct cpl_study_opts *so, struct
 			                   names[r]);
 	if (!s->out || !*s->out)
 		return cmn_err_set(e, CMN_EUSAGE, "--out: give a folder");
+	if (out_too_long(s->out, c, e))
+		return e->code;
 	for (int a = 0; a < c->nalloc; a++)
 		s->alloc[s->nalloc++] = c->alloc[a];
 	if (!s->nalloc)
@@ -248,6 +276,9 @@ static void show_log(const struct study *s, int a)
 		fclose(f);
 }
 
+/* Runs every allocator's child: 0 when all succeeded, 1 when one failed,
+ * 2 when one failed on a usage error (its exit status 2: the command line
+ * is at fault, and the study exits 2 as that run would). */
 static int run_children(const struct study *s)
 {
 	pid_t pid[MAX_ALLOCS] = {0};
@@ -263,7 +294,7 @@ static int run_children(const struct study *s)
 				cmn_cleanup_child(pid[next]);
 			if (pid[next] < 0) {
 				fprintf(stderr, "cosim: cannot fork: %s\n", strerror(errno));
-				failed = 1;
+				failed = failed ? failed : 1;
 				done += s->nalloc - next; /* the rest never runs */
 				next = s->nalloc;
 				break;
@@ -293,7 +324,8 @@ static int run_children(const struct study *s)
 			        a < s->nalloc ? s->alloc[a] : "?", ok ? "done" : "FAILED", el, eta);
 		}
 		if (!ok && a < s->nalloc) {
-			failed = 1;
+			if (failed < 2)
+				failed = WIFEXITED(st) && WEXITSTATUS(st) == 2 ? 2 : 1;
 			show_log(s, a);
 		}
 	}
@@ -377,6 +409,8 @@ static int check_out(struct study *s, struct cmn_err *e)
 			    s->out);
 		return 0;
 	}
+	if (errno == ENAMETOOLONG || errno == ENOTDIR) /* a name no folder can have */
+		return cmn_err_set(e, CMN_EUSAGE, "--out %s: %s", s->out, strerror(errno));
 	if (errno != ENOENT)
 		return cmn_err_set(e, CMN_EIO, "--out %s: %s", s->out, strerror(errno));
 	s->out_made = 1;
@@ -466,9 +500,11 @@ static int study(const struct js_cli *c, const struct cpl_study_opts *so,
 		if (mkdir_p(p))
 			rc = cmn_err_set(&e, CMN_EIO, "%s: cannot create", p);
 	}
-	if (!rc && run_children(&s))
-		rc = cmn_err_set(&e, CMN_ESTATE, "an allocator's run failed: nothing written to %s",
-		                 s.out);
+	int failed = rc ? 0 : run_children(&s);
+	if (failed)
+		rc = cmn_err_set(&e, failed == 2 ? CMN_EUSAGE : CMN_ESTATE,
+		                 "an allocator's run failed%s: nothing written to %s",
+		                 failed == 2 ? " on a usage error (above)" : "", s.out);
 	if (!rc)
 		rc = collect(&s, &e);
 	const char *names[MAX_ALLOCS];
