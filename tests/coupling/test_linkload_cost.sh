@@ -36,8 +36,9 @@ check "... jobs identical to the default's" cmp -s "$T/d.csv" "$T/z.csv"
 check "max_memory=-1: a usage error" status_says $? eq 2 "max_memory" "$T/err"
 # one IS job of 8,192 ranks on a 100x100 mesh: 6.7e7 flows, past the
 # default at once (no traffic built: well under a second), no folder made
+# (two allocators a mesh has: contiguous, a tree's, is a usage error, exit 2)
 big="--synthetic dq:jobs=1,n1=8192,n2=8192 --machine mesh:dims=100x100"
-timeout 20 "$B/cosim" $big --runtime linkload:kernels=is --alloc first-free --alloc contiguous \
+timeout 20 "$B/cosim" $big --runtime linkload:kernels=is --alloc first-free --alloc curve \
 	--out "$T/big" > /dev/null 2> "$T/err"
 check "IS on 8,192 ranks of a mesh: refused by the default limit, no --out folder" status_says $? eq 1 \
 	"linkload: the run may need up to [0-9]* MB (.*job 1 of 8192 ranks on kernel is: 6.71e+07 flows one by one.*), more than max_memory=4096: .*a k-ary n-tree machine where all-to-all is counted in aggregate" \
