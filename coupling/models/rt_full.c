@@ -266,8 +266,10 @@ static double full_work(void *self, struct js_sim *sim, int j, const int *nodes,
 	if (!rep)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
 	*rep = (struct net_repeat){p->it.begin, p->it.end, iters - 1};
-	char name[32];
-	snprintf(name, sizeof name, "job%" PRIu64, job->id);
+	char id[JS_JOB_NAME_BYTES], name[JS_JOB_NAME_BYTES + 4]; /* the part too */
+	snprintf(name, sizeof name, "job%s", js_job_name(job, id));
+	for (char *c = name; *c; c++)
+		*c = *c == ' ' ? '_' : *c;
 	struct net_job nj = {name, p->t2, nodes, 0, rep};
 	int h = net_live_start(f->lv, &nj, e);
 	if (h < 0) {

@@ -263,7 +263,8 @@ static int job_flows(struct linkload *l, struct js_sim *sim, int j, struct cmn_e
 		return 0;
 	int k = kernel_of(l, sim, j), c = iteration(l, k, nn, e);
 	if (c < 0) {
-		cmn_err_prefix(e, "job %" PRIu64, js_sim_job(sim, j)->id);
+		char name[JS_JOB_NAME_BYTES];
+		cmn_err_prefix(e, "job %s", js_job_name(js_sim_job(sim, j), name));
 		return e->code;
 	}
 	struct cpl_job_load load = {nn, nodes, &l->cache[c].tr};

@@ -81,9 +81,9 @@ int js_runtime_check_resizable(const struct js_runtime *r, const struct js_job *
 {
 	if (r->ops->resize_iter && !r->ops->advance)
 		return 0;
+	char name[JS_JOB_NAME_BYTES];
 	return cmn_err_set(e, CMN_EUSAGE,
-	                   "run-time model %s cannot run resizable jobs (job %" PRIu64
-	                   "): use reshape or "
+	                   "run-time model %s cannot run resizable jobs (job %s): use reshape or "
 	                   "an emergent model",
-	                   r->spec, job->id);
+	                   r->spec, js_job_name(job, name));
 }

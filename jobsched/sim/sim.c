@@ -375,7 +375,8 @@ static int start(struct js_sim *s, size_t pos, const int *nodes, int n, struct c
 	if (st->remaining_s < 0) {
 		if (!e->msg[0])
 			cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		cmn_err_prefix(e, "run-time model %s: job %" PRIu64, s->rt->spec, job->id);
+		char name[JS_JOB_NAME_BYTES];
+		cmn_err_prefix(e, "run-time model %s: job %s", s->rt->spec, js_job_name(job, name));
 		return e->code ? e->code : CMN_ESTATE;
 	}
 	s->res->jobs[j].work_s = st->remaining_s;
@@ -555,8 +556,11 @@ static int arrive(struct js_sim *s, int j, struct cmn_err *e)
 {
 	const struct js_job *job = &s->jobs[j];
 	if (!js_alloc_fits(s->empty, job)) {
-		char where[32] = "", id[24]; /* a Batsim or generated job has no line */
-		if (job->line)
+		char where[48] = "", id[24]; /* a Batsim or generated job has no line */
+		if (job->line && job->part)
+			snprintf(where, sizeof where, " (line %u, part %" PRIu32 ")", job->line,
+			         job->part);
+		else if (job->line)
 			snprintf(where, sizeof where, " (line %u)", job->line);
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "job %s%s: %d nodes can never be placed on the machine (%s, %d "
@@ -586,10 +590,10 @@ static int update_rates(struct js_sim *s, struct cmn_err *e)
 		int j = s->running[p];
 		struct jstate *st = &s->st[j];
 		double rate = s->rates[p];
+		char name[JS_JOB_NAME_BYTES];
 		if (!(rate > 0) || !isfinite(rate))
-			return cmn_err_set(e, CMN_ESTATE,
-			                   "run-time model %s: rate %g for job %" PRIu64,
-			                   s->rt->spec, rate, s->jobs[j].id);
+			return cmn_err_set(e, CMN_ESTATE, "run-time model %s: rate %g for job %s",
+			                   s->rt->spec, rate, js_job_name(&s->jobs[j], name));
 		rate *= st->speed; /* its size's speed-up (resizable jobs), else 1 */
 		if (rate == st->rate)
 			continue;
@@ -861,11 +865,13 @@ static int sim_loop(struct js_sim *s, struct cmn_err *e)
 	}
 	if (s->o->progress)
 		progress(s, &last_print, 1);
+	char name[JS_JOB_NAME_BYTES];
 	if (s->qlen)
 		return cmn_err_set(e, CMN_ESTATE,
 		                   "scheduler %s left %zu jobs waiting on an idle machine (first: "
-		                   "job %" PRIu64 ")",
-		                   s->sched->spec, s->qlen, s->jobs[s->queue[0]].id);
+		                   "job %s)",
+		                   s->sched->spec, s->qlen,
+		                   js_job_name(&s->jobs[s->queue[0]], name));
 	return 0;
 }
 

@@ -322,8 +322,9 @@ int js_sim_resize(struct js_sim *s, int j, int size, struct cmn_err *e)
 		if (!(t > 0) || !isfinite(t)) {
 			if (!e->msg[0])
 				cmn_err_set(e, CMN_ESTATE, "iteration time %g", t);
-			cmn_err_prefix(e, "run-time model %s: job %" PRIu64 " on %d nodes",
-			               s->rt->spec, job->id, size);
+			char name[JS_JOB_NAME_BYTES];
+			cmn_err_prefix(e, "run-time model %s: job %s on %d nodes", s->rt->spec,
+			               js_job_name(job, name), size);
 			return -(e->code ? e->code : CMN_ESTATE);
 		}
 		target = size_add(rs, size, t);

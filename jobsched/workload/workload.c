@@ -2,6 +2,7 @@
  * reader's notes; and a workload file opened once for its readers (its
  * first bytes read ahead to tell the format, then given back). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,15 @@ int js_workload_note(struct js_workload *w, const char *fmt, ...)
 		return CMN_ENOMEM;
 	w->nnotes++;
 	return 0;
+}
+
+const char *js_job_name(const struct js_job *j, char buf[JS_JOB_NAME_BYTES])
+{
+	if (j->part)
+		snprintf(buf, JS_JOB_NAME_BYTES, "%" PRIu64 " part %" PRIu32, j->id, j->part);
+	else
+		snprintf(buf, JS_JOB_NAME_BYTES, "%" PRIu64, j->id);
+	return buf;
 }
 
 void js_workload_free(struct js_workload *w)

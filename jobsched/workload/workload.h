@@ -219,6 +219,10 @@ int js_batsim_read(const char *path, struct js_workload **out, struct cmn_err *e
 /* The job's id as its workload wrote it (a Batsim id), else its number
  * printed into buf (room for 24 bytes). */
 const char *js_job_id_text(const struct js_workload *w, const struct js_job *j, char *buf);
+/* The job in messages: its number, and " part P" for a part of its job
+ * (`part`), so that no message names two jobs; into buf. */
+#define JS_JOB_NAME_BYTES 40
+const char *js_job_name(const struct js_job *j, char buf[JS_JOB_NAME_BYTES]);
 /* The Batsim profile a job names, or NULL. */
 const struct js_bprofile *js_job_bprofile(const struct js_workload *w, const struct js_job *j);
 /* 0 when no job of w is replayed, or model_replays; else an error naming

@@ -71,6 +71,13 @@ got = sorted((r["job_id"], r["part"]) for r in csv.DictReader(open(sys.argv[1]))
 assert got == [("1", "0"), ("2", "2"), ("3", "0"), ("4", "3")], got
 EOF
 
+# Messages naming a job name its part
+printf '2 10 -1 50 4 -1 -1 4 100 -1 2 1 1 1 1 1 -1 -1\n2 10 -1 30 7 -1 -1 7 100 -1 3 1 1 1 1 1 -1 -1\n' > "$T/pp.swf"
+"$JS" --workload "$T/pp.swf" --machine flat:nodes=8 --resizable 100:3 --resize pba --runtime log --quiet > /dev/null 2> "$T/err"
+check "a message names the part" status_says $? eq 2 "cannot run resizable jobs (job 2 part 1)" "$T/err"
+"$JS" --workload "$T/pp.swf" --machine multicluster:clusters=2,size=4 --alloc coalloc:thres=10,k=2 --quiet > /dev/null 2> "$T/err"
+check "... and its line" status_says $? eq 1 "job 2 (line 2, part 2): 7 nodes can never be placed" "$T/err"
+
 # Batsim and generated jobs are whole
 "$JS" --synthetic dq:jobs=20 --machine flat:nodes=32 --quiet --jobs-out "$T/s.jobs" > /dev/null
 check "generated jobs: part 0" python3 -c "
