@@ -458,6 +458,31 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 		                     "backbone of bandwidth 0, on which no transfer ends (give "
 		                     "bb_bw too, or neither)",
 		                     plat_xml_attr_value(n, "bb_lat"));
+	/* a Vivaldi zone's peers and hosts: SimGrid aborts at the first
+	 * transfer ("Please specify the Vivaldi coordinates") without three */
+	const char *routing = n->parent ? plat_xml_attr_value(n->parent, "routing") : NULL;
+	if (plat_xml_is(n, "peer") ||
+	    (plat_xml_is(n, "host") && routing && strcmp(routing, "Vivaldi") == 0)) {
+		const char *co = plat_xml_attr_value(n, "coordinates");
+		double x[3];
+		int k = 0;
+		char *end = NULL;
+		for (const char *q = co ? co : ""; k < 3; q = end, k++) {
+			errno = 0;
+			x[k] = strtod(q, &end);
+			if (end == q || errno || !isfinite(x[k]))
+				break;
+		}
+		while (end && (*end == ' ' || *end == '\t'))
+			end++;
+		if (k < 3 || *end)
+			return plat_xml_fail(
+			    c, n,
+			    "<%s coordinates=\"%s\">: not three numbers (a Vivaldi "
+			    "zone's member needs its coordinates: SimGrid aborts at "
+			    "its first transfer without them)",
+			    el, co ? co : "");
+	}
 	const char *core = plat_xml_attr_value(n, "core"),
 	           *pstate = plat_xml_attr_value(n, "pstate");
 	char *end;
