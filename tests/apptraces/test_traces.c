@@ -868,7 +868,8 @@ static void test_untar_members(void)
 	trace_unpacked_remove(&u);
 	max.members = 5, max.bytes = 20; /* 5 files of 7 bytes: the third is refused */
 	CU_ASSERT(trace_untar_gz_max(tar, out, &max, &u, &e) != 0);
-	CU_ASSERT(strstr(e.msg, "member r3.txt: the archive unpacks to more than 20 bytes") != NULL);
+	CU_ASSERT(strstr(e.msg, "member r3.txt: the archive unpacks to more than 20 bytes") !=
+	          NULL);
 	trace_unpacked_remove(&u);
 	max.bytes = 35;
 	CU_ASSERT(trace_untar_gz_max(tar, out, &max, &u, &e) == 0 && u.bytes == 35);
