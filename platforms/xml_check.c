@@ -427,6 +427,35 @@ static int check_list(const struct xml_ctx *c, const xmlNode *n, const char *att
 	}
 }
 
+/* A Vivaldi zone's peers and hosts need three coordinates: SimGrid aborts
+ * at their first transfer without them ("Please specify the Vivaldi
+ * coordinates"). 0 or the error. */
+static int check_coordinates(const struct xml_ctx *c, const xmlNode *n)
+{
+	const char *routing = n->parent ? plat_xml_attr_value(n->parent, "routing") : NULL;
+	if (!plat_xml_is(n, "peer") &&
+	    !(plat_xml_is(n, "host") && routing && strcmp(routing, "Vivaldi") == 0))
+		return 0;
+	const char *co = plat_xml_attr_value(n, "coordinates");
+	int k = 0;
+	char *end = NULL;
+	for (const char *q = co ? co : ""; k < 3; q = end, k++) {
+		errno = 0;
+		double x = strtod(q, &end);
+		if (end == q || errno || !isfinite(x))
+			break;
+	}
+	while (end && (*end == ' ' || *end == '\t'))
+		end++;
+	if (k == 3 && !*end)
+		return 0;
+	return plat_xml_fail(c, n,
+	                     "<%s coordinates=\"%s\">: not three numbers (a Vivaldi zone's "
+	                     "member needs its coordinates: SimGrid aborts at its first "
+	                     "transfer without them)",
+	                     plat_xml_name(n), co ? co : "");
+}
+
 static int check_values(const struct xml_ctx *c, const xmlNode *n)
 {
 	const char *el = plat_xml_name(n);
@@ -450,39 +479,16 @@ static int check_values(const struct xml_ctx *c, const xmlNode *n)
 			return plat_xml_fail(c, n, "<%s %s=\"%s\">: not %s", el, values[i].attr, v,
 			                     kind_name(kind));
 	}
-	if (plat_xml_is(n, "cluster") && plat_xml_attr_value(n, "bb_lat") &&
-	    *plat_xml_attr_value(n, "bb_lat") &&
-	    !(plat_xml_attr_value(n, "bb_bw") && *plat_xml_attr_value(n, "bb_bw")))
+	const char *bb_lat = plat_xml_attr_value(n, "bb_lat"),
+	           *bb_bw = plat_xml_attr_value(n, "bb_bw");
+	if (plat_xml_is(n, "cluster") && bb_lat && *bb_lat && !(bb_bw && *bb_bw))
 		return plat_xml_fail(c, n,
 		                     "<cluster bb_lat=\"%s\"> without bb_bw: SimGrid makes a "
 		                     "backbone of bandwidth 0, on which no transfer ends (give "
 		                     "bb_bw too, or neither)",
-		                     plat_xml_attr_value(n, "bb_lat"));
-	/* a Vivaldi zone's peers and hosts: SimGrid aborts at the first
-	 * transfer ("Please specify the Vivaldi coordinates") without three */
-	const char *routing = n->parent ? plat_xml_attr_value(n->parent, "routing") : NULL;
-	if (plat_xml_is(n, "peer") ||
-	    (plat_xml_is(n, "host") && routing && strcmp(routing, "Vivaldi") == 0)) {
-		const char *co = plat_xml_attr_value(n, "coordinates");
-		double x[3];
-		int k = 0;
-		char *end = NULL;
-		for (const char *q = co ? co : ""; k < 3; q = end, k++) {
-			errno = 0;
-			x[k] = strtod(q, &end);
-			if (end == q || errno || !isfinite(x[k]))
-				break;
-		}
-		while (end && (*end == ' ' || *end == '\t'))
-			end++;
-		if (k < 3 || *end)
-			return plat_xml_fail(
-			    c, n,
-			    "<%s coordinates=\"%s\">: not three numbers (a Vivaldi "
-			    "zone's member needs its coordinates: SimGrid aborts at "
-			    "its first transfer without them)",
-			    el, co ? co : "");
-	}
+		                     bb_lat);
+	if (check_coordinates(c, n))
+		return c->e->code;
 	const char *core = plat_xml_attr_value(n, "core"),
 	           *pstate = plat_xml_attr_value(n, "pstate");
 	char *end;

@@ -846,16 +846,18 @@ int plat_xml_check_model(const struct xml_ctx *c, const xmlNode *root, char ***h
 		if (ch->type != XML_ELEMENT_NODE)
 			continue;
 		if (plat_xml_is(ch, "config")) {
-			for (const xmlNode *p = ch->children; p && !rc; p = p->next)
-				if (p->type == XML_ELEMENT_NODE && config_refused(p))
+			for (const xmlNode *p = ch->children; p && !rc; p = p->next) {
+				const char *why =
+				    p->type == XML_ELEMENT_NODE ? config_refused(p) : NULL;
+				if (why)
 					rc = plat_xml_fail(c, p, "<config> key '%s': %s",
-					                   plat_xml_attr_value(p, "id"),
-					                   config_refused(p));
+					                   plat_xml_attr_value(p, "id"), why);
 				else if (p->type == XML_ELEMENT_NODE)
 					rc = plat_xml_unmapped(
 					    c, p,
 					    "<config>: SimGrid options in the platform have no "
 					    "counterpart here (give them to netsim with --cfg)");
+			}
 		} else if (!plat_xml_is(ch, "zone") && !plat_xml_is(ch, "AS") &&
 		           !plat_xml_is(ch, "cluster")) {
 			continue; /* unmapped (xml_check.c: profiles, ...): SimGrid's alone */

@@ -123,9 +123,10 @@ static int check_text(const struct src *s, char *text, double periodicity, char 
 			p[k - 1] = '\0';
 		if (!*p || *p == '#' || *p == '%')
 			continue;
-		char *tok[4];
+		char *tok[4], *save = NULL;
 		int nt = 0;
-		for (char *t = strtok(p, " \t"); t && nt < 4; t = strtok(NULL, " \t"))
+		for (char *t = strtok_r(p, " \t", &save); t && nt < 4;
+		     t = strtok_r(NULL, " \t", &save))
 			tok[nt++] = t;
 		double v, d;
 		if (strcmp(tok[0], "STOCHASTIC") == 0 || is_law(tok[0]) ||
@@ -177,7 +178,6 @@ static int check_text(const struct src *s, char *text, double periodicity, char 
 	if (why && loop_line)
 		return bad(s, loop_line, "%s", why);
 	return why ? plat_xml_fail(s->c, s->n, "%s: %s", s->what, why) : 0;
-	return 0;
 }
 
 /* Tries to open dir/name (dir "": name itself) for reading, without

@@ -134,10 +134,8 @@ static int try_cfg(const struct sg_variant *v, int argc, char **argv, const char
 	rewind(err);
 	while (!why[0] && fgets(line, sizeof line, err))
 		if (strstr(line, "CRITICAL") || strstr(line, "rror")) {
-			const char *at = line; /* past SimGrid's "[time] file: [category] " */
-			for (const char *q = strstr(line, "] "); q; q = strstr(q + 1, "] "))
-				at = q + 2;
-			snprintf(why, sizeof why, "%.*s", (int)(sizeof why - 1), at);
+			snprintf(why, sizeof why, "%.*s", (int)(sizeof why - 1),
+			         net_sg_log_message(line));
 			why[strcspn(why, "\n")] = '\0';
 		}
 	fclose(err);

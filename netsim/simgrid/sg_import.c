@@ -430,9 +430,7 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 		       !strpbrk(line, "abcdefghijklmnopqrstuvwxyz"))
 			;
 		line[strcspn(line, "\n")] = '\0';
-		const char *why = line; /* past SimGrid's "[time] file:line: [category] " */
-		for (const char *q = strstr(line, "] "); q; q = strstr(q + 1, "] "))
-			why = q + 2;
+		const char *why = net_sg_log_message(line);
 		rc = cmn_err_set(e, CMN_EINPUT, "%s: SimGrid could not route its hosts (%s%s%s)",
 		                 path, WIFSIGNALED(status) ? "it stopped on a signal" : "it failed",
 		                 *why ? ": " : "", why);

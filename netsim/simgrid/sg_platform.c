@@ -71,6 +71,14 @@ int net_sg_apply_taper(const struct plat_machine *m, struct cmn_err *e)
 	return rc ? -1 : links;
 }
 
+const char *net_sg_log_message(const char *line)
+{
+	const char *at = line;
+	for (const char *q = strstr(line, "] "); q; q = strstr(q + 1, "] "))
+		at = q + 2;
+	return at;
+}
+
 int net_sg_platform_file(const char *path, struct cmn_err *e)
 {
 	struct stat st;

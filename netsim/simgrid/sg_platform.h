@@ -21,4 +21,8 @@ int net_sg_apply_taper(const struct plat_machine *m, struct cmn_err *e);
  * it. */
 int net_sg_platform_file(const char *path, struct cmn_err *e);
 
+/* The message of one line of SimGrid's log: what follows its last "] "
+ * (past "[time] file:line: [category] "), or the line itself. */
+const char *net_sg_log_message(const char *line);
+
 #endif
