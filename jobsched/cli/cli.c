@@ -366,27 +366,15 @@ static int simulate(const struct js_cli *c, struct cmn_err *e)
  * read, or one output would be lost). */
 static int check_paths(const struct js_cli *c, struct cmn_err *e)
 {
-	const char *out[OUT_N];
-	output_paths(c, out);
-	const char *in[] = {c->workload, c->platform, c->stats};
-	static const char *const in_name[] = {"--workload", "--platform", "--stats"};
-	enum { NIN = sizeof in / sizeof *in };
-	for (int k = 0; k < OUT_N; k++) {
-		for (int i = 0; out[k] && i < NIN; i++)
-			if (cmn_outfile_same(out[k], in[i]))
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "%s %s is the %s file: an output never replaces an "
-				    "input",
-				    out_option[k], out[k], in_name[i]);
-		for (int j = 0; out[k] && j < k; j++)
-			if (cmn_outfile_same(out[k], out[j]))
-				return cmn_err_set(
-				    e, CMN_EUSAGE,
-				    "%s and %s name the same file (%s): one would be lost",
-				    out_option[j], out_option[k], out[k]);
-	}
-	return 0;
+	const char *path[OUT_N];
+	output_paths(c, path);
+	struct cmn_path out[OUT_N];
+	for (int k = 0; k < OUT_N; k++)
+		out[k] = (struct cmn_path){out_option[k], path[k]};
+	const struct cmn_path in[] = {{"the --workload file", c->workload},
+	                              {"the --platform file", c->platform},
+	                              {"the --stats file", c->stats}};
+	return cmn_outfile_check_paths(out, OUT_N, in, (int)(sizeof in / sizeof *in), e);
 }
 
 int js_cli_run(const struct js_cli *c)
