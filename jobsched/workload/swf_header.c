@@ -68,10 +68,11 @@ static int read_number(struct js_workload *w, const char *src, uint32_t line, in
 	if (!whole || v[0] == '-') {
 		char shown[4 * 60 + 1]; /* non-printable bytes escaped */
 		js_escape(shown, sizeof shown, v, vlen > 60 ? 60 : vlen);
-		if (js_workload_note(w,
-		                     "%s:%u: header %s: '%s' is not a whole number of 0 or more: "
-		                     "ignored",
-		                     src, line, js_hkey_names[k], shown))
+		const char *why = over    ? "is beyond 2^63 - 1"
+		                  : whole ? "is negative"
+		                          : "is not a whole number of 0 or more";
+		if (js_workload_note(w, "%s:%u: header %s: '%s' %s: ignored", src, line,
+		                     js_hkey_names[k], shown, why))
 			return cmn_err_set(e, CMN_ENOMEM, "error: out of memory");
 		return 0;
 	}

@@ -88,8 +88,13 @@ static void test_header_comments(void)
 	CU_ASSERT(!has_note(w, "UnixStartTime"));
 	CU_ASSERT_EQUAL(w->hdr.nlines, 7);
 	js_workload_free(w);
-	/* Values that do not start with a whole number are ignored, each noted. */
-	const char *odd[] = {"1.5", "70k", "0x40", "", "-8", "99999999999999999999"};
+	/* Values that do not start with a whole number are ignored, each noted
+	 * with why. */
+	const char *odd[] = {
+	    "1.5", "70k", "0x40", "", "-8", "99999999999999999999", "9223372036854775808 (2^63)"};
+	const char *why[] = {"not a whole number", "not a whole number", "not a whole number",
+	                     "not a whole number", "is negative",        "is beyond 2^63 - 1",
+	                     "is beyond 2^63 - 1"};
 	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
 		char text[200];
 		snprintf(text, sizeof text, "; MaxNodes: %s\n" REC(1, 0, 10, 2, 1), odd[i]);
@@ -97,6 +102,7 @@ static void test_header_comments(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
 		CU_ASSERT_EQUAL(w->hdr.max_nodes, -1);
 		CU_ASSERT(has_note(w, "header MaxNodes"));
+		CU_ASSERT(has_note(w, why[i]));
 		js_workload_free(w);
 	}
 }
