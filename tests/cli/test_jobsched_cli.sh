@@ -186,7 +186,7 @@ s=next(csv.DictReader(open('$T/q.sum')))
 sys.exit(0 if ok and float(s['alloc_time_mean_us'])>0 and int(s['alloc_decisions'])>=400 else 1)"
 "$JS" --synthetic dq --machine mesh:dims=4x4 --alloc contiguous > /dev/null 2> "$T/err"
 check "tree allocator on a mesh: exit 2" test $? -eq 2
-check "tree allocator on a mesh: says so" grep -q "needs a kary-ntree machine" "$T/err"
+check "tree allocator on a mesh: says so, naming it" grep -q "allocator .contiguous.: needs a kary-ntree machine" "$T/err"
 
 # --platform: a SimGrid platform (platgen's, or a plain cluster) as the machine.
 "$1/platgen" --machine kary-ntree:k=4,n=3 -o "$T/p.xml" 2> /dev/null

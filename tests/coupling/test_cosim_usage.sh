@@ -35,7 +35,7 @@ check "study: the run's own message shown" grep -q "map=$T/missing/dir/x: cannot
 # an allocator the machine has not, an unknown one: each run's usage error
 usage "an allocator's run failed on a usage error (above): nothing written to $T/s2" "$T/s2" \
 	"${RUN[@]}" --out "$T/s2" --alloc contiguous --alloc first-free
-check "study: the allocator's message shown" grep -q "contiguous: cosim: needs a kary-ntree machine" "$T/err"
+check "study: the allocator's message shown" grep -q "contiguous: cosim: allocator .contiguous.: needs a kary-ntree machine" "$T/err"
 usage "an allocator's run failed on a usage error (above)" "$T/s3" "${RUN[@]}" --out "$T/s3" --alloc bogus
 # --out whose files would have paths beyond PATH_MAX: refused before any
 # folder is made (each run failed on its outputs, without a word, exit 1)
