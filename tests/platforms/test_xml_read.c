@@ -508,6 +508,103 @@ static void test_floyd_size(void)
 	}
 }
 
+/* 60,000 <trace>s each tied to a host by a <trace_connect>: read in
+ * linear time (a walk back over the document per connect took half a
+ * minute for 20,000; this test's ctest TIMEOUT catches it), each connect
+ * finding its own trace; a connect whose trace comes only after it, or
+ * not at all, refused at its line. */
+static void test_many_trace_connects(void)
+{
+	enum { N = 60000 };
+	for (int late = 0; late < 3; late++) {
+		size_t cap = 400 + (size_t)N * 160;
+		char *text = malloc(cap);
+		CU_ASSERT_FATAL(text != NULL);
+		int len =
+		    snprintf(text, cap,
+		             HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+		                  "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n"
+		                  "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
+		                  "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n");
+		for (int t = 0; t < N; t++)
+			len += snprintf(text + len, cap - (size_t)len,
+			                "<trace id=\"t%d\" periodicity=\"10\">0 1</trace>\n", t);
+		for (int t = 0; t < N; t++)
+			len += snprintf(text + len, cap - (size_t)len,
+			                "<trace_connect kind=\"SPEED\" trace=\"t%d\" "
+			                "element=\"%s\"/>\n",
+			                late == 2 && t == N - 1 ? N + 1 : t, t % 2 ? "b" : "a");
+		if (late == 1) /* a connect before its trace */
+			len += snprintf(text + len, cap - (size_t)len,
+			                "<trace_connect kind=\"SPEED\" trace=\"later\" "
+			                "element=\"a\"/>\n<trace id=\"later\">0 1</trace>\n");
+		snprintf(text + len, cap - (size_t)len, "</zone></platform>\n");
+		char want[120];
+		snprintf(want, sizeof want, ":%d: error: <trace_connect trace=\"%s\">: no <trace>",
+		         late == 1 ? 2 * N + 8 : 2 * N + 7, late == 1 ? "later" : "t60001");
+		read_two_hosts_or(text, late ? want : NULL);
+	}
+}
+
+/* A platform whose 2,000 hosts name one 4.3 MB profile, by two names of
+ * the same file: the file is read once (2,000 readings took 108 s; the
+ * ctest TIMEOUT catches it). A profile found good as one kind of value is
+ * still checked as another: "0 1e-13" is a state (on) but no speed. */
+static void test_profile_read_once(void)
+{
+	enum { HOSTS = 2000, LINES = 400000 };
+	char *prof = malloc((size_t)LINES * 16);
+	CU_ASSERT_FATAL(prof != NULL);
+	size_t plen = 0;
+	for (int i = 0; i < LINES; i++)
+		plen += (size_t)sprintf(prof + plen, "%d 1.0\n", i);
+	char *ppath = th_write_temp(prof, ".prof");
+	CU_ASSERT_FATAL(ppath != NULL);
+	free(prof);
+	char *dir = strdup(ppath);
+	CU_ASSERT_FATAL(dir != NULL);
+	*strrchr(dir, '/') = '\0';
+	size_t cap = 1000 + (size_t)HOSTS * 300;
+	char *text = malloc(cap);
+	CU_ASSERT_FATAL(text != NULL);
+	int len = snprintf(text, cap,
+	                   HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n");
+	for (int h = 0; h < HOSTS; h++) /* half by its path, half through the folder's "." */
+		len += snprintf(text + len, cap - (size_t)len,
+		                "<host id=\"%s%d\" speed=\"1Gf\" speed_file=\"%s%s\"/>\n",
+		                h < 2 ? (h ? "b" : "a") : "h", h, h % 2 ? ppath : dir,
+		                h % 2 ? "" : "/./input.prof");
+	snprintf(text + len, cap - (size_t)len,
+	         "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
+	         "<route src=\"a0\" dst=\"b1\"><link_ctn id=\"l\"/></route>\n"
+	         "</zone></platform>\n");
+	char *path = th_write_temp(text, ".xml");
+	struct plat_file f;
+	struct cmn_err e = {0};
+	int rc = plat_file_read(path, PLAT_MAX_NODES, &f, &e);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_EQUAL(rc ? 0 : f.nhosts, HOSTS);
+	if (!rc)
+		plat_file_free(&f);
+	unlink(path), free(path), free(text);
+	unlink(ppath), free(ppath);
+	/* one small profile, a state first, a speed next */
+	ppath = th_write_temp("0 1e-13\n", ".prof");
+	CU_ASSERT_FATAL(ppath != NULL);
+	text = malloc(2000);
+	CU_ASSERT_FATAL(text != NULL);
+	snprintf(text, 2000,
+	         HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+	              "<host id=\"a\" speed=\"1Gf\" state_file=\"%s\"/>\n"
+	              "<host id=\"b\" speed=\"1Gf\" speed_file=\"%s\"/>\n"
+	              "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
+	              "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+	              "</zone></platform>\n",
+	         ppath, ppath);
+	read_two_hosts_or(text, "input.prof:1: the value '1e-13': a speed is at least 1e-12");
+	unlink(ppath), free(ppath), free(dir);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("platform xml", NULL, NULL);
@@ -522,6 +619,8 @@ static void add_suites(void)
 	CU_add_test(s, "what a mapped file holds beyond its family", test_mapped_limits);
 	CU_add_test(s, "a route of more than 4,096 links", test_route_length);
 	CU_add_test(s, "a Floyd zone of more than 2,048 members", test_floyd_size);
+	CU_add_test(s, "60,000 <trace_connect>s", test_many_trace_connects);
+	CU_add_test(s, "2,000 hosts naming one profile", test_profile_read_once);
 }
 
 int main(int argc, char **argv)
