@@ -16,10 +16,12 @@
  *    point-to-point) and bcast, reduce, allreduce and reducescatter's recv
  *    counts must be equal in bytes on every rank (trace_check_coll.c).
  * Unfinished requests at the end are waited for, as SimGrid's replay does. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../common/htab.h"
 #include "trace.h"
 #include "trace_check_coll.h"
@@ -36,14 +38,23 @@ struct queue {
 	long head, n, cap;
 };
 
+/* A channel: its unmatched sends and receives, and the pending requests
+ * (isends and irecvs not waited for yet) of its sender (side 0) and of
+ * its receiver (side 1; side 0 too when they are one rank), in the order
+ * they were posted: a wait takes the oldest of its key at once. */
 struct chan {
 	int src, dst, tag;
 	struct queue sends, recvs;
+	int fh[2], ft[2]; /* first and last request, -1: none */
 };
 
+/* A request in its rank's slots, which stay where they are until it is
+ * waited for (a receive's message names its slot); then the slot is free. */
 struct req {
-	int src, dst, tag, done, waited;
+	int src, dst, tag, done;
 	long act;
+	int knext;        /* the next request of its key (a free slot: the next free one) */
+	int lprev, lnext; /* the rank's pending requests, in the order posted */
 };
 
 enum { RUN, BLOCKED, DONE };
@@ -52,7 +63,11 @@ struct rank_state {
 	long pc, end;
 	int state, coll;
 	struct req *r;
-	int nr, capr;
+	int nr;           /* slots used so far */
+	long capr;        /* slots allocated */
+	int free;         /* the first free slot, -1: none */
+	int lhead, ltail; /* its pending requests, oldest first */
+	long open;        /* pending and not done */
 };
 
 struct checker {
@@ -103,7 +118,7 @@ static int chan_match(const void *entry, const void *key)
 
 static struct chan *get_chan(struct checker *c, int src, int dst, int tag)
 {
-	struct chan k = {src, dst, tag, {0}, {0}};
+	struct chan k = {src, dst, tag, {0}, {0}, {-1, -1}, {-1, -1}};
 	int added;
 	struct chan *ch = cmn_htab_put(&c->ch, hash3(src, dst, tag), chan_match, &k, &added);
 	if (ch && added)
@@ -149,48 +164,92 @@ static int deliver(struct checker *c, const struct msg *s, const struct msg *r)
 		                   other(c, r->rank, r->act, b, sizeof b));
 	}
 	struct rank_state *rs = &c->rs[r->rank];
-	if (r->req >= 0)
+	if (r->req >= 0) {
+		rs->open -= !rs->r[r->req].done;
 		rs->r[r->req].done = 1;
-	else
+	} else
 		rs->pc++; /* the blocking recv is over */
 	wake(c, r->rank);
 	return 0;
 }
 
-static struct req *find_req(struct rank_state *rs, int src, int dst, int tag)
+static struct chan *find_chan(const struct checker *c, int src, int dst, int tag)
 {
-	for (int i = 0; i < rs->nr; i++)
-		if (!rs->r[i].waited && rs->r[i].src == src && rs->r[i].dst == dst &&
-		    rs->r[i].tag == tag)
-			return &rs->r[i];
-	return NULL;
+	struct chan k = {src, dst, tag, {0}, {0}, {-1, -1}, {-1, -1}};
+	return cmn_htab_find(&c->ch, hash3(src, dst, tag), chan_match, &k);
 }
 
-static int add_req(struct rank_state *rs, struct req q)
+/* Rank r's side of channel ch (0: its sender, also when r receives too). */
+static int side(const struct chan *ch, int r)
 {
-	int j = 0; /* drop the waited ones first */
-	for (int i = 0; i < rs->nr; i++)
-		if (!rs->r[i].waited)
-			rs->r[j++] = rs->r[i];
-	rs->nr = j;
-	if (rs->nr == rs->capr) {
-		int cap = rs->capr ? rs->capr * 2 : 8;
-		struct req *n = realloc(rs->r, (size_t)cap * sizeof *n);
-		if (!n)
+	return ch->src == r ? 0 : 1;
+}
+
+/* Rank r's oldest pending request of key (src, dst, tag), or -1. */
+static int find_req(const struct checker *c, int r, int src, int dst, int tag)
+{
+	const struct chan *ch = find_chan(c, src, dst, tag);
+	return ch ? ch->fh[side(ch, r)] : -1;
+}
+
+/* Rank r posts request q on channel ch: its slot, or -1 out of memory. */
+static int add_req(struct checker *c, int r, struct chan *ch, struct req q)
+{
+	struct rank_state *rs = &c->rs[r];
+	int i = rs->free;
+	if (i >= 0) {
+		rs->free = rs->r[i].knext;
+	} else {
+		if (rs->nr == INT_MAX ||
+		    cmn_grow((void **)&rs->r, &rs->capr, (long)rs->nr + 1, 8, sizeof *rs->r))
 			return -1;
-		rs->r = n;
-		rs->capr = cap;
+		i = rs->nr++;
 	}
-	rs->r[rs->nr++] = q;
-	return rs->nr - 1;
+	q.knext = -1;
+	q.lprev = rs->ltail;
+	q.lnext = -1;
+	rs->r[i] = q;
+	if (rs->ltail >= 0)
+		rs->r[rs->ltail].lnext = i;
+	else
+		rs->lhead = i;
+	rs->ltail = i;
+	int sd = side(ch, r);
+	if (ch->ft[sd] >= 0)
+		rs->r[ch->ft[sd]].knext = i;
+	else
+		ch->fh[sd] = i;
+	ch->ft[sd] = i;
+	rs->open += !q.done;
+	return i;
+}
+
+/* Rank r's request i, done and the oldest of its key, waited for: off its
+ * key's queue and the pending list, its slot free. */
+static void waited(struct checker *c, int r, int i)
+{
+	struct rank_state *rs = &c->rs[r];
+	struct req *q = &rs->r[i];
+	struct chan *ch = find_chan(c, q->src, q->dst, q->tag);
+	int sd = side(ch, r);
+	ch->fh[sd] = q->knext;
+	if (ch->fh[sd] < 0)
+		ch->ft[sd] = -1;
+	if (q->lprev >= 0)
+		rs->r[q->lprev].lnext = q->lnext;
+	else
+		rs->lhead = q->lnext;
+	if (q->lnext >= 0)
+		rs->r[q->lnext].lprev = q->lprev;
+	else
+		rs->ltail = q->lprev;
+	q->knext = rs->free;
+	rs->free = i;
 }
 
 static int all_done(const struct rank_state *rs)
 {
-	for (int i = 0; i < rs->nr; i++)
-		if (!rs->r[i].waited && !rs->r[i].done)
-			return 0;
-	return 1;
+	return rs->open == 0;
 }
 
 static int is_collective(int op)
@@ -287,7 +346,8 @@ static int run(struct checker *c, int r)
 				return nomem(c);
 			struct msg m = {r, -1, k, trace_bytes(t, r, a->dt1, a->a)};
 			if (a->op == TR_ISEND || a->op == TR_IRECV) {
-				int q = add_req(rs, (struct req){src, dst, a->tag, send, 0, k});
+				int q = add_req(c, r, ch,
+				                (struct req){src, dst, a->tag, send, k, 0, 0, 0});
 				if (q < 0)
 					return nomem(c);
 				m.req = send ? -1 : q;
@@ -313,8 +373,8 @@ static int run(struct checker *c, int r)
 		}
 		case TR_WAIT:
 		case TR_TEST: {
-			struct req *q = find_req(rs, a->peer, a->aux, a->tag);
-			if (!q) {
+			int qi = find_req(c, r, a->peer, a->aux, a->tag);
+			if (qi < 0) {
 				if (a->op == TR_TEST || c->tested_any[r]) {
 					rs->pc++;
 					continue;
@@ -331,11 +391,11 @@ static int run(struct checker *c, int r)
 				rs->pc++;
 				continue;
 			}
-			if (!q->done) {
+			if (!rs->r[qi].done) {
 				rs->state = BLOCKED;
 				return 0;
 			}
-			q->waited = 1;
+			waited(c, r, qi);
 			rs->pc++;
 			continue;
 		}
@@ -344,8 +404,8 @@ static int run(struct checker *c, int r)
 				rs->state = BLOCKED;
 				return 0;
 			}
-			for (int i = 0; i < rs->nr; i++)
-				rs->r[i].waited = 1;
+			while (rs->lhead >= 0) /* each the oldest of its key */
+				waited(c, r, rs->lhead);
 			rs->pc++;
 			continue;
 		case TR_FINALIZE:
@@ -374,13 +434,14 @@ struct wait_on {
 	long at;
 };
 
-/* The first unfinished request of rank r (with src, dst, tag if want). */
-static const struct req *open_req(const struct rank_state *rs, const int *want)
+/* The oldest pending request of rank r not done (with src, dst, tag if
+ * want), or NULL. */
+static const struct req *open_req(const struct checker *c, int r, const int *want)
 {
-	for (int i = 0; i < rs->nr; i++)
-		if (!rs->r[i].waited && !rs->r[i].done &&
-		    (!want || (rs->r[i].src == want[0] && rs->r[i].dst == want[1] &&
-		               rs->r[i].tag == want[2])))
+	const struct rank_state *rs = &c->rs[r];
+	int i = want ? find_req(c, r, want[0], want[1], want[2]) : rs->lhead;
+	for (; i >= 0; i = want ? rs->r[i].knext : rs->r[i].lnext)
+		if (!rs->r[i].done)
 			return &rs->r[i];
 	return NULL;
 }
@@ -405,9 +466,9 @@ static int waits_for(const struct checker *c, int r, struct wait_on *w)
 		return -1;
 	}
 	if (!a) /* at its end, the replay waits for the open requests */
-		q = open_req(rs, NULL);
+		q = open_req(c, r, NULL);
 	else if (a->op == TR_WAIT || a->op == TR_WAITALL)
-		q = open_req(rs, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL);
+		q = open_req(c, r, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL);
 	if (!q)
 		return -1;
 	w->from = q->src, w->tag = q->tag;
@@ -518,34 +579,25 @@ static int report_stuck(struct checker *c, int r)
 	int rc = report_deadlock(c, r);
 	if (rc)
 		return rc;
-	if (rs->pc == rs->end) {
-		for (int i = 0; i < rs->nr; i++)
-			if (!rs->r[i].waited && !rs->r[i].done)
-				return cmn_err_set(
-				    c->e, CMN_EINPUT,
-				    "%s: irecv from %d tag %d is never matched by a send",
-				    where(c, r, rs->r[i].act, w, sizeof w), rs->r[i].src,
-				    rs->r[i].tag);
-	}
+	const struct req *q = rs->pc == rs->end ? open_req(c, r, NULL) : NULL;
+	if (q)
+		return cmn_err_set(c->e, CMN_EINPUT,
+		                   "%s: irecv from %d tag %d is never matched by a send",
+		                   where(c, r, q->act, w, sizeof w), q->src, q->tag);
 	const struct trace_action *a = &t->act[rs->pc];
 	if (a->op == TR_RECV)
 		return cmn_err_set(c->e, CMN_EINPUT,
 		                   "%s: recv from %d tag %d is never matched by a send",
 		                   where(c, r, rs->pc, w, sizeof w), a->peer, a->tag);
-	if (a->op == TR_WAIT || a->op == TR_WAITALL) {
-		for (int i = 0; i < rs->nr; i++)
-			if (!rs->r[i].waited && !rs->r[i].done &&
-			    (a->op == TR_WAITALL ||
-			     (rs->r[i].src == a->peer && rs->r[i].dst == a->aux &&
-			      rs->r[i].tag == a->tag)))
-				return cmn_err_set(c->e, CMN_EINPUT,
-				                   "%s: %s never returns: the irecv from %d tag %d "
-				                   "at line %u is never "
-				                   "matched by a send",
-				                   where(c, r, rs->pc, w, sizeof w),
-				                   trace_op_name(a->op), rs->r[i].src, rs->r[i].tag,
-				                   t->act[rs->r[i].act].line);
-	}
+	q = a->op == TR_WAIT || a->op == TR_WAITALL
+	        ? open_req(c, r, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL)
+	        : NULL;
+	if (q)
+		return cmn_err_set(c->e, CMN_EINPUT,
+		                   "%s: %s never returns: the irecv from %d tag %d at line %u is "
+		                   "never matched by a send",
+		                   where(c, r, rs->pc, w, sizeof w), trace_op_name(a->op), q->src,
+		                   q->tag, t->act[q->act].line);
 	/* a collective: name a rank that does not reach it */
 	int idx = rs->coll - 1;
 	for (int i = 0; i < t->nranks; i++)
@@ -577,7 +629,8 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 	if (!c.rs || !c.work || !c.tested_any || !c.coll_at)
 		rc = nomem(&c);
 	for (int r = 0; !rc && r < n; r++) {
-		c.rs[r] = (struct rank_state){t->first[r], t->first[r + 1], RUN, 0, NULL, 0, 0};
+		c.rs[r] = (struct rank_state){
+		    t->first[r], t->first[r + 1], RUN, 0, NULL, 0, 0, -1, -1, -1, 0};
 		c.work[c.nwork++] = n - 1 - r; /* rank 0 first */
 	}
 	while (!rc && c.nwork > 0) {
