@@ -61,8 +61,8 @@ struct rank {
 	struct prim *ops;
 	int nops, opi;
 	long capops;
-	struct req *reqs;
-	int nreq;
+	struct req *reqs; /* pending: reqs[req0 .. nreq), in the order posted */
+	int req0, nreq;
 	long capreq;
 	int64_t finish;
 };
@@ -305,6 +305,11 @@ static void wait_on(struct replay *rp, int g, int xi)
 
 static int add_req(struct rank *k, int xi, int coll, int src, int dst, int tag)
 {
+	if (k->req0 && (k->req0 == k->nreq || k->nreq == k->capreq)) { /* room at the front */
+		memmove(k->reqs, k->reqs + k->req0, (size_t)(k->nreq - k->req0) * sizeof *k->reqs);
+		k->nreq -= k->req0;
+		k->req0 = 0;
+	}
 	if (grow((void **)&k->reqs, &k->capreq, k->nreq + 1, sizeof *k->reqs))
 		return -1;
 	k->reqs[k->nreq++] = (struct req){xi, coll, src, dst, tag};
@@ -316,11 +321,12 @@ static void wait_reqs(struct replay *rp, int g, int coll)
 {
 	struct rank *k = &rp->rk[g];
 	int kept = 0;
-	for (int i = 0; i < k->nreq; i++)
+	for (int i = k->req0; i < k->nreq; i++)
 		if (k->reqs[i].coll == coll)
 			wait_on(rp, g, k->reqs[i].xfer), unref(rp, k->reqs[i].xfer);
 		else
 			k->reqs[kept++] = k->reqs[i];
+	k->req0 = 0;
 	k->nreq = kept;
 }
 
@@ -489,15 +495,19 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 			wait_on(rp, g, xi);
 		return 0;
 	}
-	case TR_WAIT:
-		for (int i = 0; i < k->nreq; i++)
+	case TR_WAIT: /* the oldest pending request of its key; the first one leaves in O(1) */
+		for (int i = k->req0; i < k->nreq; i++)
 			if (!k->reqs[i].coll && k->reqs[i].src == a->peer &&
 			    k->reqs[i].dst == a->aux && k->reqs[i].tag == a->tag) {
 				wait_on(rp, g, k->reqs[i].xfer);
 				unref(rp, k->reqs[i].xfer);
-				memmove(&k->reqs[i], &k->reqs[i + 1],
-				        (size_t)(k->nreq - i - 1) * sizeof *k->reqs);
-				k->nreq--;
+				if (i == k->req0) {
+					k->req0++;
+				} else {
+					memmove(&k->reqs[i], &k->reqs[i + 1],
+					        (size_t)(k->nreq - i - 1) * sizeof *k->reqs);
+					k->nreq--;
+				}
 				break;
 			}
 		return 0;
@@ -534,7 +544,7 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 		} else if ((i = net_walk_next(&k->w)) >= 0) {
 			if (exec_action(rp, g, &t->act[k->last = i], e))
 				return e->code;
-		} else if (k->nreq) { /* what is still pending, as SMPI's replay does */
+		} else if (k->nreq > k->req0) { /* what is still pending, as SMPI's replay does */
 			wait_reqs(rp, g, 0);
 			wait_reqs(rp, g, 1);
 		} else {
@@ -543,6 +553,7 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 			free(k->ops), free(k->reqs);
 			k->ops = NULL, k->reqs = NULL;
 			k->capops = k->capreq = 0;
+			k->req0 = k->nreq = 0;
 			rp->left--;
 			if (--rp->jleft[k->job] == 0) {
 				drop_colls(rp, k->job);
