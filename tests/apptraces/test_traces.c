@@ -378,17 +378,8 @@ static void test_requests_in_place(void)
 	                  ":4: error: rank 0: wait never returns: the irecv from 1 tag 0 at line "
 	                  "1 is never matched by a send"));
 	enum { N = 300000 };
-	size_t cap = (size_t)N * 4 * 20 + 100, len = 0;
-	char *text = malloc(cap);
+	char *text = th_trace_pending(N, 100);
 	CU_ASSERT_FATAL(text != NULL);
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "0 isend 1 0 100\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "1 irecv 0 0 100\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "1 wait 0 1 0\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "0 wait 0 1 0\n");
 	CU_ASSERT(accepted(text));
 	free(text);
 }

@@ -273,17 +273,8 @@ static void test_live(void)
 static void test_many_pending(void)
 {
 	enum { N = 300000 };
-	size_t cap = (size_t)N * 4 * 20 + 100, len = 0;
-	char *text = malloc(cap);
+	char *text = th_trace_pending(N, 8);
 	CU_ASSERT_FATAL(text != NULL);
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "0 isend 1 0 8\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "1 irecv 0 0 8\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "1 wait 0 1 0\n");
-	for (int i = 0; i < N; i++)
-		len += (size_t)snprintf(text + len, cap - len, "0 wait 0 1 0\n");
 	struct trace *t = trace_of(text);
 	free(text);
 	struct plat_machine *m = machine("mesh:dims=2");
