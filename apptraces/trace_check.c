@@ -185,10 +185,11 @@ static int side(const struct chan *ch, int r)
 	return ch->src == r ? 0 : 1;
 }
 
-/* Rank r's oldest pending request of key (src, dst, tag), or -1. */
+/* Rank r's oldest pending request of key (src, dst, tag), or -1 (none
+ * of its own: a key of two other ranks holds none of r's). */
 static int find_req(const struct checker *c, int r, int src, int dst, int tag)
 {
-	const struct chan *ch = find_chan(c, src, dst, tag);
+	const struct chan *ch = src == r || dst == r ? find_chan(c, src, dst, tag) : NULL;
 	return ch ? ch->fh[side(ch, r)] : -1;
 }
 

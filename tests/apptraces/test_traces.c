@@ -377,6 +377,11 @@ static void test_requests_in_place(void)
 	                  "1 recv 0 0 8\n",
 	                  ":4: error: rank 0: wait never returns: the irecv from 1 tag 0 at line "
 	                  "1 is never matched by a send"));
+	/* a wait for a key of two other ranks, one of which has it pending */
+	CU_ASSERT(refused("0 recv 2 5 8\n0 wait 1 2 0\n0 send 2 6 8\n1 send 2 0 8\n"
+	                  "2 irecv 1 0 8\n2 send 0 5 8\n2 recv 0 6 8\n2 wait 1 2 0\n",
+	                  ":2: error: rank 0: wait for (src 1, dst 2, tag 0): no such isend or "
+	                  "irecv is pending"));
 	enum { N = 300000 };
 	char *text = th_trace_pending(N, 100);
 	CU_ASSERT_FATAL(text != NULL);
