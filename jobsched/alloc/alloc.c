@@ -30,10 +30,9 @@ int js_alloc_create(const char *spec, const struct plat_machine *m, struct js_al
 		a->ops = ops;
 		rc = a->ops->create(m, &a->params, &a->self, e);
 		/* a machine it cannot place on ("needs a mesh or torus machine"):
-		 * the message names the allocator asked for */
-		size_t len = strlen(a->ops->base.name);
-		if (rc && e &&
-		    !(strncmp(e->msg, a->ops->base.name, len) == 0 && e->msg[len] == ' '))
+		 * the message names the allocator asked for (the allocators' own
+		 * messages do not) */
+		if (rc && e)
 			cmn_err_prefix(e, "allocator '%s'", spec);
 	}
 	if (rc) {

@@ -182,7 +182,7 @@ static int bgl_create(const struct plat_machine *m, const struct cmn_params *p, 
 	if (rc)
 		return rc;
 	if (nd > 3 || !wrap[0])
-		return cmn_err_set(e, CMN_EUSAGE, "bgl needs a torus of 1 to 3 dimensions, not %s",
+		return cmn_err_set(e, CMN_EUSAGE, "needs a torus of 1 to 3 dimensions, not %s",
 		                   m->spec);
 	int d[3] = {1, 1, 1};
 	for (int i = 0; i < nd; i++)

@@ -72,7 +72,7 @@ static int co_create(const struct plat_machine *m, const struct cmn_params *p, v
 	c->k = (int)cmn_params_num(p, "k");
 	if (c->k > clusters) {
 		co_destroy(c);
-		return cmn_err_set(e, CMN_EUSAGE, "coalloc: k = %d components but %d clusters",
+		return cmn_err_set(e, CMN_EUSAGE, "k = %d components but %d clusters",
 		                   (int)cmn_params_num(p, "k"), clusters);
 	}
 	for (int i = 0; i < clusters; i++) {

@@ -307,7 +307,7 @@ static struct hier *hier_build(const struct plat_machine *m, int variant, struct
 	if (plat_grid_shape(m, &nd, dims, wrap, e))
 		return NULL;
 	if (nd > 3 || wrap[0] || (variant == V_2D && nd > 2)) {
-		cmn_err_set(e, CMN_EUSAGE, "mbs:variant=%s needs a %s mesh, not %s",
+		cmn_err_set(e, CMN_EUSAGE, "variant=%s needs a %s mesh, not %s",
 		            variant == V_2D ? "2d" : "layered|octet|granular",
 		            variant == V_2D ? "1D or 2D" : "1D to 3D", m->spec);
 		return NULL;
