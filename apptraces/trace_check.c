@@ -447,12 +447,22 @@ static const struct req *open_req(const struct checker *c, int r, const int *wan
 	return NULL;
 }
 
+/* The request blocked rank r waits for: at its end, at a waitall, any not
+ * done; at a wait, its key's; else (a recv, a collective) NULL. */
+static const struct req *awaited(const struct checker *c, int r)
+{
+	const struct rank_state *rs = &c->rs[r];
+	const struct trace_action *a = rs->pc < rs->end ? &c->t->act[rs->pc] : NULL;
+	if (a && a->op == TR_WAIT)
+		return open_req(c, r, (int[3]){a->peer, a->aux, a->tag});
+	return !a || a->op == TR_WAITALL ? open_req(c, r, NULL) : NULL;
+}
+
 /* What blocked rank r waits for; 0, or -1 when it cannot say. */
 static int waits_for(const struct checker *c, int r, struct wait_on *w)
 {
 	const struct rank_state *rs = &c->rs[r];
 	const struct trace_action *a = rs->pc < rs->end ? &c->t->act[rs->pc] : NULL;
-	const struct req *q = NULL;
 	w->at = rs->pc;
 	if (a && a->op == TR_RECV) {
 		w->from = a->peer, w->tag = a->tag;
@@ -466,10 +476,8 @@ static int waits_for(const struct checker *c, int r, struct wait_on *w)
 			}
 		return -1;
 	}
-	if (!a) /* at its end, the replay waits for the open requests */
-		q = open_req(c, r, NULL);
-	else if (a->op == TR_WAIT || a->op == TR_WAITALL)
-		q = open_req(c, r, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL);
+	/* at its end, the replay waits for the open requests */
+	const struct req *q = awaited(c, r);
 	if (!q)
 		return -1;
 	w->from = q->src, w->tag = q->tag;
@@ -580,8 +588,8 @@ static int report_stuck(struct checker *c, int r)
 	int rc = report_deadlock(c, r);
 	if (rc)
 		return rc;
-	const struct req *q = rs->pc == rs->end ? open_req(c, r, NULL) : NULL;
-	if (q)
+	const struct req *q = awaited(c, r);
+	if (q && rs->pc == rs->end)
 		return cmn_err_set(c->e, CMN_EINPUT,
 		                   "%s: irecv from %d tag %d is never matched by a send",
 		                   where(c, r, q->act, w, sizeof w), q->src, q->tag);
@@ -590,9 +598,6 @@ static int report_stuck(struct checker *c, int r)
 		return cmn_err_set(c->e, CMN_EINPUT,
 		                   "%s: recv from %d tag %d is never matched by a send",
 		                   where(c, r, rs->pc, w, sizeof w), a->peer, a->tag);
-	q = a->op == TR_WAIT || a->op == TR_WAITALL
-	        ? open_req(c, r, a->op == TR_WAIT ? (int[3]){a->peer, a->aux, a->tag} : NULL)
-	        : NULL;
 	if (q)
 		return cmn_err_set(c->e, CMN_EINPUT,
 		                   "%s: %s never returns: the irecv from %d tag %d at line %u is "
@@ -630,8 +635,12 @@ int trace_check(const struct trace *t, struct cmn_err *e)
 	if (!c.rs || !c.work || !c.tested_any || !c.coll_at)
 		rc = nomem(&c);
 	for (int r = 0; !rc && r < n; r++) {
-		c.rs[r] = (struct rank_state){
-		    t->first[r], t->first[r + 1], RUN, 0, NULL, 0, 0, -1, -1, -1, 0};
+		c.rs[r] = (struct rank_state){.pc = t->first[r],
+		                              .end = t->first[r + 1],
+		                              .state = RUN,
+		                              .free = -1,
+		                              .lhead = -1,
+		                              .ltail = -1};
 		c.work[c.nwork++] = n - 1 - r; /* rank 0 first */
 	}
 	while (!rc && c.nwork > 0) {
