@@ -193,6 +193,8 @@ static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err 
 
 #define HEAD                                                                                       \
 	"<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+/* A platform opening a Full zone "z" (its lines 1 to 3). */
+#define FULL_ZONE HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
 
 /* SimGrid's own example clusters, as SIMGRID.md shows them. */
 static void test_simgrid_clusters(void)
@@ -218,9 +220,8 @@ static void test_simgrid_clusters(void)
 	CU_ASSERT_EQUAL(m->nodes, 128);
 	CU_ASSERT_PTR_NOT_NULL(strstr(m->spec, "torus:dims=8x4x4")); /* SimGrid's x fastest */
 	plat_machine_destroy(m);
-	m = load_text(HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
-	                   "<cluster id=\"c\" prefix=\"h\" suffix=\".x\" radical=\"0-3,8-11\" "
-	                   "speed=\"2Gf\" bw=\"100Mbps\" lat=\"50us\"/></zone></platform>\n",
+	m = load_text(FULL_ZONE "<cluster id=\"c\" prefix=\"h\" suffix=\".x\" radical=\"0-3,8-11\" "
+	                        "speed=\"2Gf\" bw=\"100Mbps\" lat=\"50us\"/></zone></platform>\n",
 	              &rc, &e);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(m->spec, "flat:nodes=8,bw=12500000,lat=5e-05,speed=2000000000");
@@ -452,10 +453,9 @@ static void test_route_length(void)
 		size_t cap = 200 + (size_t)links * 80;
 		char *text = malloc(cap);
 		CU_ASSERT_FATAL(text != NULL);
-		int len =
-		    snprintf(text, cap,
-		             HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
-		                  "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n");
+		int len = snprintf(
+		    text, cap,
+		    FULL_ZONE "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n");
 		for (int l = 0; l < links; l++)
 			len +=
 			    snprintf(text + len, cap - (size_t)len,
@@ -520,12 +520,11 @@ static void test_many_trace_connects(void)
 		size_t cap = 400 + (size_t)N * 160;
 		char *text = malloc(cap);
 		CU_ASSERT_FATAL(text != NULL);
-		int len =
-		    snprintf(text, cap,
-		             HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
-		                  "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n"
-		                  "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
-		                  "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n");
+		int len = snprintf(text, cap,
+		                   FULL_ZONE
+		                   "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n"
+		                   "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
+		                   "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n");
 		for (int t = 0; t < N; t++)
 			len += snprintf(text + len, cap - (size_t)len,
 			                "<trace id=\"t%d\" periodicity=\"10\">0 1</trace>\n", t);
@@ -567,8 +566,7 @@ static void test_profile_read_once(void)
 	size_t cap = 1000 + (size_t)HOSTS * 300;
 	char *text = malloc(cap);
 	CU_ASSERT_FATAL(text != NULL);
-	int len = snprintf(text, cap,
-	                   HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n");
+	int len = snprintf(text, cap, FULL_ZONE);
 	for (int h = 0; h < HOSTS; h++) /* half by its path, half through the folder's "." */
 		len += snprintf(text + len, cap - (size_t)len,
 		                "<host id=\"%s%d\" speed=\"1Gf\" speed_file=\"%s%s\"/>\n",
@@ -594,12 +592,11 @@ static void test_profile_read_once(void)
 	text = malloc(2000);
 	CU_ASSERT_FATAL(text != NULL);
 	snprintf(text, 2000,
-	         HEAD "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
-	              "<host id=\"a\" speed=\"1Gf\" state_file=\"%s\"/>\n"
-	              "<host id=\"b\" speed=\"1Gf\" speed_file=\"%s\"/>\n"
-	              "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
-	              "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
-	              "</zone></platform>\n",
+	         FULL_ZONE "<host id=\"a\" speed=\"1Gf\" state_file=\"%s\"/>\n"
+	                   "<host id=\"b\" speed=\"1Gf\" speed_file=\"%s\"/>\n"
+	                   "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1ns\"/>\n"
+	                   "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+	                   "</zone></platform>\n",
 	         ppath, ppath);
 	read_two_hosts_or(text, "input.prof:1: the value '1e-13': a speed is at least 1e-12");
 	unlink(ppath), free(ppath), free(dir);
