@@ -245,15 +245,17 @@ char *th_capture(void (*write)(FILE *f, const void *ctx), const void *ctx)
 	return buf;
 }
 
-char *th_trace_pending(int n, int bytes)
+char *th_trace_pending(int n, int bytes, int reversed)
 {
-	size_t cap = (size_t)n * 4 * 32 + 1, len = 0;
+	size_t cap = (size_t)n * 4 * 48 + 1, len = 0;
 	char *text = malloc(cap);
-	const char *const line[4] = {"0 isend 1 0 %d\n", "1 irecv 0 0 %d\n", "1 wait 0 1 0\n",
-	                             "0 wait 0 1 0\n"};
+	const char *const line[4] = {"0 isend 1 %d %d\n", "1 irecv 0 %d %d\n", "1 wait 0 1 %d\n",
+	                             "0 wait 0 1 %d\n"};
 	for (int k = 0; text && k < 4; k++)
-		for (int i = 0; i < n; i++)
-			len += (size_t)snprintf(text + len, cap - len, line[k], bytes);
+		for (int i = 0; i < n; i++) {
+			int tag = !reversed ? 0 : k < 2 ? i : n - 1 - i;
+			len += (size_t)snprintf(text + len, cap - len, line[k], tag, bytes);
+		}
 	if (text)
 		text[len] = '\0';
 	return text;

@@ -19,9 +19,10 @@ void th_add(struct js_workload *w, double submit, double run, double req, int si
 /* Writes text to a fresh temporary file; returns its malloc'ed path. */
 char *th_write_temp(const char *text, const char *suffix);
 /* A two-rank trace in which rank 0 posts n isends of `bytes` to rank 1,
- * rank 1 n irecvs, then each waits for all of them in the order posted
- * (malloc'ed text; NULL out of memory): n requests pending at once. */
-char *th_trace_pending(int n, int bytes);
+ * rank 1 n irecvs, then each waits for all of them in the order posted,
+ * or with `reversed` the newest first (message i with tag i) (malloc'ed
+ * text; NULL out of memory): n requests pending at once. */
+char *th_trace_pending(int n, int bytes, int reversed);
 /* A file's whole content (malloc'ed, NUL-terminated), or NULL. */
 char *th_read_file(const char *path);
 /* What write(f, ctx) writes, as a string (the caller frees it), or NULL. */

@@ -17,6 +17,7 @@
 #include "../engine/live.h"
 #include "../engine/walk.h"
 #include "flit_replay.h"
+#include "flit_reqs.h"
 
 #define EAGER_BYTES 65536.0
 /* What one action may ask of the engine (checked before a job runs,
@@ -48,11 +49,6 @@ struct xfer {
 	int refs; /* until it completes, and per side holding it as a request */
 };
 
-struct req {
-	int xfer, coll;
-	int src, dst, tag;
-};
-
 struct rank {
 	int job, r, node, pending, computing, finished;
 	struct net_walk w;
@@ -61,9 +57,7 @@ struct rank {
 	struct prim *ops;
 	int nops, opi;
 	long capops;
-	struct req *reqs; /* pending: reqs[req0 .. nreq), in the order posted */
-	int req0, nreq;
-	long capreq;
+	struct flit_reqs rq; /* pending requests */
 	int64_t finish;
 };
 
@@ -103,7 +97,8 @@ struct replay {
 	int *xfree; /* transfers to reuse */
 	int nxfree;
 	long capxfree;
-	struct cmn_htab tab; /* of struct slot: the queue of each matching key */
+	struct cmn_htab tab;    /* of struct slot: the queue of each matching key */
+	struct cmn_htab reqkey; /* the ranks' pending requests by key (flit_reqs.h) */
 	struct ev *heap;
 	int nheap;
 	long capheap;
@@ -303,31 +298,24 @@ static void wait_on(struct replay *rp, int g, int xi)
 	rp->rk[g].pending++;
 }
 
-static int add_req(struct rank *k, int xi, int coll, int src, int dst, int tag)
+static int add_req(struct replay *rp, int g, int xi, int coll, int src, int dst, int tag)
 {
-	if (k->req0 && (k->req0 == k->nreq || k->nreq == k->capreq)) { /* room at the front */
-		memmove(k->reqs, k->reqs + k->req0, (size_t)(k->nreq - k->req0) * sizeof *k->reqs);
-		k->nreq -= k->req0;
-		k->req0 = 0;
-	}
-	if (grow((void **)&k->reqs, &k->capreq, k->nreq + 1, sizeof *k->reqs))
-		return -1;
-	k->reqs[k->nreq++] = (struct req){xi, coll, src, dst, tag};
-	return 0;
+	return net_flit_reqs_add(&rp->rk[g].rq, &rp->reqkey, g, xi, coll, src, dst, tag);
 }
 
-/* Waits for the requests of one kind (collective or the trace's own). */
+/* Waits for the requests of one kind (collective or the trace's own), in
+ * the order posted. */
 static void wait_reqs(struct replay *rp, int g, int coll)
 {
-	struct rank *k = &rp->rk[g];
-	int kept = 0;
-	for (int i = k->req0; i < k->nreq; i++)
-		if (k->reqs[i].coll == coll)
-			wait_on(rp, g, k->reqs[i].xfer), unref(rp, k->reqs[i].xfer);
-		else
-			k->reqs[kept++] = k->reqs[i];
-	k->req0 = 0;
-	k->nreq = kept;
+	struct flit_reqs *q = &rp->rk[g].rq;
+	for (int s = q->head, next; s >= 0; s = next) {
+		next = q->r[s].next;
+		if (q->r[s].coll == coll) {
+			int xi = net_flit_reqs_remove(q, &rp->reqkey, g, s);
+			wait_on(rp, g, xi);
+			unref(rp, xi);
+		}
+	}
 }
 
 static int push_prim(struct rank *k, int kind, int peer, int64_t chan, double amount)
@@ -436,7 +424,6 @@ static void busy(struct replay *rp, int g, int64_t cycles)
 /* One primitive of rank g. */
 static int exec_prim(struct replay *rp, int g, const struct prim *p, struct cmn_err *e)
 {
-	struct rank *k = &rp->rk[g];
 	int xi;
 	switch (p->kind) {
 	case P_SEND:
@@ -450,7 +437,7 @@ static int exec_prim(struct replay *rp, int g, const struct prim *p, struct cmn_
 		if (xi < 0)
 			return e->code;
 		if (async) {
-			if (add_req(k, xi, 1, 0, 0, 0))
+			if (add_req(rp, g, xi, 1, 0, 0, 0))
 				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		} else if (!send || p->amount >= EAGER_BYTES) {
 			wait_on(rp, g, xi);
@@ -488,29 +475,22 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 		if ((xi = post(rp, g, send, async, a->peer, 0, a->tag, bytes, e)) < 0)
 			return e->code;
 		if (async)
-			return add_req(k, xi, 0, send ? r : a->peer, send ? a->peer : r, a->tag)
+			return add_req(rp, g, xi, 0, send ? r : a->peer, send ? a->peer : r, a->tag)
 			           ? cmn_err_set(e, CMN_ENOMEM, "out of memory")
 			           : 0;
 		if (!send || bytes >= EAGER_BYTES)
 			wait_on(rp, g, xi);
 		return 0;
 	}
-	case TR_WAIT: /* the oldest pending request of its key; the first one leaves in O(1) */
-		for (int i = k->req0; i < k->nreq; i++)
-			if (!k->reqs[i].coll && k->reqs[i].src == a->peer &&
-			    k->reqs[i].dst == a->aux && k->reqs[i].tag == a->tag) {
-				wait_on(rp, g, k->reqs[i].xfer);
-				unref(rp, k->reqs[i].xfer);
-				if (i == k->req0) {
-					k->req0++;
-				} else {
-					memmove(&k->reqs[i], &k->reqs[i + 1],
-					        (size_t)(k->nreq - i - 1) * sizeof *k->reqs);
-					k->nreq--;
-				}
-				break;
-			}
+	case TR_WAIT: { /* the oldest pending request of its key */
+		int at = net_flit_reqs_find(&rp->reqkey, g, a->peer, a->aux, a->tag);
+		if (at >= 0) {
+			xi = net_flit_reqs_remove(&k->rq, &rp->reqkey, g, at);
+			wait_on(rp, g, xi);
+			unref(rp, xi);
+		}
 		return 0;
+	}
 	case TR_WAITALL: wait_reqs(rp, g, 0); return 0;
 	default:
 		if (a->op >= TR_BARRIER && a->op <= TR_REDUCESCATTER && expand_collective(rp, g, a))
@@ -544,16 +524,16 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 		} else if ((i = net_walk_next(&k->w)) >= 0) {
 			if (exec_action(rp, g, &t->act[k->last = i], e))
 				return e->code;
-		} else if (k->nreq > k->req0) { /* what is still pending, as SMPI's replay does */
+		} else if (k->rq.live) { /* what is still pending, as SMPI's replay does */
 			wait_reqs(rp, g, 0);
 			wait_reqs(rp, g, 1);
 		} else {
 			k->finished = 1;
 			k->finish = rp->now;
-			free(k->ops), free(k->reqs);
-			k->ops = NULL, k->reqs = NULL;
-			k->capops = k->capreq = 0;
-			k->req0 = k->nreq = 0;
+			free(k->ops);
+			k->ops = NULL;
+			k->capops = 0;
+			net_flit_reqs_free(&k->rq);
 			rp->left--;
 			if (--rp->jleft[k->job] == 0) {
 				drop_colls(rp, k->job);
@@ -694,6 +674,7 @@ static int add_job(struct replay *rp, int j, struct cmn_err *e)
 		}
 		struct rank *k = &rp->rk[rp->nrk + r];
 		*k = (struct rank){.job = j, .r = r, .node = node, .last = -1};
+		net_flit_reqs_init(&k->rq);
 		net_walk_init(&k->w, t, job->repeat, r);
 	}
 	rp->nrk += t->nranks;
@@ -718,7 +699,7 @@ static void teardown(struct replay *rp)
 		drop_colls(rp, j);
 	for (int g = 0; rp->rk && g < rp->nrk; g++) {
 		free(rp->rk[g].ops);
-		free(rp->rk[g].reqs);
+		net_flit_reqs_free(&rp->rk[g].rq);
 	}
 	free(rp->coll);
 	free(rp->rk);
@@ -730,6 +711,7 @@ static void teardown(struct replay *rp)
 	free(rp->x);
 	free(rp->xfree);
 	cmn_htab_free(&rp->tab);
+	cmn_htab_free(&rp->reqkey);
 	free(rp->heap);
 	net_flit_net_destroy(rp->net);
 }
@@ -796,6 +778,7 @@ int net_flit_replay_run(const struct plat_machine *m, const struct flit_params *
 		return e->code;
 	struct replay rp = {.m = m, .o = o, .jobs = jobs};
 	cmn_htab_init(&rp.tab, sizeof(struct slot));
+	cmn_htab_init(&rp.reqkey, net_flit_reqs_key_size());
 	int rc = setup(&rp, n, e);
 	if (!rc)
 		rc = open_net(&rp, p, e);
@@ -937,6 +920,7 @@ int net_flit_replay_live(const struct plat_machine *m, const struct flit_params 
 	fl->base.ops = &ops;
 	fl->rp = (struct replay){.m = m, .o = o};
 	cmn_htab_init(&fl->rp.tab, sizeof(struct slot));
+	cmn_htab_init(&fl->rp.reqkey, net_flit_reqs_key_size());
 	int rc = open_net(&fl->rp, p, e);
 	if (!rc)
 		rc = body(ctx, &fl->base, e);

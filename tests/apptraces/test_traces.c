@@ -383,10 +383,12 @@ static void test_requests_in_place(void)
 	                  ":2: error: rank 0: wait for (src 1, dst 2, tag 0): no such isend or "
 	                  "irecv is pending"));
 	enum { N = 300000 };
-	char *text = th_trace_pending(N, 100);
-	CU_ASSERT_FATAL(text != NULL);
-	CU_ASSERT(accepted(text));
-	free(text);
+	for (int reversed = 0; reversed < 2; reversed++) {
+		char *text = th_trace_pending(N, 100, reversed);
+		CU_ASSERT_FATAL(text != NULL);
+		CU_ASSERT(accepted(text));
+		free(text);
+	}
 }
 
 /* Collectives whose counts do not agree between ranks (SMPI's replay
