@@ -132,10 +132,12 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 		if (rc && made)
 			rmdir(files); /* still empty: no file is written before */
 	}
+	if (!rc) /* the rank files' stale temporaries, once for all of them */
+		cmn_outfile_sweep(files);
 	for (int r = 0; !rc && r < t->nranks; r++) {
 		snprintf(path, n + 32, "%s/rank-%d.txt", files, r);
 		struct cmn_outfile o;
-		if ((rc = cmn_outfile_open(&o, path, e)))
+		if ((rc = cmn_outfile_open_swept(&o, path, e)))
 			break;
 		if (trace_write_rank(t, r, o.f)) {
 			cmn_outfile_abort(&o);

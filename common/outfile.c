@@ -194,27 +194,39 @@ static void host_part(char *h, size_t n)
 			*c = '_';
 }
 
-/* A temporary beside dest: DEST.tmp.PID.HOST.XXXXXX. Those of this host
- * whose process is gone (killed by SIGKILL or the kernel's OOM killer, the
- * signals a program cannot catch) are removed first, so they do not pile
- * up beside the output; another host's (a shared file system) are left. */
-static char *temp_beside(const char *dest)
+/* Whether s, the part of a name after "BASE.tmp.", is PID.HOST.XXXXXX of
+ * this host with a process that is gone (not this one). */
+static int gone_after_tmp(const char *s, const char *host, size_t hl)
+{
+	char *end;
+	long pid = strtol(s, &end, 10);
+	return end != s && *end == '.' && strncmp(end + 1, host, hl) == 0 && end[1 + hl] == '.' &&
+	       strlen(end + 2 + hl) == 6 && pid > 0 && pid != (long)getpid() &&
+	       kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes from folder dir the temporaries of this host whose process is
+ * gone: those of the target named base (blen bytes), or of any target
+ * when base is NULL. */
+static void sweep(const char *dir, const char *base, size_t blen)
 {
 	char host[128];
 	host_part(host, sizeof host);
-	const char *base;
-	char *dir = folder_of(dest, &base);
-	size_t blen = strlen(base), hl = strlen(host);
-	DIR *d = dir ? opendir(dir) : NULL;
+	size_t hl = strlen(host);
+	DIR *d = opendir(dir);
 	for (const struct dirent *de; d && (de = readdir(d)) != NULL;) {
-		const char *n = de->d_name;
-		if (strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp.", 5) != 0)
-			continue;
-		char *end;
-		long pid = strtol(n + blen + 5, &end, 10);
-		if (end == n + blen + 5 || *end != '.' || strncmp(end + 1, host, hl) != 0 ||
-		    end[1 + hl] != '.' || strlen(end + 2 + hl) != 6 || pid <= 0 ||
-		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		const char *n = de->d_name, *t = NULL;
+		if (base) {
+			if (strncmp(n, base, blen) == 0 && strncmp(n + blen, ".tmp.", 5) == 0 &&
+			    gone_after_tmp(n + blen + 5, host, hl))
+				t = n + blen;
+		} else {
+			for (t = strstr(n, ".tmp.");
+			     t && (t == n || !gone_after_tmp(t + 5, host, hl));
+			     t = strstr(t + 1, ".tmp."))
+				;
+		}
+		if (!t)
 			continue;
 		char *stale = malloc(strlen(dir) + strlen(n) + 2);
 		if (stale) {
@@ -225,6 +237,26 @@ static char *temp_beside(const char *dest)
 	}
 	if (d)
 		closedir(d);
+}
+
+void cmn_outfile_sweep(const char *dir)
+{
+	sweep(dir, NULL, 0);
+}
+
+/* A temporary beside dest: DEST.tmp.PID.HOST.XXXXXX. With swept unset,
+ * those of this host whose process is gone (killed by SIGKILL or the
+ * kernel's OOM killer, the signals a program cannot catch) are removed
+ * first, so they do not pile up beside the output; another host's (a
+ * shared file system) are left. */
+static char *temp_beside(const char *dest, int swept)
+{
+	char host[128];
+	host_part(host, sizeof host);
+	const char *base;
+	char *dir = folder_of(dest, &base);
+	if (dir && !swept)
+		sweep(dir, base, strlen(base));
 	free(dir);
 	char *t = malloc(strlen(dest) + strlen(host) + 48);
 	if (t)
@@ -232,7 +264,9 @@ static char *temp_beside(const char *dest)
 	return t;
 }
 
-int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e)
+/* cmn_outfile_open, the folder's stale temporaries removed first unless
+ * swept. */
+static int open_out(struct cmn_outfile *out, const char *path, int swept, struct cmn_err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->fd = -1;
@@ -247,8 +281,8 @@ int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *
 	const char *dir = getenv("TMPDIR");
 	if (!dir || !*dir)
 		dir = "/tmp";
-	out->tmp =
-	    out->dest ? temp_beside(out->dest) : concat(dir, strlen(dir), "/placesim-out-XXXXXX");
+	out->tmp = out->dest ? temp_beside(out->dest, swept)
+	                     : concat(dir, strlen(dir), "/placesim-out-XXXXXX");
 	if (!out->tmp) {
 		release(out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
@@ -277,6 +311,16 @@ int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *
 		return cmn_err_set(e, CMN_EIO, "%s: cannot open: %s", path, strerror(err));
 	}
 	return 0;
+}
+
+int cmn_outfile_open(struct cmn_outfile *out, const char *path, struct cmn_err *e)
+{
+	return open_out(out, path, 0, e);
+}
+
+int cmn_outfile_open_swept(struct cmn_outfile *out, const char *path, struct cmn_err *e)
+{
+	return open_out(out, path, 1, e);
 }
 
 int cmn_outfile_reserve(struct cmn_outfile *out, const char *path, struct cmn_err *e)

@@ -912,6 +912,35 @@ static void test_untar_members(void)
 	CU_ASSERT(system(cmd) == 0);
 }
 
+/* A trace of 30,000 ranks written and read back: the rank files' folder
+ * is looked through once for stale temporaries, not at every file (that
+ * took 160 s for 30,000; this test's ctest TIMEOUT catches it). */
+static void test_write_many_ranks(void)
+{
+	enum { N = 30000 };
+	char *text = malloc((size_t)N * 24), dir[] = "/tmp/placesim-wide-XXXXXX", index[300];
+	CU_ASSERT_FATAL(text != NULL && mkdtemp(dir) != NULL);
+	size_t len = 0;
+	for (int r = 0; r < N; r++)
+		len += (size_t)sprintf(text + len, "%d compute 1\n", r);
+	char *p = th_write_temp(text, ".txt");
+	free(text);
+	struct trace *t = NULL, *back = NULL;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(p && trace_load(p, &t, &e) == 0);
+	CU_ASSERT_FATAL(trace_write(t, dir, "t", &e) == 0);
+	snprintf(index, sizeof index, "%s/t.txt", dir);
+	CU_ASSERT_FATAL(trace_load(index, &back, &e) == 0);
+	CU_ASSERT(back->nranks == N && back->first[N] == N);
+	trace_free(t);
+	trace_free(back);
+	unlink(p);
+	free(p);
+	char cmd[100];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	CU_ASSERT(system(cmd) == 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("apptraces", NULL, NULL);
@@ -931,6 +960,7 @@ static void add_suites(void)
 	CU_add_test(s, "limits of sizes and amounts in memory", test_limits);
 	CU_add_test(s, "an archive's members and bytes within limits", test_untar_members);
 	CU_add_test(s, "requests in place, 300,000 pending", test_requests_in_place);
+	CU_add_test(s, "a trace of 30,000 ranks written", test_write_many_ranks);
 }
 
 int main(int argc, char **argv)

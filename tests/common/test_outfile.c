@@ -307,6 +307,71 @@ static void test_check_paths(void)
 	rmdir(dir);
 }
 
+/* Whether folder dir holds a file named name. */
+static int has(const char *dir, const char *name)
+{
+	char p[600];
+	return snprintf(p, sizeof p, "%s/%s", dir, name) < (int)sizeof p && access(p, F_OK) == 0;
+}
+
+static void touch_in(const char *dir, const char *name)
+{
+	char p[600];
+	CU_ASSERT_FATAL(snprintf(p, sizeof p, "%s/%s", dir, name) < (int)sizeof p);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fclose(f);
+}
+
+/* Many outputs into one folder: cmn_outfile_sweep removes the stale
+ * temporaries of every target there once (this host's, process gone),
+ * and cmn_outfile_open_swept does not look for its own, as
+ * cmn_outfile_open does. */
+static void test_sweep(void)
+{
+	char dir[300], host[128], name[6][300];
+	in_dir("sweep", dir, sizeof dir);
+	CU_ASSERT_FATAL(mkdir(dir, 0777) == 0);
+	if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "host");
+	host[sizeof host - 1] = '\0';
+	for (char *c = host; *c; c++)
+		*c = *c == '.' || *c == '/' ? '_' : *c;
+	pid_t dead = fork(); /* a process that has ended */
+	CU_ASSERT_FATAL(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	snprintf(name[0], 300, "rank-1.txt.tmp.%ld.%s.abcdef", (long)dead, host);
+	snprintf(name[1], 300, "x.tmp.y.csv.tmp.%ld.%s.ghijkl", (long)dead, host);
+	snprintf(name[2], 300, "rank-2.txt.tmp.%ld.%s.mnopqr", (long)getpid(), host); /* alive */
+	snprintf(name[3], 300, "rank-3.txt.tmp.%ld.otherhost.stuvwx", (long)dead);
+	snprintf(name[4], 300, "rank-4.txt.tmp.%ld.%s.toolong7", (long)dead, host);
+	snprintf(name[5], 300, "rank-5.txt.tmp.%ld.%s.zzzzzz", (long)dead, host);
+	for (int i = 0; i < 5; i++)
+		touch_in(dir, name[i]);
+	touch_in(dir, "rank-0.txt");
+	cmn_outfile_sweep(dir);
+	CU_ASSERT(!has(dir, name[0]) && !has(dir, name[1]));
+	CU_ASSERT(has(dir, name[2]) && has(dir, name[3]) && has(dir, name[4]));
+	CU_ASSERT(has(dir, "rank-0.txt"));
+	char path[400];
+	struct cmn_err e;
+	struct cmn_outfile o;
+	snprintf(path, sizeof path, "%s/rank-5.txt", dir);
+	touch_in(dir, name[5]);
+	CU_ASSERT_FATAL(cmn_outfile_open_swept(&o, path, &e) == 0);
+	fputs("5\n", o.f);
+	CU_ASSERT_FATAL(cmn_outfile_commit(&o, &e) == 0);
+	CU_ASSERT(is_text(path, "5\n"));
+	CU_ASSERT(has(dir, name[5])); /* not looked for */
+	CU_ASSERT(write_all(path, "5\n", &e) == 0);
+	CU_ASSERT(!has(dir, name[5])); /* cmn_outfile_open's own look */
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	CU_ASSERT(system(cmd) == 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("outfile", setup, teardown);
@@ -319,6 +384,7 @@ static void add_suites(void)
 	CU_add_test(s, "character devices written directly", test_devices);
 	CU_add_test(s, "install: a staged file through the same rules", test_install);
 	CU_add_test(s, "check_paths: outputs against inputs and each other", test_check_paths);
+	CU_add_test(s, "sweep: stale temporaries of a folder removed once", test_sweep);
 }
 
 int main(int argc, char **argv)
