@@ -63,9 +63,9 @@ static const struct cmn_opt opts[] = {
      "the run of all jobs together; traffic: one load,\n"
      "link,src,dst,flits,utilisation (every link)"},
     {"quiet", O_QUIET, NULL,
-     "no progress on stderr (as in every tool; the result\n"
-     "table stays on stdout, left off only when an output\n"
-     "file is stdout)"},
+     "no progress on stderr (as in jobsched, cosim and\n"
+     "sweep; the result table stays on stdout, left off\n"
+     "only when an output file is stdout)"},
     CMN_OPT_SECTION("replaying jobs' traces (--job)"),
     {"platform", O_PLAT, "FILE.xml",
      "any SimGrid platform: its hosts are nodes 0..N-1 in\n"
