@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/hash.h"
 #include "../common/htab.h"
 #include "trace.h"
 #include "trace_values.h"
@@ -137,9 +138,9 @@ struct vec_key {
 
 static uint64_t vec_hash(const int64_t *v, int n)
 {
-	uint64_t h = 1469598103934665603UL ^ (uint64_t)n;
+	uint64_t h = CMN_FNV64_BASIS ^ (uint64_t)n;
 	for (int i = 0; i < n; i++)
-		h = (h ^ (uint64_t)v[i]) * 1099511628211UL;
+		h = cmn_fnv64(h, (uint64_t)v[i]);
 	return h;
 }
 

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/hash.h"
 #include "../common/htab.h"
 #include "xml_internal.h"
 #include "xml_read.h"
@@ -209,9 +210,9 @@ struct seen {
 
 static uint64_t id_hash(const char *id)
 {
-	uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
+	uint64_t h = CMN_FNV64_BASIS;
 	for (; *id; id++)
-		h = (h ^ (unsigned char)*id) * UINT64_C(1099511628211);
+		h = cmn_fnv64(h, (unsigned char)*id);
 	return h;
 }
 

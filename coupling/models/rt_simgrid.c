@@ -34,6 +34,7 @@
 
 #include "../../apptraces/trace_stats.h"
 #include "../../common/grow.h"
+#include "../../common/hash.h"
 #include "../../jobsched/runtime/runtime.h"
 #include "../../netsim/netsim.h"
 #include "../profiles/jobprof.h"
@@ -543,14 +544,14 @@ static int group_members(const struct sgm *g, int r, const struct running *rj, c
                          int *same)
 {
 	const int *j = rj->j, *moves = rj->moves;
-	unsigned long long h = 1469598103934665603ULL;
+	uint64_t h = CMN_FNV64_BASIS;
 	int m = 0;
 	for (int i = r; i < rj->n; i++)
 		if (group[i] == r) {
 			mk[m] = rj->k[i], mnodes[m] = rj->nodes[i], mn[m] = rj->nn[i];
 			pos[m++] = i;
-			h = (h ^ (unsigned long long)(unsigned)j[i]) * 1099511628211ULL;
-			h = (h ^ (unsigned long long)(unsigned)moves[i]) * 1099511628211ULL;
+			h = cmn_fnv64(h, (unsigned)j[i]);
+			h = cmn_fnv64(h, (unsigned)moves[i]);
 		}
 	*sig = h | 1; /* never 0 */
 	*same = 1;

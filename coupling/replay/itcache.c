@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/hash.h"
 #include "../../common/htab.h"
 #include "itcache.h"
 
@@ -24,10 +25,10 @@ struct cpl_itcache {
 
 static uint64_t hash(int profile, const int *nodes, int n)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned)profile;
-	h = (h ^ (uint64_t)(unsigned)n) * 1099511628211ULL;
+	uint64_t h = CMN_FNV64_BASIS ^ (uint64_t)(unsigned)profile;
+	h = cmn_fnv64(h, (unsigned)n);
 	for (int i = 0; i < n; i++)
-		h = (h ^ (uint64_t)(unsigned)nodes[i]) * 1099511628211ULL;
+		h = cmn_fnv64(h, (unsigned)nodes[i]);
 	return h ^ (h >> 29);
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../../common/grow.h"
+#include "../../common/hash.h"
 #include "../../common/number.h"
 #include "sweep.h"
 
@@ -781,7 +782,7 @@ int cpl_sweep_rep(const struct cpl_sweep *s, long p)
 static uint32_t hash(const char *t, uint32_t h)
 {
 	for (; *t; t++)
-		h = (h ^ (unsigned char)*t) * 16777619u;
+		h = cmn_fnv32(h, (unsigned char)*t);
 	return h;
 }
 
@@ -789,7 +790,7 @@ char *cpl_sweep_dir(const struct cpl_sweep *s, long p)
 {
 	char *b = NULL;
 	long len = 0, cap = 0;
-	uint32_t h = 2166136261u;
+	uint32_t h = CMN_FNV32_BASIS;
 	int changed = 0;
 	if (append(&b, &len, &cap, s->out, strlen(s->out)) || append(&b, &len, &cap, "/points/", 8))
 		return free(b), NULL;
