@@ -3,20 +3,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "trace_expand.h"
 #include "trace_stats.h"
 
+/* One rank's row of the matrix as it is built: its pairs appended to
+ * s->pairs, slot[dst] the index of its pair with dst (-1: none yet). */
 struct emit_ctx {
-	double *row;
+	struct trace_stats *s;
+	long *slot, cap;
+	int src, oom;
 	double sent;
 };
+
+static struct trace_pair *pair_to(struct emit_ctx *c, int dst)
+{
+	struct trace_stats *s = c->s;
+	if (c->slot[dst] < 0) {
+		if (cmn_grow((void **)&s->pairs, &c->cap, s->npairs + 1, 64, sizeof *s->pairs)) {
+			c->oom = 1;
+			return NULL;
+		}
+		s->pairs[s->npairs] = (struct trace_pair){c->src, dst, 0, 0, 0};
+		c->slot[dst] = s->npairs++;
+	}
+	return &s->pairs[c->slot[dst]];
+}
 
 static void add_emit(void *ctx, int phase, int dst, double bytes)
 {
 	(void)phase;
 	struct emit_ctx *c = ctx;
-	c->row[dst] += bytes;
+	struct trace_pair *q = pair_to(c, dst);
+	if (q)
+		q->bytes += bytes;
 	c->sent += bytes;
+}
+
+static int cmp_dst(const void *a, const void *b)
+{
+	const struct trace_pair *x = a, *y = b;
+	return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -56,27 +83,29 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 	memset(s, 0, sizeof *s);
 	s->nranks = n;
 	s->rank = calloc((size_t)n, sizeof *s->rank);
-	s->p2p = calloc((size_t)n * (size_t)n, sizeof *s->p2p);
-	s->matrix = calloc((size_t)n * (size_t)n, sizeof *s->matrix);
-	s->p2p_count = calloc((size_t)n * (size_t)n, sizeof *s->p2p_count);
+	s->first = calloc((size_t)n + 1, sizeof *s->first);
 	long nsend = 0;
 	for (long k = 0; k < t->first[n]; k++)
 		nsend += t->act[k].op == TR_SEND || t->act[k].op == TR_ISEND;
 	double *sz = malloc((size_t)(nsend ? nsend : 1) * sizeof *sz);
-	if (!s->rank || !s->p2p || !s->matrix || !s->p2p_count || !sz) {
-		free(sz);
+	struct emit_ctx c = {.s = s, .slot = malloc((size_t)(n ? n : 1) * sizeof *c.slot)};
+	if (!s->rank || !s->first || !sz || !c.slot) {
+		free(sz), free(c.slot);
 		trace_stats_free(s);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
+	for (int r = 0; r < n; r++)
+		c.slot[r] = -1;
 	long ns = 0;
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < n && !c.oom; r++) {
 		struct trace_rank_stats *rs = &s->rank[r];
-		struct emit_ctx c = {s->matrix + (size_t)r * n, 0};
-		for (long k = t->first[r]; k < t->first[r + 1]; k++) {
+		c.src = r, c.sent = 0;
+		for (long k = t->first[r]; k < t->first[r + 1] && !c.oom; k++) {
 			const struct trace_action *a = &t->act[k];
 			s->op_count[a->op]++;
 			rs->actions++;
 			double b = trace_bytes(t, r, a->dt1, a->a);
+			struct trace_pair *q;
 			switch (a->op) {
 			case TR_COMPUTE: rs->flops += a->a; break;
 			case TR_SLEEP: rs->sleep_s += a->a; break;
@@ -84,8 +113,8 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 			case TR_ISEND:
 				rs->p2p_sent++;
 				rs->p2p_sent_bytes += b;
-				s->p2p[(size_t)r * n + a->peer] += b;
-				s->p2p_count[(size_t)r * n + a->peer]++;
+				if ((q = pair_to(&c, a->peer)) != NULL)
+					q->p2p += b, q->p2p_count++;
 				sz[ns++] = b;
 				break;
 			case TR_RECV:
@@ -107,8 +136,15 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 			trace_expand_sends(t, r, a, add_emit, &c);
 		}
 		rs->sent_bytes = c.sent;
-		for (int j = 0; j < n; j++)
-			rs->peers += s->p2p[(size_t)r * n + j] > 0;
+		/* the row in order of dst, its slots free for the next row */
+		struct trace_pair *row = s->pairs + s->first[r];
+		long len = s->npairs - s->first[r];
+		for (long i = 0; i < len; i++) {
+			c.slot[row[i].dst] = -1;
+			rs->peers += row[i].p2p > 0;
+		}
+		qsort(row, (size_t)len, sizeof *row, cmp_dst);
+		s->first[r + 1] = s->npairs;
 		struct trace_rank_stats *tt = &s->total;
 		tt->actions += rs->actions;
 		tt->p2p_sent += rs->p2p_sent;
@@ -120,6 +156,12 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 		tt->p2p_recv_bytes += rs->p2p_recv_bytes;
 		tt->sent_bytes += rs->sent_bytes;
 		tt->peers = rs->peers > tt->peers ? rs->peers : tt->peers;
+	}
+	free(c.slot);
+	if (c.oom) {
+		free(sz);
+		trace_stats_free(s);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	s->actions = s->total.actions;
 	/* p2p sizes: distinct values with counts */
@@ -145,10 +187,28 @@ void trace_stats_free(struct trace_stats *s)
 {
 	free(s->rank);
 	free(s->sizes);
-	free(s->p2p);
-	free(s->p2p_count);
-	free(s->matrix);
+	free(s->pairs);
+	free(s->first);
 	memset(s, 0, sizeof *s);
+}
+
+const struct trace_pair *trace_stats_pair(const struct trace_stats *s, int src, int dst)
+{
+	long lo = s->first[src], hi = s->first[src + 1];
+	while (lo < hi) { /* the row is sorted by dst */
+		long mid = lo + (hi - lo) / 2;
+		if (s->pairs[mid].dst < dst)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->first[src + 1] && s->pairs[lo].dst == dst ? &s->pairs[lo] : NULL;
+}
+
+double trace_stats_bytes(const struct trace_stats *s, int src, int dst)
+{
+	const struct trace_pair *q = trace_stats_pair(s, src, dst);
+	return q ? q->bytes : 0;
 }
 
 /* Peers of rank r (p2p destinations) in a compact list "1,2,5". */
@@ -156,10 +216,10 @@ static void peer_list(const struct trace_stats *s, int r, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (int j = 0; j < s->nranks && used + 12 < len; j++)
-		if (s->p2p[(size_t)r * s->nranks + j] > 0)
-			used +=
-			    (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", j);
+	for (long i = s->first[r]; i < s->first[r + 1] && used + 12 < len; i++)
+		if (s->pairs[i].p2p > 0)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "",
+			                         s->pairs[i].dst);
 	if (!used)
 		snprintf(buf, len, "-");
 }
@@ -199,7 +259,7 @@ void trace_stats_print(const struct trace_stats *s, const char *name, int max_ma
 		fprintf(f, "\ntraffic matrix (bytes, row sends to column, collectives expanded)\n");
 		for (int r = 0; r < n; r++) {
 			for (int j = 0; j < n; j++)
-				fprintf(f, "%s%.6g", j ? " " : "", s->matrix[(size_t)r * n + j]);
+				fprintf(f, "%s%.6g", j ? " " : "", trace_stats_bytes(s, r, j));
 			fputc('\n', f);
 		}
 	} else {
@@ -209,15 +269,13 @@ void trace_stats_print(const struct trace_stats *s, const char *name, int max_ma
 
 int trace_stats_matrix_csv(const struct trace_stats *s, FILE *f)
 {
-	int n = s->nranks;
 	fprintf(f, "src,dst,bytes,p2p_bytes,p2p_messages\n");
-	for (int r = 0; r < n; r++)
-		for (int j = 0; j < n; j++) {
-			size_t i = (size_t)r * n + j;
-			if (s->matrix[i] > 0 || s->p2p_count[i] > 0)
-				fprintf(f, "%d,%d,%.17g,%.17g,%ld\n", r, j, s->matrix[i], s->p2p[i],
-				        s->p2p_count[i]);
-		}
+	for (long i = 0; i < s->npairs; i++) {
+		const struct trace_pair *q = &s->pairs[i];
+		if (q->bytes > 0 || q->p2p_count > 0)
+			fprintf(f, "%d,%d,%.17g,%.17g,%ld\n", q->src, q->dst, q->bytes, q->p2p,
+			        q->p2p_count);
+	}
 	return ferror(f) ? -1 : 0;
 }
 
@@ -228,6 +286,26 @@ static int row(FILE *f, const char *what, double a, double b, double tol)
 	fprintf(f, "%-34s %14.6g %14.6g %8.1f%%%s\n", what, a, b, 100 * (b - a) / (a ? a : 1),
 	        bad ? "  <-" : "");
 	return bad;
+}
+
+/* The next pair of rank r's row from i on with p2p bytes (its index, or
+ * the row's end). */
+static long next_peer(const struct trace_stats *s, int r, long i)
+{
+	while (i < s->first[r + 1] && !(s->pairs[i].p2p > 0))
+		i++;
+	return i;
+}
+
+/* Whether rank r sends point-to-point bytes to the same ranks in a and b. */
+static int same_peers(const struct trace_stats *a, const struct trace_stats *b, int r)
+{
+	long i = next_peer(a, r, a->first[r]), j = next_peer(b, r, b->first[r]);
+	for (; i < a->first[r + 1] && j < b->first[r + 1];
+	     i = next_peer(a, r, i + 1), j = next_peer(b, r, j + 1))
+		if (a->pairs[i].dst != b->pairs[j].dst)
+			return 0;
+	return i == a->first[r + 1] && j == b->first[r + 1];
 }
 
 int trace_stats_compare(const struct trace_stats *a, const char *na, const struct trace_stats *b,
@@ -285,9 +363,7 @@ int trace_stats_compare(const struct trace_stats *a, const char *na, const struc
 	/* peers: the same sets per rank */
 	int same = a->nranks == b->nranks, differ = 0;
 	for (int r = 0; same && r < a->nranks; r++)
-		for (int j = 0; j < a->nranks; j++)
-			differ += (a->p2p[(size_t)r * a->nranks + j] > 0) !=
-			          (b->p2p[(size_t)r * b->nranks + j] > 0);
+		differ += !same_peers(a, b, r);
 	fprintf(f, "%-34s %s\n", "p2p peers of every rank",
 	        !same    ? "not compared (rank counts differ)"
 	        : differ ? "differ  <-"

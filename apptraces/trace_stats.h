@@ -21,6 +21,14 @@ struct trace_size_count {
 	long count;
 };
 
+/* What one rank sends another (the traffic matrix's entry). */
+struct trace_pair {
+	int src, dst;
+	double bytes;   /* with collectives expanded */
+	double p2p;     /* point-to-point bytes */
+	long p2p_count; /* point-to-point messages */
+};
+
 struct trace_stats {
 	int nranks;
 	long actions, op_count[TR_NOPS];
@@ -29,13 +37,20 @@ struct trace_stats {
 	struct trace_size_count *sizes; /* p2p message sizes, most frequent first */
 	int nsizes;
 	double max_coll_bytes; /* the largest collective payload (one rank's) */
-	double *p2p;           /* nranks x nranks bytes, point-to-point only */
-	long *p2p_count;       /* nranks x nranks point-to-point messages */
-	double *matrix;        /* nranks x nranks bytes, with collectives */
+	/* the traffic matrix, sparse: the pairs a message or an expanded
+	 * collective goes between, by (src, dst); rank r's row at pairs[first[r]
+	 * .. first[r + 1]). Memory and time follow the pairs, not nranks^2 (a
+	 * dense matrix of 100,000 ranks did not fit in memory). */
+	struct trace_pair *pairs;
+	long npairs, *first;
 };
 
 int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn_err *e);
 void trace_stats_free(struct trace_stats *s);
+/* The pair (src, dst), or NULL when nothing goes between them. */
+const struct trace_pair *trace_stats_pair(const struct trace_stats *s, int src, int dst);
+/* The bytes from src to dst with collectives expanded (0: none). */
+double trace_stats_bytes(const struct trace_stats *s, int src, int dst);
 /* The report of tracegen --stats; the matrix in full when ranks <= max_matrix. */
 void trace_stats_print(const struct trace_stats *s, const char *name, int max_matrix, FILE *f);
 /* The traffic matrix as CSV (src,dst,bytes,p2p_bytes,p2p_messages; the

@@ -397,26 +397,41 @@ out:
 }
 
 /* The traffic from trace_stats' matrices (a recorded trace, or a trace
- * whose bytes are not whole numbers): two minus one (one may be NULL). */
+ * whose bytes are not whole numbers): two minus one (one may be NULL),
+ * pair by pair along the rows (both sorted by dst). */
 static int from_stats(const struct trace_stats *two, const struct trace_stats *one,
                       struct cpl_traffic *t, struct cmn_err *e)
 {
-	int n = two->nranks;
-	size_t nn = (size_t)n * (size_t)n;
-	double *m = malloc(nn * sizeof *m), *f = malloc((size_t)n * sizeof *f);
-	int rc = !m || !f ? cmn_err_set(e, CMN_ENOMEM, "out of memory") : 0;
-	for (size_t i = 0; !rc && i < nn; i++) {
-		double d = two->matrix[i] - (one ? one->matrix[i] : 0);
-		m[i] = d > 0 ? d : 0;
-	}
+	int n = two->nranks, rc = 0;
+	memset(t, 0, sizeof *t);
+	t->nranks = n;
+	struct pairs p = {0};
+	if (!(t->flops = malloc((size_t)(n ? n : 1) * sizeof *t->flops)))
+		rc = -1;
 	for (int r = 0; !rc && r < n; r++) {
 		double d = two->rank[r].flops - (one ? one->rank[r].flops : 0);
-		f[r] = d > 0 ? d : 0;
+		t->flops[r] = d > 0 ? d : 0;
+		long i = two->first[r], j = one ? one->first[r] : 0,
+		     je = one ? one->first[r + 1] : 0;
+		for (; !rc && i < two->first[r + 1]; i++) {
+			const struct trace_pair *q = &two->pairs[i];
+			while (j < je && one->pairs[j].dst < q->dst)
+				j++;
+			double v =
+			    q->bytes -
+			    (j < je && one->pairs[j].dst == q->dst ? one->pairs[j].bytes : 0);
+			if (q->dst != r && v > 0)
+				rc = put(&p, r, q->dst, v);
+		}
 	}
 	if (!rc)
-		rc = cpl_traffic_from_matrix(n, m, f, t, e);
-	free(m), free(f);
-	return rc;
+		rc = to_csr(n, &p, t);
+	free(p.e);
+	if (rc) {
+		cpl_traffic_free(t);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	return 0;
 }
 
 static int stats_of(const struct cpl_profiles *pr, int k, int ranks, int iters,

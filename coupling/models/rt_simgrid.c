@@ -242,9 +242,8 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
 		if (trace_stats_compute(t, &s, e))
 			return e->code;
 		int cnt = 0;
-		for (int a = 0; a < n; a++)
-			for (int b = 0; b < n; b++)
-				cnt += a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0;
+		for (long i = 0; i < s.npairs; i++)
+			cnt += s.pairs[i].src != s.pairs[i].dst && s.pairs[i].bytes > 0;
 		int *pp = malloc(2 * (size_t)(cnt ? cnt : 1) * sizeof *pp);
 		if (!pp) {
 			trace_stats_free(&s);
@@ -252,12 +251,11 @@ static int pairs_of(struct sgm *g, int k, int n, const int **pairs, int *npairs,
 		}
 		x = &g->pairs[g->npairs++];
 		*x = (struct pairs){k, n, pp, 0};
-		for (int a = 0; a < n; a++)
-			for (int b = 0; b < n; b++)
-				if (a != b && s.matrix[(size_t)a * (size_t)n + (size_t)b] > 0) {
-					x->pairs[2 * x->npairs] = a;
-					x->pairs[2 * x->npairs++ + 1] = b;
-				}
+		for (long i = 0; i < s.npairs; i++)
+			if (s.pairs[i].src != s.pairs[i].dst && s.pairs[i].bytes > 0) {
+				x->pairs[2 * x->npairs] = s.pairs[i].src;
+				x->pairs[2 * x->npairs++ + 1] = s.pairs[i].dst;
+			}
 		trace_stats_free(&s);
 	}
 	*pairs = x->pairs;

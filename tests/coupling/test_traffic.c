@@ -1,5 +1,5 @@
 /* The compressed per-iteration traffic (coupling/linkload/traffic.h) against the
- * dense matrices of trace_stats for the two- and one-iteration traces:
+ * matrices of trace_stats for the two- and one-iteration traces:
  * every kernel, rank counts where the generators change pattern (powers of
  * two, primes, FT's 1-D and 2-D layouts), equal to the last bit; and a
  * matrix round trip. */
@@ -37,7 +37,7 @@ static long compare(const struct cpl_profiles *pr, int k, int n, int *dense_used
 		double f = two.rank[a].flops - one.rank[a].flops;
 		bad += t.flops[a] != (f > 0 ? f : 0);
 		for (int b = 0; b < n; b++) {
-			double d = two.matrix[(size_t)a * n + b] - one.matrix[(size_t)a * n + b];
+			double d = trace_stats_bytes(&two, a, b) - trace_stats_bytes(&one, a, b);
 			d = a != b && d > 0 ? d : 0;
 			bad += cpl_traffic_bytes(&t, a, b) != d;
 			pairs += d > 0;
