@@ -1,12 +1,5 @@
 /* A rank's walk through a trace with a repeated range (walk.h). */
-#include <stdlib.h>
-
 #include "walk.h"
-
-static int is_collective(int op)
-{
-	return op >= TR_BARRIER && op <= TR_REDUCESCATTER;
-}
 
 void net_walk_init(struct net_walk *w, const struct trace *t, const struct net_repeat *rp, int r)
 {
@@ -49,42 +42,6 @@ double net_walk_actions(const struct trace *t, const struct net_repeat *rp, int 
 	if (rp)
 		n += (double)(rp->end[r] - rp->begin[r]) * ((double)rp->times - 1);
 	return n;
-}
-
-int net_colls_make(const struct trace *t, const struct net_repeat *rp, int r, struct net_colls *c)
-{
-	*c = (struct net_colls){NULL, 0, 0, 0, rp ? rp->times : 1};
-	long n = 0;
-	for (long i = t->first[r]; i < t->first[r + 1]; i++)
-		n += is_collective(t->act[i].op);
-	c->at = malloc((size_t)(n ? n : 1) * sizeof *c->at);
-	if (!c->at)
-		return -1;
-	for (long i = t->first[r]; i < t->first[r + 1]; i++) {
-		if (!is_collective(t->act[i].op))
-			continue;
-		if (rp && i < rp->begin[r])
-			c->before++;
-		else if (rp && i < rp->end[r])
-			c->body++;
-		c->at[c->n++] = i;
-	}
-	return 0;
-}
-
-long net_colls_at(const struct net_colls *c, long k)
-{
-	if (k < c->before)
-		return c->at[k];
-	if (k < c->before + c->times * c->body)
-		return c->at[c->before + (k - c->before) % c->body];
-	return c->at[k - (c->times - 1) * c->body]; /* after the range */
-}
-
-void net_colls_free(struct net_colls *c)
-{
-	free(c->at);
-	c->at = NULL;
 }
 
 int net_repeat_check(const struct net_job *job, struct cmn_err *e)

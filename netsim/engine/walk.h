@@ -1,6 +1,5 @@
 /* A rank's walk through its trace when a range of it repeats (netsim.h's
- * net_repeat: a job's iteration held once, run K times), and where the
- * rank's k-th collective as run sits among the trace's actions. Shared by
+ * net_repeat: a job's iteration held once, run K times). Shared by
  * the engines that honour repeats (s4u, flit), so that a repeated trace
  * runs exactly as the trace with the range written out K times. */
 #ifndef NET_WALK_H
@@ -20,20 +19,6 @@ void net_walk_init(struct net_walk *w, const struct trace *t, const struct net_r
 /* The index in t->act of the rank's next action, or -1 at its end (and
  * from then on). */
 long net_walk_next(struct net_walk *w);
-
-/* The collectives of one rank: at[0..n) their indices in t->act in the
- * trace's order, `before` of them before the repeated range, `body` in
- * it, the range running `times` times. */
-struct net_colls {
-	long *at;
-	long n, before, body, times;
-};
-
-/* 0, or -1 when out of memory (c then holds nothing to free). */
-int net_colls_make(const struct trace *t, const struct net_repeat *rp, int r, struct net_colls *c);
-/* The index in t->act of the rank's k-th collective as run (k from 0). */
-long net_colls_at(const struct net_colls *c, long k);
-void net_colls_free(struct net_colls *c);
 
 /* Actions rank r runs (the range counted `times` times). */
 double net_walk_actions(const struct trace *t, const struct net_repeat *rp, int r);

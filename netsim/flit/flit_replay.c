@@ -80,8 +80,7 @@ struct replay {
 	struct flit_net *net;
 	const struct net_job *jobs;
 	int njobs, nrk, *base; /* base[j]: job j's first rank */
-	long capbase, capcoll, caprk, capjobs, capjend;
-	struct net_colls **coll; /* coll[j][r]: rank r's collectives (NULL once j ended) */
+	long capbase, caprk, capjobs, capjend;
 	struct rank *rk;
 	int left;      /* ranks not finished */
 	int *jleft;    /* per job: its ranks not finished */
@@ -349,6 +348,17 @@ static void keep(void *ctx, int phase, int dst, double bytes)
 	m->bytes[m->n++] = bytes;
 }
 
+/* The ranks that send to one rank in a phase (at most nranks - 1). */
+struct senders {
+	int *from, n;
+};
+
+static void add_sender(void *ctx, int src)
+{
+	struct senders *c = ctx;
+	c->from[c->n++] = src;
+}
+
 /* Collective k of rank g (action a) as primitives, as engine_s4u.c runs it. */
 static int expand_collective(struct replay *rp, int g, const struct trace_action *a)
 {
@@ -373,20 +383,14 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 		return bad ? -1 : 0;
 	}
 	for (int phase = 0; !bad && phase < trace_expand_phases(a->op); phase++) {
-		struct msgs out = {.phase = phase, .me = -1}, in = {.phase = phase, .me = r};
+		struct msgs out = {.phase = phase, .me = -1};
+		struct senders in = {malloc((size_t)n * sizeof *in.from), 0};
 		trace_expand_sends(t, r, a, keep, &out);
-		int *from = malloc((size_t)n * sizeof *from), nin = 0;
-		bad = !from;
-		for (int s = 0; !bad && s < n; s++) { /* who sends to r in this phase */
-			if (s == r)
-				continue;
-			int before = in.n;
-			trace_expand_sends(t, s, &t->act[net_colls_at(&rp->coll[k->job][s], c)],
-			                   keep, &in);
-			for (int i = before; i < in.n && nin < n; i++)
-				from[nin++] = s;
-		}
-		bad |= out.oom || in.oom;
+		bad = !in.from;
+		if (!bad) /* who sends to r in this phase */
+			trace_expand_sources(t, r, a, phase, add_sender, &in);
+		int *from = in.from, nin = in.n;
+		bad |= out.oom;
 		int ex = trace_expand_is_exchange(a->op);
 		for (int i = 0; !bad && i < nin; i++)
 			bad = push_prim(k, ex ? P_IRECV : P_RECV, from[i], ch | phase, 0);
@@ -396,7 +400,7 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 		if (!bad && ex)
 			bad = push_prim(k, P_WAITCOLL, 0, 0, 0);
 		free(from);
-		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
+		free(out.dst), free(out.bytes);
 	}
 	if (!bad && (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER) &&
 	    a->b > 0)
@@ -499,15 +503,6 @@ static int exec_action(struct replay *rp, int g, const struct trace_action *a, s
 	}
 }
 
-/* Job j has ended: its collectives' plan goes. */
-static void drop_colls(struct replay *rp, int j)
-{
-	for (int r = 0; rp->coll[j] && r < rp->base[j + 1] - rp->base[j]; r++)
-		net_colls_free(&rp->coll[j][r]);
-	free(rp->coll[j]);
-	rp->coll[j] = NULL;
-}
-
 /* Runs rank g until it waits, computes or ends. */
 static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 {
@@ -536,7 +531,6 @@ static int run_rank(struct replay *rp, int g, struct cmn_err *e)
 			net_flit_reqs_free(&k->rq);
 			rp->left--;
 			if (--rp->jleft[k->job] == 0) {
-				drop_colls(rp, k->job);
 				rp->jend[k->job] = rp->now;
 				if (grow((void **)&rp->ended, &rp->capended, rp->nended + 1,
 				         sizeof *rp->ended))
@@ -649,29 +643,18 @@ static int add_job(struct replay *rp, int j, struct cmn_err *e)
 	if (job_fits(rp, job, e))
 		return e->code;
 	if (grow((void **)&rp->base, &rp->capbase, j + 2, sizeof *rp->base) ||
-	    grow((void **)&rp->coll, &rp->capcoll, j + 1, sizeof *rp->coll) ||
 	    grow((void **)&rp->jleft, &rp->capjobs, j + 1, sizeof *rp->jleft) ||
 	    grow((void **)&rp->jend, &rp->capjend, j + 1, sizeof *rp->jend) ||
 	    grow((void **)&rp->rk, &rp->caprk, rp->nrk + t->nranks + 1, sizeof *rp->rk))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	rp->coll[j] = NULL;
 	rp->base[j] = rp->nrk;
 	rp->base[j + 1] = rp->nrk; /* no ranks until they are all set */
 	rp->njobs = j + 1;
-	if (!(rp->coll[j] = calloc((size_t)t->nranks, sizeof **rp->coll)))
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int r = 0; r < t->nranks; r++) {
-		int node = job->nodes[r], rc = 0;
-		if (node < 0 || node >= rp->m->nodes)
-			rc = cmn_err_set(e, CMN_EUSAGE, "%s rank %d: node %d (nodes 0..%d)",
-			                 job->name, r, node, rp->m->nodes - 1);
-		else if (net_colls_make(t, job->repeat, r, &rp->coll[j][r]))
-			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		if (rc) { /* the job's ranks so far go: teardown sees none */
-			for (int q = 0; q < r; q++)
-				net_colls_free(&rp->coll[j][q]);
-			return rc;
-		}
+		int node = job->nodes[r];
+		if (node < 0 || node >= rp->m->nodes) /* teardown sees none of the job's ranks */
+			return cmn_err_set(e, CMN_EUSAGE, "%s rank %d: node %d (nodes 0..%d)",
+			                   job->name, r, node, rp->m->nodes - 1);
 		struct rank *k = &rp->rk[rp->nrk + r];
 		*k = (struct rank){.job = j, .r = r, .node = node, .last = -1};
 		net_flit_reqs_init(&k->rq);
@@ -695,13 +678,10 @@ static int setup(struct replay *rp, int n, struct cmn_err *e)
 
 static void teardown(struct replay *rp)
 {
-	for (int j = 0; rp->coll && j < rp->njobs; j++) /* a live job's trace may be gone */
-		drop_colls(rp, j);
 	for (int g = 0; rp->rk && g < rp->nrk; g++) {
 		free(rp->rk[g].ops);
 		net_flit_reqs_free(&rp->rk[g].rq);
 	}
-	free(rp->coll);
 	free(rp->rk);
 	free(rp->base);
 	free(rp->jleft);
@@ -848,11 +828,8 @@ static int fl_start(struct net_live *lv, const struct net_job *job, struct cmn_e
 	fl->jobs[j] = (struct net_job){name, job->trace, nodes, 0, job->repeat};
 	rp->jobs = fl->jobs;
 	if (add_job(rp, j, e)) {
-		if (rp->njobs > j) { /* it joined with no ranks: it leaves */
-			free(rp->coll[j]);
-			rp->coll[j] = NULL;
+		if (rp->njobs > j) /* it joined with no ranks: it leaves */
 			rp->njobs = j;
-		}
 		free(name), free(nodes);
 		return -1;
 	}

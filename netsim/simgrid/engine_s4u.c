@@ -26,14 +26,10 @@
 
 #define EAGER_BYTES 65536.0
 
-/* Per job, built in the parent: where every rank's k-th collective is
- * among the trace's actions (walk.h: the trace's own order, or with its
- * repeated range run as often as it runs). */
+/* Per job: the ranks' contexts, made by start (in the process that runs
+ * them), freed with the plan. */
 struct job_plan {
-	struct net_colls *coll; /* per rank */
-	int nranks;             /* a live session may free the trace first */
-	struct rank_ctx *ctx;   /* the ranks' contexts, made by start (in the
-	                           process that runs them), freed with the plan */
+	struct rank_ctx *ctx;
 };
 
 struct req {
@@ -195,7 +191,18 @@ static void exchange_rounds(struct rank_ctx *c, const struct trace_action *a)
 	free(out.dst), free(out.bytes);
 }
 
-static void collective(struct rank_ctx *c, long k, const struct trace_action *a)
+/* The ranks that send to one rank in a phase (at most nranks - 1). */
+struct senders {
+	int *from, n;
+};
+
+static void add_sender(void *ctx, int src)
+{
+	struct senders *c = ctx;
+	c->from[c->n++] = src;
+}
+
+static void collective(struct rank_ctx *c, const struct trace_action *a)
 {
 	const struct trace *t = c->job->trace;
 	int r = c->rank, n = t->nranks;
@@ -209,18 +216,11 @@ static void collective(struct rank_ctx *c, long k, const struct trace_action *a)
 	if (!from || !comms || !data)
 		_exit(3);
 	for (int phase = 0; phase < trace_expand_phases(a->op); phase++) {
-		struct msgs out = {phase, -1, NULL, NULL, 0, 0}, in = {phase, r, NULL, NULL, 0, 0};
+		struct msgs out = {phase, -1, NULL, NULL, 0, 0};
+		struct senders in = {from, 0};
 		trace_expand_sends(t, r, a, keep, &out);
-		int nin = 0;
-		for (int s = 0; s < n; s++) { /* who sends to r in this phase */
-			if (s == r)
-				continue;
-			int before = in.n;
-			trace_expand_sends(t, s, &t->act[net_colls_at(&c->plan->coll[s], k)], keep,
-			                   &in);
-			for (int i = before; i < in.n; i++)
-				from[nin++] = s;
-		}
+		trace_expand_sources(t, r, a, phase, add_sender, &in); /* who sends to r */
+		int nin = in.n;
 		if (trace_expand_is_exchange(a->op)) { /* post everything, then wait */
 			int nc = 0;
 			sg_comm_t *cs =
@@ -243,7 +243,7 @@ static void collective(struct rank_ctx *c, long k, const struct trace_action *a)
 			for (int i = 0; i < out.n; i++)
 				send_bytes(c, coll_box(c, phase, r, out.dst[i]), out.bytes[i]);
 		}
-		free(out.dst), free(out.bytes), free(in.dst), free(in.bytes);
+		free(out.dst), free(out.bytes);
 	}
 	if ((a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER) && a->b > 0)
 		sg_actor_execute(a->b);
@@ -258,7 +258,7 @@ static void rank_main(int argc, char **argv)
 	struct rank_ctx *c = sg_actor_self_get_data();
 	const struct trace *t = c->job->trace;
 	int r = c->rank;
-	long k = 0, i;
+	long i;
 	struct net_walk w;
 	net_walk_init(&w, t, c->job->repeat, r);
 	if (c->start > simgrid_get_clock())
@@ -288,7 +288,7 @@ static void rank_main(int argc, char **argv)
 		case TR_WAITALL: wait_all(c); break;
 		default:
 			if (a->op >= TR_BARRIER && a->op <= TR_REDUCESCATTER)
-				collective(c, k++, a);
+				collective(c, a);
 			break;
 		}
 	}
@@ -302,27 +302,17 @@ static void rank_main(int argc, char **argv)
 
 static void s4u_release(const struct net_job *job, void *data);
 
-/* The collectives of every rank in order (parent side, shared by the fork). */
+/* The job's plan (parent side, shared by the fork): its repeated range
+ * checked, room for its ranks' contexts. */
 static int s4u_prepare(struct sg_state *s, const struct net_job *job, int first_pid, void **data,
                        struct cmn_err *e)
 {
 	(void)s, (void)first_pid; /* no ids to compensate: our own mailboxes */
-	const struct trace *t = job->trace;
 	if (net_repeat_check(job, e))
 		return e->code;
 	struct job_plan *p = calloc(1, sizeof *p);
-	if (p)
-		p->coll = calloc((size_t)t->nranks, sizeof *p->coll);
-	if (!p || !p->coll) {
-		free(p);
+	if (!p)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	p->nranks = t->nranks;
-	for (int r = 0; r < t->nranks; r++)
-		if (net_colls_make(t, job->repeat, r, &p->coll[r])) {
-			s4u_release(job, p);
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		}
 	*data = p;
 	return 0;
 }
@@ -333,9 +323,6 @@ static void s4u_release(const struct net_job *job, void *data)
 	if (!p)
 		return;
 	(void)job;
-	for (int r = 0; p->coll && r < p->nranks; r++)
-		net_colls_free(&p->coll[r]);
-	free(p->coll);
 	free(p->ctx);
 	free(p);
 }

@@ -281,6 +281,66 @@ static void test_expand(void)
 	trace_free(t);
 }
 
+struct senders {
+	int s[64], n, phase, to;
+	int from; /* collect_to: the rank whose sends are expanded */
+};
+
+static void add_sender(void *ctx, int src)
+{
+	struct senders *c = ctx;
+	c->s[c->n++] = src;
+}
+
+static void collect_to(void *ctx, int phase, int dst, double bytes)
+{
+	(void)bytes;
+	struct senders *c = ctx;
+	if (phase == c->phase && dst == c->to)
+		c->s[c->n++] = c->from;
+}
+
+/* trace_expand_sources against every rank's trace_expand_sends: every
+ * collective, 1 to 17 ranks, roots first, second and last, every phase and
+ * rank: the same senders in the same order. */
+static void test_sources(void)
+{
+	const int ops[] = {TR_BCAST,    TR_REDUCE,        TR_GATHER,    TR_GATHERV,    TR_ALLREDUCE,
+	                   TR_ALLTOALL, TR_ALLTOALLV,     TR_ALLGATHER, TR_ALLGATHERV, TR_SCATTER,
+	                   TR_SCATTERV, TR_REDUCESCATTER, TR_BARRIER};
+	double v[34] = {0};
+	long bad = 0, cases = 0;
+	for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+		for (int n = 1; n <= 17; n++)
+			for (int ri = 0; ri < 3; ri++) {
+				int root = ri == 0 ? 0 : ri == 1 ? 1 % n : n - 1;
+				struct trace_action a = {
+				    .op = ops[o], .peer = root, .a = 8, .dt1 = TR_NO_DT};
+				struct trace *t = one_action(n, a, v, 2 * n);
+				CU_ASSERT_FATAL(t != NULL);
+				for (int phase = 0; phase < trace_expand_phases(a.op); phase++)
+					for (int r = 0; r < n; r++) {
+						struct senders got = {.n = 0},
+						               want = {.phase = phase, .to = r};
+						trace_expand_sources(t, r, &t->act[t->first[r]],
+						                     phase, add_sender, &got);
+						for (int s = 0; s < n; s++)
+							if (s != r)
+								want.from = s,
+								trace_expand_sends(
+								    t, s, &t->act[t->first[s]],
+								    collect_to, &want);
+						cases++;
+						bad += got.n != want.n ||
+						       memcmp(got.s, want.s,
+						              (size_t)got.n * sizeof *got.s) != 0;
+					}
+				trace_free(t);
+			}
+	CU_ASSERT(cases > 3000);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* Every byte sent is received: the matrix's column sums equal what the
  * receivers expect, for a generated trace with every kind of collective. */
 static void test_matrix_balance(void)
@@ -927,6 +987,7 @@ static void add_suites(void)
 	CU_add_test(s, "one timed iteration of every kernel", test_one_iteration);
 	CU_add_test(s, "runs of same iterations", test_same_iterations);
 	CU_add_test(s, "collective expansion", test_expand);
+	CU_add_test(s, "collective senders from the algorithm", test_sources);
 	CU_add_test(s, "traffic matrix balance", test_matrix_balance);
 	CU_add_test(s, "matching pass semantics", test_matching_semantics);
 	CU_add_test(s, "collectives' counts agree between ranks", test_collective_counts);

@@ -63,18 +63,6 @@ static void test_walk(void)
 	CU_ASSERT(memcmp(s, want0, sizeof want0) == 0);
 	CU_ASSERT_EQUAL_FATAL(walk_of(t, &rp, 1, s), 8);
 	CU_ASSERT(memcmp(s, want1, sizeof want1) == 0);
-	/* collectives as run: rank 0's are at 1, 3 (range) and none after */
-	struct net_colls c;
-	CU_ASSERT_FATAL(net_colls_make(t, &rp, 0, &c) == 0);
-	long at0[] = {1, 3, 1, 3, 1, 3};
-	for (long k = 0; k < 6; k++)
-		CU_ASSERT_EQUAL(net_colls_at(&c, k), k < 1 ? 1 : at0[k]);
-	net_colls_free(&c);
-	CU_ASSERT_FATAL(net_colls_make(t, &rp, 1, &c) == 0); /* 6 in the range, 8 after */
-	long at1[] = {6, 6, 6, 8};
-	for (long k = 0; k < 4; k++)
-		CU_ASSERT_EQUAL(net_colls_at(&c, k), at1[k]);
-	net_colls_free(&c);
 	CU_ASSERT_DOUBLE_EQUAL(net_walk_actions(t, &rp, 0), 11, 0);
 	/* run once: the trace as it is; not at all: without the range */
 	rp.times = 1;
@@ -85,9 +73,6 @@ static void test_walk(void)
 	CU_ASSERT(memcmp(s, none0, sizeof none0) == 0);
 	CU_ASSERT_EQUAL_FATAL(walk_of(t, &rp, 1, s), 2);
 	CU_ASSERT(memcmp(s, none1, sizeof none1) == 0);
-	CU_ASSERT_FATAL(net_colls_make(t, &rp, 0, &c) == 0);
-	CU_ASSERT_EQUAL(c.n, 2);
-	net_colls_free(&c);
 	/* an empty range, and one at the rank's end */
 	rp.times = 5, begin[0] = end[0] = 2, begin[1] = 7, end[1] = 9;
 	CU_ASSERT_EQUAL(walk_of(t, &rp, 0, s), 5);
