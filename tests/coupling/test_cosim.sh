@@ -68,6 +68,11 @@ printf -- '# every synthetic job\n-1 none\n' > "$T/map.txt"
 printf -- '1 cg\n2 lu\n1 mg\n' > "$T/dup.txt"
 "$B/cosim" $W --runtime "linkload:map=$T/dup.txt" 2> "$T/err"
 [ $? -eq 1 ] && grep -q "dup.txt:3: key 1 mapped twice" "$T/err" && ok "map file: a key twice, with its line" || ko "map file: a key twice: $(cat "$T/err")"
+# 800,000 keys, then one of them again: found at once (a search of the
+# keys before took O(lines^2): 80,000 lines 1.2 s, this one minutes)
+awk 'BEGIN { for (i = 0; i < 800000; i++) print i, "cg"; print 5, "lu" }' > "$T/wide.txt"
+timeout 60 "$B/cosim" $W --runtime "linkload:map=$T/wide.txt" 2> "$T/err"
+[ $? -eq 1 ] && grep -q "wide.txt:800001: key 5 mapped twice" "$T/err" && ok "map file: 800,000 keys read in linear time" || ko "map file: 800,000 keys: $(cat "$T/err")"
 printf -- '1 cg\n2 frob\n' > "$T/bad.txt"
 "$B/cosim" $W --runtime "linkload:map=$T/bad.txt" 2> "$T/err"
 [ $? -eq 1 ] && grep -q "bad.txt:2: unknown kernel 'frob'" "$T/err" && ok "map file: an unknown kernel, with its line" || ko "map file: unknown kernel: $(cat "$T/err")"
