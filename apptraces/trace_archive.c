@@ -103,7 +103,7 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 	if (!mkdtemp(tmp))
 		return cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 		                   strerror(errno));
-	cmn_cleanup_add(tmp); /* a signal removes it with what is unpacked there */
+	cmn_cleanup_add_folder(tmp); /* a signal removes it with what is unpacked there */
 	struct trace_unpacked u = {0};
 	char path[4096];
 	struct trace *t = NULL;

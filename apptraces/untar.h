@@ -1,8 +1,10 @@
 /* Unpacking a gzip'ed tar archive in-process (recorded traces come as
  * <name>.tar.gz). Regular files and folders only (ustar and old GNU
- * headers, GNU long names, pax path records); every path it creates is
- * registered with the cleanup registry (common/cleanup.h) before it is
- * created, so a signal during or after the unpacking removes them. */
+ * headers, GNU long names, pax path records); every folder it creates is
+ * registered with the cleanup registry (common/cleanup.h) with its files,
+ * so a signal during or after the unpacking removes what is in them (the
+ * caller registers the folder it unpacks into the same way,
+ * cmn_cleanup_add_folder). */
 #ifndef TRACE_UNTAR_H
 #define TRACE_UNTAR_H
 
@@ -11,7 +13,9 @@
 /* The paths an unpacking created, in creation order; the members and
  * bytes it unpacked. */
 struct trace_unpacked {
-	char **path;
+	char **path;           /* what was created, in order */
+	unsigned char *folder; /* whether path[i] is a folder (registered for a
+	                          signal with its files: cleanup.h) */
 	int n, cap;
 	long members;
 	long long bytes;
