@@ -4,11 +4,12 @@
  * the handler and read by it: a slot's owner is set before its path counts,
  * and a path is cleared before it is freed. The handler uses only
  * async-signal-safe calls (kill, waitpid, unlink, rmdir, signal, raise,
- * open, close, unlinkat, and the getdents64 system call for the files of a
- * folder registered with them). */
+ * open, openat, close, unlinkat, and the getdents64 system call for what
+ * is in a folder registered with its contents). */
 #define _DEFAULT_SOURCE /* syscall(2) */
 #include "cleanup.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,14 +32,12 @@ static struct {
 	volatile sig_atomic_t installed;
 } reg;
 
-/* Removes the files directly in folder p (its subfolders stay), reading
- * its entries with the system call itself: opendir is not safe here. */
-static void unlink_files(const char *p)
+/* Removes what is in the folder open as fd: its files, and its folders
+ * with what is in them down to `depth` levels more, reading the entries
+ * with the system call itself (opendir is not safe here). */
+static void unlink_in(int fd, int depth)
 {
-	int fd = open(p, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return;
-	char buf[4096];
+	char buf[2048];
 	for (;;) {
 		long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
 		if (n <= 0)
@@ -47,13 +46,31 @@ static void unlink_files(const char *p)
 			/* struct linux_dirent64: inode, offset, record length, type, name */
 			unsigned short len;
 			memcpy(&len, buf + at + 16, sizeof len);
+			unsigned char type = (unsigned char)buf[at + 18];
 			const char *name = buf + at + 19;
-			if (!(name[0] == '.' &&
-			      (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))))
-				unlinkat(fd, name, 0);
 			at += len;
+			if (name[0] == '.' &&
+			    (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+				continue;
+			if (type != DT_DIR && unlinkat(fd, name, 0) == 0)
+				continue;
+			int sub =
+			    depth > 0 ? openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) : -1;
+			if (sub >= 0) {
+				unlink_in(sub, depth - 1);
+				close(sub);
+			}
+			unlinkat(fd, name, AT_REMOVEDIR);
 		}
 	}
+}
+
+static void unlink_files(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return;
+	unlink_in(fd, CMN_CLEANUP_DEPTH);
 	close(fd);
 }
 

@@ -19,8 +19,9 @@
  * be registered (out of memory, or more than 512 at once): then a signal
  * leaves it behind. */
 int cmn_cleanup_add(const char *path);
-/* Registers a folder whose files (not its subfolders) a signal removes
- * with it, however many: one registration for a folder of thousands. */
+/* Registers a folder that a signal removes with everything in it (its
+ * files, and its subfolders with theirs, 16 levels deep), however many:
+ * one registration for a folder of thousands. */
 int cmn_cleanup_add_folder(const char *path);
 /* The temporary name PREFIX-XXXXXX (for mkstemp or mkdtemp) in $TMPDIR when
  * it is set to an absolute path that fits, else in /tmp, into buf. */

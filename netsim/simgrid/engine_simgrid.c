@@ -144,7 +144,10 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 			            strerror(errno));
 			goto fail;
 		}
-		cmn_cleanup_add(s->tmpdir); /* a signal removes it (when empty) */
+		/* a signal removes it with every trace written there (one
+		 * registration: one a trace filled the registry's 512 slots
+		 * after about 250 traces, and left the later ones behind) */
+		cmn_cleanup_add_folder(s->tmpdir);
 	}
 	char base[32];
 	snprintf(base, sizeof base, "t%d", s->ncache);
@@ -186,22 +189,19 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 	for (int r = 0; r < t->nranks; r++)
 		if (!c->files[r])
 			rc = cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	char p[320]; /* what a signal removes: the index, the folder with its rank files */
-	snprintf(p, sizeof p, "%s/%s.txt", s->tmpdir, base);
-	cmn_cleanup_add(p);
-	snprintf(p, sizeof p, "%s/%s.txt_files", s->tmpdir, base);
-	cmn_cleanup_add_folder(p);
+	char p[320];
 	if (!rc)
 		rc = trace_write(&copy, s->tmpdir, base, e);
 	free(copy.act);
 	free(copy.first);
-	if (rc) { /* what was written goes, and its registrations */
+	if (rc) { /* what was written goes */
 		for (int r = 0; r < t->nranks; r++)
 			if (c->files[r])
 				remove(c->files[r]);
-		cmn_cleanup_remove(p);
+		snprintf(p, sizeof p, "%s/%s.txt_files", s->tmpdir, base);
+		remove(p);
 		snprintf(p, sizeof p, "%s/%s.txt", s->tmpdir, base);
-		cmn_cleanup_remove(p);
+		remove(p);
 		goto fail;
 	}
 	s->ncache++;
@@ -285,9 +285,9 @@ static void smpi_cleanup(struct sg_state *s)
 		}
 		char p[320];
 		snprintf(p, sizeof p, "%s/t%d.txt_files", d->tmpdir, i);
-		cmn_cleanup_remove(p);
+		remove(p);
 		snprintf(p, sizeof p, "%s/t%d.txt", d->tmpdir, i);
-		cmn_cleanup_remove(p);
+		remove(p);
 		free(d->cache[i]->files);
 		free(d->cache[i]);
 	}

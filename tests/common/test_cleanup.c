@@ -22,7 +22,7 @@ static int exists(const char *dir, const char *name)
 
 static void touch(const char *dir, const char *name)
 {
-	char p[512];
+	char p[1100];
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	FILE *f = fopen(p, "w");
 	if (f)
@@ -53,6 +53,15 @@ static void victim(const char *dir, int ready)
 		char name[32];
 		snprintf(name, sizeof name, "many/rank-%d.txt", i);
 		touch(dir, name);
+	}
+	/* and subfolders in it, with files, three levels down */
+	const char *const deep[] = {"many/t0.txt_files", "many/t0.txt_files/a",
+	                            "many/t0.txt_files/a/b"};
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, deep[i]);
+		mkdir(p, 0777);
+		snprintf(p, sizeof p, "%s/f", deep[i]);
+		touch(dir, p);
 	}
 	touch(dir, "keep");
 	snprintf(p, sizeof p, "%s/keep", dir);
@@ -95,13 +104,14 @@ static void signal_case(int sig)
 	CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
 	CU_ASSERT(exists(dir, "sub/f") && exists(dir, "g") && exists(dir, "gc"));
 	CU_ASSERT(exists(dir, "many/rank-0.txt") && exists(dir, "many/rank-1999.txt"));
+	CU_ASSERT(exists(dir, "many/t0.txt_files/a/b/f"));
 	kill(pid, sig);
 	int st = 0;
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
 	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == sig);
 	CU_ASSERT(!exists(dir, "sub/f") && !exists(dir, "sub") && !exists(dir, "g"));
-	CU_ASSERT(!exists(dir, "gc"));                    /* the child's own */
-	CU_ASSERT(!exists(dir, "many"));                  /* with its 2,000 files */
+	CU_ASSERT(!exists(dir, "gc"));   /* the child's own */
+	CU_ASSERT(!exists(dir, "many")); /* with its 2,000 files and its subfolders */
 	CU_ASSERT(kill(child, 0) != 0 && errno == ESRCH); /* stopped and waited for */
 	CU_ASSERT(exists(dir, "keep"));                   /* forgotten */
 	char p[512];
