@@ -396,6 +396,20 @@ out:
 	return rc;
 }
 
+/* t's entries from the pairs listed (unless rc already failed), which
+ * go; out of memory: t freed, an error. */
+static int finish(int n, struct pairs *p, int rc, struct cpl_traffic *t, struct cmn_err *e)
+{
+	if (!rc)
+		rc = to_csr(n, p, t);
+	free(p->e);
+	if (rc) {
+		cpl_traffic_free(t);
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 /* The traffic from trace_stats' matrices (a recorded trace, or a trace
  * whose bytes are not whole numbers): two minus one (one may be NULL),
  * pair by pair along the rows (both sorted by dst). */
@@ -424,14 +438,7 @@ static int from_stats(const struct trace_stats *two, const struct trace_stats *o
 				rc = put(&p, r, q->dst, v);
 		}
 	}
-	if (!rc)
-		rc = to_csr(n, &p, t);
-	free(p.e);
-	if (rc) {
-		cpl_traffic_free(t);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	return 0;
+	return finish(n, &p, rc, t, e);
 }
 
 static int stats_of(const struct cpl_profiles *pr, int k, int ranks, int iters,
@@ -655,14 +662,7 @@ int cpl_traffic_from_matrix(int n, const double *matrix, const double *flops, st
 		for (int b = 0; !rc && b < n; b++)
 			if (a != b && matrix[(size_t)a * n + b] > 0)
 				rc = put(&p, a, b, matrix[(size_t)a * n + b]);
-	if (!rc)
-		rc = to_csr(n, &p, t);
-	free(p.e);
-	if (rc) {
-		cpl_traffic_free(t);
-		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	}
-	return 0;
+	return finish(n, &p, rc, t, e);
 }
 
 double cpl_traffic_bytes(const struct cpl_traffic *t, int a, int b)
