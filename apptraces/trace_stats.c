@@ -136,14 +136,17 @@ int trace_stats_compute(const struct trace *t, struct trace_stats *s, struct cmn
 			trace_expand_sends(t, r, a, add_emit, &c);
 		}
 		rs->sent_bytes = c.sent;
-		/* the row in order of dst, its slots free for the next row */
-		struct trace_pair *row = s->pairs + s->first[r];
+		/* the row in order of dst, its slots free for the next row (none:
+		 * pairs may still be NULL) */
 		long len = s->npairs - s->first[r];
-		for (long i = 0; i < len; i++) {
-			c.slot[row[i].dst] = -1;
-			rs->peers += row[i].p2p > 0;
+		if (len > 0) {
+			struct trace_pair *row = s->pairs + s->first[r];
+			for (long i = 0; i < len; i++) {
+				c.slot[row[i].dst] = -1;
+				rs->peers += row[i].p2p > 0;
+			}
+			qsort(row, (size_t)len, sizeof *row, cmp_dst);
 		}
-		qsort(row, (size_t)len, sizeof *row, cmp_dst);
 		s->first[r + 1] = s->npairs;
 		struct trace_rank_stats *tt = &s->total;
 		tt->actions += rs->actions;
