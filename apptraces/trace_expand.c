@@ -80,64 +80,56 @@ void trace_expand_sends(const struct trace *t, int r, const struct trace_action 
 	}
 }
 
-/* Every rank but me, in order. */
-static void all_but(int n, int me, void (*from)(void *, int), void *ctx)
+/* Every rank but me, in order, into from; how many. */
+static int all_but(int n, int me, int *from)
 {
+	int k = 0;
 	for (int s = 0; s < n; s++)
 		if (s != me)
-			from(ctx, s);
+			from[k++] = s;
+	return k;
 }
 
 /* Who sends to r in the binomial bcast from root: v - lowbit(v) (v = r
  * relative to the root; the root itself receives nothing). */
-static void bcast_source(int n, int root, int r, void (*from)(void *, int), void *ctx)
+static int bcast_source(int n, int root, int r, int *from)
 {
 	int v = (r - root + n) % n;
-	if (v)
-		from(ctx, (v - (v & -v) + root) % n);
+	if (!v)
+		return 0;
+	from[0] = (v - (v & -v) + root) % n;
+	return 1;
 }
 
-void trace_expand_sources(const struct trace *t, int r, const struct trace_action *a, int phase,
-                          void (*from)(void *ctx, int src), void *ctx)
+/* The one sender src into from; 1. */
+static int one(int src, int *from)
+{
+	from[0] = src;
+	return 1;
+}
+
+int trace_expand_sources(const struct trace *t, int r, const struct trace_action *a, int phase,
+                         int *from)
 {
 	int n = t->nranks, root = a->peer < 0 ? 0 : a->peer;
 	switch (a->op) {
-	case TR_BCAST:
-		if (phase == 0)
-			bcast_source(n, root, r, from, ctx);
-		return;
+	case TR_BCAST: return phase == 0 ? bcast_source(n, root, r, from) : 0;
 	case TR_REDUCE:
 	case TR_GATHER:
-	case TR_GATHERV:
-		if (phase == 0 && r == root)
-			all_but(n, root, from, ctx);
-		return;
+	case TR_GATHERV: return phase == 0 && r == root ? all_but(n, root, from) : 0;
 	case TR_ALLREDUCE:
-		if (phase == 0 && r == 0)
-			all_but(n, 0, from, ctx);
-		else if (phase == 1)
-			bcast_source(n, 0, r, from, ctx);
-		return;
+		return phase == 0 ? (r == 0 ? all_but(n, 0, from) : 0)
+		                  : bcast_source(n, 0, r, from);
 	case TR_ALLTOALL:
 	case TR_ALLTOALLV:
 	case TR_ALLGATHER:
-	case TR_ALLGATHERV:
-		if (phase == 0)
-			all_but(n, r, from, ctx);
-		return;
+	case TR_ALLGATHERV: return phase == 0 ? all_but(n, r, from) : 0;
 	case TR_SCATTER:
-	case TR_SCATTERV:
-		if (phase == 0 && r != root)
-			from(ctx, root);
-		return;
+	case TR_SCATTERV: return phase == 0 && r != root ? one(root, from) : 0;
 	case TR_REDUCESCATTER:
 	case TR_BARRIER:
-		if (phase == 0 && r == 0)
-			all_but(n, 0, from, ctx);
-		else if (phase == 1 && r != 0)
-			from(ctx, 0);
-		return;
-	default: return;
+		return phase == 0 ? (r == 0 ? all_but(n, 0, from) : 0) : r != 0 ? one(0, from) : 0;
+	default: return 0;
 	}
 }
 

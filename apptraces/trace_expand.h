@@ -41,13 +41,14 @@ void trace_expand_sends(const struct trace *t, int r, const struct trace_action 
 
 /* The ranks that send to rank r in phase `phase` of collective a (r's own
  * action: the ranks' k-th collectives agree in kind and root, as
- * trace_check requires), in increasing order, each once: from(ctx, src)
- * for each. Exactly the senders trace_expand_sends of every other rank
- * emits to r, found from the algorithm instead (O(senders), not O(n)
- * expansions: a rank's incoming messages were found by expanding all n
- * ranks' sends, O(n^2) a collective for the job). */
-void trace_expand_sources(const struct trace *t, int r, const struct trace_action *a, int phase,
-                          void (*from)(void *ctx, int src), void *ctx);
+ * trace_check requires), in increasing order, each once, into from (room
+ * for nranks - 1); returns how many. Exactly the senders
+ * trace_expand_sends of every other rank emits to r, found from the
+ * algorithm instead (O(senders), not O(n) expansions: a rank's incoming
+ * messages were found by expanding all n ranks' sends, O(n^2) a
+ * collective for the job). */
+int trace_expand_sources(const struct trace *t, int r, const struct trace_action *a, int phase,
+                         int *from);
 
 /* The number of phases of a collective, and whether it is an exchange. */
 int trace_expand_phases(int op);

@@ -348,17 +348,6 @@ static void keep(void *ctx, int phase, int dst, double bytes)
 	m->bytes[m->n++] = bytes;
 }
 
-/* The ranks that send to one rank in a phase (at most nranks - 1). */
-struct senders {
-	int *from, n;
-};
-
-static void add_sender(void *ctx, int src)
-{
-	struct senders *c = ctx;
-	c->from[c->n++] = src;
-}
-
 /* Collective k of rank g (action a) as primitives, as engine_s4u.c runs it. */
 static int expand_collective(struct replay *rp, int g, const struct trace_action *a)
 {
@@ -384,13 +373,11 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 	}
 	for (int phase = 0; !bad && phase < trace_expand_phases(a->op); phase++) {
 		struct msgs out = {.phase = phase, .me = -1};
-		struct senders in = {malloc((size_t)n * sizeof *in.from), 0};
+		int *from = malloc((size_t)n * sizeof *from), nin = 0;
 		trace_expand_sends(t, r, a, keep, &out);
-		bad = !in.from;
+		bad = !from || out.oom;
 		if (!bad) /* who sends to r in this phase */
-			trace_expand_sources(t, r, a, phase, add_sender, &in);
-		int *from = in.from, nin = in.n;
-		bad |= out.oom;
+			nin = trace_expand_sources(t, r, a, phase, from);
 		int ex = trace_expand_is_exchange(a->op);
 		for (int i = 0; !bad && i < nin; i++)
 			bad = push_prim(k, ex ? P_IRECV : P_RECV, from[i], ch | phase, 0);

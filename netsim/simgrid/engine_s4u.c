@@ -191,17 +191,6 @@ static void exchange_rounds(struct rank_ctx *c, const struct trace_action *a)
 	free(out.dst), free(out.bytes);
 }
 
-/* The ranks that send to one rank in a phase (at most nranks - 1). */
-struct senders {
-	int *from, n;
-};
-
-static void add_sender(void *ctx, int src)
-{
-	struct senders *c = ctx;
-	c->from[c->n++] = src;
-}
-
 static void collective(struct rank_ctx *c, const struct trace_action *a)
 {
 	const struct trace *t = c->job->trace;
@@ -217,10 +206,8 @@ static void collective(struct rank_ctx *c, const struct trace_action *a)
 		_exit(3);
 	for (int phase = 0; phase < trace_expand_phases(a->op); phase++) {
 		struct msgs out = {phase, -1, NULL, NULL, 0, 0};
-		struct senders in = {from, 0};
 		trace_expand_sends(t, r, a, keep, &out);
-		trace_expand_sources(t, r, a, phase, add_sender, &in); /* who sends to r */
-		int nin = in.n;
+		int nin = trace_expand_sources(t, r, a, phase, from); /* who sends to r */
 		if (trace_expand_is_exchange(a->op)) { /* post everything, then wait */
 			int nc = 0;
 			sg_comm_t *cs =

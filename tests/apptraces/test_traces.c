@@ -286,12 +286,6 @@ struct senders {
 	int from; /* collect_to: the rank whose sends are expanded */
 };
 
-static void add_sender(void *ctx, int src)
-{
-	struct senders *c = ctx;
-	c->s[c->n++] = src;
-}
-
 static void collect_to(void *ctx, int phase, int dst, double bytes)
 {
 	(void)bytes;
@@ -322,8 +316,8 @@ static void test_sources(void)
 					for (int r = 0; r < n; r++) {
 						struct senders got = {.n = 0},
 						               want = {.phase = phase, .to = r};
-						trace_expand_sources(t, r, &t->act[t->first[r]],
-						                     phase, add_sender, &got);
+						got.n = trace_expand_sources(
+						    t, r, &t->act[t->first[r]], phase, got.s);
 						for (int s = 0; s < n; s++)
 							if (s != r)
 								want.from = s,
