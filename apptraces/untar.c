@@ -16,46 +16,33 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include "../common/cleanup.h"
 #include "../common/gzpipe.h"
 
 enum { MAX_NAME = 4096 };
 
-/* Records path as created (and registers it for removal on a signal). */
-/* Notes what was created; a folder is registered for a signal with its
- * files (one registration however many members: the registry's 512
- * slots, one a file, left the files past them behind on a signal). */
-static int record(struct trace_unpacked *u, const char *path, int folder, struct cmn_err *e)
+/* Records path as created. */
+static int record(struct trace_unpacked *u, const char *path, struct cmn_err *e)
 {
 	if (u->n == u->cap) {
 		int cap = u->cap ? 2 * u->cap : 16;
 		char **p = realloc(u->path, (size_t)cap * sizeof *p);
-		if (p)
-			u->path = p;
-		unsigned char *f = p ? realloc(u->folder, (size_t)cap) : NULL;
-		if (!f)
+		if (!p)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		u->folder = f, u->cap = cap;
+		u->path = p, u->cap = cap;
 	}
 	if (!(u->path[u->n] = strdup(path)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-	u->folder[u->n++] = (unsigned char)folder;
-	if (folder) /* past the registry's size a signal leaves it behind */
-		cmn_cleanup_add_folder(path);
+	u->n++;
 	return 0;
 }
 
 void trace_unpacked_remove(struct trace_unpacked *u)
 {
 	for (int i = u->n - 1; i >= 0; i--) { /* a folder was created before its files */
-		if (u->folder[i])
-			cmn_cleanup_remove(u->path[i]);
-		else
-			remove(u->path[i]);
+		remove(u->path[i]);
 		free(u->path[i]);
 	}
 	free(u->path);
-	free(u->folder);
 	*u = (struct trace_unpacked){0};
 }
 
@@ -100,7 +87,7 @@ static int make_folders(const char *dir, const char *rel, int whole, struct trac
 			if (!S_ISDIR(st.st_mode))
 				return cmn_err_set(e, CMN_EINPUT, "%s is a file and a folder", rel);
 		} else if (mkdir(path, 0755) == 0) {
-			if (record(u, path, 1, e))
+			if (record(u, path, e))
 				return e->code;
 		} else
 			return cmn_err_set(e, CMN_EIO, "cannot create %s: %s", path,
@@ -149,7 +136,7 @@ static int write_member(struct archive *a, struct archive_entry *entry, const ch
 	int64_t want = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : -1, got = 0;
 	if (room(dir, rel, want > 0 ? want : 0, max, u, e)) /* as its header says */
 		return e->code;
-	if (record(u, path, 0, e))
+	if (record(u, path, e))
 		return e->code;
 	FILE *f = fopen(path, "wb");
 	if (!f)

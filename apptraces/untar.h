@@ -1,10 +1,10 @@
 /* Unpacking a gzip'ed tar archive in-process (recorded traces come as
  * <name>.tar.gz). Regular files and folders only (ustar and old GNU
- * headers, GNU long names, pax path records); every folder it creates is
- * registered with the cleanup registry (common/cleanup.h) with its files,
- * so a signal during or after the unpacking removes what is in them (the
- * caller registers the folder it unpacks into the same way,
- * cmn_cleanup_add_folder). */
+ * headers, GNU long names, pax path records). A signal during or after
+ * the unpacking leaves nothing when the caller has registered the folder
+ * it unpacks into with cmn_cleanup_add_folder (common/cleanup.h: the
+ * folder and everything in it, in one of the registry's 512 slots however
+ * many members; one a member, the files past them stayed behind). */
 #ifndef TRACE_UNTAR_H
 #define TRACE_UNTAR_H
 
@@ -13,9 +13,7 @@
 /* The paths an unpacking created, in creation order; the members and
  * bytes it unpacked. */
 struct trace_unpacked {
-	char **path;           /* what was created, in order */
-	unsigned char *folder; /* whether path[i] is a folder (registered for a
-	                          signal with its files: cleanup.h) */
+	char **path; /* what was created, in order */
 	int n, cap;
 	long members;
 	long long bytes;

@@ -97,9 +97,10 @@ static void test_stats_sparse(void)
 }
 
 /* A signal after an archive of 1,000 rank files is unpacked (as during
- * a trace's reading) leaves nothing: the folders are registered with
- * their files (each file took one of the cleanup registry's 512 slots,
- * and the files past them stayed behind). */
+ * a trace's reading) leaves nothing: the folder unpacked into is
+ * registered with everything in it, its subfolders too (each file took
+ * one of the cleanup registry's 512 slots, and the files past them
+ * stayed behind). */
 static void test_untar_signal(void)
 {
 	char dir[] = "/tmp/placesim-sig-XXXXXX", cmd[600], tar[300], out[300];
