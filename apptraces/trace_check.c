@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/hash.h"
 #include "../common/htab.h"
 #include "trace.h"
 #include "trace_check_coll.h"
@@ -104,10 +105,9 @@ static int nomem(struct checker *c)
 
 static uint64_t hash3(int a, int b, int c)
 {
-	uint64_t h = (uint64_t)(unsigned)a * 0x9E3779B97F4A7C15u;
-	h ^= (uint64_t)(unsigned)b * 0xC2B2AE3D27D4EB4Fu + (h << 6) + (h >> 2);
-	h ^= (uint64_t)(unsigned)c * 0x165667B19E3779F9u + (h << 6) + (h >> 2);
-	return h ^ (h >> 29);
+	uint64_t h = cmn_fnv64(CMN_FNV64_BASIS, (unsigned)a);
+	h = cmn_fnv64(cmn_fnv64(h, (unsigned)b), (unsigned)c);
+	return h ^ (h >> 29); /* the high bits into the low ones a table's slot takes */
 }
 
 static int chan_match(const void *entry, const void *key)

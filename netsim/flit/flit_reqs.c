@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "../../common/grow.h"
+#include "../../common/hash.h"
 #include "flit_reqs.h"
 
 /* A key's queue of pending requests (slots of its rank's flit_reqs). */
@@ -32,11 +33,9 @@ void net_flit_reqs_free(struct flit_reqs *q)
 
 static uint64_t key_hash(int g, int src, int dst, int tag)
 {
-	uint64_t h = (uint64_t)(uint32_t)g * 0x9E3779B97F4A7C15u;
-	h ^= (uint64_t)(uint32_t)src * 0xC2B2AE3D27D4EB4Fu + (h << 6) + (h >> 2);
-	h ^= (uint64_t)(uint32_t)dst * 0x165667B19E3779F9u + (h << 6) + (h >> 2);
-	h ^= (uint64_t)(uint32_t)tag * 0xD6E8FEB86659FD93u + (h << 6) + (h >> 2);
-	return h ^ (h >> 29);
+	uint64_t h = cmn_fnv64(cmn_fnv64(CMN_FNV64_BASIS, (uint32_t)g), (uint32_t)src);
+	h = cmn_fnv64(cmn_fnv64(h, (uint32_t)dst), (uint32_t)tag);
+	return h ^ (h >> 29); /* the high bits into the low ones a table's slot takes */
 }
 
 static int key_match(const void *entry, const void *key)
