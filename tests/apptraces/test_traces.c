@@ -13,7 +13,6 @@
 #include "trace_expand.h"
 #include "trace_stats.h"
 #include "trace_values.h"
-#include "untar.h"
 
 _Static_assert(sizeof(struct trace_action) <= 40, "an action stays compact");
 
@@ -940,38 +939,6 @@ static void test_same_iterations(void)
 	CU_ASSERT(!trace_gen_same_iterations("no-such-kernel"));
 }
 
-/* An archive of more members than allowed: refused at the first one
- * beyond, with what it unpacked removed. */
-static void test_untar_members(void)
-{
-	char dir[] = "/tmp/placesim-untar-XXXXXX", out[] = "/tmp/placesim-untar-out-XXXXXX",
-	     cmd[512], tar[600];
-	CU_ASSERT_FATAL(mkdtemp(dir) && mkdtemp(out));
-	snprintf(cmd, sizeof cmd,
-	         "cd %s && for i in 1 2 3 4 5; do echo '0 init' > r$i.txt; done && "
-	         "tar czf a.tar.gz r1.txt r2.txt r3.txt r4.txt r5.txt",
-	         dir);
-	CU_ASSERT_FATAL(system(cmd) == 0);
-	snprintf(tar, sizeof tar, "%s/a.tar.gz", dir);
-	struct trace_untar_max max = {3, 1LL << 30, 0};
-	struct trace_unpacked u = {0};
-	struct cmn_err e;
-	CU_ASSERT(trace_untar_gz_max(tar, out, &max, &u, &e) != 0);
-	CU_ASSERT(strstr(e.msg, "more than 3 members") != NULL);
-	CU_ASSERT(u.members == 4 && u.n == 3);
-	trace_unpacked_remove(&u);
-	max.members = 5, max.bytes = 20; /* 5 files of 7 bytes: the third is refused */
-	CU_ASSERT(trace_untar_gz_max(tar, out, &max, &u, &e) != 0);
-	CU_ASSERT(strstr(e.msg, "member r3.txt: the archive unpacks to more than 20 bytes") !=
-	          NULL);
-	trace_unpacked_remove(&u);
-	max.bytes = 35;
-	CU_ASSERT(trace_untar_gz_max(tar, out, &max, &u, &e) == 0 && u.bytes == 35);
-	trace_unpacked_remove(&u);
-	snprintf(cmd, sizeof cmd, "rm -rf %s && rmdir %s", dir, out);
-	CU_ASSERT(system(cmd) == 0);
-}
-
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("apptraces", NULL, NULL);
@@ -990,7 +957,6 @@ static void add_suites(void)
 	CU_add_test(s, "actions after finalize, deadlocks", test_finalize_and_deadlock);
 	CU_add_test(s, "numbers of trace fields", test_numbers);
 	CU_add_test(s, "limits of sizes and amounts in memory", test_limits);
-	CU_add_test(s, "an archive's members and bytes within limits", test_untar_members);
 	CU_add_test(s, "requests in place, 300,000 pending", test_requests_in_place);
 }
 

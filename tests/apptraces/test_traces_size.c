@@ -2,19 +2,14 @@
  * linear in what the trace holds (each case below took minutes, or did not
  * fit in memory, when one of them grew with ranks^2; the ctest TIMEOUT of
  * this test catches a return to that). */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../common/cleanup.h"
 #include "../helpers.h"
 #include "trace.h"
 #include "trace_stats.h"
-#include "untar.h"
 
 /* A ring of n ranks as trace text: each sends 8 bytes to the next and
  * receives from the one before (malloc'ed). */
@@ -96,50 +91,11 @@ static void test_stats_sparse(void)
 	trace_free(t);
 }
 
-/* A signal after an archive of 1,000 rank files is unpacked (as during
- * a trace's reading) leaves nothing: the folder unpacked into is
- * registered with everything in it, its subfolders too (each file took
- * one of the cleanup registry's 512 slots, and the files past them
- * stayed behind). */
-static void test_untar_signal(void)
-{
-	char dir[] = "/tmp/placesim-sig-XXXXXX", cmd[600], tar[300], out[300];
-	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
-	snprintf(cmd, sizeof cmd,
-	         "cd %s && mkdir -p src/t.txt_files && cd src && for i in $(seq 0 999); do "
-	         "echo '0 init' > t.txt_files/rank-$i.txt; done && echo x > t.txt && "
-	         "tar czf ../a.tar.gz t.txt t.txt_files",
-	         dir);
-	CU_ASSERT_FATAL(system(cmd) == 0);
-	snprintf(tar, sizeof tar, "%s/a.tar.gz", dir);
-	snprintf(out, sizeof out, "%s/out", dir);
-	CU_ASSERT_FATAL(mkdir(out, 0755) == 0);
-	fflush(NULL);
-	pid_t pid = fork();
-	CU_ASSERT_FATAL(pid >= 0);
-	if (pid == 0) { /* as trace_archive.c: the folder registered with its files */
-		struct trace_unpacked u = {0};
-		struct cmn_err e;
-		if (cmn_cleanup_add_folder(out) || trace_untar_gz(tar, out, &u, &e) ||
-		    u.members < 1001)
-			_exit(3);
-		raise(SIGTERM);
-		_exit(4);
-	}
-	int st = 0;
-	waitpid(pid, &st, 0);
-	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
-	CU_ASSERT(access(out, F_OK) != 0); /* the folder, its subfolder and every file gone */
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	CU_ASSERT(system(cmd) == 0);
-}
-
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("apptraces at size", NULL, NULL);
 	CU_add_test(s, "a trace of 30,000 ranks written", test_write_many_ranks);
 	CU_add_test(s, "statistics of 200,000 ranks as pairs", test_stats_sparse);
-	CU_add_test(s, "a signal after 1,000 members unpacked leaves nothing", test_untar_signal);
 }
 
 int main(int argc, char **argv)
