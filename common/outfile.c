@@ -205,13 +205,11 @@ static int gone_after_tmp(const char *s, const char *host, size_t hl)
 	       kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Removes from folder dir the temporaries of this host whose process is
- * gone: those of the target named base (blen bytes), or of any target
- * when base is NULL. */
-static void sweep(const char *dir, const char *base, size_t blen)
+/* Removes from folder dir the temporaries of this host (host_part's
+ * name) whose process is gone: those of the target named base (blen
+ * bytes), or of any target when base is NULL. */
+static void sweep(const char *dir, const char *base, size_t blen, const char *host)
 {
-	char host[128];
-	host_part(host, sizeof host);
 	size_t hl = strlen(host);
 	DIR *d = opendir(dir);
 	for (const struct dirent *de; d && (de = readdir(d)) != NULL;) {
@@ -241,7 +239,9 @@ static void sweep(const char *dir, const char *base, size_t blen)
 
 void cmn_outfile_sweep(const char *dir)
 {
-	sweep(dir, NULL, 0);
+	char host[128];
+	host_part(host, sizeof host);
+	sweep(dir, NULL, 0, host);
 }
 
 /* A temporary beside dest: DEST.tmp.PID.HOST.XXXXXX. With swept unset,
@@ -256,7 +256,7 @@ static char *temp_beside(const char *dest, int swept)
 	const char *base;
 	char *dir = folder_of(dest, &base);
 	if (dir && !swept)
-		sweep(dir, base, strlen(base));
+		sweep(dir, base, strlen(base), host);
 	free(dir);
 	char *t = malloc(strlen(dest) + strlen(host) + 48);
 	if (t)
