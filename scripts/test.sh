@@ -10,4 +10,16 @@ cmake -S . -B "$B" ${CMAKE_ARGS:-} > /dev/null
 cmake --build "$B" -j"$(nproc)"
 # the tests on every core: each has its own scratch folder (mktemp), so they
 # run side by side (the sanitizer suite in CI took 16 minutes one at a time)
-ctest --test-dir "$B" --output-on-failure -j"$(nproc)"
+# in a temporary folder of their own (TMPDIR), which must be empty after:
+# a test that leaves a file behind fails the suite
+T=$(mktemp -d)
+chmod 755 "$T" # tests that run a command as another user reach their folders
+rc=0
+TMPDIR=$T ctest --test-dir "$B" --output-on-failure -j"$(nproc)" || rc=$?
+left=$(find "$T" -mindepth 1 -maxdepth 1 | head -5)
+rm -rf "$T"
+if [ -n "$left" ]; then
+	echo "the tests left temporaries behind:" "$left"
+	[ "$rc" -ne 0 ] || rc=1
+fi
+exit "$rc"

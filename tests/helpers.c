@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/cleanup.h"
 #include "../platforms/platform.h"
 
 struct js_workload *th_workload(void)
@@ -37,11 +38,12 @@ void th_add(struct js_workload *w, double submit, double run, double req, int si
 
 char *th_write_temp(const char *text, const char *suffix)
 {
-	char dir[] = "/tmp/placesim-test-XXXXXX";
+	char dir[256];
+	cmn_tmp_name(dir, sizeof dir, "placesim-test"); /* in TMPDIR, else /tmp */
 	if (!mkdtemp(dir))
 		return NULL;
-	char *path = malloc(256);
-	snprintf(path, 256, "%s/input%s", dir, suffix);
+	char *path = malloc(512);
+	snprintf(path, 512, "%s/input%s", dir, suffix);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		free(path);
@@ -55,6 +57,19 @@ char *th_write_temp(const char *text, const char *suffix)
 	}
 	close(fd);
 	return path;
+}
+
+void th_free_temp(char *path)
+{
+	if (!path)
+		return;
+	remove(path);
+	char *slash = strrchr(path, '/');
+	if (slash) {
+		*slash = '\0';
+		rmdir(path);
+	}
+	free(path);
 }
 
 int th_run_rt(const struct js_workload *w, int nodes, const char *sched, struct js_runtime *rt,

@@ -16,8 +16,11 @@
 struct js_workload *th_workload(void);
 void th_add(struct js_workload *w, double submit, double run, double req, int size);
 
-/* Writes text to a fresh temporary file; returns its malloc'ed path. */
+/* Writes text to a fresh temporary file (in a directory of its own under
+ * /tmp); returns its malloc'ed path. th_free_temp removes the file and its
+ * directory and frees the path (NULL: nothing). */
 char *th_write_temp(const char *text, const char *suffix);
+void th_free_temp(char *path);
 /* A two-rank trace in which rank 0 posts n isends of `bytes` to rank 1,
  * rank 1 n irecvs, then each waits for all of them in the order posted,
  * or with `reversed` the newest first (message i with tag i) (malloc'ed

@@ -360,8 +360,7 @@ static int check_text(const char *text, struct cmn_err *e)
 	int rc = trace_load(p, &t, e);
 	if (!rc)
 		trace_free(t);
-	unlink(p);
-	free(p);
+	th_free_temp(p);
 	return rc;
 }
 

@@ -33,8 +33,7 @@ static struct trace *load_text(const char *text)
 	if (rc > 0)
 		fprintf(stderr, "\n  %s\n", e.msg);
 	if (p)
-		unlink(p);
-	free(p);
+		th_free_temp(p);
 	return rc ? NULL : t;
 }
 

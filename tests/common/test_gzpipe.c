@@ -122,8 +122,7 @@ static void test_same_bytes(void)
 			CU_ASSERT(got == CONTENT_BYTES && memcmp(out, c, CONTENT_BYTES) == 0);
 			CU_ASSERT(end == CMN_GZ_END && last == 0);
 		}
-		unlink(path);
-		free(path);
+		th_free_temp(path);
 	}
 	/* tiny files: empty, one byte, one gzip'ed byte, an empty member */
 	const char *texts[] = {"", "x", "x", ""};
@@ -135,8 +134,7 @@ static void test_same_bytes(void)
 		size_t got = read_all(path, out, 16, 16, &end, &last);
 		CU_ASSERT(got == strlen(texts[t]) && memcmp(out, texts[t], got) == 0);
 		CU_ASSERT(end == CMN_GZ_END && last == 0);
-		unlink(path);
-		free(path);
+		th_free_temp(path);
 	}
 	free(out);
 	free(c);
@@ -167,8 +165,7 @@ static void test_cut_short(void)
 		if (end != CMN_GZ_CUT)
 			fprintf(stderr, "cut to %ld of %ld bytes: end %d\n", keep, size, (int)end);
 	}
-	unlink(whole);
-	free(whole);
+	th_free_temp(whole);
 	free(gz);
 	free(out);
 	free(c);
@@ -185,13 +182,11 @@ static void test_corrupt(void)
 	long last;
 	size_t got = read_all(path, out, CONTENT_BYTES + 1, 1 << 16, &end, &last);
 	CU_ASSERT(got == CONTENT_BYTES && end == CMN_GZ_END && last == 0);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	path = write_file(c, CONTENT_BYTES, 1, junk, sizeof junk - 1, -1);
 	read_all(path, out, CONTENT_BYTES + 1, 1 << 16, &end, &last);
 	CU_ASSERT(end == CMN_GZ_CORRUPT && last < 0);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	/* a byte of the compressed data changed: an inflate error or a CRC mismatch */
 	path = write_file(c, CONTENT_BYTES, 1, NULL, 0, -1);
 	FILE *f = fopen(path, "r+b");
@@ -210,8 +205,7 @@ static void test_corrupt(void)
 	const char *msg = NULL;
 	CU_ASSERT(n < 0 && cmn_gzpipe_end(p, &msg) == CMN_GZ_CORRUPT && msg && msg[0]);
 	cmn_gzpipe_close(p);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	free(out);
 	free(c);
 }
@@ -232,8 +226,7 @@ static void test_missing_and_early_close(void)
 	CU_ASSERT(cmn_gzpipe_read(p, buf, sizeof buf) == sizeof buf);
 	CU_ASSERT(memcmp(buf, c, sizeof buf) == 0);
 	cmn_gzpipe_close(p); /* with the thread blocked on a full ring: no hang */
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	free(c);
 }
 

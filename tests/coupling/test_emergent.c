@@ -118,10 +118,12 @@ static void case_child(void *ctx, int fd)
 	    plat_machine_create(MACHINE, &m, &e) ||
 	    (c.rt = rt, js_runtime_drive(rt, m, w, case_body, &c, &e))) {
 		fprintf(stderr, "%s: %s\n", spec, e.msg);
+		th_free_temp(map);
 		_exit(2);
 	}
 	js_runtime_destroy(rt); /* the models' temporary files */
 	plat_machine_destroy(m);
+	th_free_temp(map);
 	_exit(0); /* SimGrid's state dies with the child */
 }
 

@@ -29,8 +29,7 @@ static struct trace *trace_of(const char *text)
 	struct trace *t;
 	struct cmn_err e;
 	int rc = trace_load(path, &t, &e);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	if (rc)
 		fprintf(stderr, "trace: %s\n", e.msg);
 	CU_ASSERT_FATAL(rc == 0);

@@ -28,8 +28,7 @@ static struct js_workload *read_text(const char *text, int *rc, struct cmn_err *
 	char *path = th_write_temp(text, ".json");
 	struct js_workload *w = NULL;
 	*rc = js_workload_read(path, 0, &w, e);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	return w;
 }
 
@@ -212,8 +211,7 @@ static void test_gzip(void)
 	gzclose(gz);
 	CU_ASSERT_EQUAL(js_workload_read(path, 0, &w, &e), CMN_EINPUT);
 	CU_ASSERT(strstr(e.msg, ".json.gz:2:") != NULL);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 }
 
 #define JOB(body) "{\"nb_res\": 4, \"jobs\": [" body "], " DELAYS "}"
@@ -392,8 +390,8 @@ static void test_same_as_swf(void)
 		js_workload_free(w[k]);
 		unlink(paths[k]);
 	}
-	free(pj);
-	free(ps);
+	th_free_temp(pj);
+	th_free_temp(ps);
 }
 
 static void add_suites(void)

@@ -116,8 +116,7 @@ static void test_columns_written(void)
 	CU_ASSERT(isnan(js_rt_values_num(&r->values, 2, c)));
 	CU_ASSERT_STRING_EQUAL(js_rt_values_text(&r->values, 1, C_TAG), "");
 	free(csv);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	plat_machine_destroy(m);
 	js_sim_result_free(r);
 	js_runtime_destroy(rt);

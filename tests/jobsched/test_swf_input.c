@@ -22,7 +22,7 @@ static struct js_workload *read_text(const char *text, int skip_bad, int *rc, st
 	char *path = th_write_temp(text, ".swf");
 	struct js_workload *w = NULL;
 	*rc = js_swf_read(path, skip_bad, &w, e);
-	free(path);
+	th_free_temp(path);
 	return w;
 }
 
@@ -265,7 +265,7 @@ static void test_numbers(void)
 	CU_ASSERT_DOUBLE_EQUAL(b->jobs[0].f[JS_F_USED_MEM], 1048576.5, 0);
 	js_workload_free(b);
 	js_workload_free(w);
-	free(path);
+	th_free_temp(path);
 }
 
 /* Every decimal reads as strtod rounds it, whichever way the reader takes
@@ -470,16 +470,16 @@ static void test_gzip_broken(void)
 	CU_ASSERT_PTR_NULL(w);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "cut short after line 16384"));
 	free(big);
-	free(big_gz);
+	th_free_temp(big_gz);
 	/* a corrupt CRC */
 	char *bad = gzip_file(text, 0, 1);
 	w = NULL;
 	CU_ASSERT_NOT_EQUAL(js_swf_read(bad, 0, &w, &e), 0);
 	CU_ASSERT_PTR_NULL(w);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, bad));
-	free(whole);
-	free(cut);
-	free(bad);
+	th_free_temp(whole);
+	th_free_temp(cut);
+	th_free_temp(bad);
 }
 
 static void test_empty_inputs(void)
@@ -491,7 +491,7 @@ static void test_empty_inputs(void)
 	struct js_workload *w = NULL;
 	CU_ASSERT_EQUAL(js_swf_read(gz, 0, &w, &e), CMN_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no job record"));
-	free(gz);
+	th_free_temp(gz);
 	/* a directory, a missing file */
 	CU_ASSERT_EQUAL(js_swf_read("/tmp", 0, &w, &e), CMN_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/tmp: error: is a directory"));
@@ -504,7 +504,7 @@ static void test_empty_inputs(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(js_swf_read(nul, 0, &w, &e), CMN_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".swf:2: error: NUL byte"));
-	free(nul);
+	th_free_temp(nul);
 	char *huge = malloc((1 << 21) + 1);
 	memset(huge, '7', 1 << 21);
 	huge[1 << 21] = '\0';
@@ -657,7 +657,7 @@ static void test_other_formats(void)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char *path = write_bytes(cases[i].bytes, cases[i].n);
 		expect_refused(path, cases[i].needle);
-		free(path);
+		th_free_temp(path);
 	}
 	/* a bzip2 file gzip'ed: named after decompression */
 	char *path = th_write_temp("", ".swf");
@@ -665,7 +665,7 @@ static void test_other_formats(void)
 	gzwrite(g, "BZh91AY&SY\x01\x02", 12);
 	gzclose(g);
 	expect_refused(path, "bzip2-compressed");
-	free(path);
+	th_free_temp(path);
 	/* text that merely starts like them is text */
 	struct js_workload *w = read_ok("; PK\n; BZh is not bzip2 here\n" REC(1, 0, 10, 2, 1));
 	CU_ASSERT_PTR_NOT_NULL(w);

@@ -21,7 +21,7 @@ static struct js_workload *read_text(const char *text, int skip_bad, int *rc, st
 	char *path = th_write_temp(text, ".swf");
 	struct js_workload *w = NULL;
 	*rc = js_swf_read(path, skip_bad, &w, e);
-	free(path);
+	th_free_temp(path);
 	return w;
 }
 
@@ -135,7 +135,8 @@ static void test_gzip_equals_plain(void)
 	js_workload_free(b);
 	CU_ASSERT_EQUAL(js_swf_read("/nonexistent/x.swf", 0, &a, &e), CMN_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "/nonexistent/x.swf"));
-	free(plain);
+	remove(gzpath);
+	th_free_temp(plain);
 }
 
 /* bytes[0..n) written by a child process into a pipe read as /dev/fd/N
@@ -235,7 +236,7 @@ static void test_pipe_equals_file(void)
 		}
 		js_workload_free(want);
 		unlink(gzpath);
-		free(plain);
+		th_free_temp(plain);
 	}
 	free(swf);
 }
@@ -408,8 +409,7 @@ static void test_synth_contract(void)
 					CU_ASSERT_EQUAL(js_swf_write(f, w[t], spec), 0);
 					fclose(f);
 					text[t] = th_read_file(path);
-					unlink(path);
-					free(path);
+					th_free_temp(path);
 				}
 				if (w[0] && w[1]) {
 					for (size_t j = 0; j < w[0]->n; j++) {
@@ -525,7 +525,7 @@ static void test_swf_round_trip(void)
 		CU_ASSERT_EQUAL(r->jobs[i].req_s, w->jobs[i].req_s);
 		CU_ASSERT_EQUAL(r->jobs[i].size, w->jobs[i].size);
 	}
-	free(path);
+	th_free_temp(path);
 	js_workload_free(w);
 	js_workload_free(r);
 }

@@ -28,8 +28,7 @@ static struct trace *trace_of(const char *text)
 	if (rc)
 		fprintf(stderr, "trace: %s\n", e.msg);
 	CU_ASSERT_FATAL(rc == 0);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	return t;
 }
 

@@ -52,8 +52,7 @@ static struct plat_machine *load(const char *text, const char *hosts, struct cmn
 	char *path = th_write_temp(text, ".xml");
 	struct plat_machine *m = NULL;
 	*rc = net_platform_load(path, hosts, &m, e);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	return m;
 }
 
@@ -264,13 +263,11 @@ static void test_dijkstra(void)
 	free(made);
 	cmn_cleanup_remove(copy);
 	CU_ASSERT_EQUAL(access(copy, F_OK), -1);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	/* no Dijkstra zone: no copy */
 	path = th_write_temp(full, ".xml");
 	CU_ASSERT_EQUAL(plat_xml_dijkstra_cached(path, copy, sizeof copy), 0);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 
 	struct cmn_err e;
 	int rc;
@@ -310,8 +307,7 @@ static void test_hosts(void)
 	CU_ASSERT_STRING_EQUAL(m->host_names[1], "Fafard");
 	CU_ASSERT_EQUAL(plat_distance(m, 0, 1), 2);
 	plat_machine_destroy(m);
-	remove(list);
-	free(list);
+	th_free_temp(list);
 
 	const char *bad[][2] = {{"Tremblay,Nowhere", "\"Nowhere\""},
 	                        {"Jupiter,Jupiter", "twice"},
@@ -416,8 +412,7 @@ static void test_unmapped(void)
 	char *path = th_write_temp(cabinets, ".xml");
 	CU_ASSERT_EQUAL(plat_load(path, &m, &e), CMN_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, ".xml:4: error: <trace>"));
-	remove(path);
-	free(path);
+	th_free_temp(path);
 }
 
 /* The malformed-platform corpus (tests/platforms/xml, each file saying

@@ -47,8 +47,7 @@ static struct trace *trace_of(const char *text)
 	struct cmn_err e;
 	if (trace_load(path, &t, &e))
 		_exit(3);
-	remove(path);
-	free(path);
+	th_free_temp(path);
 	return t;
 }
 

@@ -68,8 +68,7 @@ static void round_trip(const char *spec)
 	char *sa = th_read_file(a), *sb = th_read_file(b);
 	CU_ASSERT(sa && sb && strcmp(sa, sb) == 0);
 	free(sa), free(sb);
-	unlink(a), unlink(b);
-	free(a), free(b);
+	th_free_temp(a), th_free_temp(b);
 	plat_machine_destroy(back);
 	plat_machine_destroy(m);
 }
@@ -109,8 +108,7 @@ static struct plat_machine *write_and_load(const char *spec)
 	} else {
 		CU_ASSERT_EQUAL(back->nodes, m->nodes);
 	}
-	unlink(a);
-	free(a);
+	th_free_temp(a);
 	plat_machine_destroy(m);
 	return back;
 }
@@ -175,10 +173,9 @@ static void test_family_without_writers(void)
 	char *written = th_read_file(t);
 	CU_ASSERT(written && written[0] == '\0');
 	free(written);
-	unlink(t);
-	free(t);
+	th_free_temp(t);
 	plat_machine_destroy(m);
-	free(a);
+	th_free_temp(a);
 }
 
 static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err *e)
@@ -186,8 +183,7 @@ static struct plat_machine *load_text(const char *text, int *rc, struct cmn_err 
 	char *path = th_write_temp(text, ".xml");
 	struct plat_machine *m = NULL;
 	*rc = plat_load(path, &m, e);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	return m;
 }
 
@@ -347,8 +343,8 @@ static void limits_of(const char *spec, const char *from, const char *to, int co
 	} else {
 		printf("\n  %s: %s", spec, e.msg);
 	}
-	unlink(a);
-	free(a), free(text), free(out);
+	th_free_temp(a);
+	free(text), free(out);
 	plat_machine_destroy(m);
 }
 
@@ -419,8 +415,7 @@ static void test_lower_limit(void)
 	CU_ASSERT_EQUAL(plat_load(path, &m, &e), 0);
 	CU_ASSERT_EQUAL(m ? m->nodes : 0, 70000);
 	plat_machine_destroy(m);
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 }
 
 /* Platform text read from a file: want NULL, read with its two hosts;
@@ -440,8 +435,7 @@ static void read_two_hosts_or(char *text, const char *want)
 		CU_ASSERT_NOT_EQUAL(rc, 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, want));
 	}
-	unlink(path);
-	free(path);
+	th_free_temp(path);
 	free(text);
 }
 
@@ -584,8 +578,8 @@ static void test_profile_read_once(void)
 	CU_ASSERT_EQUAL(rc ? 0 : f.nhosts, HOSTS);
 	if (!rc)
 		plat_file_free(&f);
-	unlink(path), free(path), free(text);
-	unlink(ppath), free(ppath);
+	th_free_temp(path), free(text);
+	th_free_temp(ppath);
 	/* one small profile, a state first, a speed next */
 	ppath = th_write_temp("0 1e-13\n", ".prof");
 	CU_ASSERT_FATAL(ppath != NULL);
@@ -599,7 +593,7 @@ static void test_profile_read_once(void)
 	                   "</zone></platform>\n",
 	         ppath, ppath);
 	read_two_hosts_or(text, "input.prof:1: the value '1e-13': a speed is at least 1e-12");
-	unlink(ppath), free(ppath), free(dir);
+	th_free_temp(ppath), free(dir);
 }
 
 static void add_suites(void)
