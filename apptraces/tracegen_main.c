@@ -91,8 +91,15 @@ static int load(const char *path, struct trace **t, struct trace_stats *s, struc
 	return 0;
 }
 
+/* What the tool printed on stdout may be lost (a full disk): exit 1 then. */
+static void stdout_check(void)
+{
+	cmn_outfile_stdout_check("tracegen");
+}
+
 int main(int argc, char **argv)
 {
+	atexit(stdout_check);
 	const char *rewrite = NULL, *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL,
 	           *name = NULL, *matrix = NULL, *cls = "S";
 	long long ranks = -1, iters = 0;

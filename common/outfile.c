@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -500,4 +501,15 @@ int cmn_outfile_check_paths(const struct cmn_path *out, int nout, const struct c
 				    out[j].what, out[k].what, out[k].path);
 	}
 	return 0;
+}
+
+void cmn_outfile_stdout_check(const char *prog)
+{
+	errno = 0;
+	int failed = fflush(stdout) != 0, err = errno;
+	if (!failed && !ferror(stdout))
+		return;
+	fprintf(stderr, "%s: standard output: cannot write%s%s\n", prog, err ? ": " : "",
+	        err ? strerror(err) : "");
+	_exit(1);
 }

@@ -71,6 +71,14 @@ int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e);
  * leaves its table off stdout so that the file's data is all there is. */
 int cmn_outfile_is_stdout(const char *path);
 
+/* Each tool's atexit handler calls this with its name: standard output
+ * is flushed and, when a write to it failed (a full disk, a pipe closed
+ * while SIGPIPE is ignored), the tool says so on stderr ("jobsched:
+ * standard output: cannot write: No space left on device") and exits with
+ * status 1 instead of the one it was returning: what it printed there is
+ * incomplete. */
+void cmn_outfile_stdout_check(const char *prog);
+
 /* Whether a and b name one file that an output to either would replace:
  * the same existing regular file (by device and inode, whatever the
  * names and links), or, when neither exists yet, the same path once

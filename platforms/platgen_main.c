@@ -44,8 +44,15 @@ static const struct cmn_cli cli = {
     NULL,
     NULL};
 
+/* What the tool printed on stdout may be lost (a full disk): exit 1 then. */
+static void stdout_check(void)
+{
+	cmn_outfile_stdout_check("platgen");
+}
+
 int main(int argc, char **argv)
 {
+	atexit(stdout_check);
 	int slurm = 0, slurm_nodes = 0;
 	long long cpus = 1;
 	int cpus_given = 0;

@@ -2,14 +2,24 @@
  * and contention: jobsched's command line and models plus the coupling
  * layer's (runtime_registry.def); with --out DIR, a study of one run per
  * --alloc (study.h). */
+#include <stdlib.h>
+
 #include <stdio.h>
 
+#include "../../common/outfile.h"
 #include "../../jobsched/cli/cli.h"
 #include "../models/runtimes.h"
 #include "study.h"
 
+/* What the tool printed on stdout may be lost (a full disk): exit 1 then. */
+static void stdout_check(void)
+{
+	cmn_outfile_stdout_check("cosim");
+}
+
 int main(int argc, char **argv)
 {
+	atexit(stdout_check);
 	const struct js_runtime_ops *runtimes[64];
 	if (cpl_runtimes_all(runtimes, 63) < 0) {
 		fprintf(stderr, "cosim: too many run-time models\n");

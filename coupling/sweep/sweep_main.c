@@ -9,6 +9,7 @@
 
 #include "../../common/number.h"
 #include "../../common/options.h"
+#include "../../common/outfile.h"
 #include "sweep.h"
 
 static void exit_status(FILE *f, const void *ctx)
@@ -71,8 +72,15 @@ static const struct cmn_cli cli = {
     NULL,
     sweep_repeatable};
 
+/* What the tool printed on stdout may be lost (a full disk): exit 1 then. */
+static void stdout_check(void)
+{
+	cmn_outfile_stdout_check("sweep");
+}
+
 int main(int argc, char **argv)
 {
+	atexit(stdout_check);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, k;
 	const char *out = NULL, *emit = NULL, *output = NULL;

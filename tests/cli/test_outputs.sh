@@ -124,6 +124,26 @@ if [ -n "$FULL" ] && [ -e "$FULL" ]; then
 	check "... the other one neither" test ! -e "$T/g2.csv"
 fi
 
+# standard output on a full disk: every tool says so and exits 1 (what it
+# printed there is incomplete), whatever it was returning
+if [ -c /dev/full ]; then
+	"$B/tracegen" cg --ranks 4 --out "$T/tr" > /dev/null 2>&1
+	while IFS='|' read -r tool args; do
+		# shellcheck disable=SC2086
+		"$B/$tool" $args > /dev/full 2> "$T/err"
+		check "$tool $args > /dev/full: exit 1, said" \
+			status_says $? eq 1 "$tool: standard output: cannot write: No space left on device" "$T/err"
+	done <<-EOF2
+		jobsched|--synthetic dq:jobs=40 --machine flat:nodes=32
+		jobsched|--help
+		cosim|--synthetic dq:jobs=4 --machine flat:nodes=32 --runtime log
+		netsim|--traffic uniform --machine mesh:dims=4x4 --engine flit --load 0.1 --cycles 20000
+		tracegen|--stats $T/tr/cg.S.4.txt
+		platgen|--help
+		sweep|--help
+	EOF2
+fi
+
 # a run killed by SIGKILL (the OOM killer) leaves its temporary beside the
 # output; the next run writing there removes it (this host's, its process
 # gone), not another live process's nor another host's
