@@ -3,6 +3,7 @@
  * the requested count, place changes nothing, clones and copies agree,
  * release restores the free set), and seed 000's Fig. 1 fixtures. */
 #include <gsl/gsl_rng.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,6 +293,41 @@ static int place_mesh(const char *alloc, const char *machine, const int *busy, i
 	js_alloc_destroy(a);
 	plat_machine_destroy(m);
 	return n;
+}
+
+/* The MBS hierarchies of a machine of 10^6 nodes are built in linear time
+ * (Granular's took 95 s for 100x100x100: each pairing searched the rest of
+ * the blocks; under this test's TIMEOUT now), and 64 nodes of an empty mesh
+ * are one of its blocks: a box of 64 nodes. */
+static void test_mbs_at_size(void)
+{
+	static const char *const cases[][2] = {{"mbs:variant=granular", "mesh:dims=100x100x100"},
+	                                       {"mbs:variant=granular", "mesh:dims=1024x1024"},
+	                                       {"mbs:variant=octet", "mesh:dims=100x100x100"},
+	                                       {"mbs:variant=layered", "mesh:dims=100x100x100"}};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		int out[64], c[3] = {0, 0, 0}, lo[3] = {INT_MAX, INT_MAX, INT_MAX},
+		             hi[3] = {0, 0, 0};
+		CU_ASSERT_EQUAL_FATAL(place_mesh(cases[i][0], cases[i][1], NULL, 0, 64, out), 64);
+		struct plat_machine *m;
+		struct cmn_err e;
+		CU_ASSERT_FATAL(plat_machine_create(cases[i][1], &m, &e) == 0);
+		for (int k = 0; k < 64; k++) {
+			plat_coords(m, out[k], c);
+			for (int d = 0; d < 3; d++) {
+				lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+				hi[d] = c[d] > hi[d] ? c[d] : hi[d];
+			}
+		}
+		qsort(out, 64, sizeof *out, cmp_ints);
+		int distinct = 1;
+		for (int k = 1; k < 64; k++)
+			distinct &= out[k] != out[k - 1];
+		CU_ASSERT(distinct);
+		CU_ASSERT_EQUAL((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1),
+		                64);
+		plat_machine_destroy(m);
+	}
 }
 
 /* Seed 002 section I and V: MC1x1's shells, Gen-Alg's diamonds, MM. */
@@ -667,6 +703,7 @@ static void add_suites(void)
 	CU_add_test(s, "tree blocks' free counts = a count of the bits", test_tree_blocks_counts);
 	CU_add_test(s, "MC1x1, Gen-Alg and MM", test_center_based);
 	CU_add_test(s, "MBS Fig. 10 and Granular Fig. 11", test_mbs_fixtures);
+	CU_add_test(s, "MBS hierarchies of 10^6 nodes", test_mbs_at_size);
 	CU_add_test(s, "BlueGene/L partitions (seed 003)", test_bgl_fixtures);
 	CU_add_test(s, "co-allocation (seed 001)", test_coalloc_fixtures);
 	CU_add_test(s, "largest free box = brute force, 1,400 states", test_pop_brute_force);
