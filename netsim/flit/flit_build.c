@@ -272,6 +272,8 @@ static int check_params(const struct flit_params *p, struct cmn_err *e)
 	return 0;
 }
 
+enum { ROUTE_CACHE_MAX = 16 << 20 }; /* bytes of cached routes (make_route_cache) */
+
 static int nomem(struct cmn_err *e)
 {
 	return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -345,13 +347,6 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 		slab =
 		    cmn_size_add(slab, cmn_size_mul((size_t)n->ch.vc_buf_flits[l], (size_t)p->vcs));
 	double mb = (double)slab * (double)sizeof *n->fslab / 1048576.0;
-	if (p->max_memory_mb > 0 && mb > (double)p->max_memory_mb)
-		return cmn_err_set(
-		    e, CMN_EUSAGE,
-		    "flit network: the VCs' buffers take %.0f MB (%d links x vcs=%d x "
-		    "buf=%d flits or more, %zu bytes a flit), more than max_memory=%ld "
-		    "MB: lower vcs or buf, or raise max_memory=MB (0: no limit)",
-		    mb, n->nl, p->vcs, p->buf, sizeof *n->fslab, p->max_memory_mb);
 	if (!(n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))))
 		return slab > ((size_t)1 << 20)
 		           ? cmn_err_set(
@@ -511,13 +506,14 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 	return 0;
 }
 
-/* Deterministic routes cached per node pair when that takes at most 16 MB. */
+/* Deterministic routes cached per node pair when that takes at most
+ * ROUTE_CACHE_MAX bytes. */
 static int make_route_cache(struct flit_net *n, struct cmn_err *e)
 {
 	size_t pairs = (size_t)n->nodes * (size_t)n->nodes;
 	if (n->p.adaptive || n->pkts.max_route <= 0 ||
 	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->pkts.max_route + 1), sizeof(int)) >
-	        (16u << 20))
+	        ROUTE_CACHE_MAX)
 		return 0;
 	n->pkts.cache = malloc(pairs * (size_t)n->pkts.max_route * sizeof *n->pkts.cache);
 	n->pkts.cache_len = malloc(pairs * sizeof *n->pkts.cache_len);
@@ -526,6 +522,48 @@ static int make_route_cache(struct flit_net *n, struct cmn_err *e)
 	for (size_t i = 0; i < pairs; i++)
 		n->pkts.cache_len[i] = -1;
 	return 0;
+}
+
+/* What the network's state will take, from the links' timing (their
+ * buffers' sizes and wire slots, made first): every array made below, by
+ * the VC, link, port, vertex and node, and adaptive routing's table of
+ * distances from every vertex to every node. Its parts, in bytes: the VCs'
+ * buffers, their records, the distance table, the rest. test_flit checks
+ * the sum against what malloc hands out. */
+struct state_parts {
+	double buffers, vcs, dist, rest;
+};
+
+static struct state_parts state_bytes(const struct flit_net *n, size_t nvc, size_t allvc)
+{
+	const struct flit_params *p = &n->p;
+	double nl = (double)n->nl + 1, nv = (double)n->nv + 1, nodes = (double)n->nodes,
+	       ports = (double)n->nl + nodes, wires = (double)n->ch.wire_first[n->nl], slab = 0;
+	for (int l = 0; l < n->nl; l++)
+		slab += (double)n->ch.vc_buf_flits[l] * p->vcs;
+	int *in = calloc((size_t)n->nv, sizeof *in), most = 1; /* input ports a vertex */
+	for (int l = 0; in && l < n->nl; l++)
+		in[n->m->links[l].dst]++;
+	for (int x = 0; in && x < n->nv; x++)
+		most = in[x] + (x < n->nodes) > most ? in[x] + (x < n->nodes) : most;
+	free(in);
+	double mask_words = (double)(((long)most * p->vcs + 63) / 64);
+	struct state_parts s = {.buffers = slab * (double)sizeof(struct flit)};
+	/* per VC: its record, credits, accept pointer, local index; VC allocation's pointers */
+	s.vcs = (double)allvc * (double)(sizeof(struct vc) + 2 * sizeof(int)) +
+	        (double)nvc * (double)sizeof(int) +
+	        (p->va_islip ? (double)(nvc + allvc) * (double)sizeof(int) : 0);
+	if (p->adaptive)
+		s.dist = (double)n->nv * nodes * (double)sizeof *n->rt.dist;
+	/* wires; per link 19 words' worth of state and timing (taken, sent,
+	 * carried, routes out, slots, lists, rings, hold times, ...); per port
+	 * 4 ints; per vertex 4 ints and its ready masks; per node 4 words */
+	s.rest = wires * (double)(sizeof(struct wire) + sizeof(uint64_t)) + nl * 19 * 4.0 +
+	         ports * 4 * 4.0 + nv * (16.0 + 8 * mask_words) + nodes * 32.0;
+	double pairs = nodes * nodes, cache = pairs * (n->pkts.max_route + 1) * (double)sizeof(int);
+	if (!p->adaptive && n->pkts.max_route > 0 && cache <= ROUTE_CACHE_MAX)
+		s.rest += cache; /* make_route_cache */
+	return s;
 }
 
 int net_flit_net_create(const struct plat_machine *m, const struct flit_params *p,
@@ -567,9 +605,33 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 		                   m->spec, p->vcs, allvc, INT_MAX);
 	}
 	int maxin = 1, maxout = 1;
-	if (make_link_timing(n, e) || make_channels(n, nvc, allvc, e) ||
-	    make_ports(n, &maxin, &maxout, e) || make_allocation(n, maxin, maxout, e) ||
-	    make_route_cache(n, e) ||
+	if (make_link_timing(n, e)) {
+		net_flit_net_destroy(n);
+		return e->code;
+	}
+	struct state_parts sp = state_bytes(n, nvc, allvc);
+	n->state_bytes = sp.buffers + sp.vcs + sp.dist + sp.rest;
+	if (p->max_memory_mb > 0 && n->state_bytes > (double)p->max_memory_mb * 1048576.0) {
+		char dist[128] = "";
+		if (sp.dist > 0)
+			snprintf(
+			    dist, sizeof dist,
+			    "; adaptive routing's hops from every vertex to every node %.0f MB",
+			    sp.dist / 1048576.0);
+		cmn_err_set(e, CMN_EUSAGE,
+		            "flit network: %s takes %.0f MB (the VCs' buffers %.0f MB: %d links x "
+		            "vcs=%d x buf=%d flits or more, %zu bytes a flit; the records of its "
+		            "%zu VCs %.0f MB%s; the rest %.0f MB), more than max_memory=%ld MB: "
+		            "lower vcs or buf%s, or raise max_memory=MB (0: no limit)",
+		            m->spec, n->state_bytes / 1048576.0, sp.buffers / 1048576.0, n->nl,
+		            p->vcs, p->buf, sizeof(struct flit), allvc, sp.vcs / 1048576.0, dist,
+		            sp.rest / 1048576.0, p->max_memory_mb,
+		            sp.dist > 0 ? " (routing=deterministic needs no such table)" : "");
+		net_flit_net_destroy(n);
+		return e->code;
+	}
+	if (make_channels(n, nvc, allvc, e) || make_ports(n, &maxin, &maxout, e) ||
+	    make_allocation(n, maxin, maxout, e) || make_route_cache(n, e) ||
 	    ((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
 	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e)) ||
 	    (p->threads == 2 && net_flit_par_create(n, maxin, maxout, e))) {

@@ -180,6 +180,7 @@ struct flit_net {
 	                        ejection delays, a slow link's gap): the watchdog waits
 	                        that much longer */
 	long on_wires;       /* flits on links now: moving, whatever the buffers do */
+	double state_bytes;  /* what the network's state takes (net_flit_state_bytes) */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
 	struct vc *in;      /* V per input port: the links', then the nodes' (their
 	                       injection ports use VC 0) */

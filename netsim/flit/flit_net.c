@@ -191,17 +191,20 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 			int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
 			double per = (double)sizeof *n->pkts.pool +
 			             (double)n->pkts.route_stride * (double)sizeof *n->pkts.routes;
-			if (n->p.max_memory_mb > 0 &&
-			    (double)cap * per > (double)n->p.max_memory_mb * 1048576.0)
+			if (n->p.max_memory_mb > 0 && (double)cap * per + n->state_bytes >
+			                                  (double)n->p.max_memory_mb * 1048576.0)
 				return cmn_err_set(
 				    e, CMN_ENOMEM,
 				    "flit network: %d packets queued or in flight at cycle %lld; "
-				    "room for %d would hold %.0f MB with their routes, more than "
-				    "max_memory=%ld MB (a load beyond saturation queues packets "
-				    "without bound): lower the load, bound the sources "
-				    "(source_queue=N), or raise max_memory=MB (0: no limit)",
+				    "room for %d would hold %.0f MB with their routes, beside the "
+				    "network's %.0f MB, more than max_memory=%ld MB (a load beyond "
+				    "saturation queues packets without bound): lower the load, "
+				    "bound the sources (source_queue=N), or raise max_memory=MB "
+				    "(0: "
+				    "no limit)",
 				    n->pkts.n, (long long)n->now, cap,
-				    (double)cap * per / 1048576.0, n->p.max_memory_mb);
+				    (double)cap * per / 1048576.0, n->state_bytes / 1048576.0,
+				    n->p.max_memory_mb);
 			struct packet *pk = realloc(n->pkts.pool, (size_t)cap * sizeof *pk);
 			if (pk)
 				n->pkts.pool = pk;

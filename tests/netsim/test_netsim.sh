@@ -325,7 +325,7 @@ check "killed netsim leaves no temporary file in \$TMPDIR" test -z "$(ls -A "$T/
 "$NS" --machine kary-ntree:k=4,n=3 --job cg.S.4@0-3 --engine flit:vcs=64,buf=1048576 --no-alone \
 	--jobs-out "$T/vb.txt" > /dev/null 2> "$T/err"
 check "flit VC buffers beyond max_memory: exit 2, their size said, nothing written" \
-	status_says $? eq 2 "VCs' buffers take 393216 MB (384 links x vcs=64" "$T/err" "$T/vb.txt"
+	status_says $? eq 2 "the VCs' buffers 393216 MB: 384 links x vcs=64" "$T/err" "$T/vb.txt"
 bad_opt "--sample 100 is more than --cycles 10" --traffic uniform --machine mesh:dims=4x4 --engine flit --cycles 10 --sample 100 --warmup 0 --synth-out "$T/bo.csv"
 bad_opt "--iterations: '1.5' is not an integer" $J --job is.S.4@0-3 --iterations 1.5
 bad_opt "--iterations: '-1' is not an integer" $J --job is.S.4@0-3 --iterations -1
