@@ -9,11 +9,17 @@
 #include "rt_replay.h"
 
 static const struct cmn_param_def flit_rt_params[] = {
-    CPL_REPLAY_MODE_PARAM,        CPL_FLIT_ENGINE_PARAMS,
-    CPL_ALLTOALL_PARAM,           CPL_REPLAY_SHAPE_PARAM,
-    CPL_REPLAY_GROUP_CACHE_PARAM, CPL_REPLAY_ITERATION_PARAM,
-    CPL_REPLAY_INTERVAL_PARAM,    CPL_REPLAY_AHEAD_PARAM,
-    CPL_PROFILE_PARAMS,           {NULL},
+    CPL_REPLAY_MODE_PARAM,
+    CPL_FLIT_ENGINE_PARAMS,
+    CPL_FLIT_MEMORY_PARAM,
+    CPL_ALLTOALL_PARAM,
+    CPL_REPLAY_SHAPE_PARAM,
+    CPL_REPLAY_GROUP_CACHE_PARAM,
+    CPL_REPLAY_ITERATION_PARAM,
+    CPL_REPLAY_INTERVAL_PARAM,
+    CPL_REPLAY_AHEAD_PARAM,
+    CPL_PROFILE_PARAMS,
+    {NULL},
 };
 
 static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_err *e)
@@ -21,7 +27,7 @@ static int flit_rt_create(const struct cmn_params *p, void **self, struct cmn_er
 	char engine[160];
 	if (cpl_flit_engine_check(p, e))
 		return e->code;
-	cpl_flit_engine_spec(p, engine, sizeof engine);
+	cpl_flit_engine_spec(p, (long)cmn_params_num(p, "max_memory"), engine, sizeof engine);
 	return cpl_rt_replay_create(p, "flit", engine, self, e);
 }
 

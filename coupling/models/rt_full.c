@@ -118,7 +118,8 @@ static int full_create(const struct cmn_params *p, void **self, struct cmn_err *
 		return e->code;
 	}
 	if (flit)
-		cpl_flit_engine_spec(p, f->engine, sizeof f->engine);
+		cpl_flit_engine_spec(p, (long)cmn_params_num(p, "max_memory"), f->engine,
+		                     sizeof f->engine); /* the run's limit bounds its network too */
 	else
 		snprintf(f->engine, sizeof f->engine, "%s", eng);
 	f->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;

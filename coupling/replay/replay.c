@@ -248,7 +248,7 @@ int cpl_replay_reference(struct cpl_replay *rp, int k, int n, double *t, double 
 	return rc;
 }
 
-void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
+void cpl_flit_engine_spec(const struct cmn_params *p, long max_memory, char *out, size_t size)
 {
 	/* links only when not the engine's default, so that the default spec
 	 * (echoed in reports) stays as it was */
@@ -261,7 +261,9 @@ void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size)
 	char sizes[80] = "";
 	int at = fb != 64 ? snprintf(sizes, sizeof sizes, ",flit_bytes=%d", fb) : 0;
 	if (strcmp(pf, "auto") != 0)
-		snprintf(sizes + at, sizeof sizes - (size_t)at, ",packet_flits=%s", pf);
+		at += snprintf(sizes + at, sizeof sizes - (size_t)at, ",packet_flits=%s", pf);
+	if (max_memory != 4096)
+		snprintf(sizes + at, sizeof sizes - (size_t)at, ",max_memory=%ld", max_memory);
 	snprintf(out, size, "flit:preset=%s,compute=%s%s%s%s", cmn_params_str(p, "preset"),
 	         cmn_params_str(p, "compute"), plat ? ",links=platform" : "",
 	         threads > 1 ? ",threads=2" : "", sizes);

@@ -95,7 +95,17 @@ struct cpl_replay_opts {
 		    "flit engine: threads of each replay (netsim --help; the same times with 1 "   \
 		    "or 2)"                                                                        \
 	}
-void cpl_flit_engine_spec(const struct cmn_params *p, char *out, size_t size);
+/* The flit model's limit on a replay's network (netsim's flit:max_memory:
+ * its state and its packets, MB; 0: none). */
+#define CPL_FLIT_MEMORY_PARAM                                                                      \
+	{                                                                                          \
+		"max_memory", CMN_PT_INT, "4096", 0, 1e9, NULL,                                    \
+		    "flit engine: MB a replay's network may take with its packets, checked "       \
+		    "before it is made (0: no limit; netsim --help)"                               \
+	}
+/* The engine spec of CPL_FLIT_ENGINE_PARAMS, with max_memory MB for each
+ * network (its default, 4096, left out of the spec). */
+void cpl_flit_engine_spec(const struct cmn_params *p, long max_memory, char *out, size_t size);
 /* Checks CPL_FLIT_ENGINE_PARAMS' packet_flits (auto, or an integer in
  * range): 0, or a usage error naming it. */
 int cpl_flit_engine_check(const struct cmn_params *p, struct cmn_err *e);

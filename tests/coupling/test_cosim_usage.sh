@@ -49,6 +49,11 @@ check "... no folder made" test -z "$(ls -d "$T"/d* 2> /dev/null)"
 usage "^cosim: --out $T/$(printf 'n%.0s' $(seq 1 300)): File name too long$" "$T/o.csv" \
 	"${RUN[@]}" --out "$T/$(printf 'n%.0s' $(seq 1 300))"
 usage "^cosim: --out $T/w.swf/x: Not a directory$" "$T/o.csv" "${RUN[@]}" --out "$T/w.swf/x"
+# a flit model's network beyond its max_memory (netsim's key): refused
+# before it is made, each part's size said
+usage "^cosim: job 1: flit network: kary-ntree:k=8,n=3,.* takes [0-9]* MB (the VCs' buffers .*), more than max_memory=1 MB" \
+	"$T/o.csv" --workload "$T/w.swf" --machine kary-ntree:k=8,n=3 --quiet \
+	--runtime flit:class=S,max_memory=1 --jobs-out "$T/o.csv"
 # a study that works still does
 "$CS" "${RUN[@]}" --out "$T/ok" > /dev/null 2> "$T/err"
 check "a study: exit 0, its files" test $? -eq 0 -a -f "$T/ok/first-free/jobs.csv"
