@@ -449,6 +449,16 @@ long net_flit_net_in_flight(const struct flit_net *n)
 	return n->pkts.in_flight;
 }
 
+int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *max_mb)
+{
+	double held = n->state_bytes +
+	              (double)n->pkts.cap * ((double)sizeof *n->pkts.pool +
+	                                     (double)n->pkts.route_stride * sizeof *n->pkts.routes);
+	*mb = held / 1048576.0;
+	*max_mb = n->p.max_memory_mb;
+	return n->p.max_memory_mb <= 0 || held + more <= (double)n->p.max_memory_mb * 1048576.0;
+}
+
 const long *net_flit_net_link_flits(const struct flit_net *n)
 {
 	return n->ch.flits_carried;

@@ -151,6 +151,10 @@ int64_t net_flit_net_now(const struct flit_net *n);
  * source_queue packets of that size. */
 int net_flit_net_source_room(const struct flit_net *n, int x, int flits);
 long net_flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
+/* Whether `more` bytes of a user's (a trace replay's pending messages)
+ * fit under max_memory beside the network's state and its packets' room
+ * (always with max_memory=0); *mb: what the network holds, MB. */
+int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *max_mb);
 /* Flits that crossed each link so far (nlinks entries, read-only). */
 const long *net_flit_net_link_flits(const struct flit_net *n);
 /* Checks the invariants (credits within 0..B and equal to the free slots

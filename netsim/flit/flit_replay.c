@@ -111,6 +111,28 @@ static int grow(void **p, long *cap, long need, size_t size)
 	return cmn_grow(p, cap, need, 16, size);
 }
 
+/* Before the transfers' table doubles: whether the messages pending then
+ * (each a transfer, its requests on both sides and their keys) fit under
+ * the network's max_memory beside its state and packets; else an error
+ * saying so (a job's all-to-all posts every message at once: n^2 of them,
+ * 67 million for 8,192 ranks). */
+static int room_for_transfers(struct replay *rp, struct cmn_err *e)
+{
+	long cap = rp->capx ? 2 * rp->capx : 16;
+	double per = (double)sizeof(struct xfer) + 2.0 * sizeof(struct flit_req) + 64.0, mb;
+	long max_mb;
+	if (net_flit_net_room(rp->net, (double)cap * per, &mb, &max_mb))
+		return 0;
+	return cmn_err_set(e, CMN_ENOMEM,
+	                   "flit replay: %d messages pending at cycle %lld; room for %ld would "
+	                   "take %.0f MB beside the network's %.0f MB with its packets, more than "
+	                   "max_memory=%ld MB: replay all-to-alls as rings (netsim --alltoall "
+	                   "ring, cosim alltoall=ring), fewer ranks, or raise max_memory=MB (0: "
+	                   "no limit)",
+	                   rp->nx, (long long)rp->now, cap, (double)cap * per / 1048576.0, mb,
+	                   max_mb);
+}
+
 /* --- the event heap --- */
 static int ev_less(const struct ev *a, const struct ev *b)
 {
@@ -271,6 +293,8 @@ static int post(struct replay *rp, int g, int send, int async, int peer, int col
 	if (rp->nxfree) {
 		xi = rp->xfree[--rp->nxfree];
 	} else {
+		if (rp->nx == rp->capx && room_for_transfers(rp, e))
+			return -1;
 		if (grow((void **)&rp->x, &rp->capx, rp->nx + 1, sizeof *rp->x))
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory"), -1;
 		xi = rp->nx++;

@@ -320,6 +320,12 @@ TMPDIR="$T/tmp" timeout -s INT 2 "$NS" --machine kary-ntree:k=4,n=6 --job cg.S.4
 TMPDIR="$T/tmp" timeout -s TERM 1 "$NS" --machine torus:dims=8x8x8 --job ft.S.64@0-63 --no-alone \
 	> /dev/null 2>&1
 check "killed netsim leaves no temporary file in \$TMPDIR" test -z "$(ls -A "$T/tmp")"
+# a replay whose pending messages pass max_memory (an all-to-all posts n^2
+# at once: is.S.8192 took 10 GB and more): exit 1, said, nothing written
+"$NS" --machine kary-ntree:k=4,n=3 --job is.S.64@0-63 --engine flit:max_memory=1 --iterations 1 \
+	--no-alone --jobs-out "$T/am.txt" > /dev/null 2> "$T/err"
+check "flit replay: pending messages beyond max_memory: exit 1, said, nothing written" \
+	status_says $? eq 1 "flit replay: [0-9]* messages pending at cycle [0-9]*; .*more than max_memory=1 MB: replay all-to-alls as rings" "$T/err" "$T/am.txt"
 # VCs' buffers beyond max_memory: a usage error with their size, before
 # anything is allocated (was a bare "out of memory")
 "$NS" --machine kary-ntree:k=4,n=3 --job cg.S.4@0-3 --engine flit:vcs=64,buf=1048576 --no-alone \
