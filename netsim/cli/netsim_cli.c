@@ -33,6 +33,7 @@ enum {
 	O_NOALONE,
 	O_REPEAT,
 	O_UNTIL,
+	O_MAXMEM,
 	/* synthetic traffic: from O_TRAFFIC */
 	O_TRAFFIC,
 	O_LOAD,
@@ -94,6 +95,10 @@ static const struct cmn_opt opts[] = {
     {"jobs-out", O_JOBS, "FILE", "per-job CSV"},
     {"no-alone", O_NOALONE, NULL, "skip the runs alone (slowdown not computed)"},
     {"repeat", O_REPEAT, "N", "evaluate N times back to back (timing; the results\nmust agree)"},
+    {"max-memory", O_MAXMEM, "MB",
+     "SimGrid engines: refuse a replay whose all-to-alls may\n"
+     "hold more than MB of messages at once (default 4096;\n"
+     "0: no limit; the flit engine's key max_memory bounds it)"},
     {"until", O_UNTIL, "S",
      "stop the simulation at S simulated seconds (jobs not\n"
      "done: unfinished)"},
@@ -208,6 +213,7 @@ static int option(struct net_cli *c, int k, const char *arg, struct cmn_err *e)
 	case O_NOALONE: c->alone = 0; break;
 	case O_REPEAT: return cmn_opt_int("--repeat", arg, 1, 1000000000, &c->repeat, e);
 	case O_UNTIL: return cmn_opt_real_pos("--until", arg, 1e15, &c->until, e);
+	case O_MAXMEM: return cmn_opt_int("--max-memory", arg, 0, 1000000000, &c->max_memory, e);
 	case O_TRAFFIC: c->traffic = arg; break;
 	case O_LOAD: return cmn_opt_real("--load", arg, 1e-9, 1, &o->load, e);
 	case O_PACKET:
@@ -289,6 +295,7 @@ int net_cli_parse(int argc, char **argv, struct net_cli *c)
 	memset(c, 0, sizeof *c);
 	c->alone = 1;
 	c->repeat = 1;
+	c->max_memory = 4096;
 	net_flit_synth_default(&c->synth);
 	struct cmn_err e;
 	cmn_err_clear(&e);

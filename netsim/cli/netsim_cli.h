@@ -22,7 +22,7 @@ struct net_cli {
 	const char *cfg[NET_CLI_MAX_CFG + 1]; /* KEY:VALUE, NULL-terminated */
 	int ncfg;
 	int alone, periter, ring;
-	long long iterations, repeat;
+	long long iterations, repeat, max_memory; /* max_memory: --max-memory MB */
 	double until;
 	/* synthetic traffic */
 	const char *traffic, *synth_out, *plot, *preset, *heatmap;

@@ -326,6 +326,17 @@ check "killed netsim leaves no temporary file in \$TMPDIR" test -z "$(ls -A "$T/
 	--no-alone --jobs-out "$T/am.txt" > /dev/null 2> "$T/err"
 check "flit replay: pending messages beyond max_memory: exit 1, said, nothing written" \
 	status_says $? eq 1 "flit replay: [0-9]* messages pending at cycle [0-9]*; .*more than max_memory=1 MB: replay all-to-alls as rings" "$T/err" "$T/am.txt"
+# the SimGrid engines: a linear all-to-all posts n (n - 1) messages at
+# once, about 2.5 kB each in SimGrid (is.S.2048: 10 GB); past --max-memory
+# a usage error before anything runs; rings, or --max-memory 0, run
+AA=(--machine kary-ntree:k=4,n=3 --job is.S.64@0-63 --engine s4u --iterations 1 --no-alone)
+"$NS" "${AA[@]}" --max-memory 1 --jobs-out "$T/aa.txt" > /dev/null 2> "$T/err"
+check "SimGrid engines: a linear all-to-all past --max-memory: exit 2, said, nothing written" \
+	status_says $? eq 2 "the linear all-to-alls hold up to 4.03e+03 messages at once (job 0, is.S.64: 64 ranks, .*more than --max-memory 1: replay them as rings (--alltoall ring)" "$T/err" "$T/aa.txt"
+"$NS" "${AA[@]}" --max-memory 1 --alltoall ring --quiet > /dev/null 2> "$T/err"
+check "... as rings: runs" test $? -eq 0
+"$NS" "${AA[@]}" --max-memory 0 --quiet > /dev/null 2> "$T/err"
+check "... --max-memory 0: runs" test $? -eq 0
 # VCs' buffers beyond max_memory: a usage error with their size, before
 # anything is allocated (was a bare "out of memory")
 "$NS" --machine kary-ntree:k=4,n=3 --job cg.S.4@0-3 --engine flit:vcs=64,buf=1048576 --no-alone \
