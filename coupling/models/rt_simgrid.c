@@ -48,6 +48,9 @@ static const struct cmn_param_def sg_params[] = {
     {"engine", CMN_PT_CHOICE, "simgrid", 0, 0, "simgrid|s4u",
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
+    {"max_memory", CMN_PT_INT, "4096", 0, 1e9, NULL,
+     "MB the largest job's linear all-to-alls may hold in SimGrid at once, checked "
+     "before the run (0: no limit; alltoall=ring holds a message a rank)"},
     CPL_CROSSTRAFFIC_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
     CPL_REPLAY_GROUP_CACHE_PARAM,
@@ -101,6 +104,7 @@ struct sgm {
 	long updates_replaying, updates_several; /* rate updates that replayed groups;
 	                                           of those, two or more */
 	double interval;                         /* rate_interval (0: every change replayed) */
+	long max_mb;                             /* max_memory (simgrid model; 0: none) */
 	double replayed_at; /* when an update last replayed groups (-INFINITY: never) */
 	long deferred;      /* changed groups not replayed within the interval */
 	long ahead_replays; /* replays made ahead, several at once (replay_misses) */
@@ -141,6 +145,7 @@ int cpl_rt_replay_create(const struct cmn_params *p, const char *model, const ch
 	snprintf(g->engine, sizeof g->engine, "%s", engine);
 	snprintf(g->model, sizeof g->model, "%s", model);
 	g->ring = strcmp(cmn_params_str(p, "alltoall"), "ring") == 0;
+	g->max_mb = (long)cmn_params_num(p, "max_memory");
 	g->counts = strcmp(cmn_params_str(p, "shape"), "counts") == 0;
 	g->timed = strcmp(cmn_params_str(p, "iteration"), "timed") == 0;
 	g->group_cache = strcmp(cmn_params_str(p, "group_cache"), "yes") == 0;
@@ -877,6 +882,60 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* What SimGrid holds per message of a linear all-to-all, measured with
+ * netsim --engine s4u (is.S.256: 176 MB, is.S.512: 657 MB; netsim's
+ * --max-memory takes the same figure). */
+#define SG_MESSAGE_BYTES 2560.0
+
+/* Before the run: the largest job's linear all-to-alls, from its kernel's
+ * description (the sets of ranks among which every pair exchanges: an
+ * all-to-all's, FT's rows and columns, each set's all-to-all posting s (s -
+ * 1) messages at once, the sets of a kind side by side), against
+ * max_memory. Jobs replayed together (mode=shared) may hold more; kernels
+ * without a description (recorded traces) are not counted. */
+static int sg_estimate(void *self, const struct plat_machine *m, const struct js_workload *w,
+                       FILE *notes, struct cmn_err *e)
+{
+	(void)m;
+	struct sgm *g = self;
+	if (g->ring || g->max_mb <= 0)
+		return 0;
+	double most = 0;
+	long big = -1;
+	for (size_t j = 0; j < w->n; j++) {
+		int k = cpl_profiles_of(g->prof, &w->jobs[j], (int)j);
+		if (k >= cpl_profiles_count(g->prof) || w->jobs[j].size < 2)
+			continue;
+		struct trace_gen_sets sets = {0};
+		cpl_profiles_pairs(g->prof, k, w->jobs[j].size, &sets);
+		for (int i = 0; i < sets.n; i++) {
+			double at = sets.set[i].count * sets.set[i].size * (sets.set[i].size - 1.0);
+			if (at > most)
+				most = at, big = (long)j;
+		}
+	}
+	double mb = most * SG_MESSAGE_BYTES / 1048576.0;
+	if (notes && big >= 0)
+		fprintf(notes,
+		        "simgrid: estimate: the largest job's linear all-to-alls hold up to %.3g "
+		        "messages at once, about %.0f MB (max_memory %ld)\n",
+		        most, mb, g->max_mb);
+	if (mb <= (double)g->max_mb)
+		return 0;
+	const struct js_job *jb = &w->jobs[big];
+	char name[JS_JOB_NAME_BYTES];
+	return cmn_err_set(
+	    e, CMN_ESTATE,
+	    "simgrid: job %s (%d ranks, kernel %s) posts up to %.3g messages at once in its "
+	    "linear all-to-alls, about %.0f MB in SimGrid (%.1f kB a message), more than "
+	    "max_memory=%ld: replay all-to-alls as rings (alltoall=ring), leave out the "
+	    "kernels with all-to-alls (kernels=.., without ft and is), or raise the limit "
+	    "(simgrid:max_memory=MB, 0: none)",
+	    js_job_name(jb, name), jb->size,
+	    cpl_profiles_name(g->prof, cpl_profiles_of(g->prof, jb, (int)big)), most, mb,
+	    SG_MESSAGE_BYTES / 1024, g->max_mb);
+}
+
 static const char *const sg_samples[] = {"simgrid:mode=isolated,class=S",
                                          "simgrid:mode=shared,class=S,engine=s4u", NULL};
 
@@ -886,6 +945,7 @@ const struct js_runtime_ops cpl_rt_simgrid_ops = {
              "(isolated) or all running jobs together (shared); rate = reference / actual",
              sg_params, sg_samples},
     .create = sg_create,
+    .estimate = sg_estimate,
     .columns = cpl_profile_columns,
     .destroy = cpl_rt_replay_destroy,
     .work_s = cpl_rt_replay_work,

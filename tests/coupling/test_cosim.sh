@@ -472,5 +472,23 @@ bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload
 	--summary-out "$T/bo.csv"
 bad_opt "weights=1/2/: weight 3: give 2 non-negative numbers" --runtime linkload:kernels=is/cg,weights=1/2/ \
 	--summary-out "$T/bo.csv"
+# the simgrid model's largest linear all-to-all against max_memory, before
+# the run: is.S.2048 would hold about 10 GB in SimGrid (exit 1, nothing
+# written); alltoall=ring and kernels without all-to-alls pass the check
+printf '; MaxProcs: 4096\n1 0 -1 100 2048 -1 -1 2048 200 -1 1 1 1 1 1 -1 -1 -1\n' > "$T/a2a.swf"
+"$B/cosim" --workload "$T/a2a.swf" --machine flat:nodes=4096 --runtime simgrid:kernels=is,class=S \
+	--jobs-out "$T/a2a.csv" > /dev/null 2> "$T/err"
+check "simgrid: a linear all-to-all past max_memory: exit 1, said, nothing written" \
+	status_says $? eq 1 "cosim: simgrid: job 1 (2048 ranks, kernel is) posts up to 4.19e+06 messages at once in its linear all-to-alls, about 10235 MB .*more than max_memory=4096: replay all-to-alls as rings (alltoall=ring)" "$T/err" "$T/a2a.csv"
+printf '; MaxProcs: 64\n1 0 -1 100 64 -1 -1 64 200 -1 1 1 1 1 1 -1 -1 -1\n' > "$T/a64.swf"
+"$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 --runtime simgrid:kernels=is,class=S,max_memory=1 \
+	--quiet > /dev/null 2> "$T/err"
+check "... 64 ranks past max_memory=1: exit 1" status_says $? eq 1 "about 10 MB in SimGrid" "$T/err"
+"$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 \
+	--runtime simgrid:kernels=is,class=S,max_memory=1,alltoall=ring --quiet > /dev/null 2> "$T/err"
+check "... as rings: runs" test $? -eq 0
+"$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 --runtime simgrid:kernels=is,class=S \
+	--quiet > /dev/null 2> "$T/err"
+check "... under the default limit: runs" test $? -eq 0
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]
