@@ -11,6 +11,12 @@
 #include "../common/params.h"
 #include "../platforms/platform.h"
 
+/* What SimGrid holds per message of a linear all-to-all, n (n - 1) of
+ * them posted at once (its comm and the s4u engine's mailbox), measured
+ * with --engine s4u: is.S.256 took 176 MB, is.S.512 657 MB. netsim's
+ * --max-memory and cosim's simgrid:max_memory count with it. */
+#define NET_SG_MESSAGE_BYTES 2560.0
+
 struct net_live;
 
 /* A range of a trace that runs several times in a row, e.g. a job's

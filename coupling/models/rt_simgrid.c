@@ -882,11 +882,6 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	fprintf(f, "\n");
 }
 
-/* What SimGrid holds per message of a linear all-to-all, measured with
- * netsim --engine s4u (is.S.256: 176 MB, is.S.512: 657 MB; netsim's
- * --max-memory takes the same figure). */
-#define SG_MESSAGE_BYTES 2560.0
-
 /* Before the run: the largest job's linear all-to-alls, from its kernel's
  * description (the sets of ranks among which every pair exchanges: an
  * all-to-all's, FT's rows and columns, each set's all-to-all posting s (s -
@@ -914,7 +909,7 @@ static int sg_estimate(void *self, const struct plat_machine *m, const struct js
 				most = at, big = (long)j;
 		}
 	}
-	double mb = most * SG_MESSAGE_BYTES / 1048576.0;
+	double mb = most * NET_SG_MESSAGE_BYTES / 1048576.0;
 	if (notes && big >= 0)
 		fprintf(notes,
 		        "simgrid: estimate: the largest job's linear all-to-alls hold up to %.3g "
@@ -933,7 +928,7 @@ static int sg_estimate(void *self, const struct plat_machine *m, const struct js
 	    "(simgrid:max_memory=MB, 0: none)",
 	    js_job_name(jb, name), jb->size,
 	    cpl_profiles_name(g->prof, cpl_profiles_of(g->prof, jb, (int)big)), most, mb,
-	    SG_MESSAGE_BYTES / 1024, g->max_mb);
+	    NET_SG_MESSAGE_BYTES / 1024, g->max_mb);
 }
 
 static const char *const sg_samples[] = {"simgrid:mode=isolated,class=S",

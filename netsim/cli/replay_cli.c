@@ -92,11 +92,6 @@ static void node_list(const int *nodes, int n, char *buf, size_t len)
 	}
 }
 
-/* What SimGrid holds per message of a linear all-to-all (its comm and
- * our mailbox's), measured: is.S.256 took 176 MB and is.S.512 657 MB on
- * --engine s4u, n (n - 1) messages posted at once. */
-#define SG_MESSAGE_BYTES 2560.0
-
 /* SimGrid engines with --alltoall linear: every job whose trace has an
  * all-to-all posts n (n - 1) messages at once, the jobs side by side; past
  * max_mb (MB) a usage error naming the largest and the way out. */
@@ -114,7 +109,7 @@ static int alltoall_room(const struct job_arg *jobs, int njobs, long long max_mb
 		if (n > most)
 			most = n, big = j;
 	}
-	double mb = msgs * SG_MESSAGE_BYTES / 1048576.0;
+	double mb = msgs * NET_SG_MESSAGE_BYTES / 1048576.0;
 	if (mb <= (double)max_mb)
 		return 0;
 	return cmn_err_set(e, CMN_EUSAGE,
@@ -123,7 +118,7 @@ static int alltoall_room(const struct job_arg *jobs, int njobs, long long max_mb
 	                   "message), more than --max-memory %lld: replay them as rings "
 	                   "(--alltoall ring), or raise --max-memory MB (0: no limit)",
 	                   msgs, big, jobs[big].trace, jobs[big].t->nranks, most, mb,
-	                   SG_MESSAGE_BYTES / 1024, max_mb);
+	                   NET_SG_MESSAGE_BYTES / 1024, max_mb);
 }
 
 /* The run; jobs: c->njobs entries, zeroed. */

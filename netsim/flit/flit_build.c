@@ -528,7 +528,7 @@ static int make_route_cache(struct flit_net *n, struct cmn_err *e)
  * buffers' sizes and wire slots, made first): every array made below, by
  * the VC, link, port, vertex and node, and adaptive routing's table of
  * distances from every vertex to every node. Its parts, in bytes: the VCs'
- * buffers, their records, the distance table, the rest. test_flit checks
+ * buffers, their records, the distance table, the rest. test_flit_memory checks
  * the sum against what malloc hands out. */
 struct state_parts {
 	double buffers, vcs, dist, rest;
