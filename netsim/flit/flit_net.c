@@ -172,6 +172,19 @@ int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *
 	return 0;
 }
 
+/* A packet's room in the pool: its record and its route. */
+static double packet_bytes(const struct flit_net *n)
+{
+	return (double)sizeof *n->pkts.pool +
+	       (double)n->pkts.route_stride * (double)sizeof *n->pkts.routes;
+}
+
+/* Whether bytes in all stay within max_memory (always with 0). */
+static int within_max(const struct flit_net *n, double bytes)
+{
+	return n->p.max_memory_mb <= 0 || bytes <= (double)n->p.max_memory_mb * 1048576.0;
+}
+
 int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
 {
 	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
@@ -189,10 +202,8 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 	} else {
 		if (n->pkts.n == n->pkts.cap) {
 			int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
-			double per = (double)sizeof *n->pkts.pool +
-			             (double)n->pkts.route_stride * (double)sizeof *n->pkts.routes;
-			if (n->p.max_memory_mb > 0 && (double)cap * per + n->state_bytes >
-			                                  (double)n->p.max_memory_mb * 1048576.0)
+			double per = packet_bytes(n);
+			if (!within_max(n, (double)cap * per + n->state_bytes))
 				return cmn_err_set(
 				    e, CMN_ENOMEM,
 				    "flit network: %d packets queued or in flight at cycle %lld; "
@@ -200,8 +211,7 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 				    "network's %.0f MB, more than max_memory=%ld MB (a load beyond "
 				    "saturation queues packets without bound): lower the load, "
 				    "bound the sources (source_queue=N), or raise max_memory=MB "
-				    "(0: "
-				    "no limit)",
+				    "(0: no limit)",
 				    n->pkts.n, (long long)n->now, cap,
 				    (double)cap * per / 1048576.0, n->state_bytes / 1048576.0,
 				    n->p.max_memory_mb);
@@ -451,12 +461,10 @@ long net_flit_net_in_flight(const struct flit_net *n)
 
 int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *max_mb)
 {
-	double held = n->state_bytes +
-	              (double)n->pkts.cap * ((double)sizeof *n->pkts.pool +
-	                                     (double)n->pkts.route_stride * sizeof *n->pkts.routes);
+	double held = n->state_bytes + (double)n->pkts.cap * packet_bytes(n);
 	*mb = held / 1048576.0;
 	*max_mb = n->p.max_memory_mb;
-	return n->p.max_memory_mb <= 0 || held + more <= (double)n->p.max_memory_mb * 1048576.0;
+	return within_max(n, held + more);
 }
 
 const long *net_flit_net_link_flits(const struct flit_net *n)
