@@ -16,6 +16,8 @@
  * with --engine s4u: is.S.256 took 176 MB, is.S.512 657 MB. netsim's
  * --max-memory and cosim's simgrid:max_memory count with it. */
 #define NET_SG_MESSAGE_BYTES 2560.0
+/* The most children the SimGrid engines' evaluate_many runs at once. */
+#define NET_SG_CHILDREN 8
 
 struct net_live;
 

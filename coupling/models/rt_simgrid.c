@@ -42,6 +42,7 @@
 #include "../replay/itcache.h"
 #include "../replay/replay.h"
 #include "rt_replay.h"
+#include "sg_memory.h"
 
 static const struct cmn_param_def sg_params[] = {
     CPL_REPLAY_MODE_PARAM,
@@ -49,8 +50,9 @@ static const struct cmn_param_def sg_params[] = {
      "netsim engine: SMPI's replay (simgrid) or netsim's own (s4u)"},
     CPL_ALLTOALL_PARAM,
     {"max_memory", CMN_PT_INT, "4096", 0, 1e9, NULL,
-     "MB the largest job's linear all-to-alls may hold in SimGrid at once, checked "
-     "before the run (0: no limit; alltoall=ring holds a message a rank)"},
+     "MB the linear all-to-alls of the replays that may run at once (a job, the running "
+     "jobs together under mode=shared, a rate update's under ahead=yes) may hold in "
+     "SimGrid, checked before the run (0: no limit; alltoall=ring holds a message a rank)"},
     CPL_CROSSTRAFFIC_PARAM,
     CPL_REPLAY_SHAPE_PARAM,
     CPL_REPLAY_GROUP_CACHE_PARAM,
@@ -882,53 +884,16 @@ void cpl_rt_replay_report(void *self, FILE *f)
 	fprintf(f, "\n");
 }
 
-/* Before the run: the largest job's linear all-to-alls, from its kernel's
- * description (the sets of ranks among which every pair exchanges: an
- * all-to-all's, FT's rows and columns, each set's all-to-all posting s (s -
- * 1) messages at once, the sets of a kind side by side), against
- * max_memory. Jobs replayed together (mode=shared) may hold more; kernels
- * without a description (recorded traces) are not counted. */
+/* Before the run: the linear all-to-alls of the replays it may run at
+ * once against max_memory (sg_memory.h). */
 static int sg_estimate(void *self, const struct plat_machine *m, const struct js_workload *w,
                        FILE *notes, struct cmn_err *e)
 {
-	(void)m;
 	struct sgm *g = self;
-	if (g->ring || g->max_mb <= 0)
+	if (g->ring)
 		return 0;
-	double most = 0;
-	long big = -1;
-	for (size_t j = 0; j < w->n; j++) {
-		int k = cpl_profiles_of(g->prof, &w->jobs[j], (int)j);
-		if (k >= cpl_profiles_count(g->prof) || w->jobs[j].size < 2)
-			continue;
-		struct trace_gen_sets sets = {0};
-		cpl_profiles_pairs(g->prof, k, w->jobs[j].size, &sets);
-		for (int i = 0; i < sets.n; i++) {
-			double at = sets.set[i].count * sets.set[i].size * (sets.set[i].size - 1.0);
-			if (at > most)
-				most = at, big = (long)j;
-		}
-	}
-	double mb = most * NET_SG_MESSAGE_BYTES / 1048576.0;
-	if (notes && big >= 0)
-		fprintf(notes,
-		        "simgrid: estimate: the largest job's linear all-to-alls hold up to %.3g "
-		        "messages at once, about %.0f MB (max_memory %ld)\n",
-		        most, mb, g->max_mb);
-	if (mb <= (double)g->max_mb)
-		return 0;
-	const struct js_job *jb = &w->jobs[big];
-	char name[JS_JOB_NAME_BYTES];
-	return cmn_err_set(
-	    e, CMN_ESTATE,
-	    "simgrid: job %s (%d ranks, kernel %s) posts up to %.3g messages at once in its "
-	    "linear all-to-alls, about %.0f MB in SimGrid (%.1f kB a message), more than "
-	    "max_memory=%ld: replay all-to-alls as rings (alltoall=ring), leave out the "
-	    "kernels with all-to-alls (kernels=.., without ft and is), or raise the limit "
-	    "(simgrid:max_memory=MB, 0: none)",
-	    js_job_name(jb, name), jb->size,
-	    cpl_profiles_name(g->prof, cpl_profiles_of(g->prof, jb, (int)big)), most, mb,
-	    NET_SG_MESSAGE_BYTES / 1024, g->max_mb);
+	struct cpl_sg_memory_opts o = {g->shared, g->ahead_on, g->timed ? 1 : 2, g->max_mb};
+	return cpl_sg_memory_check(g->prof, w, m->nodes, &o, notes, e);
 }
 
 static const char *const sg_samples[] = {"simgrid:mode=isolated,class=S",

@@ -510,10 +510,10 @@ int net_sg_engine_evaluate_many(void *state, int count, const struct net_job *co
 			rc = net_sg_engine_evaluate(s, jobs[i], n[i], until, results[i], e);
 		return rc;
 	}
-	struct pending p[8];
+	struct pending p[NET_SG_CHILDREN];
 	int rc = 0;
-	for (int at = 0; at < count; at += 8) { /* at most 8 children at once */
-		int k = count - at < 8 ? count - at : 8, started = 0;
+	for (int at = 0; at < count; at += NET_SG_CHILDREN) {
+		int k = count - at < NET_SG_CHILDREN ? count - at : NET_SG_CHILDREN, started = 0;
 		for (; !rc && started < k; started++)
 			rc = eval_start(state, jobs[at + started], n[at + started], until,
 			                &p[started], e);

@@ -472,23 +472,53 @@ bad_opt "weights=1//2: weight 2: give 3 non-negative numbers" --runtime linkload
 	--summary-out "$T/bo.csv"
 bad_opt "weights=1/2/: weight 3: give 2 non-negative numbers" --runtime linkload:kernels=is/cg,weights=1/2/ \
 	--summary-out "$T/bo.csv"
-# the simgrid model's largest linear all-to-all against max_memory, before
-# the run: is.S.2048 would hold about 10 GB in SimGrid (exit 1, nothing
-# written); alltoall=ring and kernels without all-to-alls pass the check
+# the simgrid model's linear all-to-alls against max_memory, before the run:
+# is.S.2048 would hold about 10 GB in SimGrid alone, 20 GB with its
+# reference replayed beside it (ahead=yes; exit 1, nothing written);
+# alltoall=ring and kernels without all-to-alls pass the check
 printf '; MaxProcs: 4096\n1 0 -1 100 2048 -1 -1 2048 200 -1 1 1 1 1 1 -1 -1 -1\n' > "$T/a2a.swf"
 "$B/cosim" --workload "$T/a2a.swf" --machine flat:nodes=4096 --runtime simgrid:kernels=is,class=S \
 	--jobs-out "$T/a2a.csv" > /dev/null 2> "$T/err"
 check "simgrid: a linear all-to-all past max_memory: exit 1, said, nothing written" \
-	status_says $? eq 1 "cosim: simgrid: job 1 (2048 ranks, kernel is) posts up to 4.19e+06 messages at once in its linear all-to-alls, about 10235 MB .*more than max_memory=4096: replay all-to-alls as rings (alltoall=ring)" "$T/err" "$T/a2a.csv"
+	status_says $? eq 1 "cosim: simgrid: linear all-to-alls would post up to 8.38e+06 messages at once in a rate update's replays run together (ahead=yes) (the largest job, 1: 2048 ranks, kernel is, 4.19e+06 alone), about 20470 MB .*more than max_memory=4096: replay all-to-alls as rings (alltoall=ring), .*replay them one by one (ahead=no)" "$T/err" "$T/a2a.csv"
+"$B/cosim" --workload "$T/a2a.swf" --machine flat:nodes=4096 --runtime simgrid:kernels=is,class=S,ahead=no \
+	--jobs-out "$T/a2a.csv" > /dev/null 2> "$T/err"
+check "... one replay at a time: the job's own 10 GB, still past it" \
+	status_says $? eq 1 "4.19e+06 messages at once in one job's replay .*about 10235 MB" "$T/err" "$T/a2a.csv"
 printf '; MaxProcs: 64\n1 0 -1 100 64 -1 -1 64 200 -1 1 1 1 1 1 -1 -1 -1\n' > "$T/a64.swf"
 "$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 --runtime simgrid:kernels=is,class=S,max_memory=1 \
 	--quiet > /dev/null 2> "$T/err"
-check "... 64 ranks past max_memory=1: exit 1" status_says $? eq 1 "about 10 MB in SimGrid" "$T/err"
+check "... 64 ranks past max_memory=1: exit 1" status_says $? eq 1 "about 20 MB in SimGrid" "$T/err"
 "$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 \
 	--runtime simgrid:kernels=is,class=S,max_memory=1,alltoall=ring --quiet > /dev/null 2> "$T/err"
 check "... as rings: runs" test $? -eq 0
 "$B/cosim" --workload "$T/a64.swf" --machine flat:nodes=64 --runtime simgrid:kernels=is,class=S \
 	--quiet > /dev/null 2> "$T/err"
 check "... under the default limit: runs" test $? -eq 0
+# four jobs of 16 ranks at once (240 messages each, 0.6 MB; max_memory=1
+# holds 409): alone each fits; replayed together (mode=shared) or their
+# replays run together (ahead=yes) they do not
+printf '; MaxProcs: 64\n' > "$T/a4.swf"
+for i in 1 2 3 4; do
+	printf '%d 0 -1 100 16 -1 -1 16 200 -1 1 1 1 1 1 -1 -1 -1\n' "$i" >> "$T/a4.swf"
+done
+"$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=64 \
+	--runtime simgrid:kernels=is,class=S,max_memory=1,ahead=no --quiet > /dev/null 2> "$T/err"
+check "simgrid: four is.S.16 under max_memory=1, isolated one by one: runs" test $? -eq 0
+"$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=64 \
+	--runtime simgrid:kernels=is,class=S,max_memory=1,ahead=no,mode=shared --quiet > /dev/null 2> "$T/err"
+check "... replayed together (mode=shared): refused" \
+	status_says $? eq 1 "960 messages at once in one replay of running jobs together (mode=shared)" "$T/err"
+"$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=64 \
+	--runtime simgrid:kernels=is,class=S,max_memory=1 --quiet > /dev/null 2> "$T/err"
+check "... isolated, replays run together (ahead=yes): refused, naming ahead=no" \
+	status_says $? eq 1 "1.92e+03 messages at once in a rate update's replays run together (ahead=yes).*(ahead=no)" "$T/err"
+# on 32 nodes only two of them run at once: 480 messages, 1.2 MB
+"$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=32 \
+	--runtime simgrid:kernels=is,class=S,max_memory=2,ahead=no,mode=shared --quiet > /dev/null 2> "$T/err"
+check "... on 32 nodes, as many as fit counted: runs under max_memory=2" test $? -eq 0
+"$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=32 \
+	--runtime simgrid:kernels=is,class=S,max_memory=1,ahead=no,mode=shared --quiet > /dev/null 2> "$T/err"
+check "... and is refused under max_memory=1" status_says $? eq 1 "480 messages at once" "$T/err"
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]
