@@ -39,35 +39,35 @@ static double knapsack(struct a2a *v, size_t n, int nodes)
 	return sum;
 }
 
-int cpl_sg_memory_check(const struct cpl_profiles *prof, const struct js_workload *w,
-                        int machine_nodes, const struct cpl_sg_memory_opts *o, FILE *notes,
-                        struct cmn_err *e)
+int cpl_sg_memory_check(struct cpl_profiles *prof, const struct js_workload *w, int machine_nodes,
+                        const struct cpl_sg_memory_opts *o, FILE *notes, struct cmn_err *e)
 {
 	if (o->max_mb <= 0)
 		return 0;
+	if (cpl_profiles_bind_workload(prof, w, e))
+		return e->code;
 	struct a2a *v = malloc((w->n ? w->n : 1) * sizeof *v);
 	if (!v)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	size_t nv = 0;
 	double most = 0; /* the largest job's */
 	long big = -1;
+	long unknown = 0; /* jobs whose traces decide */
 	for (size_t j = 0; j < w->n; j++) {
 		int k = cpl_profiles_of(prof, &w->jobs[j], (int)j);
-		if (k >= cpl_profiles_count(prof) || w->jobs[j].size < 2)
-			continue;
-		struct trace_gen_sets sets = {0};
-		cpl_profiles_pairs(prof, k, w->jobs[j].size, &sets);
-		double at = 0;
-		for (int i = 0; i < sets.n; i++) {
-			double s = sets.set[i].count * sets.set[i].size * (sets.set[i].size - 1.0);
-			at = s > at ? s : at;
-		}
+		double at = cpl_profiles_alltoall(prof, k, w->jobs[j].size);
+		unknown += at < 0;
 		if (at <= 0)
 			continue;
 		if (at > most)
 			most = at, big = (long)j;
 		v[nv++] = (struct a2a){at, w->jobs[j].size, (long)j};
 	}
+	if (unknown && notes)
+		fprintf(notes,
+		        "simgrid: estimate: %ld jobs' all-to-alls not counted (their traces, "
+		        "recorded or a workload's smpi profiles, are not read before the run)\n",
+		        unknown);
 	if (big < 0) {
 		free(v);
 		return 0;
@@ -100,15 +100,16 @@ int cpl_sg_memory_check(const struct cpl_profiles *prof, const struct js_workloa
 		return 0;
 	const struct js_job *jb = &w->jobs[big];
 	char name[JS_JOB_NAME_BYTES];
+	int k = cpl_profiles_of(prof, jb, (int)big), kernel = k < cpl_profiles_count(prof);
 	return cmn_err_set(
 	    e, CMN_ESTATE,
 	    "simgrid: linear all-to-alls would post up to %.3g messages at once in %s (the "
-	    "largest job, %s: %d ranks, kernel %s, %.3g alone), about %.0f MB in SimGrid (%.1f "
+	    "largest job, %s: %d ranks, %s %s, %.3g alone), about %.0f MB in SimGrid (%.1f "
 	    "kB a message), more than max_memory=%ld: replay all-to-alls as rings "
-	    "(alltoall=ring), leave out the kernels with all-to-alls (kernels=.., without ft "
-	    "and is)%s, or raise the limit (simgrid:max_memory=MB, 0: none)",
-	    at_once, how, js_job_name(jb, name), jb->size,
-	    cpl_profiles_name(prof, cpl_profiles_of(prof, jb, (int)big)), most, mb,
-	    NET_SG_MESSAGE_BYTES / 1024, o->max_mb,
+	    "(alltoall=ring)%s%s, or raise the limit (simgrid:max_memory=MB, 0: none)",
+	    at_once, how, js_job_name(jb, name), jb->size, kernel ? "kernel" : "profile",
+	    cpl_profiles_name(prof, k), most, mb, NET_SG_MESSAGE_BYTES / 1024, o->max_mb,
+	    kernel ? ", leave out the kernels with all-to-alls (kernels=.., without ft and is)"
+	           : "",
 	    at_once > one ? ", replay them one by one (ahead=no)" : "");
 }

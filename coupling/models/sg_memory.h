@@ -26,11 +26,10 @@ struct cpl_sg_memory_opts {
  * - replays at once (ahead): a rate update replays each running job's
  *   reference and placement (isolated) or its groups (shared), per times
  *   each, up to netsim's NET_SG_CHILDREN children at once.
- * Notes the estimate on notes (when given); past opts->max_mb an error
- * (CMN_ESTATE) naming the largest job and what would bound it. 0 when it
- * fits, or there is nothing to count. */
-int cpl_sg_memory_check(const struct cpl_profiles *prof, const struct js_workload *w,
-                        int machine_nodes, const struct cpl_sg_memory_opts *opts, FILE *notes,
-                        struct cmn_err *e);
+ * Binds the workload's own profiles (cpl_profiles_bind_workload). Notes the estimate on notes (when
+ * given); past opts->max_mb an error (CMN_ESTATE) naming the largest job and what would bound it. 0
+ * when it fits, or there is nothing to count. */
+int cpl_sg_memory_check(struct cpl_profiles *prof, const struct js_workload *w, int machine_nodes,
+                        const struct cpl_sg_memory_opts *opts, FILE *notes, struct cmn_err *e);
 
 #endif

@@ -243,7 +243,12 @@ int cpl_profiles_replayed(const struct js_job *job)
 
 int cpl_profiles_bind(struct cpl_profiles *pr, const struct js_sim *sim, struct cmn_err *e)
 {
-	const struct js_workload *w = js_sim_workload(sim);
+	return cpl_profiles_bind_workload(pr, js_sim_workload(sim), e);
+}
+
+int cpl_profiles_bind_workload(struct cpl_profiles *pr, const struct js_workload *w,
+                               struct cmn_err *e)
+{
 	if (pr->bound || !w || !w->nbprofiles)
 		return 0;
 	if (w->nbprofiles > (size_t)(1 << 20))
@@ -318,6 +323,26 @@ double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct tr
 	if (g && g->pairs)
 		pairs = g->pairs(pr->cls, n, sets);
 	return pairs < all ? pairs : all;
+}
+
+double cpl_profiles_alltoall(const struct cpl_profiles *pr, int k, int n)
+{
+	if (n < 2)
+		return 0;
+	if (k >= pr->nk) { /* a workload's profile: its one all-to-all, or a trace */
+		const struct wprof *p = k - pr->nk < pr->nwp ? &pr->wp[k - pr->nk] : NULL;
+		return !p || p->trace ? -1 : p->com_bytes > 0 ? (double)n * (n - 1) : 0;
+	}
+	if (pr->traces[0]) /* a recorded trace may stand for the generated one */
+		return -1;
+	struct trace_gen_sets sets;
+	cpl_profiles_pairs(pr, k, n, &sets);
+	double most = 0;
+	for (int i = 0; i < sets.n; i++) {
+		double at = sets.set[i].count * sets.set[i].size * (sets.set[i].size - 1.0);
+		most = at > most ? at : most;
+	}
+	return most;
 }
 
 /* Workload profile p on n ranks: its trace (smpi), or every rank computing

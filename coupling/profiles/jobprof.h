@@ -94,6 +94,9 @@ int cpl_profiles_of(const struct cpl_profiles *pr, const struct js_job *job, int
 /* Takes the Batsim profiles of the workload of sim's jobs (once; copies
  * them: the workload may go first). 0 or CMN_ENOMEM. */
 int cpl_profiles_bind(struct cpl_profiles *pr, const struct js_sim *sim, struct cmn_err *e);
+/* The same from the workload itself (a model's estimate, before the run). */
+int cpl_profiles_bind_workload(struct cpl_profiles *pr, const struct js_workload *w,
+                               struct cmn_err *e);
 /* 1 when job's run time is the replay of its workload's profile. */
 int cpl_profiles_replayed(const struct js_job *job);
 int cpl_profiles_count(const struct cpl_profiles *pr);
@@ -107,6 +110,14 @@ double cpl_profiles_flop_scale(const struct cpl_profiles *pr);
  * for a kernel without that description or when a traces folder is given
  * (a recorded trace may connect any pairs). */
 double cpl_profiles_pairs(const struct cpl_profiles *pr, int k, int n, struct trace_gen_sets *sets);
+
+/* The messages profile k's linear all-to-alls on n ranks post at once
+ * (n (n - 1) for one of n ranks; a kernel's sets of a kind side by side,
+ * the largest kind), from the generator's description or a workload's
+ * parallel_homogeneous profile (its one all-to-all when it has bytes); 0
+ * when it has none; -1 when a trace decides (a workload's smpi profile, a
+ * traces folder). */
+double cpl_profiles_alltoall(const struct cpl_profiles *pr, int k, int n);
 
 /* The per-job values every model with profiles records (its ops' columns,
  * jobsched/runtime/rt_values.h): the job's profile and one iteration's time at the

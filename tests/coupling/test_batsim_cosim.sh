@@ -97,4 +97,21 @@ sys.exit(not (len(r) == 2 and all(float(x["execution_time"]) > 0 and x["profile"
 else
 	echo "SKIP SimGrid's example traces: $SHARED/traces absent"
 fi
+# a parallel_homogeneous profile's all-to-all counts in the simgrid model's
+# check before the run: 64 ranks post 4,032 messages at once, about 10 MB
+# (an all-to-all of 2,048 was killed by the kernel after taking the machine)
+cat > "$T/ph64.json" << 'EOF'
+{"nb_res": 64,
+ "jobs": [{"id": 1, "subtime": 0, "walltime": 100, "res": 64, "profile": "ph"}],
+ "profiles": {"ph": {"type": "parallel_homogeneous", "cpu": 1e6, "com": COM}}}
+EOF
+sed 's/COM/1e4/' "$T/ph64.json" > "$T/ph.json"
+"$B/cosim" --workload "$T/ph.json" --machine flat:nodes=64 --runtime simgrid:engine=s4u,ahead=no,max_memory=1 \
+	--jobs-out "$T/ph.csv" > /dev/null 2> "$T/err"
+check "a parallel_homogeneous all-to-all past simgrid:max_memory: exit 1, said, nothing written" \
+	status_says $? eq 1 "4.03e+03 messages at once in one job's replay (the largest job, 1: 64 ranks, profile ph, .*about 10 MB" "$T/err" "$T/ph.csv"
+sed 's/COM/0/' "$T/ph64.json" > "$T/ph0.json"
+"$B/cosim" --workload "$T/ph0.json" --machine flat:nodes=64 --runtime simgrid:engine=s4u,ahead=no,max_memory=1 \
+	--jobs-out "$T/ph.csv" > /dev/null 2> "$T/err"
+check "... without bytes, no all-to-all: runs" test $? -eq 0
 finish >&2
