@@ -176,11 +176,12 @@ struct flit_net {
 	struct flit_params p;
 	int nv, nl, nodes;
 	int64_t now, last_move;
-	int64_t stall_slack; /* cycles a flit may rest by design (router, injection and
-	                        ejection delays, a slow link's gap): the watchdog waits
-	                        that much longer */
-	long on_wires;       /* flits on links now: moving, whatever the buffers do */
-	double state_bytes;  /* what the network's state takes (net_flit_state_bytes) */
+	int64_t stall_slack;       /* cycles a flit may rest by design (router, injection and
+	                              ejection delays, a slow link's gap): the watchdog waits
+	                              that much longer */
+	long on_wires;             /* flits on links now: moving, whatever the buffers do */
+	double state_bytes;        /* what the network's state takes (net_flit_state_bytes) */
+	const char *overflow_hint; /* net_flit_net_set_overflow_hint's (NULL: synthetic's) */
 	/* input ports: links 0..nl-1 (V VCs each), then nodes' injection ports */
 	struct vc *in;      /* V per input port: the links', then the nodes' (their
 	                       injection ports use VC 0) */

@@ -208,13 +208,16 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 				    e, CMN_ENOMEM,
 				    "flit network: %d packets queued or in flight at cycle %lld; "
 				    "room for %d would hold %.0f MB with their routes, beside the "
-				    "network's %.0f MB, more than max_memory=%ld MB (a load beyond "
-				    "saturation queues packets without bound): lower the load, "
-				    "bound the sources (source_queue=N), or raise max_memory=MB "
-				    "(0: no limit)",
+				    "network's %.0f MB, more than max_memory=%ld MB %s, or raise "
+				    "max_memory=MB (0: no limit)",
 				    n->pkts.n, (long long)n->now, cap,
 				    (double)cap * per / 1048576.0, n->state_bytes / 1048576.0,
-				    n->p.max_memory_mb);
+				    n->p.max_memory_mb,
+				    n->overflow_hint
+				        ? n->overflow_hint
+				        : "(a load beyond saturation queues packets without "
+				          "bound): lower the load, bound the sources "
+				          "(source_queue=N)");
 			struct packet *pk = realloc(n->pkts.pool, (size_t)cap * sizeof *pk);
 			if (pk)
 				n->pkts.pool = pk;
@@ -457,6 +460,11 @@ int64_t net_flit_net_now(const struct flit_net *n)
 long net_flit_net_in_flight(const struct flit_net *n)
 {
 	return n->pkts.in_flight;
+}
+
+void net_flit_net_set_overflow_hint(struct flit_net *n, const char *hint)
+{
+	n->overflow_hint = hint;
 }
 
 int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *max_mb)

@@ -151,6 +151,10 @@ int64_t net_flit_net_now(const struct flit_net *n);
  * source_queue packets of that size. */
 int net_flit_net_source_room(const struct flit_net *n, int x, int flits);
 long net_flit_net_in_flight(const struct flit_net *n); /* packets injected, not delivered */
+/* What net_flit_net_inject's refusal past max_memory advises (a static
+ * string: "(why): what to do"; NULL: synthetic traffic's, lower the load or
+ * bound the sources). */
+void net_flit_net_set_overflow_hint(struct flit_net *n, const char *hint);
 /* Whether `more` bytes of a user's (a trace replay's pending messages)
  * fit under max_memory beside the network's state and its packets' room
  * (always with max_memory=0); *mb: what the network holds, MB. */

@@ -755,6 +755,12 @@ static int check_opts(const struct flit_replay_opts *o, struct cmn_err *e)
 static int open_net(struct replay *rp, const struct flit_params *p, struct cmn_err *e)
 {
 	int rc = net_flit_net_create(rp->m, p, &rp->net, e);
+	if (!rc) /* a replay's packets are its messages' */
+		net_flit_net_set_overflow_hint(
+		    rp->net, "(the messages posted at once, in packets of packet_flits flits of "
+		             "flit_bytes bytes): replay all-to-alls as rings (netsim --alltoall "
+		             "ring, cosim alltoall=ring), fewer ranks or bytes, larger flits or "
+		             "packets (flit_bytes, packet_flits)");
 	if (!rc && (rc = net_flit_net_packet_ok(rp->net, rp->o->packet_flits, e)))
 		cmn_err_prefix(e, "flit replay (packet_flits)");
 	return rc;

@@ -405,4 +405,17 @@ for cfg in network/model:Bogus surf/precision:abc; do
 	check "--cfg $cfg: exit 2, SimGrid's reason, nothing written" status_says $? eq 2 "cfg: SimGrid refuses the configuration: [A-Z]" "$T/err" "$T/cfg.csv"
 done
 
+# a replay's packets past the flit engine's max_memory: the refusal names
+# what bounds a replay's packets (all-to-alls as rings, flits, packets),
+# not a synthetic load's remedies
+for r in 0 1 2 3; do
+	printf '%s init\n%s alltoall 5e7 5e7\n%s finalize\n' $r $r $r > "$T/big$r.txt"
+done
+printf 'big0.txt\nbig1.txt\nbig2.txt\nbig3.txt\n' > "$T/big.txt"
+"$NS" --machine flat:nodes=4 --job "$T/big.txt@0-3" --engine flit:max_memory=30 --no-alone \
+	--jobs-out "$T/big.csv" > /dev/null 2> "$T/err"
+check "a replay's packets past max_memory: exit 1, its remedies, nothing written" \
+	status_says $? eq 1 "more than max_memory=30 MB (the messages posted at once.*replay all-to-alls as rings (netsim --alltoall ring" "$T/err" "$T/big.csv"
+check "... not a synthetic load's" bash -c '! grep -q "lower the load" "$1"' _ "$T/err"
+
 finish
