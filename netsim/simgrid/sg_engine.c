@@ -23,8 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xbt/config.h>
 
 #include "../../common/cleanup.h"
 #include "sg_engine.h"
@@ -346,9 +348,46 @@ static int check_job(const struct sg_state *s, const struct net_job *job, struct
 
 /* Checks and prepares the jobs: the variant's data per job into *out
  * (nothing left on an error). */
+/* The address space an evaluation's actors reserve for their stacks (each
+ * contexts/stack-size KiB and a guard page, one for maestro too) beside
+ * what this process maps already, against its limit (ulimit -v): past it
+ * SimGrid aborts as it makes an actor ("Failed to allocate stack"), this
+ * process with it when the evaluation runs here. */
+static int stacks_room(int ranks, struct cmn_err *e)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	double page = (double)sysconf(_SC_PAGESIZE), mapped = 0, kib = 8192;
+	int cfg = sg_cfg_get_int("contexts/stack-size");
+	kib = cfg > 0 ? cfg : kib;
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages;
+	if (f && fscanf(f, "%lu", &pages) == 1)
+		mapped = (double)pages * page;
+	if (f)
+		fclose(f);
+	double stacks = (ranks + 1.0) * (kib * 1024.0 + page);
+	if (mapped + stacks <= (double)rl.rlim_cur)
+		return 0;
+	return cmn_err_set(e, CMN_ENOMEM,
+	                   "SimGrid's actors: %d ranks with stacks of %.0f KiB reserve %.0f MiB "
+	                   "of address space beside the %.0f MiB this process maps, more than "
+	                   "its limit (ulimit -v: %.0f MiB): raise the limit, run fewer ranks, "
+	                   "or (netsim) give the actors smaller stacks (--cfg "
+	                   "contexts/stack-size:KiB)",
+	                   ranks, kib, stacks / 1048576.0, mapped / 1048576.0,
+	                   (double)rl.rlim_cur / 1048576.0);
+}
+
 static int prepare_all(struct sg_state *s, const struct net_job *jobs, int n, void ***out,
                        struct cmn_err *e)
 {
+	int ranks = 0;
+	for (int j = 0; j < n; j++)
+		ranks += jobs[j].trace->nranks;
+	if (stacks_room(ranks, e))
+		return e->code;
 	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
 	if (!data)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");

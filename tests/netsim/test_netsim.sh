@@ -418,4 +418,23 @@ check "a replay's packets past max_memory: exit 1, its remedies, nothing written
 	status_says $? eq 1 "more than max_memory=30 MB (the messages posted at once.*replay all-to-alls as rings (netsim --alltoall ring" "$T/err" "$T/big.csv"
 check "... not a synthetic load's" bash -c '! grep -q "lower the load" "$1"' _ "$T/err"
 
+# under an address-space limit (ulimit -v, as HPC login nodes set), the
+# actors' stacks (8 MiB each by default) are counted before SimGrid makes
+# them: past the limit a clean error (SimGrid aborted, and netsim with it,
+# "Failed to allocate stack"); smaller stacks (--cfg) run
+if (ulimit -v 3000000 && "$NS" --version > /dev/null 2>&1); then
+	(ulimit -v 3000000 && exec "$NS" --machine flat:nodes=512 --job cg.S.512@0-511 --engine s4u --no-alone \
+		--jobs-out "$T/st.csv" > /dev/null 2> "$T/err")
+	check "ulimit -v 3 GB, 512 ranks of 8 MiB stacks: exit 1, said, nothing written" \
+		status_says $? eq 1 "SimGrid's actors: 512 ranks with stacks of 8192 KiB reserve 4106 MiB .*(ulimit -v: 2930 MiB)" "$T/err" "$T/st.csv"
+	(ulimit -v 3000000 && exec "$NS" --machine flat:nodes=512 --job cg.S.512@0-511 --engine simgrid --no-alone \
+		--jobs-out "$T/st.csv" > /dev/null 2> "$T/err")
+	check "... the same on SMPI's engine (in its child)" status_says $? eq 1 "512 ranks with stacks of 8192 KiB" "$T/err" "$T/st.csv"
+	(ulimit -v 3000000 && exec "$NS" --machine flat:nodes=512 --job cg.S.512@0-511 --engine s4u --no-alone \
+		--cfg contexts/stack-size:256 --jobs-out "$T/st.csv" > /dev/null 2> "$T/err")
+	check "... with stacks of 256 KiB: runs" test $? -eq 0
+else
+	echo "SKIP address-space limits: netsim does not start under ulimit -v (a sanitizer build)"
+fi
+
 finish
