@@ -199,10 +199,15 @@ void cmn_cleanup_remove(const char *path)
 	cmn_cleanup_forget(path);
 }
 
-void cmn_tmp_name(char *buf, size_t len, const char *prefix)
+const char *cmn_tmp_dir(void)
 {
 	const char *dir = getenv("TMPDIR");
-	if (!dir || dir[0] != '/' || (size_t)snprintf(buf, len, "%s/%s-XXXXXX", dir, prefix) >= len)
+	return dir && dir[0] == '/' ? dir : "/tmp";
+}
+
+void cmn_tmp_name(char *buf, size_t len, const char *prefix)
+{
+	if ((size_t)snprintf(buf, len, "%s/%s-XXXXXX", cmn_tmp_dir(), prefix) >= len)
 		snprintf(buf, len, "/tmp/%s-XXXXXX", prefix);
 }
 

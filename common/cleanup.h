@@ -23,6 +23,8 @@ int cmn_cleanup_add(const char *path);
  * files, and its subfolders with theirs, 16 levels deep), however many:
  * one registration for a folder of thousands. */
 int cmn_cleanup_add_folder(const char *path);
+/* The folder of temporaries: $TMPDIR when it is an absolute path, else /tmp. */
+const char *cmn_tmp_dir(void);
 /* The temporary name PREFIX-XXXXXX (for mkstemp or mkdtemp) in $TMPDIR when
  * it is set to an absolute path that fits, else in /tmp, into buf. */
 void cmn_tmp_name(char *buf, size_t len, const char *prefix);

@@ -1,4 +1,5 @@
 /* Replays of job profiles (replay.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,11 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 	int own = !m->ops->xml_write && m->source_xml;
 	if (!rc && !own) {
 		if (cmn_tmp_file(rp->xml, sizeof rp->xml, "cosim-platform"))
-			rc = cmn_err_set(e, CMN_EIO, "cannot create a temporary platform file");
+			rc = cmn_err_set(
+			    e, CMN_EIO,
+			    "cannot create a temporary platform file in %s: %s (TMPDIR names "
+			    "the folder)",
+			    cmn_tmp_dir(), strerror(errno));
 	}
 	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
 	if (!rc && !own)

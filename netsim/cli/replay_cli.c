@@ -2,6 +2,7 @@
  * traces at once on a platform, each on its own nodes, and reports per job
  * its time and its slowdown against running alone on the same nodes, and
  * per link the bytes carried. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +155,11 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 			net_platform_echo(stderr, "netsim", m);
 	} else if (!(rc = plat_machine_create(machine, &m, &e))) {
 		if (cmn_tmp_file(xml, sizeof xml, "netsim-platform")) {
-			rc = cmn_err_set(&e, CMN_EIO, "cannot create a temporary platform file");
+			rc = cmn_err_set(
+			    &e, CMN_EIO,
+			    "cannot create a temporary platform file in %s: %s (TMPDIR names "
+			    "the folder)",
+			    cmn_tmp_dir(), strerror(errno));
 		} else {
 			struct plat_xml_opts xo = {"SPLITDUPLEX", "netsim"};
 			rc = plat_xml_write(m, &xo, xml, &e);

@@ -54,6 +54,11 @@ usage "^cosim: --out $T/w.swf/x: Not a directory$" "$T/o.csv" "${RUN[@]}" --out 
 usage "^cosim: job 1: flit network: kary-ntree:k=8,n=3,.* takes [0-9]* MB (the VCs' buffers .*), more than max_memory=1 MB" \
 	"$T/o.csv" --workload "$T/w.swf" --machine kary-ntree:k=8,n=3 --quiet \
 	--runtime flit:class=S,max_memory=1 --jobs-out "$T/o.csv"
+# a TMPDIR that cannot hold a replaying model's platform file: named
+TMPDIR=/nonexistent "$CS" --workload "$T/w.swf" --machine kary-ntree:k=4,n=2 --quiet \
+	--runtime simgrid:class=S,engine=s4u --jobs-out "$T/tmpd.csv" > /dev/null 2> "$T/err"
+check "TMPDIR=/nonexistent: exit 1, the folder and why, nothing written" \
+	status_says $? eq 1 "cannot create a temporary platform file in /nonexistent: No such file or directory" "$T/err" "$T/tmpd.csv"
 # a study that works still does
 "$CS" "${RUN[@]}" --out "$T/ok" > /dev/null 2> "$T/err"
 check "a study: exit 0, its files" test $? -eq 0 -a -f "$T/ok/first-free/jobs.csv"

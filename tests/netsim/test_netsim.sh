@@ -437,4 +437,9 @@ else
 	echo "SKIP address-space limits: netsim does not start under ulimit -v (a sanitizer build)"
 fi
 
+# a TMPDIR that cannot hold the machine's platform file: the folder named
+TMPDIR=/nonexistent "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --jobs-out "$T/tmpd.csv" > /dev/null 2> "$T/err"
+check "TMPDIR=/nonexistent: exit 1, the folder and why, nothing written" \
+	status_says $? eq 1 "cannot create a temporary platform file in /nonexistent: No such file or directory" "$T/err" "$T/tmpd.csv"
+
 finish
