@@ -380,13 +380,40 @@ static int stacks_room(int ranks, struct cmn_err *e)
 	                   (double)rl.rlim_cur / 1048576.0);
 }
 
+/* SMPI's replay keeps every rank's trace file open while it runs: the
+ * evaluation's ranks and the process's own descriptors (a margin for
+ * SimGrid's, the pipes, the outputs) against the limit on open files,
+ * raised towards its hard limit when that allows (the soft limit is
+ * often 1,024: a job of more ranks stopped inside SimGrid, "Cannot read
+ * replay file"). */
+static int files_room(int ranks, struct cmn_err *e)
+{
+	enum { MARGIN = 64 };
+	struct rlimit rl;
+	rlim_t need = (rlim_t)ranks + MARGIN;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+		rl.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return 0;
+	}
+	return cmn_err_set(e, CMN_ESTATE,
+	                   "SMPI's replay keeps a file open per rank: %d ranks need about %llu "
+	                   "open files, more than this process may have (ulimit -n: %llu, at most "
+	                   "%llu): raise the limit, or replay on the s4u engine (--engine s4u, "
+	                   "cosim engine=s4u), which reads the traces in memory",
+	                   ranks, (unsigned long long)need, (unsigned long long)rl.rlim_cur,
+	                   (unsigned long long)rl.rlim_max);
+}
+
 static int prepare_all(struct sg_state *s, const struct net_job *jobs, int n, void ***out,
                        struct cmn_err *e)
 {
 	int ranks = 0;
 	for (int j = 0; j < n; j++)
 		ranks += jobs[j].trace->nranks;
-	if (stacks_room(ranks, e))
+	if (stacks_room(ranks, e) || (s->v->smpi && files_room(ranks, e)))
 		return e->code;
 	void **data = calloc((size_t)(n ? n : 1), sizeof *data);
 	if (!data)

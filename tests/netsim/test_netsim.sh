@@ -442,4 +442,16 @@ TMPDIR=/nonexistent "$NS" --machine flat:nodes=4 --job cg.S.4@0-3 --jobs-out "$T
 check "TMPDIR=/nonexistent: exit 1, the folder and why, nothing written" \
 	status_says $? eq 1 "cannot create a temporary platform file in /nonexistent: No such file or directory" "$T/err" "$T/tmpd.csv"
 
+# SMPI's replay keeps a file open per rank: under the common soft limit of
+# 1,024 open files a job of 1,100 ranks stopped inside SimGrid ("Cannot
+# read replay file"); the soft limit is raised towards the hard one, and
+# past the hard one a clean error names the s4u engine
+(ulimit -Sn 1024 && ulimit -Hn 4096 && exec "$NS" --machine flat:nodes=1100 --job ep.S.1100@0-1099 \
+	--engine simgrid --no-alone --jobs-out "$T/nf.csv" > /dev/null 2> "$T/err")
+check "ulimit -n 1024 (hard 4096), 1,100 ranks on SMPI's replay: runs" test $? -eq 0 -a -s "$T/nf.csv"
+(ulimit -n 1024 && exec "$NS" --machine flat:nodes=1100 --job ep.S.1100@0-1099 \
+	--engine simgrid --no-alone --jobs-out "$T/nf2.csv" > /dev/null 2> "$T/err")
+check "... hard limit 1024: exit 1, the limit and --engine s4u, nothing written" \
+	status_says $? eq 1 "1100 ranks need about 1164 open files, .*(ulimit -n: 1024, at most 1024).*--engine s4u" "$T/err" "$T/nf2.csv"
+
 finish
