@@ -110,8 +110,8 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
 		rc =
 		    cmn_err_set(e, CMN_EIO, "%s: not a folder (the trace goes into a folder)", dir);
-	int made = 0; /* the rank files' folder made here */
-	if (!rc && (mkdir(dir, 0777) && errno != EEXIST))
+	int made = 0, made_dir = 0; /* the rank files' folder, and dir, made here */
+	if (!rc && !(made_dir = mkdir(dir, 0777) == 0) && errno != EEXIST)
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", dir, strerror(errno));
 	else if (!rc && !(made = mkdir(files, 0777) == 0) && errno != EEXIST)
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", files, strerror(errno));
@@ -140,12 +140,22 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 		if ((rc = cmn_outfile_open_swept(&o, path, e)))
 			break;
 		if (trace_write_rank(t, r, o.f)) {
+			int err = cmn_outfile_stream_error(o.f);
 			cmn_outfile_abort(&o);
-			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", path);
+			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", path, strerror(err));
 			break;
 		}
 		rc = cmn_outfile_commit(&o, e);
 	}
+	if (rc && made) { /* a trace cut short in a folder made here: none of it stays */
+		for (int k = 0; k < t->nranks; k++) {
+			snprintf(path, n + 32, "%s/rank-%d.txt", files, k);
+			unlink(path);
+		}
+		rmdir(files);
+	}
+	if (rc && made_dir)
+		rmdir(dir); /* empty unless something else was put there meanwhile */
 	/* the rank files by absolute path: SimGrid's replay opens an index's
 	 * entries as written, from its working directory (our reader also finds
 	 * them beside the index when the folder has moved) */

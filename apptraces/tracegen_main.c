@@ -99,6 +99,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	const char *rewrite = NULL, *check = NULL, *stats = NULL, *cmp = NULL, *out = NULL,
 	           *name = NULL, *matrix = NULL, *cls = "S";

@@ -380,7 +380,7 @@ int cmn_outfile_commit(struct cmn_outfile *out, struct cmn_err *e)
 	int err = 0;
 	if (out->f) {
 		if (ferror(out->f))
-			err = EIO;
+			err = cmn_outfile_stream_error(out->f);
 		if (fclose(out->f) != 0 && !err)
 			err = errno ? errno : EIO;
 		out->f = NULL;
@@ -501,6 +501,21 @@ int cmn_outfile_check_paths(const struct cmn_path *out, int nout, const struct c
 				    out[j].what, out[k].what, out[k].path);
 	}
 	return 0;
+}
+
+int cmn_outfile_stream_error(FILE *f)
+{
+	/* what failed is usually still buffered: writing it again says why */
+	clearerr(f);
+	errno = 0;
+	int err = fflush(f) != 0 ? errno : 0;
+	clearerr(f);
+	return err ? err : EIO;
+}
+
+void cmn_outfile_size_limit_errors(void)
+{
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 void cmn_outfile_stdout_check(const char *prog)

@@ -71,6 +71,15 @@ int cmn_outfile_install(const char *src, const char *path, struct cmn_err *e);
  * leaves its table off stdout so that the file's data is all there is. */
 int cmn_outfile_is_stdout(const char *path);
 
+/* Why a stream in error (ferror) failed: the errno of writing out what it
+ * still buffers (a full disk: ENOSPC, a size limit: EFBIG), else EIO. */
+int cmn_outfile_stream_error(FILE *f);
+
+/* Each tool calls this first: a write past a file size limit (ulimit -f)
+ * fails with EFBIG, an error the tool reports (its temporaries removed),
+ * instead of SIGXFSZ killing it with half-written temporaries left. */
+void cmn_outfile_size_limit_errors(void);
+
 /* Each tool's atexit handler calls this with its name: standard output
  * is flushed and, when a write to it failed (a full disk, a pipe closed
  * while SIGPIPE is ignored), the tool says so on stderr ("jobsched:

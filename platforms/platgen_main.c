@@ -52,6 +52,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	int slurm = 0, slurm_nodes = 0;
 	long long cpus = 1;
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
 		return cmn_err_exit_status(&e);
 	}
 	struct cmn_outfile f;
-	struct plat_xml_opts o = {sharing, command};
+	struct plat_xml_opts o = {sharing, command, out};
 	if (slurm || slurm_nodes) {
 		rc = cmn_outfile_open(&f, out, &e);
 		if (!rc)

@@ -8,6 +8,7 @@
 struct plat_xml_opts {
 	const char *sharing; /* link sharing policy: SPLITDUPLEX (default), SHARED, FATPIPE */
 	const char *command; /* the command line, echoed in the header comment */
+	const char *shown;   /* the file named in messages (NULL: path) */
 };
 
 /* Writes m as SimGrid XML to path (a temporary: the caller renames it).

@@ -54,7 +54,7 @@ int cpl_replay_open(const struct plat_machine *m, const char *engine,
 			    "the folder)",
 			    cmn_tmp_dir(), strerror(errno));
 	}
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)"};
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "cosim (a run-time model's platform)", NULL};
 	if (!rc && !own)
 		rc = plat_xml_write(m, &xo, rp->xml, e);
 	/* no link loads: the models never read them, and SimGrid's plugin

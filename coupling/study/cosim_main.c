@@ -19,6 +19,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	const struct js_runtime_ops *runtimes[64];
 	if (cpl_runtimes_all(runtimes, 63) < 0) {

@@ -80,6 +80,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = cores > 0 ? (int)cores : 1, dry = 0, collect = 0, quiet = 0, k;

@@ -3,6 +3,7 @@
  * or generates a synthetic workload, cleans it, simulates it with the
  * chosen scheduler, allocator and run-time model, and writes per-job,
  * summary and time-series CSV and a PNG plot. */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <limits.h>
 #include <math.h>
@@ -224,15 +225,19 @@ static int run_and_write(void *ctx, struct cmn_err *e)
 	                          ppn,
 	                          m,
 	                          alloc};
-	if (!rc && out[OUT_JOBS].f)
+	int at = -1; /* the output being written */
+	if (!rc && out[at = OUT_JOBS].f)
 		rc = js_write_jobs_csv(out[OUT_JOBS].f, w, res, m, c->gamma_s);
-	if (!rc && out[OUT_SUMMARY].f)
+	if (!rc && out[at = OUT_SUMMARY].f)
 		rc = js_write_summary_csv(out[OUT_SUMMARY].f, w, res, &p);
-	if (!rc && out[OUT_GROUPS].f)
+	if (!rc && out[at = OUT_GROUPS].f)
 		rc = js_write_groups_csv(out[OUT_GROUPS].f, w, res);
-	if (!rc && out[OUT_SWF].f)
+	if (!rc && out[at = OUT_SWF].f)
 		rc = js_swf_write(out[OUT_SWF].f, w, p.workload);
-	if (rc == CMN_EIO && !e->msg[0])
+	if (rc == CMN_EIO && !e->msg[0] && at >= 0 && out[at].f) /* a full disk, a size limit */
+		cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", out[at].path,
+		            strerror(cmn_outfile_stream_error(out[at].f)));
+	else if (rc == CMN_EIO && !e->msg[0])
 		cmn_err_set(e, CMN_EIO, "cannot write an output");
 	if (!rc && c->plot) {
 		const char *series_path =

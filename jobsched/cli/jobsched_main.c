@@ -12,6 +12,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	return js_cli_main(argc, argv, "jobsched", js_runtime_registry);
 }

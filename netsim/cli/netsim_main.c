@@ -15,6 +15,7 @@ static void stdout_check(void)
 
 int main(int argc, char **argv)
 {
+	cmn_outfile_size_limit_errors();
 	atexit(stdout_check);
 	struct net_cli c;
 	int k = net_cli_parse(argc, argv, &c);

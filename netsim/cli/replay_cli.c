@@ -161,7 +161,7 @@ static int replay(const struct net_cli *c, struct job_arg *jobs)
 			    "the folder)",
 			    cmn_tmp_dir(), strerror(errno));
 		} else {
-			struct plat_xml_opts xo = {"SPLITDUPLEX", "netsim"};
+			struct plat_xml_opts xo = {"SPLITDUPLEX", "netsim", NULL};
 			rc = plat_xml_write(m, &xo, xml, &e);
 		}
 	}

@@ -144,6 +144,24 @@ if [ -c /dev/full ]; then
 	EOF2
 fi
 
+# a file size limit (ulimit -f, in KiB): a write past it fails (the tools
+# ignore SIGXFSZ, which killed them with exit 153 and left their
+# temporaries); each says which file and why, exits 1 and leaves nothing
+mkdir -p "$T/fsz"
+while IFS='|' read -r tool args; do
+	# shellcheck disable=SC2086
+	(ulimit -f 100 && exec "$B/$tool" $args > /dev/null 2> "$T/err")
+	check "ulimit -f 100, $tool $args: exit 1, which file and why, nothing left" \
+		status_says $? eq 1 "$tool: $T/fsz/.*cannot write: File too large" "$T/err" "$T/fsz/out"
+	check "... no temporary either" test -z "$(ls -A "$T/fsz")"
+done <<-EOF2
+	jobsched|--synthetic dq:jobs=20000 --machine flat:nodes=1000 --quiet --jobs-out $T/fsz/out
+	cosim|--synthetic dq:jobs=20000 --machine flat:nodes=1000 --quiet --jobs-out $T/fsz/out
+	platgen|--machine mesh:dims=100x100 -o $T/fsz/out
+	tracegen|cg --ranks 64 --out $T/fsz/out
+	netsim|--traffic uniform --machine torus:dims=32x32 --cycles 200 --warmup 10 --sample 50 --quiet --links-out $T/fsz/out
+EOF2
+
 # a run killed by SIGKILL (the OOM killer) leaves its temporary beside the
 # output; the next run writing there removes it (this host's, its process
 # gone), not another live process's nor another host's

@@ -255,7 +255,7 @@ static void open_engine(const char *name, struct engine *g)
 	const char *params;
 	snprintf(g->xml, sizeof g->xml, "/tmp/placesim-iterated-XXXXXX");
 	int x = mkstemp(g->xml);
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "test", NULL};
 	if (x < 0 || plat_machine_create(MACHINE, &m, &e) || plat_xml_write(m, &xo, g->xml, &e))
 		_exit(2);
 	close(x);

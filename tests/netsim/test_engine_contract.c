@@ -131,7 +131,7 @@ static void child(void *ctx, int fd)
 	struct cmn_err e;
 	char xml[] = "/tmp/placesim-engine-XXXXXX";
 	int x = mkstemp(xml);
-	struct plat_xml_opts xo = {"SPLITDUPLEX", "test"};
+	struct plat_xml_opts xo = {"SPLITDUPLEX", "test", NULL};
 	if (x < 0 || plat_machine_create(a->machine, &m, &e) || plat_xml_write(m, &xo, xml, &e))
 		_exit(2);
 	close(x);

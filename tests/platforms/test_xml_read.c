@@ -44,7 +44,7 @@ static char *written(const char *spec, struct plat_machine **m)
 	struct cmn_err e;
 	CU_ASSERT_FATAL(plat_machine_create(spec, m, &e) == 0);
 	char *a = th_write_temp("", ".xml");
-	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test", NULL};
 	CU_ASSERT_FATAL(plat_xml_write(*m, &o, a, &e) == 0);
 	return a;
 }
@@ -56,7 +56,7 @@ static void round_trip(const char *spec)
 	struct plat_machine *m, *back;
 	struct cmn_err e;
 	char *a = written(spec, &m), *b = th_write_temp("", ".xml");
-	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test", NULL};
 	int rc = plat_load(a, &back, &e);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	if (rc)
@@ -160,7 +160,7 @@ static void test_family_without_writers(void)
 	ops.slurm_write = NULL;
 	char *a = th_write_temp("", ".xml");
 	unlink(a);
-	struct plat_xml_opts o = {"SPLITDUPLEX", "test"};
+	struct plat_xml_opts o = {"SPLITDUPLEX", "test", NULL};
 	CU_ASSERT_EQUAL(plat_xml_write(m, &o, a, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "the bare family has no SimGrid platform writer"));
 	CU_ASSERT_NOT_EQUAL(access(a, F_OK), 0);
