@@ -122,6 +122,13 @@ static void install(void)
 	take(SIGTERM, 0);
 	take(SIGHUP, 0);
 	take(SIGABRT, 0); /* abort(): SimGrid's xbt_die on a file it cannot take */
+	/* the other signals whose default ends the process: a CPU time limit
+	 * (ulimit -t, batch systems), Ctrl-\, a batch system's warnings */
+	take(SIGXCPU, 0);
+	take(SIGQUIT, 0);
+	take(SIGUSR1, 0);
+	take(SIGUSR2, 0);
+	take(SIGALRM, 0);
 }
 
 void cmn_cleanup_take_sigint(void)

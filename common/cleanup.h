@@ -1,5 +1,6 @@
-/* What a run leaves behind when SIGINT, SIGTERM, SIGHUP or SIGABRT (an
- * abort() in a library: SimGrid's on a file it cannot take) stops it: the
+/* What a run leaves behind when SIGINT, SIGTERM, SIGHUP, SIGABRT (an
+ * abort() in a library: SimGrid's on a file it cannot take), SIGXCPU (a
+ * CPU time limit), SIGQUIT, SIGUSR1, SIGUSR2 or SIGALRM stops it: the
  * files and folders it registered are removed and the child processes it
  * registered are stopped (SIGTERM) and waited for, before the signal takes
  * its default course. The handler is installed with the first

@@ -124,6 +124,10 @@ static void test_signal(void)
 {
 	signal_case(SIGTERM);
 	signal_case(SIGABRT); /* abort(), as SimGrid dies on a file it cannot take */
+	signal_case(SIGINT);
+	signal_case(SIGQUIT);
+	signal_case(SIGXCPU); /* a CPU time limit */
+	signal_case(SIGUSR1); /* a batch system's warning */
 }
 
 static void add_suites(void)
