@@ -252,16 +252,24 @@ void cmn_outfile_sweep(const char *dir)
  * shared file system) are left. */
 static char *temp_beside(const char *dest, int swept)
 {
-	char host[128];
+	char host[128], tail[200];
 	host_part(host, sizeof host);
+	snprintf(tail, sizeof tail, ".tmp.%ld.%s.XXXXXX", (long)getpid(), host);
 	const char *base;
 	char *dir = folder_of(dest, &base);
+	/* a target's name near the folder's longest (NAME_MAX) keeps only what
+	 * fits of it in its temporary's */
+	size_t blen = strlen(base), tl = strlen(tail);
+	long max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+	if (max > 0 && blen + tl > (size_t)max)
+		blen = (size_t)max > tl + 1 ? (size_t)max - tl : 1;
 	if (dir && !swept)
-		sweep(dir, base, strlen(base), host);
+		sweep(dir, base, blen, host);
 	free(dir);
-	char *t = malloc(strlen(dest) + strlen(host) + 48);
+	size_t keep = (size_t)(base - dest) + blen;
+	char *t = malloc(keep + tl + 1);
 	if (t)
-		sprintf(t, "%s.tmp.%ld.%s.XXXXXX", dest, (long)getpid(), host);
+		sprintf(t, "%.*s%s", (int)keep, dest, tail);
 	return t;
 }
 

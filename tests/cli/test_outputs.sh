@@ -162,6 +162,17 @@ done <<-EOF2
 	netsim|--traffic uniform --machine torus:dims=32x32 --cycles 200 --warmup 10 --sample 50 --quiet --links-out $T/fsz/out
 EOF2
 
+# a target whose name is as long as the folder allows (255 bytes): its
+# temporary keeps what fits of the name (DEST.tmp.PID.HOST.XXXXXX was too
+# long, "cannot create: File name too long" for a name the folder takes)
+mkdir -p "$T/long"
+long="$T/long/$(printf 'n%.0s' $(seq 1 251)).csv"
+"$B/jobsched" --synthetic dq:jobs=10 --machine flat:nodes=8 --quiet --jobs-out "$long" > /dev/null 2> "$T/err"
+check "jobsched --jobs-out with a 255-byte name: written" test $? -eq 0 -a -s "$long"
+"$B/platgen" --machine mesh:dims=4x4 -o "$long" 2> "$T/err"
+check "platgen -o the same name: written" grep -q '<platform' "$long"
+check "... nothing else in the folder" test "$(ls -A "$T/long" | wc -l)" -eq 1
+
 # a run killed by SIGKILL (the OOM killer) leaves its temporary beside the
 # output; the next run writing there removes it (this host's, its process
 # gone), not another live process's nor another host's
