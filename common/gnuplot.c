@@ -1,15 +1,47 @@
 /* Writing gnuplot scripts (gnuplot.h). */
 #include "gnuplot.h"
 
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 void cmn_gp_str(FILE *g, const char *v)
 {
-	fputc('\'', g);
-	for (; *v; v++) {
-		if (*v == '\'')
-			fputc('\'', g);
-		fputc(*v, g);
+	fputc('"', g);
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(g, "\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f) /* a newline in a folder's name, ... */
+			fprintf(g, "\\%03o", *c);
+		else
+			fputc(*c, g);
 	}
-	fputc('\'', g);
+	fputc('"', g);
+}
+
+int cmn_gp_run(const char *script, const char *shown, struct cmn_err *e)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot: %s", shown,
+		                   strerror(errno));
+	if (pid == 0) { /* no shell between: any name is an argument as it is */
+		dup2(2, 1);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return cmn_err_set(e, CMN_EIO, "%s: gnuplot: %s", shown, strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot (is gnuplot-nox installed?)",
+		                   shown);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (its messages above)", shown);
+	return 0;
 }
 
 FILE *cmn_gp_png_open(struct cmn_outfile *of, const char *png, int width, int height,

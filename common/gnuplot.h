@@ -4,10 +4,18 @@
 
 #include <stdio.h>
 
+#include "err.h"
 #include "outfile.h"
 
-/* Writes v as a gnuplot single-quoted string ('' stands for a quote). */
+/* Writes v as a gnuplot double-quoted string: a quote and a backslash
+ * escaped, control characters (a newline in a folder's name) as octal
+ * escapes, so any file name or title reads back as it is. */
 void cmn_gp_str(FILE *g, const char *v);
+
+/* Runs gnuplot on the script file (its messages to stderr), without a
+ * shell: shown names the plot in errors. 0, or an error (gnuplot missing,
+ * or failed). */
+int cmn_gp_run(const char *script, const char *shown, struct cmn_err *e);
 
 /* A PNG drawn by gnuplot, written whole or not at all: reserves png (of),
  * starts gnuplot (its messages to stderr) and sets a pngcairo terminal of

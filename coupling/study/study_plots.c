@@ -18,17 +18,6 @@ struct run {
 	int start, finish, wait, turn, speedup, res, id, part;
 };
 
-static int gnuplot(const char *script, const char *shown, struct cmn_err *e)
-{
-	char cmd[4300];
-	snprintf(cmd, sizeof cmd, "gnuplot '%s' 1>&2", script);
-	int st = system(cmd);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return cmn_err_set(e, CMN_EIO, "%s: gnuplot failed (is gnuplot-nox installed?)",
-		                   shown);
-	return 0;
-}
-
 static double num(const char *s)
 {
 	char *end;
@@ -147,7 +136,7 @@ static int wait_plot(const char *dir, const char *const *specs, const struct run
 	if (g && fclose(g) && !rc)
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", gp);
 	if (!rc)
-		rc = gnuplot(gp, "wait.png", e);
+		rc = cmn_gp_run(gp, "wait.png", e);
 	unlink(dat);
 	unlink(gp);
 	return rc;
@@ -217,7 +206,7 @@ static int speedup_plot(const char *dir, const char *const *specs, const struct 
 	if (g && fclose(g) && !rc)
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", gp);
 	if (!rc)
-		rc = gnuplot(gp, "speedup.png", e);
+		rc = cmn_gp_run(gp, "speedup.png", e);
 	unlink(dat);
 	unlink(gp);
 	return rc;
@@ -385,7 +374,7 @@ static int placement_plot(const char *dir, const char *const *specs, const struc
 			rc = cmn_err_set(e, CMN_EIO, "%s: cannot write", gp);
 	}
 	if (!rc)
-		rc = gnuplot(gp, "placement.png", e);
+		rc = cmn_gp_run(gp, "placement.png", e);
 	for (int a = 0; a < n; a++) {
 		snprintf(dat, sizeof dat, "%s/placement%d.dat", dir, a);
 		unlink(dat);

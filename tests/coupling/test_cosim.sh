@@ -520,5 +520,16 @@ check "... on 32 nodes, as many as fit counted: runs under max_memory=2" test $?
 "$B/cosim" --workload "$T/a4.swf" --machine flat:nodes=32 \
 	--runtime simgrid:kernels=is,class=S,max_memory=1,ahead=no,mode=shared --quiet > /dev/null 2> "$T/err"
 check "... and is refused under max_memory=1" status_says $? eq 1 "480 messages at once" "$T/err"
+# a study folder named with a quote, a shell command, a newline: gnuplot
+# ran through a shell ("gnuplot 'DIR/wait.gp'"), so a quote broke the plots
+# and the rest of the name ran as a command; now gnuplot gets the script
+# as its argument and every name is a quoted, escaped gnuplot string
+mkdir -p "$T/inj"
+for d in "x'; touch pwned; '" 'a"b\c' $'n\nl'; do
+	(cd "$T/inj" && "$B/cosim" --synthetic dq:jobs=30 --machine kary-ntree:k=4,n=2 --alloc first-free \
+		--alloc contiguous --out "$d" --quiet > /dev/null 2> "$T/err")
+	check "study folder [$d]: exit 0, its plots" test $? -eq 0 -a -s "$T/inj/$d/wait.png" -a -s "$T/inj/$d/placement.png"
+done
+check "... and nothing ran from its name" test ! -e "$T/inj/pwned"
 echo "$pass passed, $fail failed" >&3
 [ "$fail" -eq 0 ]
