@@ -446,9 +446,14 @@ check "TMPDIR=/nonexistent: exit 1, the folder and why, nothing written" \
 # 1,024 open files a job of 1,100 ranks stopped inside SimGrid ("Cannot
 # read replay file"); the soft limit is raised towards the hard one, and
 # past the hard one a clean error names the s4u engine
-(ulimit -Sn 1024 && ulimit -Hn 4096 && exec "$NS" --machine flat:nodes=1100 --job ep.S.1100@0-1099 \
-	--engine simgrid --no-alone --jobs-out "$T/nf.csv" > /dev/null 2> "$T/err")
-check "ulimit -n 1024 (hard 4096), 1,100 ranks on SMPI's replay: runs" test $? -eq 0 -a -s "$T/nf.csv"
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 4096 ]; then
+	(ulimit -Sn 1024 && ulimit -Hn 4096 && exec "$NS" --machine flat:nodes=1100 --job ep.S.1100@0-1099 \
+		--engine simgrid --no-alone --jobs-out "$T/nf.csv" > /dev/null 2> "$T/err")
+	check "ulimit -n 1024 (hard 4096), 1,100 ranks on SMPI's replay: runs" test $? -eq 0 -a -s "$T/nf.csv"
+else
+	echo "SKIP raising the open-file limit: the hard limit here is $hard"
+fi
 (ulimit -n 1024 && exec "$NS" --machine flat:nodes=1100 --job ep.S.1100@0-1099 \
 	--engine simgrid --no-alone --jobs-out "$T/nf2.csv" > /dev/null 2> "$T/err")
 check "... hard limit 1024: exit 1, the limit and --engine s4u, nothing written" \
