@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xml_handlers.h"
 #include "xml_internal.h"
 #include "xml_read.h"
 
@@ -439,27 +440,16 @@ static void keep_first(void *ctx, xmlErrorPtr x)
 	f->msg[strcspn(f->msg, "\n")] = '\0';
 }
 
-static void say_nothing(void *ctx, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)fmt;
-}
-
 /* libxml2's handlers are its own per-thread state: ours while parsing
  * (never a DTD or network fetch), theirs restored after. */
 static xmlDocPtr parse(const char *buf, size_t len, const char *path, struct first_error *f)
 {
-	xmlStructuredErrorFunc old_s = xmlStructuredError;
-	void *old_sc = xmlStructuredErrorContext;
-	xmlGenericErrorFunc old_g = xmlGenericError;
-	void *old_gc = xmlGenericErrorContext;
-	xmlSetStructuredErrorFunc(f, keep_first);
-	xmlSetGenericErrorFunc(NULL, say_nothing);
+	struct plat_xml_handlers old;
+	plat_xml_handlers_take(&old, f, keep_first);
 	xmlDocPtr doc = xmlReadMemory(buf, (int)len, path, NULL,
 	                              XML_PARSE_BIG_LINES | XML_PARSE_NONET | XML_PARSE_NOERROR |
 	                                  XML_PARSE_NOWARNING);
-	xmlSetStructuredErrorFunc(old_sc, old_s);
-	xmlSetGenericErrorFunc(old_gc, old_g);
+	plat_xml_handlers_give_back(&old);
 	return doc;
 }
 

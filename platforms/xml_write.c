@@ -11,12 +11,12 @@
  * (every file has one root zone); one whose element is a zone is the
  * root itself, under the id its ops' xml_root gives. */
 #include <errno.h>
-#include <libxml/xmlerror.h>
 #include <libxml/xmlwriter.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "xml_handlers.h"
 #include "xml_out.h"
 #include "xml_write.h"
 
@@ -147,12 +147,6 @@ static void keep_io_error(void *ctx, xmlErrorPtr x)
 	msg[strcspn(msg, "\n")] = '\0';
 }
 
-static void say_nothing(void *ctx, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)fmt;
-}
-
 static int write_doc(const struct plat_machine *m, const struct plat_xml_opts *o, const char *path,
                      struct cmn_err *e);
 
@@ -162,18 +156,12 @@ int plat_xml_write(const struct plat_machine *m, const struct plat_xml_opts *o, 
 	if (!m->ops->xml_write) /* refused before a file is made */
 		return no_writer(m, e);
 	cmn_err_clear(e);
-	/* libxml2's handlers are its own per-thread state: ours while writing */
-	xmlStructuredErrorFunc old_s = xmlStructuredError;
-	void *old_sc = xmlStructuredErrorContext;
-	xmlGenericErrorFunc old_g = xmlGenericError;
-	void *old_gc = xmlGenericErrorContext;
 	char io[160] = "";
-	xmlSetStructuredErrorFunc(io, keep_io_error);
-	xmlSetGenericErrorFunc(NULL, say_nothing);
+	struct plat_xml_handlers old;
+	plat_xml_handlers_take(&old, io, keep_io_error);
 	errno = 0;
 	int rc = write_doc(m, o, path, e), err = errno;
-	xmlSetStructuredErrorFunc(old_sc, old_s);
-	xmlSetGenericErrorFunc(old_gc, old_g);
+	plat_xml_handlers_give_back(&old);
 	if (rc && !e->msg[0]) /* a write that failed: a full disk, a size limit */
 		cmn_err_set(e, CMN_EIO, "%s: cannot write: %s", o->shown ? o->shown : path,
 		            io[0] ? io
