@@ -129,12 +129,11 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 			                dir, need / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
 			                room / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
 		}
-		if (rc && made)
-			rmdir(files); /* still empty: no file is written before */
 	}
 	if (!rc) /* the rank files' stale temporaries, once for all of them */
 		cmn_outfile_sweep(files);
-	for (int r = 0; !rc && r < t->nranks; r++) {
+	int r = 0; /* the rank being written */
+	for (; !rc && r < t->nranks; r++) {
 		snprintf(path, n + 32, "%s/rank-%d.txt", files, r);
 		struct cmn_outfile o;
 		if ((rc = cmn_outfile_open_swept(&o, path, e)))
@@ -148,7 +147,7 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 		rc = cmn_outfile_commit(&o, e);
 	}
 	if (rc && made) { /* a trace cut short in a folder made here: none of it stays */
-		for (int k = 0; k < t->nranks; k++) {
+		for (int k = 0; k <= r && k < t->nranks; k++) { /* those written */
 			snprintf(path, n + 32, "%s/rank-%d.txt", files, k);
 			unlink(path);
 		}
@@ -164,8 +163,8 @@ int trace_write(const struct trace *t, const char *dir, const char *base, struct
 		rc = cmn_err_set(e, CMN_EIO, "%s: cannot resolve: %s", files, strerror(errno));
 	struct cmn_outfile o;
 	if (!rc && !(rc = cmn_outfile_open(&o, index, e))) {
-		for (int r = 0; r < t->nranks; r++)
-			fprintf(o.f, "%s/rank-%d.txt\n", abs, r);
+		for (int k = 0; k < t->nranks; k++)
+			fprintf(o.f, "%s/rank-%d.txt\n", abs, k);
 		rc = cmn_outfile_commit(&o, e);
 	}
 	free(abs);

@@ -346,8 +346,6 @@ static int check_job(const struct sg_state *s, const struct net_job *job, struct
 	return 0;
 }
 
-/* Checks and prepares the jobs: the variant's data per job into *out
- * (nothing left on an error). */
 /* The address space an evaluation's actors reserve for their stacks (each
  * contexts/stack-size KiB and a guard page, one for maestro too) beside
  * what this process maps already, against its limit (ulimit -v): past it
@@ -407,6 +405,8 @@ static int files_room(int ranks, struct cmn_err *e)
 	                   (unsigned long long)rl.rlim_max);
 }
 
+/* Checks and prepares the jobs: the variant's data per job into *out
+ * (nothing left on an error). */
 static int prepare_all(struct sg_state *s, const struct net_job *jobs, int n, void ***out,
                        struct cmn_err *e)
 {
