@@ -96,6 +96,8 @@ struct replay {
 	int *xfree; /* transfers to reuse */
 	int nxfree;
 	long capxfree;
+	int *from; /* scratch: a collective phase's senders to a rank (room for the widest job) */
+	long capfrom;
 	struct cmn_htab tab;    /* of struct slot: the queue of each matching key */
 	struct cmn_htab reqkey; /* the ranks' pending requests by key (flit_reqs.h) */
 	struct ev *heap;
@@ -395,11 +397,17 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 		free(out.dst), free(out.bytes);
 		return bad ? -1 : 0;
 	}
+	/* the senders' scratch is the replay's: one per rank and phase would be
+	 * n ints for each of n ranks (40,000 ranks: 6 GB allocated and freed a
+	 * phase, minutes under a sanitizer's allocator) */
+	if (grow((void **)&rp->from, &rp->capfrom, n, sizeof *rp->from))
+		return -1;
+	int *from = rp->from;
 	for (int phase = 0; !bad && phase < trace_expand_phases(a->op); phase++) {
 		struct msgs out = {.phase = phase, .me = -1};
-		int *from = malloc((size_t)n * sizeof *from), nin = 0;
+		int nin = 0;
 		trace_expand_sends(t, r, a, keep, &out);
-		bad = !from || out.oom;
+		bad = out.oom;
 		if (!bad) /* who sends to r in this phase */
 			nin = trace_expand_sources(t, r, a, phase, from);
 		int ex = trace_expand_is_exchange(a->op);
@@ -410,7 +418,6 @@ static int expand_collective(struct replay *rp, int g, const struct trace_action
 			                out.bytes[i]);
 		if (!bad && ex)
 			bad = push_prim(k, P_WAITCOLL, 0, 0, 0);
-		free(from);
 		free(out.dst), free(out.bytes);
 	}
 	if (!bad && (a->op == TR_REDUCE || a->op == TR_ALLREDUCE || a->op == TR_REDUCESCATTER) &&
@@ -701,6 +708,7 @@ static void teardown(struct replay *rp)
 	free(rp->ready);
 	free(rp->x);
 	free(rp->xfree);
+	free(rp->from);
 	cmn_htab_free(&rp->tab);
 	cmn_htab_free(&rp->reqkey);
 	free(rp->heap);
