@@ -10,6 +10,7 @@
 #include "cleanup.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -115,20 +116,18 @@ static void take(int sig, int force)
 		sigaction(sig, &sa, NULL);
 }
 
+/* The signals the handler takes: abort()'s (SimGrid's xbt_die on a file
+ * it cannot take), and those whose default ends the process, among them a
+ * CPU time limit (ulimit -t, batch systems), Ctrl-\ and a batch system's
+ * warnings. */
+static const int handled[] = {SIGINT,  SIGTERM, SIGHUP,  SIGABRT, SIGXCPU,
+                              SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+
 static void install(void)
 {
 	reg.installed = 1;
-	take(SIGINT, 0);
-	take(SIGTERM, 0);
-	take(SIGHUP, 0);
-	take(SIGABRT, 0); /* abort(): SimGrid's xbt_die on a file it cannot take */
-	/* the other signals whose default ends the process: a CPU time limit
-	 * (ulimit -t, batch systems), Ctrl-\, a batch system's warnings */
-	take(SIGXCPU, 0);
-	take(SIGQUIT, 0);
-	take(SIGUSR1, 0);
-	take(SIGUSR2, 0);
-	take(SIGALRM, 0);
+	for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
+		take(handled[i], 0);
 }
 
 void cmn_cleanup_take_sigint(void)
@@ -191,6 +190,24 @@ int cmn_cleanup_child(pid_t pid)
 			return 0;
 		}
 	return -1;
+}
+
+pid_t cmn_cleanup_fork(void)
+{
+	if (!reg.installed)
+		install();
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
+		sigaddset(&block, handled[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid_t pid = fork();
+	int err = errno;
+	if (pid > 0)
+		cmn_cleanup_child(pid);
+	sigprocmask(SIG_SETMASK, &old, NULL); /* the child: its signals as the caller's */
+	errno = err;
+	return pid;
 }
 
 void cmn_cleanup_child_gone(pid_t pid)

@@ -44,5 +44,13 @@ void cmn_cleanup_take_sigint(void);
  * and forgets it once it has been waited for. */
 int cmn_cleanup_child(pid_t pid);
 void cmn_cleanup_child_gone(pid_t pid);
+/* fork(2) with the child registered (cmn_cleanup_child) in the parent
+ * before the signals above can reach its handler: they are blocked from
+ * before the fork until the child is registered (a signal in between
+ * would stop the parent and leave the child running, unknown to the
+ * handler), then delivered; the child starts with the caller's mask. The
+ * parent calls cmn_cleanup_child_gone once it has waited for the child.
+ * Returns as fork does (-1 with errno set). */
+pid_t cmn_cleanup_fork(void);
 
 #endif

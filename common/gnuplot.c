@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
+
 void cmn_gp_str(FILE *g, const char *v)
 {
 	fputc('"', g);
@@ -23,7 +25,7 @@ void cmn_gp_str(FILE *g, const char *v)
 int cmn_gp_run(const char *script, const char *shown, struct cmn_err *e)
 {
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = cmn_cleanup_fork(); /* a signal that stops us stops it */
 	if (pid < 0)
 		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot: %s", shown,
 		                   strerror(errno));
@@ -34,8 +36,11 @@ int cmn_gp_run(const char *script, const char *shown, struct cmn_err *e)
 	}
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			cmn_cleanup_child_gone(pid);
 			return cmn_err_set(e, CMN_EIO, "%s: gnuplot: %s", shown, strerror(errno));
+		}
+	cmn_cleanup_child_gone(pid);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		return cmn_err_set(e, CMN_EIO, "%s: cannot run gnuplot (is gnuplot-nox installed?)",
 		                   shown);

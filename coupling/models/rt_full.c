@@ -212,7 +212,7 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 	if (pipe(fd))
 		return cmn_err_set(e, CMN_EIO, "full: cannot create a pipe: %s", strerror(errno));
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = cmn_cleanup_fork(); /* a signal that stops us stops the simulation too */
 	if (pid < 0) {
 		close(fd[0]), close(fd[1]);
 		return cmn_err_set(e, CMN_EIO, "full: cannot fork: %s", strerror(errno));
@@ -222,7 +222,6 @@ static int full_drive(void *self, const struct plat_machine *m, const struct js_
 		child(f, fd[1]);
 	}
 	close(fd[1]);
-	cmn_cleanup_child(pid); /* a signal that stops us stops the simulation too */
 	int rc = 0;
 	struct cmn_err ce;
 	ssize_t a = read(fd[0], &rc, sizeof rc),

@@ -287,11 +287,9 @@ static int run_children(const struct study *s)
 	while (done < s->nalloc) {
 		while (next < s->nalloc && running < s->parallel) {
 			fflush(NULL);
-			pid[next] = fork();
+			pid[next] = cmn_cleanup_fork();
 			if (pid[next] == 0)
 				child(s, next);
-			if (pid[next] > 0)
-				cmn_cleanup_child(pid[next]);
 			if (pid[next] < 0) {
 				fprintf(stderr, "cosim: cannot fork: %s\n", strerror(errno));
 				failed = failed ? failed : 1;

@@ -111,7 +111,7 @@ static int try_cfg(const struct sg_variant *v, int argc, char **argv, const char
 	if (!err)
 		return cmn_err_set(e, CMN_EIO, "cannot try --cfg: %s", strerror(errno));
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = cmn_cleanup_fork();
 	if (pid < 0) {
 		fclose(err);
 		return cmn_err_set(e, CMN_EIO, "cannot try --cfg: %s", strerror(errno));
@@ -128,6 +128,7 @@ static int try_cfg(const struct sg_variant *v, int argc, char **argv, const char
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	cmn_cleanup_child_gone(pid);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		fclose(err);
 		return 0;
@@ -454,7 +455,7 @@ static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, dou
 		return cmn_err_set(e, CMN_EIO, "cannot create a pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = cmn_cleanup_fork(); /* a signal that stops us stops it */
 	if (pid < 0) {
 		close(fd[0]), close(fd[1]);
 		release_all(s, jobs, n, data);
@@ -466,7 +467,6 @@ static int eval_start(struct sg_state *s, const struct net_job *jobs, int n, dou
 		evaluate_child(s, jobs, n, until, data, fd[1]);
 	}
 	close(fd[1]);
-	cmn_cleanup_child(pid); /* a signal that stops us stops it */
 	*p = (struct pending){pid, fd[0], data, in, len, jobs, n, s->evals++};
 	return 0;
 }

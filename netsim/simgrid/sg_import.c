@@ -395,7 +395,7 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 	char copy[4096] = "";
 	int cached = plat_xml_dijkstra_cached(path, copy, sizeof copy);
 	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = cmn_cleanup_fork(); /* a signal that stops us stops it */
 	if (pid == 0) {
 		close(fd[0]);
 		dup2(fileno(err), 2);
@@ -416,9 +416,11 @@ static int import(const char *path, char **names, int n, struct plat_machine **o
 	else
 		close(fd[0]);
 	int status = 0;
-	if (pid > 0)
+	if (pid > 0) {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+		cmn_cleanup_child_gone(pid);
+	}
 	if (cached)
 		cmn_cleanup_remove(copy);
 	if (!rc && got > 0)

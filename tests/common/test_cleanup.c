@@ -130,10 +130,64 @@ static void test_signal(void)
 	signal_case(SIGUSR1); /* a batch system's warning */
 }
 
+/* cmn_cleanup_fork's victim: a child that tells whether SIGTERM is
+ * blocked in it (the caller's mask, where it is not), then sends its
+ * parent SIGTERM at once (as a signal in the fork's window would come)
+ * and waits; the parent waits for the signal. */
+static void fork_victim(int ready)
+{
+	pid_t child = cmn_cleanup_fork();
+	if (child < 0)
+		_exit(2);
+	if (child == 0) {
+		sigset_t now;
+		sigprocmask(SIG_SETMASK, NULL, &now);
+		int blocked = sigismember(&now, SIGTERM);
+		pid_t me = getpid();
+		if (write(ready, &me, sizeof me) != (ssize_t)sizeof me ||
+		    write(ready, &blocked, sizeof blocked) != (ssize_t)sizeof blocked)
+			_exit(2);
+		kill(getppid(), SIGTERM);
+		for (;;)
+			pause();
+	}
+	for (;;)
+		pause();
+}
+
+static void test_fork(void)
+{
+	for (int round = 0; round < 20; round++) {
+		int ready[2];
+		CU_ASSERT_FATAL(pipe(ready) == 0);
+		pid_t pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0)
+			fork_victim(ready[1]);
+		close(ready[1]);
+		pid_t child = 0;
+		int blocked = -1;
+		CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
+		CU_ASSERT_FATAL(read(ready[0], &blocked, sizeof blocked) == (ssize_t)sizeof blocked);
+		close(ready[0]);
+		CU_ASSERT(blocked == 0); /* the child starts with the caller's mask */
+		int st = 0;
+		CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+		CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+		/* registered before the signal could reach the handler: stopped and
+		 * waited for by its parent, not left running */
+		int gone = kill(child, 0) != 0 && errno == ESRCH;
+		CU_ASSERT(gone);
+		if (!gone)
+			kill(child, SIGKILL);
+	}
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("cleanup", NULL, NULL);
 	CU_add_test(s, "a signal: children stopped, files then folders removed", test_signal);
+	CU_add_test(s, "cmn_cleanup_fork: a signal at once stops the child too", test_fork);
 }
 
 int main(int argc, char **argv)
