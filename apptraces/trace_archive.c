@@ -100,10 +100,15 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 	if (!td || !*td || strlen(td) > sizeof tmp - 32)
 		td = "/tmp";
 	snprintf(tmp, sizeof tmp, "%s/trace-archive-XXXXXX", td);
-	if (!mkdtemp(tmp))
+	sigset_t held;
+	cmn_cleanup_hold(&held); /* made and registered with no signal between */
+	int made = mkdtemp(tmp) != NULL;
+	if (made)
+		cmn_cleanup_add_folder(tmp); /* a signal removes it with what is unpacked there */
+	cmn_cleanup_release(&held);
+	if (!made)
 		return cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 		                   strerror(errno));
-	cmn_cleanup_add_folder(tmp); /* a signal removes it with what is unpacked there */
 	struct trace_unpacked u = {0};
 	char path[4096];
 	struct trace *t = NULL;

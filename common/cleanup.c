@@ -192,21 +192,32 @@ int cmn_cleanup_child(pid_t pid)
 	return -1;
 }
 
-pid_t cmn_cleanup_fork(void)
+void cmn_cleanup_hold(sigset_t *old)
 {
-	if (!reg.installed)
+	if (!reg.installed) /* before the signals come: they find the handler */
 		install();
-	sigset_t block, old;
+	sigset_t block;
 	sigemptyset(&block);
 	for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
 		sigaddset(&block, handled[i]);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	pid_t pid = fork();
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+void cmn_cleanup_release(const sigset_t *old)
+{
 	int err = errno;
+	sigprocmask(SIG_SETMASK, old, NULL);
+	errno = err;
+}
+
+pid_t cmn_cleanup_fork(void)
+{
+	sigset_t old;
+	cmn_cleanup_hold(&old);
+	pid_t pid = fork();
 	if (pid > 0)
 		cmn_cleanup_child(pid);
-	sigprocmask(SIG_SETMASK, &old, NULL); /* the child: its signals as the caller's */
-	errno = err;
+	cmn_cleanup_release(&old); /* the child: its signals as the caller's */
 	return pid;
 }
 
@@ -238,12 +249,16 @@ void cmn_tmp_name(char *buf, size_t len, const char *prefix)
 int cmn_tmp_file(char *buf, size_t len, const char *prefix)
 {
 	cmn_tmp_name(buf, len, prefix);
+	sigset_t old;
+	cmn_cleanup_hold(&old);
 	int fd = mkstemp(buf);
+	if (fd >= 0)
+		cmn_cleanup_add(buf); /* a signal removes it */
+	cmn_cleanup_release(&old);
 	if (fd < 0) {
 		buf[0] = '\0';
 		return -1;
 	}
 	close(fd);
-	cmn_cleanup_add(buf); /* a signal removes it */
 	return 0;
 }

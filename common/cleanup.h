@@ -12,6 +12,7 @@
 #ifndef CMN_CLEANUP_H
 #define CMN_CLEANUP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -44,6 +45,12 @@ void cmn_cleanup_take_sigint(void);
  * and forgets it once it has been waited for. */
 int cmn_cleanup_child(pid_t pid);
 void cmn_cleanup_child_gone(pid_t pid);
+/* Holds back the signals above (blocks them, *old: the mask before) until
+ * cmn_cleanup_release(old) delivers what came meanwhile: around making a
+ * file or folder and registering it, so that no signal comes between the
+ * two and leaves it behind. */
+void cmn_cleanup_hold(sigset_t *old);
+void cmn_cleanup_release(const sigset_t *old);
 /* fork(2) with the child registered (cmn_cleanup_child) in the parent
  * before the signals above can reach its handler: they are blocked from
  * before the fork until the child is registered (a signal in between

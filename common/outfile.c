@@ -296,7 +296,12 @@ static int open_out(struct cmn_outfile *out, const char *path, int swept, struct
 		release(out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
 	}
+	sigset_t held;
+	cmn_cleanup_hold(&held); /* made and registered with no signal between */
 	int fd = mkstemp(out->tmp);
+	if (fd >= 0)
+		cmn_cleanup_add(out->tmp);
+	cmn_cleanup_release(&held);
 	if (fd < 0) {
 		int err = errno;
 		free(out->tmp);
@@ -304,7 +309,6 @@ static int open_out(struct cmn_outfile *out, const char *path, int swept, struct
 		release(out);
 		return cmn_err_set(e, CMN_EIO, "%s: cannot create: %s", path, strerror(err));
 	}
-	cmn_cleanup_add(out->tmp);
 	/* mkstemp makes 0600 files; outputs are ordinary files, a replaced
 	 * one keeps its permission bits */
 	struct stat st;

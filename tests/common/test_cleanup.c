@@ -1,7 +1,9 @@
 /* Removal on a signal (common/cleanup.h): a process stopped by SIGTERM
  * stops and waits for its registered children (which remove their own
  * registrations), removes its registered files, then its registered
- * folders inside out, and dies of the signal; what it forgot stays. */
+ * folders inside out, and dies of the signal; what it forgot stays. A
+ * signal as a child is forked, or as a file is made and registered, waits
+ * until the registration (cmn_cleanup_fork, cmn_cleanup_hold). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -168,7 +170,8 @@ static void test_fork(void)
 		pid_t child = 0;
 		int blocked = -1;
 		CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
-		CU_ASSERT_FATAL(read(ready[0], &blocked, sizeof blocked) == (ssize_t)sizeof blocked);
+		CU_ASSERT_FATAL(read(ready[0], &blocked, sizeof blocked) ==
+		                (ssize_t)sizeof blocked);
 		close(ready[0]);
 		CU_ASSERT(blocked == 0); /* the child starts with the caller's mask */
 		int st = 0;
@@ -183,11 +186,46 @@ static void test_fork(void)
 	}
 }
 
+/* cmn_cleanup_hold: a signal that comes while a file is made and
+ * registered waits until cmn_cleanup_release, then removes the file. */
+static void test_hold(void)
+{
+	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	int ready[2];
+	CU_ASSERT_FATAL(pipe(ready) == 0);
+	pid_t pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		sigset_t old;
+		cmn_cleanup_hold(&old);
+		kill(getpid(), SIGTERM); /* held back: the file is made and registered */
+		char p[512];
+		snprintf(p, sizeof p, "%s/held", dir);
+		touch(dir, "held");
+		cmn_cleanup_add(p);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(2);
+		cmn_cleanup_release(&old); /* the signal now: the file goes */
+		_exit(3);
+	}
+	close(ready[1]);
+	char c = 0;
+	CU_ASSERT(read(ready[0], &c, 1) == 1 && c == 'r');
+	close(ready[0]);
+	int st = 0;
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	CU_ASSERT(!exists(dir, "held"));
+	CU_ASSERT(rmdir(dir) == 0);
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("cleanup", NULL, NULL);
 	CU_add_test(s, "a signal: children stopped, files then folders removed", test_signal);
 	CU_add_test(s, "cmn_cleanup_fork: a signal at once stops the child too", test_fork);
+	CU_add_test(s, "cmn_cleanup_hold: a signal waits until the file is registered", test_hold);
 }
 
 int main(int argc, char **argv)
