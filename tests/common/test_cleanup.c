@@ -92,18 +92,31 @@ static void victim(const char *dir, int ready)
 		pause();
 }
 
-static void signal_case(int sig)
+/* A folder made from dir (a mkdtemp template) and a process forked to run
+ * body(dir, the write end of a pipe), which never returns; *rd: the read
+ * end. Returns the process's pid. */
+static pid_t start(char *dir, int *rd, void (*body)(const char *, int))
 {
-	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
 	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
 	int ready[2];
 	CU_ASSERT_FATAL(pipe(ready) == 0);
 	pid_t pid = fork();
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0)
-		victim(dir, ready[1]);
+		body(dir, ready[1]);
+	close(ready[1]);
+	*rd = ready[0];
+	return pid;
+}
+
+static void signal_case(int sig)
+{
+	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
+	int rd;
+	pid_t pid = start(dir, &rd, victim);
 	pid_t child = 0;
-	CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
+	CU_ASSERT_FATAL(read(rd, &child, sizeof child) == (ssize_t)sizeof child);
+	close(rd);
 	CU_ASSERT(exists(dir, "sub/f") && exists(dir, "g") && exists(dir, "gc"));
 	CU_ASSERT(exists(dir, "many/rank-0.txt") && exists(dir, "many/rank-1999.txt"));
 	CU_ASSERT(exists(dir, "many/t0.txt_files/a/b/f"));
@@ -186,33 +199,33 @@ static void test_fork(void)
 	}
 }
 
+/* test_hold's process: holds the signals, sends itself SIGTERM, makes and
+ * registers dir/held, tells the test, and releases them. */
+static void hold_victim(const char *dir, int ready)
+{
+	sigset_t old;
+	cmn_cleanup_hold(&old);
+	kill(getpid(), SIGTERM); /* held back: the file is made and registered */
+	char p[512];
+	snprintf(p, sizeof p, "%s/held", dir);
+	touch(dir, "held");
+	cmn_cleanup_add(p);
+	if (write(ready, "r", 1) != 1)
+		_exit(2);
+	cmn_cleanup_release(&old); /* the signal now: the file goes */
+	_exit(3);
+}
+
 /* cmn_cleanup_hold: a signal that comes while a file is made and
  * registered waits until cmn_cleanup_release, then removes the file. */
 static void test_hold(void)
 {
 	char dir[] = "/tmp/placesim-cleanup-XXXXXX";
-	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
-	int ready[2];
-	CU_ASSERT_FATAL(pipe(ready) == 0);
-	pid_t pid = fork();
-	CU_ASSERT_FATAL(pid >= 0);
-	if (pid == 0) {
-		sigset_t old;
-		cmn_cleanup_hold(&old);
-		kill(getpid(), SIGTERM); /* held back: the file is made and registered */
-		char p[512];
-		snprintf(p, sizeof p, "%s/held", dir);
-		touch(dir, "held");
-		cmn_cleanup_add(p);
-		if (write(ready[1], "r", 1) != 1)
-			_exit(2);
-		cmn_cleanup_release(&old); /* the signal now: the file goes */
-		_exit(3);
-	}
-	close(ready[1]);
+	int rd;
+	pid_t pid = start(dir, &rd, hold_victim);
 	char c = 0;
-	CU_ASSERT(read(ready[0], &c, 1) == 1 && c == 'r');
-	close(ready[0]);
+	CU_ASSERT(read(rd, &c, 1) == 1 && c == 'r');
+	close(rd);
 	int st = 0;
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
 	CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
