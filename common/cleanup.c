@@ -200,13 +200,13 @@ void cmn_cleanup_hold(sigset_t *old)
 	sigemptyset(&block);
 	for (size_t i = 0; i < sizeof handled / sizeof *handled; i++)
 		sigaddset(&block, handled[i]);
-	sigprocmask(SIG_BLOCK, &block, old);
+	pthread_sigmask(SIG_BLOCK, &block, old);
 }
 
 void cmn_cleanup_release(const sigset_t *old)
 {
 	int err = errno;
-	sigprocmask(SIG_SETMASK, old, NULL);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 	errno = err;
 }
 
@@ -219,6 +219,15 @@ pid_t cmn_cleanup_fork(void)
 		cmn_cleanup_child(pid);
 	cmn_cleanup_release(&old); /* the child: its signals as the caller's */
 	return pid;
+}
+
+int cmn_cleanup_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t old;
+	cmn_cleanup_hold(&old); /* the new thread starts with the signals blocked */
+	int rc = pthread_create(t, NULL, fn, arg);
+	cmn_cleanup_release(&old);
+	return rc;
 }
 
 void cmn_cleanup_child_gone(pid_t pid)

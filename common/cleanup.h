@@ -12,6 +12,7 @@
 #ifndef CMN_CLEANUP_H
 #define CMN_CLEANUP_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -59,5 +60,11 @@ void cmn_cleanup_release(const sigset_t *old);
  * parent calls cmn_cleanup_child_gone once it has waited for the child.
  * Returns as fork does (-1 with errno set). */
 pid_t cmn_cleanup_fork(void);
+/* pthread_create for a helper thread that never takes the signals above
+ * (they stay blocked in it), so that they reach the main thread, where
+ * cmn_cleanup_hold and cmn_cleanup_fork hold them back; a signal taken by
+ * a helper while the main thread forked or made a temporary would find
+ * the child or file not yet registered. Returns as pthread_create. */
+int cmn_cleanup_thread(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif

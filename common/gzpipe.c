@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cleanup.h"
+
 #define NBLOCKS          4
 #define BLOCK_BYTES      (1 << 18)
 #define SYNC_BLOCK_BYTES (1 << 16)
@@ -224,7 +226,7 @@ int cmn_gzpipe_open(const char *path, int ahead, struct cmn_gzpipe **out, struct
 	}
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
-	int rc = pthread_create(&p->thread, NULL, fill, p);
+	int rc = cmn_cleanup_thread(&p->thread, fill, p);
 	if (rc) {
 		pthread_mutex_destroy(&p->mu);
 		pthread_cond_destroy(&p->cv);

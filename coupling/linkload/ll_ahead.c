@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/cleanup.h"
 #include "ll_ahead.h"
 
 double cpl_ll_ahead_bytes(const struct cpl_traffic *t)
@@ -200,7 +201,7 @@ int cpl_ll_ahead_create(const struct cpl_profiles *pr, const struct plat_machine
 	pthread_cond_init(&a->wake, NULL);
 	pthread_cond_init(&a->done, NULL);
 	for (; a->nthreads < workers; a->nthreads++)
-		if (pthread_create(&a->th[a->nthreads], NULL, work, a)) {
+		if (cmn_cleanup_thread(&a->th[a->nthreads], work, a)) {
 			cpl_ll_ahead_destroy(a);
 			return cmn_err_set(e, CMN_ENOMEM, "cannot start a thread");
 		}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../common/cleanup.h"
 #include "center_internal.h"
 
 struct center_pool {
@@ -79,7 +80,7 @@ struct center_pool *js_center_pool_get(struct center *c)
 	pthread_cond_init(&p->idle, NULL);
 	p->pid = getpid();
 	atomic_init(&p->pending, 0);
-	if (pthread_create(&p->thread, NULL, pool_main, p)) {
+	if (cmn_cleanup_thread(&p->thread, pool_main, p)) {
 		pthread_cond_destroy(&p->idle);
 		pthread_cond_destroy(&p->wake);
 		pthread_mutex_destroy(&p->lock);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/cleanup.h"
 #include "flit_preset.h"
 #include "flit_replay.h"
 
@@ -128,7 +129,7 @@ static int flit_evaluate_many(void *state, int count, const struct net_job *cons
 			    f, jobs[i + w], n[i + w], until, results[i + w], w ? flits2 : f->flits,
 			    0, 0,           {0}};
 		pthread_t th;
-		if (pair && pthread_create(&th, NULL, eval_task_run, &t[1]) == 0)
+		if (pair && cmn_cleanup_thread(&th, eval_task_run, &t[1]) == 0)
 			started = 1;
 		eval_task_run(&t[0]);
 		if (started)

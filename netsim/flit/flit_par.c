@@ -35,6 +35,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../common/cleanup.h"
 #include "flit_par.h"
 
 struct del {
@@ -449,7 +450,7 @@ int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_er
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		view_make(P, t);
 	}
-	if (pthread_create(&P->worker, NULL, worker, P))
+	if (cmn_cleanup_thread(&P->worker, worker, P))
 		return cmn_err_set(e, CMN_ENOMEM, "flit network: cannot start a thread");
 	P->started = 1;
 	return 0;

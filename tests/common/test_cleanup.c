@@ -5,6 +5,7 @@
  * signal as a child is forked, or as a file is made and registered, waits
  * until the registration (cmn_cleanup_fork, cmn_cleanup_hold). */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,12 +234,36 @@ static void test_hold(void)
 	CU_ASSERT(rmdir(dir) == 0);
 }
 
+static void *mask_of(void *arg)
+{
+	sigset_t now;
+	pthread_sigmask(SIG_SETMASK, NULL, &now);
+	*(int *)arg = sigismember(&now, SIGTERM) && sigismember(&now, SIGINT);
+	return NULL;
+}
+
+/* cmn_cleanup_thread: the helper thread blocks the handled signals (they
+ * go to the main thread), the caller's mask is unchanged. */
+static void test_thread(void)
+{
+	int blocked = -1;
+	pthread_t t;
+	CU_ASSERT_FATAL(cmn_cleanup_thread(&t, mask_of, &blocked) == 0);
+	pthread_join(t, NULL);
+	CU_ASSERT(blocked == 1);
+	sigset_t now;
+	pthread_sigmask(SIG_SETMASK, NULL, &now);
+	CU_ASSERT(!sigismember(&now, SIGTERM) && !sigismember(&now, SIGINT));
+}
+
 static void add_suites(void)
 {
 	CU_pSuite s = CU_add_suite("cleanup", NULL, NULL);
 	CU_add_test(s, "a signal: children stopped, files then folders removed", test_signal);
 	CU_add_test(s, "cmn_cleanup_fork: a signal at once stops the child too", test_fork);
 	CU_add_test(s, "cmn_cleanup_hold: a signal waits until the file is registered", test_hold);
+	CU_add_test(s, "cmn_cleanup_thread: helper threads leave the signals to the main thread",
+	            test_thread);
 }
 
 int main(int argc, char **argv)
