@@ -100,13 +100,7 @@ int trace_load_archive(const char *archive, const char *index, struct trace **ou
 	if (!td || !*td || strlen(td) > sizeof tmp - 32)
 		td = "/tmp";
 	snprintf(tmp, sizeof tmp, "%s/trace-archive-XXXXXX", td);
-	sigset_t held;
-	cmn_cleanup_hold(&held); /* made and registered with no signal between */
-	int made = mkdtemp(tmp) != NULL;
-	if (made)
-		cmn_cleanup_add_folder(tmp); /* a signal removes it with what is unpacked there */
-	cmn_cleanup_release(&held);
-	if (!made)
+	if (cmn_cleanup_mkdtemp(tmp)) /* a signal removes it with what is unpacked there */
 		return cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 		                   strerror(errno));
 	struct trace_unpacked u = {0};

@@ -178,7 +178,8 @@ void cmn_cleanup_forget(const char *path)
 	}
 }
 
-int cmn_cleanup_child(pid_t pid)
+/* Registers a child process to stop first: 0, or -1 when 64 are. */
+static int add_child(pid_t pid)
 {
 	if (!reg.installed)
 		install();
@@ -216,9 +217,31 @@ pid_t cmn_cleanup_fork(void)
 	cmn_cleanup_hold(&old);
 	pid_t pid = fork();
 	if (pid > 0)
-		cmn_cleanup_child(pid);
+		add_child(pid);
 	cmn_cleanup_release(&old); /* the child: its signals as the caller's */
 	return pid;
+}
+
+int cmn_cleanup_mkstemp(char *tmpl)
+{
+	sigset_t old;
+	cmn_cleanup_hold(&old);
+	int fd = mkstemp(tmpl);
+	if (fd >= 0)
+		cmn_cleanup_add(tmpl);
+	cmn_cleanup_release(&old);
+	return fd;
+}
+
+int cmn_cleanup_mkdtemp(char *tmpl)
+{
+	sigset_t old;
+	cmn_cleanup_hold(&old);
+	int rc = mkdtemp(tmpl) ? 0 : -1;
+	if (!rc)
+		cmn_cleanup_add_folder(tmpl);
+	cmn_cleanup_release(&old);
+	return rc;
 }
 
 int cmn_cleanup_thread(pthread_t *t, void *(*fn)(void *), void *arg)
@@ -258,12 +281,7 @@ void cmn_tmp_name(char *buf, size_t len, const char *prefix)
 int cmn_tmp_file(char *buf, size_t len, const char *prefix)
 {
 	cmn_tmp_name(buf, len, prefix);
-	sigset_t old;
-	cmn_cleanup_hold(&old);
-	int fd = mkstemp(buf);
-	if (fd >= 0)
-		cmn_cleanup_add(buf); /* a signal removes it */
-	cmn_cleanup_release(&old);
+	int fd = cmn_cleanup_mkstemp(buf); /* a signal removes it */
 	if (fd < 0) {
 		buf[0] = '\0';
 		return -1;

@@ -42,9 +42,7 @@ void cmn_cleanup_remove(const char *path);
  * prints its actors' status and exits without this cleanup): from here
  * SIGINT cleans up as SIGTERM does. */
 void cmn_cleanup_take_sigint(void);
-/* Registers a child process to stop first (at most 64 at once; 0 or -1),
- * and forgets it once it has been waited for. */
-int cmn_cleanup_child(pid_t pid);
+/* Forgets a child of cmn_cleanup_fork once it has been waited for. */
 void cmn_cleanup_child_gone(pid_t pid);
 /* Holds back the signals above (blocks them, *old: the mask before) until
  * cmn_cleanup_release(old) delivers what came meanwhile: around making a
@@ -52,7 +50,14 @@ void cmn_cleanup_child_gone(pid_t pid);
  * two and leaves it behind. */
 void cmn_cleanup_hold(sigset_t *old);
 void cmn_cleanup_release(const sigset_t *old);
-/* fork(2) with the child registered (cmn_cleanup_child) in the parent
+/* mkstemp(3) and mkdtemp(3) with what they make registered (a folder with
+ * the files put in it, as cmn_cleanup_add_folder) under cmn_cleanup_hold:
+ * the file's descriptor, or 0 for the folder; -1 with errno set (tmpl is
+ * then left as the call left it). */
+int cmn_cleanup_mkstemp(char *tmpl);
+int cmn_cleanup_mkdtemp(char *tmpl);
+/* fork(2) with the child registered in the parent as a child process to
+ * stop first (at most 64 at once; beyond, a signal leaves it running)
  * before the signals above can reach its handler: they are blocked from
  * before the fork until the child is registered (a signal in between
  * would stop the parent and leave the child running, unknown to the

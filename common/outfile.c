@@ -296,12 +296,7 @@ static int open_out(struct cmn_outfile *out, const char *path, int swept, struct
 		release(out);
 		return cmn_err_set(e, CMN_ENOMEM, "%s: out of memory", path);
 	}
-	sigset_t held;
-	cmn_cleanup_hold(&held); /* made and registered with no signal between */
-	int fd = mkstemp(out->tmp);
-	if (fd >= 0)
-		cmn_cleanup_add(out->tmp);
-	cmn_cleanup_release(&held);
+	int fd = cmn_cleanup_mkstemp(out->tmp); /* made and registered with no signal between */
 	if (fd < 0) {
 		int err = errno;
 		free(out->tmp);

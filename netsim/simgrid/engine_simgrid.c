@@ -138,16 +138,10 @@ static struct cached_trace *files_of(struct smpi_data *s, const struct trace *t,
 	}
 	if (!s->tmpdir[0]) {
 		cmn_tmp_name(s->tmpdir, sizeof s->tmpdir, "netsim");
-		sigset_t held;
-		cmn_cleanup_hold(&held); /* made and registered with no signal between */
-		int made = mkdtemp(s->tmpdir) != NULL;
 		/* a signal removes it with every trace written there (one
 		 * registration: one a trace filled the registry's 512 slots
 		 * after about 250 traces, and left the later ones behind) */
-		if (made)
-			cmn_cleanup_add_folder(s->tmpdir);
-		cmn_cleanup_release(&held);
-		if (!made) {
+		if (cmn_cleanup_mkdtemp(s->tmpdir)) {
 			s->tmpdir[0] = '\0';
 			cmn_err_set(e, CMN_EIO, "cannot create a temporary folder: %s",
 			            strerror(errno));

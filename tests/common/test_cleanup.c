@@ -73,7 +73,7 @@ static void victim(const char *dir, int ready)
 	int gc[2];
 	if (pipe(gc))
 		_exit(2);
-	pid_t child = fork();
+	pid_t child = cmn_cleanup_fork();
 	if (child == 0) {
 		touch(dir, "gc");
 		snprintf(p, sizeof p, "%s/gc", dir);
@@ -86,19 +86,19 @@ static void victim(const char *dir, int ready)
 	char c;
 	if (child < 0 || read(gc[0], &c, 1) != 1)
 		_exit(2);
-	cmn_cleanup_child(child);
 	if (write(ready, &child, sizeof child) != (ssize_t)sizeof child)
 		_exit(2);
 	for (;;)
 		pause();
 }
 
-/* A folder made from dir (a mkdtemp template) and a process forked to run
- * body(dir, the write end of a pipe), which never returns; *rd: the read
- * end. Returns the process's pid. */
+/* A folder made from dir (a mkdtemp template; none when NULL) and a
+ * process forked to run body(dir, the write end of a pipe), which never
+ * returns; *rd: the read end. Returns the process's pid. */
 static pid_t start(char *dir, int *rd, void (*body)(const char *, int))
 {
-	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	if (dir)
+		CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
 	int ready[2];
 	CU_ASSERT_FATAL(pipe(ready) == 0);
 	pid_t pid = fork();
@@ -150,8 +150,9 @@ static void test_signal(void)
  * blocked in it (the caller's mask, where it is not), then sends its
  * parent SIGTERM at once (as a signal in the fork's window would come)
  * and waits; the parent waits for the signal. */
-static void fork_victim(int ready)
+static void fork_victim(const char *dir, int ready)
 {
+	(void)dir;
 	pid_t child = cmn_cleanup_fork();
 	if (child < 0)
 		_exit(2);
@@ -174,19 +175,13 @@ static void fork_victim(int ready)
 static void test_fork(void)
 {
 	for (int round = 0; round < 20; round++) {
-		int ready[2];
-		CU_ASSERT_FATAL(pipe(ready) == 0);
-		pid_t pid = fork();
-		CU_ASSERT_FATAL(pid >= 0);
-		if (pid == 0)
-			fork_victim(ready[1]);
-		close(ready[1]);
+		int rd;
+		pid_t pid = start(NULL, &rd, fork_victim);
 		pid_t child = 0;
 		int blocked = -1;
-		CU_ASSERT_FATAL(read(ready[0], &child, sizeof child) == (ssize_t)sizeof child);
-		CU_ASSERT_FATAL(read(ready[0], &blocked, sizeof blocked) ==
-		                (ssize_t)sizeof blocked);
-		close(ready[0]);
+		CU_ASSERT_FATAL(read(rd, &child, sizeof child) == (ssize_t)sizeof child);
+		CU_ASSERT_FATAL(read(rd, &blocked, sizeof blocked) == (ssize_t)sizeof blocked);
+		close(rd);
 		CU_ASSERT(blocked == 0); /* the child starts with the caller's mask */
 		int st = 0;
 		CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
