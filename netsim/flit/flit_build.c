@@ -633,8 +633,12 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 	if (make_channels(n, nvc, allvc, e) || make_ports(n, &maxin, &maxout, e) ||
 	    make_allocation(n, maxin, maxout, e) || make_route_cache(n, e) ||
 	    ((p->dateline || p->bubble || p->adaptive == 2) && mark_datelines(n, e)) ||
-	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e)) ||
-	    (p->threads == 2 && net_flit_par_create(n, maxin, maxout, e))) {
+	    (p->vc_pick_dim && mark_grid_dims(n, e)) || (p->adaptive && build_dist(n, e))) {
+		net_flit_net_destroy(n);
+		return e->code;
+	}
+	net_flit_kernel_pick(n); /* before the threads copy the network */
+	if (p->threads == 2 && net_flit_par_create(n, maxin, maxout, e)) {
 		net_flit_net_destroy(n);
 		return e->code;
 	}

@@ -171,6 +171,22 @@ struct flit_packets {
 
 struct flit_par; /* flit_par.h: the two-thread cycle's state (NULL: one thread) */
 
+/* What the router code branches on: the parameters that choose its paths
+ * and what the built network has (rings, grid dimensions, slow links).
+ * flit_router.c reads them from the network's own copy, or, compiled for
+ * one mode (flit_kernel.def), from a constant the compiler folds into it. */
+struct flit_mode {
+	int vcs, mask_words, cut_through, vc_crossbar, alloc, hold_packet, adaptive, dateline,
+	    bubble, vc_pipeline, va_islip;
+	int rings; /* ch.ring_dim set (tori: datelines, bubbles, random routing's order) */
+	int local; /* ch.ring_prev set (bubble_at=local) */
+	int grid;  /* ch.grid_dim set (vc_pick=dimension) */
+	int slow;  /* a link slower than a flit a cycle (ch.gap above 1) */
+};
+
+typedef void flit_router_fn(struct flit_net *n, int x,
+                            void (*done)(void *, const struct flit_delivery *), void *ctx);
+
 struct flit_net {
 	const struct plat_machine *m;
 	struct flit_params p;
@@ -194,6 +210,8 @@ struct flit_net {
 	struct flit_vc_alloc va;
 	struct flit_packets pkts;
 	struct flit_par *par;
+	struct flit_mode mode;
+	flit_router_fn *router_cycle; /* net_flit_router_cycle, or a kernel compiled for mode */
 };
 
 /* The index in in[] of VC v of input port `port` (a link, or a node's
@@ -302,8 +320,12 @@ void net_flit_routers(struct flit_net *n, void (*done)(void *, const struct flit
  * buffer is full (more flits than credits: a bug). */
 int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f);
 /* Vertex x in one cycle: every input VC's request, switch allocation, and
- * the sending of what wins. */
-void net_flit_router_cycle(struct flit_net *n, int x,
-                           void (*done)(void *, const struct flit_delivery *), void *ctx);
+ * the sending of what wins (any mode). */
+flit_router_fn net_flit_router_cycle;
+
+/* flit_kernel.c: n->mode from its parameters and built state, and the
+ * router code for it (a kernel compiled for that mode when one is, unless
+ * p.generic_router). */
+void net_flit_kernel_pick(struct flit_net *n);
 
 #endif

@@ -153,6 +153,7 @@ void net_flit_params_from(const struct cmn_params *cp, struct flit_params *p)
 	p->flit_bytes = (int)cmn_params_num(cp, "flit_bytes");
 	p->packet_flits = (int)cmn_params_num(cp, "packet_flits");
 	p->compute_zero = strcmp(cmn_params_str(cp, "compute"), "zero") == 0;
+	p->generic_router = 0;
 }
 
 int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *e)
@@ -363,7 +364,7 @@ void net_flit_routers(struct flit_net *n, void (*done)(void *, const struct flit
 			int bit = __builtin_ctzll(b), x = (w << 6) + bit;
 			if (at)
 				*at = x;
-			net_flit_router_cycle(n, x, done, ctx);
+			n->router_cycle(n, x, done, ctx);
 			from = bit + 1;
 		}
 }

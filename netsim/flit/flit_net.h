@@ -97,6 +97,10 @@ struct flit_params {
 	                       same output bytes */
 	/* trace replay only (flit_replay.h) */
 	int flit_bytes, packet_flits, compute_zero;
+	/* not a user parameter: 1 runs the routers on their code for any mode
+	 * even when a kernel compiled for the network's mode exists (the tests
+	 * compare the two: the same output bytes) */
+	int generic_router;
 };
 
 /* Defaults: 4 VCs of 8 flits, R = 1, L = 1, C = 1, I = J = 0, wormhole,

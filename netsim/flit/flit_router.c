@@ -9,12 +9,25 @@
 #include "../../common/hash.h"
 #include "flit_internal.h"
 
+/* Compiled as it is (net_flit_router_cycle: any mode, read from the
+ * network) and once more per kernel of flit_kernel.def, with
+ * FLIT_KERNEL_MODE a constant struct flit_mode and FLIT_KERNEL_FN the
+ * function's name: the same code, its branches on the mode folded. */
+#ifdef FLIT_KERNEL_MODE
+static const struct flit_mode kernel_mode = FLIT_KERNEL_MODE;
+#define MODE(n) (&kernel_mode)
+#else
+#define FLIT_KERNEL_FN net_flit_router_cycle
+#define MODE(n)        (&(n)->mode)
+#endif
+
 /* a mod m for 0 <= a < 2m, without a division */
 static inline int wrap(int a, int m)
 {
 	return a >= m ? a - m : a;
 }
 
+#ifndef FLIT_KERNEL_MODE
 int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 {
 	size_t g = vc_id(n, l, v);
@@ -26,6 +39,7 @@ int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
 		vc_front(n, g);
 	return 0;
 }
+#endif
 
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
 static void to_link(struct flit_net *n, int l, int v, struct flit f)
@@ -49,7 +63,7 @@ static void credit_back(struct flit_net *n, int l, int v)
 {
 	int d = n->ch.cycles[l];
 	if (d == 0)
-		n->cr.count[l * n->p.vcs + v]++;
+		n->cr.count[l * MODE(n)->vcs + v]++;
 	else {
 		uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now + d)];
 		if (!*cw && n->cr.slots[l]++ == 0)
@@ -63,21 +77,21 @@ static void credit_back(struct flit_net *n, int l, int v)
 static void vc_class_rings(const struct flit_net *n, const struct packet *q, int out, int *lo,
                            int *nv, int *dim, int *crossed)
 {
-	int V = n->p.vcs;
+	int V = MODE(n)->vcs;
 	*lo = 0, *nv = V, *dim = q->dim, *crossed = q->crossed;
 	if (n->ch.ring_dim[out] >= 0) {
 		if (n->ch.ring_dim[out] != *dim) {
 			*dim = n->ch.ring_dim[out], *crossed = 0;
-			if (n->p.dateline == 2) { /* partition: fixed for the dimension */
+			if (MODE(n)->dateline == 2) { /* partition: fixed for the dimension */
 				size_t nd = (size_t)n->rt.ndims, d = (size_t)*dim;
 				int cur = n->rt.coords[(size_t)n->m->links[out].src * nd + d];
 				int to = n->rt.coords[(size_t)q->dst * nd + d];
 				*crossed = cur > to;
 			}
 		}
-		if (n->p.dateline != 2)
+		if (MODE(n)->dateline != 2)
 			*crossed |= n->ch.wraps[out];
-		if (n->p.dateline) {
+		if (MODE(n)->dateline) {
 			*nv = *crossed ? V - V / 2 : V / 2;
 			*lo = *crossed ? V / 2 : 0;
 		}
@@ -93,11 +107,11 @@ static void vc_class_rings(const struct flit_net *n, const struct packet *q, int
 static inline void vc_class(const struct flit_net *n, const struct packet *q, int out, int *lo,
                             int *nv, int *dim, int *crossed)
 {
-	if (n->ch.ring_dim) {
+	if (MODE(n)->rings) {
 		vc_class_rings(n, q, out, lo, nv, dim, crossed);
 		return;
 	}
-	*lo = 0, *nv = n->p.vcs, *dim = q->dim, *crossed = q->crossed;
+	*lo = 0, *nv = MODE(n)->vcs, *dim = q->dim, *crossed = q->crossed;
 }
 
 /* Whether a head may take VC w of link out: free, and under cut-through
@@ -105,7 +119,7 @@ static inline void vc_class(const struct flit_net *n, const struct packet *q, in
 static inline int vc_takable(const struct flit_net *n, int out, int w, int need)
 {
 	return !(n->ch.vcs_taken[out] >> w & 1) &&
-	       (!n->p.cut_through || n->cr.count[out * n->p.vcs + w] >= need);
+	       (!MODE(n)->cut_through || n->cr.count[out * MODE(n)->vcs + w] >= need);
 }
 
 /* bubble_at=local: whether this router's own input VC w of the ring
@@ -136,11 +150,11 @@ static int free_vc(struct flit_net *n, struct packet *q, int vin, int out)
 	/* bubble flow control: entering a ring needs room for two packets in
 	 * the VC it enters (bubble_at=next) or in its own router's VC of that
 	 * ring (local) */
-	int enter = n->p.bubble && n->ch.ring_dim && n->ch.ring_dim[out] >= 0 &&
+	int enter = MODE(n)->bubble && MODE(n)->rings && n->ch.ring_dim[out] >= 0 &&
 	            n->ch.ring_dim[out] != q->dim;
-	int local = enter && n->ch.ring_prev;
+	int local = enter && MODE(n)->local;
 	int need = enter && !local ? 2 * q->len : q->len;
-	if (n->ch.grid_dim && n->ch.grid_dim[out] >= 0) {
+	if (MODE(n)->grid && n->ch.grid_dim[out] >= 0) {
 		/* vc_pick=dimension: the VC it is in while it goes on in a
 		 * dimension; entering one, a VC drawn afresh at each request
 		 * (FSIN's bubble_oblivious draws on every call) */
@@ -181,7 +195,7 @@ static int closer(const struct flit_net *n, int x, int l, int t)
 static int adaptive_next(struct flit_net *n, int x, int t)
 {
 	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, best = -1, bc = -1;
-	int V = n->p.vcs;
+	int V = MODE(n)->vcs;
 	for (int i = 0; i < no; i++) {
 		int l = n->rt.out_link[first + (n->rt.tie[x] + i) % no];
 		if (!closer(n, x, l, t))
@@ -204,7 +218,7 @@ static int random_next(struct flit_net *n, int x, int t)
 {
 	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, cand[64], nc = 0;
 	int low = 127; /* tori: only the lowest dimension still to go (dimension order) */
-	for (int i = 0; n->ch.ring_dim && i < no; i++) {
+	for (int i = 0; MODE(n)->rings && i < no; i++) {
 		int l = n->rt.out_link[first + i];
 		if (n->ch.ring_dim[l] >= 0 && n->ch.ring_dim[l] < low && closer(n, x, l, t))
 			low = n->ch.ring_dim[l];
@@ -230,7 +244,7 @@ static int random_next(struct flit_net *n, int x, int t)
 static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *outp)
 {
 	enum { MAXC = 256 };
-	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, V = n->p.vcs;
+	int first = n->rt.out_first[x], no = n->rt.out_first[x + 1] - first, V = MODE(n)->vcs;
 	int least = INT_MAX, nc = 0, cl[MAXC], cv[MAXC];
 	for (int i = 0; i < no; i++) {
 		int l = n->rt.out_link[first + i];
@@ -263,7 +277,7 @@ enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
  * last flit. */
 static inline int slow_link_busy(const struct flit_net *n, int l)
 {
-	return n->ch.gap[l] > 1 && n->now - n->ch.last_sent[l] < n->ch.gap[l];
+	return MODE(n)->slow && n->ch.gap[l] > 1 && n->now - n->ch.last_sent[l] < n->ch.gap[l];
 }
 
 /* What the front flit of VC g (its index in in[]) at vertex x asks for
@@ -278,7 +292,7 @@ static int request(struct flit_net *n, int x, size_t g)
 	struct vc *c = &n->in[g];
 	if (!c->count || c->front_ready > n->now)
 		return -1;
-	int V = n->p.vcs;
+	int V = MODE(n)->vcs;
 	if (c->out_vc >= 0) { /* its packet holds a VC on link pick: a credit is all it needs */
 		int l = c->pick;
 		return !slow_link_busy(n, l) && n->cr.count[l * V + c->out_vc] > 0
@@ -288,10 +302,11 @@ static int request(struct flit_net *n, int x, size_t g)
 	const struct flit *f = &c->buf[c->first];
 	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->next_out : -1, fsin_w = -1;
-	if (h < q->nhops && h >= q->decided && n->p.adaptive == 3) { /* fsin: link and VC */
+	if (h < q->nhops && h >= q->decided && MODE(n)->adaptive == 3) { /* fsin: link and VC */
 		fsin_w = fsin_next(n, q, x, &out);
 		c->pick = out;
-	} else if (h < q->nhops && h >= q->decided && n->p.adaptive == 2) { /* random: drawn once */
+	} else if (h < q->nhops && h >= q->decided &&
+	           MODE(n)->adaptive == 2) { /* random: drawn once */
 		out = pk_route(n, f->pkt)[h] = q->next_out = random_next(n, x, q->dst);
 		q->decided = h + 1;
 	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
@@ -303,13 +318,13 @@ static int request(struct flit_net *n, int x, size_t g)
 		           : n->rt.out_first[x + 1] - n->rt.out_first[x];
 	if (h == q->nhops - 1 && n->ch.cycles[out] == 0) /* ejection over a zero-delay link */
 		return n->rt.last_ejected[q->dst] == n->now ? -1 : n->rt.out_index[out];
-	if (n->p.va_islip && x >= n->nodes) { /* a head at a switch: VC allocation first */
+	if (MODE(n)->va_islip && x >= n->nodes) { /* a head at a switch: VC allocation first */
 		c->pick = out;
 		return REQ_VA;
 	}
 	if (slow_link_busy(n, out))
 		return -1;
-	int w = c->want = n->p.adaptive == 3 ? fsin_w : free_vc(n, q, c->port_vc, out);
+	int w = c->want = MODE(n)->adaptive == 3 ? fsin_w : free_vc(n, q, c->port_vc, out);
 	c->pick = out;
 	return w >= 0 && n->cr.count[out * V + w] > 0 ? n->rt.out_index[out] : -1;
 }
@@ -322,7 +337,7 @@ static void send(struct flit_net *n, int x, size_t g,
 	struct vc *c = &n->in[g];
 	struct flit *f = &c->buf[c->first];
 	struct packet *q = NULL;
-	int h = f->hop + 1, V = n->p.vcs, out, eject = -1;
+	int h = f->hop + 1, V = MODE(n)->vcs, out, eject = -1;
 	if (c->out_vc >= 0 && !f->head) {
 		/* a body flit behind its head: the link its head took (the
 		 * VC's pick) and its VC; neither its packet nor its route is
@@ -349,7 +364,7 @@ static void send(struct flit_net *n, int x, size_t g,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
-			if (n->ch.grid_dim)  /* vc_pick=dimension: the dimension it is in now */
+			if (MODE(n)->grid)   /* vc_pick=dimension: the dimension it is in now */
 				q->grid_dim = n->ch.grid_dim[out];
 			n->ch.vcs_taken[out] |= UINT64_C(1) << c->out_vc;
 			n->rt.rr_link[out] = wrap(c->out_vc - lo + 1, nv);
@@ -374,9 +389,9 @@ static void send(struct flit_net *n, int x, size_t g,
 		 * that packet's tail (BookSim: the tail's switch allocation puts
 		 * the VC back to routing; routing, VC and switch allocation, then
 		 * traversal) */
-		if (n->p.vc_pipeline && next->head && x >= n->nodes) {
-			int R =
-			    n->p.router_delay - (n->p.va_islip ? 1 : 0); /* VC allocation first */
+		if (MODE(n)->vc_pipeline && next->head && x >= n->nodes) {
+			int R = n->p.router_delay -
+			        (MODE(n)->va_islip ? 1 : 0); /* VC allocation first */
 			int64_t at = n->now + (R > 1 ? R - 1 : 1);
 			if (next->ready < at)
 				next->ready = at;
@@ -413,11 +428,11 @@ static void held_send(struct flit_net *n, int x, int k, int g,
                       void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
 	size_t gv =
-	    (size_t)
-	        n->rt.local_vc_index[(size_t)n->rt.port_first[x] * (size_t)n->p.vcs + (size_t)k];
+	    (size_t)n->rt
+	        .local_vc_index[(size_t)n->rt.port_first[x] * (size_t)MODE(n)->vcs + (size_t)k];
 	const struct vc *c = &n->in[gv];
 	const struct flit *f = &c->buf[c->first];
-	if (n->p.hold_packet)
+	if (MODE(n)->hold_packet)
 		n->rt.output_holder[g] = f->tail ? -1 : k;
 	send(n, x, gv, done, ctx);
 }
@@ -434,7 +449,7 @@ static inline int first_from(uint64_t m, int s)
 static void islip_masks(struct flit_net *n, int x, int np, int nout,
                         void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int V = MODE(n)->vcs, first = n->rt.port_first[x], vcx = MODE(n)->vc_crossbar;
 	int nk = np * V, ox = n->rt.out_first[x];
 	uint64_t *reqm = n->sw.islip_reqs, *gm = n->sw.islip_grants, outs = 0, ins = 0;
 	for (int r = 0; r < n->sw.nreqs; r++) { /* each output's requesting input VCs */
@@ -515,13 +530,13 @@ static void output_vcx(struct flit_net *n, int x, int nk, int nout,
 static void allocate(struct flit_net *n, int x, int np, int nout,
                      void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int V = MODE(n)->vcs, first = n->rt.port_first[x], vcx = MODE(n)->vc_crossbar;
 	int nk = np * V, ox = n->rt.out_first[x], *req = n->sw.req;
 	if (n->sw.nreqs == 1) { /* one request: what the allocators below do with it */
 		int k = n->sw.req_vcs[0], j = n->sw.req_outs[0];
 		size_t gk = (size_t)n->rt.local_vc_index[(size_t)first * (size_t)V + (size_t)k];
 		int port = n->in[gk].port, v = n->in[gk].port_vc;
-		if (n->p.alloc == FLIT_ALLOC_RR) {
+		if (MODE(n)->alloc == FLIT_ALLOC_RR) {
 			send(n, x, gk, done, ctx);
 			n->rt.rr_port[port] = wrap(v + 1, port < n->nl ? V : 1);
 			n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, np);
@@ -531,17 +546,17 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 		if (n->rt.output_holder[g] < 0 || n->rt.output_holder[g] == k) {
 			held_send(n, x, k, g, done, ctx);
 			n->sw.grant_ptr[g] = wrap(k + 1, nk);
-			if (n->p.alloc == FLIT_ALLOC_ISLIP)
+			if (MODE(n)->alloc == FLIT_ALLOC_ISLIP)
 				n->sw.accept_ptr[vcx ? port * V + v : port] = wrap(j + 1, nout);
 		}
 		n->rt.rr_vertex[x] = wrap(n->rt.rr_vertex[x] + 1, nout);
 		return;
 	}
-	if (n->p.alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
+	if (MODE(n)->alloc == FLIT_ALLOC_ISLIP && nk <= 64 && nout <= 64) {
 		islip_masks(n, x, np, nout, done, ctx);
 		return;
 	}
-	if (n->p.alloc == FLIT_ALLOC_OUTPUT && vcx && nout <= 64) {
+	if (MODE(n)->alloc == FLIT_ALLOC_OUTPUT && vcx && nout <= 64) {
 		output_vcx(n, x, nk, nout, done, ctx);
 		return;
 	}
@@ -560,7 +575,8 @@ static void allocate(struct flit_net *n, int x, int np, int nout,
 static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
                            void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, port = n->rt.port[n->rt.port_first[x] + i], nvc = port < n->nl ? V : 1;
+	int V = MODE(n)->vcs, port = n->rt.port[n->rt.port_first[x] + i],
+	    nvc = port < n->nl ? V : 1;
 	int *req = n->sw.req, *oused = n->sw.output_used;
 	for (int s = n->rt.rr_port[port]; vcs;) {
 		int v = first_from(vcs, s), r = req[i * V + v];
@@ -570,7 +586,7 @@ static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
 		send(n, x, vc_id(n, port, v), done, ctx);
 		oused[r] = 1;
 		n->rt.rr_port[port] = wrap(v + 1, nvc);
-		if (!n->p.vc_crossbar)
+		if (!MODE(n)->vc_crossbar)
 			return;
 	}
 }
@@ -580,11 +596,11 @@ static inline void rr_port(struct flit_net *n, int x, int i, uint64_t vcs,
 static void allocate_general(struct flit_net *n, int x, int np, int nout,
                              void (*done)(void *, const struct flit_delivery *), void *ctx)
 {
-	int V = n->p.vcs, first = n->rt.port_first[x], vcx = n->p.vc_crossbar;
+	int V = MODE(n)->vcs, first = n->rt.port_first[x], vcx = MODE(n)->vc_crossbar;
 	int nk = np * V, ox = n->rt.out_first[x];
 	int *req = n->sw.req, *oused = n->sw.output_used;
 	int64_t *xused = n->sw.input_used, stamp = ++n->sw.stamp;
-	if (n->p.alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
+	if (MODE(n)->alloc == FLIT_ALLOC_RR) { /* inputs in turn, each its first VC that can go */
 		for (int j = 0; j < nout; j++)
 			oused[j] = 0;
 		uint64_t vmask = V == 64 ? ~UINT64_C(0) : (UINT64_C(1) << V) - 1;
@@ -663,13 +679,13 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
 			}
 		}
 		grant[j] = k;
-		if (k >= 0 && n->p.alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
+		if (k >= 0 && MODE(n)->alloc == FLIT_ALLOC_OUTPUT) { /* granted is sent */
 			held_send(n, x, k, g, done, ctx);
 			xused[vcx ? k : n->rt.local_port[k]] = stamp;
 			n->sw.grant_ptr[g] = wrap(k + 1, nk);
 		}
 	}
-	if (n->p.alloc == FLIT_ALLOC_ISLIP) {
+	if (MODE(n)->alloc == FLIT_ALLOC_ISLIP) {
 		/* accept: each crossbar input takes the granting output first from its
 		 * pointer, inputs in order; the grants as (input, output) pairs in
 		 * oused as input << 16 | output, sorted (at most one per output) */
@@ -715,7 +731,7 @@ static void allocate_general(struct flit_net *n, int x, int np, int nout,
  * next cycle; the others ask again next cycle. */
 static void va_islip(struct flit_net *n, int x, int nva)
 {
-	int V = n->p.vcs, first = n->rt.port_first[x];
+	int V = MODE(n)->vcs, first = n->rt.port_first[x];
 	int nk = (n->rt.port_first[x + 1] - first) * V;
 	int nov = (n->rt.out_first[x + 1] - n->rt.out_first[x] + 1) * V;
 	struct va_ask *va = n->va.asks;
@@ -745,7 +761,7 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		const struct flit *f = &c->buf[c->first];
 		struct packet *q = &n->pkts.pool[f->pkt];
 		int h = f->hop + 1;
-		if (n->ch.ring_dim) /* the packet's ring state on tori */
+		if (MODE(n)->rings) /* the packet's ring state on tori */
 			q->dim = va[a].dim, q->crossed = va[a].crossed;
 		c->out_vc = w;
 		n->ch.vcs_taken[l] |= UINT64_C(1) << w;
@@ -760,16 +776,16 @@ static void va_islip(struct flit_net *n, int x, int nva)
 	}
 }
 
-void net_flit_router_cycle(struct flit_net *n, int x,
-                           void (*done)(void *, const struct flit_delivery *), void *ctx)
+void FLIT_KERNEL_FN(struct flit_net *n, int x, void (*done)(void *, const struct flit_delivery *),
+                    void *ctx)
 {
 	int first = n->rt.port_first[x], np = n->rt.port_first[x + 1] - first;
 	int nout = n->rt.out_first[x + 1] - n->rt.out_first[x] + 1;
-	const uint64_t *m = &n->rt.ready_mask[(size_t)x * (size_t)n->rt.mask_words];
-	const int *kg = &n->rt.local_vc_index[(size_t)first * (size_t)n->p.vcs];
+	const uint64_t *m = &n->rt.ready_mask[(size_t)x * (size_t)MODE(n)->mask_words];
+	const int *kg = &n->rt.local_vc_index[(size_t)first * (size_t)MODE(n)->vcs];
 	int nva = 0;
 	n->sw.nreqs = 0;
-	for (int w = 0; w < n->rt.mask_words; w++) /* the VCs whose front flit may leave now */
+	for (int w = 0; w < MODE(n)->mask_words; w++) /* the VCs whose front flit may leave now */
 		for (uint64_t b = m[w]; b; b &= b - 1) {
 			int k = (w << 6) + __builtin_ctzll(b);
 			size_t g = (size_t)kg[k];
@@ -780,10 +796,10 @@ void net_flit_router_cycle(struct flit_net *n, int x,
 			} else if (r == REQ_VA) { /* its link and the free VCs of its class */
 				const struct vc *c = &n->in[g];
 				struct va_ask *a = &n->va.asks[nva++];
-				int lo = 0, nv = n->p.vcs;
+				int lo = 0, nv = MODE(n)->vcs;
 				a->k = k, a->l = c->pick, a->g = (int)g;
-				a->s = n->va.accept_ptr[g] - n->rt.out_index[a->l] * n->p.vcs;
-				if (n->ch.ring_dim) /* VC classes on tori, and the ring state
+				a->s = n->va.accept_ptr[g] - n->rt.out_index[a->l] * MODE(n)->vcs;
+				if (MODE(n)->rings) /* VC classes on tori, and the ring state
 				                taking one gives */
 					vc_class(n, &n->pkts.pool[c->buf[c->first].pkt], a->l, &lo,
 					         &nv, &a->dim, &a->crossed);
