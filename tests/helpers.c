@@ -204,6 +204,14 @@ int th_main(int argc, char **argv, void (*add_suites)(void))
 	return failed ? 1 : 0;
 }
 
+struct plat_machine *th_machine(const char *spec)
+{
+	struct plat_machine *m;
+	struct cmn_err e;
+	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
+	return m;
+}
+
 struct plat_machine *th_machine_as(const char *spec, const char *name,
                                    struct plat_topology_ops *ops)
 {

@@ -75,6 +75,10 @@ const char *th_sample(const struct cmn_plugin *p, int k);
  * count, asserted to be between 1 and max - 1. */
 int th_samples(const void *const *registry, const char **out, int max);
 
+/* The machine of spec (a failed assertion, fatal, if it is not one);
+ * destroy it with plat_machine_destroy. */
+struct plat_machine *th_machine(const char *spec);
+
 /* A machine of spec whose family is a copy of its own, named name, in
  * *ops (the caller's, to change: a family without some op). Destroy it
  * with plat_machine_destroy. */

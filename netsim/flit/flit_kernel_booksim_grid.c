@@ -2,12 +2,10 @@
  * (flit:preset=booksim there): 4 VCs, wormhole, a crossbar input per
  * port, iSLIP switch allocation after iSLIP VC allocation, the per-VC
  * pipeline, deterministic routing, at most 64 input VCs a vertex. */
+#define FLIT_KERNEL booksim_grid
 #define FLIT_KERNEL_MODE                                                                           \
 	{                                                                                          \
 		.vcs = 4, .mask_words = 1, .alloc = FLIT_ALLOC_ISLIP, .vc_pipeline = 1,            \
 		.va_islip = 1                                                                      \
 	}
-#define FLIT_KERNEL_FN net_flit_kernel_booksim_grid
 #include "flit_router.c"
-
-const struct flit_mode net_flit_kernel_booksim_grid_mode = FLIT_KERNEL_MODE;

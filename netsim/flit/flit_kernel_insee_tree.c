@@ -3,12 +3,10 @@
  * per VC, output-first allocation holding an output for a packet, FSIN's
  * choice of link and VC at every hop (routing=fsin), switches of at most
  * 64 input VCs. */
+#define FLIT_KERNEL insee_tree
 #define FLIT_KERNEL_MODE                                                                           \
 	{                                                                                          \
 		.vcs = 2, .mask_words = 1, .cut_through = 1, .vc_crossbar = 1,                     \
 		.alloc = FLIT_ALLOC_OUTPUT, .hold_packet = 1, .adaptive = 3                        \
 	}
-#define FLIT_KERNEL_FN net_flit_kernel_insee_tree
 #include "flit_router.c"
-
-const struct flit_mode net_flit_kernel_insee_tree_mode = FLIT_KERNEL_MODE;

@@ -10,12 +10,16 @@
 #include "flit_internal.h"
 
 /* Compiled as it is (net_flit_router_cycle: any mode, read from the
- * network) and once more per kernel of flit_kernel.def, with
- * FLIT_KERNEL_MODE a constant struct flit_mode and FLIT_KERNEL_FN the
- * function's name: the same code, its branches on the mode folded. */
+ * network) and once more per kernel of flit_kernel.def, with FLIT_KERNEL
+ * its name and FLIT_KERNEL_MODE a constant struct flit_mode: the same
+ * code, its branches on the mode folded, as net_flit_kernel_NAME beside
+ * its mode net_flit_kernel_NAME_mode. */
 #ifdef FLIT_KERNEL_MODE
-static const struct flit_mode kernel_mode = FLIT_KERNEL_MODE;
-#define MODE(n) (&kernel_mode)
+#define KERNEL_CAT_(a, b) a##b
+#define KERNEL_CAT(a, b)  KERNEL_CAT_(a, b)
+#define FLIT_KERNEL_FN    KERNEL_CAT(net_flit_kernel_, FLIT_KERNEL)
+const struct flit_mode KERNEL_CAT(FLIT_KERNEL_FN, _mode) = FLIT_KERNEL_MODE;
+#define MODE(n) (&KERNEL_CAT(FLIT_KERNEL_FN, _mode))
 #else
 #define FLIT_KERNEL_FN net_flit_router_cycle
 #define MODE(n)        (&(n)->mode)

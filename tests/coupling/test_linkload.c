@@ -17,14 +17,6 @@
 #include "cpl_helpers.h"
 #include "platform.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 /* A two-rank job sending `bytes` from rank 0 to rank 1 each iteration. */
 struct pair {
 	int nodes[2];
@@ -46,7 +38,7 @@ static void test_shares(void)
 {
 	/* flat machine, links of 1000 B/s and no latency: alone 1000 bytes take
 	 * 1 s; two flows into one node share its down link: 2 s each */
-	struct plat_machine *m = machine("flat:nodes=4,bw=1000,lat=0,speed=1e9");
+	struct plat_machine *m = th_machine("flat:nodes=4,bw=1000,lat=0,speed=1e9");
 	struct pair p1 = {0}, p2 = {0}, p3 = {0};
 	struct cpl_job_load j[2] = {pair_job(&p1, 0, 1, 1000, 0), pair_job(&p2, 2, 3, 1000, 0)};
 	double t[2];
@@ -68,7 +60,7 @@ static void test_shares(void)
 	CU_ASSERT_DOUBLE_EQUAL(t3[2], 2 + 3, 1e-9);
 	plat_machine_destroy(m);
 	/* latency: two 1 ms links on the route */
-	m = machine("flat:nodes=2,bw=1000,lat=0.001");
+	m = th_machine("flat:nodes=2,bw=1000,lat=0.001");
 	CU_ASSERT_FATAL(cpl_linkload_times(m, j, 1, t, &e) == 0);
 	CU_ASSERT_DOUBLE_EQUAL(t[0], 1.002, 1e-9);
 	plat_machine_destroy(m);
@@ -81,7 +73,7 @@ static void test_tree_contention(void)
 {
 	/* 4-ary 2-tree: 0 -> 4 and 1 -> 8 leave switch 0 by the same up port
 	 * (d-mod-k), 0 -> 4 and 1 -> 5 by different ones */
-	struct plat_machine *m = machine("kary-ntree:k=4,n=2,bw=1000,lat=0");
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=2,bw=1000,lat=0");
 	struct pair p1 = {0}, p2 = {0};
 	struct cpl_job_load j[2] = {pair_job(&p1, 0, 4, 1000, 0), pair_job(&p2, 1, 8, 1000, 0)};
 	double t[2];
@@ -119,7 +111,7 @@ static void test_profiles(void)
 	CU_ASSERT(ep.flops[0] > 1e6);
 	CU_ASSERT_FATAL(cpl_traffic_profile(cga, 0, 16, &cg, &e) == 0);
 	CU_ASSERT(cpl_traffic_bytes(&cg, 0, 1) > 0);
-	struct plat_machine *m = machine("kary-ntree:k=4,n=4");
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=4");
 	int contiguous[16], spread[16], other[16];
 	for (int r = 0; r < 16; r++) {
 		contiguous[r] = r;
@@ -233,7 +225,7 @@ static void test_aggregate(void)
 	gsl_rng_set(rng, 23);
 	int aggregated = 0, differ = 0, runs = 0;
 	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
-		struct plat_machine *m = machine(machines[mi]);
+		struct plat_machine *m = th_machine(machines[mi]);
 		for (int rep = 0; rep < 12; rep++) {
 			struct scenario sc;
 			/* IS or FT alone, then sharing with the others */
@@ -279,8 +271,8 @@ static void test_aggregate(void)
 static void test_groups(void)
 {
 	struct cpl_profiles *pr = cpl_test_profiles("kernels=ft,class=S");
-	struct plat_machine *tree = machine("kary-ntree:k=5,n=3"),
-	                    *mesh = machine("mesh:dims=11x11");
+	struct plat_machine *tree = th_machine("kary-ntree:k=5,n=3"),
+	                    *mesh = th_machine("mesh:dims=11x11");
 	struct cmn_err e;
 	static const int sizes[] = {77, 100}, groups[] = {18, 20};
 	for (int i = 0; i < 2; i++) {
@@ -366,7 +358,7 @@ static void test_kept(void)
 	double held = 0, differ = 0;
 	struct cpl_linkload_stats st = {0};
 	for (size_t mi = 0; mi < sizeof machines / sizeof *machines; mi++) {
-		struct plat_machine *m = machine(machines[mi]);
+		struct plat_machine *m = th_machine(machines[mi]);
 		struct cpl_linkload *ll;
 		CU_ASSERT_FATAL(cpl_linkload_create(m, &ll, &e) == 0);
 		char busy[64] = {0};

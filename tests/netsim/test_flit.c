@@ -15,14 +15,6 @@
 #include "../../netsim/flit/flit_synth.h"
 #include "../helpers.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 struct log {
 	struct flit_delivery d[20000];
 	int n;
@@ -56,7 +48,7 @@ static void test_zero_load(void)
 	int lens[3] = {1, 4, 8};
 	static struct log lg;
 	for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
-		struct plat_machine *m = machine(specs[s]);
+		struct plat_machine *m = th_machine(specs[s]);
 		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
 		for (int c = 0; c < NC; c++) {
 			struct flit_net *n;
@@ -96,7 +88,7 @@ static void random_run(const char *spec, const struct flit_params *p, unsigned l
                        double load, int cycles, struct log *lg, long *injected, long *hops_flits,
                        int *checks_ok)
 {
-	struct plat_machine *m = machine(spec);
+	struct plat_machine *m = th_machine(spec);
 	struct flit_net *n;
 	struct cmn_err e;
 	CU_ASSERT_FATAL(net_flit_net_create(m, p, &n, &e) == 0);
@@ -187,7 +179,7 @@ static void test_platform_links(void)
 	                                    "multicluster:clusters=2,size=4"};
 	static struct log lg;
 	for (int s = 0; s < 2; s++) {
-		struct plat_machine *m = machine(specs[s]);
+		struct plat_machine *m = th_machine(specs[s]);
 		struct flit_params p;
 		net_flit_params_default(&p);
 		p.platform_links = 1;
@@ -258,7 +250,7 @@ static void test_adaptive(void)
 	random_run("kary-ntree:k=4,n=3", &p, 7, 0.5, 2000, &det, &inj, &hf, &ok);
 	CU_ASSERT(det.n == r1.n && memcmp(det.d, r1.d, (size_t)r1.n * sizeof *r1.d) != 0);
 	p.adaptive = 1;
-	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct plat_machine *m = th_machine("mesh:dims=4x4");
 	struct flit_net *n;
 	struct cmn_err e;
 	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
@@ -303,7 +295,7 @@ static void test_vc_pick(void)
  * first draw was its VC. */
 static void test_vc_pick_redraw(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x1");
+	struct plat_machine *m = th_machine("mesh:dims=4x1");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.vcs = 2, p.vc_pick_dim = 1;
@@ -334,7 +326,7 @@ static void test_vc_pick_redraw(void)
  * with datelines or partition classes alike. */
 static void test_random_torus(void)
 {
-	struct plat_machine *m = machine("torus:dims=8x1");
+	struct plat_machine *m = th_machine("torus:dims=8x1");
 	struct cmn_err e;
 	static struct log lg;
 	for (int cfg = 0; cfg < 3; cfg++) {
@@ -368,7 +360,8 @@ static void test_random_torus(void)
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.adaptive = 2;
-	struct plat_machine *mc = machine("multicluster:clusters=2,size=8,cluster=torus;dims=8x1");
+	struct plat_machine *mc =
+	    th_machine("multicluster:clusters=2,size=8,cluster=torus;dims=8x1");
 	struct flit_net *n;
 	CU_ASSERT_EQUAL(net_flit_net_create(mc, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "plain tori"));
@@ -378,7 +371,7 @@ static void test_random_torus(void)
 
 static void test_disjoint_subtrees(void)
 {
-	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	static struct log one, two, both;
@@ -424,7 +417,7 @@ static void test_disjoint_subtrees(void)
 static int ring_in(const char *spec, int first, const struct flit_params *p, int rounds, int hop,
                    int flits, struct log *lg, struct cmn_err *e)
 {
-	struct plat_machine *m = machine(spec);
+	struct plat_machine *m = th_machine(spec);
 	struct flit_net *n = NULL;
 	int rc = net_flit_net_create(m, p, &n, e);
 	for (int r = 0; !rc && r < rounds; r++)
@@ -471,7 +464,7 @@ static int ring_vct(int bubble, struct log *lg, struct cmn_err *e)
 	p.bubble = bubble > 0, p.bubble_local = bubble == 2;
 	int rc = ring_on(&p, 40, 4, 4, lg, e);
 	if (!rc) {
-		struct plat_machine *m = machine("torus:dims=8x1");
+		struct plat_machine *m = th_machine("torus:dims=8x1");
 		struct flit_net *n;
 		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, e) == 0);
 		rc = net_flit_net_inject(n, 0, 2, 5, 999, e) == CMN_EUSAGE ? 0 : -1;
@@ -494,7 +487,7 @@ static void test_watchdog(void)
 		struct flit_params p;
 		net_flit_params_default(&p);
 		p.vcs = 1, p.buf = 2, p.watchdog = 500, p.dateline = 0;
-		struct plat_machine *m = machine("torus:dims=8x1");
+		struct plat_machine *m = th_machine("torus:dims=8x1");
 		struct flit_net *n = NULL;
 		CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 		for (int r = 0; r < 20; r++)
@@ -541,7 +534,7 @@ static void test_watchdog(void)
 	p = (struct flit_params){0};
 	net_flit_params_default(&p);
 	p.vcs = 2, p.buf = 2, p.watchdog = 500;
-	struct plat_machine *m = machine(mc);
+	struct plat_machine *m = th_machine(mc);
 	struct flit_net *n;
 	CU_ASSERT_FATAL(net_flit_net_create(m, &p, &n, &e) == 0);
 	for (int r = 0; r < 20; r++)
@@ -566,7 +559,7 @@ static void test_watchdog(void)
  * waits until A's tail has left it. */
 static void bubble_scene(int local, int64_t *a_done, int64_t *x_lat)
 {
-	struct plat_machine *m = machine("torus:dims=8x1");
+	struct plat_machine *m = th_machine("torus:dims=8x1");
 	struct cmn_params cp;
 	struct flit_params p;
 	struct cmn_err e;
@@ -610,7 +603,7 @@ static void test_bubble_at(void)
 
 static void test_bad_packets(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct plat_machine *m = th_machine("mesh:dims=4x4");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.cut_through = 1;
@@ -630,13 +623,13 @@ static void test_bad_packets(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "vc_alloc=islip needs router_delay >= 1"));
 	plat_machine_destroy(m);
 	/* sizes derived from the machine: a hop index is a short */
-	m = machine("mesh:dims=32768");
+	m = th_machine("mesh:dims=32768");
 	net_flit_params_default(&p);
 	CU_ASSERT_EQUAL(net_flit_net_create(m, &p, &n, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "has routes of up to 32769 links"));
 	plat_machine_destroy(m);
 	/* the parameter list: every item key=value */
-	m = machine("mesh:dims=4x4");
+	m = th_machine("mesh:dims=4x4");
 	struct cmn_params cp;
 	static const char *const bad[][2] = {
 	    {"vcs=2,", "parameter 2 is empty"},         {"vcs=2,,buf=4", "parameter 2 is empty"},
@@ -661,7 +654,7 @@ static void test_presets(void)
 	static struct log lg;
 	struct cmn_err e;
 	for (int s = 0; s < 3; s++) {
-		struct plat_machine *m = machine(specs[s]);
+		struct plat_machine *m = th_machine(specs[s]);
 		int *route = malloc((size_t)plat_max_route(m) * sizeof *route);
 		for (int ps = 0; ps < 2; ps++) {
 			struct cmn_params cp;
@@ -688,7 +681,7 @@ static void test_presets(void)
 		free(route);
 		plat_machine_destroy(m);
 	}
-	struct plat_machine *m = machine("torus:dims=4x4");
+	struct plat_machine *m = th_machine("torus:dims=4x4");
 	struct cmn_params cp;
 	struct flit_params p;
 	CU_ASSERT_FATAL(
@@ -719,7 +712,7 @@ static void test_presets(void)
  * (its body flits stream behind the head). */
 static void test_packet_pipeline(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x1");
+	struct plat_machine *m = th_machine("mesh:dims=4x1");
 	static struct log lg;
 	struct cmn_err e;
 	for (int pk = 0; pk < 3; pk++) {
@@ -755,7 +748,7 @@ static void test_packet_pipeline(void)
  * offered; far beyond it accepted < offered; same seed, same numbers. */
 static void test_synthetic(void)
 {
-	struct plat_machine *m = machine("mesh:dims=8x8");
+	struct plat_machine *m = th_machine("mesh:dims=8x8");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	struct net_traffic t;
@@ -792,7 +785,7 @@ static void test_synthetic(void)
  * empties between bursts sends nothing). */
 static void test_source_queue(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct plat_machine *m = th_machine("mesh:dims=4x4");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.source_queue = 2;
@@ -834,7 +827,7 @@ static void test_source_queue(void)
  * 3 -> 1) contending for node 1's link, which holds A's flits back. */
 static int64_t rr_behind(int crossbar_vc, int contend)
 {
-	struct plat_machine *m = machine("mesh:dims=4");
+	struct plat_machine *m = th_machine("mesh:dims=4");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.vc_crossbar = crossbar_vc;

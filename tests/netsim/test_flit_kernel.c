@@ -12,14 +12,6 @@
 #include "../../netsim/flit/flit_synth.h"
 #include "../helpers.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 struct log {
 	struct flit_delivery *d;
 	long n, cap;
@@ -80,7 +72,7 @@ static int same_synth(const struct flit_synth_result *a, const struct flit_synth
  * code for any mode. */
 static void check(const char *spec, const char *preset, const char *kvs, int want_kernel)
 {
-	struct plat_machine *m = machine(spec);
+	struct plat_machine *m = th_machine(spec);
 	struct cmn_params cp;
 	struct flit_params p;
 	struct cmn_err e;

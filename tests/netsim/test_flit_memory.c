@@ -15,14 +15,6 @@
 #include "../../netsim/flit/flit_preset.h"
 #include "../helpers.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 /* Bytes malloc holds now (its arenas and its mmapped blocks); 0 where it
  * does not say (a sanitizer's allocator). */
 static double held(void)
@@ -49,7 +41,7 @@ static void test_estimate_is_what_is_made(void)
 	};
 	int measured = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		struct plat_machine *m = machine(cases[i][0]);
+		struct plat_machine *m = th_machine(cases[i][0]);
 		struct cmn_params cp;
 		struct flit_params p;
 		struct cmn_err e;
@@ -82,7 +74,7 @@ static void test_estimate_is_what_is_made(void)
  * under a second. */
 static void refused(const char *spec, const char *kvs, const char *needle)
 {
-	struct plat_machine *m = machine(spec);
+	struct plat_machine *m = th_machine(spec);
 	struct cmn_params cp;
 	struct flit_params p;
 	struct cmn_err e;

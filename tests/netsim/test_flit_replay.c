@@ -11,14 +11,6 @@
 #include "../helpers.h"
 #include "gen.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 static struct trace *trace_of(const char *text)
 {
 	char *path = th_write_temp(text, ".txt");
@@ -52,7 +44,7 @@ static long one_message(const struct plat_machine *m, const struct flit_params *
 
 static void test_message_timing(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct plat_machine *m = th_machine("mesh:dims=4x4");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
@@ -96,7 +88,7 @@ static void test_message_timing(void)
 
 static void test_deadlock_and_until(void)
 {
-	struct plat_machine *m = machine("mesh:dims=4x4");
+	struct plat_machine *m = th_machine("mesh:dims=4x4");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
@@ -115,7 +107,7 @@ static void test_deadlock_and_until(void)
 	 * tornado of large messages round a ring of one VC without datelines;
 	 * the watchdog reports it (it once restarted at every call: a hang) */
 	{
-		struct plat_machine *ring = machine("torus:dims=8x1");
+		struct plat_machine *ring = th_machine("torus:dims=8x1");
 		struct flit_params q;
 		net_flit_params_default(&q);
 		q.vcs = 1, q.dateline = 0, q.watchdog = 500;
@@ -165,7 +157,7 @@ static struct trace *kernel(const char *name)
 static void test_kernels_and_isolation(void)
 {
 	static const char *const ks[] = {"bt", "cg", "ep", "ft", "is", "lu", "mg", "sp"};
-	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);
@@ -236,7 +228,7 @@ static int live_body(void *ctx, struct net_live *lv, struct cmn_err *e)
 
 static void test_live(void)
 {
-	struct plat_machine *m = machine("kary-ntree:k=4,n=3");
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=3");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	p.compute_zero = 1; /* communication only: the jobs meet */
@@ -278,7 +270,7 @@ static void test_many_pending(void)
 		CU_ASSERT_FATAL(text != NULL);
 		struct trace *t = trace_of(text);
 		free(text);
-		struct plat_machine *m = machine("mesh:dims=2");
+		struct plat_machine *m = th_machine("mesh:dims=2");
 		struct flit_params p;
 		net_flit_params_default(&p);
 		struct flit_replay_opts o = opts(&p);
@@ -313,7 +305,7 @@ static void test_wide_collectives(void)
 	free(text);
 	int *nodes = calloc(N, sizeof *nodes);
 	CU_ASSERT_FATAL(t != NULL && nodes != NULL);
-	struct plat_machine *m = machine("mesh:dims=2");
+	struct plat_machine *m = th_machine("mesh:dims=2");
 	struct flit_params p;
 	net_flit_params_default(&p);
 	struct flit_replay_opts o = opts(&p);

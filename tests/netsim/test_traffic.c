@@ -12,14 +12,6 @@
 #include "../../netsim/traffic/traffic.h"
 #include "../helpers.h"
 
-static struct plat_machine *machine(const char *spec)
-{
-	struct plat_machine *m;
-	struct cmn_err e;
-	CU_ASSERT_FATAL(plat_machine_create(spec, &m, &e) == 0);
-	return m;
-}
-
 static int dest_of(const char *pattern, const struct plat_machine *m, int src)
 {
 	struct net_traffic t;
@@ -58,7 +50,7 @@ static int is_permutation(const char *pattern, const struct plat_machine *m, int
 
 static void test_grid_patterns(void)
 {
-	struct plat_machine *m = machine("mesh:dims=8x8");
+	struct plat_machine *m = th_machine("mesh:dims=8x8");
 	int c[2] = {2, 5}, src = plat_grid_node(m, c), want[2], silent;
 	want[0] = 5, want[1] = 2;
 	CU_ASSERT_EQUAL(dest_of("transpose", m, src), plat_grid_node(m, want));
@@ -74,7 +66,7 @@ static void test_grid_patterns(void)
 	CU_ASSERT(is_permutation("bitrev", m, &silent) && silent == 8); /* palindromes of 6 bits */
 	CU_ASSERT(is_permutation("bitcomp", m, &silent) && silent == 0);
 	plat_machine_destroy(m);
-	m = machine("torus:dims=5x5x3");
+	m = th_machine("torus:dims=5x5x3");
 	c[0] = 4; /* (4, 0, 2): tornado offsets 2, 2, 1 */
 	int c3[3] = {4, 0, 2}, w3[3] = {1, 2, 0};
 	CU_ASSERT_EQUAL(dest_of("tornado", m, plat_grid_node(m, c3)), plat_grid_node(m, w3));
@@ -84,7 +76,7 @@ static void test_grid_patterns(void)
 
 static void test_id_patterns(void)
 {
-	struct plat_machine *m = machine("kary-ntree:k=4,n=3"); /* 64 nodes, 6 bits */
+	struct plat_machine *m = th_machine("kary-ntree:k=4,n=3"); /* 64 nodes, 6 bits */
 	int silent;
 	CU_ASSERT_EQUAL(dest_of("bitrev", m, 1), 32);             /* 000001 -> 100000 */
 	CU_ASSERT_EQUAL(dest_of("bitrev", m, 6), 24);             /* 000110 -> 011000 */
@@ -98,7 +90,7 @@ static void test_id_patterns(void)
 
 static void test_random_patterns(void)
 {
-	struct plat_machine *m = machine("flat:nodes=10");
+	struct plat_machine *m = th_machine("flat:nodes=10");
 	struct net_traffic t;
 	struct cmn_err e;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -132,7 +124,7 @@ static void test_refused(void)
 {
 	struct net_traffic t;
 	struct cmn_err e;
-	struct plat_machine *m = machine("mesh:dims=6x8");
+	struct plat_machine *m = th_machine("mesh:dims=6x8");
 	CU_ASSERT_EQUAL(net_traffic_open("transpose", m, &t, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "traffic transpose on mesh"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "square 2-D mesh or torus, or 4^h nodes (48 here)"));
@@ -143,7 +135,7 @@ static void test_refused(void)
 	CU_ASSERT_EQUAL(net_traffic_open("shuffle", m, &t, &e), CMN_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "uniform"));
 	plat_machine_destroy(m);
-	m = machine("flat:nodes=32"); /* 5 bits: no halves */
+	m = th_machine("flat:nodes=32"); /* 5 bits: no halves */
 	CU_ASSERT_EQUAL(net_traffic_open("transpose", m, &t, &e), CMN_EUSAGE);
 	plat_machine_destroy(m);
 }
@@ -195,8 +187,8 @@ static void test_contract(void)
 			for (int f = 0; plat_topology_registry[f]; f++)
 				for (int j = 0; th_sample(&plat_topology_registry[f]->base, j);
 				     j++) {
-					struct plat_machine *m =
-					    machine(th_sample(&plat_topology_registry[f]->base, j));
+					struct plat_machine *m = th_machine(
+					    th_sample(&plat_topology_registry[f]->base, j));
 					int rc = pattern_on(spec, m);
 					CU_ASSERT(rc >= 0);
 					ran += rc > 0;
