@@ -108,19 +108,19 @@ int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p
 		cmn_err_prefix(e, "synthetic traffic (--packet)");
 		return e->code;
 	}
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct cmn_mt *rng = malloc(sizeof *rng);
 	/* source_queue: each node's packet generated while its source was full
 	 * (its destination; -1: none), which waits and holds the generator */
 	int *waiting = malloc((size_t)m->nodes * sizeof *waiting);
 	if (!rng || !waiting) {
-		gsl_rng_free(rng);
+		free(rng);
 		free(waiting);
 		net_flit_net_destroy(n);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	}
 	for (int x = 0; x < m->nodes; x++)
 		waiting[x] = -1;
-	gsl_rng_set(rng, o->seed);
+	cmn_mt_seed(rng, o->seed);
 	struct meas s = {0};
 	memset(r, 0, sizeof *r);
 	struct timespec t0, t1;
@@ -133,7 +133,7 @@ int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p
 			s.measuring = 1;
 		for (int x = 0; x < m->nodes && !rc; x++) {
 			int d = waiting[x];
-			if (d < 0 && gsl_rng_uniform(rng) < pinj)
+			if (d < 0 && cmn_mt_uniform(rng) < pinj)
 				d = net_traffic_dest(t, x, rng);
 			if (d < 0)
 				continue;
@@ -191,7 +191,7 @@ int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p
 	}
 	free(s.lat);
 	free(waiting);
-	gsl_rng_free(rng);
+	free(rng);
 	net_flit_net_destroy(n);
 	return rc;
 }

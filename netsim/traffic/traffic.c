@@ -73,9 +73,9 @@ int net_traffic_bits(int nodes)
 	return (1 << b) == nodes ? b : -1;
 }
 
-int net_traffic_other(int nodes, int src, gsl_rng *rng)
+int net_traffic_other(int nodes, int src, struct cmn_mt *rng)
 {
-	int d = (int)gsl_rng_uniform_int(rng, (unsigned long)nodes - 1);
+	int d = (int)cmn_mt_uniform_int(rng, (unsigned long)nodes - 1);
 	return d >= src ? d + 1 : d;
 }
 
@@ -98,7 +98,7 @@ int net_shift_create(const struct plat_machine *m, int (*offset)(int k), void **
 	return 0;
 }
 
-int net_shift_dest(const void *state, int src, gsl_rng *rng)
+int net_shift_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	(void)rng;
 	const struct shift *s = state;

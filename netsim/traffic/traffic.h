@@ -16,8 +16,7 @@
 #ifndef NET_TRAFFIC_H
 #define NET_TRAFFIC_H
 
-#include <gsl/gsl_rng.h>
-
+#include "../../common/mt19937.h"
 #include "../../common/params.h"
 #include "../../platforms/platform.h"
 #include "../netsim.h" /* net_no_params */
@@ -30,7 +29,7 @@ struct net_traffic_ops {
 	              struct cmn_err *e);
 	void (*destroy)(void *state);
 	/* The destination of a packet from src, or -1: src injects nothing. */
-	int (*dest)(const void *state, int src, gsl_rng *rng);
+	int (*dest)(const void *state, int src, struct cmn_mt *rng);
 };
 
 extern const struct net_traffic_ops *const net_traffic_registry[];
@@ -45,7 +44,7 @@ struct net_traffic {
 int net_traffic_open(const char *spec, const struct plat_machine *m, struct net_traffic *t,
                      struct cmn_err *e);
 void net_traffic_close(struct net_traffic *t);
-static inline int net_traffic_dest(const struct net_traffic *t, int src, gsl_rng *rng)
+static inline int net_traffic_dest(const struct net_traffic *t, int src, struct cmn_mt *rng)
 {
 	return t->ops->dest(t->state, src, rng);
 }
@@ -65,8 +64,8 @@ int net_traffic_bits(int nodes);
  * offset(k)) mod k; dest -1 where that is the source itself. */
 int net_shift_create(const struct plat_machine *m, int (*offset)(int k), void **state,
                      struct cmn_err *e);
-int net_shift_dest(const void *state, int src, gsl_rng *rng);
+int net_shift_dest(const void *state, int src, struct cmn_mt *rng);
 /* A uniformly random node other than src (nodes >= 2). */
-int net_traffic_other(int nodes, int src, gsl_rng *rng);
+int net_traffic_other(int nodes, int src, struct cmn_mt *rng);
 
 #endif

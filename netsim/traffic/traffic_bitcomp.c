@@ -13,7 +13,7 @@ static int bitcomp_create(const struct cmn_params *p, const struct plat_machine 
 	return 0;
 }
 
-static int bitcomp_dest(const void *state, int src, gsl_rng *rng)
+static int bitcomp_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	(void)rng;
 	int nodes = (int)(intptr_t)state;

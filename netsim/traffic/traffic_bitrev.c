@@ -14,7 +14,7 @@ static int bitrev_create(const struct cmn_params *p, const struct plat_machine *
 	return 0;
 }
 
-static int bitrev_dest(const void *state, int src, gsl_rng *rng)
+static int bitrev_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	(void)rng;
 	int b = (int)(intptr_t)state, d = 0;

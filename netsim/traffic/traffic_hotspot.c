@@ -31,10 +31,10 @@ static int hotspot_create(const struct cmn_params *p, const struct plat_machine 
 	return 0;
 }
 
-static int hotspot_dest(const void *state, int src, gsl_rng *rng)
+static int hotspot_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	const struct hotspot *h = state;
-	if (src != h->node && gsl_rng_uniform(rng) < h->frac)
+	if (src != h->node && cmn_mt_uniform(rng) < h->frac)
 		return h->node;
 	return net_traffic_other(h->nodes, src, rng);
 }

@@ -32,7 +32,7 @@ static int transpose_create(const struct cmn_params *p, const struct plat_machin
 	return 0;
 }
 
-static int transpose_dest(const void *state, int src, gsl_rng *rng)
+static int transpose_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	(void)rng;
 	const struct transpose *t = state;

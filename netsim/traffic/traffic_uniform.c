@@ -1,7 +1,7 @@
 /* Uniform random traffic: any other node, equally likely (traffic.h). */
 #include "traffic.h"
 
-static int uniform_dest(const void *state, int src, gsl_rng *rng)
+static int uniform_dest(const void *state, int src, struct cmn_mt *rng)
 {
 	const struct plat_machine *m = state;
 	return net_traffic_other(m->nodes, src, rng);

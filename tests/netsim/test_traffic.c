@@ -17,9 +17,9 @@ static int dest_of(const char *pattern, const struct plat_machine *m, int src)
 	struct net_traffic t;
 	struct cmn_err e;
 	CU_ASSERT_FATAL(net_traffic_open(pattern, m, &t, &e) == 0);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	int d = net_traffic_dest(&t, src, rng);
-	gsl_rng_free(rng);
+	struct cmn_mt rng;
+	cmn_mt_seed(&rng, 0);
+	int d = net_traffic_dest(&t, src, &rng);
 	net_traffic_close(&t);
 	return d;
 }
@@ -93,8 +93,8 @@ static void test_random_patterns(void)
 	struct plat_machine *m = th_machine("flat:nodes=10");
 	struct net_traffic t;
 	struct cmn_err e;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, 5);
+	struct cmn_mt mt, *rng = &mt;
+	cmn_mt_seed(rng, 5);
 	CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
 	int count[10] = {0}, n = 90000;
 	for (int i = 0; i < n; i++) {
@@ -116,7 +116,6 @@ static void test_random_patterns(void)
 	for (int i = 0; i < 1000; i++)
 		CU_ASSERT(net_traffic_dest(&t, 7, rng) != 7);
 	net_traffic_close(&t);
-	gsl_rng_free(rng);
 	plat_machine_destroy(m);
 }
 
@@ -156,9 +155,9 @@ static int pattern_on(const char *spec, const struct plat_machine *m)
 		fprintf(stderr, "\n  %s on %s: error %d '%s'\n", spec, m->spec, rc, e.msg);
 		return -1;
 	}
-	gsl_rng *r1 = gsl_rng_alloc(gsl_rng_mt19937), *r2 = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r1, 3);
-	gsl_rng_set(r2, 3);
+	struct cmn_mt m1, m2, *r1 = &m1, *r2 = &m2;
+	cmn_mt_seed(r1, 3);
+	cmn_mt_seed(r2, 3);
 	int bad = 0;
 	for (int round = 0; round < 3 && !bad; round++)
 		for (int src = 0; src < m->nodes && !bad; src++) {
@@ -169,8 +168,6 @@ static int pattern_on(const char *spec, const struct plat_machine *m)
 				fprintf(stderr, "\n  %s on %s: node %d sends to %d\n", spec,
 				        m->spec, src, d);
 		}
-	gsl_rng_free(r1);
-	gsl_rng_free(r2);
 	net_traffic_close(&t);
 	return bad ? -1 : 1;
 }
