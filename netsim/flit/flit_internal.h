@@ -186,6 +186,21 @@ struct flit_mode {
 
 typedef void flit_router_fn(struct flit_net *n, int x,
                             void (*done)(void *, const struct flit_delivery *), void *ctx);
+/* One cycle: the wires' flits and credits, the injections, the routers;
+ * *oom set to 1 out of memory, 2 on a buffer overflow (a bug). */
+typedef void flit_cycle_fn(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
+                           void *ctx, int *oom);
+
+/* Compiled for one mode (flit_kernel_NAME.c): its constant, from which the
+ * helpers below read the VC count and the ready masks' words too. */
+#ifdef FLIT_KERNEL_MODE
+static const struct flit_mode flit_kernel_mode = FLIT_KERNEL_MODE;
+#define FLIT_VCS(n)        ((void)(n), flit_kernel_mode.vcs)
+#define FLIT_MASK_WORDS(n) ((void)(n), flit_kernel_mode.mask_words)
+#else
+#define FLIT_VCS(n)        ((n)->p.vcs)
+#define FLIT_MASK_WORDS(n) ((n)->rt.mask_words)
+#endif
 
 struct flit_net {
 	const struct plat_machine *m;
@@ -212,13 +227,14 @@ struct flit_net {
 	struct flit_par *par;
 	struct flit_mode mode;
 	flit_router_fn *router_cycle; /* net_flit_router_cycle, or a kernel compiled for mode */
+	flit_cycle_fn *cycle;         /* net_flit_cycle, or that kernel's */
 };
 
 /* The index in in[] of VC v of input port `port` (a link, or a node's
  * injection port: VC 0). */
 static inline size_t vc_id(const struct flit_net *n, int port, int v)
 {
-	return (size_t)port * (size_t)n->p.vcs + (size_t)v;
+	return (size_t)port * (size_t)FLIT_VCS(n) + (size_t)v;
 }
 
 static inline struct vc *vc_of(struct flit_net *n, int port, int v)
@@ -230,8 +246,8 @@ static inline struct vc *vc_of(struct flit_net *n, int port, int v)
 static inline void vc_mark(struct flit_net *n, size_t g, int on)
 {
 	int x = n->in[g].vertex, k = n->in[g].local;
-	uint64_t *m = &n->rt.ready_mask[(size_t)x * (size_t)n->rt.mask_words], bit = UINT64_C(1)
-	                                                                             << (k & 63);
+	uint64_t *m = &n->rt.ready_mask[(size_t)x * (size_t)FLIT_MASK_WORDS(n)], bit = UINT64_C(1)
+	                                                                               << (k & 63);
 	if (on) {
 		m[k >> 6] |= bit;
 		n->rt.ready[x >> 6] |= UINT64_C(1) << (x & 63);
@@ -240,12 +256,12 @@ static inline void vc_mark(struct flit_net *n, size_t g, int on)
 	if (!(m[k >> 6] & bit))
 		return;
 	m[k >> 6] &= ~bit;
-	if (n->rt.mask_words == 1) { /* a vertex of at most 64 input VCs */
+	if (FLIT_MASK_WORDS(n) == 1) { /* a vertex of at most 64 input VCs */
 		if (!m[0])
 			n->rt.ready[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 		return;
 	}
-	for (int i = 0; i < n->rt.mask_words; i++)
+	for (int i = 0; i < FLIT_MASK_WORDS(n); i++)
 		if (m[i])
 			return;
 	n->rt.ready[x >> 6] &= ~(UINT64_C(1) << (x & 63));
@@ -297,6 +313,20 @@ static inline int vc_push(struct vc *c, struct flit f)
 	return 0;
 }
 
+/* Flit f comes off link l into its VC v at the link's far end; -1 if that
+ * buffer is full (more flits than credits: a bug). */
+static inline int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
+{
+	size_t g = vc_id(n, l, v);
+	struct vc *c = &n->in[g];
+	f.ready = n->now + n->ch.hold_for[2 * l + f.head];
+	if (vc_push(c, f))
+		return -1;
+	if (c->count == 1) /* its front flit */
+		vc_front(n, g);
+	return 0;
+}
+
 /* flit_build.c: the allocators' scratch for a vertex of at most kin
  * input VCs and nout outputs (the network's own, and each thread's under
  * threads=2): requests cleared. 0, or -1 out of memory (free what was made
@@ -305,7 +335,7 @@ int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, si
                           size_t nout);
 void net_flit_scratch_free(struct flit_switch_alloc *sw, struct va_ask *asks);
 
-/* flit_net.c: loads the next queued packet of node x into its empty
+/* flit_cycle.c: loads the next queued packet of node x into its empty
  * injection port. 0 or -1 out of memory. */
 int net_flit_load_injection(struct flit_net *n, int x);
 /* The routers of a cycle: the VCs whose front flit becomes ready now, then
@@ -315,10 +345,10 @@ int net_flit_load_injection(struct flit_net *n, int x);
 void net_flit_routers(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
                       void *ctx, int *at);
 
+/* flit_cycle.c: a cycle in any mode. */
+flit_cycle_fn net_flit_cycle;
+
 /* flit_router.c */
-/* Flit f comes off link l into its VC v at the link's far end; -1 if that
- * buffer is full (more flits than credits: a bug). */
-int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f);
 /* Vertex x in one cycle: every input VC's request, switch allocation, and
  * the sending of what wins (any mode). */
 flit_router_fn net_flit_router_cycle;

@@ -6,15 +6,18 @@
 
 #define FLIT_KERNEL(name)                                                                          \
 	extern const struct flit_mode net_flit_kernel_##name##_mode;                               \
-	flit_router_fn net_flit_kernel_##name;
+	flit_router_fn net_flit_kernel_##name;                                                     \
+	flit_cycle_fn net_flit_kernel_##name##_cycle;
 #include "flit_kernel.def"
 #undef FLIT_KERNEL
 
 static const struct {
 	const struct flit_mode *mode;
 	flit_router_fn *fn;
+	flit_cycle_fn *cycle;
 } kernels[] = {
-#define FLIT_KERNEL(name) {&net_flit_kernel_##name##_mode, net_flit_kernel_##name},
+#define FLIT_KERNEL(name)                                                                          \
+	{&net_flit_kernel_##name##_mode, net_flit_kernel_##name, net_flit_kernel_##name##_cycle},
 #include "flit_kernel.def"
 #undef FLIT_KERNEL
 };
@@ -53,7 +56,10 @@ void net_flit_kernel_pick(struct flit_net *n)
 	for (int l = 0; l < n->nl && !m->slow; l++)
 		m->slow = n->ch.gap[l] > 1;
 	n->router_cycle = net_flit_router_cycle;
+	n->cycle = net_flit_cycle;
 	for (size_t i = 0; !n->p.generic_router && i < sizeof kernels / sizeof *kernels; i++)
-		if (same_mode(m, kernels[i].mode))
+		if (same_mode(m, kernels[i].mode)) {
 			n->router_cycle = kernels[i].fn;
+			n->cycle = kernels[i].cycle;
+		}
 }

@@ -9,3 +9,5 @@
 		.va_islip = 1                                                                      \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

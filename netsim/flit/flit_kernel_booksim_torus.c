@@ -9,3 +9,5 @@
 		.dateline = 2, .vc_pipeline = 1, .va_islip = 1, .rings = 1                         \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

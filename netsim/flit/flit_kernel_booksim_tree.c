@@ -8,3 +8,5 @@
 		.vc_pipeline = 1, .va_islip = 1                                                    \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

@@ -7,3 +7,5 @@
 		.vcs = 4, .mask_words = 1, .dateline = 1, .rings = 1                               \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

@@ -10,3 +10,5 @@
 		.alloc = FLIT_ALLOC_OUTPUT, .hold_packet = 1, .grid = 1                            \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

@@ -10,3 +10,5 @@
 		.grid = 1                                                                          \
 	}
 #include "flit_router.c"
+/* and the cycle around it */
+#include "flit_cycle.c"

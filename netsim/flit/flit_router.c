@@ -19,7 +19,7 @@
 #define KERNEL_CAT(a, b)  KERNEL_CAT_(a, b)
 #define FLIT_KERNEL_FN    KERNEL_CAT(net_flit_kernel_, FLIT_KERNEL)
 const struct flit_mode KERNEL_CAT(FLIT_KERNEL_FN, _mode) = FLIT_KERNEL_MODE;
-#define MODE(n) (&KERNEL_CAT(FLIT_KERNEL_FN, _mode))
+#define MODE(n) (&flit_kernel_mode)
 #else
 #define FLIT_KERNEL_FN net_flit_router_cycle
 #define MODE(n)        (&(n)->mode)
@@ -30,20 +30,6 @@ static inline int wrap(int a, int m)
 {
 	return a >= m ? a - m : a;
 }
-
-#ifndef FLIT_KERNEL_MODE
-int net_flit_arrive(struct flit_net *n, int l, int v, struct flit f)
-{
-	size_t g = vc_id(n, l, v);
-	struct vc *c = &n->in[g];
-	f.ready = n->now + n->ch.hold_for[2 * l + f.head];
-	if (vc_push(c, f))
-		return -1;
-	if (c->count == 1) /* its front flit */
-		vc_front(n, g);
-	return 0;
-}
-#endif
 
 /* Puts f on link l (or, for a zero-delay link, straight into its VC v). */
 static void to_link(struct flit_net *n, int l, int v, struct flit f)

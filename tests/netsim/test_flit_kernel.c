@@ -38,6 +38,7 @@ static int random_run(const struct plat_machine *m, const struct flit_params *p,
 	struct cmn_err e;
 	CU_ASSERT_FATAL(net_flit_net_create(m, p, &n, &e) == 0);
 	int kernel = n->router_cycle != net_flit_router_cycle;
+	CU_ASSERT(kernel == (n->cycle != net_flit_cycle)); /* the router and its cycle */
 	uint64_t s = 0x9e3779b97f4a7c15u;
 	long id = 0;
 	int rc = 0;
