@@ -175,7 +175,7 @@ struct flit_par; /* flit_par.h: the two-thread cycle's state (NULL: one thread) 
  * and what the built network has (rings, grid dimensions, slow links).
  * flit_router.c reads them from the network's own copy, or, compiled for
  * one mode (flit_kernel.def), from a constant the compiler folds into it. */
-struct flit_mode {
+struct flit_mode { /* ints only: flit_kernel.c compares two whole */
 	int vcs, mask_words, cut_through, vc_crossbar, alloc, hold_packet, adaptive, dateline,
 	    bubble, vc_pipeline, va_islip;
 	int rings; /* ch.ring_dim set (tori: datelines, bubbles, random routing's order) */

@@ -22,15 +22,12 @@ static const struct {
 #undef FLIT_KERNEL
 };
 
+/* struct flit_mode is ints only, without padding, and both sides are
+ * zeroed first (a kernel's static constant, n->mode by memset): compared
+ * whole, so a field added to it is compared too. */
 static int same_mode(const struct flit_mode *a, const struct flit_mode *b)
 {
-	return a->vcs == b->vcs && a->mask_words == b->mask_words &&
-	       a->cut_through == b->cut_through && a->vc_crossbar == b->vc_crossbar &&
-	       a->alloc == b->alloc && a->hold_packet == b->hold_packet &&
-	       a->adaptive == b->adaptive && a->dateline == b->dateline && a->bubble == b->bubble &&
-	       a->vc_pipeline == b->vc_pipeline && a->va_islip == b->va_islip &&
-	       a->rings == b->rings && a->local == b->local && a->grid == b->grid &&
-	       a->slow == b->slow;
+	return memcmp(a, b, sizeof *a) == 0;
 }
 
 void net_flit_kernel_pick(struct flit_net *n)
