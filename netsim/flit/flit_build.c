@@ -36,7 +36,8 @@ static int grid_link_dim(const struct plat_machine *g, const struct plat_link *k
 static int mark_ring_prev(struct flit_net *n, struct cmn_err *e)
 {
 	const struct plat_link *lk = n->m->links;
-	if (!(n->ch.ring_prev = malloc(((size_t)n->nl + 1) * sizeof *n->ch.ring_prev)))
+	if (!(n->ch.ring_prev =
+	          flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.ring_prev)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++)
 		n->ch.ring_prev[l] = -1;
@@ -83,11 +84,12 @@ static int mark_datelines(struct flit_net *n, struct cmn_err *e)
 		return cmn_err_set(e, CMN_EUSAGE,
 		                   "flit network: bubble flow control on %s needs switching=vct",
 		                   m->spec);
-	n->ch.ring_dim = malloc((size_t)n->nl + 1);
-	n->ch.wraps = calloc((size_t)n->nl + 1, 1);
+	n->ch.ring_dim = flit_lines_malloc(1, (size_t)n->nl + 1);
+	n->ch.wraps = flit_lines_calloc((size_t)n->nl + 1, 1);
 	n->rt.ndims = nd;
-	n->rt.coords =
-	    copies == 1 ? malloc((size_t)n->nv * (size_t)nd * sizeof *n->rt.coords) : NULL;
+	n->rt.coords = copies == 1
+	                   ? flit_lines_malloc(1, (size_t)n->nv * (size_t)nd * sizeof *n->rt.coords)
+	                   : NULL;
 	if (!n->ch.ring_dim || !n->ch.wraps || (copies == 1 && !n->rt.coords))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int v = 0; copies == 1 && v < n->nv; v++) { /* coordinates of switches and nodes */
@@ -117,7 +119,7 @@ static int mark_grid_dims(struct flit_net *n, struct cmn_err *e)
 	struct cmn_err ignore;
 	if (plat_grid_shape(m, &nd, dims, wrap, &ignore))
 		return 0;
-	if (!(n->ch.grid_dim = malloc((size_t)n->nl + 1)))
+	if (!(n->ch.grid_dim = flit_lines_malloc(1, (size_t)n->nl + 1)))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++) {
 		int span;
@@ -143,10 +145,11 @@ static int build_dist(struct flit_net *n, struct cmn_err *e)
 		                                      : "",
 		                   n->m->spec);
 	size_t nv = (size_t)n->nv, nodes = (size_t)n->nodes;
-	n->rt.dist = malloc(cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->rt.dist));
-	n->rt.tie = calloc(nv, sizeof *n->rt.tie);
-	n->rt.picked = malloc(((size_t)n->nl + 1) * sizeof *n->rt.picked);
-	int *queue = malloc(nv * sizeof *queue);
+	n->rt.dist =
+	    flit_lines_malloc(1, cmn_size_mul(cmn_size_mul(nv, nodes), sizeof *n->rt.dist));
+	n->rt.tie = flit_lines_calloc(nv, sizeof *n->rt.tie);
+	n->rt.picked = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->rt.picked);
+	int *queue = flit_lines_malloc(1, nv * sizeof *queue);
 	if (!n->rt.dist || !n->rt.tie || !n->rt.picked || !queue) {
 		free(queue);
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
@@ -282,12 +285,12 @@ static int nomem(struct cmn_err *e)
 /* Per link: its timing (delays, gaps, buffer sizes, wire slots). */
 static int make_link_timing(struct flit_net *n, struct cmn_err *e)
 {
-	n->ch.cycles = malloc(((size_t)n->nl + 1) * sizeof *n->ch.cycles);
-	n->ch.gap = malloc(((size_t)n->nl + 1) * sizeof *n->ch.gap);
-	n->ch.vc_buf_flits = malloc(((size_t)n->nl + 1) * sizeof *n->ch.vc_buf_flits);
-	n->ch.wire_first = malloc(((size_t)n->nl + 1) * sizeof *n->ch.wire_first);
-	n->ch.wire_mask = malloc(((size_t)n->nl + 1) * sizeof *n->ch.wire_mask);
-	n->ch.hold_for = malloc(((size_t)n->nl + 1) * 2 * sizeof *n->ch.hold_for);
+	n->ch.cycles = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.cycles);
+	n->ch.gap = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.gap);
+	n->ch.vc_buf_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.vc_buf_flits);
+	n->ch.wire_first = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.wire_first);
+	n->ch.wire_mask = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.wire_mask);
+	n->ch.hold_for = flit_lines_malloc(1, ((size_t)n->nl + 1) * 2 * sizeof *n->ch.hold_for);
 	if (!n->ch.cycles || !n->ch.gap || !n->ch.vc_buf_flits || !n->ch.wire_first ||
 	    !n->ch.wire_mask || !n->ch.hold_for)
 		return nomem(e);
@@ -301,38 +304,40 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 {
 	const struct flit_params *p = &n->p;
 	size_t nports = (size_t)n->nl + (size_t)n->nodes;
-	n->in = calloc(allvc, sizeof *n->in);
-	n->cr.count = malloc(cmn_size_mul(nvc ? nvc : 1, sizeof *n->cr.count));
-	n->ch.vcs_taken = calloc((size_t)n->nl + 1, sizeof *n->ch.vcs_taken);
-	n->ch.wire =
-	    malloc(cmn_size_add(cmn_size_mul(n->ch.wire_first[n->nl], sizeof *n->ch.wire), 1));
-	n->cr.wire = calloc(cmn_size_add(n->ch.wire_first[n->nl], 1), sizeof *n->cr.wire);
-	n->rt.port_first = calloc((size_t)n->nv + 1, sizeof *n->rt.port_first);
-	n->rt.port = malloc(nports * sizeof *n->rt.port);
-	n->rt.rr_vertex = calloc((size_t)n->nv, sizeof *n->rt.rr_vertex);
-	n->rt.rr_port = calloc(nports, sizeof *n->rt.rr_port);
-	n->rt.rr_link = calloc((size_t)n->nl + 1, sizeof *n->rt.rr_link);
-	n->ch.last_sent = malloc(((size_t)n->nl + 1) * sizeof *n->ch.last_sent);
-	n->rt.last_ejected = malloc((size_t)n->nodes * sizeof *n->rt.last_ejected);
-	n->ch.flits_carried = calloc((size_t)n->nl + 1, sizeof *n->ch.flits_carried);
-	n->pkts.queue_head = malloc((size_t)n->nodes * sizeof *n->pkts.queue_head);
-	n->pkts.queue_tail = malloc((size_t)n->nodes * sizeof *n->pkts.queue_tail);
-	n->rt.out_first = calloc((size_t)n->nv + 1, sizeof *n->rt.out_first);
-	n->rt.out_link = malloc(((size_t)n->nl + 1) * sizeof *n->rt.out_link);
-	n->rt.out_index = malloc(((size_t)n->nl + 1) * sizeof *n->rt.out_index);
-	n->sw.grant_ptr = calloc(nports, sizeof *n->sw.grant_ptr);
-	n->rt.output_holder = malloc(nports * sizeof *n->rt.output_holder);
-	n->rt.ready = calloc((size_t)n->nv / 64 + 1, sizeof *n->rt.ready);
+	n->in = flit_lines_calloc(allvc, sizeof *n->in);
+	n->cr.count = flit_lines_malloc(1, cmn_size_mul(nvc ? nvc : 1, sizeof *n->cr.count));
+	n->ch.vcs_taken = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->ch.vcs_taken);
+	n->ch.wire = flit_lines_malloc(
+	    1, cmn_size_add(cmn_size_mul(n->ch.wire_first[n->nl], sizeof *n->ch.wire), 1));
+	n->cr.wire =
+	    flit_lines_calloc(cmn_size_add(n->ch.wire_first[n->nl], 1), sizeof *n->cr.wire);
+	n->rt.port_first = flit_lines_calloc((size_t)n->nv + 1, sizeof *n->rt.port_first);
+	n->rt.port = flit_lines_malloc(1, nports * sizeof *n->rt.port);
+	n->rt.rr_vertex = flit_lines_calloc((size_t)n->nv, sizeof *n->rt.rr_vertex);
+	n->rt.rr_port = flit_lines_calloc(nports, sizeof *n->rt.rr_port);
+	n->rt.rr_link = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->rt.rr_link);
+	n->ch.last_sent = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.last_sent);
+	n->rt.last_ejected = flit_lines_malloc(1, (size_t)n->nodes * sizeof *n->rt.last_ejected);
+	n->ch.flits_carried = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->ch.flits_carried);
+	n->pkts.queue_head = flit_lines_malloc(1, (size_t)n->nodes * sizeof *n->pkts.queue_head);
+	n->pkts.queue_tail = flit_lines_malloc(1, (size_t)n->nodes * sizeof *n->pkts.queue_tail);
+	n->rt.out_first = flit_lines_calloc((size_t)n->nv + 1, sizeof *n->rt.out_first);
+	n->rt.out_link = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->rt.out_link);
+	n->rt.out_index = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->rt.out_index);
+	n->sw.grant_ptr = flit_lines_calloc(nports, sizeof *n->sw.grant_ptr);
+	n->rt.output_holder = flit_lines_malloc(1, nports * sizeof *n->rt.output_holder);
+	n->rt.ready = flit_lines_calloc((size_t)n->nv / 64 + 1, sizeof *n->rt.ready);
 	for (n->wheel.slots = 4;
 	     n->wheel.slots <= p->router_delay + 1;) /* a flit's ready cycle fits */
 		n->wheel.slots *= 2;
-	n->wheel.head = malloc((size_t)n->wheel.slots * sizeof *n->wheel.head);
-	n->pkts.queued_nodes = calloc((size_t)n->nodes / 64 + 1, sizeof *n->pkts.queued_nodes);
-	n->ch.flit_slots = calloc((size_t)n->nl + 1, sizeof *n->ch.flit_slots);
-	n->cr.slots = calloc((size_t)n->nl + 1, sizeof *n->cr.slots);
-	n->ch.with_flits = malloc(((size_t)n->nl + 1) * sizeof *n->ch.with_flits);
-	n->cr.with_credits = malloc(((size_t)n->nl + 1) * sizeof *n->cr.with_credits);
-	n->sw.accept_ptr = calloc(allvc, sizeof *n->sw.accept_ptr);
+	n->wheel.head = flit_lines_malloc(1, (size_t)n->wheel.slots * sizeof *n->wheel.head);
+	n->pkts.queued_nodes =
+	    flit_lines_calloc((size_t)n->nodes / 64 + 1, sizeof *n->pkts.queued_nodes);
+	n->ch.flit_slots = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->ch.flit_slots);
+	n->cr.slots = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->cr.slots);
+	n->ch.with_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.with_flits);
+	n->cr.with_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->cr.with_credits);
+	n->sw.accept_ptr = flit_lines_calloc(allvc, sizeof *n->sw.accept_ptr);
 	int ok = n->in && n->cr.count && n->ch.vcs_taken && n->ch.wire && n->cr.wire &&
 	         n->rt.port_first && n->rt.port && n->rt.rr_vertex && n->rt.rr_port &&
 	         n->rt.rr_link && n->ch.last_sent && n->rt.last_ejected && n->ch.flits_carried &&
@@ -347,7 +352,7 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 		slab =
 		    cmn_size_add(slab, cmn_size_mul((size_t)n->ch.vc_buf_flits[l], (size_t)p->vcs));
 	double mb = (double)slab * (double)sizeof *n->fslab / 1048576.0;
-	if (!(n->fslab = malloc(cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))))
+	if (!(n->fslab = flit_lines_malloc(1, cmn_size_mul(slab ? slab : 1, sizeof *n->fslab))))
 		return slab > ((size_t)1 << 20)
 		           ? cmn_err_set(
 		                 e, CMN_ENOMEM,
@@ -392,7 +397,7 @@ static int make_ports(struct flit_net *n, int *maxin, int *maxout, struct cmn_er
 		n->rt.port_first[x + 1]++;
 	for (int x = 0; x < n->nv; x++)
 		n->rt.port_first[x + 1] += n->rt.port_first[x];
-	int *fill = calloc((size_t)n->nv, sizeof *fill);
+	int *fill = flit_lines_calloc((size_t)n->nv, sizeof *fill);
 	if (!fill)
 		return nomem(e);
 	for (int l = 0; l < n->nl; l++) {
@@ -422,17 +427,17 @@ static int make_ports(struct flit_net *n, int *maxin, int *maxout, struct cmn_er
 int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, size_t kin,
                           size_t nout)
 {
-	sw->req = malloc(kin * sizeof *sw->req);
-	sw->req_vcs = malloc(kin * sizeof *sw->req_vcs);
-	sw->req_outs = malloc(kin * sizeof *sw->req_outs);
-	sw->input_used = calloc(kin, sizeof *sw->input_used);
-	sw->output_used = malloc(nout * sizeof *sw->output_used);
-	sw->grant = malloc(nout * sizeof *sw->grant);
-	sw->asked_outs = malloc(nout * sizeof *sw->asked_outs);
-	sw->grant_call = calloc(nout, sizeof *sw->grant_call);
-	sw->islip_reqs = calloc(nout, sizeof *sw->islip_reqs);
-	sw->islip_grants = calloc(kin, sizeof *sw->islip_grants);
-	*asks = malloc(kin * sizeof **asks);
+	sw->req = flit_lines_malloc(1, kin * sizeof *sw->req);
+	sw->req_vcs = flit_lines_malloc(1, kin * sizeof *sw->req_vcs);
+	sw->req_outs = flit_lines_malloc(1, kin * sizeof *sw->req_outs);
+	sw->input_used = flit_lines_calloc(kin, sizeof *sw->input_used);
+	sw->output_used = flit_lines_malloc(1, nout * sizeof *sw->output_used);
+	sw->grant = flit_lines_malloc(1, nout * sizeof *sw->grant);
+	sw->asked_outs = flit_lines_malloc(1, nout * sizeof *sw->asked_outs);
+	sw->grant_call = flit_lines_calloc(nout, sizeof *sw->grant_call);
+	sw->islip_reqs = flit_lines_calloc(nout, sizeof *sw->islip_reqs);
+	sw->islip_grants = flit_lines_calloc(kin, sizeof *sw->islip_grants);
+	*asks = flit_lines_malloc(1, kin * sizeof **asks);
 	if (!sw->req || !sw->req_vcs || !sw->req_outs || !sw->input_used || !sw->output_used ||
 	    !sw->grant || !sw->asked_outs || !sw->grant_call || !sw->islip_reqs ||
 	    !sw->islip_grants || !*asks)
@@ -465,15 +470,19 @@ static int make_allocation(struct flit_net *n, int maxin, int maxout, struct cmn
 	size_t nvc = (size_t)n->nl * (size_t)p->vcs, nports = (size_t)n->nl + (size_t)n->nodes;
 	n->rt.mask_words = (maxin * p->vcs + 63) / 64;
 	n->rt.ready_mask =
-	    calloc((size_t)n->nv * (size_t)n->rt.mask_words, sizeof *n->rt.ready_mask);
-	int *fill = calloc((size_t)n->nv, sizeof *fill);
-	n->rt.local_port = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_port);
-	n->rt.local_vc = malloc((size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_vc);
-	n->rt.local_vc_index = malloc(((size_t)n->rt.port_first[n->nv] * (size_t)p->vcs + 1) *
-	                              sizeof *n->rt.local_vc_index);
+	    flit_lines_calloc((size_t)n->nv * (size_t)n->rt.mask_words, sizeof *n->rt.ready_mask);
+	int *fill = flit_lines_calloc((size_t)n->nv, sizeof *fill);
+	n->rt.local_port =
+	    flit_lines_malloc(1, (size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_port);
+	n->rt.local_vc =
+	    flit_lines_malloc(1, (size_t)maxin * (size_t)p->vcs * sizeof *n->rt.local_vc);
+	n->rt.local_vc_index =
+	    flit_lines_malloc(1, ((size_t)n->rt.port_first[n->nv] * (size_t)p->vcs + 1) *
+	                             sizeof *n->rt.local_vc_index);
 	if (p->va_islip) {
-		n->va.grant_ptr = calloc(nvc ? nvc : 1, sizeof *n->va.grant_ptr);
-		n->va.accept_ptr = calloc(nports * (size_t)p->vcs, sizeof *n->va.accept_ptr);
+		n->va.grant_ptr = flit_lines_calloc(nvc ? nvc : 1, sizeof *n->va.grant_ptr);
+		n->va.accept_ptr =
+		    flit_lines_calloc(nports * (size_t)p->vcs, sizeof *n->va.accept_ptr);
 	}
 	int scratch = net_flit_scratch_make(&n->sw, &n->va.asks, (size_t)maxin * (size_t)p->vcs,
 	                                    (size_t)maxout + 1);
@@ -515,8 +524,9 @@ static int make_route_cache(struct flit_net *n, struct cmn_err *e)
 	    cmn_size_mul(cmn_size_mul(pairs, (size_t)n->pkts.max_route + 1), sizeof(int)) >
 	        ROUTE_CACHE_MAX)
 		return 0;
-	n->pkts.cache = malloc(pairs * (size_t)n->pkts.max_route * sizeof *n->pkts.cache);
-	n->pkts.cache_len = malloc(pairs * sizeof *n->pkts.cache_len);
+	n->pkts.cache =
+	    flit_lines_malloc(1, pairs * (size_t)n->pkts.max_route * sizeof *n->pkts.cache);
+	n->pkts.cache_len = flit_lines_malloc(1, pairs * sizeof *n->pkts.cache_len);
 	if (!n->pkts.cache || !n->pkts.cache_len)
 		return nomem(e);
 	for (size_t i = 0; i < pairs; i++)
@@ -541,7 +551,7 @@ static struct state_parts state_bytes(const struct flit_net *n, size_t nvc, size
 	       ports = (double)n->nl + nodes, wires = (double)n->ch.wire_first[n->nl], slab = 0;
 	for (int l = 0; l < n->nl; l++)
 		slab += (double)n->ch.vc_buf_flits[l] * p->vcs;
-	int *in = calloc((size_t)n->nv, sizeof *in), most = 1; /* input ports a vertex */
+	int *in = flit_lines_calloc((size_t)n->nv, sizeof *in), most = 1; /* input ports a vertex */
 	for (int l = 0; in && l < n->nl; l++)
 		in[n->m->links[l].dst]++;
 	for (int x = 0; in && x < n->nv; x++)
@@ -571,7 +581,7 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 {
 	if (check_params(p, e))
 		return e->code;
-	struct flit_net *n = calloc(1, sizeof *n);
+	struct flit_net *n = flit_lines_calloc(1, sizeof *n);
 	if (!n)
 		return nomem(e);
 	n->m = m;
@@ -705,6 +715,7 @@ void net_flit_net_destroy(struct flit_net *n)
 	free(n->pkts.routes);
 	free(n->pkts.cache);
 	free(n->pkts.cache_len);
+	free(n->pkts.injected);
 	free(n->pkts.queue_head);
 	free(n->pkts.queue_tail);
 	free(n);

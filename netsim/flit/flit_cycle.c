@@ -25,12 +25,7 @@ static int load_injection(struct flit_net *n, int x)
 	n->pkts.queue_head[x] = q->next;
 	if (n->pkts.queue_head[x] < 0) {
 		n->pkts.queue_tail[x] = -1;
-		/* atomic: with threads=2 the two threads clear bits of one word */
-		if (n->p.threads == 2)
-			__atomic_fetch_and(&n->pkts.queued_nodes[x >> 6],
-			                   ~(UINT64_C(1) << (x & 63)), __ATOMIC_RELAXED);
-		else
-			n->pkts.queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
+		n->pkts.queued_nodes[x >> 6] &= ~(UINT64_C(1) << (x & 63));
 	}
 	if (c->cap < q->len) {
 		struct flit *f = realloc(c->buf, (size_t)q->len * sizeof *f);

@@ -5,7 +5,32 @@
 #ifndef NET_FLIT_INTERNAL_H
 #define NET_FLIT_INTERNAL_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "flit_net.h"
+
+/* The network's arrays start on a cache line and end on one: two arrays
+ * never share a line, nor does the end of one the other's start, so that
+ * under threads=2 (the vertices in two parts of contiguous ids) what one
+ * thread writes moves no line the other reads (a per-vertex array's half
+ * split mid-line went back and forth at every router visit). NULL out of
+ * memory, or when count * size overflows. */
+static inline void *flit_lines_malloc(size_t count, size_t size)
+{
+	size_t bytes;
+	if (__builtin_mul_overflow(count, size, &bytes) || bytes > SIZE_MAX - 64)
+		return NULL;
+	return aligned_alloc(64, bytes ? (bytes + 63) / 64 * 64 : 64);
+}
+
+static inline void *flit_lines_calloc(size_t count, size_t size)
+{
+	void *p = flit_lines_malloc(count, size);
+	if (p)
+		memset(p, 0, count * size);
+	return p;
+}
 
 struct flit {
 	int64_t ready; /* cycle from which it may leave the router it is in */
@@ -28,7 +53,7 @@ struct packet {
 	                 anyway, rather than through the route); else anything */
 	int *route;   /* its route in the routes cache (never written), or NULL: its own slots */
 };
-_Static_assert(sizeof(struct packet) <= 64, "a packet on one cache line");
+_Static_assert(sizeof(struct packet) == 64, "a packet a cache line (the pool is aligned)");
 
 /* A virtual channel's buffer (a ring) and its packet's downstream VC. */
 struct vc {
@@ -164,9 +189,18 @@ struct flit_packets {
 	                                 max_route link ids from cache + pair max_route, and their
 	                                 length (-1: not yet computed); NULL past 16 MB */
 	int *queue_head, *queue_tail; /* injection queues per node */
-	uint64_t *queued_nodes;       /* nodes with queued packets */
+	uint64_t *queued_nodes;       /* nodes with queued packets (threads=2: each view's
+	                                 own nodes, a set of its own) */
 	long in_flight;
 	uint64_t draws; /* random routing: draws so far (the hash's key) */
+	/* threads=2 (NULL with one): a source's flits counted, so that
+	 * source_room reads a few lines of counters instead of the threads'
+	 * queues and buffers: per node the flits injected (the main thread's)
+	 * and, in each thread's view, the flits of each node that left the VCs
+	 * at the far end of its links there (mod 2^32: a difference of them is
+	 * exact) */
+	uint32_t *injected;
+	uint32_t *left;
 };
 
 struct flit_par; /* flit_par.h: the two-thread cycle's state (NULL: one thread) */
@@ -334,6 +368,11 @@ static inline int net_flit_arrive(struct flit_net *n, int l, int v, struct flit 
 int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, size_t kin,
                           size_t nout);
 void net_flit_scratch_free(struct flit_switch_alloc *sw, struct va_ask *asks);
+
+/* flit_net.c: packet k (taken from the pool) made a new packet from src to
+ * dst of flits flits, created now, at the tail of src's queue. */
+void net_flit_enqueue(struct flit_net *n, int k, long id, int src, int dst, int flits,
+                      int64_t created);
 
 /* flit_cycle.c: loads the next queued packet of node x into its empty
  * injection port. 0 or -1 out of memory. */

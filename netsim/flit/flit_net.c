@@ -186,63 +186,22 @@ static int within_max(const struct flit_net *n, double bytes)
 	return n->p.max_memory_mb <= 0 || bytes <= (double)n->p.max_memory_mb * 1048576.0;
 }
 
-int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
+/* net_flit_enqueue, inlined into net_flit_net_inject */
+static inline void enqueue(struct flit_net *n, int k, long id, int src, int dst, int flits,
+                           int64_t created)
 {
-	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
-		return cmn_err_set(e, CMN_EUSAGE,
-		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
-		                   "not to itself)",
-		                   id, src, dst, n->nodes - 1);
-	if (net_flit_net_packet_ok(n, flits, e)) {
-		cmn_err_prefix(e, "packet %ld", id);
-		return e->code;
-	}
-	int k = n->pkts.free;
-	if (k >= 0) {
-		n->pkts.free = n->pkts.pool[k].next;
-	} else {
-		if (n->pkts.n == n->pkts.cap) {
-			int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
-			double per = packet_bytes(n);
-			if (!within_max(n, (double)cap * per + n->state_bytes))
-				return cmn_err_set(
-				    e, CMN_ENOMEM,
-				    "flit network: %d packets queued or in flight at cycle %lld; "
-				    "room for %d would hold %.0f MB with their routes, beside the "
-				    "network's %.0f MB, more than max_memory=%ld MB %s, or raise "
-				    "max_memory=MB (0: no limit)",
-				    n->pkts.n, (long long)n->now, cap,
-				    (double)cap * per / 1048576.0, n->state_bytes / 1048576.0,
-				    n->p.max_memory_mb,
-				    n->overflow_hint
-				        ? n->overflow_hint
-				        : "(a load beyond saturation queues packets without "
-				          "bound): lower the load, bound the sources "
-				          "(source_queue=N)");
-			struct packet *pk = realloc(n->pkts.pool, (size_t)cap * sizeof *pk);
-			if (pk)
-				n->pkts.pool = pk;
-			int *r = pk ? realloc(n->pkts.routes,
-			                      (size_t)cap * n->pkts.route_stride * sizeof *r)
-			            : NULL;
-			if (!r)
-				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			n->pkts.routes = r;
-			n->pkts.cap = cap;
-		}
-		k = n->pkts.n++;
-	}
 	struct packet *q = &n->pkts.pool[k];
 	q->id = id;
 	q->src = src;
 	q->dst = dst;
 	q->len = flits;
-	q->created = n->now;
+	q->created = created;
 	q->route = NULL;
 	if (n->rt.dist) { /* adaptive: decided hop by hop */
 		q->nhops = n->rt.dist[(size_t)src * (size_t)n->nodes + (size_t)dst];
 		q->decided = 0;
-	} else if (n->pkts.cache_len) { /* the machine's route, computed once per pair */
+	} else if (n->pkts.cache_len) { /* the machine's route, computed once per pair (with
+		                           threads=2 by src's thread alone) */
 		size_t pair = (size_t)src * (size_t)n->nodes + (size_t)dst;
 		int *r = n->pkts.cache + pair * (size_t)n->pkts.max_route;
 		if (n->pkts.cache_len[pair] < 0)
@@ -264,6 +223,74 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		n->pkts.queue_head[src] = k;
 	n->pkts.queue_tail[src] = k;
 	n->pkts.queued_nodes[src >> 6] |= UINT64_C(1) << (src & 63);
+}
+
+void net_flit_enqueue(struct flit_net *n, int k, long id, int src, int dst, int flits,
+                      int64_t created)
+{
+	enqueue(n, k, id, src, dst, flits, created);
+}
+
+int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
+{
+	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
+		return cmn_err_set(e, CMN_EUSAGE,
+		                   "packet %ld: from node %d to node %d (nodes 0..%d, "
+		                   "not to itself)",
+		                   id, src, dst, n->nodes - 1);
+	if (net_flit_net_packet_ok(n, flits, e)) {
+		cmn_err_prefix(e, "packet %ld", id);
+		return e->code;
+	}
+	/* every packet of the pool held (with one thread: no free one, and
+	 * none past the last handed out) */
+	if (n->pkts.in_flight == n->pkts.cap) {
+		int cap = n->pkts.cap ? 2 * n->pkts.cap : 256;
+		double per = packet_bytes(n);
+		if (!within_max(n, (double)cap * per + n->state_bytes))
+			return cmn_err_set(
+			    e, CMN_ENOMEM,
+			    "flit network: %ld packets queued or in flight at cycle %lld; "
+			    "room for %d would hold %.0f MB with their routes, beside the "
+			    "network's %.0f MB, more than max_memory=%ld MB %s, or raise "
+			    "max_memory=MB (0: no limit)",
+			    n->pkts.in_flight, (long long)n->now, cap,
+			    (double)cap * per / 1048576.0, n->state_bytes / 1048576.0,
+			    n->p.max_memory_mb,
+			    n->overflow_hint ? n->overflow_hint
+			                     : "(a load beyond saturation queues packets without "
+			                       "bound): lower the load, bound the sources "
+			                       "(source_queue=N)");
+		/* a packet to a cache line of its own: under threads=2 a line
+		 * shared by two packets in the two halves went back and forth
+		 * between the cores as their heads moved */
+		struct packet *pk = aligned_alloc(64, (size_t)cap * sizeof *pk);
+		if (pk) {
+			if (n->pkts.n)
+				memcpy(pk, n->pkts.pool, (size_t)n->pkts.n * sizeof *pk);
+			free(n->pkts.pool);
+			n->pkts.pool = pk;
+		}
+		int *r =
+		    pk ? realloc(n->pkts.routes, (size_t)cap * n->pkts.route_stride * sizeof *r)
+		       : NULL;
+		if (!r)
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		n->pkts.routes = r;
+		n->pkts.cap = cap;
+	}
+	if (n->par) { /* its source's thread makes it as its next cycle starts */
+		if (net_flit_par_stage(n, id, src, dst, flits))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		n->pkts.injected[src] += flits;
+	} else {
+		int k = n->pkts.free;
+		if (k >= 0)
+			n->pkts.free = n->pkts.pool[k].next;
+		else
+			k = n->pkts.n++;
+		enqueue(n, k, id, src, dst, flits, n->now);
+	}
 	if (n->pkts.in_flight++ == 0) /* a stall is timed from here at the latest */
 		n->last_move = n->now;
 	return 0;
@@ -326,6 +353,10 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
 		if (oom == 2)
 			return cmn_err_set(e, CMN_ESTATE,
 			                   "flit network: a buffer overflowed (a bug)");
+		if (oom == 3)
+			return cmn_err_set(e, CMN_ESTATE,
+			                   "flit network: threads=2: a thread had no free packet "
+			                   "for one injected (a bug)");
 		if (n->on_wires)
 			n->last_move = n->now; /* flits on a long link are moving */
 		else if (n->pkts.in_flight > 0 &&
@@ -341,6 +372,8 @@ int net_flit_net_source_room(const struct flit_net *n, int x, int flits)
 {
 	if (!n->p.source_queue)
 		return 1;
+	if (n->pkts.injected) /* threads=2: the same count from the counters */
+		return (long)net_flit_par_held(n, x) + flits <= (long)n->p.source_queue * flits;
 	long held = n->in[vc_id(n, n->nl + x, 0)].count; /* its injection port */
 	for (int k = n->pkts.queue_head[x]; k >= 0; k = n->pkts.pool[k].next)
 		held += n->pkts.pool[k].len;

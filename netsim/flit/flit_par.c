@@ -39,8 +39,16 @@
 #include "flit_par.h"
 
 struct del {
-	int x, pkt; /* the delivering vertex, the packet's pool index */
+	int x; /* the delivering vertex */
 	struct flit_delivery d;
+};
+
+/* A packet injected between cycles, made by its source's thread as the
+ * next cycle starts (net_flit_par_stage). */
+struct stage {
+	long id;
+	int64_t created;
+	int src, dst, flits;
 };
 
 struct thr {
@@ -49,12 +57,25 @@ struct thr {
 	int x; /* the vertex whose router runs */
 	struct del *del;
 	int ndel, capdel;
-	int oom; /* 1 out of memory, 2 a buffer overflowed */
+	int oom;        /* 1 out of memory, 2 a buffer overflowed, 3 no packet to make one (bugs) */
+	uint32_t *left; /* per node: its flits that left a VC of this part (the
+	                   view's pkts.left) */
+	uint64_t *queued;    /* its nodes with queued packets (the view's
+	                        pkts.queued_nodes: a set shared by the threads, its
+	                        line went back and forth at every packet) */
+	struct stage *stage; /* the packets of its nodes injected since its last cycle */
+	int nstage, capstage;
+	/* the packets on its view's free list (those it delivered, topped up
+	 * by the main thread before a cycle for those it will make) */
+	int nfree;
 	/* the view's own scratch (kept across cycles) */
 	uint64_t *ready;
 	int *wheel_head;
 	int *with_flits, nwith_flits;
 	int *with_credits, nwith_credits;
+	/* of those, the links whose flits (credits) the other thread takes in */
+	int *cross_flits, ncross_flits;
+	int *cross_credits, ncross_credits;
 	struct flit_switch_alloc sw;
 	struct va_ask *asks;
 };
@@ -119,12 +140,24 @@ static void wait_for(struct flit_par *P, atomic_long *a, long v)
 	}
 }
 
+/* An array of n elements of size bytes moved to a new one of cap on
+ * cache lines of their own (the old freed), or NULL (the old kept). */
+static void *grow(void *old, int n, int cap, size_t size)
+{
+	void *p = flit_lines_malloc((size_t)cap, size);
+	if (p && n)
+		memcpy(p, old, (size_t)n * size);
+	if (p)
+		free(old);
+	return p;
+}
+
 static void record(void *ctx, const struct flit_delivery *d)
 {
 	struct thr *h = ctx;
 	if (h->ndel == h->capdel) {
 		int cap = h->capdel ? 2 * h->capdel : 64;
-		struct del *p = realloc(h->del, (size_t)cap * sizeof *p);
+		struct del *p = grow(h->del, h->ndel, cap, sizeof *p);
 		if (!p) {
 			h->oom = 1;
 			return;
@@ -132,65 +165,96 @@ static void record(void *ctx, const struct flit_delivery *d)
 		h->del = p;
 		h->capdel = cap;
 	}
-	/* send() pushed the packet on the view's free list just before */
-	h->del[h->ndel++] = (struct del){h->x, h->P->part[h->t].view.pkts.free, *d};
+	/* send() pushed the packet on the view's free list just before: the
+	 * thread's own packets to make */
+	h->nfree++;
+	h->del[h->ndel++] = (struct del){h->x, *d};
+}
+
+/* Thread t's packets staged since its last cycle, made from its free list
+ * and queued at their sources, in the order they were injected. */
+static void make_staged(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	struct thr *h = &P->part[t].thr;
+	for (int i = 0; i < h->nstage; i++) {
+		const struct stage *g = &h->stage[i];
+		int k = v->pkts.free;
+		if (k < 0) { /* top_up gave it one for each: a bug */
+			h->oom = 3;
+			break;
+		}
+		v->pkts.free = v->pkts.pool[k].next;
+		h->nfree--;
+		net_flit_enqueue(v, k, g->id, g->src, g->dst, g->flits, g->created);
+	}
+	h->nstage = 0;
+}
+
+/* The flit on link l's wire now, into its VC at the link's far end. */
+static void flit_in(struct flit_net *v, struct thr *h, int l)
+{
+	struct wire *w = &v->ch.wire[flit_slot(v, l, v->now)];
+	if (w->vc >= 0) {
+		if (net_flit_arrive(v, l, w->vc, w->f))
+			h->oom = 2;
+		w->vc = -1;
+		v->ch.flit_slots[l]--;
+		v->on_wires--;
+	}
+}
+
+/* The credits on link l's wire now, back at its near end. */
+static void credits_in(struct flit_net *v, int l)
+{
+	uint64_t *cw = &v->cr.wire[flit_slot(v, l, v->now)];
+	if (*cw) {
+		for (uint64_t b = *cw; b; b &= b - 1)
+			v->cr.count[l * v->p.vcs + __builtin_ctzll(b)]++;
+		*cw = 0;
+		v->cr.slots[l]--;
+	}
 }
 
 /* Thread t's arrivals: flits on the links into its vertices, credits on
- * the links out of them, from the lists of both threads. */
+ * the links out of them: from its own lists those that stay in its part,
+ * and the other thread's links into it (its cross lists: only they are
+ * read across the threads). */
 static void arrivals(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	struct thr *h = &P->part[t].thr;
+	const struct thr *o = &P->part[1 - t].thr;
 	const struct plat_link *L = v->m->links;
-	int V = v->p.vcs;
+	make_staged(P, t);
 	/* its nodes' injection ports (each node's own: their order does not
 	 * matter) */
 	for (int w = 0; w <= (v->nodes - 1) >> 6; w++) {
-		uint64_t b = __atomic_load_n(&v->pkts.queued_nodes[w], __ATOMIC_RELAXED);
-		for (; b; b &= b - 1) {
-			int x = (w << 6) + __builtin_ctzll(b);
-			if (P->owner[x] == t && net_flit_load_injection(v, x))
+		for (uint64_t b = v->pkts.queued_nodes[w]; b; b &= b - 1)
+			if (net_flit_load_injection(v, (w << 6) + __builtin_ctzll(b)))
 				h->oom = 1;
-		}
 	}
-	for (int u = 0; u < 2; u++) {
-		const struct thr *o = &P->part[u].thr;
-		for (int i = 0; i < o->nwith_flits; i++) {
-			int l = o->with_flits[i];
-			if (P->owner[L[l].dst] != t)
-				continue;
-			struct wire *w = &v->ch.wire[flit_slot(v, l, v->now)];
-			if (w->vc >= 0) {
-				if (net_flit_arrive(v, l, w->vc, w->f))
-					h->oom = 2;
-				w->vc = -1;
-				v->ch.flit_slots[l]--;
-				v->on_wires--;
-			}
-		}
-		for (int i = 0; i < o->nwith_credits; i++) {
-			int l = o->with_credits[i];
-			if (P->owner[L[l].src] != t)
-				continue;
-			uint64_t *cw = &v->cr.wire[flit_slot(v, l, v->now)];
-			if (*cw) {
-				for (uint64_t b = *cw; b; b &= b - 1)
-					v->cr.count[l * V + __builtin_ctzll(b)]++;
-				*cw = 0;
-				v->cr.slots[l]--;
-			}
-		}
-	}
+	for (int i = 0; i < h->nwith_flits; i++)
+		if (P->owner[L[h->with_flits[i]].dst] == t)
+			flit_in(v, h, h->with_flits[i]);
+	for (int i = 0; i < o->ncross_flits; i++)
+		flit_in(v, h, o->cross_flits[i]);
+	for (int i = 0; i < h->nwith_credits; i++)
+		if (P->owner[L[h->with_credits[i]].src] == t)
+			credits_in(v, h->with_credits[i]);
+	for (int i = 0; i < o->ncross_credits; i++)
+		credits_in(v, o->cross_credits[i]);
 }
 
 /* Thread t's routers: its lists kept to the links still carrying
  * something, then its vertices' routers (flit_net.c's), recording which
- * vertex delivers. */
+ * vertex delivers; then its cross lists: the links of its lists that lead
+ * into the other part. */
 static void routers(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	struct thr *h = &P->part[t].thr;
+	const struct plat_link *L = v->m->links;
 	int kept = 0;
 	for (int i = 0; i < h->nwith_flits; i++)
 		if (v->ch.flit_slots[h->with_flits[i]])
@@ -204,6 +268,13 @@ static void routers(struct flit_par *P, int t)
 	net_flit_routers(v, record, h, &h->x);
 	h->nwith_flits = v->ch.nwith_flits;
 	h->nwith_credits = v->cr.nwith_credits;
+	h->ncross_flits = h->ncross_credits = 0;
+	for (int i = 0; i < h->nwith_flits; i++)
+		if (P->owner[L[h->with_flits[i]].dst] != t)
+			h->cross_flits[h->ncross_flits++] = h->with_flits[i];
+	for (int i = 0; i < h->nwith_credits; i++)
+		if (P->owner[L[h->with_credits[i]].src] != t)
+			h->cross_credits[h->ncross_credits++] = h->with_credits[i];
 }
 
 static void *worker(void *arg)
@@ -230,10 +301,13 @@ static void refresh(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	v->now = P->n->now;
-	v->pkts = P->n->pkts; /* the pool may have moved */
+	int free = v->pkts.free; /* the thread's own list */
+	v->pkts = P->n->pkts;    /* the pool may have moved */
+	v->pkts.free = free;
+	v->pkts.left = P->part[t].thr.left;
+	v->pkts.queued_nodes = P->part[t].thr.queued;
 	v->on_wires = 0;
 	v->last_move = v->now - 1;
-	v->pkts.free = -1;
 	P->part[t].thr.ndel = 0;
 }
 
@@ -256,12 +330,65 @@ static void view_make(struct flit_par *P, int t)
 	v->sw.grant_ptr = shared.grant_ptr;
 	v->sw.accept_ptr = shared.accept_ptr;
 	v->va.asks = h->asks;
+	v->pkts.left = h->left;
+	v->pkts.queued_nodes = h->queued;
+}
+
+uint32_t net_flit_par_held(const struct flit_net *n, int x)
+{
+	const struct flit_par *P = n->par;
+	return n->pkts.injected[x] - P->part[0].thr.left[x] - P->part[1].thr.left[x];
+}
+
+int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits)
+{
+	struct thr *h = &n->par->part[n->par->owner[src]].thr;
+	if (h->nstage == h->capstage) {
+		int cap = h->capstage ? 2 * h->capstage : 64;
+		struct stage *p = grow(h->stage, h->nstage, cap, sizeof *p);
+		if (!p)
+			return -1;
+		h->stage = p;
+		h->capstage = cap;
+	}
+	h->stage[h->nstage++] = (struct stage){id, n->now, src, dst, flits};
+	return 0;
+}
+
+/* Before a cycle: each thread's free list holds a packet for each it will
+ * make, from the pool's packets never handed out, else the other's spare
+ * ones (the pool holds a packet for every one injected and not delivered:
+ * net_flit_net_inject grows it). */
+static void top_up(struct flit_par *P)
+{
+	struct flit_net *n = P->n;
+	for (int pass = 0; pass < 2; pass++)
+		for (int t = 0; t < 2; t++) {
+			struct thr *h = &P->part[t].thr, *o = &P->part[1 - t].thr;
+			struct flit_net *v = &P->part[t].view, *ov = &P->part[1 - t].view;
+			while (h->nfree < h->nstage) {
+				int k;
+				if (pass == 0 && n->pkts.n < n->pkts.cap) {
+					k = n->pkts.n++;
+				} else if (pass == 1 && o->nfree > o->nstage) {
+					k = ov->pkts.free;
+					ov->pkts.free = n->pkts.pool[k].next;
+					o->nfree--;
+				} else {
+					break;
+				}
+				n->pkts.pool[k].next = v->pkts.free;
+				v->pkts.free = k;
+				h->nfree++;
+			}
+		}
 }
 
 int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
                        void *ctx)
 {
 	struct flit_par *P = n->par;
+	top_up(P);
 	refresh(P, 0);
 	refresh(P, 1);
 	int oom = 0;
@@ -285,15 +412,14 @@ int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct fli
 			oom = h->oom;
 		h->oom = 0;
 	}
-	/* deliveries in vertex order */
+	/* deliveries in vertex order (their packets on their threads' free
+	 * lists already) */
 	const struct thr *a = &P->part[0].thr, *b = &P->part[1].thr;
 	for (int i = 0, j = 0; i < a->ndel || j < b->ndel;) {
 		const struct del *d = j >= b->ndel || (i < a->ndel && a->del[i].x < b->del[j].x)
 		                          ? &a->del[i++]
 		                          : &b->del[j++];
 		n->pkts.in_flight--;
-		n->pkts.pool[d->pkt].next = n->pkts.free;
-		n->pkts.free = d->pkt;
 		if (done)
 			done(ctx, &d->d);
 	}
@@ -316,12 +442,16 @@ static int find(int *up, int x)
 static int partition(struct flit_net *n, unsigned char *owner, struct cmn_err *e)
 {
 	size_t nv = (size_t)n->nv;
-	int *up = malloc(nv * sizeof *up), *first = malloc(nv * sizeof *first);
-	int *order = malloc(nv * sizeof *order), *level = malloc(nv * sizeof *level);
-	int *queue = malloc(nv * sizeof *queue), *glevel = malloc(nv * sizeof *glevel);
-	long *weight = calloc(nv, sizeof *weight), *ltotal = calloc(nv + 1, sizeof *ltotal);
-	long *lacc = calloc(nv + 1, sizeof *lacc);
-	unsigned char *gown = calloc(nv, 1);
+	int *up = flit_lines_malloc(1, nv * sizeof *up),
+	    *first = flit_lines_malloc(1, nv * sizeof *first);
+	int *order = flit_lines_malloc(1, nv * sizeof *order),
+	    *level = flit_lines_malloc(1, nv * sizeof *level);
+	int *queue = flit_lines_malloc(1, nv * sizeof *queue),
+	    *glevel = flit_lines_malloc(1, nv * sizeof *glevel);
+	long *weight = flit_lines_calloc(nv, sizeof *weight),
+	     *ltotal = flit_lines_calloc(nv + 1, sizeof *ltotal);
+	long *lacc = flit_lines_calloc(nv + 1, sizeof *lacc);
+	unsigned char *gown = flit_lines_calloc(nv, 1);
 	int rc = 0;
 	if (!up || !first || !order || !level || !queue || !glevel || !weight || !ltotal || !lacc ||
 	    !gown) {
@@ -392,10 +522,15 @@ out:
 static void thr_free(struct thr *h)
 {
 	free(h->del);
+	free(h->stage);
 	free(h->ready);
 	free(h->wheel_head);
 	free(h->with_flits);
 	free(h->with_credits);
+	free(h->left);
+	free(h->queued);
+	free(h->cross_flits);
+	free(h->cross_credits);
 	net_flit_scratch_free(&h->sw, h->asks);
 }
 
@@ -403,12 +538,17 @@ static void thr_free(struct thr *h)
 static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 {
 	size_t kin = (size_t)maxin * (size_t)n->p.vcs, nout = (size_t)maxout + 1;
-	h->ready = calloc((size_t)n->nv / 64 + 1, sizeof *h->ready);
-	h->wheel_head = malloc((size_t)n->wheel.slots * sizeof *h->wheel_head);
-	h->with_flits = malloc(((size_t)n->nl + 1) * sizeof *h->with_flits);
-	h->with_credits = malloc(((size_t)n->nl + 1) * sizeof *h->with_credits);
+	h->ready = flit_lines_calloc((size_t)n->nv / 64 + 1, sizeof *h->ready);
+	h->wheel_head = flit_lines_malloc(1, (size_t)n->wheel.slots * sizeof *h->wheel_head);
+	h->with_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->with_flits);
+	h->with_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->with_credits);
+	h->left = flit_lines_calloc((size_t)n->nodes, sizeof *h->left);
+	h->queued = flit_lines_calloc((size_t)n->nodes / 64 + 1, sizeof *h->queued);
+	h->cross_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->cross_flits);
+	h->cross_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->cross_credits);
 	if (net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
-	    !h->with_flits || !h->with_credits)
+	    !h->with_flits || !h->with_credits || !h->cross_flits || !h->cross_credits ||
+	    !h->left || !h->queued)
 		return -1;
 	for (int64_t i = 0; i < n->wheel.slots; i++)
 		h->wheel_head[i] = -1;
@@ -431,11 +571,14 @@ int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_er
 	P->n = n;
 	P->spin = 4000;
 	n->par = P;
-	P->owner = malloc((size_t)n->nv);
+	P->owner = flit_lines_malloc(1, (size_t)n->nv);
 	if (!P->owner)
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	if (partition(n, P->owner, e))
 		return e->code;
+	n->pkts.injected = flit_lines_calloc((size_t)n->nodes, sizeof *n->pkts.injected);
+	if (!n->pkts.injected)
+		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++)
 		if (n->ch.cycles[l] == 0 &&
 		    P->owner[n->m->links[l].src] != P->owner[n->m->links[l].dst])

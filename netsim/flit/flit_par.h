@@ -17,8 +17,16 @@
  * freed with n. */
 int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_err *e);
 void net_flit_par_destroy(struct flit_par *P);
+/* Queues a packet injected between cycles (net_flit_net_inject's checks
+ * and pool done) for its source's thread to make as the next cycle
+ * starts: 0, or -1 out of memory. */
+int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits);
+/* Between cycles: the flits node x holds before the network (its queue, its
+ * injection port, on its links and at their far ends). */
+uint32_t net_flit_par_held(const struct flit_net *n, int x);
 /* One cycle (flit_net.c's cycle) on both threads: 0, 1 out of memory, 2 a
- * buffer overflowed. The caller advances the clock. */
+ * buffer overflowed, 3 a thread's free packets ran out (the last two
+ * bugs). The caller advances the clock. */
 int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
                        void *ctx);
 

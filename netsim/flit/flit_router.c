@@ -395,8 +395,12 @@ static void send(struct flit_net *n, int x, size_t g,
 	 * through the timing wheel's next slot */
 	if (!c->count || c->front_ready > n->now + 1)
 		vc_front(n, g);
-	if (c->port < n->nl) /* a credit back upstream */
+	if (c->port < n->nl) { /* a credit back upstream */
 		credit_back(n, c->port, c->port_vc);
+		if (n->pkts.left && n->m->links[c->port].src < n->nodes) /* threads=2:
+		                                                   source_room's count */
+			n->pkts.left[n->m->links[c->port].src]++;
+	}
 	if (sent.tail)
 		c->out_vc = -1;
 	if (eject >= 0 && sent.tail) {

@@ -11,16 +11,19 @@
 set -u
 B="$1"
 . "$(dirname "$0")/../check.sh"
-same_synth() { # MACHINE ENGINE LOAD: netsim's report with 1 and 2 threads, the speed line aside
+same_synth() { # MACHINE ENGINE LOAD [ARGS]: netsim's report with 1 and 2 threads, the speed line aside
+	local traffic=(--traffic uniform)
+	case "${4:-}" in *--traffic*) traffic=() ;; esac
 	for t in 1 2; do
-		"$B/netsim" --traffic uniform --machine "$1" --engine "$2,threads=$t" --load "$3" \
+		# shellcheck disable=SC2086 # ARGS: words
+		"$B/netsim" "${traffic[@]}" --machine "$1" --engine "$2,threads=$t" --load "$3" ${4:-} \
 			--warmup 2000 --sample 2000 --cycles 8000 --quiet 2>&1 |
 			grep -v "^speed\|^engine" > "$T/s$t.txt" || return 1
 	done
 	grep -q "^latency" "$T/s1.txt" && cmp -s "$T/s1.txt" "$T/s2.txt"
 }
-while read -r m e l; do
-	check "same bytes: $m $e at $l" same_synth "$m" "$e" "$l"
+while read -r m e l a; do
+	check "same bytes: $m $e at $l ${a:-}" same_synth "$m" "$e" "$l" "${a:-}"
 done << 'CASES'
 mesh:dims=8x8 flit:vcs=4 0.3
 mesh:dims=8x8 flit:vcs=4 0.6
@@ -33,7 +36,25 @@ mesh:dims=8x8 flit:alloc=islip,crossbar=vc,pipeline=packet 0.3
 kary-ntree:k=4,n=3 flit:vcs=4 0.5
 kary-ntree:k=4,n=3 flit:routing=adaptive 0.7
 kary-ntree:k=4,n=3 flit:node_link_delay=0,router_delay=0,switching=vct,buf=16 0.6
+torus:dims=8x8 flit:vcs=4,source_queue=1 0.9
+mesh:dims=8x8 flit:vcs=2,source_queue=2 0.8 --packet 4
+kary-ntree:k=4,n=3 flit:node_link_delay=0,source_queue=1 1.0 --packet 3
+mesh:dims=8x8 flit:vcs=4 0.1 --traffic hotspot:frac=0.5
+mesh:dims=8x8 flit:vcs=4 0.1 --traffic hotspot:node=63,frac=0.5
 CASES
+# a source's room counted from counters under two threads: the packets a
+# saturated run queues at its sources, and its refusal past max_memory,
+# as one thread's
+held() { # THREADS: the refusal of an unbounded source past max_memory=1
+	"$B/netsim" --traffic uniform --machine torus:dims=8x8 --load 1 --warmup 100000 --sample 100000 \
+		--cycles 200000 --quiet --engine "flit:vcs=2,source_queue=0,max_memory=1,threads=$1" \
+		> /dev/null 2> "$T/held$1.txt"
+	echo $?
+}
+check "max_memory's refusal under two threads: one thread's, at the same cycle" \
+	test "$(held 1)/$(sed 's/threads=1/T/g' "$T/held1.txt")" = "$(held 2)/$(sed 's/threads=2/T/g' "$T/held2.txt")"
+grep -q "packets queued or in flight at cycle" "$T/held1.txt"
+check "max_memory's refusal says how many packets and when" test $? -eq 0
 for t in 1 2; do
 	"$B/netsim" --machine kary-ntree:k=4,n=3 --engine "flit:threads=$t" --job cg.S.16@contiguous \
 		--job ft.S.16@spread --job is.S.8@random:seed=3 --jobs-out "$T/r$t.csv" --quiet > /dev/null 2>&1
