@@ -5,12 +5,25 @@
 # an 8x8 torus: runs of one and two threads interleaved, REPS pairs
 # (default 5), the median wall time of each and the median of the pairs'
 # ratios; the outputs of the two compared (they must be the same bytes).
+# Before and after the runs, how long a cache line takes from one core to
+# the other (core_handoff.c, when a C compiler is there): two threads gain
+# only where that is short (the twenty-sixth session's virtual machine
+# moved between about 55 and 220 ns within the hour, and two threads
+# between 1.75x and 1.0x with it).
 # Usage: results/bench/flit_threads.sh BUILD_DIR [REPS]
 set -u
 B=${1:?build dir}/bin
 REPS=${2:-5}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+handoff() {
+	if [ -x "$T/handoff" ] || cc -O2 -pthread "$(dirname "$0")/core_handoff.c" -o "$T/handoff" 2> /dev/null; then
+		"$T/handoff"
+	else
+		echo "core handoff: not measured (no C compiler)"
+	fi
+}
+handoff
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 bench() { # NAME ARGS...: netsim ARGS with threads=1 and threads=2 appended to --engine's value
 	local name=$1
@@ -40,3 +53,4 @@ bench "4-ary 5-tree, uniform 0.3, 6,000 cycles" --traffic uniform --machine kary
 	--warmup 2000 --sample 2000 --cycles 4000 --tolerance 0 --quiet --engine flit:vcs=4
 bench "8x8 torus, ft.A.64 replay" --machine torus:dims=8x8 --job ft.A.64@0-63 --no-alone --quiet \
 	--jobs-out /dev/stdout --engine flit:vcs=4
+handoff
