@@ -333,8 +333,7 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	n->wheel.head = flit_lines_malloc(1, (size_t)n->wheel.slots * sizeof *n->wheel.head);
 	n->pkts.queued_nodes =
 	    flit_lines_calloc((size_t)n->nodes / 64 + 1, sizeof *n->pkts.queued_nodes);
-	n->ch.flit_slots = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->ch.flit_slots);
-	n->cr.slots = flit_lines_calloc((size_t)n->nl + 1, sizeof *n->cr.slots);
+	n->cr.last = flit_lines_malloc((size_t)n->nl + 1, sizeof *n->cr.last);
 	n->ch.with_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->ch.with_flits);
 	n->cr.with_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *n->cr.with_credits);
 	n->sw.accept_ptr = flit_lines_calloc(allvc, sizeof *n->sw.accept_ptr);
@@ -343,8 +342,8 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	         n->rt.rr_link && n->ch.last_sent && n->rt.last_ejected && n->ch.flits_carried &&
 	         n->pkts.queue_head && n->pkts.queue_tail && n->rt.out_first && n->rt.out_link &&
 	         n->rt.out_index && n->sw.grant_ptr && n->sw.accept_ptr && n->rt.output_holder &&
-	         n->rt.ready && n->wheel.head && n->pkts.queued_nodes && n->ch.flit_slots &&
-	         n->cr.slots && n->ch.with_flits && n->cr.with_credits;
+	         n->rt.ready && n->wheel.head && n->pkts.queued_nodes && n->cr.last &&
+	         n->ch.with_flits && n->cr.with_credits;
 	if (!ok)
 		return nomem(e);
 	size_t slab = 0; /* the link VCs' buffers, one after another */
@@ -379,7 +378,8 @@ static int make_channels(struct flit_net *n, size_t nvc, size_t allvc, struct cm
 	for (int64_t i = 0; i < n->wheel.slots; i++)
 		n->wheel.head[i] = -1;
 	for (int l = 0; l <= n->nl; l++)
-		n->ch.last_sent[l] = INT64_MIN / 2; /* long ago: a slow link is free at once */
+		n->ch.last_sent[l] = n->cr.last[l] = INT64_MIN / 2; /* long ago: a slow link is free
+		                                                       at once, wires empty */
 	for (size_t i = 0; i < nports; i++)
 		n->rt.output_holder[i] = -1;
 	return 0;
@@ -692,8 +692,7 @@ void net_flit_net_destroy(struct flit_net *n)
 	free(n->rt.ready);
 	free(n->wheel.head);
 	free(n->pkts.queued_nodes);
-	free(n->ch.flit_slots);
-	free(n->cr.slots);
+	free(n->cr.last);
 	free(n->ch.with_flits);
 	free(n->cr.with_credits);
 	free(n->rt.dist);

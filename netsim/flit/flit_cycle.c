@@ -81,10 +81,9 @@ void CYCLE_FN(struct flit_net *n, void (*done)(void *, const struct flit_deliver
 			if (net_flit_arrive(n, l, w->vc, w->f))
 				*oom = 2; /* more flits than credits: a bug */
 			w->vc = -1;
-			n->ch.flit_slots[l]--;
 			n->on_wires--;
 		}
-		if (n->ch.flit_slots[l])
+		if (net_flit_wire_busy(n, l))
 			n->ch.with_flits[kept++] = l;
 	}
 	n->ch.nwith_flits = kept;
@@ -96,9 +95,8 @@ void CYCLE_FN(struct flit_net *n, void (*done)(void *, const struct flit_deliver
 			for (uint64_t b = *cw; b; b &= b - 1)
 				n->cr.count[l * V + __builtin_ctzll(b)]++;
 			*cw = 0;
-			n->cr.slots[l]--;
 		}
-		if (n->cr.slots[l])
+		if (net_flit_credits_busy(n, l))
 			n->cr.with_credits[kept++] = l;
 	}
 	n->cr.nwith_credits = kept;

@@ -86,11 +86,12 @@ struct flit_channels {
 	struct wire *wire;     /* link l's delay + 1 slots from wire_first[l] */
 	size_t *wire_first;    /* nl + 1 offsets */
 	int64_t *wire_mask;    /* per link: its ring's size - 1 (a power of two - 1) */
-	int *flit_slots;       /* per link: its wire slots holding a flit */
 	int *with_flits;       /* the links with a flit on their wire, */
 	int nwith_flits;       /* and their count */
 	uint64_t *vcs_taken;   /* per link: its VCs taken by a packet (bit v: VC v) */
-	int64_t *last_sent;    /* per link: the cycle it last sent */
+	int64_t *last_sent;    /* per link: the cycle it last sent (a flit put then is on
+	                          its wire for cycles[l] cycles: with_flits lists it
+	                          until then, the far end writing nothing for it) */
 	long *flits_carried;   /* per link, optional: flits it carried */
 	signed char *ring_dim; /* datelines: a router link's ring dimension (-1: none) */
 	signed char *wraps;    /* and whether it is its ring's wraparound link */
@@ -105,7 +106,9 @@ struct flit_credit_channels {
 	int *count;        /* per link VC: free flit slots downstream, as the upstream side
 	                      sees them */
 	uint64_t *wire;    /* credits on the wire: masks of VCs, slots as the flit wire's */
-	int *slots;        /* per link: its wire slots holding credits */
+	int64_t *last;     /* per link: the cycle a credit was last put on its wire
+	                      (with_credits lists it while one may be on it; threads=2:
+	                      each thread's own array, for the links into its part) */
 	int *with_credits; /* the links with credits on their wire, */
 	int nwith_credits; /* and their count */
 };
@@ -328,6 +331,18 @@ static inline int *pk_route(const struct flit_net *n, int k)
 {
 	int *r = n->pkts.pool[k].route;
 	return r ? r : n->pkts.routes + (size_t)k * n->pkts.route_stride;
+}
+
+/* Whether a flit put on link l's wire may still be on it after this
+ * cycle's arrivals (then with_flits keeps it), and the same of credits. */
+static inline int net_flit_wire_busy(const struct flit_net *n, int l)
+{
+	return n->ch.last_sent[l] + n->ch.cycles[l] > n->now;
+}
+
+static inline int net_flit_credits_busy(const struct flit_net *n, int l)
+{
+	return n->cr.last[l] + n->ch.cycles[l] > n->now;
 }
 
 /* Link l's wire slot at cycle t. */

@@ -379,7 +379,8 @@ int net_flit_net_source_room(const struct flit_net *n, int x, int flits)
 		held += n->pkts.pool[k].len;
 	for (int i = n->rt.out_first[x]; i < n->rt.out_first[x + 1]; i++) { /* its links */
 		int l = n->rt.out_link[i];
-		held += n->ch.flit_slots[l]; /* on the wire */
+		for (int64_t s = 0; s <= n->ch.wire_mask[l]; s++) /* on the wire */
+			held += n->ch.wire[n->ch.wire_first[l] + (size_t)s].vc >= 0;
 		for (int v = 0; v < n->p.vcs; v++)
 			held += n->in[vc_id(n, l, v)].count;
 	}
@@ -424,6 +425,11 @@ int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
 			for (size_t s = n->ch.wire_first[l]; s < n->ch.wire_first[l + 1]; s++) {
 				wire += n->ch.wire[s].vc == v;
 				cwire += (int)(n->cr.wire[s] >> v & 1);
+			}
+			if (n->par) { /* and what crosses between the threads */
+				int mf, mc;
+				net_flit_par_mail(n, l, v, &mf, &mc);
+				wire += mf, cwire += mc;
 			}
 			if (cr < 0 || cr > n->ch.vc_buf_flits[l] ||
 			    cr + inbuf + wire + cwire != n->ch.vc_buf_flits[l])

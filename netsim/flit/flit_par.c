@@ -43,6 +43,24 @@ struct del {
 	struct flit_delivery d;
 };
 
+/* A flit put this cycle on a link into the other part, and the credits
+ * put on one back into it: handed over in a thread's mailboxes (read by
+ * the other in its next arrivals) instead of through the link's wire, so
+ * that a crossing moves the lines of the mailbox, shared by many, rather
+ * than the wire's, the far end's clearing of it and the near end's next
+ * write. */
+struct flit_mail {
+	int64_t arrive;
+	int l, vc;
+	struct flit f;
+};
+
+struct credit_mail {
+	int64_t arrive;
+	uint64_t mask;
+	int l;
+};
+
 /* A packet injected between cycles, made by its source's thread as the
  * next cycle starts (net_flit_par_stage). */
 struct stage {
@@ -60,6 +78,13 @@ struct thr {
 	int oom;        /* 1 out of memory, 2 a buffer overflowed, 3 no packet to make one (bugs) */
 	uint32_t *left; /* per node: its flits that left a VC of this part (the
 	                   view's pkts.left) */
+	/* its own copies of the state kept per input port, VC or link and
+	 * written at the link's far end (round-robin and accept pointers,
+	 * credits' last cycle): each entry is only ever used by one thread,
+	 * and a line of the network's shared arrays held entries of both
+	 * wherever a link crossed into the other part */
+	int *rr_port, *sw_accept, *va_accept;
+	int64_t *cr_last;
 	uint64_t *queued;    /* its nodes with queued packets (the view's
 	                        pkts.queued_nodes: a set shared by the threads, its
 	                        line went back and forth at every packet) */
@@ -73,9 +98,12 @@ struct thr {
 	int *wheel_head;
 	int *with_flits, nwith_flits;
 	int *with_credits, nwith_credits;
-	/* of those, the links whose flits (credits) the other thread takes in */
-	int *cross_flits, ncross_flits;
-	int *cross_credits, ncross_credits;
+	/* its mailboxes: what it put on links into the other part, until the
+	 * cycle it arrives */
+	struct flit_mail *fbox;
+	int nfbox;
+	struct credit_mail *cbox;
+	int ncbox;
 	struct flit_switch_alloc sw;
 	struct va_ask *asks;
 };
@@ -168,7 +196,9 @@ static void record(void *ctx, const struct flit_delivery *d)
 	/* send() pushed the packet on the view's free list just before: the
 	 * thread's own packets to make */
 	h->nfree++;
-	h->del[h->ndel++] = (struct del){h->x, *d};
+	struct del *r = &h->del[h->ndel++];
+	r->x = h->x;
+	memcpy(&r->d, d, sizeof *d); /* its padding too (zero): callers may compare bytewise */
 }
 
 /* Thread t's packets staged since its last cycle, made from its free list
@@ -199,7 +229,6 @@ static void flit_in(struct flit_net *v, struct thr *h, int l)
 		if (net_flit_arrive(v, l, w->vc, w->f))
 			h->oom = 2;
 		w->vc = -1;
-		v->ch.flit_slots[l]--;
 		v->on_wires--;
 	}
 }
@@ -212,14 +241,13 @@ static void credits_in(struct flit_net *v, int l)
 		for (uint64_t b = *cw; b; b &= b - 1)
 			v->cr.count[l * v->p.vcs + __builtin_ctzll(b)]++;
 		*cw = 0;
-		v->cr.slots[l]--;
 	}
 }
 
 /* Thread t's arrivals: flits on the links into its vertices, credits on
  * the links out of them: from its own lists those that stay in its part,
- * and the other thread's links into it (its cross lists: only they are
- * read across the threads). */
+ * and what the other thread's mailboxes hold for this cycle (only they
+ * are read across the threads). */
 static void arrivals(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
@@ -237,44 +265,98 @@ static void arrivals(struct flit_par *P, int t)
 	for (int i = 0; i < h->nwith_flits; i++)
 		if (P->owner[L[h->with_flits[i]].dst] == t)
 			flit_in(v, h, h->with_flits[i]);
-	for (int i = 0; i < o->ncross_flits; i++)
-		flit_in(v, h, o->cross_flits[i]);
+	for (int i = 0; i < o->nfbox; i++) {
+		const struct flit_mail *m = &o->fbox[i];
+		if (m->arrive != v->now)
+			continue;
+		if (net_flit_arrive(v, m->l, m->vc, m->f))
+			h->oom = 2;
+		v->on_wires--;
+	}
 	for (int i = 0; i < h->nwith_credits; i++)
 		if (P->owner[L[h->with_credits[i]].src] == t)
 			credits_in(v, h->with_credits[i]);
-	for (int i = 0; i < o->ncross_credits; i++)
-		credits_in(v, o->cross_credits[i]);
+	for (int i = 0; i < o->ncbox; i++) {
+		const struct credit_mail *m = &o->cbox[i];
+		if (m->arrive == v->now)
+			for (uint64_t b = m->mask; b; b &= b - 1)
+				v->cr.count[m->l * v->p.vcs + __builtin_ctzll(b)]++;
+	}
 }
 
-/* Thread t's routers: its lists kept to the links still carrying
- * something, then its vertices' routers (flit_net.c's), recording which
- * vertex delivers; then its cross lists: the links of its lists that lead
- * into the other part. */
-static void routers(struct flit_par *P, int t)
+/* After thread t's routers: its mailboxes kept to what has not arrived,
+ * then what it put this cycle on links into the other part moved there
+ * from the links' wires. */
+static void post(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	struct thr *h = &P->part[t].thr;
 	const struct plat_link *L = v->m->links;
+	int k = 0;
+	for (int i = 0; i < h->nfbox; i++)
+		if (h->fbox[i].arrive > v->now)
+			h->fbox[k++] = h->fbox[i];
+	h->nfbox = k;
+	k = 0;
+	for (int i = 0; i < h->ncbox; i++)
+		if (h->cbox[i].arrive > v->now)
+			h->cbox[k++] = h->cbox[i];
+	h->ncbox = k;
+	for (int i = 0; i < h->nwith_flits; i++) {
+		int l = h->with_flits[i];
+		if (P->owner[L[l].dst] == t || v->ch.last_sent[l] != v->now)
+			continue;
+		int64_t at = v->now + v->ch.cycles[l];
+		struct wire *w = &v->ch.wire[flit_slot(v, l, at)];
+		h->fbox[h->nfbox++] = (struct flit_mail){at, l, w->vc, w->f};
+		w->vc = -1;
+	}
+	for (int i = 0; i < h->nwith_credits; i++) {
+		int l = h->with_credits[i];
+		if (P->owner[L[l].src] == t || v->cr.last[l] != v->now)
+			continue;
+		int64_t at = v->now + v->ch.cycles[l];
+		uint64_t *cw = &v->cr.wire[flit_slot(v, l, at)];
+		h->cbox[h->ncbox++] = (struct credit_mail){at, *cw, l};
+		*cw = 0;
+	}
+}
+
+void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int *credits)
+{
+	*flits = *credits = 0;
+	for (int t = 0; t < 2; t++) {
+		const struct thr *h = &n->par->part[t].thr;
+		for (int i = 0; i < h->nfbox; i++)
+			*flits += h->fbox[i].l == l && h->fbox[i].vc == vc &&
+			          h->fbox[i].arrive > n->now - 1;
+		for (int i = 0; i < h->ncbox; i++)
+			*credits += h->cbox[i].l == l && h->cbox[i].arrive > n->now - 1 &&
+			            (int)(h->cbox[i].mask >> vc & 1);
+	}
+}
+
+/* Thread t's routers: its lists kept to the links still carrying
+ * something, then its vertices' routers (flit_net.c's), recording which
+ * vertex delivers; then its mailboxes (post). */
+static void routers(struct flit_par *P, int t)
+{
+	struct flit_net *v = &P->part[t].view;
+	struct thr *h = &P->part[t].thr;
 	int kept = 0;
 	for (int i = 0; i < h->nwith_flits; i++)
-		if (v->ch.flit_slots[h->with_flits[i]])
+		if (net_flit_wire_busy(v, h->with_flits[i]))
 			h->with_flits[kept++] = h->with_flits[i];
 	v->ch.nwith_flits = h->nwith_flits = kept;
 	kept = 0;
 	for (int i = 0; i < h->nwith_credits; i++)
-		if (v->cr.slots[h->with_credits[i]])
+		if (net_flit_credits_busy(v, h->with_credits[i]))
 			h->with_credits[kept++] = h->with_credits[i];
 	v->cr.nwith_credits = h->nwith_credits = kept;
 	net_flit_routers(v, record, h, &h->x);
 	h->nwith_flits = v->ch.nwith_flits;
 	h->nwith_credits = v->cr.nwith_credits;
-	h->ncross_flits = h->ncross_credits = 0;
-	for (int i = 0; i < h->nwith_flits; i++)
-		if (P->owner[L[h->with_flits[i]].dst] != t)
-			h->cross_flits[h->ncross_flits++] = h->with_flits[i];
-	for (int i = 0; i < h->nwith_credits; i++)
-		if (P->owner[L[h->with_credits[i]].src] != t)
-			h->cross_credits[h->ncross_credits++] = h->with_credits[i];
+	post(P, t);
 }
 
 static void *worker(void *arg)
@@ -325,10 +407,14 @@ static void view_make(struct flit_par *P, int t)
 	v->ch.nwith_flits = 0;
 	v->cr.with_credits = h->with_credits;
 	v->cr.nwith_credits = 0;
-	struct flit_switch_alloc shared = v->sw; /* the pointers per output and input */
+	struct flit_switch_alloc shared = v->sw; /* the pointers per output */
 	v->sw = h->sw;
 	v->sw.grant_ptr = shared.grant_ptr;
-	v->sw.accept_ptr = shared.accept_ptr;
+	v->sw.accept_ptr = h->sw_accept;
+	v->rt.rr_port = h->rr_port;
+	if (h->va_accept)
+		v->va.accept_ptr = h->va_accept;
+	v->cr.last = h->cr_last;
 	v->va.asks = h->asks;
 	v->pkts.left = h->left;
 	v->pkts.queued_nodes = h->queued;
@@ -527,11 +613,63 @@ static void thr_free(struct thr *h)
 	free(h->wheel_head);
 	free(h->with_flits);
 	free(h->with_credits);
+	free(h->rr_port);
+	free(h->sw_accept);
+	free(h->va_accept);
+	free(h->cr_last);
 	free(h->left);
 	free(h->queued);
-	free(h->cross_flits);
-	free(h->cross_credits);
+	free(h->fbox);
+	free(h->cbox);
 	net_flit_scratch_free(&h->sw, h->asks);
+}
+
+/* The links' wires laid out again once the parts are known: the rings of
+ * the links between the two parts each on lines of their own (a multiple
+ * of 8 slots from a line: 8 credit masks are a line, 8 flit slots three),
+ * so that the flits and credits crossing between the threads move no line
+ * of a link that stays in one part. The wires are empty yet. 0, or -1 out
+ * of memory (the old layout kept). */
+static int wires_apart(struct flit_net *n, const unsigned char *owner)
+{
+	const struct plat_link *L = n->m->links;
+	size_t *first = flit_lines_malloc((size_t)n->nl + 1, sizeof *first), at = 0;
+	if (!first)
+		return -1;
+	for (int l = 0; l < n->nl; l++) {
+		size_t ring = (size_t)n->ch.wire_mask[l] + 1;
+		if (owner[L[l].src] != owner[L[l].dst]) {
+			at = (at + 7) / 8 * 8;
+			ring = (ring + 7) / 8 * 8;
+		}
+		first[l] = at;
+		at += ring;
+	}
+	first[n->nl] = at = (at + 7) / 8 * 8;
+	struct wire *w = flit_lines_malloc(at + 1, sizeof *w);
+	uint64_t *c = flit_lines_calloc(at + 1, sizeof *c);
+	if (!w || !c) {
+		free(first), free(w), free(c);
+		return -1;
+	}
+	for (size_t i = 0; i <= at; i++)
+		w[i].vc = -1;
+	/* (not added to state_bytes, as the threads' scratch is not: max_memory
+	 * refuses at the same packet with one or two threads) */
+	free(n->ch.wire_first), free(n->ch.wire), free(n->cr.wire);
+	n->ch.wire_first = first;
+	n->ch.wire = w;
+	n->cr.wire = c;
+	return 0;
+}
+
+/* A copy of n elements of size bytes on lines of its own, or NULL. */
+static void *copy(const void *from, size_t n, size_t size)
+{
+	void *p = flit_lines_malloc(n, size);
+	if (p)
+		memcpy(p, from, n * size);
+	return p;
 }
 
 /* A thread's scratch, the shapes of the network's own. */
@@ -544,11 +682,23 @@ static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 	h->with_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->with_credits);
 	h->left = flit_lines_calloc((size_t)n->nodes, sizeof *h->left);
 	h->queued = flit_lines_calloc((size_t)n->nodes / 64 + 1, sizeof *h->queued);
-	h->cross_flits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->cross_flits);
-	h->cross_credits = flit_lines_malloc(1, ((size_t)n->nl + 1) * sizeof *h->cross_credits);
-	if (net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
-	    !h->with_flits || !h->with_credits || !h->cross_flits || !h->cross_credits ||
-	    !h->left || !h->queued)
+	/* at most a flit (a credit mask) a cycle on each link into the other
+	 * part, each in the box for its link's cycles */
+	size_t boxed = 1;
+	for (int l = 0; l < n->nl; l++)
+		if (h->P->owner[n->m->links[l].src] != h->P->owner[n->m->links[l].dst])
+			boxed += (size_t)n->ch.cycles[l];
+	h->fbox = flit_lines_malloc(boxed, sizeof *h->fbox);
+	h->cbox = flit_lines_malloc(boxed, sizeof *h->cbox);
+	size_t nports = (size_t)n->nl + (size_t)n->nodes, allvc = nports * (size_t)n->p.vcs;
+	h->rr_port = copy(n->rt.rr_port, nports, sizeof *h->rr_port);
+	h->sw_accept = copy(n->sw.accept_ptr, allvc, sizeof *h->sw_accept);
+	h->va_accept =
+	    n->va.accept_ptr ? copy(n->va.accept_ptr, allvc, sizeof *h->va_accept) : NULL;
+	h->cr_last = copy(n->cr.last, (size_t)n->nl + 1, sizeof *h->cr_last);
+	if (!h->rr_port || !h->sw_accept || (n->va.accept_ptr && !h->va_accept) || !h->cr_last ||
+	    net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
+	    !h->with_flits || !h->with_credits || !h->fbox || !h->cbox || !h->left || !h->queued)
 		return -1;
 	for (int64_t i = 0; i < n->wheel.slots; i++)
 		h->wheel_head[i] = -1;
@@ -577,7 +727,7 @@ int net_flit_par_create(struct flit_net *n, int maxin, int maxout, struct cmn_er
 	if (partition(n, P->owner, e))
 		return e->code;
 	n->pkts.injected = flit_lines_calloc((size_t)n->nodes, sizeof *n->pkts.injected);
-	if (!n->pkts.injected)
+	if (!n->pkts.injected || wires_apart(n, P->owner))
 		return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 	for (int l = 0; l < n->nl; l++)
 		if (n->ch.cycles[l] == 0 &&

@@ -21,6 +21,9 @@ void net_flit_par_destroy(struct flit_par *P);
  * and pool done) for its source's thread to make as the next cycle
  * starts: 0, or -1 out of memory. */
 int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits);
+/* Between cycles: the flits on link l for its VC vc and the credits back
+ * for it that the threads' mailboxes hold (net_flit_net_check). */
+void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int *credits);
 /* Between cycles: the flits node x holds before the network (its queue, its
  * injection port, on its links and at their far ends). */
 uint32_t net_flit_par_held(const struct flit_net *n, int x);

@@ -35,8 +35,8 @@ static inline int wrap(int a, int m)
 static void to_link(struct flit_net *n, int l, int v, struct flit f)
 {
 	int d = n->ch.cycles[l];
-	if (MODE(n)->slow) /* read only where a link is slower than a flit a cycle */
-		n->ch.last_sent[l] = n->now;
+	int64_t last = n->ch.last_sent[l];
+	n->ch.last_sent[l] = n->now;
 	if (d == 0) {
 		net_flit_arrive(n, l, v, f); /* the credit it took guarantees room */
 		return;
@@ -45,7 +45,7 @@ static void to_link(struct flit_net *n, int l, int v, struct flit f)
 	w->f = f;
 	w->vc = v;
 	n->on_wires++;
-	if (n->ch.flit_slots[l]++ == 0)
+	if (last + d <= n->now) /* its wire held nothing: listed again */
 		n->ch.with_flits[n->ch.nwith_flits++] = l;
 }
 
@@ -57,8 +57,9 @@ static void credit_back(struct flit_net *n, int l, int v)
 		n->cr.count[l * MODE(n)->vcs + v]++;
 	else {
 		uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now + d)];
-		if (!*cw && n->cr.slots[l]++ == 0)
+		if (n->cr.last[l] + d <= n->now) /* its wire held none: listed again */
 			n->cr.with_credits[n->cr.nwith_credits++] = l;
+		n->cr.last[l] = n->now;
 		*cw |= UINT64_C(1) << v;
 	}
 }
