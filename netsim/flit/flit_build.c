@@ -591,6 +591,9 @@ int net_flit_net_create(const struct plat_machine *m, const struct flit_params *
 	n->nodes = m->nodes;
 	n->pkts.max_route = plat_max_route(m);
 	n->pkts.route_stride = n->pkts.max_route > 0 ? (size_t)n->pkts.max_route : 1;
+	if (p->threads == 2) /* a packet's route on lines of its own: the two threads write
+	                        those of their sources' packets */
+		n->pkts.route_stride = (n->pkts.route_stride + 15) / 16 * 16;
 	n->pkts.free = -1;
 	n->last_move = 0;
 	if (n->pkts.max_route >

@@ -176,8 +176,11 @@ int net_flit_net_packet_ok(const struct flit_net *n, int flits, struct cmn_err *
 /* A packet's room in the pool: its record and its route. */
 static double packet_bytes(const struct flit_net *n)
 {
+	/* (its route's slots as one thread has them: threads=2 pads them to a
+	 * line, and refuses at the same packet) */
 	return (double)sizeof *n->pkts.pool +
-	       (double)n->pkts.route_stride * (double)sizeof *n->pkts.routes;
+	       (double)(n->pkts.max_route > 0 ? n->pkts.max_route : 1) *
+	           (double)sizeof *n->pkts.routes;
 }
 
 /* Whether bytes in all stay within max_memory (always with 0). */
@@ -272,10 +275,13 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 			n->pkts.pool = pk;
 		}
 		int *r =
-		    pk ? realloc(n->pkts.routes, (size_t)cap * n->pkts.route_stride * sizeof *r)
-		       : NULL;
+		    pk ? flit_lines_malloc((size_t)cap * n->pkts.route_stride, sizeof *r) : NULL;
 		if (!r)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+		if (n->pkts.n)
+			memcpy(r, n->pkts.routes,
+			       (size_t)n->pkts.n * n->pkts.route_stride * sizeof *r);
+		free(n->pkts.routes);
 		n->pkts.routes = r;
 		n->pkts.cap = cap;
 	}
@@ -315,8 +321,9 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 			         "link %d VC %d (credits %d)",
 			         shown ? "; " : "", n->m->links[l].dst, l, v, q->id, q->src, q->dst,
 			         out, c->out_vc,
-			         out >= 0 && c->out_vc >= 0 ? n->cr.count[out * V + c->out_vc]
-			                                    : -1);
+			         out < 0 || c->out_vc < 0 ? -1
+			         : n->par                 ? net_flit_par_credits(n, out)[c->out_vc]
+			                                  : n->cr.count[out * V + c->out_vc]);
 			shown++;
 		}
 	if (!shown) /* none in a buffer: all wait at their sources */
@@ -412,7 +419,7 @@ int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *m
 
 const long *net_flit_net_link_flits(const struct flit_net *n)
 {
-	return n->ch.flits_carried;
+	return n->par ? net_flit_par_link_flits(n) : n->ch.flits_carried;
 }
 
 int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
@@ -420,9 +427,11 @@ int net_flit_net_check(const struct flit_net *n, struct cmn_err *e)
 	int V = n->p.vcs;
 	for (int l = 0; l < n->nl; l++)
 		for (int v = 0; v < V; v++) {
-			int cr = n->cr.count[l * V + v], inbuf = n->in[vc_id(n, l, v)].count,
-			    wire = 0, cwire = 0;
-			for (size_t s = n->ch.wire_first[l]; s < n->ch.wire_first[l + 1]; s++) {
+			int cr = n->par ? net_flit_par_credits(n, l)[v] : n->cr.count[l * V + v],
+			    inbuf = n->in[vc_id(n, l, v)].count, wire = 0, cwire = 0;
+			size_t ring = (size_t)n->ch.wire_mask[l] + 1; /* (threads=2 lays the
+			                                                 rings out by part) */
+			for (size_t s = n->ch.wire_first[l]; s < n->ch.wire_first[l] + ring; s++) {
 				wire += n->ch.wire[s].vc == v;
 				cwire += (int)(n->cr.wire[s] >> v & 1);
 			}

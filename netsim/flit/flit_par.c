@@ -85,6 +85,15 @@ struct thr {
 	 * wherever a link crossed into the other part */
 	int *rr_port, *sw_accept, *va_accept;
 	int64_t *cr_last;
+	/* and of the state kept per link or output and written at its near end
+	 * (the credits, taken VCs, last cycles, pointers and holders of the
+	 * links out of its part, their flit counts): where the machine numbers
+	 * its links across the parts (a tree's stages), the shared arrays' lines
+	 * held both threads' links; flits_carried is summed on export */
+	int *cr_count, *rr_link, *holder, *grant, *va_grant;
+	uint64_t *vcs_taken;
+	int64_t *last_sent, *picked;
+	long *carried;
 	uint64_t *queued;    /* its nodes with queued packets (the view's
 	                        pkts.queued_nodes: a set shared by the threads, its
 	                        line went back and forth at every packet) */
@@ -322,6 +331,20 @@ static void post(struct flit_par *P, int t)
 	}
 }
 
+const int *net_flit_par_credits(const struct flit_net *n, int l)
+{
+	const struct flit_par *P = n->par;
+	return &P->part[P->owner[n->m->links[l].src]].thr.cr_count[(size_t)l * (size_t)n->p.vcs];
+}
+
+const long *net_flit_par_link_flits(const struct flit_net *n)
+{
+	const struct flit_par *P = n->par;
+	for (int l = 0; l < n->nl; l++) /* each link counted by its near end's thread */
+		n->ch.flits_carried[l] = P->part[0].thr.carried[l] + P->part[1].thr.carried[l];
+	return n->ch.flits_carried;
+}
+
 void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int *credits)
 {
 	*flits = *credits = 0;
@@ -407,14 +430,23 @@ static void view_make(struct flit_par *P, int t)
 	v->ch.nwith_flits = 0;
 	v->cr.with_credits = h->with_credits;
 	v->cr.nwith_credits = 0;
-	struct flit_switch_alloc shared = v->sw; /* the pointers per output */
 	v->sw = h->sw;
-	v->sw.grant_ptr = shared.grant_ptr;
 	v->sw.accept_ptr = h->sw_accept;
 	v->rt.rr_port = h->rr_port;
 	if (h->va_accept)
 		v->va.accept_ptr = h->va_accept;
 	v->cr.last = h->cr_last;
+	v->cr.count = h->cr_count;
+	v->rt.rr_link = h->rr_link;
+	v->rt.output_holder = h->holder;
+	v->sw.grant_ptr = h->grant;
+	if (h->va_grant)
+		v->va.grant_ptr = h->va_grant;
+	v->ch.vcs_taken = h->vcs_taken;
+	v->ch.last_sent = h->last_sent;
+	if (h->picked)
+		v->rt.picked = h->picked;
+	v->ch.flits_carried = h->carried;
 	v->va.asks = h->asks;
 	v->pkts.left = h->left;
 	v->pkts.queued_nodes = h->queued;
@@ -613,6 +645,8 @@ static void thr_free(struct thr *h)
 	free(h->wheel_head);
 	free(h->with_flits);
 	free(h->with_credits);
+	free(h->cr_count), free(h->rr_link), free(h->holder), free(h->grant), free(h->va_grant);
+	free(h->vcs_taken), free(h->last_sent), free(h->picked), free(h->carried);
 	free(h->rr_port);
 	free(h->sw_accept);
 	free(h->va_accept);
@@ -625,25 +659,29 @@ static void thr_free(struct thr *h)
 }
 
 /* The links' wires laid out again once the parts are known: the rings of
- * the links between the two parts each on lines of their own (a multiple
- * of 8 slots from a line: 8 credit masks are a line, 8 flit slots three),
- * so that the flits and credits crossing between the threads move no line
- * of a link that stays in one part. The wires are empty yet. 0, or -1 out
- * of memory (the old layout kept). */
+ * each part's own links together, then those of the links between the two
+ * parts each on lines of their own (a multiple of 8 slots from a line: 8
+ * credit masks are a line, 8 flit slots three), so that no line holds the
+ * wires of both threads. The wires are empty yet. 0, or -1 out of memory
+ * (the old layout kept). */
 static int wires_apart(struct flit_net *n, const unsigned char *owner)
 {
 	const struct plat_link *L = n->m->links;
 	size_t *first = flit_lines_malloc((size_t)n->nl + 1, sizeof *first), at = 0;
 	if (!first)
 		return -1;
-	for (int l = 0; l < n->nl; l++) {
-		size_t ring = (size_t)n->ch.wire_mask[l] + 1;
-		if (owner[L[l].src] != owner[L[l].dst]) {
-			at = (at + 7) / 8 * 8;
-			ring = (ring + 7) / 8 * 8;
+	for (int group = 0; group < 3; group++) { /* within part 0, within part 1, between */
+		at = (at + 7) / 8 * 8;
+		for (int l = 0; l < n->nl; l++) {
+			int a = owner[L[l].src], b = owner[L[l].dst];
+			if (group != (a != b ? 2 : a))
+				continue;
+			size_t ring = (size_t)n->ch.wire_mask[l] + 1;
+			if (group == 2)
+				ring = (ring + 7) / 8 * 8;
+			first[l] = at;
+			at += ring;
 		}
-		first[l] = at;
-		at += ring;
 	}
 	first[n->nl] = at = (at + 7) / 8 * 8;
 	struct wire *w = flit_lines_malloc(at + 1, sizeof *w);
@@ -696,6 +734,21 @@ static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 	h->va_accept =
 	    n->va.accept_ptr ? copy(n->va.accept_ptr, allvc, sizeof *h->va_accept) : NULL;
 	h->cr_last = copy(n->cr.last, (size_t)n->nl + 1, sizeof *h->cr_last);
+	size_t nvc = (size_t)n->nl * (size_t)n->p.vcs;
+	h->cr_count = copy(n->cr.count, nvc ? nvc : 1, sizeof *h->cr_count);
+	h->rr_link = copy(n->rt.rr_link, (size_t)n->nl + 1, sizeof *h->rr_link);
+	h->holder = copy(n->rt.output_holder, nports, sizeof *h->holder);
+	h->grant = copy(n->sw.grant_ptr, nports, sizeof *h->grant);
+	h->va_grant =
+	    n->va.grant_ptr ? copy(n->va.grant_ptr, nvc ? nvc : 1, sizeof *h->va_grant) : NULL;
+	h->vcs_taken = copy(n->ch.vcs_taken, (size_t)n->nl + 1, sizeof *h->vcs_taken);
+	h->last_sent = copy(n->ch.last_sent, (size_t)n->nl + 1, sizeof *h->last_sent);
+	h->picked = n->rt.picked ? copy(n->rt.picked, (size_t)n->nl + 1, sizeof *h->picked) : NULL;
+	h->carried = copy(n->ch.flits_carried, (size_t)n->nl + 1, sizeof *h->carried);
+	if (!h->cr_count || !h->rr_link || !h->holder || !h->grant ||
+	    (n->va.grant_ptr && !h->va_grant) || !h->vcs_taken || !h->last_sent ||
+	    (n->rt.picked && !h->picked) || !h->carried)
+		return -1;
 	if (!h->rr_port || !h->sw_accept || (n->va.accept_ptr && !h->va_accept) || !h->cr_last ||
 	    net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
 	    !h->with_flits || !h->with_credits || !h->fbox || !h->cbox || !h->left || !h->queued)

@@ -21,6 +21,11 @@ void net_flit_par_destroy(struct flit_par *P);
  * and pool done) for its source's thread to make as the next cycle
  * starts: 0, or -1 out of memory. */
 int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits);
+/* Between cycles: link l's credit counts (its VCs'), kept by the thread
+ * of its near end, and the flits each link carried so far (summed into
+ * the network's array, returned). */
+const int *net_flit_par_credits(const struct flit_net *n, int l);
+const long *net_flit_par_link_flits(const struct flit_net *n);
 /* Between cycles: the flits on link l for its VC vc and the credits back
  * for it that the threads' mailboxes hold (net_flit_net_check). */
 void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int *credits);
