@@ -72,17 +72,11 @@ static void routers(struct flit_net *n, void (*done)(void *, const struct flit_d
 void CYCLE_FN(struct flit_net *n, void (*done)(void *, const struct flit_delivery *), void *ctx,
               int *oom)
 {
-	int V = FLIT_VCS(n);
 	int kept = 0;
 	for (int i = 0; i < n->ch.nwith_flits; i++) { /* only links with flits on the wire */
 		int l = n->ch.with_flits[i];
-		struct wire *w = &n->ch.wire[flit_slot(n, l, n->now)];
-		if (w->vc >= 0) {
-			if (net_flit_arrive(n, l, w->vc, w->f))
-				*oom = 2; /* more flits than credits: a bug */
-			w->vc = -1;
-			n->on_wires--;
-		}
+		if (net_flit_wire_in(n, l))
+			*oom = 2;
 		if (net_flit_wire_busy(n, l))
 			n->ch.with_flits[kept++] = l;
 	}
@@ -90,12 +84,7 @@ void CYCLE_FN(struct flit_net *n, void (*done)(void *, const struct flit_deliver
 	kept = 0;
 	for (int i = 0; i < n->cr.nwith_credits; i++) { /* and with credits on the wire */
 		int l = n->cr.with_credits[i];
-		uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now)];
-		if (*cw) {
-			for (uint64_t b = *cw; b; b &= b - 1)
-				n->cr.count[l * V + __builtin_ctzll(b)]++;
-			*cw = 0;
-		}
+		net_flit_wire_credits_in(n, l);
 		if (net_flit_credits_busy(n, l))
 			n->cr.with_credits[kept++] = l;
 	}

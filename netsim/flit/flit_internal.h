@@ -32,6 +32,19 @@ static inline void *flit_lines_calloc(size_t count, size_t size)
 	return p;
 }
 
+/* An array of n elements of size bytes moved to a new one of cap on lines
+ * of their own (the old freed), or NULL (the old kept). */
+static inline void *flit_lines_grow(void *old, size_t n, size_t cap, size_t size)
+{
+	void *p = flit_lines_malloc(cap, size);
+	if (!p)
+		return NULL;
+	if (n)
+		memcpy(p, old, n * size);
+	free(old);
+	return p;
+}
+
 struct flit {
 	int64_t ready; /* cycle from which it may leave the router it is in */
 	int pkt;       /* index in the packet pool */
@@ -374,6 +387,36 @@ static inline int net_flit_arrive(struct flit_net *n, int l, int v, struct flit 
 	if (c->count == 1) /* its front flit */
 		vc_front(n, g);
 	return 0;
+}
+
+/* The flit link l's wire delivers now, if any, into its VC at the far
+ * end: 0, or -1 if that buffer is full (more flits than credits: a bug). */
+static inline int net_flit_wire_in(struct flit_net *n, int l)
+{
+	struct wire *w = &n->ch.wire[flit_slot(n, l, n->now)];
+	if (w->vc < 0)
+		return 0;
+	int rc = net_flit_arrive(n, l, w->vc, w->f);
+	w->vc = -1;
+	n->on_wires--;
+	return rc;
+}
+
+/* Credits for link l's VCs (bit v: VC v) back at its near end. */
+static inline void net_flit_credits_in(struct flit_net *n, int l, uint64_t mask)
+{
+	for (uint64_t b = mask; b; b &= b - 1)
+		n->cr.count[(size_t)l * (size_t)FLIT_VCS(n) + (size_t)__builtin_ctzll(b)]++;
+}
+
+/* The credits link l's wire delivers now, back at its near end. */
+static inline void net_flit_wire_credits_in(struct flit_net *n, int l)
+{
+	uint64_t *cw = &n->cr.wire[flit_slot(n, l, n->now)];
+	if (*cw) {
+		net_flit_credits_in(n, l, *cw);
+		*cw = 0;
+	}
 }
 
 /* flit_build.c: the allocators' scratch for a vertex of at most kin

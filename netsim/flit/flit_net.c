@@ -267,21 +267,16 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 		/* a packet to a cache line of its own: under threads=2 a line
 		 * shared by two packets in the two halves went back and forth
 		 * between the cores as their heads moved */
-		struct packet *pk = aligned_alloc(64, (size_t)cap * sizeof *pk);
-		if (pk) {
-			if (n->pkts.n)
-				memcpy(pk, n->pkts.pool, (size_t)n->pkts.n * sizeof *pk);
-			free(n->pkts.pool);
+		size_t used = (size_t)n->pkts.n, stride = n->pkts.route_stride;
+		struct packet *pk =
+		    flit_lines_grow(n->pkts.pool, used, (size_t)cap, sizeof *n->pkts.pool);
+		if (pk)
 			n->pkts.pool = pk;
-		}
-		int *r =
-		    pk ? flit_lines_malloc((size_t)cap * n->pkts.route_stride, sizeof *r) : NULL;
+		int *r = pk ? flit_lines_grow(n->pkts.routes, used * stride, (size_t)cap * stride,
+		                              sizeof *n->pkts.routes)
+		            : NULL;
 		if (!r)
 			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		if (n->pkts.n)
-			memcpy(r, n->pkts.routes,
-			       (size_t)n->pkts.n * n->pkts.route_stride * sizeof *r);
-		free(n->pkts.routes);
 		n->pkts.routes = r;
 		n->pkts.cap = cap;
 	}

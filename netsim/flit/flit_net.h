@@ -163,7 +163,9 @@ void net_flit_net_set_overflow_hint(struct flit_net *n, const char *hint);
  * fit under max_memory beside the network's state and its packets' room
  * (always with max_memory=0); *mb: what the network holds, MB. */
 int net_flit_net_room(const struct flit_net *n, double more, double *mb, long *max_mb);
-/* Flits that crossed each link so far (nlinks entries, read-only). */
+/* Flits that crossed each link so far (nlinks entries, read-only; with
+ * threads=2 summed from the threads' counts at each call, O(links): call
+ * it once, not once per link). */
 const long *net_flit_net_link_flits(const struct flit_net *n);
 /* Checks the invariants (credits within 0..B and equal to the free slots
  * downstream plus the flits and credits on the wire): 0, or an error. */

@@ -177,24 +177,12 @@ static void wait_for(struct flit_par *P, atomic_long *a, long v)
 	}
 }
 
-/* An array of n elements of size bytes moved to a new one of cap on
- * cache lines of their own (the old freed), or NULL (the old kept). */
-static void *grow(void *old, int n, int cap, size_t size)
-{
-	void *p = flit_lines_malloc((size_t)cap, size);
-	if (p && n)
-		memcpy(p, old, (size_t)n * size);
-	if (p)
-		free(old);
-	return p;
-}
-
 static void record(void *ctx, const struct flit_delivery *d)
 {
 	struct thr *h = ctx;
 	if (h->ndel == h->capdel) {
 		int cap = h->capdel ? 2 * h->capdel : 64;
-		struct del *p = grow(h->del, h->ndel, cap, sizeof *p);
+		struct del *p = flit_lines_grow(h->del, (size_t)h->ndel, (size_t)cap, sizeof *p);
 		if (!p) {
 			h->oom = 1;
 			return;
@@ -230,29 +218,6 @@ static void make_staged(struct flit_par *P, int t)
 	h->nstage = 0;
 }
 
-/* The flit on link l's wire now, into its VC at the link's far end. */
-static void flit_in(struct flit_net *v, struct thr *h, int l)
-{
-	struct wire *w = &v->ch.wire[flit_slot(v, l, v->now)];
-	if (w->vc >= 0) {
-		if (net_flit_arrive(v, l, w->vc, w->f))
-			h->oom = 2;
-		w->vc = -1;
-		v->on_wires--;
-	}
-}
-
-/* The credits on link l's wire now, back at its near end. */
-static void credits_in(struct flit_net *v, int l)
-{
-	uint64_t *cw = &v->cr.wire[flit_slot(v, l, v->now)];
-	if (*cw) {
-		for (uint64_t b = *cw; b; b &= b - 1)
-			v->cr.count[l * v->p.vcs + __builtin_ctzll(b)]++;
-		*cw = 0;
-	}
-}
-
 /* Thread t's arrivals: flits on the links into its vertices, credits on
  * the links out of them: from its own lists those that stay in its part,
  * and what the other thread's mailboxes hold for this cycle (only they
@@ -272,8 +237,8 @@ static void arrivals(struct flit_par *P, int t)
 				h->oom = 1;
 	}
 	for (int i = 0; i < h->nwith_flits; i++)
-		if (P->owner[L[h->with_flits[i]].dst] == t)
-			flit_in(v, h, h->with_flits[i]);
+		if (P->owner[L[h->with_flits[i]].dst] == t && net_flit_wire_in(v, h->with_flits[i]))
+			h->oom = 2;
 	for (int i = 0; i < o->nfbox; i++) {
 		const struct flit_mail *m = &o->fbox[i];
 		if (m->arrive != v->now)
@@ -284,13 +249,10 @@ static void arrivals(struct flit_par *P, int t)
 	}
 	for (int i = 0; i < h->nwith_credits; i++)
 		if (P->owner[L[h->with_credits[i]].src] == t)
-			credits_in(v, h->with_credits[i]);
-	for (int i = 0; i < o->ncbox; i++) {
-		const struct credit_mail *m = &o->cbox[i];
-		if (m->arrive == v->now)
-			for (uint64_t b = m->mask; b; b &= b - 1)
-				v->cr.count[m->l * v->p.vcs + __builtin_ctzll(b)]++;
-	}
+			net_flit_wire_credits_in(v, h->with_credits[i]);
+	for (int i = 0; i < o->ncbox; i++)
+		if (o->cbox[i].arrive == v->now)
+			net_flit_credits_in(v, o->cbox[i].l, o->cbox[i].mask);
 }
 
 /* After thread t's routers: its mailboxes kept to what has not arrived,
@@ -348,14 +310,12 @@ const long *net_flit_par_link_flits(const struct flit_net *n)
 void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int *credits)
 {
 	*flits = *credits = 0;
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < 2; t++) { /* (between cycles post left only what has not arrived) */
 		const struct thr *h = &n->par->part[t].thr;
 		for (int i = 0; i < h->nfbox; i++)
-			*flits += h->fbox[i].l == l && h->fbox[i].vc == vc &&
-			          h->fbox[i].arrive > n->now - 1;
+			*flits += h->fbox[i].l == l && h->fbox[i].vc == vc;
 		for (int i = 0; i < h->ncbox; i++)
-			*credits += h->cbox[i].l == l && h->cbox[i].arrive > n->now - 1 &&
-			            (int)(h->cbox[i].mask >> vc & 1);
+			*credits += h->cbox[i].l == l && (int)(h->cbox[i].mask >> vc & 1);
 	}
 }
 
@@ -406,11 +366,8 @@ static void refresh(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	v->now = P->n->now;
-	int free = v->pkts.free; /* the thread's own list */
-	v->pkts = P->n->pkts;    /* the pool may have moved */
-	v->pkts.free = free;
-	v->pkts.left = P->part[t].thr.left;
-	v->pkts.queued_nodes = P->part[t].thr.queued;
+	v->pkts.pool = P->n->pkts.pool;     /* they may have moved (net_flit_net_inject grows */
+	v->pkts.routes = P->n->pkts.routes; /* them); the rest of pkts is the view's own */
 	v->on_wires = 0;
 	v->last_move = v->now - 1;
 	P->part[t].thr.ndel = 0;
@@ -463,7 +420,8 @@ int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits)
 	struct thr *h = &n->par->part[n->par->owner[src]].thr;
 	if (h->nstage == h->capstage) {
 		int cap = h->capstage ? 2 * h->capstage : 64;
-		struct stage *p = grow(h->stage, h->nstage, cap, sizeof *p);
+		struct stage *p =
+		    flit_lines_grow(h->stage, (size_t)h->nstage, (size_t)cap, sizeof *p);
 		if (!p)
 			return -1;
 		h->stage = p;

@@ -183,10 +183,11 @@ int net_flit_synth_run(const struct plat_machine *m, const struct flit_params *p
 		r->cycles = (long)net_flit_net_now(n);
 		r->wall_s =
 		    (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		const long *carried = net_flit_net_link_flits(n); /* once: O(links) */
 		for (int l = 0; l < m->nlinks; l++) {
-			r->flit_hops += net_flit_net_link_flits(n)[l];
+			r->flit_hops += carried[l];
 			if (o->link_flits)
-				o->link_flits[l] = net_flit_net_link_flits(n)[l];
+				o->link_flits[l] = carried[l];
 		}
 	}
 	free(s.lat);

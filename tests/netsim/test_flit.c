@@ -115,8 +115,9 @@ static void random_run(const char *spec, const struct flit_params *p, unsigned l
 	CU_ASSERT_FATAL(net_flit_net_run(n, -1, record, lg, &e) == 0);
 	*checks_ok &= net_flit_net_check(n, &e) == 0;
 	long crossed = 0;
+	const long *carried = net_flit_net_link_flits(n);
 	for (int l = 0; l < m->nlinks; l++)
-		crossed += net_flit_net_link_flits(n)[l];
+		crossed += carried[l];
 	*checks_ok &= crossed == *hops_flits;
 	free(route);
 	gsl_rng_free(rng);
