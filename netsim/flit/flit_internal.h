@@ -59,12 +59,14 @@ struct packet {
 	int dim, crossed;               /* datelines: the dimension of its last router link, and
 	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
-	int decided;  /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
-	               */
-	int next_out; /* its head's next link when fixed (its route's next entry, set as the head
-	                 leaves a router: read from the packet, which the head's request loads
-	                 anyway, rather than through the route); else anything */
-	int *route;   /* its route in the routes cache (never written), or NULL: its own slots */
+	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
+	              */
+	int spare;   /* (padding: a packet is a line) */
+	int *route;  /* its route in the routes cache (never written), or NULL: its own slots */
+	             /* Written when it is made, delivered, and as its route is decided (adaptive
+	              * routing) or its ring state changes; a head reads its next link from its
+	              * route: a packet that crosses into the other part (threads=2) is then read
+	              * there, its line shared, not passed back and forth at every hop */
 };
 _Static_assert(sizeof(struct packet) == 64, "a packet a cache line (the pool is aligned)");
 

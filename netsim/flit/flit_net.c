@@ -215,7 +215,6 @@ static inline void enqueue(struct flit_net *n, int k, long id, int src, int dst,
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
 	}
-	q->next_out = q->decided > 0 ? pk_route(n, k)[0] : -1;
 	q->next = -1;
 	q->dim = -1;
 	q->grid_dim = -1;
