@@ -59,14 +59,14 @@ struct packet {
 	int dim, crossed;               /* datelines: the dimension of its last router link, and
 	                                   whether it crossed that ring's wraparound link */
 	int64_t created;
-	int decided; /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
-	              */
-	int spare;   /* (padding: a packet is a line) */
-	int *route;  /* its route in the routes cache (never written), or NULL: its own slots */
-	             /* Written when it is made, delivered, and as its route is decided (adaptive
-	              * routing) or its ring state changes; a head reads its next link from its
-	              * route: a packet that crosses into the other part (threads=2) is then read
-	              * there, its line shared, not passed back and forth at every hop */
+	int decided;  /* its route's links [0 .. decided) fixed (adaptive routing: as the head goes)
+	               */
+	int next_out; /* its head's next link when fixed (its route's next entry, set as the head
+	                 leaves a router: read from the packet, which the head's request loads
+	                 anyway, rather than through the route, whose load would then be on the
+	                 request's critical path: 18 % slower on a 16x16 torus); else anything.
+	                 With threads=2 each thread writes only its own copy (flit_par.c) */
+	int *route;   /* its route in the routes cache (never written), or NULL: its own slots */
 };
 _Static_assert(sizeof(struct packet) == 64, "a packet a cache line (the pool is aligned)");
 
@@ -82,7 +82,10 @@ struct vc {
 	int vertex, local;   /* its vertex (the far end of its port), its local index there */
 	int wheel_next;      /* the next VC in its timing-wheel slot's list */
 	int port, port_vc;   /* its input port (a link, or nl + node) and its VC there */
+	int arriving;        /* threads=2, a link from the other part: the packet (this part's
+	                        copy) whose flits come in on it now */
 };
+_Static_assert(sizeof(struct vc) == 64, "a VC a cache line");
 
 struct wire {
 	struct flit f;

@@ -215,6 +215,7 @@ static inline void enqueue(struct flit_net *n, int k, long id, int src, int dst,
 		q->nhops = plat_route(n->m, src, dst, pk_route(n, k));
 		q->decided = q->nhops;
 	}
+	q->next_out = q->decided > 0 ? pk_route(n, k)[0] : -1;
 	q->next = -1;
 	q->dim = -1;
 	q->grid_dim = -1;
@@ -263,20 +264,22 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 			                     : "(a load beyond saturation queues packets without "
 			                       "bound): lower the load, bound the sources "
 			                       "(source_queue=N)");
-		/* a packet to a cache line of its own: under threads=2 a line
-		 * shared by two packets in the two halves went back and forth
-		 * between the cores as their heads moved */
-		size_t used = (size_t)n->pkts.n, stride = n->pkts.route_stride;
-		struct packet *pk =
-		    flit_lines_grow(n->pkts.pool, used, (size_t)cap, sizeof *n->pkts.pool);
-		if (pk)
-			n->pkts.pool = pk;
-		int *r = pk ? flit_lines_grow(n->pkts.routes, used * stride, (size_t)cap * stride,
-		                              sizeof *n->pkts.routes)
-		            : NULL;
-		if (!r)
-			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-		n->pkts.routes = r;
+		/* a packet to a cache line of its own; with threads=2 each
+		 * thread makes its packets in a pool of its own (flit_par.c),
+		 * and cap is one thread's count */
+		if (!n->par) {
+			size_t used = (size_t)n->pkts.n, stride = n->pkts.route_stride;
+			struct packet *pk =
+			    flit_lines_grow(n->pkts.pool, used, (size_t)cap, sizeof *n->pkts.pool);
+			if (pk)
+				n->pkts.pool = pk;
+			int *r = pk ? flit_lines_grow(n->pkts.routes, used * stride,
+			                              (size_t)cap * stride, sizeof *n->pkts.routes)
+			            : NULL;
+			if (!r)
+				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
+			n->pkts.routes = r;
+		}
 		n->pkts.cap = cap;
 	}
 	if (n->par) { /* its source's thread makes it as its next cycle starts */
@@ -307,8 +310,13 @@ static int stalled(struct flit_net *n, struct cmn_err *e)
 			if (!c->count)
 				continue;
 			struct flit *f = &c->buf[c->first];
-			struct packet *q = &n->pkts.pool[f->pkt];
-			int h = f->hop + 1, out = h < q->decided ? pk_route(n, f->pkt)[h] : -1;
+			const int *route;
+			const struct packet *q;
+			if (n->par) /* each thread has a pool of its own */
+				q = net_flit_par_packet(n, n->m->links[l].dst, f->pkt, &route);
+			else
+				q = &n->pkts.pool[f->pkt], route = pk_route(n, f->pkt);
+			int h = f->hop + 1, out = h < q->decided ? route[h] : -1;
 			size_t len = strlen(what);
 			snprintf(what + len, sizeof what - len,
 			         "%svertex %d, link %d VC %d: packet %ld (%d->%d), waiting for "

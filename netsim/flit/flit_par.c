@@ -99,18 +99,19 @@ struct thr {
 	                        line went back and forth at every packet) */
 	struct stage *stage; /* the packets of its nodes injected since its last cycle */
 	int nstage, capstage;
-	/* the packets on its view's free list (those it delivered, topped up
-	 * by the main thread before a cycle for those it will make) */
-	int nfree;
 	/* the view's own scratch (kept across cycles) */
 	uint64_t *ready;
 	int *wheel_head;
 	int *with_flits, nwith_flits;
 	int *with_credits, nwith_credits;
 	/* its mailboxes: what it put on links into the other part, until the
-	 * cycle it arrives */
+	 * cycle it arrives; a head's mail names (in its flit's pkt) its
+	 * packet's copy in pbox and its route's in rbox (route_stride a
+	 * packet), from which the other thread makes a packet of its own */
 	struct flit_mail *fbox;
 	int nfbox;
+	struct packet *pbox;
+	int *rbox;
 	struct credit_mail *cbox;
 	int ncbox;
 	struct flit_switch_alloc sw;
@@ -190,32 +191,93 @@ static void record(void *ctx, const struct flit_delivery *d)
 		h->del = p;
 		h->capdel = cap;
 	}
-	/* send() pushed the packet on the view's free list just before: the
-	 * thread's own packets to make */
-	h->nfree++;
 	struct del *r = &h->del[h->ndel++];
 	r->x = h->x;
 	memcpy(&r->d, d, sizeof *d); /* its padding too (zero): callers may compare bytewise */
 }
 
-/* Thread t's packets staged since its last cycle, made from its free list
- * and queued at their sources, in the order they were injected. */
+/* A packet of the view's own pool (each thread has one: a packet is
+ * made by its source's thread, and a thread that a head comes into from
+ * the other part makes its own copy, so that no packet's or route's line
+ * is passed between the threads), from its free list, else the pool
+ * grown: its index, or -1 out of memory. The two pools hold the packets
+ * in flight, those of a packet whose flits are in both parts twice; the
+ * main thread's check against max_memory counts them as one thread's
+ * pool does (net_flit_net_inject). */
+static int take_packet(struct flit_net *v)
+{
+	int k = v->pkts.free;
+	if (k >= 0) {
+		v->pkts.free = v->pkts.pool[k].next;
+		return k;
+	}
+	if (v->pkts.n == v->pkts.cap) {
+		int cap = v->pkts.cap ? 2 * v->pkts.cap : 256;
+		size_t used = (size_t)v->pkts.n, stride = v->pkts.route_stride;
+		struct packet *pk =
+		    flit_lines_grow(v->pkts.pool, used, (size_t)cap, sizeof *v->pkts.pool);
+		if (!pk)
+			return -1;
+		v->pkts.pool = pk;
+		int *r = flit_lines_grow(v->pkts.routes, used * stride, (size_t)cap * stride,
+		                         sizeof *v->pkts.routes);
+		if (!r)
+			return -1;
+		v->pkts.routes = r;
+		v->pkts.cap = cap;
+	}
+	return v->pkts.n++;
+}
+
+/* Packet k of view v back on its free list. */
+static void put_packet(struct flit_net *v, int k)
+{
+	v->pkts.pool[k].next = v->pkts.free;
+	v->pkts.free = k;
+}
+
+/* Thread t's packets staged since its last cycle, made from its pool and
+ * queued at their sources, in the order they were injected. */
 static void make_staged(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	struct thr *h = &P->part[t].thr;
 	for (int i = 0; i < h->nstage; i++) {
 		const struct stage *g = &h->stage[i];
-		int k = v->pkts.free;
-		if (k < 0) { /* top_up gave it one for each: a bug */
-			h->oom = 3;
+		int k = take_packet(v);
+		if (k < 0) {
+			h->oom = 1;
 			break;
 		}
-		v->pkts.free = v->pkts.pool[k].next;
-		h->nfree--;
 		net_flit_enqueue(v, k, g->id, g->src, g->dst, g->flits, g->created);
 	}
 	h->nstage = 0;
+}
+
+/* A flit from the other thread's mail m into view v: a head's packet made
+ * here from the mail's copy, the flits behind it given that packet (their
+ * VC's arriving one). 0, or -1 out of memory (the flit dropped: the run
+ * ends with the error). */
+static int immigrate(struct flit_net *v, const struct thr *o, const struct flit_mail *m,
+                     struct flit *f)
+{
+	struct vc *c = &v->in[vc_id(v, m->l, m->vc)];
+	*f = m->f;
+	if (f->head) {
+		int k = take_packet(v);
+		if (k < 0)
+			return -1;
+		const struct packet *q = &o->pbox[f->pkt];
+		int spare = v->pkts.pool[k].next; /* (not on the free list now) */
+		v->pkts.pool[k] = *q;
+		v->pkts.pool[k].next = spare;
+		if (!q->route) /* its own slots: the route copied too */
+			memcpy(pk_route(v, k), o->rbox + (size_t)f->pkt * v->pkts.route_stride,
+			       (size_t)q->nhops * sizeof *o->rbox);
+		c->arriving = k;
+	}
+	f->pkt = c->arriving;
+	return 0;
 }
 
 /* Thread t's arrivals: flits on the links into its vertices, credits on
@@ -241,9 +303,12 @@ static void arrivals(struct flit_par *P, int t)
 			h->oom = 2;
 	for (int i = 0; i < o->nfbox; i++) {
 		const struct flit_mail *m = &o->fbox[i];
+		struct flit f;
 		if (m->arrive != v->now)
 			continue;
-		if (net_flit_arrive(v, m->l, m->vc, m->f))
+		if (immigrate(v, o, m, &f))
+			h->oom = 1;
+		else if (net_flit_arrive(v, m->l, m->vc, f))
 			h->oom = 2;
 		v->on_wires--;
 	}
@@ -255,18 +320,40 @@ static void arrivals(struct flit_par *P, int t)
 			net_flit_credits_in(v, o->cbox[i].l, o->cbox[i].mask);
 }
 
+/* A head's packet and route copied into thread h's mail box at entry
+ * at, from view v's packet k. */
+static void box_packet(struct thr *h, const struct flit_net *v, int at, int k)
+{
+	const struct packet *q = &v->pkts.pool[k];
+	h->pbox[at] = *q;
+	if (!q->route)
+		memcpy(h->rbox + (size_t)at * v->pkts.route_stride, pk_route(v, k),
+		       (size_t)q->nhops * sizeof *h->rbox);
+}
+
 /* After thread t's routers: its mailboxes kept to what has not arrived,
  * then what it put this cycle on links into the other part moved there
- * from the links' wires. */
+ * from the links' wires: a head with a copy of its packet, and the packet
+ * put back on this thread's free list once its tail has left. */
 static void post(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	struct thr *h = &P->part[t].thr;
 	const struct plat_link *L = v->m->links;
-	int k = 0;
-	for (int i = 0; i < h->nfbox; i++)
-		if (h->fbox[i].arrive > v->now)
-			h->fbox[k++] = h->fbox[i];
+	size_t stride = v->pkts.route_stride;
+	int k = 0, np = 0;
+	for (int i = 0; i < h->nfbox; i++) {
+		struct flit_mail *m = &h->fbox[i];
+		if (m->arrive <= v->now)
+			continue;
+		if (m->f.head) { /* its copy moved down with it (np <= its index) */
+			h->pbox[np] = h->pbox[m->f.pkt];
+			memmove(h->rbox + (size_t)np * stride, h->rbox + (size_t)m->f.pkt * stride,
+			        stride * sizeof *h->rbox);
+			m->f.pkt = np++;
+		}
+		h->fbox[k++] = *m;
+	}
 	h->nfbox = k;
 	k = 0;
 	for (int i = 0; i < h->ncbox; i++)
@@ -279,7 +366,15 @@ static void post(struct flit_par *P, int t)
 			continue;
 		int64_t at = v->now + v->ch.cycles[l];
 		struct wire *w = &v->ch.wire[flit_slot(v, l, at)];
-		h->fbox[h->nfbox++] = (struct flit_mail){at, l, w->vc, w->f};
+		struct flit f = w->f;
+		int k0 = f.pkt;
+		if (f.head) {
+			box_packet(h, v, np, k0);
+			f.pkt = np++;
+		}
+		if (f.tail) /* none of its flits left here */
+			put_packet(v, k0);
+		h->fbox[h->nfbox++] = (struct flit_mail){at, l, w->vc, f};
 		w->vc = -1;
 	}
 	for (int i = 0; i < h->nwith_credits; i++) {
@@ -366,8 +461,6 @@ static void refresh(struct flit_par *P, int t)
 {
 	struct flit_net *v = &P->part[t].view;
 	v->now = P->n->now;
-	v->pkts.pool = P->n->pkts.pool;     /* they may have moved (net_flit_net_inject grows */
-	v->pkts.routes = P->n->pkts.routes; /* them); the rest of pkts is the view's own */
 	v->on_wires = 0;
 	v->last_move = v->now - 1;
 	P->part[t].thr.ndel = 0;
@@ -407,6 +500,17 @@ static void view_make(struct flit_par *P, int t)
 	v->va.asks = h->asks;
 	v->pkts.left = h->left;
 	v->pkts.queued_nodes = h->queued;
+	v->pkts.pool = NULL; /* its own pool (take_packet) */
+	v->pkts.routes = NULL;
+	v->pkts.n = v->pkts.cap = 0;
+	v->pkts.free = -1;
+}
+
+const struct packet *net_flit_par_packet(const struct flit_net *n, int x, int k, const int **route)
+{
+	const struct flit_net *v = &n->par->part[n->par->owner[x]].view;
+	*route = pk_route(v, k);
+	return &v->pkts.pool[k];
 }
 
 uint32_t net_flit_par_held(const struct flit_net *n, int x)
@@ -431,40 +535,10 @@ int net_flit_par_stage(struct flit_net *n, long id, int src, int dst, int flits)
 	return 0;
 }
 
-/* Before a cycle: each thread's free list holds a packet for each it will
- * make, from the pool's packets never handed out, else the other's spare
- * ones (the pool holds a packet for every one injected and not delivered:
- * net_flit_net_inject grows it). */
-static void top_up(struct flit_par *P)
-{
-	struct flit_net *n = P->n;
-	for (int pass = 0; pass < 2; pass++)
-		for (int t = 0; t < 2; t++) {
-			struct thr *h = &P->part[t].thr, *o = &P->part[1 - t].thr;
-			struct flit_net *v = &P->part[t].view, *ov = &P->part[1 - t].view;
-			while (h->nfree < h->nstage) {
-				int k;
-				if (pass == 0 && n->pkts.n < n->pkts.cap) {
-					k = n->pkts.n++;
-				} else if (pass == 1 && o->nfree > o->nstage) {
-					k = ov->pkts.free;
-					ov->pkts.free = n->pkts.pool[k].next;
-					o->nfree--;
-				} else {
-					break;
-				}
-				n->pkts.pool[k].next = v->pkts.free;
-				v->pkts.free = k;
-				h->nfree++;
-			}
-		}
-}
-
 int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
                        void *ctx)
 {
 	struct flit_par *P = n->par;
-	top_up(P);
 	refresh(P, 0);
 	refresh(P, 1);
 	int oom = 0;
@@ -613,6 +687,8 @@ static void thr_free(struct thr *h)
 	free(h->queued);
 	free(h->fbox);
 	free(h->cbox);
+	free(h->pbox);
+	free(h->rbox);
 	net_flit_scratch_free(&h->sw, h->asks);
 }
 
@@ -686,6 +762,8 @@ static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 			boxed += (size_t)n->ch.cycles[l];
 	h->fbox = flit_lines_malloc(boxed, sizeof *h->fbox);
 	h->cbox = flit_lines_malloc(boxed, sizeof *h->cbox);
+	h->pbox = flit_lines_malloc(boxed, sizeof *h->pbox);
+	h->rbox = flit_lines_malloc(boxed * n->pkts.route_stride, sizeof *h->rbox);
 	size_t nports = (size_t)n->nl + (size_t)n->nodes, allvc = nports * (size_t)n->p.vcs;
 	h->rr_port = copy(n->rt.rr_port, nports, sizeof *h->rr_port);
 	h->sw_accept = copy(n->sw.accept_ptr, allvc, sizeof *h->sw_accept);
@@ -709,7 +787,8 @@ static int thr_make(struct flit_net *n, struct thr *h, int maxin, int maxout)
 		return -1;
 	if (!h->rr_port || !h->sw_accept || (n->va.accept_ptr && !h->va_accept) || !h->cr_last ||
 	    net_flit_scratch_make(&h->sw, &h->asks, kin, nout) || !h->ready || !h->wheel_head ||
-	    !h->with_flits || !h->with_credits || !h->fbox || !h->cbox || !h->left || !h->queued)
+	    !h->with_flits || !h->with_credits || !h->fbox || !h->cbox || !h->pbox || !h->rbox ||
+	    !h->left || !h->queued)
 		return -1;
 	for (int64_t i = 0; i < n->wheel.slots; i++)
 		h->wheel_head[i] = -1;
@@ -770,8 +849,11 @@ void net_flit_par_destroy(struct flit_par *P)
 		changed(P);
 		pthread_join(P->worker, NULL);
 	}
-	thr_free(&P->part[0].thr);
-	thr_free(&P->part[1].thr);
+	for (int t = 0; t < 2; t++) {
+		thr_free(&P->part[t].thr);
+		free(P->part[t].view.pkts.pool);
+		free(P->part[t].view.pkts.routes);
+	}
 	free(P->owner);
 	free(P);
 }

@@ -32,9 +32,11 @@ void net_flit_par_mail(const struct flit_net *n, int l, int vc, int *flits, int 
 /* Between cycles: the flits node x holds before the network (its queue, its
  * injection port, on its links and at their far ends). */
 uint32_t net_flit_par_held(const struct flit_net *n, int x);
+/* Between cycles: packet k of a flit at vertex x (each thread has a pool
+ * of its own), and its route. */
+const struct packet *net_flit_par_packet(const struct flit_net *n, int x, int k, const int **route);
 /* One cycle (flit_net.c's cycle) on both threads: 0, 1 out of memory, 2 a
- * buffer overflowed, 3 a thread's free packets ran out (the last two
- * bugs). The caller advances the clock. */
+ * buffer overflowed (a bug). The caller advances the clock. */
 int net_flit_par_cycle(struct flit_net *n, void (*done)(void *, const struct flit_delivery *),
                        void *ctx);
 

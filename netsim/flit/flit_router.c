@@ -293,13 +293,13 @@ static int request(struct flit_net *n, int x, size_t g)
 	}
 	const struct flit *f = &c->buf[c->first];
 	struct packet *q = &n->pkts.pool[f->pkt];
-	int h = f->hop + 1, out = h < q->decided ? pk_route(n, f->pkt)[h] : -1, fsin_w = -1;
+	int h = f->hop + 1, out = h < q->nhops ? q->next_out : -1, fsin_w = -1;
 	if (h < q->nhops && h >= q->decided && MODE(n)->adaptive == 3) { /* fsin: link and VC */
 		fsin_w = fsin_next(n, q, x, &out);
 		c->pick = out;
 	} else if (h < q->nhops && h >= q->decided &&
 	           MODE(n)->adaptive == 2) { /* random: drawn once */
-		out = pk_route(n, f->pkt)[h] = random_next(n, x, q->dst);
+		out = pk_route(n, f->pkt)[h] = q->next_out = random_next(n, x, q->dst);
 		q->decided = h + 1;
 	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
 		out = c->pick = adaptive_next(n, x, q->dst);
@@ -338,11 +338,13 @@ static void send(struct flit_net *n, int x, size_t g,
 	} else {
 		q = &n->pkts.pool[f->pkt];
 		if (f->head && h < q->nhops && h >= q->decided) { /* it fixes its adaptive choice */
-			pk_route(n, f->pkt)[h] = c->pick, q->decided = h + 1;
+			pk_route(n, f->pkt)[h] = q->next_out = c->pick, q->decided = h + 1;
 			n->rt.tie[x]++;
 		}
-		out = h >= q->nhops ? -1 : pk_route(n, f->pkt)[h];
+		out = h >= q->nhops ? -1 : f->head ? q->next_out : pk_route(n, f->pkt)[h];
 		eject = out < 0 ? x : h == q->nhops - 1 && n->ch.cycles[out] == 0 ? q->dst : -1;
+		if (f->head && eject < 0) /* its next link, when fixed */
+			q->next_out = h + 1 < q->decided ? pk_route(n, f->pkt)[h + 1] : -1;
 	}
 	if (eject >= 0) {
 		n->rt.last_ejected[eject] = n->now;
@@ -765,7 +767,7 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		n->va.accept_ptr[g] =
 		    n->rt.out_index[l] * V + w + 1 == nov ? 0 : n->rt.out_index[l] * V + w + 1;
 		if (h >= q->decided) { /* an adaptive head's link is fixed now */
-			pk_route(n, f->pkt)[h] = l, q->decided = h + 1;
+			pk_route(n, f->pkt)[h] = q->next_out = l, q->decided = h + 1;
 			n->rt.tie[x]++;
 		}
 		c->front_ready = n->now + 1; /* switch allocation next cycle (its mark stays) */

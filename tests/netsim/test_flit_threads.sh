@@ -3,6 +3,7 @@
 # same output bytes as one thread on every router configuration it takes
 # (meshes, tori with datelines, partitions and bubbles, trees with
 # deterministic and adaptive routing, nodes at their switches, cut-through,
+# packets longer than buffers, links of several cycles,
 # the output and islip allocators, BookSim's preset), synthetic traffic
 # below and beyond saturation and trace replays of several jobs; what it
 # refuses (random draws: the insee preset, routing=random|fsin) is a usage
@@ -41,7 +42,33 @@ mesh:dims=8x8 flit:vcs=2,source_queue=2 0.8 --packet 4
 kary-ntree:k=4,n=3 flit:node_link_delay=0,source_queue=1 1.0 --packet 3
 mesh:dims=8x8 flit:vcs=4 0.1 --traffic hotspot:frac=0.5
 mesh:dims=8x8 flit:vcs=4 0.1 --traffic hotspot:node=63,frac=0.5
+kary-ntree:k=4,n=3 flit:vcs=2,buf=2 0.4 --packet 8
+torus:dims=8x8 flit:vcs=4,link_delay=3 0.3 --packet 4
+kary-ntree:k=4,n=3 flit:routing=adaptive,link_delay=2,buf=4 0.5 --packet 6
+mesh:dims=8x8 flit:vcs=2,link_delay=4,node_link_delay=2 0.45 --packet 5
 CASES
+# a machine of 1,024 nodes, whose routes are each packet's own (not the
+# routes cache of smaller ones): a head that comes into the other part
+# brings its route with it
+for t in 1 2; do
+	"$B/netsim" --traffic uniform --machine kary-ntree:k=4,n=5 --engine "flit:vcs=2,threads=$t" \
+		--load 0.3 --packet 2 --warmup 300 --sample 300 --cycles 900 --quiet 2>&1 |
+		grep -v "^speed\|^engine" > "$T/big$t.txt"
+done
+grep -q "^latency" "$T/big1.txt"
+check "same bytes: a 4-ary 5-tree, routes not cached" test $? -eq 0 -a -z "$(cmp "$T/big1.txt" "$T/big2.txt" 2>&1)"
+# a packet's flits in both parts at once (long packets, small buffers), heads
+# that wait in a mailbox for a link of several cycles, adaptive routes
+# decided hop by hop: each thread makes its own copy of a packet that comes
+# in (flit_par.c); and the watchdog's report of a deadlock, which names
+# packets, their nodes and links, read from the thread that holds them
+for t in 1 2; do
+	"$B/netsim" --traffic uniform --machine torus:dims=8x8 --load 0.9 --packet 4 --sample 2000 --cycles 8000 --quiet \
+		--engine "flit:vcs=1,deadlock=none,buf=2,watchdog=500,threads=$t" > /dev/null 2> "$T/dead$t.txt"
+done
+grep -q "deadlock).*packet [0-9]* ([0-9]*->[0-9]*)" "$T/dead1.txt"
+check "a deadlock's report under two threads: one thread's" test $? -eq 0 -a -s "$T/dead2.txt"
+check "a deadlock's report under two threads: one thread's, the same bytes" cmp -s "$T/dead1.txt" "$T/dead2.txt"
 # a source's room counted from counters under two threads: the packets a
 # saturated run queues at its sources, and its refusal past max_memory,
 # as one thread's
