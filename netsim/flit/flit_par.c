@@ -268,10 +268,9 @@ static int immigrate(struct flit_net *v, const struct thr *o, const struct flit_
 		if (k < 0)
 			return -1;
 		const struct packet *q = &o->pbox[f->pkt];
-		int spare = v->pkts.pool[k].next; /* (not on the free list now) */
 		v->pkts.pool[k] = *q;
-		v->pkts.pool[k].next = spare;
-		if (!q->route) /* its own slots: the route copied too */
+		v->pkts.pool[k].next = -1; /* (the sender's queue or free list: not here) */
+		if (!q->route)             /* its own slots: the route copied too */
 			memcpy(pk_route(v, k), o->rbox + (size_t)f->pkt * v->pkts.route_stride,
 			       (size_t)q->nhops * sizeof *o->rbox);
 		c->arriving = k;
