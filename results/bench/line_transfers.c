@@ -56,10 +56,21 @@ static void count(uintptr_t pc, int write)
 	moved++;
 }
 
+static __thread int inside; /* in touch(): its own calls (calloc's memset) not counted */
+
+static void touch_locked(uintptr_t addr, int write, uintptr_t pc);
+
 static void touch(uintptr_t addr, int write, uintptr_t pc)
 {
-	if (finished)
+	if (finished || inside)
 		return;
+	inside = 1;
+	touch_locked(addr, write, pc);
+	inside = 0;
+}
+
+static void touch_locked(uintptr_t addr, int write, uintptr_t pc)
+{
 	if (self < 0)
 		self = atomic_fetch_add(&nthreads, 1);
 	if (self >= THREADS)
@@ -159,6 +170,56 @@ void __tsan_write_range(void *a, unsigned long n)
 {
 	for (uintptr_t p = (uintptr_t)a & ~(uintptr_t)63; p < (uintptr_t)a + n; p += 64)
 		touch(p, 1, HERE);
+}
+
+/* The instrumented code calls the C library's memcpy, memmove and memset
+ * as it is (ThreadSanitizer's runtime intercepts them): these take their
+ * place in the program, count the lines they read and write at their
+ * caller, and copy byte by byte (line_transfers.sh compiles this file so
+ * that the loops do not become calls to themselves). */
+static void ranges(const void *from, void *to, size_t n, uintptr_t pc)
+{
+	if (!n)
+		return;
+	if (from)
+		for (uintptr_t p = (uintptr_t)from & ~(uintptr_t)63; p < (uintptr_t)from + n;
+		     p += 64)
+			touch(p, 0, pc);
+	for (uintptr_t p = (uintptr_t)to & ~(uintptr_t)63; p < (uintptr_t)to + n; p += 64)
+		touch(p, 1, pc);
+}
+
+void *memcpy(void *restrict to, const void *restrict from, size_t n)
+{
+	ranges(from, to, n, HERE);
+	unsigned char *d = to;
+	const unsigned char *s = from;
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i];
+	return to;
+}
+
+void *memmove(void *to, const void *from, size_t n)
+{
+	ranges(from, to, n, HERE);
+	unsigned char *d = to;
+	const unsigned char *s = from;
+	if (d < s)
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	else
+		for (size_t i = n; i > 0; i--)
+			d[i - 1] = s[i - 1];
+	return to;
+}
+
+void *memset(void *to, int c, size_t n)
+{
+	ranges(NULL, to, n, HERE);
+	unsigned char *d = to;
+	for (size_t i = 0; i < n; i++)
+		d[i] = (unsigned char)c;
+	return to;
 }
 
 void __tsan_init(void)
