@@ -432,6 +432,10 @@ int net_flit_scratch_make(struct flit_switch_alloc *sw, struct va_ask **asks, si
                           size_t nout);
 void net_flit_scratch_free(struct flit_switch_alloc *sw, struct va_ask *asks);
 
+/* flit_net.c: the packet pool and its route slots grown to cap packets,
+ * each packet on a cache line of its own (with threads=2, each thread's
+ * pool: flit_par.c). 0, or -1 out of memory (pkts.cap unchanged). */
+int net_flit_pool_grow(struct flit_net *n, int cap);
 /* flit_net.c: packet k (taken from the pool) made a new packet from src to
  * dst of flits flits, created now, at the tail of src's queue. */
 void net_flit_enqueue(struct flit_net *n, int k, long id, int src, int dst, int flits,

@@ -234,6 +234,22 @@ void net_flit_enqueue(struct flit_net *n, int k, long id, int src, int dst, int 
 	enqueue(n, k, id, src, dst, flits, created);
 }
 
+int net_flit_pool_grow(struct flit_net *n, int cap)
+{
+	size_t used = (size_t)n->pkts.n, stride = n->pkts.route_stride;
+	struct packet *pk = flit_lines_grow(n->pkts.pool, used, (size_t)cap, sizeof *n->pkts.pool);
+	if (!pk)
+		return -1;
+	n->pkts.pool = pk;
+	int *r = flit_lines_grow(n->pkts.routes, used * stride, (size_t)cap * stride,
+	                         sizeof *n->pkts.routes);
+	if (!r)
+		return -1;
+	n->pkts.routes = r;
+	n->pkts.cap = cap;
+	return 0;
+}
+
 int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id, struct cmn_err *e)
 {
 	if (src < 0 || src >= n->nodes || dst < 0 || dst >= n->nodes || src == dst)
@@ -264,22 +280,10 @@ int net_flit_net_inject(struct flit_net *n, int src, int dst, int flits, long id
 			                     : "(a load beyond saturation queues packets without "
 			                       "bound): lower the load, bound the sources "
 			                       "(source_queue=N)");
-		/* a packet to a cache line of its own; with threads=2 each
-		 * thread makes its packets in a pool of its own (flit_par.c),
-		 * and cap is one thread's count */
-		if (!n->par) {
-			size_t used = (size_t)n->pkts.n, stride = n->pkts.route_stride;
-			struct packet *pk =
-			    flit_lines_grow(n->pkts.pool, used, (size_t)cap, sizeof *n->pkts.pool);
-			if (pk)
-				n->pkts.pool = pk;
-			int *r = pk ? flit_lines_grow(n->pkts.routes, used * stride,
-			                              (size_t)cap * stride, sizeof *n->pkts.routes)
-			            : NULL;
-			if (!r)
-				return cmn_err_set(e, CMN_ENOMEM, "out of memory");
-			n->pkts.routes = r;
-		}
+		/* with threads=2 each thread makes its packets in a pool of its
+		 * own (flit_par.c), and cap is one thread's count */
+		if (!n->par && net_flit_pool_grow(n, cap))
+			return cmn_err_set(e, CMN_ENOMEM, "out of memory");
 		n->pkts.cap = cap;
 	}
 	if (n->par) { /* its source's thread makes it as its next cycle starts */

@@ -211,21 +211,8 @@ static int take_packet(struct flit_net *v)
 		v->pkts.free = v->pkts.pool[k].next;
 		return k;
 	}
-	if (v->pkts.n == v->pkts.cap) {
-		int cap = v->pkts.cap ? 2 * v->pkts.cap : 256;
-		size_t used = (size_t)v->pkts.n, stride = v->pkts.route_stride;
-		struct packet *pk =
-		    flit_lines_grow(v->pkts.pool, used, (size_t)cap, sizeof *v->pkts.pool);
-		if (!pk)
-			return -1;
-		v->pkts.pool = pk;
-		int *r = flit_lines_grow(v->pkts.routes, used * stride, (size_t)cap * stride,
-		                         sizeof *v->pkts.routes);
-		if (!r)
-			return -1;
-		v->pkts.routes = r;
-		v->pkts.cap = cap;
-	}
+	if (v->pkts.n == v->pkts.cap && net_flit_pool_grow(v, v->pkts.cap ? 2 * v->pkts.cap : 256))
+		return -1;
 	return v->pkts.n++;
 }
 
