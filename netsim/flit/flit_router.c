@@ -356,13 +356,12 @@ static void send(struct flit_net *n, int x, size_t g,
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
-			/* vc_pick=dimension: the dimension it is in now; on rings its
-			 * ring state (each written only when it changes) */
-			if (MODE(n)->grid && q->grid_dim != n->ch.grid_dim[out])
+			if (MODE(n)->grid)   /* vc_pick=dimension: the dimension it is in now */
 				q->grid_dim = n->ch.grid_dim[out];
 			n->ch.vcs_taken[out] |= UINT64_C(1) << c->out_vc;
 			n->rt.rr_link[out] = wrap(c->out_vc - lo + 1, nv);
-			if (MODE(n)->rings && (q->dim != dim || q->crossed != crossed))
+			if (MODE(n)->rings) /* its ring state (vc_class leaves it as it is
+			                       without rings) */
 				q->dim = dim, q->crossed = crossed;
 		}
 		n->cr.count[out * V + c->out_vc]--;
@@ -759,8 +758,8 @@ static void va_islip(struct flit_net *n, int x, int nva)
 		const struct flit *f = &c->buf[c->first];
 		struct packet *q = &n->pkts.pool[f->pkt];
 		int h = f->hop + 1;
-		if (MODE(n)->rings && (q->dim != va[a].dim || q->crossed != va[a].crossed))
-			q->dim = va[a].dim, q->crossed = va[a].crossed; /* its ring state on tori */
+		if (MODE(n)->rings) /* the packet's ring state on tori */
+			q->dim = va[a].dim, q->crossed = va[a].crossed;
 		c->out_vc = w;
 		n->ch.vcs_taken[l] |= UINT64_C(1) << w;
 		n->va.grant_ptr[l * V + w] = k + 1 == nk ? 0 : k + 1;
