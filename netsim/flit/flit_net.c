@@ -366,10 +366,6 @@ int net_flit_net_run(struct flit_net *n, int64_t until,
 		if (oom == 2)
 			return cmn_err_set(e, CMN_ESTATE,
 			                   "flit network: a buffer overflowed (a bug)");
-		if (oom == 3)
-			return cmn_err_set(e, CMN_ESTATE,
-			                   "flit network: threads=2: a thread had no free packet "
-			                   "for one injected (a bug)");
 		if (n->on_wires)
 			n->last_move = n->now; /* flits on a long link are moving */
 		else if (n->pkts.in_flight > 0 &&

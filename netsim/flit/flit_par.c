@@ -75,7 +75,7 @@ struct thr {
 	int x; /* the vertex whose router runs */
 	struct del *del;
 	int ndel, capdel;
-	int oom;        /* 1 out of memory, 2 a buffer overflowed, 3 no packet to make one (bugs) */
+	int oom;        /* 1 out of memory, 2 a buffer overflowed (a bug) */
 	uint32_t *left; /* per node: its flits that left a VC of this part (the
 	                   view's pkts.left) */
 	/* its own copies of the state kept per input port, VC or link and
