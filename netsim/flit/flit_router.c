@@ -294,14 +294,15 @@ static int request(struct flit_net *n, int x, size_t g)
 	const struct flit *f = &c->buf[c->first];
 	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->next_out : -1, fsin_w = -1;
-	if (h < q->nhops && h >= q->decided && MODE(n)->adaptive == 3) { /* fsin: link and VC */
+	/* (deterministic routing fixes a packet's route whole: nothing to decide) */
+	int decide = MODE(n)->adaptive && h < q->nhops && h >= q->decided;
+	if (decide && MODE(n)->adaptive == 3) { /* fsin: link and VC */
 		fsin_w = fsin_next(n, q, x, &out);
 		c->pick = out;
-	} else if (h < q->nhops && h >= q->decided &&
-	           MODE(n)->adaptive == 2) { /* random: drawn once */
+	} else if (decide && MODE(n)->adaptive == 2) { /* random: drawn once */
 		out = pk_route(n, f->pkt)[h] = q->next_out = random_next(n, x, q->dst);
 		q->decided = h + 1;
-	} else if (h < q->nhops && h >= q->decided) { /* adaptive: the least occupied next link */
+	} else if (decide) { /* adaptive: the least occupied next link */
 		out = c->pick = adaptive_next(n, x, q->dst);
 	}
 	if (out < 0)
@@ -337,7 +338,8 @@ static void send(struct flit_net *n, int x, size_t g,
 		out = c->pick;
 	} else {
 		q = &n->pkts.pool[f->pkt];
-		if (f->head && h < q->nhops && h >= q->decided) { /* it fixes its adaptive choice */
+		if (MODE(n)->adaptive && f->head && h < q->nhops &&
+		    h >= q->decided) { /* it fixes its adaptive choice */
 			pk_route(n, f->pkt)[h] = q->next_out = c->pick, q->decided = h + 1;
 			n->rt.tie[x]++;
 		}
@@ -351,14 +353,16 @@ static void send(struct flit_net *n, int x, size_t g,
 		if (out >= 0)
 			n->ch.flits_carried[out]++;
 	} else {
-		if (c->out_vc < 0) { /* a head takes its downstream VC */
+		int fresh = c->out_vc < 0;
+		if (fresh) { /* a head takes its downstream VC */
 			int lo, nv, dim, crossed;
 			vc_class(n, q, out, &lo, &nv, &dim, &crossed);
 			c->out_vc = c->want; /* what request() found: no other head here used
 			                        this output since */
 			if (MODE(n)->grid)   /* vc_pick=dimension: the dimension it is in now */
 				q->grid_dim = n->ch.grid_dim[out];
-			n->ch.vcs_taken[out] |= UINT64_C(1) << c->out_vc;
+			if (!f->tail) /* (a packet of one flit gives it back at once) */
+				n->ch.vcs_taken[out] |= UINT64_C(1) << c->out_vc;
 			n->rt.rr_link[out] = wrap(c->out_vc - lo + 1, nv);
 			if (MODE(n)->rings) /* its ring state (vc_class leaves it as it is
 			                       without rings) */
@@ -369,7 +373,9 @@ static void send(struct flit_net *n, int x, size_t g,
 		moved.hop = (short)h;
 		to_link(n, out, c->out_vc, moved);
 		n->ch.flits_carried[out]++;
-		if (f->tail) /* the downstream VC takes its next packet behind this one */
+		if (f->tail && !fresh) /* the downstream VC takes its next packet behind this
+		                          one (taken before this flit: by its head, or in VC
+		                          allocation) */
 			n->ch.vcs_taken[out] &= ~(UINT64_C(1) << c->out_vc);
 	}
 	struct flit sent = *f;

@@ -7,6 +7,7 @@
  * refused. */
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -783,6 +784,46 @@ static void test_synthetic(void)
 	plat_machine_destroy(m);
 }
 
+/* Every preset and the defaults carry uniform traffic of 1-flit and
+ * 4-flit packets at 0.2 flits/node/cycle below saturation (accepted =
+ * offered) on a mesh, a torus and a k-ary n-tree: a packet of one flit
+ * takes its VC and gives it back in one send, whichever allocation took
+ * it (a VC left taken by such a packet stops its link for good: accepted
+ * 0 with the booksim preset's VC allocation). */
+static void test_presets_carry(void)
+{
+	static const char *const specs[] = {"mesh:dims=8x8", "torus:dims=8x8",
+	                                    "kary-ntree:k=4,n=3"};
+	static const char *const presets[] = {"booksim", "insee", NULL};
+	struct cmn_err e;
+	for (int s = 0; s < 3; s++) {
+		struct plat_machine *m = th_machine(specs[s]);
+		struct net_traffic t;
+		CU_ASSERT_FATAL(net_traffic_open("uniform", m, &t, &e) == 0);
+		for (int ps = 0; ps < 3; ps++)
+			for (int pk = 1; pk <= 4; pk += 3) {
+				struct cmn_params cp;
+				struct flit_params p;
+				CU_ASSERT_FATAL(
+				    net_flit_params_parse(NULL, presets[ps], m, &cp, &p, &e) == 0);
+				struct flit_synth_opts o;
+				net_flit_synth_default(&o);
+				o.load = 0.2, o.packet = pk, o.warmup = 1000, o.sample = 1000;
+				o.max_cycles = 3000, o.tolerance = 1;
+				struct flit_synth_result r;
+				CU_ASSERT_FATAL(net_flit_synth_run(m, &p, &t, &o, &r, &e) == 0);
+				if (fabs(r.accepted / o.load - 1) >= 0.05)
+					fprintf(stderr,
+					        "%s, preset %s, %d-flit packets: accepted %g\n",
+					        specs[s], presets[ps] ? presets[ps] : "none", pk,
+					        r.accepted);
+				CU_ASSERT(fabs(r.accepted / o.load - 1) < 0.05);
+			}
+		net_traffic_close(&t);
+		plat_machine_destroy(m);
+	}
+}
+
 /* source_queue (INSEE's injection buffer): a node holds at most N packets
  * before the network, counting its queue, its injection port, its link's
  * wire and its switch's buffers of that link; room comes back once its
@@ -890,6 +931,7 @@ static void add_suites(void)
 	CU_add_test(s, "pipeline=packet: routing and VC allocation per packet",
 	            test_packet_pipeline);
 	CU_add_test(s, "synthetic traffic: latency and throughput", test_synthetic);
+	CU_add_test(s, "every preset carries 1- and 4-flit packets", test_presets_carry);
 	CU_add_test(s, "source_queue: a bounded source", test_source_queue);
 	CU_add_test(s, "alloc=rr, crossbar=vc: every VC that can go", test_rr_vc_crossbar);
 }
