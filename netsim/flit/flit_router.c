@@ -265,6 +265,16 @@ static int fsin_next(struct flit_net *n, const struct packet *q, int x, int *out
 
 enum { REQ_VA = -2 }; /* request(): a head that asks for a VC first */
 
+/* Whether hop h of packet q (the link after its h-th) is still to be
+ * chosen: only under adaptive routings, which decide hop by hop;
+ * deterministic routing fixes a route whole at injection, and its kernels
+ * fold this away. */
+static inline int undecided(const struct flit_net *n, const struct packet *q, int h)
+{
+	(void)n; /* (a kernel's mode is a constant) */
+	return MODE(n)->adaptive && h < q->nhops && h >= q->decided;
+}
+
 /* Whether link l is slower than a flit a cycle and still busy with its
  * last flit. */
 static inline int slow_link_busy(const struct flit_net *n, int l)
@@ -294,8 +304,7 @@ static int request(struct flit_net *n, int x, size_t g)
 	const struct flit *f = &c->buf[c->first];
 	struct packet *q = &n->pkts.pool[f->pkt];
 	int h = f->hop + 1, out = h < q->nhops ? q->next_out : -1, fsin_w = -1;
-	/* (deterministic routing fixes a packet's route whole: nothing to decide) */
-	int decide = MODE(n)->adaptive && h < q->nhops && h >= q->decided;
+	int decide = undecided(n, q, h);
 	if (decide && MODE(n)->adaptive == 3) { /* fsin: link and VC */
 		fsin_w = fsin_next(n, q, x, &out);
 		c->pick = out;
@@ -338,8 +347,7 @@ static void send(struct flit_net *n, int x, size_t g,
 		out = c->pick;
 	} else {
 		q = &n->pkts.pool[f->pkt];
-		if (MODE(n)->adaptive && f->head && h < q->nhops &&
-		    h >= q->decided) { /* it fixes its adaptive choice */
+		if (f->head && undecided(n, q, h)) { /* it fixes its adaptive choice */
 			pk_route(n, f->pkt)[h] = q->next_out = c->pick, q->decided = h + 1;
 			n->rt.tie[x]++;
 		}
